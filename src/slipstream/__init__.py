@@ -1,0 +1,43 @@
+"""Slipstream: a rules engine and platform for tabletop racing games.
+
+>>> import slipstream
+>>> game = slipstream.load("scrap-racer", players=4)
+>>> state = game.start(seed=7)
+"""
+
+from .engine import (
+    CHANCE,
+    ContentError,
+    Event,
+    Game,
+    IllegalActionError,
+    OptionError,
+    RecordError,
+    Result,
+    SlipstreamError,
+    State,
+    UnknownGameError,
+    games,
+    load,
+)
+from .engine.record import replay
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CHANCE",
+    "ContentError",
+    "Event",
+    "Game",
+    "IllegalActionError",
+    "OptionError",
+    "RecordError",
+    "Result",
+    "SlipstreamError",
+    "State",
+    "UnknownGameError",
+    "__version__",
+    "games",
+    "load",
+    "replay",
+]

@@ -1,0 +1,1 @@
+"""Bots: agents that choose actions through the engine contract."""

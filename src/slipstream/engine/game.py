@@ -1,0 +1,364 @@
+"""The one contract every game implements: ``Game`` makes states, ``State`` is one position.
+
+A ``State`` is never changed once a caller holds it: ``apply`` copies it, changes the copy and returns
+it. Subclasses implement the hooks ``_actor``, ``_legal``, ``_chance``, ``_do``, ``_clone`` and
+``view``; the base class adds the checking, the history for records and seeded chance.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar, Union
+
+from . import chance
+from .errors import IllegalActionError, OptionError
+
+CHANCE = "chance"
+"""The actor at a chance node."""
+
+Actor = Union[int, str, frozenset[int], None]
+"""A seat index, ``CHANCE``, a set of seats choosing at once, or ``None`` when the game is over."""
+
+JSON = Any
+"""A JSON-able value (dicts, lists, str, int, float, bool, None)."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing an ``apply`` did, with the rule it applied.
+
+    ``seats`` is ``None`` for a public event, or the seats allowed to see it (hidden information).
+    """
+
+    kind: str
+    text: str
+    rule: str = ""
+    data: Mapping[str, JSON] = field(default_factory=dict)
+    seats: frozenset[int] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.seats is None or (seat is not None and seat in self.seats)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"kind": self.kind, "text": self.text, "rule": self.rule, "data": dict(self.data)}
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended.
+
+    ``order`` lists seats from first to last (ties share a place only through ``ranks``);
+    ``winners`` are the seats that won (all seats for a cooperative win, none for a loss).
+    """
+
+    order: tuple[int, ...]
+    winners: tuple[int, ...]
+    reason: str
+    details: Mapping[str, JSON] = field(default_factory=dict)
+
+    def rank(self, seat: int) -> int:
+        """1 for the winner, 2 for second place, ..."""
+        return self.order.index(seat) + 1
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "order": list(self.order),
+            "winners": list(self.winners),
+            "reason": self.reason,
+            "details": dict(self.details),
+        }
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option a game accepts, with its default and the values it allows."""
+
+    name: str
+    default: JSON
+    help: str
+    choices: tuple[JSON, ...] | None = None
+    kind: type = str
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def coerce(self, game_id: str, value: JSON) -> JSON:
+        """The value in the option's type; a string from a command line is converted."""
+        if value is None and self.default is None:
+            return None
+        if isinstance(value, str) and self.kind is not str:
+            value = _parse_text(game_id, self.name, value, self.kind)
+        if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise OptionError(f"{game_id}: option {self.name!r} takes a whole number, not {value!r}")
+        if self.kind is bool and not isinstance(value, bool):
+            raise OptionError(f"{game_id}: option {self.name!r} takes true or false, not {value!r}")
+        if self.kind is str and not isinstance(value, str):
+            raise OptionError(f"{game_id}: option {self.name!r} takes text, not {value!r}")
+        if self.choices is not None and value not in self.choices:
+            shown = ", ".join(str(c) for c in self.choices)
+            raise OptionError(f"{game_id}: option {self.name!r} cannot be {value!r}; choose one of: {shown}")
+        if self.minimum is not None and value < self.minimum:
+            raise OptionError(f"{game_id}: option {self.name!r} must be at least {self.minimum}, not {value!r}")
+        if self.maximum is not None and value > self.maximum:
+            raise OptionError(f"{game_id}: option {self.name!r} must be at most {self.maximum}, not {value!r}")
+        return value
+
+
+def _parse_text(game_id: str, name: str, text: str, kind: type) -> JSON:
+    if kind is bool:
+        low = text.strip().lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off"):
+            return False
+        raise OptionError(f"{game_id}: option {name!r} takes true or false, not {text!r}")
+    if kind is int:
+        try:
+            return int(text)
+        except ValueError:
+            raise OptionError(f"{game_id}: option {name!r} takes a whole number, not {text!r}") from None
+    return text
+
+
+class Game(ABC):
+    """A game with its options fixed: the factory of initial states.
+
+    Subclasses set ``id``, ``name``, ``version``, ``min_players``, ``max_players`` and
+    ``option_specs``, and implement ``_initial_state``.
+    """
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    version: ClassVar[str] = "1"
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int] = 4
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    status: ClassVar[str] = "complete"
+
+    def __init__(self, players: int | None = None, **options: JSON) -> None:
+        if players is None:
+            players = self.default_players
+        if isinstance(players, str):
+            players = _parse_text(self.id, "players", players, int)
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise OptionError(f"{self.id}: players must be a whole number, not {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise OptionError(
+                f"{self.id}: players must be from {self.min_players} to {self.max_players}, not {players}"
+            )
+        specs = {s.name: s for s in self.option_specs}
+        unknown = sorted(set(options) - set(specs))
+        if unknown:
+            valid = ", ".join(sorted(specs)) or "none"
+            raise OptionError(f"{self.id}: unknown option {unknown[0]!r}; the options are: {valid}")
+        self.players: int = players
+        self.options: dict[str, JSON] = {
+            name: spec.coerce(self.id, options[name]) if name in options else spec.default
+            for name, spec in specs.items()
+        }
+        self._setup()
+
+    def _setup(self) -> None:
+        """Load content and check option combinations; raise ``OptionError`` or ``ContentError``."""
+
+    @property
+    def seats(self) -> range:
+        return range(self.players)
+
+    def record_options(self) -> dict[str, JSON]:
+        """The options as written in a match record (``players`` included)."""
+        return {"players": self.players, **self.options}
+
+    def start(self, seed: int = 0) -> State:
+        """The initial state; ``seed`` fixes every chance outcome the caller does not dictate."""
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise OptionError(f"{self.id}: seed must be a whole number, not {seed!r}")
+        state = self._initial_state()
+        state.game = self
+        state.seed = seed
+        state.ply = 0
+        state._history = None
+        state._legal_cache = None
+        state.events = ()
+        return state
+
+    @abstractmethod
+    def _initial_state(self) -> State:
+        """A fresh initial state (the base class fills in game, seed and history)."""
+
+    def seat_name(self, seat: int) -> str:
+        """A short human name for a seat."""
+        return f"P{seat + 1}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(players={self.players}, options={self.options!r})"
+
+
+S = TypeVar("S", bound="State")
+
+
+class State(ABC):
+    """One position of a game. Treat it as immutable: ``apply`` returns a new state."""
+
+    __slots__ = ("game", "seed", "ply", "_history", "_legal_cache", "events")
+
+    game: Game
+    seed: int
+    ply: int
+    _history: tuple[str, Any] | None
+    _legal_cache: tuple[str, ...] | None
+    events: tuple[Event, ...]
+
+    # --- the hooks a game implements -------------------------------------------------------
+
+    @abstractmethod
+    def _actor(self) -> Actor:
+        """Who acts now."""
+
+    @abstractmethod
+    def _legal(self) -> list[str]:
+        """The legal actions (any order; the base class sorts them)."""
+
+    def _chance(self) -> list[tuple[str, float]]:
+        """The chance outcomes with their probabilities, at a chance node."""
+        return []
+
+    @abstractmethod
+    def _do(self, action: str) -> list[Event]:
+        """Apply a legal action to this (fresh, private) copy in place; return the events."""
+
+    @abstractmethod
+    def _clone(self: S) -> S:
+        """A copy whose mutable parts are independent of this state's."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        """A JSON-able picture of what ``seat`` may see (``None``: a spectator)."""
+
+    @property
+    @abstractmethod
+    def result(self) -> Result | None:
+        """How the game ended, or ``None`` while it goes on."""
+
+    def determinize(self: S, seat: int | None, rng: random.Random) -> S:
+        """A state that ``seat`` cannot tell from this one, with what it cannot see redrawn.
+
+        Games with hidden information override this; bots search on the result.
+        """
+        return self
+
+    # --- the public contract ---------------------------------------------------------------
+
+    @property
+    def actor(self) -> Actor:
+        return self._actor()
+
+    @property
+    def is_over(self) -> bool:
+        return self._actor() is None
+
+    @property
+    def is_chance(self) -> bool:
+        return self._actor() == CHANCE
+
+    def legal_actions(self, seat: int | None = None) -> list[str]:
+        """The legal actions, sorted and unique (at a chance node, the outcomes).
+
+        With ``seat`` at a simultaneous choice, only that seat's actions (each begins ``"<seat>:"``).
+        """
+        cached = self._legal_cache
+        if cached is None:
+            cached = self._legal_cache = tuple(sorted(set(self._legal())))
+        if seat is None or not isinstance(self._actor(), frozenset):
+            return list(cached)
+        prefix = f"{seat}:"
+        return [a for a in cached if a.startswith(prefix)]
+
+    def chance_outcomes(self) -> list[tuple[str, float]]:
+        """``[(action, probability)]`` at a chance node, sorted by action; empty elsewhere."""
+        if self._actor() != CHANCE:
+            return []
+        return self._chance()
+
+    def apply(self: S, action: str) -> S:
+        """The state after ``action``; raises ``IllegalActionError`` and changes nothing if illegal."""
+        if not isinstance(action, str):
+            raise IllegalActionError(action, self.legal_actions(), "an action is a string")
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = tuple(sorted(set(self._legal())))
+        if action not in legal:
+            reason = "the game is over" if self._actor() is None else ""
+            raise IllegalActionError(action, legal, reason)
+        return self.apply_unchecked(action)
+
+    def apply_unchecked(self: S, action: str) -> S:
+        """``apply`` without the legality check: the fast path for bots and simulation.
+
+        Only for actions taken from ``legal_actions``/``chance_outcomes`` of this state.
+        """
+        new = self._clone()
+        new.game = self.game
+        new.seed = self.seed
+        new.ply = self.ply + 1
+        new._history = (action, self._history)
+        new._legal_cache = None
+        new.events = tuple(new._do(action))
+        return new
+
+    def sample_chance(self) -> str:
+        """The chance outcome this state's seed picks (the same for every copy of the state)."""
+        outcomes = self.chance_outcomes()
+        if not outcomes:
+            raise IllegalActionError("<chance>", self.legal_actions(), "this is not a chance node")
+        return chance.pick(outcomes, chance.uniform(self.seed, self.ply))
+
+    def apply_chance(self: S) -> S:
+        """Apply the outcome this state's seed picks."""
+        return self.apply_unchecked(self.sample_chance())
+
+    @property
+    def actions(self) -> list[str]:
+        """Every action applied since the start, in order (chance outcomes included)."""
+        out: list[str] = []
+        node = self._history
+        while node is not None:
+            out.append(node[0])
+            node = node[1]
+        out.reverse()
+        return out
+
+    def record(self) -> dict[str, JSON]:
+        """The match record ``{game, version, options, seed, actions}``: replaying it gives this state."""
+        return {
+            "game": self.game.id,
+            "version": self.game.version,
+            "options": self.game.record_options(),
+            "seed": self.seed,
+            "actions": self.actions,
+        }
+
+    def visible_events(self, seat: int | None) -> list[dict[str, JSON]]:
+        """The last apply's events that ``seat`` may see, as JSON."""
+        return [e.to_json() for e in self.events if e.visible_to(seat)]
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.game.id} ply={self.ply} actor={self._actor()!r}>"
+
+
+def seat_actions(seat: int, actions: Iterable[str]) -> list[str]:
+    """Prefix each action with ``"<seat>:"``, the notation of a simultaneous choice."""
+    return [f"{seat}:{a}" for a in actions]
+
+
+def split_seat_action(action: str) -> tuple[int, str]:
+    """``"2:stop"`` -> ``(2, "stop")``."""
+    head, _, rest = action.partition(":")
+    return int(head), rest
+
+
+def sorted_unique(items: Sequence[str]) -> list[str]:
+    return sorted(set(items))

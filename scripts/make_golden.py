@@ -1,0 +1,56 @@
+"""Regenerate the golden playthroughs: one readable seeded race per game, reviewed as a diff.
+
+    python scripts/make_golden.py            # every registered game
+    python scripts/make_golden.py GAME_ID    # one game
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import slipstream
+from slipstream.bots.random_bot import RandomBot
+from slipstream.engine.game import CHANCE, State
+
+GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
+GOLDEN_SEED = 2026
+
+
+def playthrough(game_id: str) -> str:
+    """A seeded race between random bots, written out action by action with its events."""
+    game = slipstream.load(game_id)
+    state: State = game.start(seed=GOLDEN_SEED)
+    bots = [RandomBot(GOLDEN_SEED + seat) for seat in game.seats]
+    lines = [f"# {game.name} golden playthrough: seed {GOLDEN_SEED}, options {game.record_options()}"]
+    while state.actor is not None:
+        actor = state.actor
+        if actor == CHANCE:
+            action = state.sample_chance()
+            who = "chance"
+        else:
+            seat = min(actor) if isinstance(actor, frozenset) else int(actor)  # type: ignore[arg-type]
+            action = bots[seat].choose(state, seat)
+            who = game.seat_name(seat)
+        state = state.apply(action)
+        lines.append(f"{state.ply:4d} {who}: {action}")
+        for event in state.events:
+            rule = f"  [{event.rule}]" if event.rule else ""
+            lines.append(f"       {event.text}{rule}")
+    result = state.result
+    assert result is not None
+    lines.append(f"result: {result.to_json()}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> None:
+    ids = argv or list(slipstream.games())
+    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+    for gid in ids:
+        path = GOLDEN_DIR / f"{gid}.txt"
+        path.write_text(playthrough(gid))
+        print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip==26.3
-	$(BIN)/python -m pip install --quiet -e '.[dev,sim,web]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,sim,web,ray,interop]'
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -1,6 +1,13 @@
-"""Bots by name. ``random`` plays every game; ``heuristic`` (alias ``greedy``) is each game's own
-bot, found as ``HeuristicBot`` in ``slipstream.bots.<game package>`` (``scrap-racer`` ->
-``slipstream.bots.scrap_racer``). Other modules may add names with ``register_bot``.
+"""Bots by name.
+
+- ``random`` plays every game;
+- ``heuristic`` (alias ``greedy``) is each game's own bot, found as ``HeuristicBot`` in
+  ``slipstream.bots.<game package>`` (``scrap-racer`` -> ``slipstream.bots.scrap_racer``);
+- ``mcts`` is the generic tree search (``slipstream.bots.mcts``); its strength is set in the name:
+  ``mcts`` (the default: decides within one second), ``mcts:400`` (400 playouts a move, reproducible),
+  ``mcts:0.5s`` (half a second a move), ``mcts:400:2s`` (400 playouts, at most two seconds).
+
+Other modules may add names with ``register_bot``.
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ from collections.abc import Callable
 from slipstream.engine.errors import SlipstreamError
 from slipstream.engine.play import Agent
 
+from .mcts import MCTSBot
 from .random_bot import RandomBot
 
 BotFactory = Callable[[str, int], Agent]
@@ -18,6 +26,8 @@ BotFactory = Callable[[str, int], Agent]
 
 _FACTORIES: dict[str, BotFactory] = {"random": lambda game_id, seed: RandomBot(seed)}
 ALIASES = {"greedy": "heuristic"}
+PARAMETRIC = ("mcts",)
+"""Names that take a strength after a colon."""
 
 
 class UnknownBotError(SlipstreamError):
@@ -33,7 +43,8 @@ def _heuristic(game_id: str, seed: int) -> Agent:
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError:
-        raise UnknownBotError(f"{game_id} has no heuristic bot yet; bots: {', '.join(bot_names(game_id))}") from None
+        known = ", ".join(bot_names(game_id))
+        raise UnknownBotError(f"{game_id} has no heuristic bot yet; the bots are: {known}") from None
     cls = module.HeuristicBot
     bot: Agent = cls(seed)
     return bot
@@ -49,14 +60,53 @@ def has_heuristic(game_id: str) -> bool:
 
 def bot_names(game_id: str | None = None) -> list[str]:
     """The bot names available (for ``game_id``, only those that play it)."""
-    names = set(_FACTORIES)
+    names = set(_FACTORIES) | set(PARAMETRIC)
     if game_id is None or has_heuristic(game_id):
         names |= {"heuristic", "greedy"}
     return sorted(names)
 
 
+def parse_mcts(spec: str) -> tuple[int | None, float | None]:
+    """``"mcts"``, ``"mcts:400"``, ``"mcts:0.5s"`` or ``"mcts:400:2s"`` -> ``(playouts, seconds)``.
+
+    ``(None, None)`` (plain ``mcts``) means the default strength.
+    """
+    parts = spec.split(":")[1:]
+    playouts: int | None = None
+    seconds: float | None = None
+    for part in parts:
+        try:
+            if part.endswith("s"):
+                if seconds is not None:
+                    raise ValueError
+                seconds = float(part[:-1])
+                if not seconds > 0:
+                    raise ValueError
+            else:
+                if playouts is not None:
+                    raise ValueError
+                playouts = int(part)
+                if playouts < 1:
+                    raise ValueError
+        except ValueError:
+            raise UnknownBotError(
+                f"bad mcts strength {spec!r}: write mcts, mcts:PLAYOUTS (e.g. mcts:400), mcts:SECONDSs "
+                "(e.g. mcts:0.5s) or mcts:PLAYOUTS:SECONDSs"
+            ) from None
+    return playouts, seconds
+
+
+def check_bot(name: str, game_id: str) -> None:
+    """Raise ``UnknownBotError`` (listing the bots) unless ``name`` plays ``game_id``."""
+    make_bot(name, game_id, 0)
+
+
 def make_bot(name: str, game_id: str, seed: int = 0) -> Agent:
     """A bot by name for a game: ``make_bot("heuristic", "scrap-racer", seed=3)``."""
+    base = name.split(":", 1)[0]
+    if base in PARAMETRIC:
+        playouts, seconds = parse_mcts(name)
+        return MCTSBot(seed, playouts=playouts, seconds=seconds)
     key = ALIASES.get(name, name)
     if key == "heuristic":
         return _heuristic(game_id, seed)

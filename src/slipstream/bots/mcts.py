@@ -1,0 +1,226 @@
+"""A generic Monte Carlo tree search bot for any game, through the engine contract alone.
+
+Single-observer information-set MCTS (Cowling, Powley & Whitehouse, 2012): every playout starts from
+``state.determinize(seat, rng)``, a world the bot cannot tell from the real one, and descends one shared
+tree whose edges are action strings; UCB counts each action's *availability* so that actions legal only in
+some worlds are judged fairly. Chance nodes are sampled from ``chance_outcomes()`` with the bot's own RNG
+(never ``sample_chance``, which would read the real future from the state's seed). At a simultaneous
+choice every pending seat picks from its own statistics (decoupled UCT) and the joint choice is one edge,
+so no seat's pick is known to the others when they choose. Playouts below the tree are uniformly random.
+
+Strength: a number of playouts (reproducible for a seed) and/or a time budget per move. The default,
+``MCTSBot()``, runs ``DEFAULT_PLAYOUTS`` playouts and stops early at one second, so it always decides
+within about a second; it is reproducible whenever the second is not reached (see ``capped_moves``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+
+from slipstream.engine import chance
+from slipstream.engine.game import CHANCE, Result, State
+
+DEFAULT_PLAYOUTS = 300
+DEFAULT_SECONDS = 1.0
+DEFAULT_ROLLOUT_LIMIT = 2000
+
+StandingsFn = Callable[[State], list[int]]
+
+
+class _Node:
+    """One tree node: per-action ``[visits, reward sum, availability]`` and the children by edge."""
+
+    __slots__ = ("children", "stats")
+
+    def __init__(self) -> None:
+        self.stats: dict[str, list[float]] = {}
+        self.children: dict[object, _Node] = {}
+
+
+def rewards(result: Result, players: int) -> list[float]:
+    """Each seat's reward in [0, 1] for a finished game.
+
+    A race: 1 for a winner, otherwise half the share of the field the seat beat (so winning matters most,
+    and a better place still counts). A team game (every seat won, or none): 1 for a win, 0 for a loss.
+    """
+    winners = set(result.winners)
+    if not winners or len(winners) == players:
+        return [1.0 if s in winners else 0.0 for s in range(players)]
+    out = [0.0] * players
+    last = max(players - 1, 1)
+    for rank, seat in enumerate(result.order):
+        out[seat] = 1.0 if seat in winners else 0.5 * (players - 1 - rank) / last
+    return out
+
+
+def standings_rewards(order: Sequence[int], players: int) -> list[float]:
+    """The rewards of an unfinished playout, from the game's standings (leader first)."""
+    out = [0.5] * players
+    last = max(players - 1, 1)
+    for rank, seat in enumerate(order):
+        out[seat] = (players - 1 - rank) / last
+    return out
+
+
+def _standings_of(game_id: str) -> StandingsFn | None:
+    try:
+        module = importlib.import_module(f"slipstream.games.{game_id.replace('-', '_')}.metrics")
+    except ImportError:
+        return None
+    fn = getattr(module, "standings", None)
+    return fn if callable(fn) else None
+
+
+class MCTSBot:
+    """Information-set MCTS with determinization; see the module docstring.
+
+    ``playouts``: playouts per move; ``seconds``: time per move (both may be set: the first reached stops
+    the search). ``rollout_limit``: plies of random playout before the game's ``standings`` (when it has
+    them) judge the position. ``exploration``: the UCB constant.
+    """
+
+    name = "mcts"
+
+    def __init__(self, seed: int = 0, playouts: int | None = None, seconds: float | None = None,
+                 exploration: float = 1.0, rollout_limit: int = DEFAULT_ROLLOUT_LIMIT) -> None:
+        if playouts is None and seconds is None:
+            playouts, seconds = DEFAULT_PLAYOUTS, DEFAULT_SECONDS
+        if playouts is not None and playouts < 1:
+            raise ValueError(f"mcts: playouts must be at least 1, not {playouts}")
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"mcts: seconds must be more than 0, not {seconds}")
+        self.rng = random.Random(seed)
+        self.playouts = playouts
+        self.seconds = seconds
+        self.exploration = exploration
+        self.rollout_limit = rollout_limit
+        self.capped_moves = 0
+        self.searched_moves = 0
+        self.total_playouts = 0
+        self._standings: dict[str, StandingsFn | None] = {}
+
+    def __repr__(self) -> str:
+        return f"MCTSBot(playouts={self.playouts}, seconds={self.seconds})"
+
+    # --- the agent interface ---------------------------------------------------------------------
+
+    def choose(self, state: State, seat: int) -> str:
+        legal = state.legal_actions(seat)
+        if not legal:
+            raise ValueError(f"mcts: seat {seat} has no action in this state")
+        if len(legal) == 1:
+            return legal[0]
+        root = self.search(state, seat)
+        best = max(legal, key=lambda a: (root.stats[a][0] if a in root.stats else -1.0, -legal.index(a)))
+        return best
+
+    def search(self, state: State, seat: int) -> _Node:
+        """Run the playouts from ``state`` for ``seat``; the root node holds the statistics."""
+        gid = state.game.id
+        if gid not in self._standings:
+            self._standings[gid] = _standings_of(gid)
+        standings = self._standings[gid]
+        root = _Node()
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while self.playouts is None or done < self.playouts:
+            if deadline is not None and time.perf_counter() >= deadline:
+                if self.playouts is not None:
+                    self.capped_moves += 1
+                break
+            self._playout(state, seat, root, standings)
+            done += 1
+        self.searched_moves += 1
+        self.total_playouts += done
+        return root
+
+    # --- one playout -----------------------------------------------------------------------------
+
+    def _playout(self, root_state: State, me: int, root: _Node, standings: StandingsFn | None) -> None:
+        rng = self.rng
+        state = root_state.determinize(me, rng)
+        players = state.game.players
+        node: _Node | None = root
+        trail: list[tuple[_Node, list[str], list[int]]] = []
+        while node is not None:
+            actor = state.actor
+            if actor is None:
+                break
+            key: object
+            if actor == CHANCE:
+                key = chance.pick(state.chance_outcomes(), rng.random())
+                state = state.apply_unchecked(str(key))
+            elif isinstance(actor, frozenset):
+                picks, seats = self._joint(node, state, actor)
+                trail.append((node, picks, seats))
+                for action, s in zip(picks, seats, strict=True):
+                    if action not in state.legal_actions(s):
+                        break
+                    state = state.apply_unchecked(action)
+                key = tuple(picks)
+            else:
+                seat = int(actor)
+                key = self._select(node, state.legal_actions(seat))
+                trail.append((node, [key], [seat]))
+                state = state.apply_unchecked(key)
+            child = node.children.get(key)
+            if child is None:
+                node.children[key] = _Node()
+                node = None
+            else:
+                node = child
+        reward = self._rollout(state, players, standings)
+        for tree_node, picks, seats in trail:
+            for action, s in zip(picks, seats, strict=True):
+                st = tree_node.stats[action]
+                st[0] += 1
+                st[1] += reward[s]
+
+    def _joint(self, node: _Node, state: State, actor: frozenset[int]) -> tuple[list[str], list[int]]:
+        seats = sorted(actor)
+        return [self._select(node, state.legal_actions(s)) for s in seats], seats
+
+    def _select(self, node: _Node, actions: Sequence[str]) -> str:
+        """UCB1 over the available actions, trying each untried one first (in random order)."""
+        stats = node.stats
+        untried: list[str] = []
+        best = ""
+        best_value = -math.inf
+        c = self.exploration
+        for a in actions:
+            st = stats.get(a)
+            if st is None:
+                st = stats[a] = [0, 0.0, 0]
+            st[2] += 1
+            if st[0] == 0:
+                untried.append(a)
+                continue
+            value = st[1] / st[0] + c * math.sqrt(math.log(st[2]) / st[0])
+            if value > best_value:
+                best, best_value = a, value
+        if untried:
+            return untried[0] if len(untried) == 1 else self.rng.choice(untried)
+        return best
+
+    def _rollout(self, state: State, players: int, standings: StandingsFn | None) -> list[float]:
+        rng = self.rng
+        pick = chance.pick
+        for _ in range(self.rollout_limit):
+            actor = state.actor
+            if actor is None:
+                break
+            if actor == CHANCE:
+                action = pick(state.chance_outcomes(), rng.random())
+            else:
+                action = rng.choice(state.legal_actions())
+            state = state.apply_unchecked(action)
+        result = state.result
+        if result is not None:
+            return rewards(result, players)
+        if standings is not None:
+            return standings_rewards(standings(state), players)
+        return [0.5] * players

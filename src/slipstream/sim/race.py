@@ -1,0 +1,154 @@
+"""One simulated race: the seeds, the bots, the game's own metrics, and the race's line in the records.
+
+Every number a race produces is fixed by ``(master seed, race index)``: the race seed fixes every chance
+outcome (through the engine's seeded chance) and each bot's RNG is seeded from the race seed and its seat.
+So a run gives the same races whatever the number of processes or machines that play them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+import slipstream
+from slipstream.bots.registry import make_bot
+from slipstream.engine.chance import mix64
+from slipstream.engine.game import CHANCE, State
+
+MAX_PLIES = 1_000_000
+
+
+def race_seed(master: int, index: int) -> int:
+    """The seed of race ``index`` of a run with seed ``master`` (a non-negative 63-bit integer)."""
+    return mix64(master, index) >> 1
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """The RNG seed of the bot in ``seat`` of the race with ``seed``."""
+    return mix64(seed, 1_000_003 + seat) >> 1
+
+
+@dataclass(frozen=True)
+class RaceSpec:
+    """What a worker needs to play one batch of races: plain data, cheap to send to a process."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    seats_bots: tuple[tuple[str, ...], ...]
+    """The bots by seat for each race index in ``indices`` (same length)."""
+    indices: tuple[int, ...]
+    master_seed: int
+    setup: tuple[str, ...] = field(default=())
+    """Modules to import first (``module`` or ``module:function``): a game defined outside the package."""
+
+
+_SETUP_DONE: set[str] = set()
+
+
+def run_setup(setup: Sequence[str]) -> None:
+    """Import each setup module (and call its function), once per process."""
+    for entry in setup:
+        if entry in _SETUP_DONE:
+            continue
+        module_name, _, func = entry.partition(":")
+        module = importlib.import_module(module_name)
+        if func:
+            getattr(module, func)()
+        _SETUP_DONE.add(entry)
+
+
+_HOOKS: dict[str, ModuleType | None] = {}
+
+
+def metrics_module(game_id: str) -> ModuleType | None:
+    """The game's ``metrics`` module (``slipstream.games.<pkg>.metrics``), or ``None`` when it has none."""
+    if game_id not in _HOOKS:
+        try:
+            module: ModuleType | None = importlib.import_module(
+                f"slipstream.games.{game_id.replace('-', '_')}.metrics")
+        except ImportError:
+            module = None
+        _HOOKS[game_id] = module
+    return _HOOKS[game_id]
+
+
+def _hook(game_id: str, name: str) -> Callable[..., Any] | None:
+    module = metrics_module(game_id)
+    fn = getattr(module, name, None) if module is not None else None
+    return fn if callable(fn) else None
+
+
+def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int = 0) -> dict[str, Any]:
+    """Play one race between the named bots; its line in the records (see ``docs/simulate.md``)."""
+    agents = [make_bot(name, game.id, bot_seed(seed, seat)) for seat, name in enumerate(bots)]
+    standings = _hook(game.id, "standings")
+    state: State = game.start(seed=seed)
+    positions: list[list[Any]] = []
+    last: list[int] | None = None
+    decisions = 0
+    turns = 0
+    previous_actor: object = None
+    if standings is not None:
+        last = list(standings(state))
+        positions.append([0, last])
+    for _ in range(MAX_PLIES):
+        actor = state.actor
+        if actor is None:
+            break
+        if actor == CHANCE:
+            state = state.apply_chance()
+            continue
+        seat = min(actor) if isinstance(actor, frozenset) else int(actor)
+        if actor != previous_actor:
+            turns += 1
+            previous_actor = actor
+        state = state.apply(agents[seat].choose(state, seat))
+        decisions += 1
+        if standings is not None:
+            now = list(standings(state))
+            if now != last:
+                positions.append([decisions, now])
+                last = now
+    else:
+        raise RuntimeError(f"{game.id}: race {index} (seed {seed}) did not end in {MAX_PLIES} plies")
+    result = state.result
+    if result is None:  # pragma: no cover - the loop ends only when the game is over
+        raise RuntimeError(f"{game.id}: race {index} (seed {seed}) ended without a result")
+    metrics: dict[str, float] = {"turns": float(turns), "rounds": float(-(-turns // game.players))}
+    race_metrics = _hook(game.id, "race_metrics")
+    if race_metrics is not None:
+        metrics.update({str(k): float(v) for k, v in race_metrics(state).items()})
+    labels_fn = _hook(game.id, "seat_labels")
+    labels = {str(k): str(v) for k, v in labels_fn(state).items()} if labels_fn is not None else {}
+    lead_changes = None
+    if standings is not None:
+        leaders = [p[1][0] for p in positions if p[1]]
+        lead_changes = sum(1 for a, b in itertools.pairwise(leaders) if a != b)
+    record = state.record()
+    return {
+        "index": index,
+        **record,
+        "bots": list(bots),
+        "result": result.to_json(),
+        "ranks": [result.rank(s) for s in game.seats],
+        "metrics": metrics,
+        "labels": labels,
+        "lead_changes": lead_changes,
+        "decisions": decisions,
+        "positions": positions,
+    }
+
+
+def run_spec(spec: RaceSpec) -> list[dict[str, Any]]:
+    """Play every race of a batch (in a worker process, a Ray task or in-process)."""
+    run_setup(spec.setup)
+    game = slipstream.load(spec.game, players=spec.players, **spec.options)
+    out = []
+    for index, bots in zip(spec.indices, spec.seats_bots, strict=True):
+        out.append(play_race(game, race_seed(spec.master_seed, index), bots, index))
+    return out

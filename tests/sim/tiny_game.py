@@ -167,7 +167,8 @@ class TinyRace(Game):
 
 
 class HeuristicBot:
-    """Calm always; boosts when the boost finishes the race, or with a 3 card on a roll of 6."""
+    """Bold always (it moves 25/6 a turn on average, calm 3.5); boosts when the boost finishes the
+    race, or with a 3 card on a roll of 5 or 6."""
 
     name = "heuristic"
 
@@ -176,8 +177,8 @@ class HeuristicBot:
 
     def choose(self, state: State, seat: int) -> str:
         legal = state.legal_actions(seat)
-        if f"{seat}:calm" in legal:
-            return f"{seat}:calm"
+        if f"{seat}:bold" in legal:
+            return f"{seat}:bold"
         if "boost" in legal:
             assert isinstance(state, TinyState)
             length = state.game.options["length"]

@@ -1,0 +1,127 @@
+"""Matplotlib figures of a run, each returned as PNG bytes (the report embeds them)."""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
+
+
+def _png(fig: Figure) -> bytes:
+    buf = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buf, format="png", dpi=90)
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _errors(triples: Sequence[Sequence[float]], scale: float = 1.0) -> tuple[list[float], list[list[float]]]:
+    centres = [t[0] * scale for t in triples]
+    low = [max(0.0, (t[0] - t[1]) * scale) for t in triples]
+    high = [max(0.0, (t[2] - t[0]) * scale) for t in triples]
+    return centres, [low, high]
+
+
+def rate_bars(groups: Sequence[dict[str, Any]], title: str, fair: float | None = None) -> bytes:
+    """Win rate per group with 95% error bars (and the fair share as a dashed line)."""
+    fig, ax = plt.subplots(figsize=(max(4.0, 0.8 * len(groups) + 2), 3.2))
+    centres, err = _errors([g["win"] for g in groups], 100)
+    ax.bar([g["key"] for g in groups], centres, yerr=err, capsize=4, color="#4c72b0")
+    if fair is not None:
+        ax.axhline(100 * fair, color="#c44e52", linestyle="--", linewidth=1, label="fair share")
+        ax.legend(loc="upper right", fontsize=8)
+    ax.set_ylabel("win rate (%)")
+    ax.set_title(title)
+    ax.tick_params(axis="x", labelrotation=30 if len(groups) > 4 else 0)
+    return _png(fig)
+
+
+def position_bars(groups: Sequence[dict[str, Any]], title: str) -> bytes:
+    """Mean finishing position per group with 95% error bars (1 is first)."""
+    fig, ax = plt.subplots(figsize=(max(4.0, 0.8 * len(groups) + 2), 3.2))
+    centres, err = _errors([g["position"] for g in groups])
+    ax.bar([g["key"] for g in groups], centres, yerr=err, capsize=4, color="#55a868")
+    ax.set_ylabel("mean position")
+    ax.set_title(title)
+    ax.tick_params(axis="x", labelrotation=30 if len(groups) > 4 else 0)
+    return _png(fig)
+
+
+def histogram(values: Sequence[float], title: str, xlabel: str) -> bytes:
+    """A histogram with whole-number bins when the values are whole numbers."""
+    fig, ax = plt.subplots(figsize=(4.6, 3.0))
+    if values:
+        lo, hi = min(values), max(values)
+        whole = all(float(v).is_integer() for v in values)
+        bins: Any = [x - 0.5 for x in range(int(lo), int(hi) + 2)] if whole and hi - lo <= 80 else 30
+        ax.hist(values, bins=bins, color="#8172b2", edgecolor="white")
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("races")
+    return _png(fig)
+
+
+def positions_over_time(race: dict[str, Any], names: Sequence[str]) -> bytes:
+    """Each seat's place after every decision of one race (the game's ``standings``)."""
+    fig, ax = plt.subplots(figsize=(7.0, 3.4))
+    points = race["positions"]
+    end = race["decisions"]
+    for seat, name in enumerate(names):
+        xs: list[float] = []
+        ys: list[float] = []
+        for x, order in points:
+            if seat in order:
+                xs.append(x)
+                ys.append(order.index(seat) + 1)
+        if xs:
+            xs.append(end)
+            ys.append(ys[-1])
+            ax.step(xs, ys, where="post", label=name, linewidth=1.6)
+    ax.set_ylim(len(names) + 0.5, 0.5)
+    ax.set_yticks(range(1, len(names) + 1))
+    ax.set_xlabel("decision")
+    ax.set_ylabel("place")
+    ax.set_title(f"race {race['index']} (seed {race['seed']}): places over time")
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    return _png(fig)
+
+
+def metric_grid(metrics: dict[str, Sequence[float]]) -> bytes:
+    """Small histograms, one per per-game metric."""
+    names = list(metrics)
+    cols = min(3, max(1, len(names)))
+    rows = math.ceil(len(names) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.4 * cols, 2.5 * rows), squeeze=False)
+    for i, ax in enumerate(axes.flat):
+        if i >= len(names):
+            ax.axis("off")
+            continue
+        values = metrics[names[i]]
+        ax.hist(values, bins=min(30, max(5, len(set(values)))), color="#dd8452", edgecolor="white")
+        ax.set_title(names[i], fontsize=9)
+    return _png(fig)
+
+
+def compare_bars(labels: Sequence[str], series: Mapping[str, Sequence[Sequence[float]]], title: str,
+                 ylabel: str, scale: float = 1.0) -> bytes:
+    """Grouped bars with error bars: one group per sweep point, one bar per series (e.g. per seat)."""
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * len(labels) + 2), 3.4))
+    k = max(1, len(series))
+    width = 0.8 / k
+    for j, (name, triples) in enumerate(series.items()):
+        centres, err = _errors(triples, scale)
+        xs = [i - 0.4 + width * (j + 0.5) for i in range(len(labels))]
+        ax.bar(xs, centres, width=width, yerr=err, capsize=3, label=name)
+    ax.set_xticks(range(len(labels)))
+    ax.set_xticklabels(labels, fontsize=8)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    return _png(fig)

@@ -1,0 +1,213 @@
+"""``slipstream report DIR``: one self-contained HTML file (plots embedded as PNG) for a run, a sweep
+or a tournament directory.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from . import plots, store
+from .runner import SimConfig, SimError
+from .stats import fmt_mean, fmt_rate, summarize
+from .sweep import SWEEP_FILE
+from .tournament import TOURNAMENT_FILE
+
+REPORT_FILE = "report.html"
+
+CSS = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
+h1 { font-size: 1.6em; } h2 { margin-top: 1.6em; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.92em; }
+th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
+th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
+.meta { color: #555; } img { max-width: 100%; margin: 0.4em 0.6em 0.4em 0; }
+.note { color: #555; font-size: 0.9em; }
+"""
+
+
+def _img(png: bytes, alt: str) -> str:
+    data = base64.b64encode(png).decode("ascii")
+    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def _num(x: float, digits: int = 2) -> str:
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+
+
+def _group_table(groups: Sequence[dict[str, Any]], title: str) -> str:
+    rows = [(g["key"], g["n"], fmt_rate(g["win"]), fmt_mean(g["position"])) for g in groups]
+    return _table([title, "seat-races", "win rate (95% CI)", "mean place (95% CI)"], rows)
+
+
+def _describe_row(name: str, d: dict[str, float]) -> list[Any]:
+    return [name, fmt_mean((d["mean"], d["lo"], d["hi"])), _num(d["median"], 1), _num(d["sd"]),
+            _num(d["min"], 1), _num(d["max"], 1)]
+
+
+def run_section(directory: Path, title: str | None = None) -> str:
+    """The HTML of one run: settings, statistics tables and plots."""
+    if not (directory / store.RUN_FILE).exists():
+        raise SimError(f"{directory} holds no run (no {store.RUN_FILE}); run slipstream simulate first")
+    meta = store.read_json(directory / store.RUN_FILE)
+    config = SimConfig.from_json(meta["config"])
+    races = sorted(store.iter_races(directory), key=lambda r: r["index"])
+    races = [r for r in races if r["index"] < config.n]
+    parts = [f"<h2>{html.escape(title or config.game)}</h2>"]
+    bots = "rotated pool " + ", ".join(config.bots) if config.rotate else ", ".join(config.bots)
+    parts.append(
+        f"<p class='meta'>game <b>{html.escape(config.game)}</b>, {config.players} players, options "
+        f"{html.escape(str(config.options) if config.options else 'default')}, bots {html.escape(bots)}, "
+        f"master seed {config.seed}; {len(races)} of {config.n} races "
+        f"({html.escape(meta.get('status', '?'))})</p>")
+    if not races:
+        parts.append("<p>No races yet.</p>")
+        return "\n".join(parts)
+    s = summarize(races)
+    parts.append("<h3>Win rates and places</h3>")
+    parts.append(_group_table(s["by_seat"], "seat"))
+    parts.append(_img(plots.rate_bars(s["by_seat"], "win rate by seat", s["first_player"]["fair"]),
+                      "win rate by seat"))
+    if not config.rotate and len(set(config.bots)) == 1:
+        parts.append(f"<p class='note'>Every seat is played by {html.escape(config.bots[0])}.</p>")
+    else:
+        parts.append(_group_table(s["by_bot"], "bot"))
+        parts.append(_img(plots.rate_bars(s["by_bot"], "win rate by bot"), "win rate by bot"))
+    if s["by_label"]:
+        parts.append(_group_table(s["by_label"], "racer"))
+        parts.append(_img(plots.rate_bars(s["by_label"], "win rate by racer"), "win rate by racer"))
+    fp = s["first_player"]
+    parts.append(
+        f"<p><b>First-player advantage</b>: seat 1 won {fmt_rate(fp['win'])} of races against a fair share "
+        f"of {100 * fp['fair']:.1f}%: {100 * fp['advantage'][0]:+.1f} points "
+        f"(95% CI {100 * fp['advantage'][1]:+.1f} to {100 * fp['advantage'][2]:+.1f}).</p>")
+    parts.append("<h3>Race length</h3>")
+    rows = [_describe_row(name, d) for name, d in s["length"].items() if d["n"]]
+    if s["lead_changes"] is not None:
+        rows.append(_describe_row("lead changes", s["lead_changes"]))
+    parts.append(_table(["", "mean (95% CI)", "median", "sd", "min", "max"], rows))
+    for name in ("turns", "rounds"):
+        values = [r["metrics"][name] for r in races if name in r["metrics"]]
+        parts.append(_img(plots.histogram(values, f"race length in {name}", name), f"{name} histogram"))
+    if s["metrics"]:
+        parts.append("<h3>Game metrics</h3>")
+        parts.append(_table(["metric", "mean per race (95% CI)", "median", "sd", "min", "max"],
+                            [_describe_row(n, d) for n, d in s["metrics"].items()]))
+        parts.append(_img(plots.metric_grid({n: [r["metrics"][n] for r in races if n in r["metrics"]]
+                                             for n in s["metrics"]}), "metrics"))
+    sample = races[0]
+    if len(sample.get("positions", [])) > 1:
+        parts.append("<h3>A sample race</h3>")
+        names = [f"P{i + 1} {b}" + (f" ({sample['labels'][str(i)]})" if str(i) in sample["labels"] else "")
+                 for i, b in enumerate(sample["bots"])]
+        parts.append(_img(plots.positions_over_time(sample, names), "positions over time"))
+    reasons = ", ".join(f"{k}: {v}" for k, v in s["reasons"].items())
+    parts.append(f"<p class='note'>How races ended: {html.escape(reasons)}.</p>")
+    return "\n".join(parts)
+
+
+def tournament_section(directory: Path) -> str:
+    data = store.read_json(directory / TOURNAMENT_FILE)
+    rows = [(r["bot"], f"{r['elo']:.0f}", f"{r['lo']:.0f} – {r['hi']:.0f}", f"{r['pair_wins']:.0f}",
+             f"{r['pairs']:.0f}") for r in data["ratings"]]
+    parts = ["<h2>Tournament ratings</h2>",
+             _table(["bot", "Elo", "95% CI", "pairwise wins", "pairwise games"], rows)]
+    h2h = data["head_to_head"]
+    bots = list(h2h)
+    parts.append("<h3>Head to head (row placed ahead of column)</h3>")
+    parts.append(_table(["", *bots], [[a] + ["" if a == b else ("-" if h2h[a].get(b) is None
+                                             else f"{100 * h2h[a][b]:.1f}%") for b in bots] for a in bots]))
+    return "\n".join(parts)
+
+
+def _triple(d: dict[str, float] | None) -> list[float]:
+    return [math.nan] * 3 if d is None else [float(d["mean"]), float(d["lo"]), float(d["hi"])]
+
+
+def _group_win(groups: Sequence[dict[str, Any]], key: str) -> list[float]:
+    for g in groups:
+        if g["key"] == key:
+            return [float(x) for x in g["win"]]
+    return [math.nan] * 3
+
+
+def sweep_section(directory: Path) -> str:
+    meta = store.read_json(directory / SWEEP_FILE)
+    labels: list[str] = []
+    summaries = []
+    for point in meta["points"]:
+        sub = directory / point["dir"]
+        races = list(store.iter_races(sub)) if (sub / store.RUN_FILE).exists() else []
+        if races:
+            n = SimConfig.from_json(store.read_json(sub / store.RUN_FILE)["config"]).n
+            races = [r for r in races if r["index"] < n]
+        if races:
+            labels.append(point["name"])
+            summaries.append(summarize(races))
+    parts = ["<h2>Sweep: side by side</h2>"]
+    if not summaries:
+        parts.append("<p>No point of the sweep has races yet.</p>")
+        return "\n".join(parts)
+    metric_names = sorted({m for s in summaries for m in s["metrics"]})
+    headers = ["point", "races", "turns", "rounds", "lead changes", "seat 1 win", *metric_names]
+    rows = []
+    for label, s in zip(labels, summaries, strict=True):
+        lead = s["lead_changes"]
+        rows.append([label, s["races"], fmt_mean(_triple(s["length"]["turns"]), 1),
+                     fmt_mean(_triple(s["length"]["rounds"]), 1), fmt_mean(_triple(lead)) if lead else "-",
+                     fmt_rate(s["first_player"]["win"]),
+                     *(fmt_mean(_triple(s["metrics"][m])) if m in s["metrics"] else "-"
+                       for m in metric_names)])
+    parts.append(_table(headers, rows))
+    for by, what in (("by_seat", "seat"), ("by_bot", "bot")):
+        keys = sorted({g["key"] for s in summaries for g in s[by]})
+        if by == "by_bot" and len(keys) < 2:
+            continue
+        series = {k: [_group_win(s[by], k) for s in summaries] for k in keys}
+        parts.append(_img(plots.compare_bars(labels, series, f"win rate by {what}", "win rate (%)", 100),
+                          f"sweep {what}"))
+    length = {k: [_triple(s["length"][k]) for s in summaries] for k in ("turns", "rounds")}
+    parts.append(_img(plots.compare_bars(labels, length, "race length", "mean per race"), "sweep length"))
+    if metric_names:
+        series = {m: [_triple(s["metrics"].get(m)) for s in summaries] for m in metric_names}
+        figure = plots.compare_bars(labels, series, "game metrics", "mean per race")
+        parts.append(_img(figure, "sweep metrics"))
+    for point in meta["points"]:
+        if (directory / point["dir"] / store.RUN_FILE).exists():
+            parts.append(run_section(directory / point["dir"], point["name"]))
+    return "\n".join(parts)
+
+
+def build(directory: Path, out: Path | None = None) -> Path:
+    """Write the report of a run, sweep or tournament directory; its path."""
+    if not directory.is_dir():
+        raise SimError(f"{directory} is not a directory")
+    if (directory / SWEEP_FILE).exists():
+        body = sweep_section(directory)
+        title = "Slipstream sweep"
+    elif (directory / store.RUN_FILE).exists():
+        body = ""
+        title = "Slipstream simulation"
+        if (directory / TOURNAMENT_FILE).exists():
+            body = tournament_section(directory)
+            title = "Slipstream tournament"
+        body += run_section(directory)
+    else:
+        raise SimError(f"{directory} holds no run, sweep or tournament; run slipstream simulate first")
+    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
+            f"<style>{CSS}</style></head><body><h1>{title}</h1>\n{body}\n"
+            "<p class='note'>Intervals are 95%: Wilson for rates, normal approximation for means, "
+            "bootstrap for Elo.</p></body></html>\n")
+    path = out or directory / REPORT_FILE
+    path.write_text(page, encoding="utf-8")
+    return path

@@ -1,0 +1,124 @@
+"""Statistics of a run, each with a 95% confidence interval.
+
+- Win rates use the Wilson score interval (good near 0 and 1 and for small samples).
+- Means (finishing position, race length, lead changes, per-game metrics) use the normal approximation
+  ``mean ± 1.96·s/√n`` (fine for the hundreds of races a run has; with under 30 races treat it as rough).
+- The first-player advantage is the first seat's win rate minus the fair share ``1/players``, with the
+  Wilson interval shifted by the same amount.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+Z95 = 1.959963984540054
+
+
+def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float, float]:
+    """``(rate, low, high)`` of ``wins`` out of ``n`` with the Wilson score interval."""
+    if n <= 0:
+        return (math.nan, math.nan, math.nan)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
+    """``(mean, low, high)``: the normal-approximation interval of the mean."""
+    n = len(values)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    m = statistics.fmean(values)
+    if n == 1:
+        return (m, m, m)
+    half = z * statistics.stdev(values) / math.sqrt(n)
+    return (m, m - half, m + half)
+
+
+def describe(values: Sequence[float]) -> dict[str, float]:
+    """Mean with its interval, median, spread and range of a list of numbers."""
+    m, lo, hi = mean_ci(values)
+    if not values:
+        return {"mean": m, "lo": lo, "hi": hi, "median": math.nan, "sd": math.nan, "min": math.nan,
+                "max": math.nan, "n": 0}
+    return {"mean": m, "lo": lo, "hi": hi, "median": float(statistics.median(values)),
+            "sd": statistics.stdev(values) if len(values) > 1 else 0.0,
+            "min": float(min(values)), "max": float(max(values)), "n": len(values)}
+
+
+def _groups(races: Iterable[dict[str, Any]], key: Callable[[dict[str, Any], int], str | None]
+            ) -> list[dict[str, Any]]:
+    wins: dict[str, float] = defaultdict(float)
+    ranks: dict[str, list[float]] = defaultdict(list)
+    for race in races:
+        winners = set(race["result"]["winners"])
+        for seat in range(len(race["bots"])):
+            k = key(race, seat)
+            if k is None:
+                continue
+            wins[k] += seat in winners
+            ranks[k].append(float(race["ranks"][seat]))
+    out = []
+    for k in sorted(ranks, key=_natural):
+        n = len(ranks[k])
+        out.append({"key": k, "n": n, "win": list(wilson(wins[k], n)), "position": list(mean_ci(ranks[k]))})
+    return out
+
+
+def _natural(text: str) -> tuple[Any, ...]:
+    head, _, tail = text.rpartition(" ")
+    return (head, int(tail), "") if tail.isdigit() else (text, -1, text)
+
+
+def summarize(races: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Every statistic of a run (JSON-able): see the module docstring and ``docs/simulate.md``."""
+    if not races:
+        return {"races": 0}
+    players = len(races[0]["bots"])
+    metric_names: list[str] = []
+    for race in races:
+        for name in race["metrics"]:
+            if name not in metric_names:
+                metric_names.append(name)
+    lead = [float(r["lead_changes"]) for r in races if r.get("lead_changes") is not None]
+    first_wins = sum(0 in r["result"]["winners"] for r in races)
+    p, lo, hi = wilson(first_wins, len(races))
+    fair = 1 / players
+    return {
+        "races": len(races),
+        "game": races[0]["game"],
+        "players": players,
+        "options": races[0]["options"],
+        "by_seat": _groups(races, lambda r, s: f"seat {s + 1}"),
+        "by_bot": _groups(races, lambda r, s: str(r["bots"][s])),
+        "by_label": _groups(races, lambda r, s: r["labels"].get(str(s))),
+        "length": {name: describe([float(r["metrics"][name]) for r in races if name in r["metrics"]])
+                   for name in ("turns", "rounds")},
+        "lead_changes": describe(lead) if lead else None,
+        "first_player": {"win": [p, lo, hi], "fair": fair, "advantage": [p - fair, lo - fair, hi - fair]},
+        "metrics": {name: describe([float(r["metrics"][name]) for r in races if name in r["metrics"]])
+                    for name in metric_names if name not in ("turns", "rounds")},
+        "reasons": dict(Counter(r["result"]["reason"] for r in races).most_common()),
+    }
+
+
+def fmt_rate(triple: Sequence[float]) -> str:
+    """``"41.2% (38.1–44.4)"``."""
+    p, lo, hi = triple
+    if math.isnan(p):
+        return "-"
+    return f"{100 * p:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})"
+
+
+def fmt_mean(triple: Sequence[float], digits: int = 2) -> str:
+    """``"2.31 (2.27–2.35)"``."""
+    m, lo, hi = triple
+    if math.isnan(m):
+        return "-"
+    return f"{m:.{digits}f} ({lo:.{digits}f}–{hi:.{digits}f})"

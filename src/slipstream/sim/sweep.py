@@ -1,0 +1,94 @@
+"""Sweeps: the same run over a grid of rule options, one sub-directory per point, compared in the report.
+
+``--sweep laps=4,8 --sweep weather=true,false`` runs the four combinations. ``players`` may be swept
+too. Every point uses the same master seed (common random numbers), so differences between points come
+from the rules, not from luck of the draw, as far as the games' chance sequences line up.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from . import store
+from .runner import Progress, RunOutcome, SimConfig, SimError, run, validate
+
+SWEEP_FILE = "sweep.json"
+
+
+def parse_sweep(items: Sequence[str]) -> dict[str, list[str]]:
+    """``["laps=4,8", "track=A,B"]`` -> ``{"laps": ["4", "8"], "track": ["A", "B"]}``."""
+    out: dict[str, list[str]] = {}
+    for item in items:
+        key, sep, values = item.partition("=")
+        key = key.strip()
+        parts = [v.strip() for v in values.split(",") if v.strip()]
+        if not sep or not key or not parts:
+            raise SimError(f"bad sweep {item!r}: write KEY=VALUE1,VALUE2,...")
+        if key in out:
+            raise SimError(f"option {key!r} is swept twice")
+        out[key] = parts
+    return out
+
+
+def grid(sweep: dict[str, list[str]]) -> list[dict[str, str]]:
+    """Every combination of the swept values, in the order given."""
+    keys = list(sweep)
+    return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*(sweep[k] for k in keys))]
+
+
+def point_name(point: dict[str, str]) -> str:
+    """The sub-directory and label of a point: ``laps=4,track=A``."""
+    return ",".join(f"{k}={v}" for k, v in point.items())
+
+
+def point_dir(point: dict[str, str]) -> str:
+    """A safe directory name for a point (a value such as a file path loses its slashes)."""
+    return re.sub(r"[^A-Za-z0-9=,._-]", "_", point_name(point))
+
+
+def point_config(base: SimConfig, point: dict[str, str]) -> SimConfig:
+    options = dict(base.options)
+    players = base.players
+    for key, value in point.items():
+        if key == "players":
+            try:
+                players = int(value)
+            except ValueError:
+                raise SimError(f"players must be a whole number, not {value!r}") from None
+        else:
+            options[key] = value
+    bots = base.bots
+    if not base.rotate and len(bots) not in (1, players):
+        raise SimError(f"sweeping players to {players} needs one bot for every seat (e.g. --bots greedy)")
+    return replace(base, options=options, players=players)
+
+
+def run_sweep(base: SimConfig, sweep: dict[str, list[str]], out_dir: Path, jobs: int = 1,
+              backend: str = "process", address: str | None = None,
+              progress: Callable[[str], Progress] | None = None) -> list[RunOutcome]:
+    """Run every point of the grid into ``out_dir/<point>``; ``progress(point)`` gives a callback."""
+    points = grid(sweep)
+    configs = [point_config(base, p) for p in points]
+    for config in configs:
+        validate(config)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    meta: dict[str, Any] = {
+        "base": base.to_json(),
+        "sweep": sweep,
+        "points": [{"name": point_name(p), "dir": point_dir(p), "values": p} for p in points],
+    }
+    store.write_json(out_dir / SWEEP_FILE, meta)
+    outcomes = []
+    for point, config in zip(points, configs, strict=True):
+        name = point_name(point)
+        outcome = run(config, out_dir / point_dir(point), jobs=jobs, backend=backend, address=address,
+                      progress=progress(name) if progress else None)
+        outcomes.append(outcome)
+        if outcome.interrupted:
+            break
+    return outcomes

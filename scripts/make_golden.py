@@ -44,7 +44,7 @@ def playthrough(game_id: str) -> str:
 
 
 def main(argv: list[str]) -> None:
-    ids = argv or list(slipstream.games())
+    ids = argv or list(slipstream.available_games())
     GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
     for gid in ids:
         path = GOLDEN_DIR / f"{gid}.txt"

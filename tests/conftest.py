@@ -13,7 +13,7 @@ def conformance_configs() -> list[tuple[str, int, dict[str, Any]]]:
     A game may list extra configurations in ``conformance_options`` (a tuple of (players, options)).
     """
     out: list[tuple[str, int, dict[str, Any]]] = []
-    for gid, cls in slipstream.games().items():
+    for gid, cls in slipstream.available_games().items():
         configs = {(cls.min_players, ()), (cls.default_players, ()), (cls.max_players, ())}
         for players, options in getattr(cls, "conformance_options", ()):
             configs.add((players, tuple(sorted(options.items()))))

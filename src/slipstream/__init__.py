@@ -17,7 +17,7 @@ from .engine import (
     SlipstreamError,
     State,
     UnknownGameError,
-    games,
+    available_games,
     load,
 )
 from .engine.record import replay
@@ -37,7 +37,7 @@ __all__ = [
     "State",
     "UnknownGameError",
     "__version__",
-    "games",
+    "available_games",
     "load",
     "replay",
 ]

@@ -16,7 +16,7 @@ def test_unknown_game_lists_the_known_ones() -> None:
     with pytest.raises(UnknownGameError) as info:
         slipstream.load("no-such-game")
     assert isinstance(info.value, ValueError)
-    for gid in slipstream.games():
+    for gid in slipstream.available_games():
         assert gid in str(info.value)
 
 

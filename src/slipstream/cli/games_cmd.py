@@ -14,7 +14,7 @@ def games_command() -> None:
     table = Table(title="Slipstream games")
     for col in ("id", "name", "players", "status", "options"):
         table.add_column(col)
-    for gid, cls in slipstream.games().items():
+    for gid, cls in slipstream.available_games().items():
         opts = ", ".join(
             f"{s.name}={s.default}" + (f" ({'/'.join(map(str, s.choices))})" if s.choices else "")
             for s in cls.option_specs

@@ -11,6 +11,8 @@ from .errors import (
 from .game import CHANCE, Actor, Event, Game, OptionSpec, Result, State
 from .registry import game_class, games, load, register
 
+available_games = games
+
 __all__ = [
     "CHANCE",
     "Actor",
@@ -25,6 +27,7 @@ __all__ = [
     "SlipstreamError",
     "State",
     "UnknownGameError",
+    "available_games",
     "game_class",
     "games",
     "load",

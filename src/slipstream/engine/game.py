@@ -11,7 +11,8 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar, Union
+from types import MappingProxyType
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from . import chance
 from .errors import IllegalActionError, OptionError
@@ -19,15 +20,14 @@ from .errors import IllegalActionError, OptionError
 CHANCE = "chance"
 """The actor at a chance node."""
 
-Actor = Union[int, str, frozenset[int], None]
+Actor = int | str | frozenset[int] | None
 """A seat index, ``CHANCE``, a set of seats choosing at once, or ``None`` when the game is over."""
 
 JSON = Any
 """A JSON-able value (dicts, lists, str, int, float, bool, None)."""
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """One thing an ``apply`` did, with the rule it applied.
 
     ``seats`` is ``None`` for a public event, or the seats allowed to see it (hidden information).
@@ -36,7 +36,7 @@ class Event:
     kind: str
     text: str
     rule: str = ""
-    data: Mapping[str, JSON] = field(default_factory=dict)
+    data: Mapping[str, JSON] = MappingProxyType({})
     seats: frozenset[int] | None = None
 
     def visible_to(self, seat: int | None) -> bool:
@@ -161,7 +161,7 @@ class Game(ABC):
         }
         self._setup()
 
-    def _setup(self) -> None:
+    def _setup(self) -> None:  # noqa: B027 - a hook with nothing to do by default
         """Load content and check option combinations; raise ``OptionError`` or ``ContentError``."""
 
     @property
@@ -203,7 +203,7 @@ S = TypeVar("S", bound="State")
 class State(ABC):
     """One position of a game. Treat it as immutable: ``apply`` returns a new state."""
 
-    __slots__ = ("game", "seed", "ply", "_history", "_legal_cache", "events")
+    __slots__ = ("_history", "_legal_cache", "events", "game", "ply", "seed")
 
     game: Game
     seed: int

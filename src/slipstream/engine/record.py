@@ -71,12 +71,12 @@ def states(record: dict[str, JSON]) -> Iterator[State]:
 
 def replay(record: dict[str, JSON]) -> State:
     """The final state of a recorded match."""
-    state: State | None = None
-    for state in states(record):
+    final: State | None = None
+    for final in states(record):  # noqa: B007 - keep the last state
         pass
-    if state is None:  # pragma: no cover - states() always yields the start
+    if final is None:  # pragma: no cover - states() always yields the start
         raise RecordError("record did not replay")
-    return state
+    return final
 
 
 def dumps(state: State) -> str:

@@ -1,0 +1,8 @@
+"""Scrap Racer: roll up to six dice, dodge the doubles, fight for position over three laps."""
+
+from .game import ScrapRacer
+from .rules import ScrapState
+
+GAME = ScrapRacer
+
+__all__ = ["GAME", "ScrapRacer", "ScrapState"]

@@ -1,0 +1,291 @@
+"""Scrap Racer content: decks, markers, racers and tracks, loaded from data files and validated.
+
+The shipped files are ``content.toml`` and ``tracks/*.toml`` beside this module. A user may pass
+their own (option ``content=FILE``, or ``track=FILE.toml``); a bad file raises ``ContentError``
+naming the file, the record and the field.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from slipstream.engine.errors import ContentError
+
+HERE = Path(__file__).resolve().parent
+TRACK_DIR = HERE / "tracks"
+
+Source = Literal["rulebook", "derived", "default"]
+CRASH_EFFECTS = (
+    "advance-2", "advance-3", "advance-5", "two-dice", "five-forward-two-back",
+    "three-forward", "stay-put", "catching-up-2", "backwards-die", "push-5",
+    "backwards-4", "backwards-6", "catching-up-4", "loss-of-position", "last-place-4",
+)
+BONUS_CARDS = ("forward-3", "forward-5", "forward-7", "straight", "curve", "catch-up")
+GOAL_CARDS = ("all-but-first", "all-but-first-two", "last-two", "last-place")
+BOOST_TYPES = ("plus-minus", "reroll", "turn")
+ABILITIES = ("crusher", "hover", "jackal", "steel-jacket", "swifty", "twister")
+Count = Annotated[int, Field(ge=0, le=1000)]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _check_names(cards: dict[str, int], known: tuple[str, ...]) -> dict[str, int]:
+    for name in cards:
+        if name not in known:
+            raise ValueError(f"unknown card {name!r}; known: {', '.join(known)}")
+    if sum(cards.values()) == 0:
+        raise ValueError("a deck needs at least one card")
+    return cards
+
+
+class CrashPile(_Model):
+    doubles: list[Annotated[int, Field(ge=1, le=6)]]
+    source: Source
+    cards: dict[str, Count]
+
+    @field_validator("cards")
+    @classmethod
+    def _known(cls, v: dict[str, int]) -> dict[str, int]:
+        return _check_names(v, CRASH_EFFECTS)
+
+
+class BonusDeck(_Model):
+    source: Source
+    cards: dict[str, Count]
+
+    @field_validator("cards")
+    @classmethod
+    def _known(cls, v: dict[str, int]) -> dict[str, int]:
+        return _check_names(v, BONUS_CARDS)
+
+
+class GoalDeck(_Model):
+    source: Source
+    cards: dict[str, Count]
+
+    @field_validator("cards")
+    @classmethod
+    def _known(cls, v: dict[str, int]) -> dict[str, int]:
+        return _check_names(v, GOAL_CARDS)
+
+
+class BoostMarkers(_Model):
+    source: Source
+    markers: dict[str, Count]
+
+    @field_validator("markers")
+    @classmethod
+    def _known(cls, v: dict[str, int]) -> dict[str, int]:
+        for name in v:
+            if name not in BOOST_TYPES:
+                raise ValueError(f"unknown boost marker {name!r}; known: {', '.join(BOOST_TYPES)}")
+        return v
+
+
+class BonusMarkers(_Model):
+    source: Source
+    count: Count
+    per_card: Annotated[int, Field(ge=1, le=10)]
+
+
+class Racer(_Model):
+    id: str
+    name: str
+    source: Source
+
+    @field_validator("id")
+    @classmethod
+    def _known(cls, v: str) -> str:
+        if v not in ABILITIES:
+            raise ValueError(f"unknown racer {v!r}; known: {', '.join(ABILITIES)}")
+        return v
+
+
+class ContentFile(_Model):
+    crash: dict[str, CrashPile]
+    bonus_cards: BonusDeck
+    goal_cards: GoalDeck
+    boost_markers: BoostMarkers
+    bonus_markers: BonusMarkers
+    racers: list[Racer]
+
+
+class Tile(_Model):
+    kind: Literal["S", "R", "L"]
+    boost: list[Annotated[int, Field(ge=1)]] = []
+    short: bool = False
+
+
+class TrackFile(_Model):
+    name: str
+    source: Source
+    straight_spaces: Annotated[int, Field(ge=1, le=20)]
+    curve_spaces: Annotated[int, Field(ge=1, le=20)]
+    tiles: list[Tile]
+
+
+@dataclass(frozen=True)
+class Content:
+    """The validated content: crash piles by double value, decks as (name, count) tuples."""
+
+    pile_of_double: tuple[int, ...]                  # index by die value 1-6 -> pile number
+    piles: tuple[tuple[tuple[str, int], ...], ...]   # pile number -> (effect, count)
+    pile_names: tuple[str, ...]
+    bonus: tuple[tuple[str, int], ...]
+    goal: tuple[tuple[str, int], ...]
+    boost: tuple[tuple[str, int], ...]
+    bonus_markers: int
+    markers_per_card: int
+    racers: tuple[tuple[str, str], ...]             # (id, name)
+
+
+@dataclass(frozen=True)
+class Track:
+    """A circuit: one entry per space, from the first space past the finish line."""
+
+    name: str
+    kinds: str                       # "S" or "C" per space
+    boost: tuple[int, ...]           # 0-based boost spaces, clockwise from the line
+    source: str
+
+    @property
+    def length(self) -> int:
+        return len(self.kinds)
+
+
+def _read_toml(path: Path) -> dict[str, object]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise ContentError(str(path), "file", "-", "no such file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ContentError(str(path), "file", "-", f"not valid TOML: {exc}") from None
+
+
+def _validation_error(path: Path, exc: ValidationError) -> ContentError:
+    err = exc.errors()[0]
+    loc = [str(p) for p in err["loc"]]
+    record = ".".join(loc[:-1]) or "file"
+    field = loc[-1] if loc else "-"
+    return ContentError(str(path), record, field, err["msg"])
+
+
+@cache
+def load_content(path: Path | None = None) -> Content:
+    """The content file (the shipped one when ``path`` is None), validated."""
+    path = path or HERE / "content.toml"
+    try:
+        data = ContentFile.model_validate(_read_toml(path))
+    except ValidationError as exc:
+        raise _validation_error(path, exc) from None
+    pile_of = [-1] * 7
+    piles = []
+    names = []
+    for number, (name, pile) in enumerate(data.crash.items()):
+        for face in pile.doubles:
+            if pile_of[face] != -1:
+                raise ContentError(str(path), f"crash.{name}", "doubles", f"double {face} is in two piles")
+            pile_of[face] = number
+        piles.append(tuple(sorted((e, n) for e, n in pile.cards.items() if n > 0)))
+        names.append(name)
+    missing = [face for face in range(1, 7) if pile_of[face] == -1]
+    if missing:
+        raise ContentError(str(path), "crash", "doubles", f"no pile for double {missing[0]}")
+    ids = [r.id for r in data.racers]
+    if sorted(ids) != sorted(set(ids)) or len(ids) < 6:
+        raise ContentError(str(path), "racers", "id", "need the six racers, each once")
+    return Content(
+        pile_of_double=tuple(pile_of),
+        piles=tuple(piles),
+        pile_names=tuple(names),
+        bonus=tuple(sorted((c, n) for c, n in data.bonus_cards.cards.items() if n > 0)),
+        goal=tuple(sorted((c, n) for c, n in data.goal_cards.cards.items() if n > 0)),
+        boost=tuple((t, data.boost_markers.markers.get(t, 0)) for t in BOOST_TYPES),
+        bonus_markers=data.bonus_markers.count,
+        markers_per_card=data.bonus_markers.per_card,
+        racers=tuple((r.id, r.name) for r in data.racers),
+    )
+
+
+# --- tracks -------------------------------------------------------------------------------------
+
+# Closure is checked exactly: with straights of length 1 and curves of radius r, every displacement is
+# an integer combination of the eight unit vectors e_0..e_7 at 45-degree steps, and e_{k+4} = -e_k.
+# e_0..e_3 are independent over the rationals, so a circuit closes exactly when the straights and the
+# arcs each sum to zero in that basis and the curves turn a full circle.
+
+
+def _add(acc: list[int], direction: int, amount: int) -> None:
+    d = direction % 8
+    if d < 4:
+        acc[d] += amount
+    else:
+        acc[d - 4] -= amount
+
+
+def check_closed(tiles: list[Tile], where: str) -> None:
+    """Raise ``ContentError`` unless the tiles form a closed circuit."""
+    if not tiles:
+        raise ContentError(where, "tiles", "kind", "a track needs at least one tile")
+    heading = 0
+    straight = [0, 0, 0, 0]
+    arcs = [0, 0, 0, 0]
+    for tile in tiles:
+        if tile.kind == "S":
+            _add(straight, heading, 1)
+        elif tile.kind == "R":           # turning clockwise by 45 degrees
+            _add(arcs, heading - 2, 1)
+            _add(arcs, heading - 3, -1)
+            heading -= 1
+        else:                            # turning anticlockwise by 45 degrees
+            _add(arcs, heading + 2, 1)
+            _add(arcs, heading + 3, -1)
+            heading += 1
+    if heading % 8 != 0 or abs(heading) != 8:
+        raise ContentError(where, "tiles", "kind",
+                           f"the curves turn {abs(heading) * 45} degrees, not one full circle: not a closed circuit")
+    if any(straight) or any(arcs):
+        raise ContentError(where, "tiles", "kind",
+                           "the tiles do not come back to the finish line: not a closed circuit")
+
+
+def build_track(data: TrackFile, where: str, short: bool) -> Track:
+    tiles = [t for t in data.tiles if not (short and t.short)]
+    check_closed(tiles, where)
+    kinds: list[str] = []
+    boost: list[int] = []
+    for index, tile in enumerate(tiles):
+        size = data.straight_spaces if tile.kind == "S" else data.curve_spaces
+        for b in tile.boost:
+            if b > size:
+                raise ContentError(where, f"tiles.{index}", "boost", f"space {b} is not on a tile of {size} spaces")
+            boost.append(len(kinds) + b - 1)
+        kinds.extend(("S" if tile.kind == "S" else "C") * size)
+    if len(kinds) < 6:
+        raise ContentError(where, "tiles", "kind", "a track needs at least 6 spaces")
+    name = data.name + (" (short race)" if short else "")
+    return Track(name=name, kinds="".join(kinds), boost=tuple(sorted(set(boost))), source=data.source)
+
+
+def track_names() -> list[str]:
+    return sorted(p.stem for p in TRACK_DIR.glob("*.toml"))
+
+
+@cache
+def load_track(track: str, short: bool = False) -> Track:
+    """A shipped track by name (``A``), or a track file (a path ending ``.toml``)."""
+    path = Path(track) if track.endswith(".toml") else TRACK_DIR / f"{track}.toml"
+    try:
+        data = TrackFile.model_validate(_read_toml(path))
+    except ValidationError as exc:
+        raise _validation_error(path, exc) from None
+    return build_track(data, str(path), short)

@@ -1,0 +1,195 @@
+"""Scrap Racer, the game: options, content and the initial state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from slipstream.engine.errors import OptionError
+from slipstream.engine.game import Game, OptionSpec
+
+from .content import BOOST_TYPES, Content, Track, load_content, load_track, track_names
+from .rules import ROLL, SETUP, ScrapState
+
+TITLES = {
+    "advance-2": "Advance 2", "advance-3": "Advance 3", "advance-5": "Advance 5", "two-dice": "2 dice",
+    "five-forward-two-back": "5 forward 2 back", "three-forward": "3 forward", "stay-put": "Stay put",
+    "catching-up-2": "Catching Up 2", "backwards-die": "Backwards die", "push-5": "Push 5",
+    "backwards-4": "4 backwards", "backwards-6": "6 backwards", "catching-up-4": "Catching Up 4",
+    "loss-of-position": "Loss of position", "last-place-4": "Last Place 4",
+    "forward-3": "3 spaces forward", "forward-5": "5 spaces forward", "forward-7": "7 spaces forward",
+    "straight": "Straight", "curve": "Curve", "catch-up": "Catch up",
+    "all-but-first": "All but first (+2)", "all-but-first-two": "All but first and second (+3)",
+    "last-two": "Last and second last (+5)", "last-place": "Last place (+7)",
+    "plus-minus": "+/- 1", "reroll": "Re-roll", "turn": "Turn",
+}
+
+
+@dataclass(frozen=True)
+class Deck:
+    """Where a deck's draw and discard counts live in ``ScrapState.decks``."""
+
+    prefix: str
+    cards: tuple[str, ...]
+    draw: int
+    discard: int
+    total: int
+    discard_on_draw: bool
+
+
+class ScrapRacer(Game):
+    """Scrap Racer (A. & S. Richter, Queen Games 2021): 2-6 players, three laps of mayhem."""
+
+    id: ClassVar[str] = "scrap-racer"
+    name: ClassVar[str] = "Scrap Racer"
+    version: ClassVar[str] = "1"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    default_players: ClassVar[int] = 4
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("track", "A", "a shipped circuit (A, B, C) or a track file ending .toml"),
+        OptionSpec("short", False, "the short race: leave out the tiles marked with a red X", kind=bool),
+        OptionSpec("two_racers", False, "3 players: two racers each (the 3-player variant)", kind=bool),
+        OptionSpec("racers", "random", "random dashboards, or racer ids in seat order, comma-separated"),
+        OptionSpec("start_player", 0, "0: a random start player (SR-G8), or the seat number 1-6",
+                   kind=int, minimum=0, maximum=6),
+        OptionSpec("content", None, "a content file (decks, markers, racers) replacing the shipped one"),
+    )
+    conformance_options: ClassVar[tuple[tuple[int, dict[str, Any]], ...]] = (
+        (3, {"two_racers": True}),
+        (4, {"track": "B", "short": True}),
+        (5, {"track": "C"}),
+    )
+
+    STAT_CRASH = 0      # crash cards drawn, one counter per pile (three piles)
+    STAT_FIGHTS = 3
+    STAT_BOOSTS = 4
+    STAT_CARDS_DRAWN = 5
+    STAT_CARDS_PLAYED = 6
+    N_STATS = 7
+
+    content: Content
+    track: Track
+
+    def _setup(self) -> None:
+        opts = self.options
+        track = str(opts["track"])
+        if not track.endswith(".toml") and track not in track_names():
+            raise OptionError(f"{self.id}: option 'track' cannot be {track!r}; choose one of: "
+                              f"{', '.join(track_names())}, or a track file ending .toml")
+        self.track = load_track(track, bool(opts["short"]))
+        content = opts["content"]
+        self.content = load_content(Path(content) if content else None)
+        if opts["two_racers"] and self.players != 3:
+            raise OptionError(f"{self.id}: option 'two_racers' is the 3-player variant; players must be 3")
+        self.per_player = 2 if self.players == 2 or opts["two_racers"] else 1
+        slots = self.players * self.per_player
+        self.racer_ids = tuple(r for r, _ in self.content.racers)
+        self.racer_names = dict(self.content.racers)
+        racers = str(opts["racers"])
+        if racers == "random":
+            self.fixed_racers: tuple[str, ...] = ()
+        else:
+            chosen = tuple(x.strip() for x in racers.split(","))
+            bad = [x for x in chosen if x not in self.racer_ids]
+            if bad or len(chosen) != slots or len(set(chosen)) != slots:
+                raise OptionError(f"{self.id}: option 'racers' needs {slots} different racers from: "
+                                  f"{', '.join(self.racer_ids)} (got {racers!r})")
+            self.fixed_racers = chosen
+        if int(opts["start_player"]) > self.players:
+            raise OptionError(f"{self.id}: option 'start_player' must be 0 (random) or 1-{self.players}")
+        self.owner = tuple(s for s in range(self.players) for _ in range(self.per_player))
+        self.pile_of_double = self.content.pile_of_double
+        self._build_decks()
+
+    def _build_decks(self) -> None:
+        c = self.content
+        decks: list[Deck] = []
+        offset = 0
+        for prefix, cards, discard_on_draw in (
+            *(("crash", tuple(n for n, _ in pile), True) for pile in c.piles),
+            ("bonus", tuple(n for n, _ in c.bonus), False),
+            ("goal", tuple(n for n, _ in c.goal), True),
+        ):
+            n = len(cards)
+            counts = dict(c.piles[len(decks)] if prefix == "crash" else c.bonus if prefix == "bonus" else c.goal)
+            decks.append(Deck(prefix, cards, offset, offset + n, sum(counts.values()), discard_on_draw))
+            offset += 2 * n
+        self.crash_decks = tuple(decks[:-2])
+        self.bonus_deck = decks[-2]
+        self.goal_deck = decks[-1]
+        self._initial_decks = [0] * offset
+        for deck in decks:
+            counts = dict(c.piles[self.crash_decks.index(deck)]) if deck.prefix == "crash" else (
+                dict(c.bonus) if deck.prefix == "bonus" else dict(c.goal))
+            for i, card in enumerate(deck.cards):
+                self._initial_decks[deck.draw + i] = counts[card]
+
+    def deck_for(self, need: tuple[Any, ...]) -> Deck:
+        kind = need[0]
+        if kind == "crash":
+            return self.crash_decks[int(need[1])]
+        return self.bonus_deck if kind == "bonus" else self.goal_deck
+
+    def deck_table(self) -> list[tuple[str, Deck]]:
+        names = [f"crash-{self.content.pile_names[i]}" for i in range(len(self.crash_decks))]
+        return [*zip(names, self.crash_decks, strict=True), ("bonus", self.bonus_deck), ("goal", self.goal_deck)]
+
+    def racers_of(self, seat: int) -> list[int]:
+        return [r for r, s in enumerate(self.owner) if s == seat]
+
+    def pile_label(self, pile: int) -> str:
+        faces = [f for f in range(1, 7) if self.pile_of_double[f] == pile]
+        return "/".join(map(str, faces))
+
+    @staticmethod
+    def card_title(card: str) -> str:
+        return TITLES.get(card, card)
+
+    crash_title = card_title
+    goal_title = card_title
+    boost_title = card_title
+
+    def _initial_state(self) -> ScrapState:
+        s = ScrapState.__new__(ScrapState)
+        n = len(self.owner)
+        s.phase = SETUP
+        s.racer = list(self.fixed_racers) if self.fixed_racers else [""] * n
+        s.owner = self.owner
+        s.order = []
+        s.pos = [0] * n
+        s.laps = [0] * n
+        s.bmark = [0] * n
+        s.boosts = [0] * (3 * n)
+        s.cards = [0] * (self.players * len(self.bonus_deck.cards))
+        s.decks = self._initial_decks[:]
+        s.bonus_supply = self.content.bonus_markers
+        markers = dict(self.content.boost)
+        s.unseen = [markers[t] for t in BOOST_TYPES]
+        on_track = min(len(self.track.boost), sum(s.unseen))
+        s.filled = (1 << on_track) - 1
+        s.boost_supply = sum(s.unseen) - on_track
+        s.turn = 0
+        s.rnd = 1
+        s.turns = 0
+        s.end_round = 0
+        s.dice = []
+        s.die = 0
+        s.passed = False
+        s.crossed = False
+        s.queue = []
+        s.need = ("racer",)
+        s.start_seat = int(self.options["start_player"]) - 1
+        s.stats = [0] * self.N_STATS
+        s.winner_info = ()
+        s.game = self
+        s._setup_next([])
+        return s
+
+    @property
+    def markers_per_card(self) -> int:
+        return self.content.markers_per_card
+
+
+__all__ = ["ROLL", "ScrapRacer"]

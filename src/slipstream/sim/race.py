@@ -17,6 +17,7 @@ from typing import Any
 import slipstream
 from slipstream.bots.registry import make_bot
 from slipstream.engine.chance import mix64
+from slipstream.engine.errors import SlipstreamError
 from slipstream.engine.game import CHANCE, State
 
 MAX_PLIES = 1_000_000
@@ -47,6 +48,12 @@ class RaceSpec:
     """Modules to import first (``module`` or ``module:function``): a game defined outside the package."""
 
 
+class SetupError(SlipstreamError):
+    """A setup module that cannot be imported (or has no such function)."""
+
+    code = "bad_setup"
+
+
 _SETUP_DONE: set[str] = set()
 
 
@@ -56,9 +63,12 @@ def run_setup(setup: Sequence[str]) -> None:
         if entry in _SETUP_DONE:
             continue
         module_name, _, func = entry.partition(":")
-        module = importlib.import_module(module_name)
-        if func:
-            getattr(module, func)()
+        try:
+            module = importlib.import_module(module_name)
+            if func:
+                getattr(module, func)()
+        except (ImportError, AttributeError) as exc:
+            raise SetupError(f"setup {entry!r} failed: {exc}") from None
         _SETUP_DONE.add(entry)
 
 

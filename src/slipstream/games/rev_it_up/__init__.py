@@ -1,0 +1,6 @@
+"""Rev it Up: simultaneous bag-building racing (rules/rev-it-up.txt, gaps RIU-* decided in
+docs/rules/rev-it-up.md)."""
+
+from .game import RevItUp
+
+__all__ = ["RevItUp"]

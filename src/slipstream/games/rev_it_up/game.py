@@ -1,0 +1,244 @@
+"""The Rev it Up game: options, content and the fixed tables a race reads (``RevItUp``)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from slipstream.engine.errors import OptionError
+from slipstream.engine.game import Game, OptionSpec
+
+from .content import (
+    BOMB,
+    COIN,
+    COLOUR_CODE,
+    DEBRIS,
+    ECOBOOST,
+    EXHAUST,
+    ITEM_TYPES,
+    NITROUS,
+    RECALL,
+    UPGRADE,
+    Content,
+    Kinds,
+    TrackModel,
+    load_content,
+)
+from .state import RevState
+
+
+class RevItUp(Game):
+    """Rev it Up: simultaneous bag-building racing for 2-6 players (rules/rev-it-up.txt)."""
+
+    id = "rev-it-up"
+    name = "Rev it Up"
+    version = "1"
+    min_players = 2
+    max_players = 6
+    default_players = 4
+    option_specs = (
+        OptionSpec("track", "standard", "track id from the content file (standard, short, grand)"),
+        OptionSpec("laps", 0, "laps to race; 0 = the track's own number (RIU-A10)", kind=int,
+                   minimum=0, maximum=20),
+        OptionSpec("side", "standard", "character board side", choices=("standard", "asymmetric")),
+        OptionSpec("characters", "", "comma-separated character ids, one per seat; empty = racer-1, racer-2, ..."),
+        OptionSpec("items", "", "comma-separated item ids, one of each type; empty = the first of each type"),
+        OptionSpec("overheat_penalty", "none", "RIU-A1: 'none' (the overheating chip still moves) or "
+                   "'lose_move' (it does not)", choices=("none", "lose_move")),
+        OptionSpec("recall_returns_to_supply", False, "RIU-A8: a drawn Recall goes back to the supply at the "
+                   "end of the round instead of staying in the victim's bag", kind=bool),
+        OptionSpec("max_chips_per_buy", 0, "RIU-G17: chips one racer may buy per buying phase; 0 = no cap",
+                   kind=int, minimum=0, maximum=7),
+        OptionSpec("podium", 1, "play on until this many racers have finished (1 = the game ends at the "
+                   "first finisher; 2 or 3 play on for second and third)", kind=int, minimum=1, maximum=5),
+        OptionSpec("content", "", "path of a content file (TOML or JSON) to use instead of the default"),
+    )
+    conformance_options: ClassVar[tuple[tuple[int, dict[str, object]], ...]] = (
+        (4, {"side": "asymmetric", "characters": "racer-5,racer-9,racer-2,racer-8"}),
+        (3, {"podium": 2, "overheat_penalty": "lose_move", "recall_returns_to_supply": True,
+             "items": "caltrops,shockwave,emp,slipstream,loose-change,heat-sink"}),
+        (2, {"track": "short", "max_chips_per_buy": 2, "side": "asymmetric",
+             "characters": "racer-6,racer-7"}),
+    )
+
+    content: Content
+    kinds: Kinds
+    K: int
+    track: TrackModel
+    track_length: int
+    laps: int
+    finish: int
+    item_spaces: frozenset[int]
+    places: int
+    ready_capacity: int
+    max_chips: int
+    lose_move: bool
+    recall_to_supply: bool
+    item_of_type: dict[str, str]
+    items_in_play: tuple[str, ...]
+    effect: dict[str, str]
+    to_bag: dict[str, bool]
+    item_die: list[tuple[str, float]]
+    characters: tuple[str, ...]
+    rev_length: tuple[int, ...]
+    reroll_bonus: tuple[int, ...]
+    start_items: tuple[int, ...]
+    bonus: tuple[int, ...]
+    starting_bags: tuple[int, ...]
+    code: tuple[int, ...]
+    chip_action: tuple[str, ...]
+    action_chip: dict[str, int]
+    debris: int
+    bomb: int
+    coin_kinds: tuple[int, ...]
+    upgrade_kinds: tuple[int, ...]
+    buyable: tuple[int, ...]
+    heat: tuple[int, ...]
+    move: tuple[int, ...]
+    totals: tuple[int, ...]
+
+    def _setup(self) -> None:
+        opts = self.options
+        self.content = content = load_content(opts["content"] or None)
+        kinds = content.kinds
+        self.kinds = kinds
+        self.K = len(kinds)
+        track = content.tracks.get(opts["track"])
+        if track is None:
+            raise OptionError(f"{self.id}: option 'track' cannot be {opts['track']!r}; choose one of: "
+                              f"{', '.join(content.tracks)}")
+        self.track = track
+        self.track_length = track.length
+        self.laps = opts["laps"] or track.laps
+        self.finish = self.laps * track.length
+        self.item_spaces = frozenset(track.item_spaces)
+        self.places = max(1, min(opts["podium"], self.players - 1))
+        self.ready_capacity = content.model.rules.ready_capacity
+        self.max_chips = opts["max_chips_per_buy"]
+        self.lose_move = opts["overheat_penalty"] == "lose_move"
+        self.recall_to_supply = bool(opts["recall_returns_to_supply"])
+        self._setup_items()
+        self._setup_characters()
+        self._setup_tables()
+
+    def _setup_items(self) -> None:
+        content = self.content
+        chosen: dict[str, str] = {}
+        if self.options["items"]:
+            for item_id in (s.strip() for s in self.options["items"].split(",")):
+                item = content.items.get(item_id)
+                if item is None:
+                    raise OptionError(f"{self.id}: option 'items': unknown item {item_id!r}; the items are: "
+                                      f"{', '.join(content.items)}")
+                if item.type in chosen:
+                    raise OptionError(f"{self.id}: option 'items': two items of type {item.type!r} "
+                                      "(setup: one item of each type)")
+                chosen[item.type] = item_id
+            missing = [t for t in ITEM_TYPES if t not in chosen]
+            if missing:
+                raise OptionError(f"{self.id}: option 'items': no item of type {missing[0]!r} "
+                                  "(setup: one item of each type)")
+        else:
+            for item in content.model.items:
+                chosen.setdefault(item.type, item.id)
+        self.item_of_type = chosen
+        self.items_in_play = tuple(chosen[t] for t in ITEM_TYPES)
+        self.effect = {i: content.items[i].effect for i in self.items_in_play}
+        self.to_bag = {i: content.items[i].gain == "opponent_bag" for i in self.items_in_play}
+        faces: dict[str, int] = {}
+        for face in content.model.item_die.faces:
+            item_id = chosen[face]
+            faces[item_id] = faces.get(item_id, 0) + 1
+        total = sum(faces.values())
+        self.item_die = sorted((f"item:{i}", n / total) for i, n in faces.items())
+
+    def _setup_characters(self) -> None:
+        content = self.content
+        ids = ([s.strip() for s in self.options["characters"].split(",")] if self.options["characters"]
+               else [c.id for c in content.model.characters[: self.players]])
+        if len(ids) != self.players:
+            raise OptionError(f"{self.id}: option 'characters' names {len(ids)} characters for "
+                              f"{self.players} players")
+        if len(set(ids)) != len(ids):
+            raise OptionError(f"{self.id}: option 'characters': each player takes a different board")
+        if len(content.model.characters) < self.players:
+            raise OptionError(f"{self.id}: the content has only {len(content.model.characters)} characters")
+        asym = self.options["side"] == "asymmetric"
+        std = content.model.rev_track
+        self.characters = tuple(ids)
+        rev_length: list[int] = []
+        reroll_bonus: list[int] = []
+        start_items: list[int] = []
+        bags: list[int] = []
+        for cid in ids:
+            ch = content.characters.get(cid)
+            if ch is None:
+                raise OptionError(f"{self.id}: option 'characters': unknown character {cid!r}; the "
+                                  f"characters are: {', '.join(content.characters)}")
+            bag = list(content.starting_bag)
+            a = ch.asymmetric
+            if asym:
+                for chip in a.remove:
+                    bag[self.kinds.index[chip]] -= 1
+                for chip in a.add:
+                    bag[self.kinds.index[chip]] += 1
+            rev_length.append(a.rev_length if asym and a.rev_length else std.length)
+            reroll_bonus.append(a.reroll_bonus if asym else 0)
+            start_items.append(a.start_items if asym else 0)
+            bags.extend(bag)
+        self.rev_length = tuple(rev_length)
+        self.reroll_bonus = tuple(reroll_bonus)
+        self.start_items = tuple(start_items)
+        self.bonus = tuple(std.bonus)
+        self.starting_bags = tuple(bags)
+
+    def _setup_tables(self) -> None:
+        k = self.kinds
+        self.code = tuple(COLOUR_CODE[c] for c in k.colour)
+        self.chip_action = tuple(f"chip:{n}" for n in k.names)
+        self.action_chip = {f"chip:{n}": i for i, n in enumerate(k.names)}
+        self.debris = k.index["debris"]
+        self.bomb = k.index["bomb"]
+        self.coin_kinds = tuple(i for i in range(self.K) if self.code[i] == COIN)
+        self.upgrade_kinds = tuple(i for i in range(self.K) if self.code[i] == UPGRADE)
+        self.buyable = tuple(i for i in range(self.K) if k.level[i] > 0)
+        self.heat = tuple(_heat(self.code[i], k.level[i]) for i in range(self.K))
+        self.move = tuple(_move(self.code[i], k.level[i]) for i in range(self.K))
+        totals = list(self.content.supply)
+        for seat in range(self.players):
+            for i in range(self.K):
+                totals[i] += self.starting_bags[seat * self.K + i]
+        self.totals = tuple(totals)
+
+    def _initial_state(self) -> RevState:
+        return RevState.initial(self)
+
+    def seat_name(self, seat: int) -> str:
+        name = self.content.characters[self.characters[seat]].name
+        return f"P{seat + 1} ({name})"
+
+
+BOMB_BACK = 2
+"""A drawn Bomb moves its racer back 2 spaces (the Sticky Bomb card, RIU-G10)."""
+
+
+def _heat(code: int, level: int) -> int:
+    """Rev Track spaces a chip takes: Exhaust its level (skipping spaces), Nitrous and item chips 1,
+    every other colour none (it goes to the discard; RIU-A7)."""
+    if code == EXHAUST:
+        return level
+    if code in (NITROUS, DEBRIS, BOMB):
+        return 1
+    return 0
+
+
+def _move(code: int, level: int) -> int:
+    """Spaces a drawn chip moves its racer: Exhaust and Ecoboost X, Nitrous 2X, Recall -X, Bomb -2."""
+    if code in (EXHAUST, ECOBOOST):
+        return level
+    if code == NITROUS:
+        return 2 * level
+    if code == RECALL:
+        return -level
+    if code == BOMB:
+        return -BOMB_BACK
+    return 0

@@ -1,0 +1,191 @@
+"""BRC Grand Prix content: board, pit lane, flag spaces, Attack Die and flag deck, from a data file.
+
+The packaged ``content.toml`` holds our defaults (every record marks its ``source``); a player who owns
+the board can pass their own file with ``content=PATH`` (TOML or JSON of the same shape). A bad file
+raises ``ContentError`` naming the file, the record and the field, and nothing is loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from slipstream.engine.errors import ContentError
+
+Source = Literal["rulebook", "derived", "default"]
+Colour = Literal["green", "yellow", "blue"]
+COLOURS: tuple[Colour, ...] = ("green", "yellow", "blue")
+EFFECT_RE = re.compile(r"^(none|drs|tyre-saver|no-overtake|let-by|blue-miss|(move|roll)[+-][1-6])$")
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TrackModel(_Record):
+    source: Source
+    length: int = Field(ge=12, le=200)
+
+
+class PitModel(_Record):
+    source: Source
+    entry_after: int = Field(ge=0)
+    spaces: int = Field(ge=1, le=30)
+    line_after: int = Field(ge=0)
+    boxes: list[int] = Field(min_length=2, max_length=6)
+    weather_space: int = Field(ge=1)
+    rejoin: int = Field(ge=0)
+
+    @model_validator(mode="after")
+    def _inside_the_pit_lane(self) -> PitModel:
+        if self.line_after > self.spaces:
+            raise ValueError(f"line_after {self.line_after} is past the last pit space {self.spaces}")
+        if self.weather_space > self.spaces:
+            raise ValueError(f"weather_space {self.weather_space} is past the last pit space {self.spaces}")
+        for box in self.boxes:
+            if not 1 <= box <= self.spaces:
+                raise ValueError(f"pit box {box} is not a pit-lane space 1..{self.spaces}")
+        if len(set(self.boxes)) != len(self.boxes):
+            raise ValueError("two cars share a pit box")
+        return self
+
+
+class FlagModel(_Record):
+    source: Source
+    colour: Colour
+    spaces: list[int] = Field(min_length=1)
+
+
+class AttackFaceModel(_Record):
+    source: Source
+    face: Literal["pass", "fail", "crash"]
+    count: int = Field(ge=0, le=20)
+
+
+class CardModel(_Record):
+    source: Source
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    green: str = Field(pattern=EFFECT_RE.pattern)
+    yellow: str = Field(pattern=EFFECT_RE.pattern)
+    blue: str = Field(pattern=EFFECT_RE.pattern)
+
+
+class ContentModel(_Record):
+    track: TrackModel
+    pit: PitModel
+    flags: list[FlagModel] = Field(min_length=1)
+    attack_die: list[AttackFaceModel] = Field(min_length=1)
+    cards: list[CardModel] = Field(min_length=1)
+
+
+@dataclass(frozen=True)
+class Content:
+    """The validated content, in the plain form the rules use."""
+
+    length: int
+    pit_entry_after: int
+    pit_spaces: int
+    pit_line_after: int
+    pit_boxes: tuple[int, ...]
+    weather_space: int
+    rejoin: int
+    flag_colour: tuple[str, ...]
+    """``flag_colour[space]`` is ``"green"``, ``"yellow"``, ``"blue"`` or ``""``."""
+    attack_faces: tuple[tuple[str, int], ...]
+    card_ids: tuple[str, ...]
+    card_lines: tuple[dict[str, str], ...]
+    """``card_lines[i][colour]`` is card ``i``'s effect for that colour."""
+    source: str
+
+    @property
+    def bypass_before_line(self) -> int:
+        """Main spaces the pit lane skips before the line (after the entry branch)."""
+        return self.length - 1 - self.pit_entry_after
+
+    @property
+    def bypass(self) -> int:
+        """Main spaces the pit lane skips in all: from the entry branch to the rejoin space."""
+        return self.bypass_before_line + self.rejoin
+
+
+def _fail(source: str, exc: ValidationError) -> ContentError:
+    err = exc.errors()[0]
+    loc = [str(p) for p in err["loc"]]
+    record = loc[0] if loc else "content"
+    if len(loc) >= 2 and loc[1].isdigit():
+        record = f"{loc[0]}[{loc[1]}]"
+        field = ".".join(loc[2:]) or "record"
+    else:
+        field = ".".join(loc[1:]) or "record"
+    return ContentError(source, record, field, err["msg"])
+
+
+def parse_content(data: Any, source: str) -> Content:
+    """Validate raw data (from TOML or JSON) into ``Content``; ``ContentError`` if anything is wrong."""
+    try:
+        model = ContentModel.model_validate(data)
+    except ValidationError as exc:
+        raise _fail(source, exc) from None
+    length = model.track.length
+    pit = model.pit
+    if pit.entry_after >= length - 1:
+        raise ContentError(source, "pit", "entry_after", f"must be below the last space {length - 1}")
+    if pit.rejoin > pit.entry_after:
+        raise ContentError(source, "pit", "rejoin", "the rejoin space must come before the pit entry")
+    colour = [""] * length
+    for i, flag in enumerate(model.flags):
+        for space in flag.spaces:
+            if not 0 <= space < length:
+                raise ContentError(source, f"flags[{i}]", "spaces", f"space {space} is not on the track")
+            if colour[space]:
+                raise ContentError(source, f"flags[{i}]", "spaces", f"space {space} already has a flag")
+            colour[space] = flag.colour
+    faces: dict[str, int] = {}
+    for i, face in enumerate(model.attack_die):
+        if face.face in faces:
+            raise ContentError(source, f"attack_die[{i}]", "face", f"{face.face!r} is listed twice")
+        faces[face.face] = face.count
+    if sum(faces.values()) == 0:
+        raise ContentError(source, "attack_die", "count", "the Attack Die needs at least one face")
+    ids = [c.id for c in model.cards]
+    for i, card_id in enumerate(ids):
+        if card_id in ids[:i]:
+            raise ContentError(source, f"cards[{i}]", "id", f"card id {card_id!r} is used twice")
+    return Content(
+        length=length,
+        pit_entry_after=pit.entry_after,
+        pit_spaces=pit.spaces,
+        pit_line_after=pit.line_after,
+        pit_boxes=tuple(pit.boxes),
+        weather_space=pit.weather_space,
+        rejoin=pit.rejoin,
+        flag_colour=tuple(colour),
+        attack_faces=tuple(sorted(faces.items())),
+        card_ids=tuple(ids),
+        card_lines=tuple({"green": c.green, "yellow": c.yellow, "blue": c.blue} for c in model.cards),
+        source=source,
+    )
+
+
+def load_content(path: str | None = None) -> Content:
+    """The packaged content, or a user's TOML/JSON file."""
+    if path is None:
+        text = resources.files(__package__).joinpath("content.toml").read_text(encoding="utf-8")
+        return parse_content(tomllib.loads(text), "brc_grand_prix/content.toml")
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ContentError(str(path), "file", "content", f"cannot be read: {exc.strerror}") from None
+    try:
+        data = json.loads(text) if file.suffix.lower() == ".json" else tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+        raise ContentError(str(path), "file", "content", f"is not valid TOML/JSON: {exc}") from None
+    return parse_content(data, str(path))

@@ -1,0 +1,86 @@
+"""The BRC Grand Prix game: options, content and the initial state."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from slipstream.engine import chance
+from slipstream.engine.errors import OptionError
+from slipstream.engine.game import Game, OptionSpec
+
+from .content import Content, load_content
+from .rules import pit_window
+from .state import BRCState
+
+
+class BRCGrandPrix(Game):
+    """The F1 dice game of boardracing.uk: tyres, weather, overtakes, pit stops and BRC flag cards."""
+
+    id: ClassVar[str] = "brc-grand-prix"
+    name: ClassVar[str] = "BRC Grand Prix"
+    version: ClassVar[str] = "1"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    default_players: ClassVar[int] = 4
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("laps", 8, "laps to race (the rulebook's standard is 8)", kind=int, minimum=1, maximum=50),
+        OptionSpec("grid", "roll-off", "how the grid is set: a d6 roll-off or hot-lap qualifying",
+                   choices=("roll-off", "qualifying")),
+        OptionSpec("standings", "race-to-end", "after the winner: everyone races on, or current positions",
+                   choices=("race-to-end", "current-position")),
+        OptionSpec("sprint", False, "Sprint mode: 2d6, SOFT +4 (lock-up on any 1), DRY only", kind=bool),
+        OptionSpec("dynamic_weather", False, "two consecutive movement 6s by different players flip "
+                   "the weather", kind=bool),
+        OptionSpec("pit_penalty", "drive-through", "missing the pit window: forced through the pit "
+                   "lane (drive-through) or miss 2 turns (stop-go)", choices=("drive-through", "stop-go")),
+        OptionSpec("safety_car", "capped", "safety-car boost: capped (never across the finish line) or "
+                   "literal (a full 6, which may finish the race)", choices=("capped", "literal")),
+        OptionSpec("content", None, "a TOML/JSON content file (board, pit lane, flags, Attack Die, deck)"),
+    )
+    conformance_options: ClassVar[tuple[tuple[int, dict[str, object]], ...]] = (
+        (2, {"grid": "qualifying", "standings": "current-position"}),
+        (4, {"sprint": True, "laps": 4}),
+        (3, {"dynamic_weather": True, "pit_penalty": "stop-go", "safety_car": "literal", "laps": 5}),
+    )
+
+    content: Content
+    laps: int
+    sprint: bool
+    dynamic_weather: bool
+    race_to_end: bool
+    qualifying: bool
+    stop_go: bool
+    literal_safety_car: bool
+    window: tuple[int, int] | None
+    finish_dist: int
+    attack_outcomes: list[tuple[str, float]]
+    sprint_outcomes: list[tuple[str, float]]
+    die_outcomes: list[tuple[str, float]]
+
+    def _setup(self) -> None:
+        opts = self.options
+        self.content = load_content(opts["content"])
+        if self.players > len(self.content.pit_boxes):
+            raise OptionError(f"{self.id}: {self.players} players need {self.players} pit boxes; "
+                              f"the content has {len(self.content.pit_boxes)}")
+        self.laps = opts["laps"]
+        self.sprint = opts["sprint"]
+        self.dynamic_weather = opts["dynamic_weather"]
+        if self.sprint and self.dynamic_weather:
+            raise OptionError(f"{self.id}: Sprint mode locks the track to DRY, so dynamic_weather "
+                              "cannot be used with sprint")
+        self.race_to_end = opts["standings"] == "race-to-end"
+        self.qualifying = opts["grid"] == "qualifying"
+        self.stop_go = opts["pit_penalty"] == "stop-go"
+        self.literal_safety_car = opts["safety_car"] == "literal"
+        self.window = pit_window(self.laps)
+        self.finish_dist = self.laps * self.content.length
+        self.attack_outcomes = chance.weighted([(f"attack:{f}", c) for f, c in self.content.attack_faces])
+        self.die_outcomes = list(chance.DIE_OUTCOMES)
+        self.sprint_outcomes = sorted(
+            (f"dice:{a}-{b}", (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)
+        )
+
+    def _initial_state(self) -> BRCState:
+        return BRCState.initial(self)
+

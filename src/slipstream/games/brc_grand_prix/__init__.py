@@ -7,4 +7,6 @@ window, the Weather Change space, BRC flag cards, Sprint mode and Dynamic Weathe
 from .game import BRCGrandPrix
 from .state import BRCState
 
-__all__ = ["BRCGrandPrix", "BRCState"]
+GAME = BRCGrandPrix
+
+__all__ = ["GAME", "BRCGrandPrix", "BRCState"]

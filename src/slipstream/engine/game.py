@@ -271,11 +271,16 @@ class State(ABC):
         """
         cached = self._legal_cache
         if cached is None:
-            cached = self._legal_cache = tuple(sorted(set(self._legal())))
+            cached = self._legal_cache = self._legal_tuple()
         if seat is None or not isinstance(self._actor(), frozenset):
             return list(cached)
         prefix = f"{seat}:"
         return [a for a in cached if a.startswith(prefix)]
+
+    def _legal_tuple(self) -> tuple[str, ...]:
+        if self.legal_is_sorted:
+            return tuple(self._legal())
+        return tuple(sorted(set(self._legal())))
 
     def chance_outcomes(self) -> list[tuple[str, float]]:
         """``[(action, probability)]`` at a chance node, sorted by action; empty elsewhere."""
@@ -289,7 +294,7 @@ class State(ABC):
             raise IllegalActionError(action, self.legal_actions(), "an action is a string")
         legal = self._legal_cache
         if legal is None:
-            legal = self._legal_cache = tuple(sorted(set(self._legal())))
+            legal = self._legal_cache = self._legal_tuple()
         if action not in legal:
             reason = "the game is over" if self._actor() is None else ""
             raise IllegalActionError(action, legal, reason)

@@ -79,6 +79,7 @@ class ScrapRacer(Game):
             raise OptionError(f"{self.id}: option 'track' cannot be {track!r}; choose one of: "
                               f"{', '.join(track_names())}, or a track file ending .toml")
         self.track = load_track(track, bool(opts["short"]))
+        self.length = self.track.length
         content = opts["content"]
         self.content = load_content(Path(content) if content else None)
         if opts["two_racers"] and self.players != 3:

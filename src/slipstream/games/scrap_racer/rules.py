@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 SETUP, ORDER, ROLL, DECIDE, CARDS, CARDS_AFTER, WAIT_CHANCE, FIGHT_CHOICE, OVER = range(9)
 
 PM, REROLL, TURN = (BOOST_TYPES.index(t) for t in ("plus-minus", "reroll", "turn"))
+DIE_ACTIONS = tuple(a for a, _ in DIE_OUTCOMES)
 FIGHT_OUTCOMES = tuple((f"fight:{a}-{b}", 1 / 36) for a in range(1, 7) for b in range(1, 7))
 TWO_DICE_OUTCOMES = tuple(
     (f"dice:{a}-{b}", (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)
@@ -52,6 +53,8 @@ R_TEAM = "Changes in a 2-player game"
 
 class ScrapState(State):
     """One position of a Scrap Racer race. Plain data; ``_clone`` copies the mutable lists."""
+
+    legal_is_sorted = True
 
     __slots__ = (
         "bmark",
@@ -182,23 +185,25 @@ class ScrapState(State):
         return [(f"{deck.prefix}:{c}", n / total) for c, n in zip(deck.cards, counts, strict=True) if n]
 
     def _legal(self) -> list[str]:
+        """The legal actions, already sorted (``legal_is_sorted``)."""
         phase = self.phase
-        if phase in (SETUP, ROLL, WAIT_CHANCE):
+        if phase == ROLL:
+            return list(DIE_ACTIONS)
+        if phase == DECIDE:
+            return self._decide_actions()
+        if phase in (SETUP, WAIT_CHANCE):
             return [a for a, _ in self._chance()]
         if phase == OVER:
             return []
-        if phase == DECIDE:
-            return self._decide_actions()
         if phase in (CARDS, CARDS_AFTER):
             seat = self.owner[self.order[self.turn]]
-            acts = [f"play:{c}" for c in self._playable(seat)]
-            acts.append("move" if phase == CARDS else "done")
-            return acts
+            plays = [f"play:{c}" for c in self._playable(seat)]
+            return ["move", *plays] if phase == CARDS else ["done", *plays]
         if phase == ORDER:
             seat = self._order_chooser()
-            return [f"first:{self.racer[r]}" for r in self.game.racers_of(seat)]
+            return sorted(f"first:{self.racer[r]}" for r in self.game.racers_of(seat))
         # FIGHT_CHOICE
-        return [f"win:{self.racer[self.need[1]]}", f"win:{self.racer[self.need[2]]}"]
+        return sorted([f"win:{self.racer[self.need[1]]}", f"win:{self.racer[self.need[2]]}"])
 
     def _do(self, action: str) -> list[Event]:
         ev: list[Event] = []
@@ -240,7 +245,7 @@ class ScrapState(State):
 
     def space(self, r: int) -> int:
         """The 0-based space of an on-track racer."""
-        return (self.pos[r] - 1) % self.game.track.length
+        return (self.pos[r] - 1) % self.game.length
 
     def on_track(self, r: int) -> bool:
         return self.pos[r] > 0
@@ -339,24 +344,27 @@ class ScrapState(State):
             self.phase = DECIDE
 
     def _decide_actions(self) -> list[str]:
-        r, die = self.active, self.die
-        b = self.boosts
-        acts = []
-        if b[3 * r + PM]:
-            if die < 6:
-                acts.append("boost:up")
-            if die > 1:
-                acts.append("boost:down")
-        if b[3 * r + REROLL]:
-            acts.append("boost:reroll")
-        if b[3 * r + TURN]:
-            acts.append("boost:turn")
+        """After a die: change it with a boost marker, or accept it (crash, roll again or stop)."""
         if self._is_double():
-            acts.append("crash")
+            acts = ["crash"]
         elif len(self.dice) == 5:
-            acts.append("stop")
+            acts = ["stop"]
         else:
-            acts += ["roll", "stop"]
+            acts = ["roll", "stop"]
+        r = 3 * self.active
+        b = self.boosts
+        if b[r] + b[r + 1] + b[r + 2]:
+            die = self.die
+            boosts = []
+            if b[r + PM] and die > 1:
+                boosts.append("boost:down")
+            if b[r + REROLL]:
+                boosts.append("boost:reroll")
+            if b[r + TURN]:
+                boosts.append("boost:turn")
+            if b[r + PM] and die < 6:
+                boosts.append("boost:up")
+            acts = boosts + acts
         return acts
 
     def _on_decide(self, head: str, arg: str, ev: list[Event]) -> None:
@@ -413,7 +421,10 @@ class ScrapState(State):
 
     def _playable(self, seat: int) -> list[str]:
         g = self.game
-        base = seat * len(g.bonus_deck.cards)
+        n = len(g.bonus_deck.cards)
+        base = seat * n
+        if not any(self.cards[base: base + n]):
+            return []
         out = []
         for i, card in enumerate(g.bonus_deck.cards):
             if self.cards[base + i] and self._card_target(self.active, card) is not None:
@@ -493,18 +504,22 @@ class ScrapState(State):
                         {"racer": self.racer[r], "from": start, "to": self.pos[r]}))
 
     def _passes_someone(self, r: int, start: int, end: int) -> bool:
-        length = self.game.track.length
-        if end - start - 1 >= length:
-            return any(self.pos[o] > 0 for o in range(len(self.pos)) if o != r)
-        passed = {(p - 1) % length for p in range(start + 1, end)}
-        return any(o != r and self.pos[o] > 0 and self.space(o) in passed for o in range(len(self.pos)))
+        """Does a move from ``start`` to ``end`` pass (not land on) a space with another racer?"""
+        length = self.game.length
+        n = end - start
+        pos = self.pos
+        for o in range(len(pos)):
+            q = pos[o]
+            if o != r and q > 0 and (n > length or 0 < (q - start) % length < n):
+                return True
+        return False
 
     def _backward(self, r: int, n: int, ev: list[Event], rule: str) -> None:
         """Move back ``n`` spaces, never behind the finish line (SR-A1); off-track racers stay."""
         start = self.pos[r]
         if start == 0 or n <= 0:
             return
-        length = self.game.track.length
+        length = self.game.length
         floor = (start - 1) // length * length + 1
         self.pos[r] = max(start - n, floor)
         moved = start - self.pos[r]
@@ -597,7 +612,10 @@ class ScrapState(State):
     def _crowd(self, mover: int) -> tuple[int, int] | None:
         """The next two racers that must fight: the mover first, then any other shared space."""
         pos = self.pos
-        length = self.game.track.length
+        length = self.game.length
+        spaces = [(p - 1) % length for p in pos if p > 0]
+        if len(spaces) == len(set(spaces)):
+            return None
         rank = {r: i for i, r in enumerate(self.order)}
         by_space: dict[int, list[int]] = {}
         for r in range(len(pos)):
@@ -723,7 +741,7 @@ class ScrapState(State):
 
     def _push(self, r: int, ev: list[Event], rule: str) -> None:
         """Push 5: forward up to 5, stopping on a racer, who is pushed 2 spaces on."""
-        length = self.game.track.length
+        length = self.game.length
         start = self.pos[r]
         for step in range(1, 6):
             here = (start + step - 1) % length
@@ -775,7 +793,7 @@ class ScrapState(State):
 
     def _crossing_next(self, ev: list[Event]) -> bool:
         """Lap markers and goal cards, one racer at a time clockwise from the active one (SR-A11)."""
-        length = self.game.track.length
+        length = self.game.length
         n = len(self.order)
         for k in range(n):
             r = self.order[(self.turn + k) % n]

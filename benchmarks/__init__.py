@@ -1,0 +1,1 @@
+"""Throughput and latency measurements. Run a file with ``python -m benchmarks.<name>``."""

@@ -1,0 +1,252 @@
+"""``slipstream play``, ``replay`` and ``demo``: races in the terminal, for any registered game.
+
+Each game may provide ``slipstream.games.<pkg>.render`` with ``board(view)``, ``describe_action(action)``
+and ``hints(state, seat)``; without it the view is shown as plain data.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.panel import Panel
+
+import slipstream
+from slipstream.bots.registry import UnknownBotError, bot_names, make_bot
+from slipstream.engine.errors import SlipstreamError
+from slipstream.engine.game import CHANCE, Game, State
+from slipstream.engine.play import Agent, pending_seats
+from slipstream.engine.record import dumps, parse, states
+
+console = Console(highlight=False)
+
+
+class Quit(Exception):
+    """The human asked to stop."""
+
+
+def renderer(game_id: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"slipstream.games.{game_id.replace('-', '_')}.render")
+    except ModuleNotFoundError:
+        return None
+
+
+def show_board(state: State, seat: int | None) -> None:
+    view = state.view(seat)
+    module = renderer(state.game.id)
+    if module is not None:
+        console.print(Panel(module.board(view), title=state.game.name, expand=False))
+    else:
+        console.print(Panel(escape(json.dumps(view, indent=1)[:4000]), title=state.game.name, expand=False))
+
+
+def describe(game_id: str, action: str) -> str:
+    module = renderer(game_id)
+    return str(module.describe_action(action)) if module is not None else action
+
+
+def print_events(state: State, seat: int | None) -> None:
+    for event in state.events:
+        if event.visible_to(seat):
+            rule = f" [dim]({escape(event.rule)})[/]" if event.rule else ""
+            console.print(f"  {escape(event.text)}{rule}")
+
+
+class TerminalPlayer:
+    """A human at the keyboard: numbered options, the odds that matter, save and quit."""
+
+    def __init__(self, save: Path | None) -> None:
+        self.save = save
+
+    def choose(self, state: State, seat: int) -> str:
+        game = state.game
+        show_board(state, seat)
+        module = renderer(game.id)
+        if module is not None:
+            for line in module.hints(state, seat):
+                console.print(f"[cyan]{escape(line)}[/]")
+        legal = state.legal_actions(seat)
+        for i, action in enumerate(legal, 1):
+            console.print(f"  [bold]{i:2d}[/]  {escape(describe(game.id, action))}  [dim]{escape(action)}[/]")
+        while True:
+            try:
+                answer = input(f"{game.seat_name(seat)}, your move (number or action; s save, q quit): ").strip()
+            except EOFError:
+                raise Quit() from None
+            if answer == "q":
+                raise Quit()
+            if answer == "s":
+                self._save(state)
+                continue
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                return legal[int(answer) - 1]
+            if answer in legal:
+                return answer
+            console.print(f"[red]Not a legal choice: {escape(answer)!r}. Pick a number from 1 to {len(legal)}.[/]")
+
+    def _save(self, state: State) -> None:
+        path = self.save or Path(f"{state.game.id}-{state.seed}.json")
+        path.write_text(dumps(state))
+        console.print(f"[green]Saved the race to {path}[/] (slipstream replay {path}; play --resume {path})")
+
+
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise typer.BadParameter(f"options are key=value, not {pair!r}", param_hint="--option")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def build_seats(game: Game, humans: int, bots: str, seats: str | None, seed: int,
+                save: Path | None) -> tuple[list[Agent], list[str]]:
+    if seats:
+        kinds = [s.strip() for s in seats.split(",")]
+    else:
+        bot_list = [b.strip() for b in bots.split(",") if b.strip()] or ["heuristic"]
+        kinds = ["human"] * humans + [bot_list[i % len(bot_list)] for i in range(game.players - humans)]
+    if len(kinds) != game.players:
+        raise typer.BadParameter(f"{game.players} seats needed, got {len(kinds)}: {','.join(kinds)}",
+                                 param_hint="--seats/--humans")
+    agents: list[Agent] = []
+    for i, kind in enumerate(kinds):
+        if kind == "human":
+            agents.append(TerminalPlayer(save))
+        else:
+            agents.append(make_bot(kind, game.id, seed=seed * 100 + i))
+    return agents, kinds
+
+
+def run_race(state: State, agents: list[Agent], kinds: list[str], delay: float, save: Path | None) -> State:
+    humans = [i for i, k in enumerate(kinds) if k == "human"]
+    watcher = humans[0] if len(humans) == 1 else None
+    try:
+        while state.actor is not None:
+            if state.actor == CHANCE:
+                state = state.apply_chance()
+            else:
+                seat = pending_seats(state)[0]
+                action = agents[seat].choose(state, seat)
+                state = state.apply(action)
+                if kinds[seat] != "human":
+                    console.print(f"[bold]{state.game.seat_name(seat)}[/] ({kinds[seat]}): "
+                                  f"{escape(describe(state.game.id, action))}")
+                    if delay:
+                        time.sleep(delay)
+            print_events(state, watcher)
+    except Quit:
+        console.print("[yellow]Race stopped.[/]")
+        if save:
+            save.write_text(dumps(state))
+            console.print(f"[green]Saved to {save}[/]")
+        return state
+    show_board(state, watcher)
+    show_result(state)
+    if save:
+        save.write_text(dumps(state))
+        console.print(f"[green]Saved the record to {save}[/] (slipstream replay {save})")
+    return state
+
+
+def show_result(state: State) -> None:
+    result = state.result
+    if result is None:
+        return
+    names = ", ".join(f"{i}. {state.game.seat_name(s)}" for i, s in enumerate(result.order, 1))
+    console.print(Panel(f"{escape(result.reason)}\nFinishing order: {names}", title="Result", expand=False))
+
+
+def fail(exc: Exception) -> None:
+    console.print(f"[red]error:[/] {escape(str(exc))}")
+    raise typer.Exit(2)
+
+
+def play_command(
+    game_id: Annotated[str, typer.Argument(help="the game id, e.g. scrap-racer (see: slipstream games)")],
+    players: Annotated[int | None, typer.Option("--players", "-p", help="number of players")] = None,
+    humans: Annotated[int, typer.Option(help="human seats (hot-seat), taking the first seats")] = 1,
+    bots: Annotated[str, typer.Option(help="bots for the other seats, comma-separated (cycled)")] = "heuristic",
+    seats: Annotated[str | None, typer.Option(help="every seat in order, e.g. human,heuristic,random")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="a game option key=value")] = None,
+    seed: Annotated[int, typer.Option(help="the seed that fixes every roll and draw")] = 0,
+    save: Annotated[Path | None, typer.Option(help="write the race record here (also on quit)")] = None,
+    resume: Annotated[Path | None, typer.Option(help="continue a saved race record")] = None,
+    delay: Annotated[float, typer.Option(help="seconds to pause after each bot move")] = 0.0,
+) -> None:
+    """Play a race in the terminal against bots, or hot-seat with several humans."""
+    try:
+        if resume is not None:
+            record = parse(resume.read_text())
+            if record["game"] != game_id:
+                raise SlipstreamError(f"{resume} is a {record['game']} record, not {game_id}")
+            *_, state = states(record)
+            game = state.game
+        else:
+            count = players if players is not None else len(seats.split(",")) if seats else None
+            game = slipstream.load(game_id, players=count, **parse_options(option or []))
+            state = game.start(seed=seed)
+        agents, kinds = build_seats(game, humans, bots, seats, seed, save)
+    except (SlipstreamError, UnknownBotError, OSError) as exc:
+        fail(exc)
+        return
+    console.print(f"[bold]{game.name}[/]: {', '.join(f'{game.seat_name(i)} {k}' for i, k in enumerate(kinds))}"
+                  f"  (bots available: {', '.join(bot_names(game.id))})")
+    run_race(state, agents, kinds, delay, save)
+
+
+def replay_command(
+    path: Annotated[Path, typer.Argument(help="a race record (JSON) saved by play, the server or simulate")],
+    seat: Annotated[int | None, typer.Option(help="show what this seat (1-based) saw, hidden cards included")] = None,
+    step: Annotated[bool, typer.Option(help="wait for Enter after each action")] = False,
+) -> None:
+    """Replay a saved race action by action, with the log and the final board."""
+    try:
+        record = parse(path.read_text())
+        index = None if seat is None else seat - 1
+        final: State | None = None
+        for state in states(record):
+            if state.ply:
+                console.print(f"[dim]{state.ply:4d}[/] {escape(state.actions[-1])}")
+                print_events(state, index)
+                if step:
+                    input()
+            final = state
+    except (SlipstreamError, OSError) as exc:
+        fail(exc)
+        return
+    if final is not None:
+        show_board(final, index)
+        show_result(final)
+
+
+def demo_command(
+    game_id: Annotated[str, typer.Argument(help="the game to show")] = "scrap-racer",
+    seed: Annotated[int, typer.Option(help="the seed of the race")] = 1,
+) -> None:
+    """A short bot-only race, printed as it happens: the quickest look at Slipstream."""
+    options: dict[str, Any] = {"short": True} if game_id == "scrap-racer" else {}
+    try:
+        game = slipstream.load(game_id, **options)
+        bots = "heuristic" if "heuristic" in bot_names(game_id) else "random"
+        agents, kinds = build_seats(game, 0, bots, None, seed, None)
+    except (SlipstreamError, UnknownBotError) as exc:
+        fail(exc)
+        return
+    console.print(f"[bold]{game.name}[/]: a bot-only race ({', '.join(kinds)}), seed {seed}")
+    run_race(game.start(seed=seed), agents, kinds, 0.0, None)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("play")(play_command)
+    app.command("replay")(replay_command)
+    app.command("demo")(demo_command)

@@ -1,0 +1,100 @@
+"""Scrap Racer in the terminal: the track as an oval of spaces, the racers' dashboards, the odds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slipstream.engine.game import State
+
+from .game import TITLES
+
+LETTER = {"swifty": "W", "jackal": "J", "crusher": "C", "hover": "H", "twister": "T", "steel-jacket": "S"}
+COLOUR = {"swifty": "yellow", "jackal": "red", "crusher": "magenta", "hover": "cyan", "twister": "green",
+          "steel-jacket": "blue"}
+
+
+def _cell(space: int, view: dict[str, Any], here: dict[int, list[dict[str, Any]]]) -> str:
+    racers = here.get(space, [])
+    if racers:
+        r = racers[0]
+        text = LETTER.get(r["id"], "?") + ("+" if len(racers) > 1 else " ")
+        return f"[bold {COLOUR.get(r['id'], 'white')}]{text}[/]"
+    if space in view["boost_spaces_filled"]:
+        return "[bold yellow]* [/]"
+    return "[dim]- [/]" if view["track"]["kinds"][space] == "S" else "[dim]o [/]"
+
+
+def board(view: dict[str, Any]) -> str:
+    """The track as an oval read clockwise: the top row left to right, the bottom row right to left."""
+    track = view["track"]
+    length = track["length"]
+    here: dict[int, list[dict[str, Any]]] = {}
+    for r in view["racers"]:
+        if r["space"] is not None:
+            here.setdefault(r["space"], []).append(r)
+    half = (length + 1) // 2
+    top = list(range(half))
+    bottom = list(range(length - 1, half - 1, -1))
+    lines = [f"[bold]{track['name']}[/]  ({length} spaces; - straight, o curve, * boost marker, | finish line)"]
+    lines.append("   " + "".join(f"{s + 1:<2}" if (s + 1) % 4 == 1 else "  " for s in top))
+    lines.append(" |>" + "".join(_cell(s, view, here) for s in top))
+    lines.append(" | " + "".join(_cell(s, view, here) for s in bottom))
+    lines.append("   " + "".join(f"{s + 1:<2}" if (s + 1) % 4 == 1 else "  " for s in bottom))
+    waiting = [r for r in view["racers"] if r["space"] is None and r["id"]]
+    if waiting:
+        lines.append("Behind the line: " + ", ".join(r["name"] for r in waiting))
+    lines.append("")
+    lines.append(f"{'racer':14}{'player':8}{'laps':>5}{'space':>7}{'boost markers':>16}{'bonus mk':>10}{'cards':>7}")
+    seats = view["seats"]
+    for slot in view["standings"]:
+        r = view["racers"][slot]
+        boosts = ", ".join(f"{n} {TITLES[t]}" for t, n in r["boost_markers"].items() if n) or "-"
+        space = "-" if r["space"] is None else str(r["space"] + 1)
+        name = f"[{COLOUR.get(r['id'], 'white')}]{r['name'] or '?':14}[/]"
+        cards = view["bonus_cards_held"][str(r["seat"])]
+        lines.append(f"{name}{seats[r['seat']]:8}{r['laps']:>5}{space:>7}{boosts:>16}{r['bonus_markers']:>10}{cards:>7}")
+    mine = view.get("my_bonus_cards")
+    if mine:
+        lines.append("Your bonus cards: " + ", ".join(f"{n} x {TITLES[c]}" for c, n in mine.items()))
+    if view["active"] is not None and view["phase"] in ("roll", "decide"):
+        active = view["racers"][view["active"]]
+        dice = view["dice"] + ([view["die"]] if view["die"] else [])
+        lines.append(f"\n{active['name']} has rolled: {' '.join(map(str, dice)) or 'nothing yet'}"
+                     f"  (total {sum(dice)})")
+    if view["end_round"]:
+        lines.append(f"[bold]Final round[/]: a racer has three lap markers (round {view['end_round']}).")
+    return "\n".join(lines)
+
+
+def describe_action(action: str) -> str:
+    """A short label for an action."""
+    head, _, arg = action.partition(":")
+    labels = {
+        "roll": "roll another die", "stop": "stop and move by the dice", "crash": "accept the double: crash card",
+        "move": "move by the dice total", "done": "end the turn",
+    }
+    if head in labels and not arg:
+        return labels[head]
+    if head == "boost":
+        return {"up": "boost marker: +1 on this die", "down": "boost marker: -1 on this die",
+                "reroll": "boost marker: re-roll this die", "turn": "boost marker: turn this die over"}[arg]
+    if head == "play":
+        return f"play the bonus card {TITLES.get(arg, arg)}"
+    if head == "first":
+        return f"start with {arg}"
+    if head == "win":
+        return f"let {arg} win the fight"
+    return action
+
+
+def hints(state: State, seat: int) -> list[str]:
+    """The odds that matter now: the chance that the next die makes a double."""
+    view = state.view(seat)
+    if view["phase"] != "decide":
+        return []
+    dice = view["dice"] + ([view["die"]] if view["die"] else [])
+    if view["die"] in view["dice"]:
+        return [f"This die is a double {view['die']}: a crash card from its pile unless a boost marker changes it."]
+    kept = len(set(dice))
+    total = sum(dice)
+    return [f"Stopping now moves {total}. The next die makes a double with chance {kept}/6 = {kept / 6:.0%}."]

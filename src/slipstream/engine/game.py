@@ -205,6 +205,9 @@ class State(ABC):
 
     __slots__ = ("_history", "_legal_cache", "events", "game", "ply", "seed")
 
+    legal_is_sorted: ClassVar[bool] = False
+    """A game whose ``_legal`` already returns sorted, unique actions sets this to skip the sort."""
+
     game: Game
     seed: int
     ply: int

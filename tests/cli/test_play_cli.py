@@ -1,0 +1,85 @@
+"""The terminal commands: play (hot-seat and against bots), replay, demo and their errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from slipstream.cli.main import app
+from slipstream.engine.record import parse, replay
+
+runner = CliRunner()
+
+
+def test_play_against_bots_to_the_end_and_save(tmp_path: Path) -> None:
+    save = tmp_path / "race.json"
+    result = runner.invoke(app, ["play", "scrap-racer", "--seed", "3", "-o", "short=true", "--save", str(save)],
+                           input="2\n" * 400)
+    assert result.exit_code == 0, result.output
+    assert "Result" in result.output and "Finishing order" in result.output
+    final = replay(parse(save.read_text()))
+    assert final.is_over
+
+
+def test_hot_seat_two_humans_choose_by_action_text(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["play", "scrap-racer", "--seats", "human,human", "--seed", "1",
+                                 "-o", "short=true"], input="first:jackal\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "P1, your move" in result.output
+    assert "Race stopped" in result.output
+
+
+def test_illegal_choice_is_refused_and_asked_again() -> None:
+    result = runner.invoke(app, ["play", "scrap-racer", "--seed", "2"], input="99\nfly\nq\n")
+    assert result.exit_code == 0
+    assert result.output.count("Not a legal choice") == 2
+
+
+def test_replay_prints_the_log_and_result(tmp_path: Path) -> None:
+    save = tmp_path / "race.json"
+    runner.invoke(app, ["play", "scrap-racer", "--humans", "0", "--seed", "5", "--save", str(save)])
+    result = runner.invoke(app, ["replay", str(save)])
+    assert result.exit_code == 0, result.output
+    assert "Finishing order" in result.output
+
+
+def test_resume_continues_a_saved_race(tmp_path: Path) -> None:
+    save = tmp_path / "race.json"
+    runner.invoke(app, ["play", "scrap-racer", "--seed", "4", "--save", str(save)], input="2\n2\nq\n")
+    before = len(json.loads(save.read_text())["actions"])
+    result = runner.invoke(app, ["play", "scrap-racer", "--resume", str(save), "--humans", "0", "--save", str(save)])
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(save.read_text())["actions"]) > before
+
+
+def test_demo_runs_a_bot_race() -> None:
+    result = runner.invoke(app, ["demo"])
+    assert result.exit_code == 0, result.output
+    assert "Finishing order" in result.output
+
+
+def test_bad_input_gets_a_clear_error_and_exit_code_2(tmp_path: Path) -> None:
+    cases = [
+        (["play", "no-such-game"], "unknown game"),
+        (["play", "scrap-racer", "-o", "trak=B"], "unknown option 'trak'"),
+        (["play", "scrap-racer", "-o", "players"], "key=value"),
+        (["play", "scrap-racer", "--bots", "nobody"], "unknown bot 'nobody'"),
+        (["play", "scrap-racer", "-p", "4", "--seats", "human,random,random"], "4 seats needed"),
+    ]
+    for args, message in cases:
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert message in result.output, (args, result.output)
+        assert "Traceback" not in result.output
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": "scrap-racer"}')
+    result = runner.invoke(app, ["replay", str(bad)])
+    assert result.exit_code == 2 and "no 'options' field" in result.output
+
+
+def test_games_lists_every_game() -> None:
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0
+    assert "scrap-racer" in result.output

@@ -1,0 +1,376 @@
+"""The FastAPI app: the lobby and play API, the WebSocket for live play, the static browser UI.
+
+``create_app(database_url)`` builds it; ``slipstream serve`` runs it with uvicorn. The protocol and
+the error codes are described in docs/web.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import json
+import logging
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from slipstream.bots.registry import bot_names
+from slipstream.engine.registry import games
+
+from .hub import ApiError, Hub, Room, Subscriber
+from .protocol import ERROR_CODES, actor_info, events_payload, seat_payload
+from .storage import DEFAULT_SQLITE, Store
+
+log = logging.getLogger("slipstream.web")
+STATIC = Path(__file__).parent / "static"
+PLUGINS_ENV = "SLIPSTREAM_PLUGINS"
+HELLO_TIMEOUT = 15.0
+MAX_MESSAGE = 4096
+
+
+class CreateMatch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(max_length=64)
+    players: int | None = None
+    options: dict[str, Any] = Field(default_factory=dict, max_length=32)
+    title: str = Field(default="", max_length=80)
+    bots: dict[int, str] = Field(default_factory=dict, max_length=16)
+
+
+class JoinSeat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(default="", max_length=40)
+
+
+class SetBot(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    bot: str | None = Field(max_length=40)
+
+
+class Act(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    action: str = Field(max_length=200)
+    ply: int
+    id: str | None = Field(default=None, max_length=64)
+
+
+def load_plugins(names: str | None) -> None:
+    """Import extra modules that register games (``SLIPSTREAM_PLUGINS=pkg.mod,other.mod``)."""
+    for name in (names or "").split(","):
+        if name.strip():
+            importlib.import_module(name.strip())
+
+
+def bearer(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "bad_token", "send the token as 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def catalog() -> list[dict[str, Any]]:
+    out = []
+    for gid, cls in games().items():
+        out.append(
+            {
+                "id": gid,
+                "name": cls.name,
+                "status": cls.status,
+                "min_players": cls.min_players,
+                "max_players": cls.max_players,
+                "default_players": cls.default_players,
+                "options": [
+                    {
+                        "name": s.name,
+                        "default": s.default,
+                        "help": s.help,
+                        "kind": s.kind.__name__,
+                        "choices": list(s.choices) if s.choices is not None else None,
+                        "minimum": s.minimum,
+                        "maximum": s.maximum,
+                    }
+                    for s in cls.option_specs
+                    if s.name != "content"
+                ],
+                "bots": bot_names(gid),
+            }
+        )
+    return out
+
+
+def create_app(
+    database_url: str | None = None, bot_delay: float = 0.0, plugins: str | None = None
+) -> FastAPI:
+    """The server app; ``database_url`` is a SQLAlchemy/PostgreSQL URL or a SQLite file path."""
+    load_plugins(plugins if plugins is not None else os.environ.get(PLUGINS_ENV))
+    store = Store(database_url or DEFAULT_SQLITE)
+    hub = Hub(store, bot_delay=bot_delay)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await hub.startup()
+        yield
+        await hub.shutdown()
+
+    app = FastAPI(
+        title="Slipstream", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json"
+    )
+    app.state.hub = hub
+
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse({"error": exc.to_json()}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}" for e in exc.errors()
+        )
+        return JSONResponse(
+            {"error": {"code": "bad_request", "message": problems or "malformed request"}}, status_code=400
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = "not_found" if exc.status_code == 404 else "bad_request"
+        return JSONResponse(
+            {"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code
+        )
+
+    # --- pages ---------------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/m/{match_id}", include_in_schema=False)
+    async def match_page(match_id: str) -> FileResponse:
+        return FileResponse(STATIC / "match.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # --- lobby ---------------------------------------------------------------------------
+
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "rooms": len(hub.rooms)}
+
+    @app.get("/api/games")
+    async def list_games() -> list[dict[str, Any]]:
+        return catalog()
+
+    @app.get("/api/errors")
+    async def list_errors() -> dict[str, str]:
+        return ERROR_CODES
+
+    @app.post("/api/matches", status_code=201)
+    async def create_match(body: CreateMatch, request: Request) -> dict[str, Any]:
+        room, host_token = await hub.create(body.game, body.players, body.options, body.title, body.bots)
+        return {
+            "id": room.data.id,
+            "host_token": host_token,
+            "match": room.match_info(),
+            "join_url": str(request.url_for("match_page", match_id=room.data.id)),
+        }
+
+    @app.get("/api/matches")
+    async def list_matches(status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+        if status is not None and status not in ("open", "running", "finished"):
+            raise ApiError(400, "bad_request", "status must be open, running or finished")
+        limit = max(1, min(limit, 200))
+        rows = await hub.db(hub.store.list_matches, status, limit)
+        return [
+            {
+                "id": d.id,
+                "game": d.game_id,
+                "title": d.title,
+                "status": d.status,
+                "players": len(d.seats),
+                "created_at": d.created_at,
+                "ply": moves,
+                "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in d.seats],
+            }
+            for d, moves in rows
+        ]
+
+    @app.get("/api/matches/{match_id}")
+    async def get_match(match_id: str) -> dict[str, Any]:
+        return (await hub.room(match_id)).match_info()
+
+    @app.post("/api/matches/{match_id}/seats/{seat}/join")
+    async def join(match_id: str, seat: int, body: JoinSeat) -> dict[str, Any]:
+        room, token = await hub.join(match_id, seat, body.name)
+        return {"seat": seat, "token": token, "match": room.match_info()}
+
+    @app.post("/api/matches/{match_id}/seats/{seat}/bot")
+    async def set_bot(
+        match_id: str, seat: int, body: SetBot, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        room = await hub.set_bot(match_id, seat, body.bot, bearer(authorization))
+        return room.match_info()
+
+    @app.post("/api/matches/{match_id}/start")
+    async def start(match_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        room = await hub.start(match_id, bearer(authorization))
+        return room.match_info()
+
+    # --- play ----------------------------------------------------------------------------
+
+    async def seat_of(room: Room, authorization: str | None) -> int | None:
+        token = bearer(authorization)
+        if token is None:
+            return None
+        seat = room.seat_for_token(token)
+        if seat is None:
+            raise ApiError(403, "bad_token", "this token does not hold a seat in this match")
+        return seat
+
+    @app.get("/api/matches/{match_id}/state")
+    async def get_state(match_id: str, authorization: str | None = Header(default=None)) -> Response:
+        room = await hub.room(match_id)
+        seat = await seat_of(room, authorization)
+        return Response(room.message(seat), media_type="application/json")
+
+    @app.post("/api/matches/{match_id}/actions")
+    async def post_action(
+        match_id: str, body: Act, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        room = await hub.room(match_id)
+        seat = await seat_of(room, authorization)
+        if seat is None:
+            raise ApiError(
+                401, "bad_token", "acting needs the seat's token ('Authorization: Bearer <token>')"
+            )
+        return await hub.act(room, seat, body.action, body.ply, body.id)
+
+    @app.get("/api/matches/{match_id}/record")
+    async def get_record(match_id: str) -> Response:
+        room = await hub.room(match_id)
+        if room.data.status != "finished":
+            raise ApiError(409, "not_finished", "the record holds hidden information until the match is over")
+        return Response(
+            json.dumps(room.state.record(), indent=1),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{room.data.game_id}-{match_id}.json"'},
+        )
+
+    @app.get("/api/matches/{match_id}/replay")
+    async def get_replay(match_id: str, ply: int = 0, seat: int | None = None) -> dict[str, Any]:
+        room = await hub.room(match_id)
+        if room.data.status != "finished":
+            raise ApiError(409, "not_finished", "a replay is available once the match is over")
+        states = await asyncio.get_running_loop().run_in_executor(None, room.states)
+        if not 0 <= ply < len(states):
+            raise ApiError(404, "not_found", f"ply must be from 0 to {len(states) - 1}")
+        if seat is not None and seat not in room.game.seats:
+            raise ApiError(404, "not_found", f"no seat {seat}")
+        state = states[ply]
+        payload = seat_payload(state, seat)
+        payload["legal"], payload["labels"], payload["hints"] = [], {}, []
+        return {
+            "match": room.match_info(),
+            "seat": seat,
+            "total": len(states) - 1,
+            "action": state.actions[-1] if ply else None,
+            "actor": actor_info(state),
+            **payload,
+            "events": events_payload(state, seat),
+        }
+
+    # --- live play -----------------------------------------------------------------------
+
+    @app.websocket("/ws/matches/{match_id}")
+    async def live(websocket: WebSocket, match_id: str) -> None:
+        await websocket.accept()
+        try:
+            hello = json.loads(await asyncio.wait_for(websocket.receive_text(), HELLO_TIMEOUT))
+            if not isinstance(hello, dict) or hello.get("type") != "hello":
+                raise ApiError(
+                    400, "bad_request", 'the first message must be {"type": "hello", "token": ...}'
+                )
+            room = await hub.room(match_id)
+            token = hello.get("token")
+            seat: int | None = None
+            if token is not None:
+                seat = room.seat_for_token(token) if isinstance(token, str) else None
+                if seat is None:
+                    raise ApiError(403, "bad_token", "this token does not hold a seat in this match")
+        except (ApiError, json.JSONDecodeError, TimeoutError, WebSocketDisconnect) as exc:
+            with contextlib.suppress(Exception):
+                err = (
+                    exc
+                    if isinstance(exc, ApiError)
+                    else ApiError(400, "bad_request", "expected a hello message")
+                )
+                await websocket.send_text(json.dumps({"type": "error", **err.to_json()}))
+                await websocket.close(code=4000 + err.status)
+            return
+        sub = Subscriber(seat)
+        sub.queue.put_nowait(room.log_message(seat))
+        sub.queue.put_nowait(room.message(seat))
+        room.subs.add(sub)
+        writer = asyncio.create_task(_writer(websocket, sub))
+        try:
+            while True:
+                text = await websocket.receive_text()
+                reply = await _handle(hub, room, seat, text)
+                if reply is not None:
+                    sub.queue.put_nowait(json.dumps(reply))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            room.subs.discard(sub)
+            writer.cancel()
+
+    return app
+
+
+async def _writer(websocket: WebSocket, sub: Subscriber) -> None:
+    """Send a client its messages in order; a slow client never holds up a room."""
+    with contextlib.suppress(Exception):
+        while True:
+            text = await sub.queue.get()
+            if text is None:
+                await websocket.close()
+                return
+            await websocket.send_text(text)
+
+
+async def _handle(hub: Hub, room: Room, seat: int | None, text: str) -> dict[str, Any] | None:
+    """One client message: ``act`` or ``ping``; a bad one gets an error message, never a disconnect."""
+    msg_id = None
+    try:
+        if len(text) > MAX_MESSAGE:
+            raise ApiError(400, "bad_request", f"messages are at most {MAX_MESSAGE} characters")
+        try:
+            msg = json.loads(text)
+        except json.JSONDecodeError:
+            raise ApiError(400, "bad_request", "the message is not valid JSON") from None
+        if not isinstance(msg, dict):
+            raise ApiError(400, "bad_request", "a message is a JSON object with a 'type'")
+        msg_id = msg.get("id") if isinstance(msg.get("id"), str) else None
+        kind = msg.get("type")
+        if kind == "ping":
+            return {"type": "pong"}
+        if kind == "act":
+            if seat is None:
+                raise ApiError(401, "bad_token", "spectators cannot act; join a seat")
+            return await hub.act(room, seat, msg.get("action"), msg.get("ply"), msg.get("id"))
+        raise ApiError(400, "bad_request", f"unknown message type {kind!r}; use 'act' or 'ping'")
+    except ApiError as exc:
+        return {"type": "error", "id": msg_id, **exc.to_json()}

@@ -1,0 +1,475 @@
+"""Live matches: each ``Room`` holds one match's state, seats and connected clients.
+
+Every change to a match happens under the room's lock, in this order: check the request against
+the server's own state, apply it through the engine, commit it to the database, then change the
+room and tell every client. A request that fails any step changes nothing. Chance outcomes are
+sampled from the match's seed and bots choose in a thread, so the event loop never blocks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from slipstream.bots.random_bot import RandomBot
+from slipstream.bots.registry import bot_names, make_bot
+from slipstream.engine.errors import IllegalActionError, SlipstreamError
+from slipstream.engine.game import CHANCE, Event, Game, State
+from slipstream.engine.play import Agent
+from slipstream.engine.registry import load
+
+from .protocol import board_module, events_payload, pending_seats, seat_payload
+from .storage import MatchData, MoveData, SeatData, Store
+
+log = logging.getLogger("slipstream.web")
+T = TypeVar("T")
+
+MAX_NAME = 40
+LOG_REPLAY = 300
+FORBIDDEN_OPTIONS = ("content",)
+
+
+class ApiError(Exception):
+    """An error a client caused (or may retry): an HTTP status, a stable code and a reason."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, **self.extra}
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(token: str | None, digest: str | None) -> bool:
+    if not token or not digest:
+        return False
+    return hmac.compare_digest(hash_token(token), digest)
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One connected client: the seat it authenticated as (``None``: spectator) and its outbox."""
+
+    seat: int | None
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+
+
+def load_game(game_id: str, options: dict[str, Any]) -> Game:
+    opts = dict(options)
+    players = opts.pop("players", None)
+    for name in FORBIDDEN_OPTIONS:
+        if name in opts:
+            raise ApiError(
+                400, "bad_option", f"option {name!r} (a server file path) is not accepted over the web"
+            )
+    try:
+        return load(game_id, players=players, **opts)
+    except SlipstreamError as exc:
+        code = getattr(exc, "code", "bad_option")
+        raise ApiError(
+            400, code if code in ("unknown_game", "bad_content") else "bad_option", str(exc)
+        ) from None
+    except TypeError as exc:
+        raise ApiError(400, "bad_option", f"{game_id}: {exc}") from None
+
+
+class Room:
+    """One match in memory."""
+
+    def __init__(self, data: MatchData, game: Game) -> None:
+        self.data = data
+        self.game = game
+        self.state: State = game.start(seed=data.seed)
+        self.log: list[tuple[int, tuple[Event, ...]]] = []
+        self.since: dict[int, int] = {s: 0 for s in pending_seats(self.state)}
+        self.accepted: dict[tuple[int, str], int] = {}
+        self.lock = asyncio.Lock()
+        self.subs: set[Subscriber] = set()
+        self.bots: dict[int, Agent] = {}
+        self.advancing = False
+        self.states_cache: list[State] | None = None
+        self._make_bots()
+
+    def _make_bots(self) -> None:
+        for s in self.data.seats:
+            if s.kind == "bot" and s.bot and s.seat not in self.bots:
+                self.bots[s.seat] = make_bot(
+                    s.bot, self.game.id, seed=(self.data.seed + 7919 * s.seat) & 0xFFFFFFFF
+                )
+
+    def restore(self, moves: list[MoveData]) -> None:
+        for move in moves:
+            self.set_state(self.state.apply(move.action), move)
+
+    def set_state(self, new: State, move: MoveData) -> None:
+        before = set(pending_seats(self.state))
+        self.state = new
+        if new.events:
+            self.log.append((new.ply, new.events))
+        now = set(pending_seats(new))
+        self.since = {
+            s: (new.ply if s not in before or s == move.seat else self.since.get(s, new.ply)) for s in now
+        }
+        if move.seat is not None and move.client_id:
+            self.accepted[(move.seat, move.client_id)] = new.ply
+
+    def seat_for_token(self, token: str) -> int | None:
+        for s in self.data.seats:
+            if token_matches(token, s.token_hash):
+                return s.seat
+        return None
+
+    def match_info(self) -> dict[str, Any]:
+        d = self.data
+        info: dict[str, Any] = {
+            "id": d.id,
+            "game": d.game_id,
+            "game_name": self.game.name,
+            "title": d.title,
+            "status": d.status,
+            "options": d.options,
+            "players": self.game.players,
+            "ply": self.state.ply,
+            "created_at": d.created_at,
+            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in d.seats],
+            "bots": bot_names(d.game_id),
+            "board": board_module(d.game_id),
+        }
+        if d.status == "finished":
+            info["seed"] = d.seed
+        return info
+
+    def message(self, seat: int | None) -> str:
+        payload = seat_payload(self.state, seat)
+        return json.dumps(
+            {
+                "type": "state",
+                "match": self.match_info(),
+                "seat": seat,
+                **payload,
+                "events": events_payload(self.state, seat),
+            }
+        )
+
+    def log_message(self, seat: int | None) -> str:
+        entries = []
+        for ply, events in self.log:
+            visible = [e.to_json() for e in events if e.visible_to(seat)]
+            if visible:
+                entries.append({"ply": ply, "events": visible})
+        return json.dumps({"type": "log", "entries": entries[-LOG_REPLAY:]})
+
+    def broadcast(self) -> None:
+        cache: dict[int | None, str] = {}
+        for sub in list(self.subs):
+            if sub.seat not in cache:
+                cache[sub.seat] = self.message(sub.seat)
+            sub.queue.put_nowait(cache[sub.seat])
+
+    def states(self) -> list[State]:
+        """Every state from the start (for replays of a finished match)."""
+        if self.states_cache is None:
+            out = [self.game.start(seed=self.data.seed)]
+            for action in self.state.actions:
+                out.append(out[-1].apply(action))
+            self.states_cache = out
+        return self.states_cache
+
+
+class Hub:
+    """Every live room, the database thread and the bot threads."""
+
+    def __init__(self, store: Store, bot_delay: float = 0.0) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.rooms: dict[str, Room] = {}
+        self.db_pool = ThreadPoolExecutor(1 if store.is_sqlite else 4, thread_name_prefix="slipstream-db")
+        self.bot_pool = ThreadPoolExecutor(2, thread_name_prefix="slipstream-bot")
+        self.tasks: set[asyncio.Task[None]] = set()
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
+
+    # --- lifecycle -----------------------------------------------------------------------
+
+    async def startup(self) -> None:
+        """Load every open or running match and resume it exactly where it was."""
+        for data in await self.db(self.store.load_active):
+            room = self._restore(data)
+            if room is not None and data.status == "running":
+                self.kick(room)
+
+    async def shutdown(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        for room in self.rooms.values():
+            for sub in room.subs:
+                sub.queue.put_nowait(None)
+        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.db_pool.shutdown(wait=True)
+        self.store.close()
+
+    def _restore(self, data: MatchData) -> Room | None:
+        try:
+            room = Room(data, load_game(data.game_id, data.options))
+            if room.game.version != data.version:
+                log.warning(
+                    "match %s: stored for %s version %s, this is %s",
+                    data.id,
+                    data.game_id,
+                    data.version,
+                    room.game.version,
+                )
+            room.restore(data.moves)
+        except (ApiError, SlipstreamError) as exc:
+            log.error("match %s cannot be restored: %s", data.id, exc)
+            return None
+        self.rooms[data.id] = room
+        return room
+
+    async def room(self, match_id: str) -> Room:
+        room = self.rooms.get(match_id)
+        if room is not None:
+            return room
+        if len(match_id) > 32:
+            raise ApiError(404, "not_found", f"no match {match_id!r}")
+        lock = self._loading.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            room = self.rooms.get(match_id)
+            if room is None:
+                data = await self.db(self.store.load, match_id)
+                if data is None:
+                    raise ApiError(404, "not_found", f"no match {match_id!r}")
+                room = self._restore(data)
+                if room is None:
+                    raise ApiError(409, "not_found", f"match {match_id!r} can no longer be loaded")
+        return room
+
+    # --- lobby ---------------------------------------------------------------------------
+
+    async def create(
+        self, game_id: str, players: int | None, options: dict[str, Any], title: str, bots: dict[int, str]
+    ) -> tuple[Room, str]:
+        game = load_game(game_id, {"players": players, **options} if players is not None else options)
+        host_token = secrets.token_urlsafe(24)
+        now = time.time()
+        data = MatchData(
+            id=secrets.token_urlsafe(8),
+            game_id=game.id,
+            version=game.version,
+            options=game.record_options(),
+            seed=secrets.randbits(48),
+            status="open",
+            title=title.strip()[:80] or game.name,
+            host_hash=hash_token(host_token),
+            created_at=now,
+            updated_at=now,
+            seats=[SeatData(seat=s) for s in game.seats],
+        )
+        for seat, bot in bots.items():
+            if seat not in game.seats:
+                raise ApiError(400, "not_found", f"no seat {seat}; seats are 0 to {game.players - 1}")
+            self._check_bot(game.id, bot)
+            data.seats[seat] = SeatData(seat=seat, kind="bot", name=f"{bot} bot", bot=bot)
+        room = Room(data, game)
+        await self.db(self.store.create_match, data)
+        self.rooms[data.id] = room
+        return room, host_token
+
+    def _check_bot(self, game_id: str, bot: str) -> None:
+        try:
+            make_bot(bot, game_id, 0)
+        except SlipstreamError as exc:
+            raise ApiError(400, "unknown_bot", str(exc)) from None
+
+    def _seat(self, room: Room, seat: int) -> SeatData:
+        if not 0 <= seat < len(room.data.seats):
+            raise ApiError(404, "not_found", f"no seat {seat}; seats are 0 to {len(room.data.seats) - 1}")
+        return room.data.seats[seat]
+
+    def _host(self, room: Room, host_token: str | None) -> None:
+        if not token_matches(host_token, room.data.host_hash):
+            raise ApiError(403, "not_host", "only the match's creator (with its host token) may do this")
+
+    async def join(self, match_id: str, seat: int, name: str) -> tuple[Room, str]:
+        room = await self.room(match_id)
+        async with room.lock:
+            if room.data.status != "open":
+                raise ApiError(409, "not_open", "the match has started; seats can no longer be joined")
+            current = self._seat(room, seat)
+            if current.kind != "open":
+                raise ApiError(409, "seat_taken", f"seat {seat} is already taken")
+            token = secrets.token_urlsafe(24)
+            new = SeatData(
+                seat=seat,
+                kind="human",
+                name=name.strip()[:MAX_NAME] or f"P{seat + 1}",
+                token_hash=hash_token(token),
+            )
+            await self.db(self.store.set_seat, room.data.id, new)
+            room.data.seats[seat] = new
+            room.broadcast()
+        return room, token
+
+    async def set_bot(self, match_id: str, seat: int, bot: str | None, host_token: str | None) -> Room:
+        """Put a bot in an open seat (or, with ``bot=None``, empty a bot seat again)."""
+        room = await self.room(match_id)
+        async with room.lock:
+            self._host(room, host_token)
+            if room.data.status != "open":
+                raise ApiError(409, "not_open", "the match has started; seats can no longer change")
+            current = self._seat(room, seat)
+            if current.kind == "human":
+                raise ApiError(409, "seat_taken", f"seat {seat} is taken by a player")
+            if bot is None:
+                new = SeatData(seat=seat)
+            else:
+                self._check_bot(room.game.id, bot)
+                new = SeatData(seat=seat, kind="bot", name=f"{bot} bot", bot=bot)
+            await self.db(self.store.set_seat, room.data.id, new)
+            room.data.seats[seat] = new
+            room.bots.pop(seat, None)
+            room._make_bots()
+            room.broadcast()
+        return room
+
+    async def start(self, match_id: str, host_token: str | None) -> Room:
+        room = await self.room(match_id)
+        async with room.lock:
+            self._host(room, host_token)
+            if room.data.status != "open":
+                raise ApiError(409, "not_open", "the match has already started")
+            empty = [s.seat for s in room.data.seats if s.kind == "open"]
+            if empty:
+                raise ApiError(409, "seats_open", f"seats {empty} are empty: join them or add bots")
+            status = "finished" if room.state.is_over else "running"
+            await self.db(self.store.set_status, room.data.id, status)
+            room.data.status = status
+            room.broadcast()
+        self.kick(room)
+        return room
+
+    # --- play ----------------------------------------------------------------------------
+
+    async def act(self, room: Room, seat: int, action: Any, ply: Any, client_id: Any) -> dict[str, Any]:
+        """A seat's action: checked against the server's state, committed, then acknowledged."""
+        if not isinstance(action, str) or not action or len(action) > 200:
+            raise ApiError(400, "bad_request", "'action' must be a non-empty string (at most 200 characters)")
+        if isinstance(ply, bool) or not isinstance(ply, int):
+            raise ApiError(
+                400, "bad_request", "'ply' must be the whole number of the position the action is for"
+            )
+        if client_id is not None and (not isinstance(client_id, str) or not 0 < len(client_id) <= 64):
+            raise ApiError(400, "bad_request", "'id' must be a string of 1 to 64 characters")
+        async with room.lock:
+            if client_id is not None and (seat, client_id) in room.accepted:
+                raise ApiError(
+                    409,
+                    "duplicate",
+                    f"action id {client_id!r} was already accepted",
+                    ply=room.accepted[(seat, client_id)],
+                )
+            if room.data.status != "running":
+                raise ApiError(409, "not_running", f"the match is {room.data.status}")
+            state = room.state
+            if seat not in pending_seats(state):
+                raise ApiError(409, "not_your_turn", f"seat {seat} is not asked to act now", ply=state.ply)
+            if not room.since.get(seat, state.ply) <= ply <= state.ply:
+                raise ApiError(
+                    409,
+                    "stale",
+                    f"the action was chosen at ply {ply}; the match is at ply {state.ply}",
+                    ply=state.ply,
+                )
+            legal = state.legal_actions(seat)
+            if action not in legal:
+                raise ApiError(422, "illegal_action", str(IllegalActionError(action, legal)), legal=legal)
+            new = state.apply(action)
+            await self._commit(
+                room, new, MoveData(ply=state.ply, action=action, seat=seat, client_id=client_id)
+            )
+        self.kick(room)
+        return {"type": "ack", "id": client_id, "ply": new.ply}
+
+    async def _commit(self, room: Room, new: State, move: MoveData) -> None:
+        status = "finished" if new.is_over else None
+        try:
+            await self.db(self.store.append_moves, room.data.id, [move], status)
+        except Exception as exc:
+            log.exception("match %s: could not save ply %s", room.data.id, move.ply)
+            raise ApiError(503, "unavailable", "the action could not be saved; nothing changed") from exc
+        room.set_state(new, move)
+        if status:
+            room.data.status = status
+        room.broadcast()
+
+    def kick(self, room: Room) -> None:
+        """Make sure the room's automatic steps (chance, bots) are running."""
+        if room.advancing or room.data.status != "running":
+            return
+        room.advancing = True
+        task = asyncio.get_running_loop().create_task(self._advance(room))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _advance(self, room: Room) -> None:
+        """Play chance and bot steps until a human must act or the match ends."""
+        try:
+            while True:
+                async with room.lock:
+                    state = room.state
+                    bot_seat = next((s for s in pending_seats(state) if s in room.bots), None)
+                    if room.data.status != "running" or (state.actor != CHANCE and bot_seat is None):
+                        room.advancing = False
+                        return
+                    if bot_seat is None:
+                        outcome = state.sample_chance()
+                        await self._commit(room, state.apply(outcome), MoveData(state.ply, outcome))
+                        continue
+                if self.bot_delay:
+                    await asyncio.sleep(self.bot_delay)
+                action = await asyncio.get_running_loop().run_in_executor(
+                    self.bot_pool, _bot_choice, room.bots[bot_seat], state, bot_seat
+                )
+                async with room.lock:
+                    if room.state is state:
+                        await self._commit(room, state.apply(action), MoveData(state.ply, action, bot_seat))
+        except ApiError:
+            room.advancing = False
+            await asyncio.sleep(1.0)
+            self.kick(room)
+        except asyncio.CancelledError:
+            room.advancing = False
+            raise
+        except Exception:
+            room.advancing = False
+            log.exception("match %s: automatic step failed", room.data.id)
+
+
+def _bot_choice(bot: Agent, state: State, seat: int) -> str:
+    """The bot's action, or a random legal one if the bot fails (so a match never stalls)."""
+    try:
+        action = bot.choose(state, seat)
+        if action in state.legal_actions(seat):
+            return action
+        log.error("%s bot chose illegal %r for seat %s", state.game.id, action, seat)
+    except Exception:
+        log.exception("%s bot failed for seat %s", state.game.id, seat)
+    return RandomBot(state.ply).choose(state, seat)

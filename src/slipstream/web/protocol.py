@@ -1,0 +1,146 @@
+"""What the server tells a seat: built only from the engine contract, never from raw actions.
+
+``seat_payload`` is everything a seat (or a spectator, ``seat=None``) receives about a position. It
+uses ``state.view(seat)``, the actor, the seat's own legal actions and the game's ``render`` module
+on that view, so a seat learns nothing the engine does not show it. Other seats' actions are never
+sent: a chance outcome or a simultaneous choice may be secret, so the log is made of the events the
+engine marks visible to the seat.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from slipstream.engine.game import CHANCE, State
+
+log = logging.getLogger("slipstream.web")
+
+ERROR_CODES: dict[str, str] = {
+    "bad_request": "the request is malformed (missing or wrong field, bad JSON)",
+    "bad_token": "the token does not belong to this match or seat",
+    "not_host": "only the match's creator may do this",
+    "not_found": "no such match, seat or ply",
+    "unknown_game": "no registered game has this id",
+    "bad_option": "an option or the number of players is not accepted by the game",
+    "unknown_bot": "no such bot for this game",
+    "seat_taken": "the seat is already filled",
+    "seats_open": "the match cannot start while a seat is empty",
+    "not_open": "the match has already started",
+    "not_running": "the match is not running (not started yet, or finished)",
+    "not_finished": "records and replays are available once the match is over",
+    "not_your_turn": "the seat is not asked to act now",
+    "stale": "the position the action was chosen in has changed (its ply is not the current one)",
+    "duplicate": "an action with this id was already accepted for this seat",
+    "illegal_action": "the action is not legal now; the message lists the legal actions",
+    "unavailable": "the action could not be saved; nothing changed, try again",
+}
+
+
+STATIC = Path(__file__).parent / "static"
+
+
+@cache
+def board_module(game_id: str) -> str | None:
+    """The URL of a game's own SVG board drawing (``static/games/<id>.js``), if it has one."""
+    return f"/static/games/{game_id}.js" if (STATIC / "games" / f"{game_id}.js").is_file() else None
+
+
+@cache
+def render_module(game_id: str) -> ModuleType | None:
+    """``slipstream.games.<pkg>.render`` for a game, if it has one."""
+    name = f"slipstream.games.{game_id.replace('-', '_')}.render"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and name.startswith(exc.name):
+            return None
+        raise
+
+
+def pending_seats(state: State) -> list[int]:
+    actor = state.actor
+    if isinstance(actor, frozenset):
+        return sorted(actor)
+    if isinstance(actor, int) and not isinstance(actor, bool):
+        return [actor]
+    return []
+
+
+def actor_info(state: State) -> dict[str, Any]:
+    """Who acts now, in a form a client can show: a seat, several seats at once, chance, or nobody."""
+    actor = state.actor
+    if actor is None:
+        return {"kind": "none", "seats": []}
+    if actor == CHANCE:
+        return {"kind": "chance", "seats": []}
+    if isinstance(actor, frozenset):
+        return {"kind": "simultaneous", "seats": sorted(actor)}
+    return {"kind": "seat", "seats": pending_seats(state)}
+
+
+def plain(markup: str) -> str:
+    """Rich markup as plain text."""
+    try:
+        from rich.text import Text
+
+        return Text.from_markup(markup).plain
+    except Exception:  # a game's markup error must not take a seat's board away
+        return markup
+
+
+def describe(game_id: str, action: str) -> str:
+    module = render_module(game_id)
+    fn = getattr(module, "describe_action", None) if module else None
+    if fn is None:
+        return action
+    try:
+        return str(fn(action))
+    except Exception:
+        log.exception("%s: describe_action(%r) failed", game_id, action)
+        return action
+
+
+def seat_payload(state: State, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` may know about ``state``: view, whose turn, its own legal actions, hints."""
+    game_id = state.game.id
+    view = state.view(seat)
+    pending = pending_seats(state)
+    legal: list[str] = []
+    hints: list[str] = []
+    module = render_module(game_id)
+    if seat is not None and seat in pending:
+        legal = state.legal_actions(seat)
+        hint_fn = getattr(module, "hints", None) if module else None
+        if hint_fn is not None:
+            try:
+                hints = [str(h) for h in hint_fn(state, seat)]
+            except Exception:
+                log.exception("%s: hints failed", game_id)
+    board_text = ""
+    board_fn = getattr(module, "board", None) if module else None
+    if board_fn is not None:
+        try:
+            board_text = plain(str(board_fn(view)))
+        except Exception:
+            log.exception("%s: board failed", game_id)
+    result = state.result
+    return {
+        "ply": state.ply,
+        "actor": actor_info(state),
+        "legal": legal,
+        "labels": {a: describe(game_id, a) for a in legal},
+        "hints": hints,
+        "view": view,
+        "board_text": board_text,
+        "result": result.to_json() if result is not None else None,
+    }
+
+
+def events_payload(state: State, seat: int | None) -> list[dict[str, Any]]:
+    """The last step's events that ``seat`` may see."""
+    return state.visible_events(seat)

@@ -1,0 +1,63 @@
+// Shared helpers for the lobby and the match page: API calls, tokens kept in this browser, escaping.
+
+export const SEAT_COLOURS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#9a6324"];
+
+export function esc(text) {
+  return String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+export class ApiError extends Error {
+  constructor(status, code, message, extra) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.extra = extra;
+  }
+}
+
+export async function api(method, path, body, token) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["Authorization"] = `Bearer ${token}`;
+  const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) {
+    const e = data.error || { code: "http_" + r.status, message: r.statusText };
+    throw new ApiError(r.status, e.code, e.message, e);
+  }
+  return data;
+}
+
+// Tokens for a match, kept in localStorage: { host: "...", seats: { "0": "...", "2": "..." } }.
+export function loadTokens(matchId) {
+  try {
+    const t = JSON.parse(localStorage.getItem(`slipstream:${matchId}`) || "{}");
+    return { host: t.host || null, seats: t.seats || {} };
+  } catch {
+    return { host: null, seats: {} };
+  }
+}
+
+export function saveTokens(matchId, tokens) {
+  localStorage.setItem(`slipstream:${matchId}`, JSON.stringify(tokens));
+}
+
+export function toast(message, kind = "error") {
+  let box = document.getElementById("toasts");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "toasts";
+    document.body.appendChild(box);
+  }
+  const el = document.createElement("div");
+  el.className = `toast ${kind}`;
+  el.textContent = message;
+  box.appendChild(el);
+  setTimeout(() => el.remove(), 6000);
+}
+
+export function seatName(match, seat) {
+  if (seat === null || seat === undefined) return "spectator";
+  const s = match.seats[seat];
+  return (s && s.name) || `P${seat + 1}`;
+}

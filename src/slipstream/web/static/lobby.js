@@ -1,0 +1,128 @@
+// The lobby: create a race (game, options, seats with bots), list open, running and finished races.
+import { api, esc, saveTokens, toast } from "/static/common.js";
+
+let catalog = [];
+let listStatus = "open";
+
+function currentGame() {
+  return catalog.find((g) => g.id === document.getElementById("game-select").value);
+}
+
+function renderOptions(reset) {
+  const g = currentGame();
+  const box = document.getElementById("options");
+  const players = document.getElementById("players");
+  players.min = g.min_players;
+  players.max = g.max_players;
+  const n = Number(players.value);
+  if (reset === true || !n || n < g.min_players || n > g.max_players) players.value = g.default_players;
+  box.innerHTML = g.options.map((o) => {
+    const id = `opt-${o.name}`;
+    const help = esc(o.help);
+    if (o.choices) {
+      const opts = o.choices.map((c) => `<option ${c === o.default ? "selected" : ""}>${esc(c)}</option>`).join("");
+      return `<label title="${help}">${esc(o.name)} <select id="${id}" data-opt="${esc(o.name)}" data-kind="${o.kind}">${opts}</select></label>`;
+    }
+    if (o.kind === "bool") {
+      return `<label class="check" title="${help}"><input type="checkbox" id="${id}" data-opt="${esc(o.name)}" data-kind="bool" ${o.default ? "checked" : ""}> ${esc(o.name)}</label>`;
+    }
+    const type = o.kind === "int" ? "number" : "text";
+    const lim = (o.minimum !== null ? ` min="${o.minimum}"` : "") + (o.maximum !== null ? ` max="${o.maximum}"` : "");
+    return `<label title="${help}">${esc(o.name)} <input type="${type}"${lim} id="${id}" data-opt="${esc(o.name)}" data-kind="${o.kind}" value="${esc(o.default ?? "")}"></label>`;
+  }).join("");
+  renderSeats();
+}
+
+function renderSeats() {
+  const g = currentGame();
+  const n = Number(document.getElementById("players").value) || g.default_players;
+  const box = document.getElementById("seats");
+  const bots = g.bots.map((b) => `<option value="${esc(b)}">bot: ${esc(b)}</option>`).join("");
+  let html = "<legend>Seats</legend>";
+  for (let s = 0; s < n; s++) {
+    html += `<label>Seat ${s + 1} <select data-seat="${s}" class="seat-kind">
+      <option value="">${s === 0 ? "me" : "human"}</option>${bots}</select></label>`;
+  }
+  box.innerHTML = html;
+}
+
+function readOptions() {
+  const out = {};
+  for (const el of document.querySelectorAll("[data-opt]")) {
+    const kind = el.dataset.kind;
+    if (kind === "bool") out[el.dataset.opt] = el.checked;
+    else if (kind === "int") out[el.dataset.opt] = el.value === "" ? null : Number(el.value);
+    else out[el.dataset.opt] = el.value;
+  }
+  return out;
+}
+
+async function createRace(ev) {
+  ev.preventDefault();
+  const g = currentGame();
+  const bots = {};
+  const humans = [];
+  for (const el of document.querySelectorAll(".seat-kind")) {
+    if (el.value) bots[el.dataset.seat] = el.value;
+    else humans.push(Number(el.dataset.seat));
+  }
+  const hotseat = document.getElementById("hotseat").checked;
+  const name = document.getElementById("my-name").value.trim();
+  try {
+    const made = await api("POST", "/api/matches", {
+      game: g.id, players: Number(document.getElementById("players").value), options: readOptions(),
+      title: document.getElementById("title").value, bots,
+    });
+    const tokens = { host: made.host_token, seats: {} };
+    const mine = hotseat ? humans : humans.slice(0, 1);
+    for (const seat of mine) {
+      const joined = await api("POST", `/api/matches/${made.id}/seats/${seat}/join`, { name: (hotseat ? "" : name) || `P${seat + 1}` });
+      tokens.seats[seat] = joined.token;
+    }
+    saveTokens(made.id, tokens);
+    if (mine.length === humans.length) await api("POST", `/api/matches/${made.id}/start`, undefined, made.host_token);
+    location.href = `/m/${made.id}`;
+  } catch (e) {
+    toast(`${e.code || "error"}: ${e.message}`);
+  }
+}
+
+async function refreshList() {
+  try {
+    const rows = await api("GET", `/api/matches?status=${listStatus}`);
+    const ul = document.getElementById("match-list");
+    ul.innerHTML = rows.length ? rows.map((m) => {
+      const seats = m.seats.map((s) => s.kind === "open" ? "<i>open</i>" : esc(s.name)).join(", ");
+      return `<li><a href="/m/${esc(m.id)}">${esc(m.title)}</a> <span class="tag">${esc(m.game)}</span>
+        <span class="muted">${seats} · ${m.ply} moves</span></li>`;
+    }).join("") : `<li class="muted">No ${listStatus} races.</li>`;
+  } catch (e) {
+    toast(`${e.code || "error"}: ${e.message}`);
+  }
+}
+
+async function main() {
+  catalog = await api("GET", "/api/games");
+  const sel = document.getElementById("game-select");
+  if (!catalog.length) {
+    sel.innerHTML = "<option>no games registered</option>";
+    document.getElementById("create-btn").disabled = true;
+  } else {
+    sel.innerHTML = catalog.map((g) => `<option value="${esc(g.id)}">${esc(g.name)} (${g.min_players}-${g.max_players})</option>`).join("");
+    renderOptions(true);
+  }
+  sel.addEventListener("change", () => renderOptions(true));
+  document.getElementById("players").addEventListener("change", renderSeats);
+  document.getElementById("create-form").addEventListener("submit", createRace);
+  for (const b of document.querySelectorAll("#list-tabs button")) {
+    b.addEventListener("click", () => {
+      listStatus = b.dataset.status;
+      document.querySelectorAll("#list-tabs button").forEach((x) => x.classList.toggle("active", x === b));
+      refreshList();
+    });
+  }
+  refreshList();
+  setInterval(refreshList, 5000);
+}
+
+main();

@@ -1,0 +1,263 @@
+"""Persistence: matches, seats and the append-only list of moves, in SQLite or PostgreSQL.
+
+A match is stored as its record (game, options, seed) plus one row per applied action, so the
+server restores a match by replaying its moves through the engine. Every method is synchronous;
+the app calls them on its database thread so the event loop never waits on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+DEFAULT_SQLITE = "slipstream.sqlite3"
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class MatchRow(Base):
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game_id: Mapped[str] = mapped_column(String(64))
+    version: Mapped[str] = mapped_column(String(32))
+    options: Mapped[str] = mapped_column(Text)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    title: Mapped[str] = mapped_column(String(120))
+    host_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    name: Mapped[str] = mapped_column(String(60))
+    bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class MoveRow(Base):
+    __tablename__ = "moves"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    action: Mapped[str] = mapped_column(String(200))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    at: Mapped[float] = mapped_column(Float)
+
+
+@dataclass
+class SeatData:
+    seat: int
+    kind: str = "open"
+    name: str = ""
+    bot: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class MoveData:
+    ply: int
+    action: str
+    seat: int | None = None
+    client_id: str | None = None
+
+
+@dataclass
+class MatchData:
+    id: str
+    game_id: str
+    version: str
+    options: dict[str, Any]
+    seed: int
+    status: str
+    title: str
+    host_hash: str
+    created_at: float
+    updated_at: float
+    seats: list[SeatData] = field(default_factory=list)
+    moves: list[MoveData] = field(default_factory=list)
+
+
+def normalize_url(url: str) -> str:
+    """A SQLAlchemy URL: ``postgresql://`` uses psycopg 3, a bare path means a SQLite file."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    if "://" not in url:
+        return f"sqlite:///{Path(url).resolve()}"
+    return url
+
+
+class Store:
+    """The database behind the server."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalize_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        kwargs: dict[str, Any] = {}
+        if self.is_sqlite:
+            kwargs["connect_args"] = {"check_same_thread": False}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        Base.metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- writes --------------------------------------------------------------------------
+
+    def create_match(self, data: MatchData) -> None:
+        with Session(self.engine) as session, session.begin():
+            session.add(
+                MatchRow(
+                    id=data.id,
+                    game_id=data.game_id,
+                    version=data.version,
+                    options=json.dumps(data.options),
+                    seed=data.seed,
+                    status=data.status,
+                    title=data.title,
+                    host_hash=data.host_hash,
+                    created_at=data.created_at,
+                    updated_at=data.updated_at,
+                )
+            )
+            for s in data.seats:
+                session.add(
+                    SeatRow(
+                        match_id=data.id,
+                        seat=s.seat,
+                        kind=s.kind,
+                        name=s.name,
+                        bot=s.bot,
+                        token_hash=s.token_hash,
+                    )
+                )
+
+    def set_seat(self, match_id: str, seat: SeatData) -> None:
+        with Session(self.engine) as session, session.begin():
+            row = session.get(SeatRow, (match_id, seat.seat))
+            if row is None:
+                raise KeyError(f"no seat {seat.seat} in match {match_id}")
+            row.kind, row.name, row.bot, row.token_hash = seat.kind, seat.name, seat.bot, seat.token_hash
+            session.execute(update(MatchRow).where(MatchRow.id == match_id).values(updated_at=time.time()))
+
+    def set_status(self, match_id: str, status: str) -> None:
+        with Session(self.engine) as session, session.begin():
+            session.execute(
+                update(MatchRow).where(MatchRow.id == match_id).values(status=status, updated_at=time.time())
+            )
+
+    def append_moves(self, match_id: str, moves: Sequence[MoveData], status: str | None = None) -> None:
+        """Commit moves (and a new status) in one transaction; a ply stored twice fails."""
+        now = time.time()
+        with Session(self.engine) as session, session.begin():
+            for m in moves:
+                session.add(
+                    MoveRow(
+                        match_id=match_id,
+                        ply=m.ply,
+                        action=m.action,
+                        seat=m.seat,
+                        client_id=m.client_id,
+                        at=now,
+                    )
+                )
+            values: dict[str, Any] = {"updated_at": now}
+            if status is not None:
+                values["status"] = status
+            session.execute(update(MatchRow).where(MatchRow.id == match_id).values(**values))
+
+    # --- reads ---------------------------------------------------------------------------
+
+    def load(self, match_id: str) -> MatchData | None:
+        with Session(self.engine) as session:
+            row = session.get(MatchRow, match_id)
+            if row is None:
+                return None
+            return self._full(session, row)
+
+    def load_active(self) -> list[MatchData]:
+        """Every match that is open or running, with its seats and moves."""
+        with Session(self.engine) as session:
+            rows = session.scalars(
+                select(MatchRow).where(MatchRow.status.in_(("open", "running"))).order_by(MatchRow.created_at)
+            ).all()
+            return [self._full(session, r) for r in rows]
+
+    def list_matches(self, status: str | None, limit: int) -> list[tuple[MatchData, int]]:
+        """Matches newest first (without moves), each with its number of moves."""
+        with Session(self.engine) as session:
+            query = select(MatchRow).order_by(MatchRow.created_at.desc()).limit(limit)
+            if status is not None:
+                query = query.where(MatchRow.status == status)
+            rows = session.scalars(query).all()
+            out = []
+            for r in rows:
+                data = self._full(session, r, moves=False)
+                count = session.scalar(select(func.count()).where(MoveRow.match_id == r.id)) or 0
+                out.append((data, int(count)))
+            return out
+
+    def _full(self, session: Session, row: MatchRow, moves: bool = True) -> MatchData:
+        data = MatchData(
+            id=row.id,
+            game_id=row.game_id,
+            version=row.version,
+            options=json.loads(row.options),
+            seed=row.seed,
+            status=row.status,
+            title=row.title,
+            host_hash=row.host_hash,
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+        )
+        for s in session.scalars(select(SeatRow).where(SeatRow.match_id == row.id).order_by(SeatRow.seat)):
+            data.seats.append(
+                SeatData(seat=s.seat, kind=s.kind, name=s.name, bot=s.bot, token_hash=s.token_hash)
+            )
+        if moves:
+            query = select(MoveRow).where(MoveRow.match_id == row.id).order_by(MoveRow.ply)
+            for m in session.scalars(query):
+                data.moves.append(MoveData(ply=m.ply, action=m.action, seat=m.seat, client_id=m.client_id))
+        return data
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL: readers do not block the writer; a commit survives the process being killed."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

@@ -1,0 +1,37 @@
+"""Fixtures for the web tests: a real server process on a real SQLite file, Toy Dash registered."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.web import toygame
+from tests.web.server import Api, Server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server per test module (a fresh SQLite file in a temporary directory); stopped after."""
+    tmp: Path = tmp_path_factory.mktemp("web")
+    srv = Server(str(tmp / "slipstream.sqlite3"), tmp / "server.log").start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture
+def api(server: Server) -> Iterator[Api]:
+    client = server.client()
+    yield client
+    client.http.close()
+
+
+@pytest.fixture
+def toy() -> Iterator[str]:
+    """Toy Dash registered in this process for the test's duration."""
+    toygame.install()
+    yield toygame.ToyDash.id
+    toygame.uninstall()

@@ -1,0 +1,200 @@
+"""A real ``slipstream serve`` process on a free loopback port, and small HTTP/WebSocket clients."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[2]
+PLUGIN = "tests.web.toyplugin"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``slipstream serve`` in a subprocess, with Toy Dash registered through the plugin hook."""
+
+    def __init__(
+        self, database_url: str, log_path: Path, bot_delay: float = 0.0, plugins: str = PLUGIN
+    ) -> None:
+        self.database_url = database_url
+        self.log_path = log_path
+        self.bot_delay = bot_delay
+        self.plugins = plugins
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.port = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> Server:
+        env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        for attempt in range(3):
+            self.port = free_port()
+            log = self.log_path.open("ab")
+            self.proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "slipstream.cli.main",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--database-url",
+                    self.database_url,
+                    "--bot-delay",
+                    str(self.bot_delay),
+                    "--plugins",
+                    self.plugins,
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+            log.close()
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline and self.proc.poll() is None:
+                try:
+                    if httpx.get(f"{self.url}/api/health", timeout=1.0).status_code == 200:
+                        return self
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+            self.stop()
+            if attempt == 2:
+                break
+        raise RuntimeError(f"server did not start; log:\n{self.log_path.read_text()[-3000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handler runs."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        self.proc = None
+
+    def client(self) -> Api:
+        return Api(self.url)
+
+
+class Api:
+    """A thin HTTP client that returns (status, json)."""
+
+    def __init__(self, base: str) -> None:
+        self.http = httpx.Client(base_url=base, timeout=10.0)
+
+    def call(self, method: str, path: str, token: str | None = None, **kwargs: Any) -> tuple[int, Any]:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        headers.update(kwargs.pop("headers", {}))
+        r = self.http.request(method, path, headers=headers, **kwargs)
+        try:
+            return r.status_code, r.json()
+        except json.JSONDecodeError:
+            return r.status_code, r.text
+
+    def ok(self, method: str, path: str, token: str | None = None, **kwargs: Any) -> Any:
+        status, body = self.call(method, path, token, **kwargs)
+        if status >= 300:
+            raise AssertionError(f"{method} {path} -> {status} {body}")
+        return body
+
+    def new_match(
+        self, game: str = "toy-dash", players: int = 2, humans: int = 2, bot: str = "random", **options: Any
+    ) -> tuple[str, str, list[str]]:
+        """Create, join ``humans`` seats, fill the rest with bots, start: (id, host token, seat tokens)."""
+        bots = {str(s): bot for s in range(humans, players)}
+        made = self.ok(
+            "POST", "/api/matches", json={"game": game, "players": players, "options": options, "bots": bots}
+        )
+        tokens = [
+            self.ok("POST", f"/api/matches/{made['id']}/seats/{s}/join", json={"name": f"seat{s}"})["token"]
+            for s in range(humans)
+        ]
+        self.ok("POST", f"/api/matches/{made['id']}/start", made["host_token"])
+        return made["id"], made["host_token"], tokens
+
+    def state(self, match_id: str, token: str | None = None) -> dict[str, Any]:
+        result: dict[str, Any] = self.ok("GET", f"/api/matches/{match_id}/state", token)
+        return result
+
+    def wait(self, match_id: str, token: str | None, until: Any, timeout: float = 15.0) -> dict[str, Any]:
+        """Poll the state until ``until(state)`` holds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            st = self.state(match_id, token)
+            if until(st):
+                return st
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out; last state: {st}")
+            time.sleep(0.02)
+
+    def play_out(self, match_id: str, tokens: list[str], choose: str = "dash") -> dict[str, Any]:
+        """Play every human seat to the end (each picks ``choose`` when it may, else its first action)."""
+        for _ in range(2000):
+            for token in tokens:
+                st = self.state(match_id, token)
+                if st["result"] is not None:
+                    return st
+                if st["legal"]:
+                    pick = next((a for a in st["legal"] if a.endswith(choose)), st["legal"][0])
+                    status, body = self.call(
+                        "POST",
+                        f"/api/matches/{match_id}/actions",
+                        token,
+                        json={"action": pick, "ply": st["ply"]},
+                    )
+                    if status != 200 and body["error"]["code"] not in ("stale", "not_your_turn"):
+                        raise AssertionError(body)
+            time.sleep(0.005)
+        raise AssertionError("the match did not end")
+
+
+def ws_open(server: Server, match_id: str, token: str | None) -> ClientConnection:
+    ws = connect(f"{server.ws_url}/ws/matches/{match_id}", open_timeout=10)
+    ws.send(json.dumps({"type": "hello", "token": token}))
+    return ws
+
+
+def ws_recv(ws: ClientConnection, timeout: float = 10.0) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
+    return data
+
+
+def ws_until(
+    ws: ClientConnection, pred: Any, timeout: float = 10.0, seen: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        msg = ws_recv(ws, max(0.01, deadline - time.monotonic()))
+        if seen is not None:
+            seen.append(msg)
+        if pred(msg):
+            return msg

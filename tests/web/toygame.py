@@ -1,0 +1,214 @@
+"""Toy Dash: a tiny race with every feature the server must handle, for the web tests.
+
+- Setup: each seat is dealt one secret gem card (a chance node over the unique cards left); only its
+  owner sees it until the race ends. The gem breaks ties at the finish.
+- Each round every seat secretly chooses ``walk`` (move 1) or ``dash`` at once (a simultaneous
+  choice: actions ``"<seat>:walk"``/``"<seat>:dash"``); the choices are revealed together.
+- Each dasher in seat order then rolls (``roll``, then a chance ``die:N``): 1 stalls, else move N.
+- The race ends after the round in which someone reaches ``length``.
+
+It is registered only for a test's duration (``install``/``uninstall``), or in a server
+subprocess through ``tests.web.toyplugin``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from slipstream.engine import registry
+from slipstream.engine.chance import DIE_OUTCOMES, weighted
+from slipstream.engine.game import CHANCE, Actor, Event, Game, OptionSpec, Result, State, split_seat_action
+
+GEMS = ("gem-amber", "gem-beryl", "gem-coral", "gem-diamond", "gem-emerald", "gem-flint")
+"""The secret cards; each is unique, so a test can look for one by name in messages."""
+
+
+class ToyDash(Game):
+    id = "toy-dash"
+    name = "Toy Dash"
+    min_players = 2
+    max_players = 4
+    default_players = 2
+    option_specs = (OptionSpec("length", 6, "Spaces to the finish.", kind=int, minimum=2, maximum=40),)
+
+    def _initial_state(self) -> DashState:
+        s = DashState()
+        n = self.players
+        s.pos = [0] * n
+        s.cards = [None] * n
+        s.choice = [None] * n
+        s.revealed = [None] * n
+        s.phase = "deal"
+        s.turn = 0
+        s.round = 1
+        return s
+
+
+class DashState(State):
+    __slots__ = ("cards", "choice", "phase", "pos", "revealed", "round", "turn")
+
+    pos: list[int]
+    cards: list[str | None]
+    choice: list[str | None]
+    revealed: list[str | None]
+    phase: str
+    turn: int
+    round: int
+
+    def _actor(self) -> Actor:
+        if self.phase in ("deal", "die"):
+            return CHANCE
+        if self.phase == "choose":
+            return frozenset(i for i, c in enumerate(self.choice) if c is None)
+        if self.phase == "roll":
+            return self.turn
+        return None
+
+    def _legal(self) -> list[str]:
+        if self.phase in ("deal", "die"):
+            return [a for a, _ in self._chance()]
+        if self.phase == "choose":
+            return [f"{i}:{c}" for i, ch in enumerate(self.choice) if ch is None for c in ("dash", "walk")]
+        if self.phase == "roll":
+            return ["roll"]
+        return []
+
+    def _chance(self) -> list[tuple[str, float]]:
+        if self.phase == "deal":
+            left = [g for g in GEMS if g not in self.cards]
+            return weighted([(f"card:{g}", 1) for g in left])
+        return list(DIE_OUTCOMES)
+
+    def _name(self, seat: int) -> str:
+        return self.game.seat_name(seat)
+
+    def _do(self, action: str) -> list[Event]:
+        if self.phase == "deal":
+            seat = self.cards.index(None)
+            card = action.split(":", 1)[1]
+            self.cards[seat] = card
+            events = [
+                Event("deal", f"{self._name(seat)} is dealt a secret gem", rule="setup"),
+                Event(
+                    "deal-secret",
+                    f"you are dealt {card}",
+                    rule="setup",
+                    data={"card": card},
+                    seats=frozenset({seat}),
+                ),
+            ]
+            if None not in self.cards:
+                self.phase = "choose"
+            return events
+        if self.phase == "choose":
+            seat, what = split_seat_action(action)
+            self.choice[seat] = what
+            events = [Event("chosen", f"{self._name(seat)} has chosen", rule="choose")]
+            if None not in self.choice:
+                events += self._reveal()
+            return events
+        if self.phase == "roll":
+            self.phase = "die"
+            return [Event("roll", f"{self._name(self.turn)} rolls", rule="dash")]
+        # die
+        n = int(action.split(":", 1)[1])
+        seat = self.turn
+        if n == 1:
+            events = [Event("stall", f"{self._name(seat)} rolls 1 and stalls", rule="dash", data={"die": n})]
+        else:
+            self.pos[seat] += n
+            events = [
+                Event(
+                    "move",
+                    f"{self._name(seat)} rolls {n} and dashes {n}",
+                    rule="dash",
+                    data={"die": n, "seat": seat},
+                )
+            ]
+        return events + self._next_dasher(seat + 1)
+
+    def _reveal(self) -> list[Event]:
+        self.revealed = list(self.choice)
+        text = ", ".join(
+            f"{self._name(i)} {c}{'es' if c == 'dash' else 's'}" for i, c in enumerate(self.choice)
+        )
+        events = [Event("reveal", text, rule="reveal", data={"choices": list(self.choice)})]
+        for i, c in enumerate(self.choice):
+            if c == "walk":
+                self.pos[i] += 1
+        return events + self._next_dasher(0)
+
+    def _next_dasher(self, start: int) -> list[Event]:
+        for i in range(start, len(self.pos)):
+            if self.choice[i] == "dash":
+                self.turn = i
+                self.phase = "roll"
+                return []
+        if max(self.pos) >= self.game.options["length"]:
+            self.phase = "over"
+            return [Event("finish", "the race is over", rule="finish")]
+        self.round += 1
+        self.choice = [None] * len(self.pos)
+        self.phase = "choose"
+        return []
+
+    def _clone(self) -> DashState:
+        s = DashState.__new__(DashState)
+        s.pos = list(self.pos)
+        s.cards = list(self.cards)
+        s.choice = list(self.choice)
+        s.revealed = list(self.revealed)
+        s.phase = self.phase
+        s.turn = self.turn
+        s.round = self.round
+        return s
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        over = self.phase == "over"
+        return {
+            "length": self.game.options["length"],
+            "round": self.round,
+            "phase": self.phase,
+            "positions": list(self.pos),
+            "chosen": [c is not None for c in self.choice],
+            "last_choices": list(self.revealed),
+            "turn": self.turn if self.phase in ("roll", "die") else None,
+            "hand": self.cards[seat] if seat is not None else None,
+            "gems": list(self.cards) if over else None,
+        }
+
+    @property
+    def result(self) -> Result | None:
+        if self.phase != "over":
+            return None
+        value = {g: i for i, g in enumerate(GEMS)}
+        order = sorted(
+            range(len(self.pos)), key=lambda i: (-self.pos[i], -value[self.cards[i] or GEMS[0]], i)
+        )
+        return Result(order=tuple(order), winners=(order[0],), reason="furthest at the end of the round")
+
+    def determinize(self, seat: int | None, rng: random.Random) -> DashState:
+        s = self._clone()
+        s.game, s.seed, s.ply = self.game, self.seed, self.ply
+        s._history, s._legal_cache, s.events = self._history, None, self.events
+        if self.phase == "over":
+            return s
+        hidden = [i for i, c in enumerate(s.cards) if c is not None and i != seat]
+        pool = [g for g in GEMS if g not in s.cards] + [s.cards[i] for i in hidden if s.cards[i]]
+        rng.shuffle(pool)
+        for i in hidden:
+            s.cards[i] = pool.pop()
+        if self.phase == "choose":
+            for i, c in enumerate(s.choice):
+                if c is not None and i != seat:
+                    s.choice[i] = rng.choice(("dash", "walk"))
+        return s
+
+
+def install() -> None:
+    registry.register(ToyDash)
+
+
+def uninstall() -> None:
+    registry._GAMES.pop(ToyDash.id, None)

@@ -1,0 +1,120 @@
+"""Movement: the tyre and weather table, the lock-up, the minimum-movement rule, occupied spaces.
+
+Rulebook sections: "The Calculation Formula", the tyre lines, "The Lock-up", "The Minimum Movement
+Rule", "Movement Examples", "Occupying Spaces" (rules/brc-grand-prix.txt; F1-A1 in the docs).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from slipstream.games.brc_grand_prix import BRCState
+from slipstream.games.brc_grand_prix.rules import (
+    DRY_TRACK,
+    HARD,
+    SOFT,
+    WET,
+    WET_TRACK,
+    standard_move,
+    tyre_modifier,
+)
+
+from .helpers import poised, started, texts
+
+IN_PIT = {"dist": [30, 26, 26, 26], "pit": [-1, 0, 0, 0]}
+"""P1 at dist 30 (space 0); the others at the Pit Entry, out of its way."""
+
+
+@pytest.mark.parametrize(
+    ("roll", "tyre", "weather", "expected"),
+    [
+        (4, SOFT, DRY_TRACK, (6, False)),  # "Dry Track / Soft Tyres: You roll a 4. Total move is 6."
+        (1, SOFT, DRY_TRACK, (3, True)),  # "You roll a 1. Total move is 3, but you miss your next turn."
+        (2, SOFT, WET_TRACK, (0, False)),  # "Wet Track / Soft Tyres: You roll a 2. Total move is 0."
+        (5, WET, WET_TRACK, (7, False)),  # "Wet Track / Wet Tyres: You roll a 5. Total move is 7."
+        (3, HARD, DRY_TRACK, (3, False)),  # "HARD Tyres (+0 Modifier): Move the exact number"
+        (1, HARD, DRY_TRACK, (1, False)),  # "There is no risk of a lock-up."
+        (3, WET, DRY_TRACK, (1, False)),  # DRY track, WET tyres -2
+        (4, HARD, WET_TRACK, (2, False)),  # WET track, SOFT or HARD -2
+        (1, SOFT, WET_TRACK, (0, False)),  # "The Lock-up penalty for Soft tyres does not apply in Wet"
+        (1, WET, WET_TRACK, (3, False)),
+    ],
+)
+def test_tyre_and_weather_table(roll: int, tyre: int, weather: int, expected: tuple[int, bool]) -> None:
+    """The Calculation Formula: d6 + tyre/weather modifier; the table of F1-A1 and the worked examples."""
+    assert standard_move(roll, tyre, weather) == expected
+
+
+def test_modifiers_by_track_state() -> None:
+    """DRY: SOFT +2, HARD +0, WET -2. WET: WET +2, SOFT or HARD -2."""
+    assert [tyre_modifier(t, DRY_TRACK) for t in (SOFT, HARD, WET)] == [2, 0, -2]
+    assert [tyre_modifier(t, WET_TRACK) for t in (SOFT, HARD, WET)] == [-2, -2, 2]
+
+
+def _at_zero(tyre: str, weather: str) -> BRCState:
+    s = started()
+    return poised(s, 0, tyres=[tyre, "hard", "hard", "hard"], weather=weather, **IN_PIT)  # type: ignore[arg-type]
+
+
+def test_example_dry_soft_4_moves_6() -> None:
+    """Movement Examples: Dry Track / Soft Tyres: You roll a 4. Total move is 6."""
+    s = _at_zero("soft", "DRY").apply("die:4")
+    assert s.dist[0] == 36
+
+
+def test_example_dry_soft_1_moves_3_and_misses_a_turn() -> None:
+    """Movement Examples / The Lock-up: a 1 on SOFT moves exactly 3, the car goes off track and misses
+    its next full turn, then rejoins and rolls as normal."""
+    s = _at_zero("soft", "DRY").apply("die:1")
+    assert s.dist[0] == 33 and s.off[0] and s.miss[0] == 1
+    assert "LOCK-UP" in texts(s)
+    seen = []
+    for _ in range(3):  # the others move 1 in the pit lane; P1's next turn is missed
+        seen.append(s.mv_seat)
+        s = s.apply("die:1")
+    assert sorted(seen) == [1, 2, 3] and "P1 misses a turn" in texts(s)
+    for _ in range(3):
+        assert s.mv_seat != 0
+        s = s.apply("die:1")
+    assert "P1 rejoins the track" in texts(s) and s.mv_seat == 0 and not s.off[0]
+
+
+def test_example_wet_soft_2_does_not_move() -> None:
+    """Movement Examples: Wet Track / Soft Tyres: You roll a 2. Total move is 0. You do not move."""
+    s = _at_zero("soft", "WET").apply("die:2")
+    assert s.dist[0] == 30 and "does not move" in texts(s)
+
+
+def test_example_wet_wet_5_moves_7() -> None:
+    """Movement Examples: Wet Track / Wet Tyres: You roll a 5. Total move is 7."""
+    s = _at_zero("wet", "WET").apply("die:5")
+    assert s.dist[0] == 37
+
+
+def test_no_lock_up_on_a_wet_track() -> None:
+    """Note: The Lock-up penalty for Soft tyres does not apply in Wet conditions."""
+    s = _at_zero("soft", "WET").apply("die:1")
+    assert s.dist[0] == 30 and not s.off[0] and s.miss[0] == 0
+
+
+def test_minimum_movement_never_backwards() -> None:
+    """The Minimum Movement Rule: a total of 0 or less leaves the car where it is."""
+    s = _at_zero("hard", "WET").apply("die:1")
+    assert s.dist[0] == 30
+
+
+def test_landing_on_an_occupied_space_stops_directly_behind() -> None:
+    """Occupying Spaces: landing exactly on an occupied space stops you in the space behind it."""
+    s = poised(started(), 0, dist=[40, 46, 100, 110], tyres=["soft", "hard", "hard", "hard"])
+    s = s.apply("die:4")  # 6 spaces: exactly onto P2
+    assert s.dist[0] == 45 and "stops behind" in texts(s)
+    assert s.legal_actions() == ["die:1", "die:2", "die:3", "die:4", "die:5", "die:6"]
+
+
+def test_turn_order_is_race_order_each_round() -> None:
+    """F1-G8: each round the cars move in race order, leader first."""
+    s = poised(started(), 0, dist=[30, 40, 50, 70], tyres=["hard"] * 4, order=[0, 1, 2, 3])
+    s.turn_i = 3  # the round is over after P4
+    s.mv_seat = 3
+    s = s.apply("die:1")
+    assert s.order == (3, 2, 1, 0) and s.mv_seat == 3

@@ -1,0 +1,145 @@
+"""Overtaking, collisions and the safety car.
+
+Rulebook sections: "The Overtaking Trigger", "3. Challenger's Choice", the Attack Die (Pass / Overtake
+failed / Collision), cars missing a turn, "When passing multiple cars", "Securing the Spot",
+"Collisions" (Immediate Stop, The Penalty, Safety Car Boost, Serving the Penalty, Occupied Space Rule,
+The Rejoin Move). Gap decisions F1-A4, F1-A5, F1-A6, F1-G10 in docs/rules/brc-grand-prix.md.
+"""
+
+from __future__ import annotations
+
+from slipstream.games.brc_grand_prix import BRCState
+from slipstream.games.brc_grand_prix.state import DRS, NO_OVERTAKE, OVERTAKE
+
+from .helpers import poised, started, texts
+
+PIT = [-1, -1, 0, 0]
+"""P1 and P2 on the track; P3 and P4 parked at the Pit Entry, out of the way."""
+
+
+def duel(**kw: object) -> BRCState:
+    """P1 (SOFT) at space 0, P2 (HARD) two spaces ahead at space 2; P1 to roll."""
+    base = {"dist": [30, 32, 26, 26], "pit": PIT, "tyres": ["soft", "hard", "hard", "hard"]}
+    base.update(kw)
+    return poised(started(), 0, **base)  # type: ignore[arg-type]
+
+
+def test_passing_a_car_triggers_the_challengers_choice() -> None:
+    """The Overtaking Trigger: a move that would put you in front of a car asks: attempt or play safe."""
+    s = duel().apply("die:4")
+    assert s.step == OVERTAKE and s.mv_def == 1
+    assert s.actor == 0 and s.legal_actions() == ["attempt", "safe"]
+
+
+def test_play_it_safe_stops_directly_behind() -> None:
+    """Play it Safe: stop your car in the space directly behind the Defender. Your turn ends."""
+    s = duel().apply("die:4").apply("safe")
+    assert s.dist[:2] == [31, 32] and s.mv_seat == 1
+
+
+def test_attack_die_pass_reaches_the_destination() -> None:
+    """Attempt the Overtake, Pass: move your car to its intended destination space."""
+    s = duel().apply("die:4").apply("attempt")
+    assert s.chance_outcomes() == [("attack:crash", 1 / 6), ("attack:fail", 2 / 6), ("attack:pass", 3 / 6)]
+    s = s.apply("attack:pass")
+    assert s.dist[:2] == [36, 32]
+
+
+def test_attack_die_fail_stops_behind_and_loses_the_rest() -> None:
+    """Overtake failed: stop in the space immediately behind the Defender and lose all remaining movement."""
+    s = duel().apply("die:4").apply("attempt").apply("attack:fail")
+    assert s.dist[:2] == [31, 32] and not s.off[0]
+
+
+def test_collision_stops_both_who_miss_their_next_turn_and_the_safety_car_moves_the_rest() -> None:
+    """Collisions: both cars stop and miss their next full turn; every other car moves forward 6."""
+    s = duel(dist=[30, 32, 40, 50], pit=[-1, -1, -1, -1]).apply("die:4").apply("attempt")
+    s = s.apply("attack:crash")
+    assert s.dist == [31, 32, 46, 56]
+    assert s.off[:2] == [True, True]
+    assert "collide" in texts(s) and "safety car: P4 +6, P3 +6" in texts(s)
+    assert s.miss[:2] == [1, 0] and "P2 misses a turn" in texts(s)  # P2's next turn came this round
+    assert s.stats[6] == 1  # safety_cars
+
+
+def test_safety_car_never_overtakes_and_is_capped_at_the_finish_line() -> None:
+    """F1-A4: the boost moves cars in race order without overtaking and never across the finish line."""
+    s = duel(dist=[30, 32, 55, 57], pit=[-1, -1, -1, -1])
+    s = poised(started(laps=2), 0, dist=s.dist, pit=s.pit, tyres=["soft", "hard", "hard", "hard"])
+    s = s.apply("die:4").apply("attempt").apply("attack:crash")
+    assert s.dist[2:] == [58, 59] and not s.finish
+
+
+def test_literal_safety_car_can_carry_cars_over_the_line() -> None:
+    """F1-A4, option safety_car=literal: the full 6 spaces, which may finish a car's race."""
+    s = poised(started(laps=2, safety_car="literal"), 0, dist=[30, 32, 55, 57], pit=[-1] * 4,
+               tyres=["soft", "hard", "hard", "hard"])
+    s = s.apply("die:4").apply("attempt").apply("attack:crash")
+    assert s.finish == (3, 2)
+
+
+def test_cars_missing_a_turn_are_passed_freely_and_their_space_can_be_taken() -> None:
+    """'You do not roll the Attack Die to pass a car that is missing a turn ... Move past them as if
+    they were an empty space' (F1-G10: an off-track car leaves its space free)."""
+    s = duel(off=[False, True, False, False], miss=[0, 1, 0, 0]).apply("die:4")
+    assert s.dist[0] == 36 and s.step != OVERTAKE
+    s = duel(dist=[30, 36, 26, 26], off=[False, True, False, False], miss=[0, 1, 0, 0]).apply("die:4")
+    assert s.dist[0] == 36
+
+
+def test_several_defenders_are_resolved_one_at_a_time_from_the_closest() -> None:
+    """When passing multiple cars in one turn, resolve each overtake individually, closest first."""
+    s = duel(dist=[30, 32, 34, 26], pit=[-1, -1, -1, 0]).apply("die:6")  # target 38
+    assert s.mv_def == 1
+    s = s.apply("attempt").apply("attack:pass")
+    assert s.step == OVERTAKE and s.mv_def == 2
+    s = s.apply("attempt").apply("attack:pass")
+    assert s.dist[:3] == [38, 32, 34]
+
+
+def test_securing_the_spot_moves_the_passed_car_back_one_space() -> None:
+    """Securing the Spot: after a pass, if the very next space is occupied, the passed car moves one
+    space back and you take its space; you may then challenge the next car."""
+    s = duel(dist=[30, 32, 33, 26], pit=[-1, -1, -1, 0]).apply("die:4")  # target 36
+    s = s.apply("attempt").apply("attack:pass")
+    assert s.dist[:3] == [32, 31, 33] and "secures the spot" in texts(s)
+    assert s.step == OVERTAKE and s.mv_def == 2
+    s = s.apply("safe")
+    assert s.dist[:3] == [32, 31, 33]
+
+
+def test_securing_the_spot_pushes_a_chain_back() -> None:
+    """F1-A5: if the space behind the passed car is taken (a car rejoining from the pit lane passes),
+    the cars behind drop back one space each."""
+    s = poised(started(), 0, dist=[26, 31, 32, 33], pit=[8, -1, -1, -1], tyres=["hard"] * 4, stops=[1, 0, 0, 0])
+    s = s.apply("die:2")  # leaves the pit lane: rejoins at space 2 with one more space to go
+    assert s.mv_def == 2
+    s = s.apply("attempt").apply("attack:pass")
+    assert s.dist == [32, 30, 31, 33]
+
+
+def test_occupied_rejoin_space_costs_another_turn() -> None:
+    """Occupied Space Rule: if the space you are about to rejoin is occupied at the start of your turn,
+    you miss an additional turn, until it clears; then you roll as normal (The Rejoin Move)."""
+    s = duel(dist=[30, 36, 26, 26], off=[False, True, False, False]).apply("die:4")
+    assert s.dist[0] == 36
+    assert "cannot rejoin" in texts(s) and s.off[1]
+    s = poised(s, 0)
+    s = s.apply("die:2")  # P1 moves on to space 10
+    assert "P2 rejoins the track" in texts(s) and s.mv_seat == 1 and not s.off[1]
+
+
+def test_drs_card_passes_without_the_attack_die() -> None:
+    """BRC flag card DRS (F1-G5): the next overtake attempt passes automatically."""
+    s = duel()
+    s.perks[0] = DRS
+    s = s.apply("die:4").apply("attempt")
+    assert s.dist[0] == 36 and s.perks[0] == 0
+
+
+def test_no_overtake_card_stops_behind() -> None:
+    """BRC flag card no-overtake (F1-G5): on the next turn the car may not attempt an overtake."""
+    s = duel()
+    s.perks[0] = NO_OVERTAKE
+    s = s.apply("die:4")
+    assert s.dist[0] == 31 and s.perks[0] == 0

@@ -3,4 +3,6 @@ docs/rules/rev-it-up.md)."""
 
 from .game import RevItUp
 
-__all__ = ["RevItUp"]
+GAME = RevItUp
+
+__all__ = ["GAME", "RevItUp"]

@@ -80,6 +80,8 @@ class RevItUp(Game):
     item_die: list[tuple[str, float]]
     characters: tuple[str, ...]
     rev_length: tuple[int, ...]
+    short_names: tuple[str, ...]
+    only: tuple[frozenset[int], ...]
     reroll_bonus: tuple[int, ...]
     start_items: tuple[int, ...]
     bonus: tuple[int, ...]
@@ -87,6 +89,7 @@ class RevItUp(Game):
     code: tuple[int, ...]
     chip_action: tuple[str, ...]
     action_chip: dict[str, int]
+    draw_order: tuple[int, ...]
     debris: int
     bomb: int
     coin_kinds: tuple[int, ...]
@@ -185,6 +188,8 @@ class RevItUp(Game):
             reroll_bonus.append(a.reroll_bonus if asym else 0)
             start_items.append(a.start_items if asym else 0)
             bags.extend(bag)
+        self.short_names = tuple(f"P{seat + 1}" for seat in range(self.players))
+        self.only = tuple(frozenset((seat,)) for seat in range(self.players))
         self.rev_length = tuple(rev_length)
         self.reroll_bonus = tuple(reroll_bonus)
         self.start_items = tuple(start_items)
@@ -195,6 +200,7 @@ class RevItUp(Game):
         k = self.kinds
         self.code = tuple(COLOUR_CODE[c] for c in k.colour)
         self.chip_action = tuple(f"chip:{n}" for n in k.names)
+        self.draw_order = tuple(sorted(range(self.K), key=lambda i: self.chip_action[i]))
         self.action_chip = {f"chip:{n}": i for i, n in enumerate(k.names)}
         self.debris = k.index["debris"]
         self.bomb = k.index["bomb"]

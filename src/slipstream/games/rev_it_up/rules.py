@@ -143,11 +143,11 @@ def move_forward(s: RevState, seat: int, spaces: int, events: list[Event]) -> No
             for trap in s.traps:
                 if trap[0] == sp and trap[2] != seat:
                     s.traps = tuple(t for t in s.traps if t is not trap)
-                    _ev(events, "trap", f"{_name(s, seat)} runs over a {trap[1]} on space {sp}",
-                        "Items: Trap", seat=seat, space=sp)
+                    _ev(events, "trap", f"{_name(s, seat)} runs over {_name(s, trap[2])}'s {trap[1]} on "
+                        f"space {sp}", "Items: Trap", seat=seat, space=sp)
                     if shielded(s, seat, events):
                         break
-                    if trap[1] == "oil_slick":
+                    if g.effect[trap[1]] == "oil_slick":
                         target = p
                     else:
                         add_debris(s, seat, events)
@@ -268,9 +268,12 @@ def add_debris(s: RevState, seat: int, events: list[Event]) -> None:
 
 
 def rev_bonus(s: RevState, seat: int) -> int:
-    """Bonus coins for stopping with the last chip on one of the last 3 spaces (RIU-A15)."""
-    if s.status[seat] != STOPPED:
-        return 0
+    """Bonus coins for stopping (not overheating) with the last chip on one of the last 3 spaces."""
+    return rev_bonus_if_stopped(s, seat) if s.status[seat] == STOPPED else 0
+
+
+def rev_bonus_if_stopped(s: RevState, seat: int) -> int:
+    """The bonus read from the space of the last placed chip (RIU-A15)."""
     length = s.g.rev_length[seat]
     i = rev_last(s, seat) - (length - 2)
     return s.g.bonus[i] if i >= 0 else 0
@@ -483,7 +486,7 @@ def resolve_items(s: RevState, events: list[Event]) -> None:
         _ev(events, "item", f"{_name(s, seat)} uses {item}", f"Items: {g.content.items[item].type}",
             seat=seat, item=item)
         if e in ("oil_slick", "caltrops"):
-            s.traps = (*s.traps, (s.pos[seat] % g.track_length, e, seat))
+            s.traps = (*s.traps, (s.pos[seat] % g.track_length, item, seat))
         elif e in ("rocket", "emp"):
             _hit(s, int(parts[2]), e, events)
         elif e == "shockwave":
@@ -561,13 +564,15 @@ def coins_of(s: RevState, seat: int) -> int:
 
 
 def start_buying(s: RevState, events: list[Event]) -> list[bool]:
-    """Buying: "all players determine how many coins they have to spend"; finished racers sit out."""
+    """Buying: "all players determine how many coins they have to spend". Finished racers sit out,
+    and so does a racer with nothing it could buy or upgrade (its only choice would be "done")."""
     buyers = []
     for seat in range(s.g.players):
         buyer = s.status[seat] != FINISHED
         bonus = rev_bonus(s, seat)
         s.stats[seat * NSTATS + ST_BONUS] += bonus
         s.coins[seat] = coins_of(s, seat) if buyer else 0
+        buyer = buyer and bool(cart_options(s, seat))
         buyers.append(buyer)
         if buyer:
             _ev(events, "coins", f"{_name(s, seat)} has {s.coins[seat]} coins (Rev bonus {bonus})",

@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from slipstream.engine.chance import weighted
 from slipstream.engine.game import CHANCE, JSON, Actor, Event, Result, State
 
 from . import rules
@@ -38,6 +37,9 @@ class RevState(State):
     """A Rev it Up position. Plain data: lists of ints and tuples, flat per-seat chip counts."""
 
     __slots__ = (
+        "_act",
+        "_cc",
+        "_opts",
         "after",
         "bag",
         "carry",
@@ -70,6 +72,9 @@ class RevState(State):
         "turn",
     )
 
+    _act: Actor | bool
+    _cc: list[tuple[str, float]] | None
+    _opts: list[tuple[str, ...] | None]
     g: RevItUp
     phase: int
     cur: int
@@ -101,10 +106,16 @@ class RevState(State):
     coins: list[int]
     stats: list[int]
 
+    legal_is_sorted = True
+    """``_legal`` already returns the actions sorted and unique (the engine may skip its sort)."""
+
     @classmethod
     def initial(cls, game: RevItUp) -> RevState:
         n = game.players
         s = cls.__new__(cls)
+        s._act = False
+        s._cc = None
+        s._opts = [None] * game.players
         s.g = game
         s.phase = S_QUEUE
         s.cur = -1
@@ -143,6 +154,9 @@ class RevState(State):
 
     def _clone(self) -> RevState:
         new = RevState.__new__(RevState)
+        new._act = False
+        new._cc = None
+        new._opts = self._opts[:]
         new.g = self.g
         new.phase = self.phase
         new.cur = self.cur
@@ -176,6 +190,12 @@ class RevState(State):
         return new
 
     def _actor(self) -> Actor:
+        act = self._act
+        if act is False:
+            act = self._act = self._find_actor()
+        return act
+
+    def _find_actor(self) -> Actor:
         ph = self.phase
         if ph in (P_DRAW, P_ROLL):
             return CHANCE
@@ -194,17 +214,26 @@ class RevState(State):
         if ph == P_GAIN:
             return rules.gain_options(self, self.cur, self.rolled)
         if ph == P_BOOST:
-            return ["pass", *rules.boost_options(self, self.cur)]
+            return [*rules.boost_options(self, self.cur), "pass"]
         if ph == P_OVER:
             return []
         out: list[str] = []
+        opts = self._opts
         for seat, p in enumerate(self.pending):
             if p is None:
-                out.extend(f"{seat}:{a}" for a in self.seat_options(seat))
+                mine = opts[seat]
+                if mine is None:
+                    prefix = f"{seat}:"
+                    mine = opts[seat] = tuple(prefix + a for a in sorted(self.seat_options(seat)))
+                out.extend(mine)
         return out
 
     def seat_options(self, seat: int) -> list[str]:
-        """A seat's own (unprefixed) options at a simultaneous choice."""
+        """A seat's own (unprefixed) options at a simultaneous choice.
+
+        They depend only on that seat's own pending choice or cart and on public facts that do not
+        change while the choice is open, so they are cached per seat (``_opts``).
+        """
         ph = self.phase
         if ph == P_DECIDE:
             return ["go", "stop"]
@@ -215,12 +244,20 @@ class RevState(State):
         return []
 
     def _chance(self) -> list[tuple[str, float]]:
+        cc = self._cc
+        if cc is None:
+            cc = self._cc = self._find_chance()
+        return cc
+
+    def _find_chance(self) -> list[tuple[str, float]]:
         g = self.g
         if self.phase == P_DRAW:
             base = self.cur * g.K
             bag = self.bag
             names = g.chip_action
-            return weighted([(names[k], bag[base + k]) for k in range(g.K) if bag[base + k]])
+            counts = [(k, bag[base + k]) for k in g.draw_order if bag[base + k]]
+            total = sum(n for _, n in counts)
+            return [(names[k], n / total) for k, n in counts]
         if self.phase == P_ROLL:
             return list(g.item_die)
         return []
@@ -250,7 +287,7 @@ class RevState(State):
             if action == "reroll":
                 self.rerolls -= 1
                 self.phase = P_ROLL
-                events.append(Event("reroll", f"{self.g.seat_name(self.cur)} rerolls the item die",
+                events.append(Event("reroll", f"{self.g.short_names[self.cur]} rerolls the item die",
                                     "Turn Structure 3"))
                 return events
             self.phase = S_QUEUE
@@ -265,6 +302,7 @@ class RevState(State):
         else:
             seat_text, _, choice = action.partition(":")
             seat = int(seat_text)
+            self._opts[seat] = None
             if ph == P_BUY:
                 if choice == "done":
                     self.pending[seat] = "done"
@@ -272,10 +310,10 @@ class RevState(State):
                     self.carts[seat] = (*self.carts[seat], choice)
             else:
                 self.pending[seat] = choice
-            events.append(Event("chosen", f"{self.g.seat_name(seat)} has chosen", "Simultaneous play",
-                                {"seat": seat}))
-            events.append(Event("choice", f"{self.g.seat_name(seat)} chose {choice}", "Simultaneous play",
-                                {"seat": seat, "choice": choice}, frozenset((seat,))))
+            who = self.g.short_names[seat]
+            events.append(Event("chosen", f"{who} has chosen", "Simultaneous play", {"seat": seat}))
+            events.append(Event("choice", f"{who} chose {choice}", "Simultaneous play",
+                                {"seat": seat, "choice": choice}, self.g.only[seat]))
             if any(p is None for p in self.pending):
                 return events
             if ph == P_DECIDE:
@@ -370,6 +408,7 @@ class RevState(State):
                     self.phase = S_USE_START
                     continue
                 self.pending = [None if r else "" for r in racing]
+                self._opts = [None] * g.players
                 self.phase = P_DECIDE
                 return
             elif ph == S_USE_START:
@@ -378,12 +417,14 @@ class RevState(State):
                     self.phase = S_TURN_START
                     continue
                 self.pending = [None if u else "" for u in users]
+                self._opts = [None] * g.players
                 self.phase = P_USE
                 return
             elif ph == S_BUY_START:
-                buyers = rules.start_buying(self, events)
                 self.carts = [()] * g.players
+                buyers = rules.start_buying(self, events)
                 self.pending = [None if b else "done" for b in buyers]
+                self._opts = [None] * g.players
                 if not any(buyers):
                     self.phase = S_ROUND_END
                     continue
@@ -456,6 +497,7 @@ class RevState(State):
         if self.phase not in (P_DECIDE, P_USE, P_BUY):
             return self
         new = self._clone()
+        new._opts = [None] * self.g.players
         for other in range(self.g.players):
             if other == seat:
                 continue

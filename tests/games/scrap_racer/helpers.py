@@ -10,12 +10,14 @@ collecting every event. Progress ``p`` (0 = waiting behind the finish line) stan
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 import slipstream
 from slipstream.engine import Event
 from slipstream.games.scrap_racer import ScrapRacer, ScrapState
 from slipstream.games.scrap_racer.content import BOOST_TYPES
+from slipstream.games.scrap_racer.content import HERE as CONTENT_DIR
 
 RACERS4 = "swifty,jackal,crusher,hover"
 
@@ -144,3 +146,21 @@ def whose_turn(state: ScrapState) -> str:
 def check(state: ScrapState) -> None:
     """The components are conserved (the game's own invariant check)."""
     assert state.invariant_problems() == []
+
+
+def content_file(tmp: Path, *replacements: tuple[str, str], name: str = "content.toml") -> Path:
+    """A copy of the shipped content.toml with text replacements (each must match), written in ``tmp``."""
+    text = (CONTENT_DIR / "content.toml").read_text()
+    for old, new in replacements:
+        if old not in text:
+            raise ValueError(f"{old!r} is not in content.toml")
+        text = text.replace(old, new)
+    path = tmp / name
+    path.write_text(text)
+    return path
+
+
+def track_file(tmp: Path, text: str, name: str = "track.toml") -> Path:
+    path = tmp / name
+    path.write_text(text)
+    return path

@@ -1,0 +1,136 @@
+"""Flag spaces and the BRC flag deck; crossing the line and the final standings.
+
+Rulebook sections: "Trigger" (flag spaces), "The Action", "Execution", "Crossing the Line",
+"Final Standings" (Race to the End / Current Position). Gap decisions F1-G4, F1-G5, F1-A16.
+"""
+
+from __future__ import annotations
+
+import math
+
+from slipstream.engine.game import Event
+from slipstream.games.brc_grand_prix import BRCState
+from slipstream.games.brc_grand_prix.state import FLAG, ROLL, TYRE_SAVER, apply_effect
+
+from .helpers import poised, started, texts
+
+OTHERS = [70, 71, 76]
+
+
+def p1(dist: int, tyre: str = "hard", **kw: object) -> BRCState:
+    state = kw.pop("state", None) or started()
+    return poised(state, 0, dist=[dist, *kw.pop("others", OTHERS)],  # type: ignore[arg-type]
+                  tyres=[tyre, "hard", "hard", "hard"], **kw)
+
+
+def test_landing_on_a_green_flag_draws_a_card_and_follows_the_green_line() -> None:
+    """Trigger: landing exactly on a flag space; The Action: draw the top BRC card (unknown order: a
+    chance node over the unseen cards); Execution: only the line of the space's colour."""
+    s = p1(31).apply("die:4")  # space 5: green
+    assert s.step == FLAG
+    outcomes = s.chance_outcomes()
+    assert len(outcomes) == 18 and math.isclose(sum(p for _, p in outcomes), 1.0)
+    s = s.apply("card:clean-air")  # green: move+2
+    assert s.dist[0] == 37 and "green line 'move+2'" in texts(s)
+
+
+def test_a_yellow_space_follows_the_yellow_line_and_the_card_goes_to_the_bottom() -> None:
+    """Execution: the yellow line; 'Once resolved, place the card at the bottom of the deck.'"""
+    s = p1(31, tyre="soft").apply("die:6")  # 8 spaces to space 9: yellow
+    s = s.apply("card:clean-air")  # yellow: move-1
+    assert s.dist[0] == 38
+    assert s.deck[0] == 0 and s.bottom == (0,)
+    s = p1(31, tyre="soft", state=s).apply("die:6")
+    assert len(s.chance_outcomes()) == 17 and "card:clean-air" not in s.legal_actions()
+
+
+def test_passing_a_flag_space_does_nothing() -> None:
+    """Trigger: only landing exactly on a flag space."""
+    s = p1(31).apply("die:5")  # passes space 5, ends on 6
+    assert s.step == ROLL and s.dist[0] == 36
+
+
+def test_once_every_card_is_seen_the_order_is_known_and_draws_need_no_chance() -> None:
+    """Cards go to the bottom in the order drawn, so after a full cycle the next card is known."""
+    s = p1(31)
+    s.deck = (0,) * len(s.deck)
+    s.bottom = (1, *range(2, 18), 0)  # perfect-exit on top: green roll+1
+    s = s.apply("die:4")
+    assert s.step == ROLL and s.rmod[0] == 1 and s.bottom[-1] == 1 and s.bottom[0] == 2
+
+
+def effect(s: BRCState, seat: int, name: str) -> list[Event]:
+    ev: list[Event] = []
+    apply_effect(s, seat, name, ev)
+    return ev
+
+
+def test_card_effects_roll_modifier_and_tyre_saver() -> None:
+    """F1-G5 effects: roll+N/-N change the next modified roll; tyre-saver ignores the next lock-up."""
+    s = p1(30, tyre="soft")
+    effect(s, 0, "roll-1")
+    assert s.apply("die:4").dist[0] == 35  # 4 + 2 - 1
+    s = p1(30, tyre="soft")
+    effect(s, 0, "tyre-saver")
+    assert s.perks[0] == TYRE_SAVER
+    s = s.apply("die:1")
+    assert s.dist[0] == 33 and not s.off[0] and s.perks[0] == 0
+
+
+def test_card_effects_moves_stop_behind_cars_and_never_overtake() -> None:
+    """F1-G5: move+N is a free move that stops behind a car; move-N drops to the first free space."""
+    s = p1(66)  # space 6; P2 at space 10
+    effect(s, 0, "move+6")
+    assert s.dist[0] == 69
+    s = p1(72, others=[71, 70, 76])  # P2 and P3 directly behind at spaces 11 and 10
+    effect(s, 0, "move-1")
+    assert s.dist[0] == 69
+
+
+def test_let_by_swaps_with_the_car_directly_behind() -> None:
+    """F1-G5 blue line let-by: the car directly behind passes."""
+    s = p1(72)  # P3 at space 11 directly behind
+    effect(s, 0, "let-by")
+    assert s.dist[:3] == [71, 70, 72]
+
+
+def test_blue_miss_spares_the_leader() -> None:
+    """F1-G5 blue line: miss your next turn unless you are leading."""
+    s = p1(90)  # P1 leads
+    effect(s, 0, "blue-miss")
+    assert s.miss[0] == 0
+    effect(s, 1, "blue-miss")
+    assert s.miss[1] == 1
+
+
+def test_crossing_the_line_after_the_last_lap_finishes_and_the_others_race_on() -> None:
+    """Crossing the Line: any movement on or past the finish line finishes; Race to the End: the others
+    keep taking turns until all have crossed (finished cars leave the track, F1-A16)."""
+    s = p1(57, state=started(laps=2)).apply("die:4")
+    assert s.finish == (0,) and "P1 wins the race" in texts(s)
+    assert s.actor == "chance" and s.mv_seat != 0
+
+
+def test_cars_beyond_the_line_are_not_challenged_by_a_finishing_car() -> None:
+    """A car that crosses the line has finished: cars beyond it are no longer in its way."""
+    s = p1(58, others=[61, 70, 76], state=started(laps=2)).apply("die:3")
+    assert s.finish == (0,)
+
+
+def test_current_position_standings_end_the_race_at_the_first_finish() -> None:
+    """Current Position: the race ends when the winner crosses; the rest by their current spots."""
+    s = p1(57, others=[40, 50, 45], state=started(laps=2, standings="current-position"))
+    s = s.apply("die:4")
+    assert s.is_over and s.result is not None
+    assert s.result.order == (0, 2, 3, 1) and s.result.winners == (0,)
+
+
+def test_race_to_the_end_orders_by_finishing() -> None:
+    """Race to the End: the final order is the order of crossing the line."""
+    s = p1(57, others=[50, 52, 54], state=started(laps=2), order=[0, 3, 2, 1])
+    for action in ["die:4", "die:6", "die:6", "die:6", "die:6", "die:6"]:
+        s = s.apply(action)
+        if s.legal_actions() == ["pit", "stay"]:
+            s = s.apply("stay")
+    assert s.is_over and s.result is not None
+    assert s.finish == (0, 3, 2, 1) and s.result.order == s.finish

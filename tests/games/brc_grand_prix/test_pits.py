@@ -1,0 +1,151 @@
+"""The pit lane: the mandatory window, pit entry, pit-lane movement, the pit stop, the pit exit and the
+Weather Change space.
+
+Rulebook sections: "1. The Mandatory Pit Window", "The Commitment (Pit Entry)", "Movement Rules",
+"The Pit Lane Exception", "Overtaking" (in the pits), "The Pit Stop", "Single Change Rule", "Pit Exit
+(Rejoining)" and its example, the Weather Change space. Gap decisions F1-G3, F1-G9, F1-A7, F1-A8,
+F1-A15 in docs/rules/brc-grand-prix.md.
+"""
+
+from __future__ import annotations
+
+from slipstream.games.brc_grand_prix import BRCState
+from slipstream.games.brc_grand_prix.state import BOX, PIT_CHOICE, ROLL
+
+from .helpers import poised, started, texts
+
+OTHERS = [70, 71, 76]
+"""Three cars on spaces 10, 11 and 16, out of the way of the pit lane and its exit."""
+
+
+def p1(dist: int, pit: int = -1, tyre: str = "soft", **kw: object) -> BRCState:
+    """P1 (pit box P2) at ``dist`` (or in the pit lane at ``pit`` with Pit Entry distance ``dist``)."""
+    state = kw.pop("state", None) or started()
+    return poised(state, 0, dist=[dist, *OTHERS], pit=[pit, -1, -1, -1],  # type: ignore[arg-type]
+                  tyres=[tyre, "hard", "hard", "hard"], **kw)
+
+
+def test_a_move_reaching_the_pit_entry_may_enter_and_ends_there() -> None:
+    """The Commitment (Pit Entry): move onto the Pit Entry space; your movement ends immediately."""
+    s = p1(50).apply("die:6")  # space 20 + 8 passes the entry after space 25
+    assert s.step == PIT_CHOICE and s.legal_actions() == ["pit", "stay"]
+    entered = s.apply("pit")
+    assert entered.pit[0] == 0 and entered.dist[0] == 56
+    assert "enters the pit lane on lap 2" in texts(entered)
+    assert entered.stops[0] == 1  # lap 2: inside the window
+    stayed = s.apply("stay")
+    assert stayed.pit[0] == -1 and stayed.dist[0] == 58
+
+
+def test_a_stop_on_lap_1_does_not_count_for_the_window() -> None:
+    """The Mandatory Pit Window: at least one stop between the start of lap 2 and the end of lap 7."""
+    s = p1(20).apply("die:6").apply("pit")
+    assert s.pit[0] == 0 and s.stops[0] == 0
+
+
+def test_grid_cars_cannot_enter_before_crossing_the_line() -> None:
+    """F1-G2/F1-A7: a car still behind the start line (on the grid) cannot take the pit entry."""
+    s = p1(-6).apply("die:6")
+    assert s.step == ROLL and s.dist[0] == 2
+
+
+def test_pit_lane_movement_is_one_unmodified_d6_and_the_box_offers_one_tyre_change() -> None:
+    """Movement Rules: a single d6, no tyre or weather modifiers. The Pit Stop: passing your Pit Box you
+    may change tyres (SOFT/HARD flip, or WET); Single Change Rule: one change per entry."""
+    s = p1(56, pit=0).apply("die:3")  # SOFT on DRY would be +2; in the pit lane it is not
+    assert s.step == BOX and s.legal_actions() == ["tyre:hard", "tyre:keep", "tyre:wet"]
+    s = s.apply("tyre:hard")
+    assert s.tyre[0] == 1 and s.pit[0] == 3 and "changes SOFT for HARD" in texts(s)
+    s = poised(s, 0).apply("die:2")
+    assert s.step == ROLL and s.pit[0] == 5  # the box is behind: no second change
+
+
+def test_pit_lane_spaces_are_shared_and_overtaking_is_automatic() -> None:
+    """The Pit Lane Exception (shared spaces) and Overtaking in the pits (no Attack Die)."""
+    s = poised(started(), 0, dist=[56, 56, 76, 80], pit=[3, 4, -1, -1], tyres=["soft"] * 4)
+    s = s.apply("die:3")
+    assert s.pit[:2] == [6, 4] and s.step == ROLL
+    s = poised(s, 1).apply("die:2")
+    assert s.pit[:2] == [6, 6]
+
+
+def test_pit_exit_example_one_space_from_the_exit_4_plus_2_moves_6() -> None:
+    """Pit Exit (Rejoining): 'If you are 1 space away from the exit and roll a 4 with a +2 modifier,
+    your total move is 4 + 2 = 6. Move 6 spaces forward from your current position.'"""
+    s = p1(56, pit=8).apply("die:4")
+    assert s.pit[0] == -1 and s.dist[0] == 56 + 5 + 6  # P8 -> space 2 is 1 space; 6 reach space 7
+    assert s.dist[0] % 30 == 7
+
+
+def test_a_modified_exit_roll_that_falls_short_stays_in_the_pit_lane() -> None:
+    """Pit Exit: the modifier applies once the roll would pass the exit; the modified move may not."""
+    s = p1(56, pit=6, weather="WET").apply("die:3")  # raw 3 would exit; SOFT on WET: 3 - 2 = 1
+    assert s.pit[0] == 7
+
+
+def test_lock_up_applies_on_the_exit_roll() -> None:
+    """F1-A8: a SOFT 1 on a DRY track that takes the car out of the pit lane locks up: 3, off, miss."""
+    s = p1(56, pit=8).apply("die:1")
+    assert s.dist[0] == 56 + 5 + 3 and s.off[0] and s.miss[0] == 1
+
+
+def test_a_car_that_cannot_rejoin_waits_at_the_exit() -> None:
+    """F1-G3: the rejoin space is occupied and the move ends there: the car stays on the last pit space."""
+    s = poised(started(), 0, dist=[56, 62, 76, 80], pit=[8, -1, -1, -1], tyres=["hard"] * 4)
+    s = s.apply("die:1")
+    assert s.pit[0] == 8 and s.dist[0] == 56 and "waits at the pit exit" in texts(s)
+
+
+def test_the_line_crosses_the_pit_lane() -> None:
+    """F1-G3: the start/finish line crosses the pit lane between P4 and P5, so laps count there."""
+    s = p1(56, pit=3)
+    assert s.lap(0) == 2
+    s = s.apply("die:2")
+    assert s.pit[0] == 5 and s.lap(0) == 3
+
+
+def test_finishing_in_the_pit_lane() -> None:
+    """Crossing the Line: any movement on or past the finish line finishes, in the pit lane too."""
+    s = p1(56, pit=3, state=started(laps=2)).apply("die:2")
+    assert s.finish == (0,)
+
+
+def test_weather_change_space_flips_the_track_for_everyone_from_their_next_turn() -> None:
+    """The Weather Change space: landing exactly on it flips DRY/WET; every driver uses the new
+    modifiers from their very next turn."""
+    s = poised(started(), 0, dist=[56, 70, 76, 80], pit=[5, -1, -1, -1], tyres=["soft"] * 4)
+    s = s.apply("die:3")
+    assert s.weather == 1 and "the track is now WET" in texts(s)
+    s = poised(s, 1).apply("die:4")  # P2 on SOFT, now on a WET track: 4 - 2
+    assert s.dist[1] == 72
+
+
+def test_passing_the_weather_space_without_landing_does_not_flip() -> None:
+    """Only landing exactly on the Weather Change space triggers it."""
+    s = p1(56, pit=5).apply("die:6")
+    assert s.weather == 0
+
+
+def test_drive_through_forces_an_unpitted_car_in_on_the_last_lap_of_the_window() -> None:
+    """F1-G9 (default drive-through): a car without a stop must take the pit lane on lap 7."""
+    s = p1(200).apply("die:6")  # lap 7, space 20: the move passes the entry
+    assert s.pit[0] == 0 and s.stops[0] == 1 and "must take the pit lane" in texts(s)
+
+
+def test_drive_through_penalty_after_the_window() -> None:
+    """F1-G9: still unpitted after lap 7, the car is sent through the pit lane as a penalty."""
+    s = p1(230).apply("die:6")  # lap 8
+    assert s.pit[0] == 0 and s.pens[0] == 1 and "drive-through penalty" in texts(s)
+
+
+def test_stop_go_penalty_option() -> None:
+    """F1-G9, option pit_penalty=stop-go: leaving lap 7 without a stop costs 2 turns, off the track."""
+    s = p1(207, tyre="hard", state=started(pit_penalty="stop-go")).apply("die:4")  # lap 7 -> lap 8
+    assert s.dist[0] == 211 and s.pens[0] == 1 and s.off[0]
+    assert s.miss[0] == 2 and "stop-go" in texts(s)
+
+
+def test_leaving_wet_tyres_the_driver_picks_soft_or_hard() -> None:
+    """F1-A15: from WET the change may be to SOFT or HARD."""
+    s = p1(56, pit=0, tyre="wet").apply("die:2")
+    assert s.legal_actions() == ["tyre:hard", "tyre:keep", "tyre:soft"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -9,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -177,10 +179,12 @@ class Api:
         raise AssertionError("the match did not end")
 
 
-def ws_open(server: Server, match_id: str, token: str | None) -> ClientConnection:
-    ws = connect(f"{server.ws_url}/ws/matches/{match_id}", open_timeout=10)
-    ws.send(json.dumps({"type": "hello", "token": token}))
-    return ws
+@contextlib.contextmanager
+def ws_open(server: Server, match_id: str, token: str | None) -> Iterator[ClientConnection]:
+    """A WebSocket to a match that has said hello with ``token`` (``None``: a spectator)."""
+    with connect(f"{server.ws_url}/ws/matches/{match_id}", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        yield ws
 
 
 def ws_recv(ws: ClientConnection, timeout: float = 10.0) -> dict[str, Any]:

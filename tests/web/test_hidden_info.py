@@ -1,0 +1,111 @@
+"""No message the server builds for a seat or a spectator depends on what that seat cannot see, in
+every registered game (and Toy Dash): a message is built from the seat's view, its own legal
+actions, the game's render hooks and the events visible to it, so redrawing everything hidden from
+the seat (``determinize``) must not change a byte of it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Iterator
+
+import pytest
+
+import slipstream
+from slipstream.engine import CHANCE, State
+from slipstream.engine.registry import games
+from slipstream.web.hub import Room
+from slipstream.web.protocol import seat_payload
+from slipstream.web.storage import MatchData, SeatData
+from tests.web import toygame
+
+MAX_PLIES = 600
+
+
+def game_ids() -> list[str]:
+    return sorted({*games(), toygame.ToyDash.id})
+
+
+@pytest.fixture(autouse=True)
+def toy_registered() -> Iterator[None]:
+    toygame.install()
+    yield
+    toygame.uninstall()
+
+
+def playout(game_id: str, seed: int) -> list[State]:
+    rng = random.Random(seed)
+    state = slipstream.load(game_id).start(seed=seed)
+    states = [state]
+    while state.actor is not None and len(states) < MAX_PLIES:
+        actor = state.actor
+        if actor == CHANCE:
+            state = state.apply_chance()
+        else:
+            seat = rng.choice(sorted(actor)) if isinstance(actor, frozenset) else actor
+            state = state.apply(rng.choice(state.legal_actions(seat)))  # type: ignore[arg-type]
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_seat_messages_do_not_change_when_hidden_information_is_redrawn(game_id: str) -> None:
+    rng = random.Random(3)
+    for seed in (1, 2):
+        states = playout(game_id, seed)
+        stride = max(1, len(states) // 60)
+        for state in [*states[::stride], states[-1]]:
+            for seat in [None, *state.game.seats]:
+                mine = json.dumps(seat_payload(state, seat), sort_keys=True)
+                for _ in range(2):
+                    other = state.determinize(seat, rng)
+                    assert json.dumps(seat_payload(other, seat), sort_keys=True) == mine, (
+                        f"{game_id} ply {state.ply}: seat {seat}'s message depends on hidden information"
+                    )
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_room_log_and_messages_carry_only_events_the_seat_may_see(game_id: str) -> None:
+    states = playout(game_id, 5)
+    game = states[0].game
+    data = MatchData(
+        id="t",
+        game_id=game_id,
+        version=game.version,
+        options=game.record_options(),
+        seed=5,
+        status="running",
+        title="t",
+        host_hash="",
+        created_at=0.0,
+        updated_at=0.0,
+        seats=[SeatData(seat=s) for s in game.seats],
+    )
+
+    async def build() -> Room:
+        room = Room(data, game)
+        from slipstream.web.storage import MoveData
+
+        room.restore([MoveData(ply=i, action=a) for i, a in enumerate(states[-1].actions)])
+        return room
+
+    room = asyncio.run(build())
+    assert room.state.record() == states[-1].record()
+    hidden_events = 0
+    for seat in [None, *game.seats]:
+        log = json.loads(room.log_message(seat))["entries"]
+        shown = [e for entry in log for e in entry["events"]]
+        allowed = [
+            e.to_json()
+            for _ply, events in room.log
+            for e in events
+            if e.seats is None or (seat is not None and seat in e.seats)
+        ]
+        assert shown == allowed[-len(shown) :] if shown else not allowed
+        hidden_events += sum(1 for _p, events in room.log for e in events if not e.visible_to(seat))
+        message = json.loads(room.message(seat))
+        assert message["view"] == room.state.view(seat)
+        assert message["events"] == room.state.visible_events(seat)
+    if game_id == toygame.ToyDash.id:
+        assert hidden_events > 0, "Toy Dash deals secret cards, so some events are hidden from some seats"

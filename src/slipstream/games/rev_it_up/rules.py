@@ -96,11 +96,8 @@ def resolve_draw(s: RevState, seat: int, events: list[Event]) -> None:
         _ev(events, "emp", f"{_name(s, seat)}'s {g.kinds.names[kind]} is cancelled by an EMP", "Item: EMP",
             seat=seat)
     heat = g.heat[kind]
-    fits = True
-    target = 0
     if heat:
-        target = rev_last(s, seat) + heat
-        fits = target <= g.rev_length[seat]
+        fits = rev_last(s, seat) + heat <= g.rev_length[seat]
         if not fits and g.lose_move and move:
             move = 0
             _ev(events, "lose-move", f"{_name(s, seat)}'s chip would overheat: no movement",
@@ -110,7 +107,8 @@ def resolve_draw(s: RevState, seat: int, events: list[Event]) -> None:
     elif move < 0:
         move_back(s, seat, -move, events, "Recalls (Purple)" if code == RECALL else "Item: Sticky Bomb")
     if heat:
-        if fits and s.status[seat] != OVERHEATED:
+        target = rev_last(s, seat) + heat
+        if target <= g.rev_length[seat] and s.status[seat] != OVERHEATED:
             place_on_rev(s, seat, kind, target)
             _ev(events, "rev", f"{_name(s, seat)} places {g.kinds.names[kind]} on Rev space {target}",
                 "Rev Track", seat=seat, space=target)

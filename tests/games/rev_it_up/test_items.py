@@ -1,0 +1,225 @@
+"""Items (rulebook "Items", Turn Structure 3 and 5; the catalogue of RIU-G10, decided in
+docs/rules/rev-it-up.md)."""
+
+from __future__ import annotations
+
+from slipstream.engine import CHANCE
+from slipstream.games.rev_it_up import rules
+from slipstream.games.rev_it_up.state import RevState
+
+from .helpers import bag_of, decide, draws, force, new, play, rev_of
+
+ALT = "caltrops,shockwave,emp,slipstream,loose-change,heat-sink"
+
+
+def to_use_phase(s: RevState, *chips: str) -> RevState:
+    """Draw ``chips`` (coins by default, so nobody moves), everyone keeps going: step 5 opens."""
+    s = draws(s, *(chips or ["coin-1"] * s.g.players))
+    return decide(s, **{f"p{seat}": "go" for seat in range(s.g.players) if s.status[seat] == rules.RACING})
+
+
+def test_items_are_used_from_the_ready_area_after_the_stop_decision() -> None:
+    """Turn Structure 5: "Players can now choose to use items in their ready areas" (after step 4)."""
+    s = new()
+    force(s, 0, ready=("sponsor",))
+    s = to_use_phase(s)
+    assert s.view(None)["phase"] == "use-items"
+    assert s.actor == frozenset({0})
+    assert s.legal_actions(0) == ["0:pass", "0:use:sponsor"]
+
+
+def test_oil_slick_stops_the_next_racer_there() -> None:
+    """Oil Slick (Trap, RIU-G10): "drop on your space; the next racer to enter or pass it stops there"."""
+    s = new()
+    force(s, 0, ready=("oil-slick",), pos=10)
+    force(s, 1, pos=8)
+    s = play(to_use_phase(s), "0:use:oil-slick")
+    assert s.traps == ((10, "oil-slick", 0),)
+    s = draws(s, "coin-1", "exhaust-3")
+    assert s.pos[1] == 10 and s.traps == ()
+
+
+def test_caltrops_add_debris_to_the_next_racer_passing() -> None:
+    """Caltrops (Trap, RIU-G10): the next racer to pass it adds 1 Debris to its Rev Track."""
+    s = new(items=ALT)
+    force(s, 0, ready=("caltrops",), pos=10)
+    force(s, 1, pos=8)
+    s = play(to_use_phase(s), "0:use:caltrops")
+    s = draws(s, "coin-1", "exhaust-3")
+    assert s.pos[1] == 11
+    assert rev_of(s, 1) == [("debris", 1), ("exhaust-3", 4)]
+
+
+def test_the_dropper_does_not_spring_its_own_trap() -> None:
+    """RIU-G10 decision: a trap waits for the next *other* racer."""
+    s = new(items=ALT)
+    force(s, 0, ready=("caltrops",), pos=40)
+    s = play(to_use_phase(s), "0:use:caltrops")
+    force(s, 0, pos=9)
+    s = draws(s, "exhaust-1", "coin-1")
+    assert rev_of(s, 0) == [("exhaust-1", 1)] and len(s.traps) == 1
+
+
+def test_rocket_hits_the_racer_directly_ahead() -> None:
+    """Attacking Items "will usually add chips to other player's Rev Tracks" (Rocket: the racer directly
+    ahead adds 1 Debris)."""
+    s = new(players=3)
+    force(s, 0, ready=("rocket",), pos=5)
+    force(s, 1, pos=9)
+    force(s, 2, pos=7)
+    s = to_use_phase(s)
+    assert s.legal_actions(0) == ["0:pass", "0:use:rocket:2"]
+    s = s.apply("0:use:rocket:2")
+    assert rev_of(s, 2) == [("debris", 1)] and s.ready[0] == ()
+
+
+def test_stopped_racers_are_immune_to_attacks() -> None:
+    """RIU-A13: stopped racers cannot be hit by Attacks or Weapons."""
+    s = new(players=3)
+    force(s, 0, ready=("rocket",), pos=5)
+    force(s, 1, pos=9)
+    force(s, 2, pos=7)
+    s = draws(s, "coin-1", "coin-1", "coin-1")
+    s = decide(s, p0="go", p1="go", p2="stop")
+    assert s.legal_actions(0) == ["0:pass", "0:use:rocket:1"]
+
+
+def test_debris_on_a_full_rev_track_overheats_a_racing_racer() -> None:
+    """Rev Track: no space for a chip means Overheat, for Debris too."""
+    s = new()
+    force(s, 0, ready=("rocket",))
+    force(s, 1, pos=4, rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"])
+    s = play(to_use_phase(s), "0:use:rocket:1")
+    assert s.status[1] == rules.OVERHEATED
+
+
+def test_shockwave_hits_everyone_up_to_three_ahead() -> None:
+    """Shockwave (Attack): every racer within 3 spaces ahead adds 1 Debris."""
+    s = new(players=4, items=ALT)
+    force(s, 0, ready=("shockwave",), pos=5)
+    force(s, 1, pos=8)
+    force(s, 2, pos=9)
+    force(s, 3, pos=6)
+    s = play(to_use_phase(s), "0:use:shockwave")
+    assert [len(s.rev_k[t]) for t in range(4)] == [0, 1, 0, 1]
+
+
+def test_shield_cancels_the_next_attack_and_is_spent() -> None:
+    """Shield (RIU-G10): cancels the next Attack, Weapon or Trap on you."""
+    s = new()
+    force(s, 0, ready=("rocket",))
+    force(s, 1, pos=3, ready=("shield",))
+    s = play(to_use_phase(s), "0:use:rocket:1")
+    assert s.rev_k[1] == () and s.ready[1] == ()
+
+
+def test_sticky_bomb_goes_into_an_opponents_bag() -> None:
+    """Items: "Some Items may go in an opponent's bag". Sticky Bomb: drawn, the Bomb moves its racer
+    back 2 and takes a Rev space; at the end of the round it returns to the supply."""
+    s = new(players=3)
+    force(s, 0, pos=5)
+    s = draws(s, "exhaust-2", "coin-1", "coin-1")
+    s = s.apply("item:sticky-bomb")
+    assert s.actor == 0 and s.legal_actions() == ["give:1", "give:2"]
+    bombs = s.supply[s.g.bomb]
+    s = s.apply("give:2")
+    assert bag_of(s, 2)["bomb"] == 1 and s.supply[s.g.bomb] == bombs - 1 and s.ready[0] == ()
+    force(s, 2, pos=6, bag={"bomb": 1, "coin-1": 1})
+    s = decide(s, p0="stop", p1="stop", p2="go")
+    s = draws(s, "bomb")
+    assert s.pos[2] == 4 and rev_of(s, 2) == [("bomb", 1)]
+    s = decide(s, p2="stop")
+    while s.view(None)["phase"] == "buy":
+        s = s.apply(s.legal_actions()[0].split(":")[0] + ":done")
+    assert "bomb" not in bag_of(s, 2) and s.supply[s.g.bomb] == bombs
+
+
+def test_emp_cancels_the_next_ecoboost_or_nitrous() -> None:
+    """EMP (Weapon): the chosen opponent's next drawn Ecoboost or Nitrous gives no movement."""
+    s = new(items=ALT)
+    force(s, 0, ready=("emp",))
+    force(s, 1, bag={"coin-1": 1, "ecoboost-2": 1})
+    s = play(to_use_phase(s), "0:use:emp:1")
+    assert s.emp[1] == 1
+    s = draws(s, "coin-1", "ecoboost-2")
+    assert s.pos[1] == 0 and s.emp[1] == 0
+
+
+def test_turbo_is_used_during_movement() -> None:
+    """Turn Structure 5: "Some items are used during the movement phase" (RIU-A5: Boost items, right
+    after your own chip has moved). Turbo: +3, no heat; the item spaces it passes count."""
+    s = new()
+    force(s, 0, ready=("turbo",), pos=2)
+    s = draws(s, "exhaust-1", "coin-1")
+    assert s.actor == 0 and s.legal_actions() == ["boost:turbo", "pass"]
+    assert s.pos[0] == 3
+    s = s.apply("boost:turbo")
+    assert s.pos[0] == 6 and rev_of(s, 0) == [("exhaust-1", 1)] and s.ready[0] == ()
+    s = draws(s)
+    t = new()
+    force(t, 0, ready=("turbo",), pos=4)
+    t = draws(t, "exhaust-1", "coin-1")
+    t = t.apply("boost:turbo")
+    assert t.pos[0] == 8 and t.actor == CHANCE and t.legal_actions()[0].startswith("item:")
+
+
+def test_slipstream_moves_to_the_racer_ahead() -> None:
+    """Slipstream (Boost): move to the space of the racer directly ahead."""
+    s = new(players=3, items=ALT)
+    force(s, 0, ready=("slipstream",), pos=1)
+    force(s, 1, pos=20)
+    force(s, 2, pos=5)
+    s = draws(s, "exhaust-1", "coin-1", "coin-1")
+    s = s.apply("boost:slipstream")
+    assert s.pos[0] == 5
+
+
+def test_profit_items_give_coins_to_spend() -> None:
+    """Round Structure 2: coins "they've collected" (RIU-G16: from Profit items). Sponsor +2 now;
+    Loose Change +1 now and +1 in the next buying phase."""
+    s = new()
+    force(s, 0, ready=("sponsor",))
+    s = play(to_use_phase(s), "0:use:sponsor")
+    s = decide(draws(s, "coin-1", "coin-1"), p0="stop", p1="stop")
+    assert s.coins == [2 + 2, 2]
+    t = new(items=ALT)
+    force(t, 0, ready=("loose-change",))
+    t = play(to_use_phase(t), "0:use:loose-change")
+    t = decide(draws(t, "coin-1", "coin-1"), p0="stop", p1="stop")
+    assert t.coins[0] == 2 + 1
+    t = play(t, "0:done", "1:done")
+    assert t.collected == [1, 0]
+
+
+def test_heat_sink_removes_the_most_recent_chip() -> None:
+    """Heat Sink (Shield): remove 1 chip from your Rev Track (Exhaust to the bag, Debris to supply)."""
+    s = new(items=ALT)
+    force(s, 0, ready=("heat-sink",), rev=["exhaust-2", "exhaust-3"], bag={"coin-1": 1})
+    s = play(to_use_phase(s), "0:use:heat-sink")
+    assert rev_of(s, 0) == [("exhaust-2", 2)] and bag_of(s, 0) == {"exhaust-3": 1}
+
+
+def test_ready_area_holds_two_items_and_items_persist() -> None:
+    """RIU-G13: the ready area holds 2 items; gaining a third, the racer drops one. Items stay between
+    rounds."""
+    s = new()
+    force(s, 0, ready=("rocket", "shield"), pos=5)
+    s = draws(s, "exhaust-2", "coin-1")
+    s = s.apply("item:turbo")
+    assert s.actor == 0 and s.legal_actions() == ["drop:rocket", "drop:shield", "drop:turbo"]
+    s = s.apply("drop:rocket")
+    assert sorted(s.ready[0]) == ["shield", "turbo"]
+    s = decide(s, p0="stop", p1="stop")
+    while s.view(None)["phase"] == "buy":
+        s = s.apply(s.legal_actions()[0].split(":")[0] + ":done")
+    assert s.round == 2 and sorted(s.ready[0]) == ["shield", "turbo"]
+
+
+def test_stopped_racers_do_not_move_or_roll() -> None:
+    """RIU-A14: a stopped racer draws no chip, so it neither moves nor rolls for items."""
+    s = new()
+    s = draws(s, "coin-1", "coin-1")
+    s = decide(s, p0="stop", p1="go")
+    assert s.view(None)["current"] == 1
+    s = draws(s, "exhaust-1")
+    assert s.pos == [0, 1]

@@ -1,0 +1,154 @@
+"""Setup and modes: tyre selection, the grid (roll-off and qualifying), Sprint mode, Dynamic Weather.
+
+Rulebook sections: Setup (Tyre Selection), the grid roll-off and Tie-Breaker, Qualifying (the hot lap,
+The SOFT Penalty, The Grid), Sprint mode (Dice & Movement, Sprint Tyre Modifiers, Sprint Lock-up
+Penalty), Dynamic Weather (Trigger, Exclusions). Gap decisions F1-A2, F1-A3, F1-A9, F1-A10, F1-A11.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from slipstream.engine.errors import OptionError
+from slipstream.games.brc_grand_prix import BRCGrandPrix
+from slipstream.games.brc_grand_prix.rules import HARD, SOFT, sprint_move
+from slipstream.games.brc_grand_prix.state import BOX, ROLL, TYRES
+
+from .helpers import poised, started, texts
+
+
+def test_starting_tyres_are_chosen_at_once_and_hidden_until_all_have_chosen() -> None:
+    """Setup, Tyre Selection: each player selects SOFT or HARD (a simultaneous choice)."""
+    s = BRCGrandPrix(players=3).start(seed=1)
+    assert s.step == TYRES and s.actor == frozenset({0, 1, 2})
+    assert s.legal_actions(1) == ["1:hard", "1:soft"]
+    s = s.apply("0:soft")
+    assert s.actor == frozenset({1, 2})
+    assert s.view(0)["cars"][0]["tyre"] == "soft"
+    assert s.view(1)["cars"][0]["tyre"] == "chosen"
+    other = s.determinize(1, random.Random(3))
+    assert other.view(1) == s.view(1)
+    s = s.apply("1:hard").apply("2:hard")
+    assert s.view(1)["cars"][0]["tyre"] == "soft" and "starting tyres" in texts(s)
+
+
+def test_grid_roll_off_ties_are_rolled_again_among_the_tied_drivers() -> None:
+    """The grid: highest d6 takes pole; Tie-Breaker: tied players roll again against each other."""
+    s = BRCGrandPrix(players=4).start(seed=1)
+    for seat in range(4):
+        s = s.apply(f"{seat}:hard")
+    for roll in (5, 5, 3, 5):
+        s = s.apply(f"die:{roll}")
+    assert "P1, P2, P4 tie and roll again" in texts(s)
+    for roll in (2, 6, 4):  # P1, P2, P4
+        s = s.apply(f"die:{roll}")
+    assert s.grid == (1, 3, 0, 2)
+    assert [s.dist[i] for i in (1, 3, 0, 2)] == [-1, -2, -3, -4]
+    assert s.step == ROLL and s.mv_seat == 1  # pole moves first
+
+
+def _qualifying() -> object:
+    s = BRCGrandPrix(players=2, grid="qualifying").start(seed=1)
+    return s.apply("0:hard").apply("1:soft")
+
+
+def test_qualifying_fewest_rolls_takes_pole_and_a_soft_1_adds_a_roll() -> None:
+    """Qualifying: one hot lap (30 spaces) in the fewest rolls; SOFT +2; a 1 on SOFT adds +1 to the
+    count (F1-A3: it still moves 3)."""
+    s = _qualifying()
+    for _ in range(5):
+        s = s.apply("die:6")  # type: ignore[attr-defined]
+    assert s.qual == (5,)  # type: ignore[attr-defined]
+    for roll in (1, 6, 6, 6, 6):  # 3 + 8 + 8 + 8 = 27, then 35: 1 counts twice -> 6 rolls
+        s = s.apply(f"die:{roll}")  # type: ignore[attr-defined]
+    assert s.qual == (5, 6) and s.grid == (0, 1)  # type: ignore[attr-defined]
+
+
+def test_qualifying_ties_are_settled_by_a_roll_off() -> None:
+    """The Grid: ties are settled by a single d6 roll-off."""
+    s = _qualifying()
+    for roll in (6, 6, 6, 6, 6, 4, 4, 4, 4, 4):  # HARD 5 rolls; SOFT 6 x 5 = 30 in 5 rolls
+        s = s.apply(f"die:{roll}")  # type: ignore[attr-defined]
+    assert s.qual == (5, 5) and "tie" not in texts(s)  # type: ignore[attr-defined, arg-type]
+    s = s.apply("die:2").apply("die:5")  # type: ignore[attr-defined]
+    assert s.grid == (1, 0)  # type: ignore[attr-defined]
+
+
+def test_sprint_rolls_2d6_and_soft_adds_4() -> None:
+    """Sprint: two D6; SOFT +4; HARD +0."""
+    assert sprint_move(3, 5, SOFT) == (12, False)
+    assert sprint_move(3, 5, HARD) == (8, False)
+    assert sprint_move(1, 1, HARD) == (2, False)
+    s = poised(started(sprint=True), 0, dist=[30, 26, 26, 26], pit=[-1, 0, 0, 0], tyres=["soft"] * 4)
+    outcomes = s.chance_outcomes()
+    assert len(outcomes) == 21 and math.isclose(sum(p for _, p in outcomes), 1.0)
+    assert dict(outcomes)["dice:2-5"] == 2 / 36 and dict(outcomes)["dice:6-6"] == 1 / 36
+    s = s.apply("dice:2-4")
+    assert s.dist[0] == 40
+
+
+def test_sprint_lock_up_completes_the_move_then_misses_a_turn() -> None:
+    """Sprint Lock-up Penalty: either die a 1 on SOFT: complete the move, miss the next full turn."""
+    assert sprint_move(1, 5, SOFT) == (10, True)
+    s = poised(started(sprint=True), 0, dist=[30, 26, 26, 26], pit=[-1, 0, 0, 0], tyres=["soft"] * 4)
+    lock = sum(p for a, p in s.chance_outcomes() if "1" in a[5:])
+    assert math.isclose(lock, 11 / 36)  # the rulebook's odds follow from 2d6: 11 of 36
+    s = s.apply("dice:1-4")
+    assert s.dist[0] == 39 and s.off[0] and s.miss[0] == 1
+
+
+def test_sprint_is_dry_only() -> None:
+    """Sprint: Track State locked to DRY: no WET tyres, the Weather Change space is ignored (F1-A9),
+    and Dynamic Weather cannot be combined with it."""
+    s = poised(started(sprint=True), 0, dist=[56, 70, 76, 80], pit=[0, -1, -1, -1], tyres=["soft"] * 4)
+    s = s.apply("die:2")
+    assert s.step == BOX and s.legal_actions() == ["tyre:hard", "tyre:keep"]
+    s = poised(started(sprint=True), 0, dist=[56, 70, 76, 80], pit=[5, -1, -1, -1], tyres=["soft"] * 4)
+    assert s.apply("die:3").weather == 0
+    with pytest.raises(OptionError, match="Sprint"):
+        BRCGrandPrix(players=2, sprint=True, dynamic_weather=True)
+
+
+def test_sprint_pit_lane_roll_is_one_raw_d6_even_at_the_exit() -> None:
+    """F1-A9: in Sprint the pit lane uses one unmodified d6, the exit roll included."""
+    s = poised(started(sprint=True), 0, dist=[56, 70, 76, 80], pit=[8, -1, -1, -1], tyres=["soft"] * 4)
+    assert s.legal_actions()[0] == "die:1"
+    s = s.apply("die:4")
+    assert s.dist[0] == 56 + 5 + 4 and not s.off[0]
+
+
+def _dynamic() -> object:
+    return poised(started(dynamic_weather=True), 0, dist=[30, 40, 26, 26], pit=[-1, -1, 0, 0],
+                  tyres=["hard"] * 4, order=[0, 1, 2, 3])
+
+
+def test_dynamic_weather_two_consecutive_sixes_by_different_players_flip_the_weather() -> None:
+    """Dynamic Weather, Trigger: two players roll a 6 on their movement die one after the other."""
+    s = _dynamic().apply("die:6").apply("die:6")  # type: ignore[attr-defined]
+    assert s.weather == 1 and "two 6s in a row" in texts(s)
+
+
+def test_dynamic_weather_needs_consecutive_rolls() -> None:
+    """A roll other than 6 in between breaks the pair."""
+    s = _dynamic().apply("die:6").apply("die:5")  # type: ignore[attr-defined]
+    assert s.weather == 0
+
+
+def test_dynamic_weather_ignores_overtake_rolls() -> None:
+    """Exclusions: only Movement Phase rolls count, not Attack Die rolls."""
+    s = poised(started(dynamic_weather=True), 0, dist=[30, 34, 26, 26], pit=[-1, -1, 0, 0],
+               tyres=["hard"] * 4, order=[0, 1, 2, 3])
+    s = s.apply("die:6").apply("attempt").apply("attack:pass")
+    assert s.last_six == 0
+    s = s.apply("die:6")
+    assert s.weather == 1
+
+
+def test_dynamic_weather_off_by_default() -> None:
+    """Dynamic Weather must be agreed before the race: an option, off by default."""
+    s = poised(started(), 0, dist=[30, 40, 26, 26], pit=[-1, -1, 0, 0], tyres=["hard"] * 4,
+               order=[0, 1, 2, 3])
+    assert s.apply("die:6").apply("die:6").weather == 0

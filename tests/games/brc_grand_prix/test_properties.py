@@ -1,0 +1,88 @@
+"""Hypothesis properties of BRC Grand Prix over random races and options."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from slipstream.engine import CHANCE
+from slipstream.engine.record import dumps, parse, replay
+from slipstream.games.brc_grand_prix import BRCGrandPrix, BRCState
+from slipstream.games.brc_grand_prix.rules import standard_move
+
+options = st.fixed_dictionaries({
+    "laps": st.integers(1, 4),
+    "grid": st.sampled_from(["roll-off", "qualifying"]),
+    "standings": st.sampled_from(["race-to-end", "current-position"]),
+    "pit_penalty": st.sampled_from(["drive-through", "stop-go"]),
+    "safety_car": st.sampled_from(["capped", "literal"]),
+})
+
+
+def playout(game: BRCGrandPrix, seed: int) -> list[BRCState]:
+    rng = random.Random(seed)
+    state: BRCState = game.start(seed=seed)  # type: ignore[assignment]
+    states = [state]
+    while state.actor is not None:
+        actor = state.actor
+        if actor == CHANCE:
+            action = state.sample_chance()
+        elif isinstance(actor, frozenset):
+            action = rng.choice(state.legal_actions(rng.choice(sorted(actor))))
+        else:
+            action = rng.choice(state.legal_actions())
+        state = state.apply(action)
+        states.append(state)
+        assert len(states) < 50_000
+    return states
+
+
+@settings(max_examples=25, deadline=None)
+@given(players=st.integers(2, 6), opts=options, sprint=st.booleans(), seed=st.integers(0, 10**6))
+def test_random_races_end_with_every_seat_ranked_and_the_rules_kept(
+    players: int, opts: dict[str, object], sprint: bool, seed: int
+) -> None:
+    game = BRCGrandPrix(players=players, sprint=sprint, dynamic_weather=not sprint and seed % 2 == 0,
+                        **opts)
+    states = playout(game, seed)
+    final = states[-1]
+    assert final.result is not None and sorted(final.result.order) == list(range(players))
+    assert final.result.order[: len(final.finish)] == final.finish
+    if game.race_to_end:
+        assert len(final.finish) == players
+    else:
+        assert len(final.finish) == 1
+    for s in states:
+        assert not s.invariant_problems()
+        if s.actor == CHANCE:
+            assert math.isclose(sum(p for _, p in s.chance_outcomes()), 1.0)
+    for seat in final.finish:
+        assert final.dist[seat] >= game.finish_dist
+    assert replay(parse(dumps(final))).view(None) == final.view(None)
+
+
+@given(roll=st.integers(1, 6), tyre=st.integers(0, 2), weather=st.integers(0, 1))
+def test_movement_is_never_negative_and_only_soft_on_dry_locks_up(roll: int, tyre: int, weather: int) -> None:
+    move, lock = standard_move(roll, tyre, weather)
+    assert move >= 0
+    assert lock == (roll == 1 and tyre == 0 and weather == 0)
+    if lock:
+        assert move == 3
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_cars_only_move_forward_except_by_a_rule_that_says_so(seed: int) -> None:
+    """A car's main-track distance goes down only by Securing the Spot, a card's move-N or let-by."""
+    states = playout(BRCGrandPrix(players=4, laps=3), seed)
+    for before, after in itertools.pairwise(states):
+        if not before.grid:
+            continue
+        allowed = {e.kind for e in after.events} & {"pass", "card-effect"}
+        for seat in range(4):
+            if before.pit[seat] < 0 and after.pit[seat] < 0 and after.dist[seat] < before.dist[seat]:
+                assert allowed, (seat, before.dist, after.dist, [e.text for e in after.events])

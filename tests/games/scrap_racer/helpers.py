@@ -44,7 +44,7 @@ def position(
     cards: Mapping[int, Mapping[str, int]] | None = None,
     turn: int = 0,
     filled: Iterable[int] | None = (),
-    boost_supply: int | None = None,
+    boost_supply: int | None = 0,
     bonus_supply: int | None = None,
     seed: int = 0,
 ) -> ScrapState:
@@ -52,8 +52,9 @@ def position(
 
     ``pos``: progress per racer slot; ``laps`` defaults to the laps that progress has completed.
     ``boosts``: boost markers held per slot by type; ``cards``: bonus cards per seat (taken off the deck);
-    ``filled``: the 1-based boost spaces that hold a face-down marker (default: none; the others' markers
-    go to the supply); ``None`` keeps the setup (every boost space filled).
+    ``filled``: the 1-based boost spaces that hold a face-down marker (default: none) and ``boost_supply``
+    the face-down markers left in the supply (default: none, so that no refill interrupts a scenario);
+    ``filled=None, boost_supply=None`` keeps the setup (every boost space filled, 8 in the supply).
     """
     s = game.start(seed=seed)
     assert isinstance(s, ScrapState)

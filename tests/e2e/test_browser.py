@@ -1,0 +1,182 @@
+"""End to end in a real headless Chromium (Debian's ``chromium``, driven by Playwright): create a
+race in the lobby, join the second seat from another browser context, play to the end, check what
+each seat sees, replay the race, and save screenshots (to $SLIPSTREAM_ARTIFACTS or a tmp dir).
+
+Uses Toy Dash and the generic board drawing, so it does not depend on any game's own drawing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from slipstream.engine.record import check
+from tests.web import toygame
+from tests.web.server import Server
+
+pytestmark = pytest.mark.e2e
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+if not Path(CHROMIUM).exists() and os.environ.get("CI") != "true":
+    pytest.skip("Debian's chromium is not installed (.ci/run installs it)", allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("e2e")
+    srv = Server(str(tmp / "e2e.sqlite3"), tmp / "server.log").start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    base = os.environ.get("SLIPSTREAM_ARTIFACTS")
+    out = Path(base) / "e2e" if base else tmp_path / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def watch(page: Page, errors: list[str]) -> Page:
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(15_000)
+    return page
+
+
+def create_race(page: Page, server: Server, hotseat: bool) -> None:
+    page.goto(server.url + "/")
+    page.wait_for_selector("#game-select option[value='toy-dash']", state="attached")
+    page.select_option("#game-select", "toy-dash")
+    page.fill("#players", "2")
+    page.dispatch_event("#players", "change")
+    page.fill("#my-name", "Ann")
+    if hotseat:
+        page.check("#hotseat")
+    page.click("#create-btn")
+    page.wait_for_url(re.compile(r".*/m/[\w-]+$"))
+
+
+def hand(page: Page) -> str:
+    return page.locator(".view-table tr:has(th:text-is('hand')) td").inner_text().strip()
+
+
+def play_step(page: Page) -> bool:
+    """Click this seat's action if it has one (preferring dash and roll); whether it clicked."""
+    buttons = page.locator("button.action:not([disabled])")
+    if buttons.count() == 0:
+        return False
+    labels = buttons.all_inner_texts()
+    pick = next((i for i, t in enumerate(labels) if t.endswith(("dash", "roll"))), 0)
+    try:
+        buttons.nth(pick).click(timeout=2000)
+    except Exception:  # the buttons were redrawn by a new state between count and click
+        return False
+    return True
+
+
+def over(page: Page) -> bool:
+    return "Race over" in page.inner_text("#turn")
+
+
+def test_two_browsers_race_to_the_end(server: Server, browser: Browser, shots: Path) -> None:
+    errors: list[str] = []
+    ann_ctx, bob_ctx = browser.new_context(), browser.new_context(viewport={"width": 390, "height": 844})
+    ann, bob = watch(ann_ctx.new_page(), errors), watch(bob_ctx.new_page(), errors)
+    create_race(ann, server, hotseat=False)
+    link = ann.url
+    ann.wait_for_selector("text=Waiting for players: 1 open seat")
+    bob.goto(link)
+    bob.fill("input.join-name[data-seat='1']", "Bob")
+    bob.click("button.join[data-seat='1']")
+    ann.wait_for_selector("text=All seats filled")
+    ann.screenshot(path=str(shots / "lobby-filled.png"))
+    ann.click("#start-btn")
+    ann.wait_for_selector("button.action")
+    bob.wait_for_selector("button.action")
+    ann_gem, bob_gem = hand(ann), hand(bob)
+    assert ann_gem in toygame.GEMS and bob_gem in toygame.GEMS and ann_gem != bob_gem
+    assert "Choose now" in ann.inner_text("#turn")
+    assert ann.locator("button.action").all_inner_texts() == ["0:dash", "0:walk"]
+    assert bob.locator("button.action").all_inner_texts() == ["1:dash", "1:walk"]
+    assert ann_gem not in bob.inner_text("body") and bob_gem not in ann.inner_text("body")
+    ann.screenshot(path=str(shots / "seat1-choose.png"))
+    bob.screenshot(path=str(shots / "seat2-phone-choose.png"), full_page=True)
+    # Ann chooses first: Bob sees that she has chosen, not what
+    ann.locator("button.action", has_text="0:dash").click()
+    bob.wait_for_selector(".log li:has-text('P1 has chosen'), .log li:has-text('Ann has chosen')")
+    assert "0:dash" not in bob.inner_text("body")
+    for _ in range(400):
+        if over(ann) and over(bob):
+            break
+        if not (play_step(ann) or play_step(bob)):
+            ann.wait_for_timeout(50)
+    else:
+        pytest.fail("the race did not end in the browsers")
+    ann.screenshot(path=str(shots / "seat1-finished.png"), full_page=True)
+    bob.screenshot(path=str(shots / "seat2-phone-finished.png"), full_page=True)
+    assert "Winner" in ann.inner_text("#result") and ann.inner_text("#result") == bob.inner_text("#result")
+    for page in (ann, bob):
+        text = page.inner_text(".view-table")
+        assert ann_gem in text and bob_gem in text, "the end reveals every gem"
+        assert "reveal" in page.inner_text("#log")
+    assert not errors, errors
+    ann_ctx.close()
+    bob_ctx.close()
+
+
+def test_hot_seat_play_and_replay(server: Server, browser: Browser, shots: Path) -> None:
+    errors: list[str] = []
+    ctx = browser.new_context()
+    page = watch(ctx.new_page(), errors)
+    create_race(page, server, hotseat=True)
+    page.wait_for_selector("#seat-tabs button >> nth=1")
+    for _ in range(400):
+        if over(page):
+            break
+        if not play_step(page):
+            page.wait_for_timeout(50)
+    else:
+        pytest.fail("the hot-seat race did not end")
+    page.wait_for_selector("#replay:not([hidden])")
+    total = int(page.get_attribute("#rp-slider", "max") or 0)
+    assert total > 0
+    page.click("#rp-first")
+    page.wait_for_selector(f"text=move 0 / {total}")
+    assert page.inner_text(".view-table tr:has(th:text-is('phase')) td").strip() == "deal"
+    page.click("#rp-next")
+    page.wait_for_selector(f"text=move 1 / {total}")
+    page.screenshot(path=str(shots / "replay.png"), full_page=True)
+    record = page.request.get(server.url + (page.locator("#record-link").get_attribute("href") or "")).json()
+    check(record)
+    assert record["game"] == "toy-dash" and len(record["actions"]) == total
+    assert not errors, errors
+    ctx.close()

@@ -1,0 +1,188 @@
+"""Buying New Chips and Items, and the end of the round (rulebook "Buying New Chips and Items",
+"Round Structure")."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from slipstream.engine import CHANCE, IllegalActionError
+
+from .helpers import bag_of, decide, disc_of, draws, force, new, play
+
+
+def to_buy(*coins: int, **options: object):  # type: ignore[no-untyped-def]
+    """A race in its buying phase where seat i has ``coins[i]`` coins (coin-1 chips in the discard)."""
+    s = new(players=len(coins), **options)
+    for seat, n in enumerate(coins):
+        force(s, seat, bag={"coin-1": 1, "exhaust-1": 1}, disc={"coin-1": n - 1} if n > 1 else {})
+    s = draws(s, *(["coin-1"] * len(coins)))
+    s = decide(s, **{f"p{seat}": "stop" for seat in range(len(coins))})
+    assert s.view(None)["phase"] == "buy"
+    return s
+
+
+def test_coins_come_from_the_discard_collected_coins_and_the_rev_bonus() -> None:
+    """Buying: "the amount of coins in their discard and the amount of bonus coins they earned from
+    their Rev Track"; a Coin chip of level X is worth X (the starting bag's "level 2 Coin")."""
+    s = new()
+    force(s, 0, bag={"coin-2": 1}, disc={"coin-3": 1}, rev=["exhaust-3", "exhaust-3", "exhaust-2"])
+    s.collected[0] = 2
+    s = decide(draws(s, "coin-2", "coin-1"), p0="stop", p1="stop")
+    assert s.coins[0] == 2 + 3 + 2 + 1
+    assert s.view(0)["racers"][0]["coins_to_spend"] == 8
+
+
+def test_no_two_chips_of_the_same_colour() -> None:
+    """Buying rule 1: "You cannot buy 2 chips of the same color"."""
+    s = to_buy(12, 1)
+    assert "0:buy:exhaust-1" in s.legal_actions(0)
+    s = s.apply("0:buy:exhaust-1")
+    assert not [a for a in s.legal_actions(0) if a.startswith("0:buy:exhaust")]
+    assert "0:buy:coin-1" in s.legal_actions(0)
+
+
+def test_only_one_item_roll_for_1_or_choose_for_3() -> None:
+    """Buying: "Roll the Item Die ONCE for 1 Coin or Gain any 1 Item for 3 Coins"; rule 2: "You may
+    only gain one Item"."""
+    s = to_buy(3, 2)
+    assert {"0:item:roll", "0:item:turbo"} <= set(s.legal_actions(0))
+    assert "1:item:roll" in s.legal_actions(1) and "1:item:turbo" not in s.legal_actions(1)
+    s = s.apply("0:item:turbo")
+    assert not [a for a in s.legal_actions(0) if a.startswith("0:item")]
+    s = play(s, "0:done", "1:item:roll", "1:done")
+    assert s.ready[0] == ("turbo",)
+    assert s.actor == CHANCE
+    s = s.apply("item:rocket")
+    assert s.ready[1] == ("rocket",) and s.round == 2
+
+
+def test_the_bought_item_roll_has_no_reroll() -> None:
+    """Buying: the Item Die is rolled ONCE (rerolls are only for items from the track)."""
+    s = to_buy(2, 2)
+    force(s, 1, pos=0)
+    force(s, 0, pos=30)
+    s = play(s, "0:done", "1:item:roll", "1:done")
+    s = s.apply("item:shield")
+    assert s.ready[1] == ("shield",) and s.round == 2
+
+
+def test_costs_limit_what_a_racer_can_buy_and_leftover_coins_are_lost() -> None:
+    """Buying: "All Chips have a cost"; rule 3: "All leftover coins are lost"."""
+    s = to_buy(4, 1)
+    legal = s.legal_actions(0)
+    assert "0:buy:nitrous-1" in legal and "0:buy:nitrous-2" not in legal and "0:buy:ecoboost-2" not in legal
+    s = play(s, "0:buy:coolant-1", "0:done", "1:done")
+    assert any("loses 1 leftover coins" in e.text for e in s.events)
+    assert s.collected == [0, 0]
+    assert bag_of(s, 0)["coolant-1"] == 1 and bag_of(s, 0)["coin-1"] == 4
+
+
+def test_scarce_chips_go_to_the_racer_furthest_behind() -> None:
+    """Buying: "if a chip type would run out, the player furthest back on the track will get to choose
+    first"; rule 4: "Furthest behind breaks disputes" (RIU-X2: the other buyer gets nothing for it)."""
+    s = to_buy(10, 10)
+    k = s.g.kinds.index["ecoboost-3"]
+    s.supply[k] = 1
+    force(s, 0, pos=20)
+    force(s, 1, pos=12)
+    s = play(s, "0:buy:ecoboost-3", "1:buy:ecoboost-3", "0:done", "1:done")
+    assert bag_of(s, 1).get("ecoboost-3") == 1
+    assert "ecoboost-3" not in bag_of(s, 0)
+    assert any("sold out before P1" in e.text for e in s.events)
+
+
+def test_a_sold_out_chip_cannot_be_bought() -> None:
+    """Supply per chip (RIU-G9): a chip with no supply left is not on offer."""
+    s = to_buy(10, 1)
+    s.supply[s.g.kinds.index["coin-2"]] = 0
+    force(s, 0)
+    assert "0:buy:coin-2" not in s.legal_actions(0)
+
+
+def test_recall_goes_into_an_opponents_bag_and_stays() -> None:
+    """Recalls: "placed in your opponent's bags rather than your own"; RIU-A8: once drawn it goes to
+    the victim's discard and back to its bag at the end of the round (permanent)."""
+    s = to_buy(3, 1)
+    s = play(s, "0:buy:recall-1:1", "0:done", "1:done")
+    assert bag_of(s, 1)["recall-1"] == 1 and "recall-1" not in bag_of(s, 0)
+    s = draws(s, "coin-1", "recall-1")
+    s = decide(s, p0="stop", p1="stop")
+    assert disc_of(s, 1)["recall-1"] == 1
+    while s.view(None)["phase"] == "buy":
+        s = s.apply(s.legal_actions()[0].split(":")[0] + ":done")
+    assert bag_of(s, 1)["recall-1"] == 1
+
+
+def test_recall_returns_to_supply_option() -> None:
+    """RIU-A8 option recall_returns_to_supply: a drawn Recall leaves the victim's bag at round end."""
+    s = to_buy(3, 1, recall_returns_to_supply=True)
+    s = play(s, "0:buy:recall-1:1", "0:done", "1:done")
+    s = decide(draws(s, "coin-1", "recall-1"), p0="stop", p1="stop")
+    while s.view(None)["phase"] == "buy":
+        s = s.apply(s.legal_actions()[0].split(":")[0] + ":done")
+    assert "recall-1" not in bag_of(s, 1)
+
+
+def test_upgrade_raises_pulled_chips_by_its_level() -> None:
+    """Upgrades: "During the Buying Phase you may return an Upgrade to your bag to upgrade your other
+    pulled chips by X levels" (RIU-A9: X single steps, from the supply, on the Rev Track or discard)."""
+    s = new()
+    force(s, 0, bag={"upgrade-1": 1}, rev=["exhaust-1"], disc={"coin-1": 1})
+    s = decide(draws(s, "upgrade-1", "coin-1"), p0="stop", p1="stop")
+    ups = [a for a in s.legal_actions(0) if ":up:" in a]
+    assert ups == ["0:up:coin-1", "0:up:exhaust-1"]
+    s = s.apply("0:up:exhaust-1")
+    assert not [a for a in s.legal_actions(0) if ":up:" in a]
+    before = s.supply[s.g.kinds.index["exhaust-1"]]
+    s = play(s, "0:done")
+    if s.view(None)["phase"] == "buy":
+        s = s.apply("1:done")
+    assert bag_of(s, 0)["exhaust-2"] == 1 and "exhaust-1" not in bag_of(s, 0)
+    assert s.supply[s.g.kinds.index["exhaust-1"]] == before + 1
+
+
+def test_upgrade_two_steps_on_one_chip() -> None:
+    """RIU-A9: an Upgrade 2 may raise one chip twice (Exhaust 1 -> 3)."""
+    s = new()
+    force(s, 0, bag={"upgrade-2": 1}, rev=["exhaust-1"])
+    s = decide(draws(s, "upgrade-2", "coin-1"), p0="stop", p1="stop")
+    s = play(s, "0:up:exhaust-1", "0:up:exhaust-2", "0:done")
+    if s.view(None)["phase"] == "buy":
+        s = s.apply("1:done")
+    assert bag_of(s, 0)["exhaust-3"] == 1
+
+
+def test_max_chips_per_buy_option() -> None:
+    """RIU-G17 option max_chips_per_buy (Quacks style 2)."""
+    s = to_buy(12, 1, max_chips_per_buy=2)
+    s = play(s, "0:buy:exhaust-1", "0:buy:coin-1")
+    assert not [a for a in s.legal_actions(0) if ":buy:" in a]
+    assert "0:item:roll" in s.legal_actions(0)
+
+
+def test_carts_are_private_until_everyone_is_done() -> None:
+    """Buying "all happens simultaneously": no seat sees another's cart; a view says only whether a
+    seat is done."""
+    s = to_buy(6, 6)
+    s = s.apply("0:buy:coolant-1")
+    assert s.view(0)["my_cart"] == ["buy:coolant-1"]
+    assert s.view(1)["my_cart"] == []
+    assert "buy:coolant-1" not in str(s.view(1)) and "buy:coolant-1" not in str(s.view(None))
+    assert s.view(1)["racers"][0]["chosen"] is False
+    rng = random.Random(3)
+    for _ in range(5):
+        other = s.determinize(1, rng)
+        assert other.view(1) == s.view(1)
+        assert other.legal_actions(1) == s.legal_actions(1)
+
+
+def test_illegal_buys_are_rejected_and_change_nothing() -> None:
+    """Bad input gets a clear error naming the action and changes nothing."""
+    s = to_buy(2, 1)
+    before = s.view(0)
+    for bad in ["0:buy:ecoboost-3", "0:buy:recall-1:0", "1:item:turbo", "0:up:exhaust-1", "2:done"]:
+        with pytest.raises(IllegalActionError, match="illegal action"):
+            s.apply(bad)
+    assert s.view(0) == before

@@ -1,0 +1,73 @@
+"""Game End (rulebook "Game End"; RIU-A10, RIU-A11)."""
+
+from __future__ import annotations
+
+from slipstream.games.rev_it_up import rules
+
+from .helpers import decide, draws, force, new
+
+
+def test_the_first_racer_across_on_the_final_lap_wins_at_once() -> None:
+    """Game End: "The game will end immediately after the first player has crossed the finish line on
+    their final lap" (Standard: 2 laps of 30 spaces). Later movers do not move."""
+    s = new(players=3)
+    force(s, 0, pos=58)
+    force(s, 1, pos=59)
+    s = draws(s, "exhaust-3", "exhaust-1", "coin-1")
+    assert s.is_over
+    assert s.pos == [61, 59, 0]
+    assert s.result is not None
+    assert s.result.winners == (0,) and s.result.order == (0, 1, 2)
+    assert s.legal_actions() == []
+
+
+def test_crossing_the_line_before_the_final_lap_does_not_end() -> None:
+    """Game End: only the final lap counts ("Players can track which lap they are on")."""
+    s = new()
+    force(s, 0, pos=29)
+    s = draws(s, "exhaust-2", "coin-1")
+    assert not s.is_over and s.view(None)["racers"][0]["lap"] == 2
+
+
+def test_higher_movement_resolves_first_at_the_finish() -> None:
+    """RIU-A11: the first racer in the movement order to cross wins, even if another would end
+    further."""
+    s = new()
+    force(s, 0, pos=59)
+    force(s, 1, pos=57)
+    s = draws(s, "exhaust-1", "exhaust-3")
+    assert s.result is not None and s.result.winners == (1,)
+    assert s.pos == [59, 60]
+
+
+def test_an_exact_tie_shares_the_win() -> None:
+    """RIU-A11: racers with the same movement from the same space cross together and share the win."""
+    s = new(players=3)
+    force(s, 0, pos=58)
+    force(s, 1, pos=58)
+    s = draws(s, "exhaust-2", "exhaust-2", "exhaust-1")
+    assert s.result is not None and s.result.winners == (0, 1)
+    assert s.pos[2] == 0
+
+
+def test_play_on_for_second_and_third() -> None:
+    """Game End: "Players may choose to keep playing for second and third" (option podium)."""
+    s = new(players=3, podium=2)
+    force(s, 0, pos=58)
+    s = draws(s, "exhaust-3", "exhaust-1", "exhaust-1")
+    assert not s.is_over and s.status[0] == rules.FINISHED
+    assert s.actor == frozenset({1, 2})
+    force(s, 2, pos=59)
+    s = decide(s, p1="go", p2="go")
+    assert s.view(None)["current"] == 1
+    s = draws(s, "exhaust-1", "exhaust-1")
+    assert s.result is not None
+    assert s.result.order == (0, 2, 1) and s.result.winners == (0,)
+
+
+def test_laps_option_moves_the_finish() -> None:
+    """Setup 1: "decide how many laps you'll be racing" (RIU-A10: option laps)."""
+    s = new(laps=1)
+    force(s, 0, pos=28)
+    s = draws(s, "exhaust-2", "coin-1")
+    assert s.result is not None and s.result.winners == (0,)

@@ -1,0 +1,154 @@
+"""Text pictures of a BRC Grand Prix race for the terminal (Rich markup), action labels and odds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slipstream.engine.game import State
+
+from .rules import DRY_TRACK, SOFT, TYRE_NAMES, WET_TRACK, standard_move
+from .state import ATTACK, OVERTAKE, PIT_CHOICE, ROLL, BRCState
+
+FLAG_STYLE = {"green": "[green]g[/green]", "yellow": "[yellow]y[/yellow]", "blue": "[blue]b[/blue]"}
+CAR_STYLE = ("bold red", "bold cyan", "bold magenta", "bold yellow", "bold green", "bold white")
+
+
+def _car(seat: int) -> str:
+    return f"[{CAR_STYLE[seat % len(CAR_STYLE)]}]{seat + 1}[/]"
+
+
+def board(view: dict[str, Any]) -> str:
+    """The main track, the pit lane and a table of the cars (tyres, pit status, penalties)."""
+    layout = view["board"]
+    length = int(view["track_length"])
+    cars = view["cars"]
+    weather = view["weather"]
+    wstyle = "bold blue" if weather == "WET" else "bold yellow"
+    lines = [
+        f"[bold]BRC Grand Prix[/bold]  {view['laps']} laps{'  SPRINT' if view['sprint'] else ''}  "
+        f"round {view['round']}  track [{wstyle}]{weather}[/]"
+        + (f"  pit window laps {view['pit_window'][0]}-{view['pit_window'][1]}" if view["pit_window"] else ""),
+    ]
+    cells = []
+    for space in range(length):
+        here = [c for c in cars if c["space"] == space and not c["finished"] and c["pit"] is None]
+        on = [c for c in here if not c["off_track"]]
+        if on:
+            cells.append(f"  {_car(on[0]['seat'])}")
+        elif here:
+            cells.append(f" [dim]x{here[0]['seat'] + 1}[/dim]")
+        elif layout["flags"][space]:
+            cells.append(f"  {FLAG_STYLE[layout['flags'][space]]}")
+        else:
+            cells.append("  .")
+    numbers = "".join(f"{s:>3}" for s in range(length))
+    lines.append("track  " + numbers)
+    lines.append("       " + "".join(cells) + "  |line|")
+    pit_cells = []
+    for k in range(layout["pit_spaces"] + 1):
+        here = [c for c in cars if c["pit"] == k]
+        mark = "".join(_car(c["seat"]) for c in here) or ("E" if k == 0 else ".")
+        if k == layout["weather_space"] and not view["sprint"]:
+            mark += "[bold blue]W[/]"
+        boxes = [str(i + 1) for i, b in enumerate(layout["pit_boxes"]) if b == k and i < len(cars)]
+        if boxes:
+            mark += f"[dim]<box {','.join(boxes)}>[/dim]"
+        pit_cells.append(mark)
+        if k == layout["pit_line_after"]:
+            pit_cells.append("|line|")
+    lines.append(f"pit    (entry after {layout['pit_entry_after']}) " + " ".join(pit_cells)
+                 + f" -> rejoin at {layout['rejoin']}")
+    lines.append("pos car  lap  where        tyre  status")
+    for c in sorted(cars, key=lambda c: c["position"]):
+        if c["finished"]:
+            where = "finished"
+        elif c["pit"] is not None:
+            where = f"pit P{c['pit']}" if c["pit"] else "pit entry"
+        else:
+            where = f"space {c['space']}"
+        status = []
+        if c["off_track"]:
+            status.append("off track")
+        if c["miss"]:
+            status.append(f"misses {c['miss']}")
+        status.append("stopped" if c["window_stops"] else "no stop yet")
+        if c["penalty"]:
+            status.append("penalty")
+        if c["roll_mod"]:
+            status.append(f"next roll {c['roll_mod']:+d}")
+        status.extend(c["perks"])
+        tyre = (c["tyre"] or "?").upper()
+        lines.append(f"{c['position']:>3} {_car(c['seat'])}   {c['lap']:>3}  {where:<12} {tyre:<5} "
+                     + ", ".join(status))
+    deck = view["flag_deck"]
+    lines.append(f"flag deck: {deck['unseen']} unseen, {deck['used']} at the bottom")
+    return "\n".join(lines)
+
+
+def describe_action(action: str) -> str:
+    """A short human label for an action string."""
+    head, _, rest = action.partition(":")
+    if head.isdigit():
+        return f"P{int(head) + 1} starts on {rest.upper()}"
+    if head == "die":
+        return f"roll {rest}"
+    if head == "dice":
+        a, _, b = rest.partition("-")
+        return f"roll {a}+{b}"
+    if head == "attack":
+        return {"pass": "Attack Die: pass", "fail": "Attack Die: overtake failed",
+                "crash": "Attack Die: collision!"}.get(rest, action)
+    if head == "card":
+        return f"BRC flag card {rest}"
+    if head == "tyre":
+        return "keep the tyres" if rest == "keep" else f"fit {rest.upper()} tyres"
+    return {"pit": "enter the pit lane", "stay": "stay out", "attempt": "attempt the overtake",
+            "safe": "play it safe"}.get(action, action)
+
+
+def _move_odds(tyre: int, weather: int) -> str:
+    moves = [standard_move(r, tyre, weather) for r in range(1, 7)]
+    shown = ", ".join(f"{r}->{m}{'!' if lock else ''}" for r, (m, lock) in enumerate(moves, 1))
+    avg = sum(m for m, _ in moves) / 6
+    return f"{shown} (average {avg:.2f})"
+
+
+def hints(state: State, seat: int) -> list[str]:
+    """The odds that matter for ``seat`` now."""
+    if not isinstance(state, BRCState):
+        return []
+    s = state
+    game = s.game
+    out: list[str] = []
+    if s.tyre[seat] < 0 or not s.grid:
+        out.append("SOFT: +2 on DRY but a 1 locks up (3 spaces, miss a turn); HARD: +0, no lock-up")
+        return out
+    tyre = s.tyre[seat]
+    if game.sprint:
+        if tyre == SOFT:
+            out.append("Sprint SOFT: 2d6+4 (average 11); lock-up if either die is 1: 11 in 36 (30.6%)")
+        else:
+            out.append("Sprint HARD: 2d6 (average 7), no lock-up")
+    elif s.pit[seat] >= 0:
+        out.append(f"pit lane: one unmodified d6; past P{game.content.pit_spaces} the roll takes your "
+                   "tyre/weather modifier")
+    else:
+        out.append(f"{TYRE_NAMES[tyre].upper()} on {('DRY', 'WET')[s.weather]}: "
+                   + _move_odds(tyre, s.weather))
+        other = WET_TRACK if s.weather == DRY_TRACK else DRY_TRACK
+        out.append(f"if the weather flips: {_move_odds(tyre, other)}")
+    if s.mv_seat == seat and s.step in (OVERTAKE, ATTACK):
+        faces = dict(game.content.attack_faces)
+        total = sum(faces.values())
+        out.append(f"Attack Die: pass {faces.get('pass', 0)}/{total}, fail {faces.get('fail', 0)}/{total}, "
+                   f"collision {faces.get('crash', 0)}/{total} (both miss a turn; the others move 6)")
+    window = game.window
+    if window is not None and not s.stops[seat] and s.step in (PIT_CHOICE, ROLL):
+        lap = s.lap(seat)
+        if lap < window[0]:
+            out.append(f"pit window opens on lap {window[0]} (you are on lap {lap})")
+        else:
+            out.append(f"you must pit by the end of lap {window[1]} (you are on lap {lap})")
+    unseen = sum(s.deck)
+    out.append(f"flag deck: {unseen} unseen cards" if unseen else "flag deck: every card seen, the order is known")
+    return out

@@ -43,6 +43,7 @@ def position(
     bmark: Mapping[int, int] | None = None,
     cards: Mapping[int, Mapping[str, int]] | None = None,
     turn: int = 0,
+    order: Iterable[int] | None = None,
     filled: Iterable[int] | None = (),
     boost_supply: int | None = 0,
     bonus_supply: int | None = None,
@@ -50,6 +51,7 @@ def position(
 ) -> ScrapState:
     """A state at the first die roll of the racer ``order[turn]``, with the given plain data.
 
+    ``order``: the turn order of racer slots (the team game, where it is chosen during play);
     ``pos``: progress per racer slot; ``laps`` defaults to the laps that progress has completed.
     ``boosts``: boost markers held per slot by type; ``cards``: bonus cards per seat (taken off the deck);
     ``filled``: the 1-based boost spaces that hold a face-down marker (default: none) and ``boost_supply``
@@ -97,7 +99,9 @@ def position(
         s.boost_supply = boost_supply
         while sum(s.unseen) > boost_supply + on_track:
             s.unseen[s.unseen.index(max(s.unseen))] -= 1
-    if turn:
+    if order is not None:
+        s.order = list(order)
+    if turn or order is not None:
         s.turn = turn
         s._begin_turn([])
     s._legal_cache = None

@@ -1,0 +1,169 @@
+"""Changes in a 2-player game and the 3-Player Variant (rulebook page 8)."""
+
+from __future__ import annotations
+
+import pytest
+
+from slipstream.engine import CHANCE, IllegalActionError
+
+from .helpers import check, play, position, race, roll, whose_turn
+
+# Hendrik = seat 0 (racer slots 0 and 1), Uschi = seat 1 (racer slots 2 and 3).
+TEAM = "hover,crusher,swifty,steel-jacket"
+
+
+def team(**kw: object) -> object:
+    return race(players=2, racers=TEAM, **kw)  # type: ignore[arg-type]
+
+
+def test_each_player_takes_two_racers_and_chooses_a_start_racer() -> None:
+    """Changes in a 2-player game, Turn order: "The first player determines a start racer ... Next they
+    play a turn with both of their racers. Then the next player chooses a sequence and makes a turn with both
+    of their racers. The turn order is now fixed in this order for the rest of the game."""
+    g = race(players=2, racers=TEAM)
+    s = g.start(seed=0)
+    assert s.actor == 0 and s.legal_actions() == ["first:crusher", "first:hover"]
+    s = play(s, "first:crusher")
+    assert s.order == [1, 0] and whose_turn(s) == "crusher"
+    s = play(s, *roll(1, 2))
+    assert whose_turn(s) == "hover"
+    s = play(s, *roll(1, 3))
+    assert s.actor == 1 and s.legal_actions() == ["first:steel-jacket", "first:swifty"]
+    s = play(s, "first:swifty")
+    assert s.order == [1, 0, 2, 3] and whose_turn(s) == "swifty"
+    s = play(s, *roll(2, 3), *roll(2, 4))
+    assert s.rnd == 2 and whose_turn(s) == "crusher"
+    s = play(s, *roll(1, 5), *roll(1, 6), *roll(3, 6))
+    assert whose_turn(s) == "steel-jacket" and s.order == [1, 0, 2, 3]
+    check(s)
+
+
+def test_random_dashboards_two_each() -> None:
+    """Changes in a 2-player game, Setup: "Each player randomly takes two dashboards and the corresponding
+    racers. Determine a start player." (SR-G8: a random start player.)"""
+    import slipstream
+
+    g = slipstream.load("scrap-racer", players=2)
+    s = g.start(seed=0)
+    assert s.actor == CHANCE and len(s.chance_outcomes()) == 6
+    for racer in ("jackal", "twister", "hover", "swifty"):
+        s = s.apply(f"racer:{racer}")
+    assert s.legal_actions() == ["start:P1", "start:P2"]
+    s = s.apply("start:P2")
+    assert s.actor == 1 and s.legal_actions() == ["first:hover", "first:swifty"]
+    assert s.owner == (0, 0, 1, 1)
+
+
+def test_own_racers_fight_by_choice_without_dice() -> None:
+    """Changes in a 2-player game, Fights: "If a fight occurs between two racers of the same player, the
+    player simply decides which racer wins the fight and advances it by 1 space without rolling the dice."""
+    g = team()
+    s = position(g, pos={0: 3, 1: 8, 2: 30, 3: 40}, order=[0, 1, 2, 3])
+    s = play(s, *roll(2, 3))
+    assert s.actor == 0 and s.legal_actions() == ["win:crusher", "win:hover"]
+    s = play(s, "win:crusher")
+    assert s.pos[:2] == [8, 9] and whose_turn(s) == "crusher"
+    check(s)
+
+
+def test_fights_between_the_two_players_use_dice() -> None:
+    """Changes in a 2-player game, Fights: "A fight between the two players is handled as usual."""
+    g = team()
+    s = play(position(g, pos={0: 3, 1: 20, 2: 8, 3: 40}, order=[0, 1, 2, 3]), *roll(2, 3))
+    assert s.actor == CHANCE and s.legal_actions()[0] == "fight:1-1"
+
+
+def test_jackal_wins_even_against_its_teammate() -> None:
+    """SR-A2 in the team game: Jackal wins every fight, its own teammate's too, and moves 2."""
+    g = race(players=2, racers="hover,jackal,swifty,steel-jacket")
+    s = play(position(g, pos={0: 3, 1: 8, 2: 30, 3: 40}, order=[0, 1, 2, 3]), *roll(2, 3))
+    assert s.pos[:2] == [8, 10] and whose_turn(s) == "jackal"
+
+
+def test_bonus_cards_are_shared_by_the_two_racers() -> None:
+    """Changes in a 2-player game, Bonus cards: "All bonus cards are held in common between the player's two
+    racers and may be used for either racer, no matter who earned them."""
+    g = team()
+    s = position(g, pos={0: 3, 1: 20, 2: 30, 3: 40}, bmark={0: 2}, order=[0, 1, 2, 3])
+    s = play(s, "die:3", "roll", "die:3", "crash:stay-put", "bonus:forward-5")   # earned by Hover
+    assert s.view(0)["my_bonus_cards"] == {"forward-5": 1}
+    assert whose_turn(s) == "crusher"
+    s = play(s, *roll(1, 2))
+    assert s.legal_actions() == ["move", "play:forward-5"]
+    s = play(s, "play:forward-5")                                                # played by Crusher
+    assert s.pos[1] == 28 and s.view(0)["my_bonus_cards"] == {}
+    s = play(s, *roll(1, 2))
+    assert not any(a.startswith("play:") for a in s.legal_actions()), "Uschi's racers cannot use them"
+
+
+def end_race(positions: dict[int, int], *turns: list[str], players: int = 2, racers: str = TEAM,
+             **kw: object) -> object:
+    g = race(players=players, racers=racers, **kw)  # type: ignore[arg-type]
+    s = position(g, pos=positions, order=range(len(positions)))
+    for actions in turns:
+        s = play(s, *actions)
+    return s
+
+
+def test_hendrik_is_the_only_player_with_three_laps() -> None:
+    """Changes in a 2-player game, End of the game 1): "If only one racer of one player has earned a third
+    lap marker, the owner of that racer has won the race." Example: "Since Hendrik is the only player with a
+    racer (red) that has three lap markers at the end of the game, they are declared the winner."""
+    s = end_race({0: 140, 1: 100, 2: 130, 3: 135}, roll(4, 5), roll(1, 2), roll(1, 2), roll(1, 2))
+    assert s.is_over and s.result.winners == (0,) and s.result.order == (0, 1)  # type: ignore[attr-defined]
+    assert "only player" in s.result.reason  # type: ignore[attr-defined]
+
+
+def test_uschi_wins_with_the_better_second_racer() -> None:
+    """End of the game 2): "If at least two racers have three goal [lap] markers, the winner is determined by
+    the second racer of those players ... In this case it does not matter which racer is in first position!"
+    Example: "Both players have a racer with 3 lap markers (red/orange) ... Uschi is the winner, since her
+    second racer (blue) is further ahead as Hendrik's second racer (purple)."""
+    s = end_race({0: 140, 1: 100, 2: 120, 3: 141}, roll(4, 5, 6), roll(1, 2), roll(1, 2), roll(4, 6))
+    assert s.is_over
+    assert s.laps == [3, 2, 2, 3]
+    assert s.standings()[0] == 0, "Hendrik's red racer is in first position"
+    assert s.result.winners == (1,) and s.result.order == (1, 0)  # type: ignore[attr-defined]
+    assert "second racer" in s.result.reason  # type: ignore[attr-defined]
+
+
+def test_both_racers_finished_beat_one() -> None:
+    """SR-A12: a player with both racers finished wins over a player with one."""
+    s = end_race({0: 140, 1: 141, 2: 70, 3: 143}, roll(4, 5), roll(4, 5, 6), roll(1, 2), roll(3, 4))
+    assert s.is_over and s.laps == [3, 3, 1, 3]
+    assert s.result.winners == (0,)  # type: ignore[attr-defined]
+
+
+def test_three_player_variant_two_racers_each() -> None:
+    """3-Player Variant: "With three players you can also choose to play with two racers each. Apply the same
+    rules as above." Each player chooses a start racer in turn; own fights by choice; the team end rule."""
+    g = race(players=3, two_racers=True, racers="hover,crusher,swifty,steel-jacket,twister,jackal")
+    s = g.start(seed=0)
+    assert s.owner == (0, 0, 1, 1, 2, 2)
+    s = play(s, "first:hover", *roll(1, 2), *roll(2, 3))
+    assert s.actor == 1 and s.legal_actions() == ["first:steel-jacket", "first:swifty"]
+    s = play(s, "first:steel-jacket", *roll(2, 5), *roll(3, 6))
+    assert s.actor == 2 and s.legal_actions() == ["first:jackal", "first:twister"]
+    s = play(s, "first:twister")
+    assert s.order == [0, 1, 3, 2, 4, 5]
+    s = end_race({0: 140, 1: 100, 2: 130, 3: 135, 4: 120, 5: 110}, roll(4, 5), roll(1, 2), roll(1, 2),
+                 roll(1, 2), roll(1, 2), roll(1, 2), players=3, two_racers=True,
+                 racers="hover,crusher,swifty,steel-jacket,twister,jackal")
+    assert s.is_over and s.result.winners == (0,)  # type: ignore[attr-defined]
+    assert s.result.order == (0, 1, 2)  # type: ignore[attr-defined]
+
+
+def test_two_racers_is_the_three_player_variant_only() -> None:
+    """3-Player Variant: the option two_racers needs 3 players (OptionError otherwise)."""
+    import slipstream
+
+    with pytest.raises(slipstream.OptionError, match="two_racers"):
+        slipstream.load("scrap-racer", players=4, two_racers=True)
+
+
+def test_only_the_choosing_player_may_pick_the_start_racer() -> None:
+    """Changes in a 2-player game: the start racer is the first player's choice of their own racers."""
+    g = team()
+    s = g.start(seed=0)
+    with pytest.raises(IllegalActionError):
+        s.apply("first:swifty")

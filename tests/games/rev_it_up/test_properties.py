@@ -1,0 +1,100 @@
+"""Properties over random races: chips are conserved, no seat sees another's pending choice."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import slipstream
+from slipstream.engine import CHANCE
+from slipstream.games.rev_it_up.state import P_BUY, RevState
+
+OPTIONS = st.fixed_dictionaries(
+    {
+        "players": st.integers(2, 6),
+        "side": st.sampled_from(["standard", "asymmetric"]),
+        "podium": st.integers(1, 3),
+        "overheat_penalty": st.sampled_from(["none", "lose_move"]),
+        "recall_returns_to_supply": st.booleans(),
+        "max_chips_per_buy": st.integers(0, 2),
+        "items": st.sampled_from(["", "caltrops,shockwave,emp,slipstream,loose-change,heat-sink"]),
+    }
+)
+
+
+def playout(options: dict[str, Any], seed: int, max_plies: int = 4000) -> list[RevState]:
+    opts = dict(options)
+    players = opts.pop("players")
+    if opts["side"] == "asymmetric":
+        opts["characters"] = ",".join(f"racer-{i}" for i in (5, 9, 1, 2, 6, 8)[:players])
+    state = slipstream.load("rev-it-up", players=players, **opts).start(seed=seed)
+    assert isinstance(state, RevState)
+    rng = random.Random(seed)
+    out = [state]
+    while state.actor is not None and len(out) < max_plies:
+        actor = state.actor
+        if actor == CHANCE:
+            action = state.sample_chance()
+        elif isinstance(actor, frozenset):
+            action = rng.choice(state.legal_actions(rng.choice(sorted(actor))))
+        else:
+            action = rng.choice(state.legal_actions())
+        state = state.apply(action)
+        out.append(state)
+    return out
+
+
+def chip_count(s: RevState) -> list[int]:
+    g = s.g
+    count = list(s.supply)
+    for seat in range(g.players):
+        for k in range(g.K):
+            count[k] += s.bag[seat * g.K + k] + s.disc[seat * g.K + k]
+        for k in s.rev_k[seat]:
+            count[k] += 1
+        if s.drawn[seat] >= 0:
+            count[s.drawn[seat]] += 1
+    return count
+
+
+@settings(max_examples=25, deadline=None)
+@given(OPTIONS, st.integers(0, 10_000))
+def test_chips_are_conserved(options: dict[str, Any], seed: int) -> None:
+    """Every chip is in exactly one place: a bag, drawn, a Rev Track, a discard or the supply."""
+    states = playout(options, seed)
+    first = chip_count(states[0])
+    for s in states:
+        assert chip_count(s) == first
+        assert s.invariant_problems() == []
+        assert all(len(s.ready[seat]) <= s.g.ready_capacity for seat in range(s.g.players))
+
+
+@settings(max_examples=15, deadline=None)
+@given(OPTIONS, st.integers(0, 10_000))
+def test_no_seat_sees_another_seats_pending_choice(options: dict[str, Any], seed: int) -> None:
+    """Simultaneous play: whatever a seat chooses, while another seat is still choosing that other
+    seat's view and visible events are the same (it may learn only that the seat has chosen)."""
+    checked = 0
+    for s in playout(options, seed, max_plies=1500):
+        actor = s.actor
+        if not isinstance(actor, frozenset) or len(actor) < 2:
+            continue
+        for seat in sorted(actor):
+            others = [t for t in actor if t != seat]
+            mine = s.legal_actions(seat)
+            if s.phase == P_BUY:
+                mine = [a for a in mine if not a.endswith(":done")]
+            seen: dict[int | None, Any] = {}
+            for action in mine:
+                after = s.apply(action)
+                for t in [None, *others]:
+                    picture = (after.view(t), [e.text for e in after.events if e.visible_to(t)])
+                    if t in seen:
+                        assert picture == seen[t], (action, t)
+                    else:
+                        seen[t] = picture
+                checked += 1
+    assert checked > 0

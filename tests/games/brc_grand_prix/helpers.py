@@ -49,17 +49,17 @@ def poised(
     if dist is not None:
         s.dist = list(dist)
     if tyres is not None:
-        s.tyre = [TYRE_NAMES.index(t) for t in tyres]
+        s.tyre = tuple(TYRE_NAMES.index(t) for t in tyres)
     if weather is not None:
         s.weather = ("DRY", "WET").index(weather)
     if pit is not None:
-        s.pit = list(pit)
+        s.pit = tuple(pit)
     if off is not None:
-        s.off = list(off)
+        s.off = tuple(off)
     if miss is not None:
-        s.miss = list(miss)
+        s.miss = tuple(miss)
     if stops is not None:
-        s.stops = list(stops)
+        s.stops = tuple(stops)
     s.order = tuple(order) if order is not None else (seat, *[i for i in range(n) if i != seat])
     s.turn_i = s.order.index(seat)
     s.mv_seat = seat

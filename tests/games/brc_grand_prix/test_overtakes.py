@@ -56,9 +56,9 @@ def test_collision_stops_both_who_miss_their_next_turn_and_the_safety_car_moves_
     s = duel(dist=[30, 32, 40, 50], pit=[-1, -1, -1, -1]).apply("die:4").apply("attempt")
     s = s.apply("attack:crash")
     assert s.dist == [31, 32, 46, 56]
-    assert s.off[:2] == [True, True]
+    assert s.off[:2] == (True, True)
     assert "collide" in texts(s) and "safety car: P4 +6, P3 +6" in texts(s)
-    assert s.miss[:2] == [1, 0] and "P2 misses a turn" in texts(s)  # P2's next turn came this round
+    assert s.miss[:2] == (1, 0) and "P2 misses a turn" in texts(s)  # P2's next turn came this round
     assert s.stats[6] == 1  # safety_cars
 
 
@@ -132,7 +132,7 @@ def test_occupied_rejoin_space_costs_another_turn() -> None:
 def test_drs_card_passes_without_the_attack_die() -> None:
     """BRC flag card DRS (F1-G5): the next overtake attempt passes automatically."""
     s = duel()
-    s.perks[0] = DRS
+    s._put("perks", 0, DRS)
     s = s.apply("die:4").apply("attempt")
     assert s.dist[0] == 36 and s.perks[0] == 0
 
@@ -140,6 +140,6 @@ def test_drs_card_passes_without_the_attack_die() -> None:
 def test_no_overtake_card_stops_behind() -> None:
     """BRC flag card no-overtake (F1-G5): on the next turn the car may not attempt an overtake."""
     s = duel()
-    s.perks[0] = NO_OVERTAKE
+    s._put("perks", 0, NO_OVERTAKE)
     s = s.apply("die:4")
     assert s.dist[0] == 31 and s.perks[0] == 0

@@ -64,9 +64,9 @@ def test_pit_lane_spaces_are_shared_and_overtaking_is_automatic() -> None:
     """The Pit Lane Exception (shared spaces) and Overtaking in the pits (no Attack Die)."""
     s = poised(started(), 0, dist=[56, 56, 76, 80], pit=[3, 4, -1, -1], tyres=["soft"] * 4)
     s = s.apply("die:3")
-    assert s.pit[:2] == [6, 4] and s.step == ROLL
+    assert s.pit[:2] == (6, 4) and s.step == ROLL
     s = poised(s, 1).apply("die:2")
-    assert s.pit[:2] == [6, 6]
+    assert s.pit[:2] == (6, 6)
 
 
 def test_pit_exit_example_one_space_from_the_exit_4_plus_2_moves_6() -> None:

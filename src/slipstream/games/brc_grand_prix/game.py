@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from slipstream.engine import chance
 from slipstream.engine.errors import OptionError
-from slipstream.engine.game import Game, OptionSpec
+from slipstream.engine.game import Event, Game, OptionSpec
 
 from .content import Content, load_content
 from .rules import pit_window
@@ -56,6 +56,8 @@ class BRCGrandPrix(Game):
     attack_outcomes: list[tuple[str, float]]
     sprint_outcomes: list[tuple[str, float]]
     die_outcomes: list[tuple[str, float]]
+    event_cache: dict[tuple[object, ...], Event]
+    """Events that read the same every time (a roll, a skipped turn), made once per game."""
 
     def _setup(self) -> None:
         opts = self.options
@@ -75,6 +77,7 @@ class BRCGrandPrix(Game):
         self.literal_safety_car = opts["safety_car"] == "literal"
         self.window = pit_window(self.laps)
         self.finish_dist = self.laps * self.content.length
+        self.event_cache = {}
         self.attack_outcomes = chance.weighted([(f"attack:{f}", c) for f, c in self.content.attack_faces])
         self.die_outcomes = list(chance.DIE_OUTCOMES)
         self.sprint_outcomes = sorted(

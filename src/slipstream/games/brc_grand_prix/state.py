@@ -55,7 +55,9 @@ COLOURS = ("green", "yellow", "blue")
 
 
 class BRCState(State):
-    """A BRC Grand Prix position. Plain data; ``_clone`` copies the lists ``_do`` mutates."""
+    """A BRC Grand Prix position. Plain data: ``_clone`` copies the two lists that change on almost
+    every action (``dist``, ``stats``); the per-car tuples that rarely change are shared and replaced
+    whole by ``_put``."""
 
     __slots__ = (
         "bottom",
@@ -104,14 +106,14 @@ class BRCState(State):
     step: int
     weather: int
     dist: list[int]
-    pit: list[int]
-    tyre: list[int]
-    miss: list[int]
-    off: list[bool]
-    stops: list[int]
-    pens: list[int]
-    rmod: list[int]
-    perks: list[int]
+    pit: tuple[int, ...]
+    tyre: tuple[int, ...]
+    miss: tuple[int, ...]
+    off: tuple[bool, ...]
+    stops: tuple[int, ...]
+    pens: tuple[int, ...]
+    rmod: tuple[int, ...]
+    perks: tuple[int, ...]
     done: int
     finish: tuple[int, ...]
     order: tuple[int, ...]
@@ -150,14 +152,14 @@ class BRCState(State):
         s.step = TYRES
         s.weather = DRY_TRACK
         s.dist = [0] * n
-        s.pit = [-1] * n
-        s.tyre = [-1] * n
-        s.miss = [0] * n
-        s.off = [False] * n
-        s.stops = [0] * n
-        s.pens = [0] * n
-        s.rmod = [0] * n
-        s.perks = [0] * n
+        s.pit = (-1,) * n
+        s.tyre = (-1,) * n
+        s.miss = (0,) * n
+        s.off = (False,) * n
+        s.stops = (0,) * n
+        s.pens = (0,) * n
+        s.rmod = (0,) * n
+        s.perks = (0,) * n
         s.done = 0
         s.finish = ()
         s.order = ()
@@ -187,14 +189,14 @@ class BRCState(State):
         new.step = self.step
         new.weather = self.weather
         new.dist = self.dist[:]
-        new.pit = self.pit[:]
-        new.tyre = self.tyre[:]
-        new.miss = self.miss[:]
-        new.off = self.off[:]
-        new.stops = self.stops[:]
-        new.pens = self.pens[:]
-        new.rmod = self.rmod[:]
-        new.perks = self.perks[:]
+        new.pit = self.pit
+        new.tyre = self.tyre
+        new.miss = self.miss
+        new.off = self.off
+        new.stops = self.stops
+        new.pens = self.pens
+        new.rmod = self.rmod
+        new.perks = self.perks
         new.done = self.done
         new.finish = self.finish
         new.order = self.order
@@ -222,6 +224,11 @@ class BRCState(State):
         new.start_tyres = self.start_tyres
         new.stats = self.stats[:]
         return new
+
+    def _put(self, field: str, seat: int, value: int | bool) -> None:
+        """Set one seat's entry of a per-car tuple (these rarely change, so clones share them)."""
+        old = getattr(self, field)
+        setattr(self, field, (*old[:seat], value, *old[seat + 1:]))
 
     # --- the contract hooks ----------------------------------------------------------------
 
@@ -359,10 +366,10 @@ class BRCState(State):
             return
         length = game.content.length
         if lap_of(old, length) <= window[1] < lap_of(new, length):
-            self.pens[seat] = 1
-            self.miss[seat] += 2
+            self._put("pens", seat, 1)
+            self._put("miss", seat, self.miss[seat] + 2)
             if self.pit[seat] < 0:
-                self.off[seat] = True
+                self._put("off", seat, True)
             self.stats[S_PENALTIES] += 1
             ev.append(Event("penalty", f"{self._name(seat)} missed the pit window: stop-go, misses 2 turns",
                             "The Mandatory Pit Window (F1-G9: stop-go)", {"seat": seat}))
@@ -371,7 +378,8 @@ class BRCState(State):
         """Put ``seat`` on main-track distance ``new`` (from ``old``); True if that finished its race."""
         if old is None:
             old = self._line_dist(seat)
-        self.pit[seat] = -1
+        if self.pit[seat] >= 0:
+            self._put("pit", seat, -1)
         self.dist[seat] = new
         if new > old:
             self._window_check(seat, old, new, ev)
@@ -385,9 +393,9 @@ class BRCState(State):
         self.done |= 1 << seat
         self.finish = (*self.finish, seat)
         self.dist[seat] = max(self.dist[seat], self.game.finish_dist)
-        self.pit[seat] = -1
-        self.off[seat] = False
-        self.miss[seat] = 0
+        self._put("pit", seat, -1)
+        self._put("off", seat, False)
+        self._put("miss", seat, 0)
         place = len(self.finish)
         text = "wins the race" if place == 1 else f"finishes in position {place}"
         ev.append(Event("finish", f"{self._name(seat)} {text}", "Crossing the Line", {"seat": seat,
@@ -405,7 +413,7 @@ class BRCState(State):
         """Setup, Tyre Selection: each player picks SOFT or HARD (simultaneously, hidden until all chose)."""
         seat_text, _, name = action.partition(":")
         seat = int(seat_text)
-        self.tyre[seat] = TYRE_NAMES.index(name)
+        self._put("tyre", seat, TYRE_NAMES.index(name))
         ev.append(Event("tyre-chosen", f"{self._name(seat)} has chosen a starting tyre", "Tyre Selection",
                         {"seat": seat}))
         ev.append(Event("tyre-choice", f"{self._name(seat)} chose {name.upper()}", "Tyre Selection",
@@ -502,10 +510,9 @@ class BRCState(State):
             if (self.done >> seat) & 1:
                 continue
             if self.miss[seat] > 0:
-                self.miss[seat] -= 1
+                self._put("miss", seat, self.miss[seat] - 1)
                 self.stats[S_SKIPS] += 1
-                ev.append(Event("skip", f"{self._name(seat)} misses a turn", "Serving the Penalty",
-                                {"seat": seat}))
+                ev.append(self._simple_event("skip", seat, -1, "{me} misses a turn", "Serving the Penalty"))
                 continue
             if self.off[seat]:
                 blocker = self._occupant(self.dist[seat] % length, seat)
@@ -515,9 +522,8 @@ class BRCState(State):
                                     f"{self._name(blocker)} is on its space; misses another turn",
                                     "Occupied Space Rule", {"seat": seat}))
                     continue
-                self.off[seat] = False
-                ev.append(Event("rejoin", f"{self._name(seat)} rejoins the track", "The Rejoin Move",
-                                {"seat": seat}))
+                self._put("off", seat, False)
+                ev.append(self._simple_event("rejoin", seat, -1, "{me} rejoins the track", "The Rejoin Move"))
             self.mv_seat = seat
             self.step = ROLL
             self.stats[S_TURNS] += 1
@@ -561,43 +567,38 @@ class BRCState(State):
         tyre = self.tyre[seat]
         if game.sprint:
             move, lock = sprint_move(a, b, tyre)
-            shown = f"{a}+{b}"
             if tyre == SOFT:
                 self.stats[S_SPRINT_SOFT] += 1
                 if lock:
                     self.stats[S_SPRINT_LOCK] += 1
         else:
             move, lock = standard_move(a, tyre, self.weather)
-            shown = str(a)
         rmod = self.rmod[seat]
         if rmod:
-            self.rmod[seat] = 0
+            self._put("rmod", seat, 0)
             if not lock:
                 move = max(0, move + rmod)
-        text = (f"{self._name(seat)} rolls {shown} on {TYRE_NAMES[tyre].upper()} "
-                f"({WEATHER_NAMES[self.weather]}{f', flag {rmod:+d}' if rmod else ''}): moves {move}")
-        rule = "Sprint Tyre Modifiers" if game.sprint else "The Calculation Formula"
+        saved = False
         if lock:
             self.stats[S_LOCKUPS] += 1
             if self.perks[seat] & TYRE_SAVER:
-                self.perks[seat] &= ~TYRE_SAVER
-                lock = False
-                text += " (lock-up saved by the tyre-saver card)"
-            else:
-                text += ", LOCK-UP"
-                rule = "Sprint Lock-up Penalty" if game.sprint else "The Lock-up"
-        ev.append(Event("roll", text, rule, {"seat": seat, "roll": [a, b] if game.sprint else a,
-                                             "move": move, "lockup": lock}))
+                self._put("perks", seat, self.perks[seat] & ~TYRE_SAVER)
+                lock, saved = False, True
+        key = (seat, a, b, tyre, self.weather, rmod, lock, saved)
+        event = game.event_cache.get(key)
+        if event is None:
+            event = game.event_cache[key] = self._roll_event(seat, a, b, move, rmod, lock, saved)
+        ev.append(event)
         d = self.dist[seat]
         self.mv_no_ot = bool(self.perks[seat] & NO_OVERTAKE)
-        self.perks[seat] &= ~NO_OVERTAKE
+        if self.mv_no_ot:
+            self._put("perks", seat, self.perks[seat] & ~NO_OVERTAKE)
         self.mv_lock = lock
         self.mv_kind = MAIN
         self.mv_start = self.mv_cur = d
         self.mv_target = d + move
         if move == 0:
-            ev.append(Event("stay", f"{self._name(seat)} does not move", "The Minimum Movement Rule",
-                            {"seat": seat}))
+            ev.append(self._simple_event("stay", seat, -1, "{me} does not move", "The Minimum Movement Rule"))
             self._end_move(ev)
             return
         c = game.content
@@ -611,6 +612,32 @@ class BRCState(State):
                 self.step = PIT_CHOICE
                 return
         self._advance(ev)
+
+    def _roll_event(self, seat: int, a: int, b: int, move: int, rmod: int, lock: bool, saved: bool) -> Event:
+        """The event of a main-track movement roll (cached per game: the same roll reads the same)."""
+        sprint = self.game.sprint
+        shown = f"{a}+{b}" if sprint else str(a)
+        text = (f"{self._name(seat)} rolls {shown} on {TYRE_NAMES[self.tyre[seat]].upper()} "
+                f"({WEATHER_NAMES[self.weather]}{f', flag {rmod:+d}' if rmod else ''}): moves {move}")
+        rule = "Sprint Tyre Modifiers" if sprint else "The Calculation Formula"
+        if saved:
+            text += " (lock-up saved by the tyre-saver card)"
+        elif lock:
+            text += ", LOCK-UP"
+            rule = "Sprint Lock-up Penalty" if sprint else "The Lock-up"
+        return Event("roll", text, rule, {"seat": seat, "roll": [a, b] if sprint else a, "move": move,
+                                          "lockup": lock})
+
+    def _simple_event(self, kind: str, seat: int, other: int, text: str, rule: str) -> Event:
+        """A cached event that depends only on its kind and the cars named (texts use placeholders
+        ``{me}`` and ``{other}``)."""
+        key = (kind, seat, other, text)
+        event = self.game.event_cache.get(key)
+        if event is None:
+            data = {"seat": seat} if other < 0 else {"seat": seat, "car": other}
+            event = self.game.event_cache[key] = Event(
+                kind, text.format(me=self._name(seat), other=self._name(other)), rule, data)
+        return event
 
     def _must_pit(self, seat: int) -> bool:
         """F1-G9 drive-through: unpitted on the window's last lap or later, the car must enter."""
@@ -630,8 +657,8 @@ class BRCState(State):
         if enter:
             self._aim_pit()
         else:
-            ev.append(Event("stay-out", f"{self._name(self.mv_seat)} stays out", "The Commitment (Pit Entry)",
-                            {"seat": self.mv_seat}))
+            ev.append(self._simple_event("stay-out", self.mv_seat, -1, "{me} stays out",
+                                         "The Commitment (Pit Entry)"))
         self._advance(ev)
 
     # --- moving along the main track: occupied spaces and overtakes -----------------------------
@@ -653,8 +680,8 @@ class BRCState(State):
                 break
             if o == limit:
                 self.mv_cur = target - 1
-                ev.append(Event("blocked", f"{self._name(seat)} would land on {self._name(j)}: stops behind",
-                                "Occupying Spaces", {"seat": seat, "car": j}))
+                ev.append(self._simple_event("blocked", seat, j, "{me} would land on {other}: stops behind",
+                                             "Occupying Spaces"))
                 break
             self.mv_def = j
             if self.mv_no_ot:
@@ -672,13 +699,13 @@ class BRCState(State):
         if not attempt:
             self.stats[S_SAFE] += 1
             self.mv_cur = self._behind_defender()
-            ev.append(Event("safe", f"{self._name(seat)} plays it safe behind {self._name(j)}",
-                            "Challenger's Choice: Play it Safe", {"seat": seat, "car": j}))
+            ev.append(self._simple_event("safe", seat, j, "{me} plays it safe behind {other}",
+                                         "Challenger's Choice: Play it Safe"))
             self._end_move(ev)
             return
         self.stats[S_TRIES] += 1
         if self.perks[seat] & DRS:
-            self.perks[seat] &= ~DRS
+            self._put("perks", seat, self.perks[seat] & ~DRS)
             ev.append(Event("drs", f"{self._name(seat)} uses DRS: the pass is automatic",
                             "BRC flag card: DRS", {"seat": seat}))
             self._passed(ev)
@@ -696,8 +723,8 @@ class BRCState(State):
             self._passed(ev)
         elif face == "fail":
             self.mv_cur = self._behind_defender()
-            ev.append(Event("fail", f"{self._name(seat)} fails to pass {self._name(j)} and stops behind",
-                            "Attack Die: Overtake failed", {"seat": seat, "car": j}))
+            ev.append(self._simple_event("fail", seat, j, "{me} fails to pass {other} and stops behind",
+                                         "Attack Die: Overtake failed"))
             self._end_move(ev)
         else:
             self._collision(ev)
@@ -712,14 +739,13 @@ class BRCState(State):
         beyond = spot + 1 <= self.mv_target - (1 if strict else 0)
         if beyond and self._occupant((spot + 1) % length, seat) >= 0:
             self._drop_back(j, seat, ev)
-            self.pit[seat] = -1
+            if self.pit[seat] >= 0:
+                self._put("pit", seat, -1)
             self.dist[seat] = spot
-            ev.append(Event("pass", f"{self._name(seat)} passes {self._name(j)} and secures the spot; "
-                            f"{self._name(j)} drops back one space", "Securing the Spot",
-                            {"seat": seat, "car": j}))
+            ev.append(self._simple_event("pass", seat, j, "{me} passes {other} and secures the spot; "
+                                         "{other} drops back one space", "Securing the Spot"))
         else:
-            ev.append(Event("pass", f"{self._name(seat)} passes {self._name(j)}", "Attack Die: Pass",
-                            {"seat": seat, "car": j}))
+            ev.append(self._simple_event("pass", seat, j, "{me} passes {other}", "Attack Die: Pass"))
         self.mv_cur = spot
         self._advance(ev)
 
@@ -744,10 +770,10 @@ class BRCState(State):
             self._hold_at_exit(seat)
         else:
             self._place(seat, self.mv_cur, ev, self._move_origin())
-            self.off[seat] = True
-        self.miss[seat] = max(self.miss[seat], 1)
-        self.off[j] = True
-        self.miss[j] = max(self.miss[j], 1)
+            self._put("off", seat, True)
+        self._put("miss", seat, max(self.miss[seat], 1))
+        self._put("off", j, True)
+        self._put("miss", j, max(self.miss[j], 1))
         self._safety_car((seat, j), ev)
         self._next_turn(ev)
 
@@ -787,7 +813,7 @@ class BRCState(State):
     def _hold_at_exit(self, seat: int) -> None:
         """A car that cannot rejoin stays on the last pit-lane space (its Pit Entry distance kept)."""
         c = self.game.content
-        self.pit[seat] = c.pit_spaces
+        self._put("pit", seat, c.pit_spaces)
         self.dist[seat] = self.mv_start + 1 - c.bypass
 
     def _end_move(self, ev: list[Event]) -> None:
@@ -805,7 +831,7 @@ class BRCState(State):
             ev.append(Event("held", f"{self._name(seat)} cannot rejoin yet and waits at the pit exit",
                             "Pit Exit (Rejoining) (F1-G3)", {"seat": seat}))
             if self.mv_lock:
-                self.miss[seat] = max(self.miss[seat], 1)
+                self._put("miss", seat, max(self.miss[seat], 1))
             self._next_turn(ev)
             return
         moved = cur != self.mv_start or self.mv_kind == PIT_EXIT
@@ -813,8 +839,8 @@ class BRCState(State):
             self._next_turn(ev)
             return
         if self.mv_lock:
-            self.off[seat] = True
-            self.miss[seat] = max(self.miss[seat], 1)
+            self._put("off", seat, True)
+            self._put("miss", seat, max(self.miss[seat], 1))
             ev.append(Event("lockup", f"{self._name(seat)} locks up: off the track, misses the next turn",
                             "Sprint Lock-up Penalty" if game.sprint else "The Lock-up", {"seat": seat}))
         elif moved and not self.off[seat]:
@@ -828,16 +854,16 @@ class BRCState(State):
     def _enter_pit(self, seat: int, at: int, ev: list[Event]) -> None:
         """Pit Entry: the car moves onto the Pit Entry space; a stop in laps 2..7 fills the window."""
         game = self.game
-        self.pit[seat] = 0
+        self._put("pit", seat, 0)
         self.dist[seat] = at
         lap = lap_of(at, game.content.length)
         self.stats[S_PITS] += 1
         window = game.window
         note = ""
         if window is not None and window[0] <= lap <= window[1]:
-            self.stops[seat] += 1
+            self._put("stops", seat, self.stops[seat] + 1)
         elif window is not None and lap > window[1] and not self.stops[seat] and not self.pens[seat]:
-            self.pens[seat] = 1
+            self._put("pens", seat, 1)
             self.stats[S_PENALTIES] += 1
             note = " (drive-through penalty for missing the pit window)"
         ev.append(Event("pit-entry", f"{self._name(seat)} enters the pit lane on lap {lap}{note}",
@@ -856,11 +882,11 @@ class BRCState(State):
             move, lock = standard_move(roll, self.tyre[seat], self.weather)
             rule = "Pit Exit (Rejoining)"
             rmod = self.rmod[seat]
-            self.rmod[seat] = 0
+            self._put("rmod", seat, 0)
             if not lock:
                 move = max(0, move + rmod)
             elif self.perks[seat] & TYRE_SAVER:
-                self.perks[seat] &= ~TYRE_SAVER
+                self._put("perks", seat, self.perks[seat] & ~TYRE_SAVER)
                 lock = False
             if lock:
                 self.stats[S_LOCKUPS] += 1
@@ -868,7 +894,8 @@ class BRCState(State):
                         f"{', LOCK-UP' if lock else ''}", rule,
                         {"seat": seat, "roll": roll, "move": move, "lockup": lock}))
         self.mv_no_ot = bool(self.perks[seat] & NO_OVERTAKE)
-        self.perks[seat] &= ~NO_OVERTAKE
+        if self.mv_no_ot:
+            self._put("perks", seat, self.perks[seat] & ~NO_OVERTAKE)
         self.mv_lock = lock
         self.mv_start = k
         self.mv_target = k + move
@@ -886,7 +913,7 @@ class BRCState(State):
                             f"{TYRE_NAMES[self.tyre[seat]].upper()}", "The Pit Stop", {"seat": seat}))
         else:
             old = TYRE_NAMES[self.tyre[seat]].upper()
-            self.tyre[seat] = TYRE_NAMES.index(name)
+            self._put("tyre", seat, TYRE_NAMES.index(name))
             ev.append(Event("box", f"{self._name(seat)} changes {old} for {name.upper()}",
                             "The Pit Stop: Single Change Rule", {"seat": seat, "tyre": name}))
         self._pit_move(ev)
@@ -905,7 +932,7 @@ class BRCState(State):
                 return
             self._window_check(seat, d, line, ev)
         if new <= c.pit_spaces:
-            self.pit[seat] = new
+            self._put("pit", seat, new)
             if new == c.weather_space and new != k and not game.sprint:
                 self._flip_weather(f"{self._name(seat)} lands on the Weather Change space",
                                    "The Weather Change space", ev)
@@ -1021,7 +1048,7 @@ class BRCState(State):
         new._history, new._legal_cache, new.events = self._history, None, self.events
         for i, t in enumerate(new.tyre):
             if t >= 0 and i != seat:
-                new.tyre[i] = rng.choice((SOFT, HARD))
+                new._put("tyre", i, rng.choice((SOFT, HARD)))
         return new
 
     @property
@@ -1062,11 +1089,11 @@ def apply_effect(state: BRCState, seat: int, effect: str, ev: list[Event]) -> No
     elif effect.startswith("move-"):
         _move_back(state, seat, int(effect[5:]), ev)
     elif effect.startswith("roll"):
-        state.rmod[seat] += int(effect[4:])
+        state._put("rmod", seat, state.rmod[seat] + int(effect[4:]))
         ev.append(Event("card-effect", f"{name}'s next roll {int(effect[4:]):+d}", rule, {"seat": seat}))
     elif effect in ("drs", "no-overtake", "tyre-saver"):
         bit = {"drs": DRS, "no-overtake": NO_OVERTAKE, "tyre-saver": TYRE_SAVER}[effect]
-        state.perks[seat] |= bit
+        state._put("perks", seat, state.perks[seat] | bit)
         ev.append(Event("card-effect", f"{name} gets {effect}", rule, {"seat": seat}))
     elif effect == "let-by":
         _let_by(state, seat, ev)
@@ -1074,7 +1101,7 @@ def apply_effect(state: BRCState, seat: int, effect: str, ev: list[Event]) -> No
         if state.standings()[0] == seat:
             ev.append(Event("card-effect", f"{name} leads and ignores the blue flag", rule, {"seat": seat}))
         else:
-            state.miss[seat] += 1
+            state._put("miss", seat, state.miss[seat] + 1)
             ev.append(Event("card-effect", f"{name} misses its next turn", rule, {"seat": seat}))
 
 

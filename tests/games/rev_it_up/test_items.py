@@ -223,3 +223,13 @@ def test_stopped_racers_do_not_move_or_roll() -> None:
     assert s.view(None)["current"] == 1
     s = draws(s, "exhaust-1")
     assert s.pos == [0, 1]
+
+
+def test_shield_also_stops_a_sticky_bomb() -> None:
+    """Shield: cancels the next Weapon on you; a Sticky Bomb given to a shielded racer is lost."""
+    s = new()
+    force(s, 0, pos=5)
+    force(s, 1, ready=("shield",))
+    s = draws(s, "exhaust-2", "coin-1")
+    s = s.apply("item:sticky-bomb").apply("give:1")
+    assert "bomb" not in bag_of(s, 1) and s.ready[1] == ()

@@ -355,6 +355,8 @@ def resolve_gain(s: RevState, seat: int, item: str, action: str, events: list[Ev
     verb, _, arg = action.partition(":")
     if verb == "give":
         victim = int(arg)
+        if shielded(s, victim, events):
+            return
         s.supply[g.bomb] -= 1
         s.bag[victim * g.K + g.bomb] += 1
         _ev(events, "bomb", f"{_name(s, seat)} puts a Bomb into {_name(s, victim)}'s bag", "Item: Sticky Bomb",

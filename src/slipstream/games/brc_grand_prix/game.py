@@ -9,7 +9,7 @@ from slipstream.engine.errors import OptionError
 from slipstream.engine.game import Event, Game, OptionSpec
 
 from .content import Content, load_content
-from .rules import pit_window
+from .rules import pit_window, standard_move
 from .state import BRCState
 
 
@@ -52,10 +52,16 @@ class BRCGrandPrix(Game):
     stop_go: bool
     literal_safety_car: bool
     window: tuple[int, int] | None
+    length: int
     finish_dist: int
+    move_table: tuple[tuple[tuple[tuple[int, bool], ...], ...], ...]
+    """``move_table[tyre][weather][roll]``: the tyre and weather table, precomputed."""
     attack_outcomes: list[tuple[str, float]]
     sprint_outcomes: list[tuple[str, float]]
     die_outcomes: list[tuple[str, float]]
+    die_actions: list[str]
+    sprint_actions: list[str]
+    all_done: int
     event_cache: dict[tuple[object, ...], Event]
     """Events that read the same every time (a roll, a skipped turn), made once per game."""
 
@@ -76,13 +82,21 @@ class BRCGrandPrix(Game):
         self.stop_go = opts["pit_penalty"] == "stop-go"
         self.literal_safety_car = opts["safety_car"] == "literal"
         self.window = pit_window(self.laps)
-        self.finish_dist = self.laps * self.content.length
+        self.length = self.content.length
+        self.finish_dist = self.laps * self.length
+        self.move_table = tuple(
+            tuple(((0, False), *(standard_move(r, tyre, weather) for r in range(1, 7))) for weather in (0, 1))
+            for tyre in (0, 1, 2)
+        )
         self.event_cache = {}
         self.attack_outcomes = chance.weighted([(f"attack:{f}", c) for f, c in self.content.attack_faces])
         self.die_outcomes = list(chance.DIE_OUTCOMES)
+        self.die_actions = [a for a, _ in self.die_outcomes]
+        self.all_done = (1 << self.players) - 1
         self.sprint_outcomes = sorted(
             (f"dice:{a}-{b}", (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)
         )
+        self.sprint_actions = [a for a, _ in self.sprint_outcomes]
 
     def _initial_state(self) -> BRCState:
         return BRCState.initial(self)

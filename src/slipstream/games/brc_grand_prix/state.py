@@ -254,6 +254,9 @@ class BRCState(State):
             kinds = (SOFT, HARD) if self.game.sprint else (SOFT, HARD, WET)
             mine = self.tyre[self.mv_seat]
             return sorted(["tyre:keep", *(f"tyre:{TYRE_NAMES[t]}" for t in kinds if t != mine)])
+        if step == ROLL:
+            game = self.game
+            return game.sprint_actions if game.sprint and self.pit[self.mv_seat] < 0 else game.die_actions
         if step == OVER:
             return []
         return [a for a, _ in self._chance()]
@@ -317,7 +320,7 @@ class BRCState(State):
 
     def _closest_ahead(self, cur: int, limit: int, exclude: int) -> tuple[int, int]:
         """(car, spaces ahead) of the closest car in action 1..``limit`` spaces ahead of ``cur``."""
-        length = self.game.content.length
+        length = self.game.length
         best, best_off = -1, limit + 1
         dist, pit, off, done = self.dist, self.pit, self.off, self.done
         for j in range(len(dist)):
@@ -381,7 +384,7 @@ class BRCState(State):
         if self.pit[seat] >= 0:
             self._put("pit", seat, -1)
         self.dist[seat] = new
-        if new > old:
+        if new > old and self.game.stop_go:
             self._window_check(seat, old, new, ev)
         if new >= self.game.finish_dist:
             self._finish(seat, ev)
@@ -490,7 +493,7 @@ class BRCState(State):
 
     def _race_over(self) -> bool:
         if self.game.race_to_end:
-            return self.done == (1 << len(self.dist)) - 1
+            return self.done == self.game.all_done
         return bool(self.finish)
 
     def _next_turn(self, ev: list[Event]) -> None:
@@ -572,7 +575,7 @@ class BRCState(State):
                 if lock:
                     self.stats[S_SPRINT_LOCK] += 1
         else:
-            move, lock = standard_move(a, tyre, self.weather)
+            move, lock = game.move_table[tyre][self.weather][a]
         rmod = self.rmod[seat]
         if rmod:
             self._put("rmod", seat, 0)
@@ -834,8 +837,9 @@ class BRCState(State):
                 self._put("miss", seat, max(self.miss[seat], 1))
             self._next_turn(ev)
             return
-        moved = cur != self.mv_start or self.mv_kind == PIT_EXIT
-        if self._place(seat, cur, ev, self._move_origin()):
+        kind = self.mv_kind
+        moved = cur != self.mv_start or kind == PIT_EXIT
+        if self._place(seat, cur, ev, self.mv_start if kind != PIT_EXIT else self._move_origin()):
             self._next_turn(ev)
             return
         if self.mv_lock:
@@ -844,7 +848,7 @@ class BRCState(State):
             ev.append(Event("lockup", f"{self._name(seat)} locks up: off the track, misses the next turn",
                             "Sprint Lock-up Penalty" if game.sprint else "The Lock-up", {"seat": seat}))
         elif moved and not self.off[seat]:
-            colour = c.flag_colour[cur % c.length]
+            colour = c.flag_colour[cur % game.length]
             if colour and self._flag(seat, colour, ev):
                 return
         self._next_turn(ev)

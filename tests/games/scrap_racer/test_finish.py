@@ -275,3 +275,23 @@ def test_the_winner_is_the_racer_farthest_ahead_not_the_first_to_finish() -> Non
     assert s.result.order[0] == 1
     assert texts(s.events)[-1].startswith("The race is over")
     assert space(s, 1) == 7
+
+
+def test_the_goal_deck_is_reshuffled_when_empty() -> None:
+    """Goal cards are discarded after use; an empty goal deck takes its discard pile as a new deck."""
+    g = race(racers=NEUTRAL)
+    s = position(g, pos={0: 46, 1: 60, 2: 20, 3: 30})
+    d = g.goal_deck
+    n = len(d.cards)
+    i = d.cards.index("last-two")
+    s.decks[d.draw:d.draw + n] = [0] * n
+    s.decks[d.draw + i] = 1
+    s.decks[d.discard:d.discard + n] = [4] * n
+    s.decks[d.discard + i] = 3
+    s._legal_cache = None
+    check(s)
+    s = play(s, *roll(2, 3))
+    assert s.legal_actions() == ["goal:last-two"]
+    s = play(s, "goal:last-two")
+    assert s.decks[d.draw:d.draw + n] == [4] * n and s.decks[d.discard:d.discard + n] == [0] * n
+    check(s)

@@ -312,3 +312,12 @@ def test_racers_not_on_the_track_never_fight() -> None:
     g = race(racers="hover,twister,crusher,swifty")
     s = play(position(g), *roll(1, 2))
     assert whose_turn(s) == "twister" and s.pos == [3, 0, 0, 0]
+
+
+def test_racers_on_the_same_space_on_different_laps_fight() -> None:
+    """A) 3): "If the player's racer ends on the same space as another racer, a fight takes place" — the
+    space decides, not the lap (a leader lapping a racer fights it)."""
+    g = race(racers="hover,twister,crusher,steel-jacket")
+    s = play(position(g, pos={0: 51, 1: 8, 2: 40, 3: 44}), *roll(2, 3))
+    assert s.pos[0] == 56 and space(s, 0) == 8 == space(s, 1)
+    assert s.actor == CHANCE and s.legal_actions()[0].startswith("fight:")

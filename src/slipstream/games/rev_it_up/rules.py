@@ -13,6 +13,7 @@ from slipstream.engine.game import Event, Result
 from .content import BOMB, COOLANT, DEBRIS, ECOBOOST, NITROUS, RECALL, UPGRADE
 
 if TYPE_CHECKING:
+    from .game import RevItUp
     from .state import RevState
 
 RACING, STOPPED, OVERHEATED, FINISHED = range(4)
@@ -36,6 +37,32 @@ def _name(s: RevState, seat: int) -> str:
     return f"P{seat + 1}"
 
 
+_EVENT_CACHE: dict[tuple[object, ...], tuple[Event, ...]] = {}
+"""Events are immutable, so the frequent ones (a draw, a choice) are built once and shared."""
+
+
+def choice_events(g: RevItUp, seat: int, choice: str) -> tuple[Event, ...]:
+    """A simultaneous choice: public "P2 has chosen", and the choice itself for that seat only."""
+    key = ("choice", seat, choice)
+    cached = _EVENT_CACHE.get(key)
+    if cached is None:
+        who = f"P{seat + 1}"
+        cached = _EVENT_CACHE[key] = (
+            Event("chosen", f"{who} has chosen", "Simultaneous play", {"seat": seat}),
+            Event("choice", f"{who} chose {choice}", "Simultaneous play", {"seat": seat, "choice": choice},
+                  frozenset((seat,))),
+        )
+    return cached
+
+
+def _cached(events: list[Event], kind: str, text: str, rule: str, seat: int, **data: object) -> None:
+    key = (kind, text, rule)
+    cached = _EVENT_CACHE.get(key)
+    if cached is None:
+        cached = _EVENT_CACHE[key] = (Event(kind, text, rule, {"seat": seat, **data}),)
+    events.append(cached[0])
+
+
 # --- Turn Structure 1: draw -----------------------------------------------------------------------
 
 def draw(s: RevState, seat: int, kind: int, events: list[Event]) -> None:
@@ -44,8 +71,8 @@ def draw(s: RevState, seat: int, kind: int, events: list[Event]) -> None:
     s.bag[seat * g.K + kind] -= 1
     s.drawn[seat] = kind
     s.stats[seat * NSTATS + ST_DRAWS] += 1
-    _ev(events, "draw", f"{_name(s, seat)} draws {g.kinds.names[kind]}", "Turn Structure 1",
-        seat=seat, chip=g.kinds.names[kind])
+    _cached(events, "draw", f"P{seat + 1} draws {g.kinds.names[kind]}", "Turn Structure 1", seat,
+            chip=g.kinds.names[kind])
 
 
 def stop_empty_bags(s: RevState, events: list[Event]) -> None:
@@ -409,9 +436,9 @@ def resolve_stops(s: RevState, events: list[Event]) -> None:
         if choice == "stop":
             s.status[seat] = STOPPED
             s.stats[seat * NSTATS + ST_STOPS] += 1
-            _ev(events, "stop", f"{_name(s, seat)} stops", "Turn Structure 4", seat=seat)
+            _cached(events, "stop", f"P{seat + 1} stops", "Turn Structure 4", seat)
         elif choice == "go":
-            _ev(events, "go", f"{_name(s, seat)} keeps going", "Turn Structure 4", seat=seat)
+            _cached(events, "go", f"P{seat + 1} keeps going", "Turn Structure 4", seat)
 
 
 # --- Turn Structure 5: items from the ready area --------------------------------------------------

@@ -218,15 +218,24 @@ class RevState(State):
         if ph == P_OVER:
             return []
         out: list[str] = []
-        opts = self._opts
         for seat, p in enumerate(self.pending):
             if p is None:
-                mine = opts[seat]
-                if mine is None:
-                    prefix = f"{seat}:"
-                    mine = opts[seat] = tuple(prefix + a for a in sorted(self.seat_options(seat)))
-                out.extend(mine)
+                out.extend(self._seat_tuple(seat))
         return out
+
+    def _seat_tuple(self, seat: int) -> tuple[str, ...]:
+        mine = self._opts[seat]
+        if mine is None:
+            prefix = f"{seat}:"
+            mine = self._opts[seat] = tuple(prefix + a for a in sorted(self.seat_options(seat)))
+        return mine
+
+    def legal_actions(self, seat: int | None = None) -> list[str]:
+        """As the engine's, with a seat's own options at a simultaneous choice read from ``_opts``."""
+        if seat is not None and 0 <= seat < len(self.pending) and self.pending[seat] is None and \
+                self.phase in (P_DECIDE, P_USE, P_BUY):
+            return list(self._seat_tuple(seat))
+        return super().legal_actions(seat)
 
     def seat_options(self, seat: int) -> list[str]:
         """A seat's own (unprefixed) options at a simultaneous choice.
@@ -310,10 +319,7 @@ class RevState(State):
                     self.carts[seat] = (*self.carts[seat], choice)
             else:
                 self.pending[seat] = choice
-            who = self.g.short_names[seat]
-            events.append(Event("chosen", f"{who} has chosen", "Simultaneous play", {"seat": seat}))
-            events.append(Event("choice", f"{who} chose {choice}", "Simultaneous play",
-                                {"seat": seat, "choice": choice}, self.g.only[seat]))
+            events.extend(rules.choice_events(self.g, seat, choice))
             if any(p is None for p in self.pending):
                 return events
             if ph == P_DECIDE:

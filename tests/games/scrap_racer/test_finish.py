@@ -295,3 +295,28 @@ def test_the_goal_deck_is_reshuffled_when_empty() -> None:
     s = play(s, "goal:last-two")
     assert s.decks[d.draw:d.draw + n] == [4] * n and s.decks[d.discard:d.discard + n] == [0] * n
     check(s)
+
+
+def test_two_crowds_after_a_goal_card_fight_one_pair_at_a_time() -> None:
+    """SR-A7: racers sharing a space fight in pairs until each racer has a space of its own. After a goal
+    card (no single mover), the crowd farthest ahead fights first, its racers in turn order."""
+    g = race(players=5, racers="hover,twister,crusher,swifty,steel-jacket")
+    s = position(g, pos={0: 46, 1: 15, 2: 17, 3: 10, 4: 12})
+    s = play(s, *roll(2, 3), "goal:last-two")       # Steel Jacket 12 -> 17 (Crusher), Swifty 10 -> 15 (Twister)
+    assert s.pos == [51, 15, 17, 15, 17]
+    assert s.need == ("fight", 2, 4)
+    s = play(s, "fight:1-6")                          # Steel Jacket wins: 18
+    assert s.need == ("fight", 1, 3)
+    s = play(s, "fight:4-4", "fight:5-2")             # a tie, then Twister wins: 16
+    assert s.pos == [51, 16, 17, 15, 18]
+    assert whose_turn(s) == "twister"
+    check(s)
+
+
+def test_catch_up_needs_a_racer_on_the_track() -> None:
+    """Bonus cards, Catch up: with no other racer on the track there is nobody to catch up with."""
+    g = race(racers=NEUTRAL)
+    s = play(position(g, pos={0: 5}, cards={0: {"catch-up": 1}}), *roll(1, 2))
+    assert whose_turn(s) == "twister" and s.pos[0] == 8
+    s = play(position(g, pos={0: 5, 2: 9}, cards={0: {"catch-up": 1}}), *roll(1, 2))
+    assert s.legal_actions() == ["move", "play:catch-up"]

@@ -28,6 +28,7 @@ from rich.table import Table
 
 from slipstream.engine.errors import SlipstreamError
 from slipstream.engine.registry import game_class
+from slipstream.sim.race import RaceFailed
 
 console = Console()
 errors = Console(stderr=True)
@@ -163,6 +164,9 @@ def simulate_command(
                                 progress=bar(""))]
     except (SlipstreamError, ValueError) as exc:
         raise _fail(str(exc)) from None
+    except RaceFailed as exc:
+        errors.print(f"[bold red]a race failed[/] (a bug in a game or a bot): {exc}", highlight=False)
+        raise typer.Exit(1) from None
     for outcome in outcomes:
         title = outcome.out_dir.name if grid else game
         _print_summary(outcome.races, title)
@@ -211,6 +215,9 @@ def tournament_command(
                                             progress=bar("tournament"))
     except (SlipstreamError, ValueError) as exc:
         raise _fail(str(exc)) from None
+    except RaceFailed as exc:
+        errors.print(f"[bold red]a race failed[/] (a bug in a game or a bot): {exc}", highlight=False)
+        raise typer.Exit(1) from None
     table = Table(title=f"{game}: {rated['races']} races, bots in rotated seats")
     for col in ("bot", "Elo", "95% CI", "pairwise wins"):
         table.add_column(col)

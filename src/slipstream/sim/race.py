@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
+import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -154,11 +155,28 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
     }
 
 
+class RaceFailed(RuntimeError):
+    """A race raised an error (a bug in a game or a bot): the message names the race and its seed."""
+
+
 def run_spec(spec: RaceSpec) -> list[dict[str, Any]]:
-    """Play every race of a batch (in a worker process, a Ray task or in-process)."""
+    """Play every race of a batch (in-process); ``RaceFailed`` names the race that went wrong."""
     run_setup(spec.setup)
     game = slipstream.load(spec.game, players=spec.players, **spec.options)
     out = []
     for index, bots in zip(spec.indices, spec.seats_bots, strict=True):
-        out.append(play_race(game, race_seed(spec.master_seed, index), bots, index))
+        seed = race_seed(spec.master_seed, index)
+        try:
+            out.append(play_race(game, seed, bots, index))
+        except Exception as exc:
+            raise RaceFailed(f"{spec.game}: race {index} (seed {seed}, bots {', '.join(bots)}) failed: "
+                             f"{type(exc).__name__}: {exc}") from exc
     return out
+
+
+def run_spec_safe(spec: RaceSpec) -> tuple[list[dict[str, Any]], str | None]:
+    """``run_spec`` for another process: any error comes back as text (exceptions may not unpickle)."""
+    try:
+        return run_spec(spec), None
+    except Exception as exc:
+        return [], f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"

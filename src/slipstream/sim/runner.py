@@ -21,7 +21,7 @@ from slipstream.bots.registry import check_bot
 from slipstream.engine.errors import SlipstreamError
 
 from . import store
-from .race import RaceSpec, run_setup, run_spec
+from .race import RaceFailed, RaceSpec, run_setup, run_spec, run_spec_safe
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``, called as races finish."""
@@ -208,7 +208,10 @@ def _execute(specs: list[RaceSpec], jobs: int, backend: str, address: str | None
         ctx = multiprocessing.get_context("spawn")
         pool = ctx.Pool(jobs, initializer=_ignore_sigint)
         try:
-            yield from pool.imap_unordered(run_spec, specs)
+            for races, error in pool.imap_unordered(run_spec_safe, specs):
+                if error is not None:
+                    raise RaceFailed(error)
+                yield races
             pool.close()
         except BaseException:
             pool.terminate()
@@ -229,13 +232,16 @@ def _execute_ray(specs: list[RaceSpec], jobs: int, address: str | None) -> Itera
         else:
             ray.init(address=address, include_dashboard=False, log_to_driver=False)
         started = True
-    remote = ray.remote(run_spec)
+    remote = ray.remote(run_spec_safe)
     pending = [remote.remote(spec) for spec in specs]
     try:
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
-                yield ray.get(ref)
+                races, error = ray.get(ref)
+                if error is not None:
+                    raise RaceFailed(error)
+                yield races
     except BaseException:
         for ref in pending:
             ray.cancel(ref, force=True)

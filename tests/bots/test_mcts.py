@@ -1,0 +1,162 @@
+"""The generic MCTS bot, on the tiny dice race (hidden cards, a simultaneous choice, dice)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import slipstream
+from slipstream.bots.mcts import MCTSBot, rewards, standings_rewards
+from slipstream.bots.random_bot import RandomBot
+from slipstream.engine import registry
+from slipstream.engine.game import CHANCE, Result, State
+from slipstream.engine.play import play
+
+
+def at(state: State, actions: list[str]) -> State:
+    for a in actions:
+        state = state.apply(a)
+    return state
+
+
+def test_plays_whole_races_with_legal_moves_at_every_kind_of_node(tiny: str) -> None:
+    """Dealt cards (chance), the simultaneous style choice and the turns: MCTS in every seat ends the race."""
+    for players in (2, 3, 4):
+        game = slipstream.load(tiny, players=players)
+        bots = [MCTSBot(seed, playouts=20) for seed in range(players)]
+        final = play(game.start(seed=players), bots)  # play() uses the checked apply
+        assert final.is_over
+        assert sum(b.searched_moves for b in bots) > 0
+
+
+def test_same_seed_and_playouts_give_the_same_choices(tiny: str) -> None:
+    game = slipstream.load(tiny, players=3)
+    finals = [play(game.start(seed=9), [MCTSBot(s, playouts=30) for s in range(3)]) for _ in range(2)]
+    assert finals[0].actions == finals[1].actions
+
+
+def test_takes_the_boost_that_wins_the_race_now(tiny: str) -> None:
+    """On a 5-space track, P1 (calm) rolls 2 holding a 3 card: boost finishes now, a move leaves P2 a
+    chance to win first."""
+    game = slipstream.load(tiny, players=2, length=5)
+    state = at(game.start(seed=1), ["card:3", "card:1", "0:calm", "1:calm", "die:2"])
+    assert state.legal_actions(0) == ["boost", "move"]
+    assert MCTSBot(0, playouts=200).choose(state, 0) == "boost"
+
+
+def test_learns_that_bold_is_the_better_style(tiny: str) -> None:
+    """Bold moves 25/6 a turn on average against calm's 3.5: the search should prefer it."""
+    game = slipstream.load(tiny, players=2, boosts=False)
+    state = at(game.start(seed=2), ["card:2", "card:3"])
+    assert state.actor == frozenset({0, 1})
+    bot = MCTSBot(3, playouts=1500)
+    root = bot.search(state, 0)
+    assert bot.choose(state, 0) == "0:bold"
+    assert root.stats["0:bold"][0] > root.stats["0:calm"][0]
+
+
+def test_search_does_not_depend_on_what_the_seat_cannot_see(tiny: str) -> None:
+    """Two worlds that differ only in the opponent's face-down card and in the state's seed (the future
+    dice) give the same statistics: the bot determinizes and samples chance with its own RNG."""
+    game = slipstream.load(tiny, players=2)
+    a = at(game.start(seed=1), ["card:2", "card:1", "0:bold", "1:bold", "die:4"])
+    b = at(game.start(seed=777), ["card:2", "card:3", "0:bold", "1:bold", "die:4"])
+    assert a.view(0) == b.view(0)
+    stats_a = MCTSBot(5, playouts=150).search(a, 0).stats
+    stats_b = MCTSBot(5, playouts=150).search(b, 0).stats
+    assert stats_a == stats_b
+
+
+def test_a_pending_simultaneous_choice_stays_hidden(tiny: str) -> None:
+    """P2 chooses after P1 has chosen in secret: P1's choice does not change P2's search."""
+    game = slipstream.load(tiny, players=2)
+    base = at(game.start(seed=4), ["card:1", "card:2"])
+    calm = base.apply("0:calm")
+    bold = base.apply("0:bold")
+    assert calm.view(1) == bold.view(1)
+    assert MCTSBot(8, playouts=100).search(calm, 1).stats == MCTSBot(8, playouts=100).search(bold, 1).stats
+
+
+def test_beats_random_in_a_seeded_match(tiny: str) -> None:
+    """30 two-player races of 100 spaces, seats alternating: MCTS (60 playouts) wins at least 70%.
+
+    (Two random bots would win 21 of 30 about 2% of the time; MCTS finds the bold style.)"""
+    game = slipstream.load(tiny, players=2, length=100)
+    wins = 0
+    for race in range(30):
+        mcts_seat = race % 2
+        bots: list[MCTSBot | RandomBot] = [RandomBot(race), RandomBot(race)]
+        bots[mcts_seat] = MCTSBot(race, playouts=60)
+        final = play(game.start(seed=race), bots)
+        assert final.result is not None
+        wins += final.result.winners == (mcts_seat,)
+    assert wins >= 21
+
+
+def test_a_time_budget_stops_the_search(tiny: str) -> None:
+    game = slipstream.load(tiny, players=2)
+    state = at(game.start(seed=1), ["card:2", "card:1"])
+    bot = MCTSBot(0, playouts=10**9, seconds=0.05)
+    assert bot.choose(state, 0) in state.legal_actions(0)
+    assert bot.capped_moves == 1
+    assert 0 < bot.total_playouts < 10**9
+
+
+def test_a_single_legal_action_needs_no_search(tiny: str) -> None:
+    game = slipstream.load(tiny, players=2, boosts=False)
+    state = at(game.start(seed=1), ["card:2", "card:1", "0:bold", "1:bold", "die:3"])
+    bot = MCTSBot(0, playouts=50)
+    assert bot.choose(state, 0) == "move"
+    assert bot.searched_moves == 0
+
+
+def test_never_uses_the_states_own_chance_sampler(tiny: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``sample_chance`` reads the real future from the seed: the search must not call it."""
+    def forbidden(self: State) -> str:
+        raise AssertionError("MCTS read the state's seeded chance")
+
+    monkeypatch.setattr(State, "sample_chance", forbidden)
+    game = slipstream.load(tiny, players=2)
+    state = at(game.start(seed=1), ["card:2", "card:1", "0:bold", "1:bold", "die:3"])
+    assert state.actor == 0 and state.actor != CHANCE
+    MCTSBot(0, playouts=50).choose(state, 0)
+
+
+def test_rewards_favour_winning_then_places() -> None:
+    race = rewards(Result((2, 0, 1), (2,), "finish"), 3)
+    assert race == [0.25, 0.0, 1.0]
+    team_win = rewards(Result((0, 1), (0, 1), "escaped"), 2)
+    team_loss = rewards(Result((1, 0), (), "caught"), 2)
+    assert team_win == [1.0, 1.0] and team_loss == [0.0, 0.0]
+    assert standings_rewards([1, 0, 2], 3) == [0.5, 1.0, 0.0]
+
+
+@pytest.mark.parametrize("kwargs", [{"playouts": 0}, {"seconds": 0.0}, {"seconds": -1.0}])
+def test_bad_strength_is_refused(kwargs: dict[str, float]) -> None:
+    with pytest.raises(ValueError, match="mcts"):
+        MCTSBot(0, **kwargs)  # type: ignore[arg-type]
+
+
+def test_default_strength_is_playouts_capped_at_one_second() -> None:
+    bot = MCTSBot()
+    assert bot.playouts is not None and bot.seconds == 1.0
+
+
+def test_plays_a_registered_game_through_the_contract_only() -> None:
+    """Every registered game: MCTS chooses a legal action from the first few decisions of a race."""
+    rng = random.Random(0)
+    for gid in registry.games():
+        game = slipstream.load(gid)
+        state = game.start(seed=3)
+        decisions = 0
+        while state.actor is not None and decisions < 3:
+            if state.actor == CHANCE:
+                state = state.apply_chance()
+                continue
+            actor = state.actor
+            seat = min(actor) if isinstance(actor, frozenset) else int(actor)  # type: ignore[arg-type]
+            action = MCTSBot(rng.randrange(100), playouts=10).choose(state, seat)
+            assert action in state.legal_actions(seat)
+            state = state.apply(action)
+            decisions += 1

@@ -194,7 +194,7 @@ def test_refill_after_a_crossing_from_the_line_clockwise_from_the_finite_supply(
     g = race(racers=NEUTRAL)
     s = position(g, pos={0: 46, 1: 60, 2: 70, 3: 80}, filled=[20, 44], boost_supply=3)
     log: list = []
-    s = play(s, *roll(2, 3), "goal:last-place", log=log)       # 46 -> 51; Hover last? no: Hover 51 leads
+    s = play(s, *roll(2, 3), "goal:last-place", log=log)       # Hover 46 -> 51, then last place: 58
     assert s.view(None)["boost_spaces_filled"] == [1, 5, 9, 19, 43]
     assert s.boost_supply == 0
     assert "Crossing the finish line, 2)" in rules(log)
@@ -216,8 +216,8 @@ def test_jules_collects_a_refilled_marker_at_once() -> None:
     g = race(racers=NEUTRAL)
     filled = [2, 6, 10, 17, 20, 41, 44]
     s = position(g, pos={0: 46, 1: 30, 2: 70, 3: 80}, filled=filled, boost_supply=2)
-    s = play(s, *roll(2, 3), "goal:last-place")               # Twister is last: 30 -> 37 ... not on 30 then
-    assert s.pos[1] == 37
+    s = play(s, *roll(2, 3), "goal:last-place")               # here Twister is last: it leaves 30 first
+    assert s.pos[1] == 37 and s.boosts[3:6] == [0, 0, 0]
     s = position(g, pos={0: 46, 1: 30, 2: 20, 3: 80}, filled=filled, boost_supply=2)
     s = play(s, *roll(2, 3), "goal:last-place")               # Crusher 20 -> 27
     assert s.actor == CHANCE and s.need == ("marker", 1, 6)

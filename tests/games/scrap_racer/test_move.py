@@ -36,23 +36,19 @@ def test_kai_plays_two_cards_before_and_one_after_to_cross_the_line() -> None:
     """Bonus cards, example: "Kai (red) plays two bonus cards first, then uses his dice result. Finally
     he plays another bonus card to cross the finish line this turn."""
     g = race(racers="hover,twister,crusher,jackal")
-    s = position(g, pos={0: 20, 1: 5, 2: 9, 3: 11}, cards={0: {"forward-3": 1, "straight": 1, "forward-7": 1}})
-    s = play(s, *roll(4, 6))
-    s = play(s, "play:forward-3")              # 20 -> 23 (curve)
-    assert s.pos[0] == 23
-    s = play(s, "play:straight")               # -> 25, the first straight space
-    assert s.pos[0] == 25
-    s = play(s, "move")                        # + 10 -> 35
-    assert s.pos[0] == 35
+    s = position(g, pos={0: 30, 1: 5, 2: 9, 3: 11}, cards={0: {"forward-3": 1, "straight": 1, "forward-7": 1}})
+    s = play(s, *roll(5, 6))
+    assert s.legal_actions() == ["move", "play:forward-3", "play:forward-7", "play:straight"]
+    s = play(s, "play:forward-3")              # 30 -> 33 (straight)
+    assert s.pos[0] == 33
+    s = play(s, "play:straight")               # -> 34, the next straight space (SR-A5)
+    assert s.pos[0] == 34
+    s = play(s, "move")                        # + 11 -> 45
+    assert s.pos[0] == 45 and s.laps[0] == 0
     assert s.legal_actions() == ["done", "play:forward-7"]
-    s = play(s, "play:forward-7")              # -> 42 ... not yet across; no cards left: the turn goes on
-    assert s.pos[0] == 42
-    s2 = position(g, pos={0: 30, 1: 5, 2: 9, 3: 11}, cards={0: {"forward-3": 1, "straight": 1, "forward-7": 1}})
-    s2 = play(s2, *roll(5, 6), "play:forward-3", "play:straight", "move")   # 33 -> 37 curve? no: straight 34
-    assert s2.pos[0] == 34 + 11
-    s2 = play(s2, "play:forward-7")            # 45 -> 52: across the finish line
-    assert s2.laps[0] == 1
-    assert s2.actor == CHANCE and s2.legal_actions()[0].startswith("goal:")
+    s = play(s, "play:forward-7")              # -> 52: across the finish line
+    assert s.pos[0] == 52 and s.laps[0] == 1
+    assert s.actor == CHANCE and s.legal_actions()[0].startswith("goal:")
 
 
 def test_bonus_card_window_after_the_move_can_be_closed_with_done() -> None:

@@ -34,30 +34,30 @@ def board(view: dict[str, Any]) -> str:
         here = [c for c in cars if c["space"] == space and not c["finished"] and c["pit"] is None]
         on = [c for c in here if not c["off_track"]]
         if on:
-            cells.append(f"  {_car(on[0]['seat'])}")
+            cells.append(f" {_car(on[0]['seat'])}")
         elif here:
-            cells.append(f" [dim]x{here[0]['seat'] + 1}[/dim]")
+            cells.append(f" [dim]{here[0]['seat'] + 1}[/dim]")
         elif layout["flags"][space]:
-            cells.append(f"  {FLAG_STYLE[layout['flags'][space]]}")
+            cells.append(f" {FLAG_STYLE[layout['flags'][space]]}")
         else:
-            cells.append("  .")
-    numbers = "".join(f"{s:>3}" for s in range(length))
+            cells.append(" .")
+    numbers = "".join(f"{s:<10}" for s in range(0, length, 5))
     lines.append("track  " + numbers)
-    lines.append("       " + "".join(cells) + "  |line|")
+    lines.append("      " + "".join(cells) + " |")
     pit_cells = []
     for k in range(layout["pit_spaces"] + 1):
-        here = [c for c in cars if c["pit"] == k]
+        here = [c for c in cars if c["pit"] == k and not c["finished"]]
         mark = "".join(_car(c["seat"]) for c in here) or ("E" if k == 0 else ".")
-        if k == layout["weather_space"] and not view["sprint"]:
-            mark += "[bold blue]W[/]"
-        boxes = [str(i + 1) for i, b in enumerate(layout["pit_boxes"]) if b == k and i < len(cars)]
-        if boxes:
-            mark += f"[dim]<box {','.join(boxes)}>[/dim]"
+        if k == layout["weather_space"] and not view["sprint"] and not here:
+            mark = "[bold blue]W[/]"
         pit_cells.append(mark)
         if k == layout["pit_line_after"]:
-            pit_cells.append("|line|")
-    lines.append(f"pit    (entry after {layout['pit_entry_after']}) " + " ".join(pit_cells)
-                 + f" -> rejoin at {layout['rejoin']}")
+            pit_cells.append("|")
+    lines.append(f"pit    after {layout['pit_entry_after']}: " + " ".join(pit_cells)
+                 + f" -> space {layout['rejoin']}")
+    boxes = " ".join(f"{_car(i)}:P{b}" for i, b in enumerate(layout["pit_boxes"]) if i < len(cars))
+    lines.append(f"       boxes {boxes}" + ("" if view["sprint"] else f"  W weather space P{layout['weather_space']}")
+                 + "  | = the line")
     lines.append("pos car  lap  where        tyre  status")
     for c in sorted(cars, key=lambda c: c["position"]):
         if c["finished"]:

@@ -1,0 +1,77 @@
+"""The per-game modules the shared layers use: render, metrics and the heuristic bot."""
+
+from __future__ import annotations
+
+import slipstream
+from slipstream.bots.brc_grand_prix import HeuristicBot
+from slipstream.bots.registry import make_bot
+from slipstream.engine.play import play
+from slipstream.games.brc_grand_prix import metrics, render
+from slipstream.games.brc_grand_prix.state import BOX, PIT_CHOICE
+
+from .helpers import poised, started
+
+
+def test_board_shows_track_pit_lane_weather_and_each_cars_tyres() -> None:
+    s = poised(started(), 0, dist=[40, 56, 70, 80], pit=[-1, 3, -1, -1], tyres=["soft", "wet", "hard", "soft"],
+               weather="WET")
+    text = render.board(s.view(None))
+    assert "track [bold blue]WET[/]" in text and "pit window laps 2-7" in text
+    assert "pit    after 25:" in text and "W weather space P8" in text
+    assert "pit P3" in text and "WET" in text and "no stop yet" in text
+
+
+def test_action_labels_and_hints() -> None:
+    assert render.describe_action("attack:crash") == "Attack Die: collision!"
+    assert render.describe_action("dice:2-5") == "roll 2+5"
+    assert render.describe_action("1:soft") == "P2 starts on SOFT"
+    assert render.describe_action("tyre:wet") == "fit WET tyres"
+    s = poised(started(), 0, dist=[30, 32, 26, 26], pit=[-1, -1, 0, 0], tyres=["soft"] * 4)
+    hints = render.hints(s, 0)
+    assert hints[0].startswith("SOFT on DRY: 1->3!, 2->4") and "average 5.50" in hints[0]
+    s = s.apply("die:4")
+    assert any(h.startswith("Attack Die: pass 3/6, fail 2/6, collision 1/6") for h in render.hints(s, 0))
+
+
+def test_metrics_count_what_happened() -> None:
+    game = slipstream.load("brc-grand-prix", players=4, laps=3)
+    final = play(game.start(seed=4), [HeuristicBot(i) for i in range(4)])
+    m = metrics.race_metrics(final)
+    assert m["turns"] > 0 and m["rounds"] > 0 and m["finished"] == 4
+    assert m["pit_stops"] >= 4  # every heuristic driver pits in the window (lap 2 of 3)
+    assert metrics.seat_labels(final) == {i: "SOFT start" for i in range(4)}
+    assert metrics.standings(final) == list(final.result.order)  # type: ignore[union-attr]
+
+
+def test_heuristic_bot_pits_in_the_window_and_fits_tyres_for_the_weather() -> None:
+    bot = HeuristicBot(0)
+    s = poised(started(), 0, dist=[50, 70, 71, 76], tyres=["soft", "hard", "hard", "hard"]).apply("die:6")
+    assert s.step == PIT_CHOICE and bot.choose(s, 0) == "pit"  # lap 2, no stop yet
+    s = poised(started(), 0, dist=[50, 70, 71, 76], tyres=["soft", "hard", "hard", "hard"], stops=[1, 0, 0, 0])
+    assert bot.choose(s.apply("die:6"), 0) == "stay"  # already stopped, tyres right for DRY
+    s = poised(started(), 0, dist=[52, 70, 71, 76], tyres=["soft", "hard", "hard", "hard"], stops=[1, 0, 0, 0],
+               weather="WET")
+    assert bot.choose(s.apply("die:6"), 0) == "pit"  # dry tyres on a wet track
+    s = poised(started(), 0, dist=[56, 70, 71, 76], pit=[0, -1, -1, -1], tyres=["soft"] * 4, weather="WET")
+    s = s.apply("die:3")
+    assert s.step == BOX and bot.choose(s, 0) == "tyre:wet"
+
+
+def test_heuristic_bot_weighs_overtakes() -> None:
+    bot = HeuristicBot(0)
+    s = poised(started(), 0, dist=[30, 32, 26, 26], pit=[-1, -1, 0, 0], tyres=["soft"] * 4)
+    assert bot.choose(s.apply("die:6"), 0) == "attempt"  # 6 spaces beyond the defender to gain
+    assert bot.choose(s.apply("die:1"), 0) == "safe"  # a lock-up move of 3: only 1 space beyond
+
+
+def test_heuristic_bot_beats_random_bots() -> None:
+    game = slipstream.load("brc-grand-prix", players=2, laps=3)
+    wins = 0
+    for seed in range(100):
+        bots = [make_bot("heuristic", game.id, seed), make_bot("random", game.id, seed)]
+        if seed % 2:
+            bots.reverse()
+        final = play(game.start(seed=seed), bots)
+        winner = final.result.winners[0]  # type: ignore[union-attr]
+        wins += winner == seed % 2
+    assert wins >= 65

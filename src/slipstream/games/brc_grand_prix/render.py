@@ -62,6 +62,8 @@ def board(view: dict[str, Any]) -> str:
     for c in sorted(cars, key=lambda c: c["position"]):
         if c["finished"]:
             where = "finished"
+        elif c["space"] is None and c["pit"] is None:
+            where = "grid to set"
         elif c["pit"] is not None:
             where = f"pit P{c['pit']}" if c["pit"] else "pit entry"
         else:

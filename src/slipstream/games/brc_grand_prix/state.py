@@ -1000,7 +1000,7 @@ class BRCState(State):
                 "tyre": tyre,
                 "dist": self.dist[i],
                 "lap": min(self.lap(i), game.laps),
-                "space": None if in_pit else self.dist[i] % c.length,
+                "space": None if in_pit or not self.grid else self.dist[i] % c.length,
                 "pit": self.pit[i] if in_pit else None,
                 "pit_box": c.pit_boxes[i],
                 "off_track": self.off[i],

@@ -95,7 +95,13 @@ def _hook(game_id: str, name: str) -> Callable[..., Any] | None:
 
 
 def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int = 0) -> dict[str, Any]:
-    """Play one race between the named bots; its line in the records (see ``docs/simulate.md``)."""
+    """Play one race between the named bots; its line in the records (see ``docs/simulate.md``).
+
+    The game's ``race_metrics`` give ``turns`` and ``rounds``; a game without them gets generic ones:
+    a turn starts whenever another seat (or set of seats choosing at once) comes to act, and rounds are
+    turns divided by players, rounded up. ``positions`` holds the game's ``standings`` (when it has
+    them) each time they change, with the number of decisions made so far.
+    """
     agents = [make_bot(name, game.id, bot_seed(seed, seat)) for seat, name in enumerate(bots)]
     standings = _hook(game.id, "standings")
     state: State = game.start(seed=seed)
@@ -115,9 +121,10 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
             state = state.apply_chance()
             continue
         seat = min(actor) if isinstance(actor, frozenset) else int(actor)
-        if actor != previous_actor:
+        if actor != previous_actor and not (
+                isinstance(actor, frozenset) and isinstance(previous_actor, frozenset) and actor < previous_actor):
             turns += 1
-            previous_actor = actor
+        previous_actor = actor
         state = state.apply(agents[seat].choose(state, seat))
         decisions += 1
         if standings is not None:

@@ -1,0 +1,46 @@
+"""Bots by name: random, each game's heuristic (alias greedy) and mcts with its strength."""
+
+from __future__ import annotations
+
+import pytest
+
+from slipstream.bots.mcts import DEFAULT_PLAYOUTS, MCTSBot
+from slipstream.bots.random_bot import RandomBot
+from slipstream.bots.registry import UnknownBotError, bot_names, check_bot, make_bot, parse_mcts
+from tests.sim.tiny_game import HeuristicBot
+
+
+def test_names_for_a_game_with_a_heuristic_bot(tiny: str) -> None:
+    assert bot_names(tiny) == ["greedy", "heuristic", "mcts", "random"]
+    assert isinstance(make_bot("greedy", tiny, 1), HeuristicBot)
+    assert isinstance(make_bot("heuristic", tiny, 1), HeuristicBot)
+    assert isinstance(make_bot("random", tiny, 1), RandomBot)
+
+
+def test_a_game_without_a_heuristic_bot_lists_what_it_has() -> None:
+    assert bot_names("no-such-game") == ["mcts", "random"]
+    with pytest.raises(UnknownBotError, match="no heuristic bot yet; the bots are: mcts, random"):
+        make_bot("greedy", "no-such-game")
+
+
+@pytest.mark.parametrize(
+    ("name", "playouts", "seconds"),
+    [("mcts", DEFAULT_PLAYOUTS, 1.0), ("mcts:400", 400, None), ("mcts:0.5s", None, 0.5),
+     ("mcts:400:2s", 400, 2.0), ("mcts:2s:400", 400, 2.0)],
+)
+def test_mcts_strength_in_the_name(name: str, playouts: int | None, seconds: float | None) -> None:
+    bot = make_bot(name, "any-game", 3)
+    assert isinstance(bot, MCTSBot)
+    assert (bot.playouts, bot.seconds) == (playouts, seconds)
+
+
+@pytest.mark.parametrize("name", ["mcts:", "mcts:0", "mcts:-3", "mcts:xs", "mcts:0s", "mcts:1:2", "mcts:1s:2s"])
+def test_bad_mcts_strength_is_refused_with_the_forms(name: str) -> None:
+    with pytest.raises(UnknownBotError, match="mcts:PLAYOUTS"):
+        check_bot(name, "any-game")
+
+
+def test_unknown_bot_lists_the_bots(tiny: str) -> None:
+    with pytest.raises(UnknownBotError, match="unknown bot 'wizard'; the bots are: greedy, heuristic, mcts"):
+        make_bot("wizard", tiny)
+    assert parse_mcts("mcts") == (None, None)

@@ -1,0 +1,142 @@
+"""The HTML report, sweeps, tournaments and the simulate/report/tournament commands."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from slipstream.cli.main import app
+from slipstream.sim import SimConfig, SimError, run
+from slipstream.sim.report import build
+from slipstream.sim.sweep import grid, parse_sweep, point_config, run_sweep
+from slipstream.sim.tournament import run_tournament
+
+SETUP = ("tests.sim.tiny_game:install",)
+runner = CliRunner()
+
+
+def cfg(**kw: object) -> SimConfig:
+    base: dict[str, object] = {"game": "tiny-race", "players": 3, "bots": ("greedy", "random", "mcts:10"),
+                               "n": 8, "seed": 1, "setup": SETUP}
+    base.update(kw)
+    return SimConfig(**base)  # type: ignore[arg-type]
+
+
+def self_contained(page: str) -> None:
+    assert page.startswith("<!doctype html>")
+    assert not re.search(r"""(src|href)=["']?(https?:|//)""", page), "the report loads nothing from outside"
+    assert page.count("data:image/png;base64,") >= 4
+
+
+def test_report_of_a_run_has_the_tables_and_embedded_plots(tiny: str, tmp_path: Path) -> None:
+    run(cfg(), tmp_path, jobs=1)
+    page = build(tmp_path).read_text()
+    self_contained(page)
+    for text in ("win rate by seat", "First-player advantage", "Race length", "Game metrics", "boosts",
+                 "mcts:10", "card-", "A sample race", "lead changes"):
+        assert text in page, text
+
+
+def test_sweep_runs_the_grid_and_the_report_compares_the_points(tiny: str, tmp_path: Path) -> None:
+    sweep = parse_sweep(["length=10,40", "players=2,3"])
+    assert grid(sweep) == [{"length": "10", "players": "2"}, {"length": "10", "players": "3"},
+                           {"length": "40", "players": "2"}, {"length": "40", "players": "3"}]
+    outcomes = run_sweep(cfg(bots=("greedy",)), sweep, tmp_path, jobs=1)
+    assert [len(o.races) for o in outcomes] == [8, 8, 8, 8]
+    short = [r["metrics"]["turns"] for r in outcomes[0].races]
+    long = [r["metrics"]["turns"] for r in outcomes[2].races]
+    assert sum(long) > sum(short), "a longer track makes longer races"
+    page = build(tmp_path).read_text()
+    self_contained(page)
+    assert "Sweep: side by side" in page and "length=40,players=3" in page
+
+
+@pytest.mark.parametrize("bad", ["length", "=1,2", "length="])
+def test_a_malformed_sweep_is_refused(bad: str) -> None:
+    with pytest.raises(SimError, match="KEY=VALUE1,VALUE2"):
+        parse_sweep([bad])
+
+
+def test_sweeping_players_needs_one_bot_for_every_seat() -> None:
+    with pytest.raises(SimError, match="one bot for every seat"):
+        point_config(cfg(), {"players": "2"})
+
+
+def test_tournament_rates_mcts_above_random(tiny: str, tmp_path: Path) -> None:
+    outcome, rated = run_tournament(cfg(bots=("mcts:40", "random"), players=2, n=40,
+                                        options={"length": "60"}), tmp_path, jobs=1)
+    assert [r["bot"] for r in rated["ratings"]] == ["mcts:40", "random"]
+    assert json.loads((tmp_path / "tournament.json").read_text())["races"] == 40
+    seats = [tuple(r["bots"]) for r in outcome.races]
+    assert seats.count(("mcts:40", "random")) == seats.count(("random", "mcts:40")) == 20
+    page = build(tmp_path).read_text()
+    assert "Tournament ratings" in page and "Head to head" in page
+
+
+def test_a_tournament_needs_distinct_bots(tiny: str, tmp_path: Path) -> None:
+    with pytest.raises(SimError, match="each bot once"):
+        run_tournament(cfg(bots=("random", "random")), tmp_path)
+    with pytest.raises(SimError, match="at least two bots"):
+        run_tournament(cfg(bots=("random",)), tmp_path)
+
+
+def test_report_of_a_directory_without_a_run_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(SimError, match="no run"):
+        build(tmp_path)
+
+
+def cli(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, [*args])
+    return result.exit_code, result.output + (result.stderr if result.stderr_bytes else "")
+
+
+def test_simulate_command_writes_records_tables_and_summary(tiny: str, tmp_path: Path) -> None:
+    code, out = cli("simulate", "tiny-race", "--setup", SETUP[0], "-n", "6", "--bots", "greedy,random,random",
+                    "-o", "length=15", "--seed", "2", "--out", str(tmp_path))
+    assert code == 0, out
+    assert "win rate" in out and "first-player advantage" in out
+    assert {p.name for p in tmp_path.iterdir()} >= {"run.json", "races.jsonl.gz", "results.csv",
+                                                    "results.parquet"}
+    code, out = cli("report", str(tmp_path))
+    assert code == 0 and (tmp_path / "report.html").exists()
+
+
+def test_simulate_command_sweep(tiny: str, tmp_path: Path) -> None:
+    code, out = cli("simulate", "tiny-race", "--setup", SETUP[0], "-n", "3", "--bots", "random",
+                    "--sweep", "boosts=true,false", "--out", str(tmp_path))
+    assert code == 0, out
+    assert (tmp_path / "boosts=true").is_dir() and (tmp_path / "boosts=false").is_dir()
+
+
+def test_tournament_command_prints_elo(tiny: str, tmp_path: Path) -> None:
+    code, out = cli("tournament", "tiny-race", "--setup", SETUP[0], "--bots", "greedy,random", "-n", "6",
+                    "--players", "2", "--out", str(tmp_path))
+    assert code == 0, out
+    assert "Elo" in out and "greedy" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "listed"),
+    [
+        (["simulate", "no-such-game"], "the games are:"),
+        (["simulate", "tiny-race", "-o", "speed=9"], "the options are: boosts, length"),
+        (["simulate", "tiny-race", "-o", "speed"], "write KEY=VALUE"),
+        (["simulate", "tiny-race", "--bots", "genius"], "the bots are: greedy, heuristic, mcts, random"),
+        (["simulate", "tiny-race", "--sweep", "length"], "KEY=VALUE1,VALUE2"),
+        (["simulate", "tiny-race", "--backend", "dask", "-n", "1"], "the backends are: process, ray"),
+        (["tournament", "no-such-game", "--bots", "random,greedy"], "the games are:"),
+        (["tournament", "tiny-race", "--bots", "random,nobody"], "the bots are:"),
+        (["report", "/no/such/dir"], "is not a directory"),
+    ],
+)
+def test_bad_input_is_a_clear_error_with_exit_code_2(tiny: str, tmp_path: Path, args: list[str],
+                                                     listed: str) -> None:
+    if args[0] != "report":
+        args = [*args, "--setup", SETUP[0], "--out", str(tmp_path / "out")]
+    code, out = cli(*args)
+    assert code == 2, out
+    assert listed in out and "Traceback" not in out

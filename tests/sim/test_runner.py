@@ -1,0 +1,205 @@
+"""The batch runner: reproducible from the master seed, resumable, with records that replay."""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+import slipstream
+from slipstream.bots.registry import UnknownBotError
+from slipstream.engine.errors import OptionError, UnknownGameError
+from slipstream.sim import SimConfig, SimError, run, store
+from slipstream.sim.race import RaceFailed, play_race, race_seed
+from slipstream.sim.runner import seating
+
+SETUP = ("tests.sim.tiny_game:install",)
+
+
+def config(n: int = 12, seed: int = 3, **kw: object) -> SimConfig:
+    base: dict[str, object] = {"game": "tiny-race", "players": 3, "bots": ("greedy", "random", "random"),
+                               "n": n, "seed": seed, "setup": SETUP}
+    base.update(kw)
+    return SimConfig(**base)  # type: ignore[arg-type]
+
+
+def strip(races: list[dict[str, object]]) -> list[dict[str, object]]:
+    return sorted(races, key=lambda r: r["index"])  # type: ignore[arg-type, return-value]
+
+
+def test_same_seed_same_races_whatever_the_jobs(tiny: str, tmp_path: Path) -> None:
+    one = run(config(n=16), tmp_path / "one", jobs=1)
+    two = run(config(n=16), tmp_path / "two", jobs=2)
+    assert one.races == two.races
+    assert len(one.races) == 16 and not one.interrupted
+    other = run(config(n=16, seed=4), tmp_path / "other", jobs=1)
+    assert [r["seed"] for r in other.races] != [r["seed"] for r in one.races]
+
+
+def test_race_seeds_are_distinct_and_fixed_by_master_seed_and_index() -> None:
+    seeds = [race_seed(7, i) for i in range(1000)]
+    assert len(set(seeds)) == 1000 and all(0 <= s < 2**63 for s in seeds)
+    assert race_seed(7, 5) == seeds[5] != race_seed(8, 5)
+
+
+def test_each_record_replays_to_the_same_result(tiny: str, tmp_path: Path) -> None:
+    outcome = run(config(n=6), tmp_path, jobs=1)
+    for race in outcome.races:
+        record = {k: race[k] for k in ("game", "version", "options", "seed", "actions")}
+        final = slipstream.replay(record)
+        assert final.result is not None
+        assert final.result.to_json() == race["result"]
+        assert [final.result.rank(s) for s in range(3)] == race["ranks"]
+
+
+def test_races_carry_the_games_metrics_labels_and_standings(tiny: str, tmp_path: Path) -> None:
+    race = run(config(n=1), tmp_path, jobs=1).races[0]
+    assert set(race["metrics"]) == {"turns", "rounds", "boosts", "bold"}
+    assert set(race["labels"]) == {"0", "1", "2"}
+    assert race["positions"][0][0] == 0 and race["lead_changes"] is not None
+    leaders = [order[0] for _, order in race["positions"]]
+    assert race["lead_changes"] == sum(a != b for a, b in itertools.pairwise(leaders))
+
+
+def test_a_game_without_metrics_module_gets_generic_numbers(tiny: str) -> None:
+    import sys
+
+    from slipstream.sim import race as race_mod
+
+    saved = sys.modules.pop("slipstream.games.tiny_race.metrics")
+    race_mod._HOOKS.pop("tiny-race", None)
+    try:
+        game = slipstream.load("tiny-race", players=2)
+        race = play_race(game, 5, ["random", "random"])
+    finally:
+        sys.modules["slipstream.games.tiny_race.metrics"] = saved
+        race_mod._HOOKS.pop("tiny-race", None)
+    assert set(race["metrics"]) == {"turns", "rounds"}
+    assert race["metrics"]["turns"] == race["decisions"] - 1  # the two style choices are one turn
+    assert race["labels"] == {} and race["lead_changes"] is None and race["positions"] == []
+
+
+def test_results_table_has_a_row_per_race_and_seat(tiny: str, tmp_path: Path) -> None:
+    outcome = run(config(n=5), tmp_path, jobs=1)
+    assert {p.name for p in outcome.files} == {"results.csv", "results.parquet"}
+    lines = (tmp_path / "results.csv").read_text().splitlines()
+    header = lines[0].split(",")
+    assert header[:7] == ["race", "seed", "seat", "bot", "label", "rank", "won"]
+    assert {"turns", "rounds", "m_boosts", "m_bold", "lead_changes"} <= set(header)
+    assert len(lines) == 1 + 5 * 3
+    table = pq.read_table(tmp_path / "results.parquet").to_pylist()
+    assert len(table) == 15 and sum(row["won"] for row in table) == 5
+
+
+def test_a_run_can_be_extended_and_gives_what_one_long_run_gives(tiny: str, tmp_path: Path) -> None:
+    first = run(config(n=6), tmp_path / "a", jobs=1)
+    assert first.played == 6
+    more = run(config(n=14), tmp_path / "a", jobs=2)
+    assert (more.resumed, more.played) == (6, 8)
+    fresh = run(config(n=14), tmp_path / "b", jobs=1)
+    assert more.races == fresh.races
+
+
+def test_an_interrupted_run_keeps_its_races_and_resumes(tiny: str, tmp_path: Path) -> None:
+    """Ctrl-C (a KeyboardInterrupt while races are finishing) keeps what is done; rerunning finishes."""
+    calls = []
+
+    def progress(done: int, total: int) -> None:
+        calls.append(done)
+        if done >= 4:
+            raise KeyboardInterrupt
+
+    cut = run(config(n=20), tmp_path / "a", jobs=1, progress=progress)
+    assert cut.interrupted and 4 <= len(cut.races) < 20
+    meta = json.loads((tmp_path / "a" / "run.json").read_text())
+    assert meta["status"] == "interrupted" and meta["races"] == len(cut.races)
+    assert len((tmp_path / "a" / "results.csv").read_text().splitlines()) == 1 + 3 * len(cut.races)
+    done = run(config(n=20), tmp_path / "a", jobs=2)
+    assert done.resumed == len(cut.races) and not done.interrupted
+    assert done.races == run(config(n=20), tmp_path / "b", jobs=1).races
+    assert json.loads((tmp_path / "a" / "run.json").read_text())["status"] == "complete"
+
+
+def test_a_records_file_cut_short_is_repaired_on_resume(tiny: str, tmp_path: Path) -> None:
+    run(config(n=10), tmp_path, jobs=1)
+    path = tmp_path / store.RACES_FILE
+    raw = gzip.decompress(path.read_bytes())
+    cut_at = raw.index(b"\n", len(raw) // 2) + 20  # whole lines, then a torn one
+    path.write_bytes(gzip.compress(raw[:cut_at])[:-8])  # and no gzip trailer either
+    races, torn = store.read_races(path)
+    assert torn and 0 < len(races) < 10
+    again = run(config(n=10), tmp_path, jobs=1)
+    assert again.resumed == len(races) and len(again.races) == 10
+    after, torn = store.read_races(path)
+    assert not torn and strip(after) == again.races
+
+
+def test_another_run_in_the_same_directory_is_refused(tiny: str, tmp_path: Path) -> None:
+    run(config(n=2), tmp_path, jobs=1)
+    with pytest.raises(SimError, match="other settings"):
+        run(config(n=2, seed=99), tmp_path, jobs=1)
+
+
+@pytest.mark.parametrize(
+    ("kw", "error", "listed"),
+    [
+        ({"game": "no-such-game"}, UnknownGameError, "tiny-race"),
+        ({"options": {"lenght": "9"}}, OptionError, "boosts, length"),
+        ({"options": {"length": "two"}}, OptionError, "whole number"),
+        ({"bots": ("greedy", "nobody", "random")}, UnknownBotError, "greedy, heuristic, mcts, random"),
+        ({"bots": ("mcts:lots",)}, UnknownBotError, "mcts:PLAYOUTS"),
+        ({"bots": ("random", "random")}, SimError, "one bot per seat"),
+        ({"players": 9}, OptionError, "from 2 to 4"),
+    ],
+)
+def test_bad_settings_are_clear_errors_before_any_race(tiny: str, tmp_path: Path, kw: dict[str, object],
+                                                       error: type[Exception], listed: str) -> None:
+    with pytest.raises(error, match=listed):
+        run(config(**kw), tmp_path / "out", jobs=1)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_failing_bot_names_the_race_and_keeps_the_others(tiny: str, tmp_path: Path) -> None:
+    from slipstream.bots import registry
+
+    class Broken:
+        def choose(self, state: object, seat: int) -> str:
+            raise ZeroDivisionError("boom")
+
+    registry.register_bot("broken", lambda gid, seed: Broken())
+    try:
+        with pytest.raises(RaceFailed, match=r"race 0 \(seed \d+, bots broken"):
+            run(config(n=3, bots=("broken",)), tmp_path, jobs=1)
+    finally:
+        registry._FACTORIES.pop("broken")
+
+
+def test_rotated_seating_gives_every_bot_every_seat() -> None:
+    seat_of = seating(("a", "b", "c"), 2, rotate=True)
+    arrangements = [seat_of(i) for i in range(6)]
+    assert sorted(arrangements) == sorted([("a", "b"), ("a", "c"), ("b", "a"), ("b", "c"), ("c", "a"),
+                                           ("c", "b")])
+    few = seating(("a", "b"), 4, rotate=True)
+    assert [few(i) for i in range(2)] == [("a", "b", "a", "b"), ("b", "a", "b", "a")]
+    assert seating(("x",), 3, rotate=False)(5) == ("x", "x", "x")
+
+
+def test_the_ray_backend_gives_the_process_backends_races(tiny: str, tmp_path: Path) -> None:
+    """A local Ray (2 CPUs, no dashboard) plays the same races as local processes for the same seed."""
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             runtime_env={"env_vars": {"PYTHONPATH": str(Path(__file__).resolve().parents[2])}})
+    try:
+        on_ray = run(config(n=8), tmp_path / "ray", jobs=2, backend="ray")
+    finally:
+        ray.shutdown()
+    assert on_ray.races == run(config(n=8), tmp_path / "proc", jobs=1).races
+
+
+def test_an_unknown_backend_is_refused(tiny: str, tmp_path: Path) -> None:
+    with pytest.raises(SimError, match="process, ray"):
+        run(config(n=1), tmp_path, backend="dask")

@@ -1,0 +1,72 @@
+"""Statistics with 95% intervals, checked against values worked out by hand."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from slipstream.sim.stats import describe, fmt_mean, fmt_rate, mean_ci, summarize, wilson
+from slipstream.sim.tournament import bradley_terry, pair_matrix, ratings
+
+
+def test_wilson_interval_matches_the_textbook_values() -> None:
+    p, lo, hi = wilson(5, 10)
+    assert p == 0.5 and lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    assert wilson(0, 10)[1] == 0.0 and wilson(0, 10)[2] == pytest.approx(0.2775, abs=1e-4)
+    assert wilson(10, 10)[1] == pytest.approx(0.7225, abs=1e-4) and wilson(10, 10)[2] == pytest.approx(1.0)
+    assert all(math.isnan(x) for x in wilson(0, 0))
+
+
+def test_mean_interval_is_normal_approximation() -> None:
+    m, lo, hi = mean_ci([1.0, 2.0, 3.0, 4.0])
+    half = 1.959963984540054 * math.sqrt(5 / 3) / 2
+    assert (m, lo, hi) == pytest.approx((2.5, 2.5 - half, 2.5 + half))
+    assert mean_ci([7.0]) == (7.0, 7.0, 7.0)
+    assert describe([1.0, 3.0])["median"] == 2.0
+    assert fmt_rate((0.5, 0.25, 0.75)) == "50.0% (25.0–75.0)" and fmt_mean((2.0, 1.5, 2.5)) == "2.00 (1.50–2.50)"
+
+
+def race(index: int, order: list[int], bots: list[str], turns: float, crashes: float) -> dict[str, Any]:
+    return {"index": index, "game": "g", "options": {}, "bots": bots, "labels": {"0": "red", "1": "blue"},
+            "result": {"order": order, "winners": [order[0]], "reason": "finish"},
+            "ranks": [order.index(s) + 1 for s in range(len(bots))],
+            "metrics": {"turns": turns, "rounds": turns / 2, "crashes": crashes}, "lead_changes": 1}
+
+
+def test_summary_by_seat_bot_and_racer_with_first_player_advantage() -> None:
+    races = [race(0, [0, 1], ["a", "b"], 10, 1), race(1, [0, 1], ["b", "a"], 12, 3),
+             race(2, [1, 0], ["a", "b"], 14, 2), race(3, [0, 1], ["b", "a"], 16, 0)]
+    s = summarize(races)
+    seats = {g["key"]: g for g in s["by_seat"]}
+    assert seats["seat 1"]["win"][0] == 0.75 and seats["seat 2"]["position"][0] == 1.75
+    bots = {g["key"]: g for g in s["by_bot"]}
+    assert bots["a"]["n"] == 4 and bots["a"]["win"][0] == 0.25 and bots["b"]["win"][0] == 0.75
+    labels = {g["key"]: g for g in s["by_label"]}
+    assert labels["red"]["win"][0] == 0.75
+    assert s["first_player"]["advantage"][0] == pytest.approx(0.25)
+    assert s["length"]["turns"]["mean"] == 13 and s["length"]["rounds"]["mean"] == 6.5
+    assert s["metrics"]["crashes"]["mean"] == 1.5 and "turns" not in s["metrics"]
+    assert s["reasons"] == {"finish": 4}
+    assert summarize([]) == {"races": 0}
+
+
+def test_bradley_terry_recovers_a_three_to_one_edge() -> None:
+    """Winning 3 of 4 is 400·log10(3) ≈ 191 Elo (the half-win prior shrinks it a hair)."""
+    elo = bradley_terry(np.array([[0.0, 750.0], [250.0, 0.0]]))
+    assert elo[0] - elo[1] == pytest.approx(400 * math.log10(750.5 / 250.5), abs=0.5)
+    assert elo.mean() == pytest.approx(1500)
+
+
+def test_ratings_from_races_rank_the_stronger_bot_first_with_intervals() -> None:
+    races = [race(i, [0, 1] if i % 4 else [1, 0], ["x", "y"] if i % 2 else ["y", "x"], 10, 0)
+             for i in range(200)]
+    m = pair_matrix(races, ["x", "y"])
+    assert m.shape == (200, 2, 2) and m.sum() == 200
+    rated = ratings(races, ["x", "y"], seed=1, bootstrap=100)
+    top, bottom = rated["ratings"]
+    assert top["lo"] < top["elo"] < top["hi"] and bottom["lo"] < bottom["elo"] < bottom["hi"]
+    assert rated == ratings(races, ["x", "y"], seed=1, bootstrap=100)
+    assert rated["head_to_head"]["x"]["y"] == pytest.approx(1 - rated["head_to_head"]["y"]["x"])

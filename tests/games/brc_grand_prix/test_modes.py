@@ -152,3 +152,11 @@ def test_dynamic_weather_off_by_default() -> None:
     s = poised(started(), 0, dist=[30, 40, 26, 26], pit=[-1, -1, 0, 0], tyres=["hard"] * 4,
                order=[0, 1, 2, 3])
     assert s.apply("die:6").apply("die:6").weather == 0
+
+
+def test_setup_lap_1_dry_track_and_a_shuffled_deck() -> None:
+    """Setup: Lap Marker on Lap 1; Track State DRY; BRC cards shuffled face down (every card unseen)."""
+    s = BRCGrandPrix(players=4).start(seed=9)
+    view = s.view(None)
+    assert view["weather"] == "DRY" and view["flag_deck"] == {"unseen": 18, "known_order": [], "used": 0}
+    assert all(car["lap"] == 1 for car in view["cars"])  # type: ignore[index, union-attr]

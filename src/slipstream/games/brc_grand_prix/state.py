@@ -322,12 +322,10 @@ class BRCState(State):
         """(car, spaces ahead) of the closest car in action 1..``limit`` spaces ahead of ``cur``."""
         length = self.game.length
         best, best_off = -1, limit + 1
-        dist, pit, off, done = self.dist, self.pit, self.off, self.done
-        for j in range(len(dist)):
-            if j == exclude or pit[j] >= 0 or off[j] or (done >> j) & 1:
-                continue
-            o = (dist[j] - cur) % length
-            if 0 < o < best_off:
+        pit, off, done = self.pit, self.off, self.done
+        for j, d in enumerate(self.dist):
+            o = (d - cur) % length
+            if 0 < o < best_off and j != exclude and pit[j] < 0 and not off[j] and not (done >> j) & 1:
                 best, best_off = j, o
         return best, best_off
 
@@ -492,24 +490,24 @@ class BRCState(State):
     # --- turns -------------------------------------------------------------------------------
 
     def _race_over(self) -> bool:
-        if self.game.race_to_end:
-            return self.done == self.game.all_done
-        return bool(self.finish)
+        game = self.game
+        return self.done == game.all_done if game.race_to_end else bool(self.finish)
 
     def _next_turn(self, ev: list[Event]) -> None:
         """The next car to roll: race order each round, leader first (F1-G8), serving missed turns."""
-        length = self.game.content.length
+        game = self.game
         while True:
             if self._race_over():
                 self.step = OVER
                 self.mv_seat = -1
                 return
-            self.turn_i += 1
-            if self.turn_i >= len(self.order):
+            turn = self.turn_i + 1
+            if turn >= len(self.order):
                 self.rnd += 1
                 self.order = tuple(s for s in self.standings() if not (self.done >> s) & 1)
-                self.turn_i = 0
-            seat = self.order[self.turn_i]
+                turn = 0
+            self.turn_i = turn
+            seat = self.order[turn]
             if (self.done >> seat) & 1:
                 continue
             if self.miss[seat] > 0:
@@ -518,7 +516,7 @@ class BRCState(State):
                 ev.append(self._simple_event("skip", seat, -1, "{me} misses a turn", "Serving the Penalty"))
                 continue
             if self.off[seat]:
-                blocker = self._occupant(self.dist[seat] % length, seat)
+                blocker = self._occupant(self.dist[seat] % game.length, seat)
                 if blocker >= 0:
                     self.stats[S_SKIPS] += 1
                     ev.append(Event("skip", f"{self._name(seat)} cannot rejoin: "
@@ -582,20 +580,22 @@ class BRCState(State):
             if not lock:
                 move = max(0, move + rmod)
         saved = False
+        perks = self.perks[seat]
         if lock:
             self.stats[S_LOCKUPS] += 1
-            if self.perks[seat] & TYRE_SAVER:
-                self._put("perks", seat, self.perks[seat] & ~TYRE_SAVER)
+            if perks & TYRE_SAVER:
+                perks &= ~TYRE_SAVER
+                self._put("perks", seat, perks)
                 lock, saved = False, True
-        key = (seat, a, b, tyre, self.weather, rmod, lock, saved)
+        key = (seat, a, b, tyre, self.weather, rmod, saved)
         event = game.event_cache.get(key)
         if event is None:
             event = game.event_cache[key] = self._roll_event(seat, a, b, move, rmod, lock, saved)
         ev.append(event)
         d = self.dist[seat]
-        self.mv_no_ot = bool(self.perks[seat] & NO_OVERTAKE)
-        if self.mv_no_ot:
-            self._put("perks", seat, self.perks[seat] & ~NO_OVERTAKE)
+        self.mv_no_ot = no_ot = bool(perks & NO_OVERTAKE)
+        if no_ot:
+            self._put("perks", seat, perks & ~NO_OVERTAKE)
         self.mv_lock = lock
         self.mv_kind = MAIN
         self.mv_start = self.mv_cur = d
@@ -604,9 +604,9 @@ class BRCState(State):
             ev.append(self._simple_event("stay", seat, -1, "{me} does not move", "The Minimum Movement Rule"))
             self._end_move(ev)
             return
-        c = game.content
-        space = d % c.length
-        if not lock and d >= 0 and space <= c.pit_entry_after < space + move:
+        space = d % game.length
+        entry = game.content.pit_entry_after
+        if space <= entry < space + move and not lock and d >= 0:
             if self._must_pit(seat):
                 ev.append(Event("pit-forced", f"{self._name(seat)} has not pitted: it must take the pit "
                                 "lane (drive-through)", "The Mandatory Pit Window (F1-G9)", {"seat": seat}))

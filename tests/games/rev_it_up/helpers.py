@@ -20,6 +20,7 @@ def force(s: RevState, seat: int, *, bag: dict[str, int] | None = None, rev: lis
           disc: dict[str, int] | None = None) -> RevState:
     """Set up one racer (test set-up only, on a state nobody else holds); chips keep being conserved
     because they are moved from and to the supply."""
+    s._own()
     g = s.g
     K = g.K
     idx = g.kinds.index

@@ -83,9 +83,9 @@ def test_scarce_chips_go_to_the_racer_furthest_behind() -> None:
     """Buying: "if a chip type would run out, the player furthest back on the track will get to choose
     first"; rule 4: "Furthest behind breaks disputes" (RIU-X2: the other buyer gets nothing for it)."""
     s = to_buy(10, 10)
+    force(s, 0, pos=20)
     k = s.g.kinds.index["ecoboost-3"]
     s.supply[k] = 1
-    force(s, 0, pos=20)
     force(s, 1, pos=12)
     s = play(s, "0:buy:ecoboost-3", "1:buy:ecoboost-3", "0:done", "1:done")
     assert bag_of(s, 1).get("ecoboost-3") == 1
@@ -96,8 +96,9 @@ def test_scarce_chips_go_to_the_racer_furthest_behind() -> None:
 def test_a_sold_out_chip_cannot_be_bought() -> None:
     """Supply per chip (RIU-G9): a chip with no supply left is not on offer."""
     s = to_buy(10, 1)
-    s.supply[s.g.kinds.index["coin-2"]] = 0
     force(s, 0)
+    s.supply[s.g.kinds.index["coin-2"]] = 0
+    s._opts = [None, None]
     assert "0:buy:coin-2" not in s.legal_actions(0)
 
 

@@ -98,3 +98,20 @@ def test_no_seat_sees_another_seats_pending_choice(options: dict[str, Any], seed
                         seen[t] = picture
                 checked += 1
     assert checked > 0
+
+
+def raw(s: RevState) -> str:
+    """Every piece of a state's data (copy on write must never change a state someone holds)."""
+    slots = [n for n in RevState.__slots__ if n not in ("_act", "_cc", "_opts", "_shared", "g")]
+    return repr([getattr(s, n) for n in slots])
+
+
+@settings(max_examples=10, deadline=None)
+@given(OPTIONS, st.integers(0, 10_000))
+def test_apply_never_changes_the_state_it_was_called_on(options: dict[str, Any], seed: int) -> None:
+    """States are values: every legal action from every state leaves that state's data as it was."""
+    for s in playout(options, seed, max_plies=600)[::3]:
+        before = raw(s)
+        for action in s.legal_actions()[:6]:
+            s.apply(action)
+            assert raw(s) == before, action

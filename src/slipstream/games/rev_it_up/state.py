@@ -40,6 +40,7 @@ class RevState(State):
         "_act",
         "_cc",
         "_opts",
+        "_shared",
         "after",
         "bag",
         "carry",
@@ -75,6 +76,7 @@ class RevState(State):
     _act: Actor | bool
     _cc: list[tuple[str, float]] | None
     _opts: list[tuple[str, ...] | None]
+    _shared: bool
     g: RevItUp
     phase: int
     cur: int
@@ -116,6 +118,7 @@ class RevState(State):
         s._act = False
         s._cc = None
         s._opts = [None] * game.players
+        s._shared = False
         s.g = game
         s.phase = S_QUEUE
         s.cur = -1
@@ -156,24 +159,25 @@ class RevState(State):
         new = RevState.__new__(RevState)
         new._act = False
         new._cc = None
+        new._shared = True
         new._opts = self._opts[:]
         new.g = self.g
         new.phase = self.phase
         new.cur = self.cur
         new.round = self.round
         new.turn = self.turn
-        new.pos = self.pos[:]
-        new.status = self.status[:]
+        new.pos = self.pos
+        new.status = self.status
         new.bag = self.bag[:]
-        new.disc = self.disc[:]
-        new.rev_k = self.rev_k[:]
-        new.rev_s = self.rev_s[:]
+        new.disc = self.disc
+        new.rev_k = self.rev_k
+        new.rev_s = self.rev_s
         new.drawn = self.drawn[:]
-        new.supply = self.supply[:]
-        new.ready = self.ready[:]
-        new.emp = self.emp[:]
-        new.collected = self.collected[:]
-        new.carry = self.carry[:]
+        new.supply = self.supply
+        new.ready = self.ready
+        new.emp = self.emp
+        new.collected = self.collected
+        new.carry = self.carry
         new.traps = self.traps
         new.pending = self.pending[:]
         new.carts = self.carts[:]
@@ -183,11 +187,34 @@ class RevState(State):
         new.after = self.after
         new.rolled = self.rolled
         new.rerolls = self.rerolls
-        new.fin = self.fin[:]
-        new.rolls_due = self.rolls_due[:]
-        new.coins = self.coins[:]
+        new.fin = self.fin
+        new.rolls_due = self.rolls_due
+        new.coins = self.coins
         new.stats = self.stats[:]
         return new
+
+    def _own(self) -> None:
+        """Copy the lists a light step never changes (copy on write: ``_clone`` shares them).
+
+        Light steps (a draw that is not the last, a simultaneous choice that others still wait on, a
+        reroll) touch only ``bag``, ``drawn``, ``stats``, ``pending``, ``carts`` and ``_opts``; every
+        other step calls this first.
+        """
+        if self._shared:
+            self._shared = False
+            self.pos = self.pos[:]
+            self.status = self.status[:]
+            self.disc = self.disc[:]
+            self.rev_k = self.rev_k[:]
+            self.rev_s = self.rev_s[:]
+            self.supply = self.supply[:]
+            self.ready = self.ready[:]
+            self.emp = self.emp[:]
+            self.collected = self.collected[:]
+            self.carry = self.carry[:]
+            self.fin = self.fin[:]
+            self.rolls_due = self.rolls_due[:]
+            self.coins = self.coins[:]
 
     def _actor(self) -> Actor:
         act = self._act
@@ -278,6 +305,7 @@ class RevState(State):
             rules.draw(self, self.cur, self.g.action_chip[action], events)
             nxt = self._next_drawer(self.cur + 1)
             if nxt < 0:
+                self._own()
                 self.order = rules.movement_order(self)
                 self.idx = 0
                 self.phase = S_MOVE
@@ -290,6 +318,7 @@ class RevState(State):
                 self.rolled = item
                 self.phase = P_REROLL
                 return events
+            self._own()
             self.phase = S_QUEUE
             self._gain(self.cur, item, events)
         elif ph == P_REROLL:
@@ -299,12 +328,15 @@ class RevState(State):
                 events.append(Event("reroll", f"{self.g.short_names[self.cur]} rerolls the item die",
                                     "Turn Structure 3"))
                 return events
+            self._own()
             self.phase = S_QUEUE
             self._gain(self.cur, self.rolled, events)
         elif ph == P_GAIN:
+            self._own()
             rules.resolve_gain(self, self.cur, self.rolled, action, events)
             self.phase = S_QUEUE
         elif ph == P_BOOST:
+            self._own()
             if action != "pass":
                 rules.use_boost(self, self.cur, action[6:], events)
             self._after_move(events)
@@ -320,8 +352,9 @@ class RevState(State):
             else:
                 self.pending[seat] = choice
             events.extend(rules.choice_events(self.g, seat, choice))
-            if any(p is None for p in self.pending):
+            if None in self.pending:
                 return events
+            self._own()
             if ph == P_DECIDE:
                 rules.resolve_stops(self, events)
                 self.phase = S_USE_START

@@ -30,7 +30,18 @@ T_ROLL, T_GAIN = 0, 1
 
 
 def _ev(events: list[Event], kind: str, text: str, rule: str, **data: object) -> None:
-    events.append(Event(kind, text, rule, data))
+    """Append an event. Events are immutable and their text says everything their data does, so
+    each distinct one is built once and shared (the cache is bounded)."""
+    key = (kind, text, rule, data.get("seat"))
+    cached = _EVENTS.get(key)
+    if cached is None:
+        cached = Event(kind, text, rule, data)
+        if len(_EVENTS) < 200_000:
+            _EVENTS[key] = cached
+    events.append(cached)
+
+
+_EVENTS: dict[tuple[object, ...], Event] = {}
 
 
 def _name(s: RevState, seat: int) -> str:
@@ -590,21 +601,21 @@ def coins_of(s: RevState, seat: int) -> int:
     return (sum(lv[k] * s.disc[base + k] for k in g.coin_kinds) + s.collected[seat] + rev_bonus(s, seat))
 
 
-def start_buying(s: RevState, events: list[Event]) -> list[bool]:
+def start_buying(s: RevState, events: list[Event]) -> list[list[str]]:
     """Buying: "all players determine how many coins they have to spend". Finished racers sit out,
     and so does a racer with nothing it could buy or upgrade (its only choice would be "done")."""
-    buyers = []
+    offers: list[list[str]] = []
     for seat in range(s.g.players):
         buyer = s.status[seat] != FINISHED
         bonus = rev_bonus(s, seat)
         s.stats[seat * NSTATS + ST_BONUS] += bonus
         s.coins[seat] = coins_of(s, seat) if buyer else 0
-        buyer = buyer and bool(cart_options(s, seat))
-        buyers.append(buyer)
+        offer = cart_options(s, seat) if buyer else []
+        offers.append(offer)
         if buyer:
             _ev(events, "coins", f"{_name(s, seat)} has {s.coins[seat]} coins (Rev bonus {bonus})",
                 "Buying New Chips and Items", seat=seat, coins=s.coins[seat])
-    return buyers
+    return offers
 
 
 def _cart_totals(s: RevState, seat: int) -> tuple[int, set[str], int, int, bool, dict[int, int], list[str]]:

@@ -291,9 +291,8 @@ class RevState(State):
             base = self.cur * g.K
             bag = self.bag
             names = g.chip_action
-            counts = [(k, bag[base + k]) for k in g.draw_order if bag[base + k]]
-            total = sum(n for _, n in counts)
-            return [(names[k], n / total) for k, n in counts]
+            total = sum(bag[base: base + g.K])
+            return [(names[k], bag[base + k] / total) for k in g.draw_order if bag[base + k]]
         if self.phase == P_ROLL:
             return list(g.item_die)
         return []
@@ -461,10 +460,11 @@ class RevState(State):
                 return
             elif ph == S_BUY_START:
                 self.carts = [()] * g.players
-                buyers = rules.start_buying(self, events)
-                self.pending = [None if b else "done" for b in buyers]
-                self._opts = [None] * g.players
-                if not any(buyers):
+                offers = rules.start_buying(self, events)
+                self.pending = [None if o else "done" for o in offers]
+                self._opts = [tuple(f"{seat}:{a}" for a in sorted(["done", *o])) if o else None
+                              for seat, o in enumerate(offers)]
+                if not any(offers):
                     self.phase = S_ROUND_END
                     continue
                 self.phase = P_BUY

@@ -49,7 +49,12 @@ def board(view: dict[str, Any]) -> str:
         bag = ", ".join(f"{n}x{_chip(k)}" for k, n in sorted(r["bag"].items()))
         disc = ", ".join(f"{n}x{_chip(k)}" for k, n in sorted(r["discard"].items())) or "-"
         coins = r["coins_to_spend"]
-        extra = f"  coins to spend {coins}" if coins is not None else ""
+        if coins is None:
+            coins = r["collected_coins"] + sum(
+                n * int(k.rsplit("-", 1)[1]) for k, n in r["discard"].items() if k.startswith("coin-"))
+            extra = f"  coins so far {coins}"
+        else:
+            extra = f"  coins to spend {coins}"
         lines.append(f"P{r['seat'] + 1} {r['character']}: rev {_rev_line(r)}  "
                      f"overheat next draw {r['overheat_chance']:.0%}{extra}")
         lines.append(f"    bag ({sum(r['bag'].values())}): {bag}")

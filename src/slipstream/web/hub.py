@@ -104,6 +104,7 @@ class Room:
         self.bots: dict[int, Agent] = {}
         self.advancing = False
         self.states_cache: list[State] | None = None
+        self.bot_choices = bot_names(data.game_id)
         self._make_bots()
 
     def _make_bots(self) -> None:
@@ -148,7 +149,7 @@ class Room:
             "ply": self.state.ply,
             "created_at": d.created_at,
             "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in d.seats],
-            "bots": bot_names(d.game_id),
+            "bots": self.bot_choices,
             "board": board_module(d.game_id),
         }
         if d.status == "finished":

@@ -24,6 +24,7 @@ from sqlalchemy import (
     create_engine,
     event,
     func,
+    insert,
     select,
     update,
 )
@@ -182,22 +183,23 @@ class Store:
     def append_moves(self, match_id: str, moves: Sequence[MoveData], status: str | None = None) -> None:
         """Commit moves (and a new status) in one transaction; a ply stored twice fails."""
         now = time.time()
-        with Session(self.engine) as session, session.begin():
-            for m in moves:
-                session.add(
-                    MoveRow(
-                        match_id=match_id,
-                        ply=m.ply,
-                        action=m.action,
-                        seat=m.seat,
-                        client_id=m.client_id,
-                        at=now,
-                    )
-                )
-            values: dict[str, Any] = {"updated_at": now}
-            if status is not None:
-                values["status"] = status
-            session.execute(update(MatchRow).where(MatchRow.id == match_id).values(**values))
+        rows = [
+            {
+                "match_id": match_id,
+                "ply": m.ply,
+                "action": m.action,
+                "seat": m.seat,
+                "client_id": m.client_id,
+                "at": now,
+            }
+            for m in moves
+        ]
+        values: dict[str, Any] = {"updated_at": now}
+        if status is not None:
+            values["status"] = status
+        with self.engine.begin() as conn:
+            conn.execute(insert(MoveRow), rows)
+            conn.execute(update(MatchRow).where(MatchRow.id == match_id).values(**values))
 
     # --- reads ---------------------------------------------------------------------------
 

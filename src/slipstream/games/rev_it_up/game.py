@@ -82,6 +82,7 @@ class RevItUp(Game):
     rev_length: tuple[int, ...]
     short_names: tuple[str, ...]
     only: tuple[frozenset[int], ...]
+    decide_actions: tuple[tuple[str, str], ...]
     reroll_bonus: tuple[int, ...]
     start_items: tuple[int, ...]
     bonus: tuple[int, ...]
@@ -95,6 +96,8 @@ class RevItUp(Game):
     coin_kinds: tuple[int, ...]
     upgrade_kinds: tuple[int, ...]
     buyable: tuple[int, ...]
+    shop: tuple[tuple[int, str, int, str, bool], ...]
+    """Buyable kinds as (kind, colour, cost, ``buy:`` action, is a Recall)."""
     heat: tuple[int, ...]
     move: tuple[int, ...]
     totals: tuple[int, ...]
@@ -189,6 +192,7 @@ class RevItUp(Game):
             start_items.append(a.start_items if asym else 0)
             bags.extend(bag)
         self.short_names = tuple(f"P{seat + 1}" for seat in range(self.players))
+        self.decide_actions = tuple((f"{seat}:go", f"{seat}:stop") for seat in range(self.players))
         self.only = tuple(frozenset((seat,)) for seat in range(self.players))
         self.rev_length = tuple(rev_length)
         self.reroll_bonus = tuple(reroll_bonus)
@@ -207,6 +211,8 @@ class RevItUp(Game):
         self.coin_kinds = tuple(i for i in range(self.K) if self.code[i] == COIN)
         self.upgrade_kinds = tuple(i for i in range(self.K) if self.code[i] == UPGRADE)
         self.buyable = tuple(i for i in range(self.K) if k.level[i] > 0)
+        self.shop = tuple((i, k.colour[i], k.cost[i], f"buy:{k.names[i]}", self.code[i] == RECALL)
+                          for i in self.buyable)
         self.heat = tuple(_heat(self.code[i], k.level[i]) for i in range(self.K))
         self.move = tuple(_move(self.code[i], k.level[i]) for i in range(self.K))
         totals = list(self.content.supply)

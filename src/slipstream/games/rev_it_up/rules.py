@@ -650,7 +650,12 @@ def upgrade_points(s: RevState, seat: int) -> int:
     """Upgrades (Orange): each Upgrade X pulled this round gives X single-level steps (RIU-A9)."""
     g = s.g
     base = seat * g.K
-    return sum(g.kinds.level[k] * s.disc[base + k] for k in g.upgrade_kinds)
+    disc = s.disc
+    level = g.kinds.level
+    points = 0
+    for k in g.upgrade_kinds:
+        points += level[k] * disc[base + k]
+    return points
 
 
 def upgradable_pool(s: RevState, seat: int) -> list[int]:
@@ -676,16 +681,16 @@ def cart_options(s: RevState, seat: int) -> list[str]:
     left, colours, chips, ups, item, used, up_steps = _cart_totals(s, seat)
     kinds = g.kinds
     out: list[str] = []
+    supply = s.supply
     if not g.max_chips or chips < g.max_chips:
-        for k in g.buyable:
-            if kinds.colour[k] in colours or kinds.cost[k] > left or s.supply[k] - used.get(k, 0) <= 0:
+        for k, colour, cost, action, recall in g.shop:
+            if cost > left or colour in colours or supply[k] - used.get(k, 0) <= 0:
                 continue
-            if g.code[k] == RECALL:
-                out.extend(f"buy:{kinds.names[k]}:{t}" for t in range(g.players)
-                           if t != seat and s.status[t] != FINISHED)
+            if recall:
+                out.extend(f"{action}:{t}" for t in range(g.players) if t != seat and s.status[t] != FINISHED)
             else:
-                out.append(f"buy:{kinds.names[k]}")
-    if ups < upgrade_points(s, seat):
+                out.append(action)
+    if g.upgrade_kinds and ups < upgrade_points(s, seat):
         pool = upgradable_pool(s, seat)
         for name in up_steps:
             k = kinds.index[name]

@@ -252,7 +252,9 @@ class RevState(State):
 
     def _seat_tuple(self, seat: int) -> tuple[str, ...]:
         mine = self._opts[seat]
-        if mine is None:
+        if mine is None and self.phase == P_DECIDE:
+            mine = self._opts[seat] = self.g.decide_actions[seat]
+        elif mine is None:
             prefix = f"{seat}:"
             mine = self._opts[seat] = tuple(prefix + a for a in sorted(self.seat_options(seat)))
         return mine
@@ -450,7 +452,7 @@ class RevState(State):
                 self.phase = P_DECIDE
                 return
             elif ph == S_USE_START:
-                users = [bool(rules.use_options(self, s)) for s in range(g.players)]
+                users = [bool(r) and bool(rules.use_options(self, s)) for s, r in enumerate(self.ready)]
                 if not any(users):
                     self.phase = S_TURN_START
                     continue

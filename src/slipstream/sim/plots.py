@@ -14,9 +14,10 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
 
-def _png(fig: Figure) -> bytes:
+def _png(fig: Figure, tight: bool = True) -> bytes:
     buf = io.BytesIO()
-    fig.tight_layout()
+    if tight:
+        fig.tight_layout()
     fig.savefig(buf, format="png", dpi=90)
     plt.close(fig)
     return buf.getvalue()
@@ -93,9 +94,12 @@ def positions_over_time(race: dict[str, Any], names: Sequence[str]) -> bytes:
     return _png(fig)
 
 
+MAX_GRID = 12
+
+
 def metric_grid(metrics: dict[str, Sequence[float]]) -> bytes:
-    """Small histograms, one per per-game metric."""
-    names = list(metrics)
+    """Small histograms, one per per-game metric that varies (at most ``MAX_GRID``)."""
+    names = [n for n, v in metrics.items() if len(set(v)) > 1][:MAX_GRID] or list(metrics)[:1]
     cols = min(3, max(1, len(names)))
     rows = math.ceil(len(names) / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(3.4 * cols, 2.5 * rows), squeeze=False)
@@ -104,9 +108,11 @@ def metric_grid(metrics: dict[str, Sequence[float]]) -> bytes:
             ax.axis("off")
             continue
         values = metrics[names[i]]
-        ax.hist(values, bins=min(30, max(5, len(set(values)))), color="#dd8452", edgecolor="white")
+        ax.hist(values, bins=min(20, max(5, len(set(values)))), color="#dd8452")
         ax.set_title(names[i], fontsize=9)
-    return _png(fig)
+        ax.tick_params(labelsize=7)
+    fig.subplots_adjust(left=0.06, right=0.98, top=0.93, bottom=0.07, hspace=0.55, wspace=0.3)
+    return _png(fig, tight=False)
 
 
 def compare_bars(labels: Sequence[str], series: Mapping[str, Sequence[Sequence[float]]], title: str,

@@ -105,6 +105,8 @@ def run_section(directory: Path, title: str | None = None) -> str:
                             [_describe_row(n, d) for n, d in s["metrics"].items()]))
         parts.append(_img(plots.metric_grid({n: [r["metrics"][n] for r in races if n in r["metrics"]]
                                              for n in s["metrics"]}), "metrics"))
+        parts.append(f"<p class='note'>Histograms of up to {plots.MAX_GRID} metrics that vary between "
+                     "races; the table has them all.</p>")
     sample = races[0]
     if len(sample.get("positions", [])) > 1:
         parts.append("<h3>A sample race</h3>")

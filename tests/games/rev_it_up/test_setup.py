@@ -104,3 +104,16 @@ def test_asymmetric_racer_5_starts_with_a_random_item() -> None:
 def test_bad_options_are_clear_errors(option: str, value: object) -> None:
     with pytest.raises(OptionError, match=option):
         slipstream.load("rev-it-up", **{option: value})
+
+
+def test_standard_chips_are_set_out_as_the_supply() -> None:
+    """Setup 3: "Place the standard cards face up next to the board and set their respective chips next
+    to them" (RIU-G7..G9: levels and supply per colour from the content file)."""
+    s = new(players=3)
+    supply = s.view(None)["supply"]
+    assert supply["exhaust-1"] == 12 and supply["exhaust-3"] == 8
+    assert supply["nitrous-2"] == 8 and "nitrous-3" not in supply
+    assert supply["upgrade-1"] == 8 and supply["recall-3"] == 6
+    assert supply["debris"] == 24 and supply["bomb"] == 8
+    costs = dict(zip(s.g.kinds.names, s.g.kinds.cost, strict=True))
+    assert (costs["exhaust-1"], costs["coin-3"], costs["ecoboost-3"]) == (1, 8, 10)

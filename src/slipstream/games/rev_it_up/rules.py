@@ -218,7 +218,7 @@ def finish(s: RevState, seat: int, events: list[Event]) -> None:
 
 def race_over(s: RevState) -> bool:
     """Game End: the first finisher ends it, or (option podium) enough finishers."""
-    return sum(1 for st in s.status if st == FINISHED) >= s.g.places
+    return s.status.count(FINISHED) >= s.g.places
 
 
 def end_text(s: RevState) -> str:

@@ -355,9 +355,10 @@ class BRCState(State):
 
     def standings(self) -> list[int]:
         """Seats from the leader to the last: finishers in finishing order, then by progress."""
-        rest = [i for i in range(len(self.dist)) if not (self.done >> i) & 1]
-        rest.sort(key=lambda i: (-self.progress(i), i))
-        return [*self.finish, *rest]
+        done, pit, dist = self.done, self.pit, self.dist
+        keyed = sorted((-(dist[i] if pit[i] < 0 else self.progress(i)), i)
+                       for i in range(len(dist)) if not (done >> i) & 1)
+        return [*self.finish, *(i for _, i in keyed)]
 
     def _window_check(self, seat: int, old: int, new: int, ev: list[Event]) -> None:
         """The Mandatory Pit Window: a stop-go (miss 2 turns) on leaving the window without a stop."""

@@ -168,6 +168,8 @@ def test_carts_are_private_until_everyone_is_done() -> None:
     seat is done."""
     s = to_buy(6, 6)
     s = s.apply("0:buy:coolant-1")
+    assert s.visible_events(1) == [] and s.visible_events(None) == []
+    assert [e["text"] for e in s.visible_events(0)] == ["P1 chose buy:coolant-1"]
     assert s.view(0)["my_cart"] == ["buy:coolant-1"]
     assert s.view(1)["my_cart"] == []
     assert "buy:coolant-1" not in str(s.view(1)) and "buy:coolant-1" not in str(s.view(None))

@@ -49,16 +49,19 @@ def _name(s: RevState, seat: int) -> str:
 
 
 _EVENT_CACHE: dict[tuple[object, ...], tuple[Event, ...]] = {}
+_CHOICE_EVENTS: dict[tuple[int, str], tuple[Event, Event]] = {}
 """Events are immutable, so the frequent ones (a draw, a choice) are built once and shared."""
 
 
-def choice_events(g: RevItUp, seat: int, choice: str) -> tuple[Event, ...]:
-    """A simultaneous choice: public "P2 has chosen", and the choice itself for that seat only."""
-    key = ("choice", seat, choice)
-    cached = _EVENT_CACHE.get(key)
+def choice_events(g: RevItUp, seat: int, choice: str) -> tuple[Event, Event]:
+    """A simultaneous choice: public "P2 has chosen", and the choice itself for that seat only.
+
+    (A buying step other than ``done`` shows only the private one, so nobody counts another's cart.)"""
+    key = (seat, choice)
+    cached = _CHOICE_EVENTS.get(key)
     if cached is None:
         who = f"P{seat + 1}"
-        cached = _EVENT_CACHE[key] = (
+        cached = _CHOICE_EVENTS[key] = (
             Event("chosen", f"{who} has chosen", "Simultaneous play", {"seat": seat}),
             Event("choice", f"{who} chose {choice}", "Simultaneous play", {"seat": seat, "choice": choice},
                   frozenset((seat,))),

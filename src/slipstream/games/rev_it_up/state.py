@@ -352,7 +352,10 @@ class RevState(State):
                     self.carts[seat] = (*self.carts[seat], choice)
             else:
                 self.pending[seat] = choice
-            events.extend(rules.choice_events(self.g, seat, choice))
+            chosen, private = rules.choice_events(self.g, seat, choice)
+            if ph != P_BUY or choice == "done":
+                events.append(chosen)
+            events.append(private)
             if None in self.pending:
                 return events
             self._own()

@@ -60,6 +60,7 @@ def test_postgres_server_plays_persists_and_resumes_after_sigkill(pg_database: s
             tokens[0],
             json={"action": "0:walk", "ply": st["ply"], "id": "k"},
         )
+        api.wait(mid, None, lambda s: s["actor"]["kind"] != "chance")
         before = [api.state(mid, t) for t in (None, *tokens)]
         status, body = api.call(
             "POST",

@@ -47,7 +47,7 @@ def test_sigkill_and_restart_resumes_every_match_exactly(
 ) -> None:
     srv, api = run_server(servers, db, tmp_path)
     # a running match, part-played; every action is acknowledged just before the kill
-    mid, host, tokens = api.new_match(players=2, humans=2)
+    mid, host, tokens = api.new_match(players=2, humans=2, length=30)
     for _ in range(3):
         for _seat, token in enumerate(tokens):
             st = api.state(mid, token)
@@ -58,6 +58,7 @@ def test_sigkill_and_restart_resumes_every_match_exactly(
                     token,
                     json={"action": st["legal"][0], "ply": st["ply"]},
                 )
+    api.wait(mid, None, lambda s: s["actor"]["kind"] != "chance")  # the server's own chance steps are done
     before = snapshot(api, mid, tokens)
     # an open match with one seat joined, and a finished one
     made = api.ok("POST", "/api/matches", json={"game": "toy-dash", "players": 3})

@@ -45,7 +45,7 @@ _EVENTS: dict[tuple[object, ...], Event] = {}
 
 
 def _name(s: RevState, seat: int) -> str:
-    return f"P{seat + 1}"
+    return s.g.short_names[seat]
 
 
 _EVENT_CACHE: dict[tuple[object, ...], tuple[Event, ...]] = {}

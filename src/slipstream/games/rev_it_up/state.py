@@ -440,7 +440,7 @@ class RevState(State):
                     continue
                 seat = self.order[self.idx][0]
                 rules.resolve_draw(self, seat, events)
-                if rules.boost_options(self, seat):
+                if self.ready[seat] and rules.boost_options(self, seat):
                     self.cur = seat
                     self.phase = P_BOOST
                     return

@@ -1,0 +1,66 @@
+"""Every registered game plays in the server: a bot-only race runs to the end, each seat's message is
+its own view, and the downloaded record is one that ``slipstream replay`` reads."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from slipstream.engine.record import parse, replay
+from slipstream.engine.registry import games
+from tests.web.server import ROOT, Api, Server
+
+GAMES = sorted(games())
+
+
+@pytest.mark.skipif(not GAMES, reason="no game is registered yet")
+@pytest.mark.parametrize("game_id", GAMES)
+def test_bot_race_of_every_game_ends_and_its_record_replays(
+    server: Server, api: Api, game_id: str, tmp_path: Path
+) -> None:
+    cls = games()[game_id]
+    players = cls.min_players
+    made = api.ok(
+        "POST",
+        "/api/matches",
+        json={"game": game_id, "players": players, "bots": {str(s): "random" for s in range(1, players)}},
+    )
+    mid = made["id"]
+    token = api.ok("POST", f"/api/matches/{mid}/seats/0/join", json={"name": "me"})["token"]
+    info = api.ok("POST", f"/api/matches/{mid}/start", made["host_token"])
+    assert info["board"] in (None, f"/static/games/{game_id}.js")
+    if info["board"]:
+        assert api.http.get(info["board"]).status_code == 200
+    final = None
+    for _ in range(20_000):
+        st = api.state(mid, token)
+        if st["result"] is not None:
+            final = st
+            break
+        if st["legal"]:
+            assert st["actor"]["kind"] in ("seat", "simultaneous") and 0 in st["actor"]["seats"]
+            status, body = api.call(
+                "POST",
+                f"/api/matches/{mid}/actions",
+                token,
+                json={"action": st["legal"][0], "ply": st["ply"]},
+            )
+            assert status == 200 or body["error"]["code"] in ("stale", "not_your_turn"), body
+    assert final is not None, f"{game_id}: the race did not end"
+    text = api.http.get(f"/api/matches/{mid}/record").text
+    state = replay(parse(text))
+    assert state.is_over and state.view(0) == final["view"]
+    assert api.state(mid)["view"] == state.view(None)
+    path = tmp_path / "race.json"
+    path.write_text(text)
+    done = subprocess.run(
+        [sys.executable, "-m", "slipstream.cli.main", "replay", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]

@@ -22,7 +22,7 @@ def race_metrics(final_state: State) -> dict[str, float]:
     def total(stat: int) -> float:
         return float(sum(s.stats[seat * rules.NSTATS + stat] for seat in range(n)))
 
-    draws = total(rules.ST_DRAWS)
+    draws = total(rules.ST_DRAWS) + sum(1 for k in s.drawn if k >= 0)
     overheats = total(rules.ST_OVERHEATS)
     stops = total(rules.ST_STOPS)
     return {

@@ -84,7 +84,6 @@ def draw(s: RevState, seat: int, kind: int, events: list[Event]) -> None:
     g = s.g
     s.bag[seat * g.K + kind] -= 1
     s.drawn[seat] = kind
-    s.stats[seat * NSTATS + ST_DRAWS] += 1
     _cached(events, "draw", f"P{seat + 1} draws {g.kinds.names[kind]}", "Turn Structure 1", seat,
             chip=g.kinds.names[kind])
 
@@ -129,6 +128,7 @@ def resolve_draw(s: RevState, seat: int, events: list[Event]) -> None:
     g = s.g
     kind = s.drawn[seat]
     s.drawn[seat] = -1
+    s.stats[seat * NSTATS + ST_DRAWS] += 1
     code = g.code[kind]
     move = g.move[kind]
     if s.emp[seat] and code in (ECOBOOST, NITROUS):

@@ -76,7 +76,7 @@ class RevState(State):
     _act: Actor | bool
     _cc: list[tuple[str, float]] | None
     _opts: list[tuple[str, ...] | None]
-    _shared: bool
+    _shared: int
     g: RevItUp
     phase: int
     cur: int
@@ -118,7 +118,7 @@ class RevState(State):
         s._act = False
         s._cc = None
         s._opts = [None] * game.players
-        s._shared = False
+        s._shared = 0
         s.g = game
         s.phase = S_QUEUE
         s.cur = -1
@@ -156,31 +156,48 @@ class RevState(State):
     # --- the engine hooks --------------------------------------------------------------------
 
     def _clone(self) -> RevState:
+        """A copy that shares every list with this state (copy on write, see ``_own``), except the
+        ones the next step may change in place without calling ``_own``: the bag and the drawn chips
+        at a draw, the pending choices, carts and option cache at a simultaneous choice."""
         new = RevState.__new__(RevState)
         new._act = False
         new._cc = None
-        new._shared = True
-        new._opts = self._opts[:]
+        ph = self.phase
+        if ph == P_DRAW:
+            new._shared = 1
+            new.bag = self.bag[:]
+            new.drawn = self.drawn[:]
+            new.pending = self.pending
+            new.carts = self.carts
+            new._opts = self._opts
+        else:
+            new._shared = 2
+            new.bag = self.bag
+            new.drawn = self.drawn
+            if ph == P_DECIDE or ph == P_USE or ph == P_BUY:
+                new.pending = self.pending[:]
+                new.carts = self.carts[:]
+                new._opts = self._opts[:]
+            else:
+                new.pending = self.pending
+                new.carts = self.carts
+                new._opts = self._opts
         new.g = self.g
-        new.phase = self.phase
+        new.phase = ph
         new.cur = self.cur
         new.round = self.round
         new.turn = self.turn
         new.pos = self.pos
         new.status = self.status
-        new.bag = self.bag[:]
         new.disc = self.disc
         new.rev_k = self.rev_k
         new.rev_s = self.rev_s
-        new.drawn = self.drawn[:]
         new.supply = self.supply
         new.ready = self.ready
         new.emp = self.emp
         new.collected = self.collected
         new.carry = self.carry
         new.traps = self.traps
-        new.pending = self.pending[:]
-        new.carts = self.carts[:]
         new.order = self.order
         new.idx = self.idx
         new.queue = self.queue
@@ -190,18 +207,23 @@ class RevState(State):
         new.fin = self.fin
         new.rolls_due = self.rolls_due
         new.coins = self.coins
-        new.stats = self.stats[:]
+        new.stats = self.stats
         return new
 
     def _own(self) -> None:
-        """Copy the lists a light step never changes (copy on write: ``_clone`` shares them).
+        """Copy the lists this state still shares with the one it was cloned from (copy on write).
 
         Light steps (a draw that is not the last, a simultaneous choice that others still wait on, a
-        reroll) touch only ``bag``, ``drawn``, ``stats``, ``pending``, ``carts`` and ``_opts``; every
-        other step calls this first.
+        roll or reroll with rerolls left) change only what ``_clone`` copied; every other step calls
+        this first. Pending choices, carts and the option cache are only ever changed in place at a
+        simultaneous choice (elsewhere they are replaced by new lists), so they are not copied here.
         """
-        if self._shared:
-            self._shared = False
+        shared = self._shared
+        if shared:
+            self._shared = 0
+            if shared == 2:
+                self.bag = self.bag[:]
+                self.drawn = self.drawn[:]
             self.pos = self.pos[:]
             self.status = self.status[:]
             self.disc = self.disc[:]
@@ -215,6 +237,7 @@ class RevState(State):
             self.fin = self.fin[:]
             self.rolls_due = self.rolls_due[:]
             self.coins = self.coins[:]
+            self.stats = self.stats[:]
 
     def _actor(self) -> Actor:
         act = self._act

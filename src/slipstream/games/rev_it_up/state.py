@@ -174,7 +174,7 @@ class RevState(State):
             new._shared = 2
             new.bag = self.bag
             new.drawn = self.drawn
-            if ph == P_DECIDE or ph == P_USE or ph == P_BUY:
+            if ph in (P_DECIDE, P_USE, P_BUY):
                 new.pending = self.pending[:]
                 new.carts = self.carts[:]
                 new._opts = self._opts[:]

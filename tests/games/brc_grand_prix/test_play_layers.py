@@ -75,3 +75,28 @@ def test_heuristic_bot_beats_random_bots() -> None:
         winner = final.result.winners[0]  # type: ignore[union-attr]
         wins += winner == seed % 2
     assert wins >= 65
+
+
+def test_board_and_hints_render_at_every_stage_of_a_race() -> None:
+    """The board picture and the hints work for every kind of state (setup, pit lane, finish)."""
+    import random
+
+    from slipstream.engine import CHANCE
+
+    for options in ({}, {"sprint": True, "grid": "qualifying"}):
+        game = slipstream.load("brc-grand-prix", players=3, laps=3, **options)
+        state = game.start(seed=5)
+        rng = random.Random(5)
+        while True:
+            for seat in [None, 0, 1, 2]:
+                assert "BRC Grand Prix" in render.board(state.view(seat))
+            for seat in range(3):
+                assert all(isinstance(h, str) for h in render.hints(state, seat))
+            for action in state.legal_actions():
+                assert render.describe_action(action)
+            if state.actor is None:
+                break
+            if state.actor == CHANCE:
+                state = state.apply(state.sample_chance())
+            else:
+                state = state.apply(rng.choice(state.legal_actions()))

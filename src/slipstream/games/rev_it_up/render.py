@@ -60,6 +60,8 @@ def board(view: dict[str, Any]) -> str:
         lines.append(f"    bag ({sum(r['bag'].values())}): {bag}")
         lines.append(f"    discard: {disc}   ready: {', '.join(r['ready']) or '-'}   "
                      f"collected coins: {r['collected_coins']}" + (f"   EMP x{r['emp']}" if r["emp"] else ""))
+    if view.get("my_choice"):
+        lines.append(f"your choice: {view['my_choice']}")
     if "my_cart" in view:
         lines.append(f"your cart: {', '.join(view['my_cart']) or 'empty'}")
     if "rolled" in view:

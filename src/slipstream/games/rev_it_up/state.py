@@ -532,7 +532,7 @@ class RevState(State):
                 "coins_to_spend": self.coins[s] if self.phase == P_BUY else None,
                 "overheat_chance": round(rules.overheat_chance(self, s), 6),
             }
-            if simultaneous:
+            if simultaneous and self.pending[s] != "":
                 racer["chosen"] = self.pending[s] is not None
             racers.append(racer)
         out: dict[str, Any] = {

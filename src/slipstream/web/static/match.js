@@ -148,7 +148,10 @@ function chanceHtml(events) {
 
 async function drawBoard(st, view, seat) {
   const mod = await boardModule(st.match);
-  const ctx = { match: st.match, seat, legal: st.legal || [], names: st.match.seats.map((_, s) => seatName(st.match, s)), colours: SEAT_COLOURS };
+  const ctx = {
+    match: st.match, seat, legal: st.legal || [], names: st.match.seats.map((_, s) => seatName(st.match, s)),
+    colours: SEAT_COLOURS, narrow: $("board").clientWidth < 600,
+  };
   try {
     $("board").innerHTML = mod.draw(view, ctx);
   } catch (e) {
@@ -172,7 +175,7 @@ function render() {
   renderSeats(st);
   if (!replayMode) {
     drawBoard(st, st.view, st.seat);
-    $("board-text").hidden = !st.board_text;
+    $("board-text-box").hidden = !st.board_text;
     $("board-text").textContent = st.board_text;
     $("dice").innerHTML = chanceHtml(st.events);
     renderActions(st);
@@ -294,7 +297,7 @@ async function showReplay(ply) {
     $("rp-slider").value = ply;
     $("rp-label").textContent = `move ${ply} / ${r.total}${r.action ? ` · ${r.action}` : ""}`;
     await drawBoard(r, r.view, r.seat);
-    $("board-text").hidden = !r.board_text;
+    $("board-text-box").hidden = !r.board_text;
     $("board-text").textContent = r.board_text;
     $("dice").innerHTML = chanceHtml(r.events);
     $("actions").innerHTML = r.events.map((e) => `<div class="replay-event">${esc(e.text)} <span class="rule">${esc(e.rule)}</span></div>`).join("");

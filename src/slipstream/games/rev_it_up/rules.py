@@ -42,6 +42,8 @@ def _ev(events: list[Event], kind: str, text: str, rule: str, **data: object) ->
 
 
 _EVENTS: dict[tuple[object, ...], Event] = {}
+_KEYED: dict[tuple[object, ...], Event] = {}
+"""The hottest events (draws, moves, Rev placements) by a small key: seats, chips and spaces are few."""
 
 
 def _name(s: RevState, seat: int) -> str:
@@ -84,8 +86,13 @@ def draw(s: RevState, seat: int, kind: int, events: list[Event]) -> None:
     g = s.g
     s.bag[seat * g.K + kind] -= 1
     s.drawn[seat] = kind
-    _cached(events, "draw", f"P{seat + 1} draws {g.kinds.names[kind]}", "Turn Structure 1", seat,
-            chip=g.kinds.names[kind])
+    key = ("draw", seat, kind)
+    event = _KEYED.get(key)
+    if event is None:
+        chip = g.kinds.names[kind]
+        event = _KEYED[key] = Event("draw", f"P{seat + 1} draws {chip}", "Turn Structure 1",
+                                    {"seat": seat, "chip": chip})
+    events.append(event)
 
 
 def stop_empty_bags(s: RevState, events: list[Event]) -> None:
@@ -151,8 +158,13 @@ def resolve_draw(s: RevState, seat: int, events: list[Event]) -> None:
         target = rev_last(s, seat) + heat
         if target <= g.rev_length[seat] and s.status[seat] != OVERHEATED:
             place_on_rev(s, seat, kind, target)
-            _ev(events, "rev", f"{_name(s, seat)} places {g.kinds.names[kind]} on Rev space {target}",
-                "Rev Track", seat=seat, space=target)
+            key = ("rev", seat, kind, target)
+            event = _KEYED.get(key)
+            if event is None:
+                event = _KEYED[key] = Event(
+                    "rev", f"P{seat + 1} places {g.kinds.names[kind]} on Rev space {target}", "Rev Track",
+                    {"seat": seat, "space": target})
+            events.append(event)
         else:
             to_discard_or_supply(s, seat, kind)
             overheat(s, seat, events, g.kinds.names[kind])
@@ -194,7 +206,12 @@ def move_forward(s: RevState, seat: int, spaces: int, events: list[Event]) -> No
     moved = p - s.pos[seat]
     s.pos[seat] = p
     s.stats[seat * NSTATS + ST_MOVED] += moved
-    _ev(events, "move", f"{_name(s, seat)} moves {moved} to {p}", "Turn Structure 2", seat=seat, to=p)
+    key = ("move", seat, moved, p)
+    event = _KEYED.get(key)
+    if event is None:
+        event = _KEYED[key] = Event("move", f"P{seat + 1} moves {moved} to {p}", "Turn Structure 2",
+                                    {"seat": seat, "to": p})
+    events.append(event)
     if p >= g.finish and s.status[seat] != FINISHED:
         finish(s, seat, events)
 

@@ -24,16 +24,17 @@ def force(s: RevState, seat: int, *, bag: dict[str, int] | None = None, rev: lis
     g = s.g
     K = g.K
     idx = g.kinds.index
+    supply = list(s.supply)
     if bag is not None:
         for k in range(K):
-            s.supply[k] += s.bag[seat * K + k]
+            supply[k] += s.bag[seat * K + k]
             s.bag[seat * K + k] = 0
         for name, n in bag.items():
-            s.supply[idx[name]] -= n
+            supply[idx[name]] -= n
             s.bag[seat * K + idx[name]] += n
     if disc is not None:
         for name, n in disc.items():
-            s.supply[idx[name]] -= n
+            supply[idx[name]] -= n
             s.disc[seat * K + idx[name]] += n
     if rev is not None:
         kinds: list[int] = []
@@ -42,15 +43,16 @@ def force(s: RevState, seat: int, *, bag: dict[str, int] | None = None, rev: lis
         for name in rev:
             k = idx[name]
             last += g.heat[k]
-            s.supply[k] -= 1
+            supply[k] -= 1
             kinds.append(k)
             spaces.append(last)
         s.rev_k[seat] = tuple(kinds)
         s.rev_s[seat] = tuple(spaces)
+    s.supply = tuple(supply)
     if pos is not None:
         s.pos[seat] = pos
     if ready is not None:
-        s.ready[seat] = ready
+        s.ready = tuple(ready if t == seat else r for t, r in enumerate(s.ready))
     s._legal_cache = None
     s._act = False
     s._cc = None

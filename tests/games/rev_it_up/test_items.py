@@ -181,14 +181,14 @@ def test_profit_items_give_coins_to_spend() -> None:
     force(s, 0, ready=("sponsor",))
     s = play(to_use_phase(s), "0:use:sponsor")
     s = decide(draws(s, "coin-1", "coin-1"), p0="stop", p1="stop")
-    assert s.coins == [2 + 2, 2]
+    assert s.coins == (2 + 2, 2)
     t = new(items=ALT)
     force(t, 0, ready=("loose-change",))
     t = play(to_use_phase(t), "0:use:loose-change")
     t = decide(draws(t, "coin-1", "coin-1"), p0="stop", p1="stop")
     assert t.coins[0] == 2 + 1
     t = play(t, "0:done", "1:done")
-    assert t.collected == [1, 0]
+    assert t.collected == (1, 0)
 
 
 def test_heat_sink_removes_the_most_recent_chip() -> None:

@@ -207,7 +207,7 @@ def test_rev_bonus_for_stopping_on_the_last_three_spaces() -> None:
     s = draws(s, "coin-1", "coin-1")
     assert rules.rev_bonus_if_stopped(s, 0) == 1 and rules.rev_bonus_if_stopped(s, 1) == 2
     s = decide(s, p0="stop", p1="stop")
-    assert s.coins == [2, 3]
+    assert s.coins == (2, 3)
     t = new(players=2)
     force(t, 0, bag={"coin-1": 1, "exhaust-2": 1}, rev=["exhaust-3", "exhaust-3", "exhaust-3"])
     force(t, 1, bag={"coin-1": 1, "exhaust-3": 1}, rev=["exhaust-3", "exhaust-3", "exhaust-1"])
@@ -217,7 +217,7 @@ def test_rev_bonus_for_stopping_on_the_last_three_spaces() -> None:
     t = draws(t, "exhaust-2", "exhaust-3")
     assert t.status == [rules.OVERHEATED, rules.RACING]
     t = decide(t, p1="stop")
-    assert t.coins == [1, 1 + 3]
+    assert t.coins == (1, 1 + 3)
 
 
 def test_an_empty_bag_forces_a_stop() -> None:

@@ -6,7 +6,7 @@ naming the rulebook section (and the gap decision, docs/rules/rev-it-up.md) it a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from slipstream.engine.game import Event, Result
 
@@ -27,6 +27,23 @@ TURBO_SPACES = 3
 SHOCKWAVE_RANGE = 3
 
 T_ROLL, T_GAIN = 0, 1
+
+
+X = TypeVar("X")
+
+
+def _add(t: tuple[int, ...], i: int, d: int) -> tuple[int, ...]:
+    """``t`` with ``d`` added at ``i`` (rarely changed per-seat numbers are tuples: never copied)."""
+    items = list(t)
+    items[i] += d
+    return tuple(items)
+
+
+def _put(t: tuple[X, ...], i: int, v: X) -> tuple[X, ...]:
+    """``t`` with ``v`` at ``i``."""
+    items = list(t)
+    items[i] = v
+    return tuple(items)
 
 
 def _ev(events: list[Event], kind: str, text: str, rule: str, **data: object) -> None:
@@ -139,7 +156,7 @@ def resolve_draw(s: RevState, seat: int, events: list[Event]) -> None:
     code = g.code[kind]
     move = g.move[kind]
     if s.emp[seat] and code in (ECOBOOST, NITROUS):
-        s.emp[seat] -= 1
+        s.emp = _add(s.emp, seat, -1)
         move = 0
         _ev(events, "emp", f"{_name(s, seat)}'s {g.kinds.names[kind]} is cancelled by an EMP", "Item: EMP",
             seat=seat)
@@ -231,7 +248,7 @@ def finish(s: RevState, seat: int, events: list[Event]) -> None:
         key = order[s.idx][1:]
         group = next(i for i, m in enumerate(order) if m[1:] == key)
     s.status[seat] = FINISHED
-    s.fin[seat] = (s.turn, group, -s.pos[seat])
+    s.fin = _put(s.fin, seat, (s.turn, group, -s.pos[seat]))
     _ev(events, "finish", f"{_name(s, seat)} crosses the finish line on the final lap", "Game End",
         seat=seat)
 
@@ -262,7 +279,7 @@ def place_on_rev(s: RevState, seat: int, kind: int, space: int) -> None:
 def to_discard_or_supply(s: RevState, seat: int, kind: int) -> None:
     code = s.g.code[kind]
     if code in (DEBRIS, BOMB):
-        s.supply[kind] += 1
+        s.supply = _add(s.supply, kind, 1)
     else:
         s.disc[seat * s.g.K + kind] += 1
 
@@ -289,7 +306,7 @@ def remove_recent(s: RevState, seat: int, n: int) -> list[str]:
     s.rev_s[seat] = s.rev_s[seat][: len(kinds) - n]
     for k in removed:
         if g.code[k] in (DEBRIS, BOMB):
-            s.supply[k] += 1
+            s.supply = _add(s.supply, k, 1)
         else:
             s.bag[seat * g.K + k] += 1
     return [g.kinds.names[k] for k in removed]
@@ -314,7 +331,7 @@ def add_debris(s: RevState, seat: int, events: list[Event]) -> None:
         return
     space = rev_last(s, seat) + 1
     if space <= g.rev_length[seat]:
-        s.supply[g.debris] -= 1
+        s.supply = _add(s.supply, g.debris, -1)
         place_on_rev(s, seat, g.debris, space)
         s.stats[seat * NSTATS + ST_DEBRIS] += 1
         _ev(events, "debris", f"{_name(s, seat)} takes a Debris on Rev space {space}", "Items: Attack",
@@ -396,7 +413,7 @@ def gain_item(s: RevState, seat: int, item: str, events: list[Event]) -> bool:
             return False
         return True
     if len(s.ready[seat]) < g.ready_capacity:
-        s.ready[seat] = (*s.ready[seat], item)
+        s.ready = _put(s.ready, seat, (*s.ready[seat], item))
         _ev(events, "gain", f"{_name(s, seat)} gains {item} to the ready area", "Items", seat=seat, item=item)
         return False
     return True
@@ -415,14 +432,14 @@ def resolve_gain(s: RevState, seat: int, item: str, action: str, events: list[Ev
         victim = int(arg)
         if shielded(s, victim, events):
             return
-        s.supply[g.bomb] -= 1
+        s.supply = _add(s.supply, g.bomb, -1)
         s.bag[victim * g.K + g.bomb] += 1
         _ev(events, "bomb", f"{_name(s, seat)} puts a Bomb into {_name(s, victim)}'s bag", "Item: Sticky Bomb",
             seat=seat, victim=victim)
         return
     held = [*s.ready[seat], item]
     held.remove(arg)
-    s.ready[seat] = tuple(held)
+    s.ready = _put(s.ready, seat, tuple(held))
     _ev(events, "drop", f"{_name(s, seat)} keeps {', '.join(held)} and drops {arg}", "RIU-G13",
         seat=seat, dropped=arg)
 
@@ -455,7 +472,7 @@ def use_boost(s: RevState, seat: int, item: str, events: list[Event]) -> None:
 def _spend(s: RevState, seat: int, item: str) -> None:
     held = list(s.ready[seat])
     held.remove(item)
-    s.ready[seat] = tuple(held)
+    s.ready = _put(s.ready, seat, tuple(held))
     s.stats[seat * NSTATS + ST_USED] += 1
 
 
@@ -551,10 +568,10 @@ def resolve_items(s: RevState, events: list[Event]) -> None:
             for t in shockwave_targets(s, seat):
                 _hit(s, t, e, events)
         elif e == "sponsor":
-            s.collected[seat] += 2
+            s.collected = _add(s.collected, seat, 2)
         elif e == "loose_change":
-            s.collected[seat] += 1
-            s.carry[seat] += 1
+            s.collected = _add(s.collected, seat, 1)
+            s.carry = _add(s.carry, seat, 1)
         elif e == "heat_sink":
             removed = remove_recent(s, seat, 1)
             _ev(events, "heat-sink", f"{_name(s, seat)} removes {', '.join(removed) or 'nothing'}",
@@ -568,7 +585,7 @@ def _hit(s: RevState, target: int, effect: str, events: list[Event]) -> None:
     if shielded(s, target, events):
         return
     if effect == "emp":
-        s.emp[target] += 1
+        s.emp = _add(s.emp, target, 1)
         _ev(events, "emp", f"{_name(s, target)}'s next Ecoboost or Nitrous is jammed", "Item: EMP",
             seat=target)
     else:
@@ -591,7 +608,7 @@ def end_round(s: RevState, events: list[Event]) -> None:
     for seat in range(g.players):
         for k in s.rev_k[seat]:
             if g.code[k] in (DEBRIS, BOMB):
-                s.supply[k] += 1
+                s.supply = _add(s.supply, k, 1)
             else:
                 s.bag[seat * K + k] += 1
         s.rev_k[seat] = ()
@@ -601,13 +618,13 @@ def end_round(s: RevState, events: list[Event]) -> None:
             if n:
                 s.disc[seat * K + k] = 0
                 if g.recall_to_supply and g.code[k] == RECALL:
-                    s.supply[k] += n
+                    s.supply = _add(s.supply, k, n)
                 else:
                     s.bag[seat * K + k] += n
         if s.status[seat] != FINISHED:
             s.status[seat] = RACING
-        s.collected[seat] = s.carry[seat]
-        s.carry[seat] = 0
+        s.collected = _put(s.collected, seat, s.carry[seat])
+        s.carry = _put(s.carry, seat, 0)
     _ev(events, "round-end", f"round {s.round} ends: every chip goes back in its bag", "Round Structure 3")
 
 
@@ -629,7 +646,7 @@ def start_buying(s: RevState, events: list[Event]) -> list[list[str]]:
         buyer = s.status[seat] != FINISHED
         bonus = rev_bonus(s, seat)
         s.stats[seat * NSTATS + ST_BONUS] += bonus
-        s.coins[seat] = coins_of(s, seat) if buyer else 0
+        s.coins = _put(s.coins, seat, coins_of(s, seat) if buyer else 0)
         offer = cart_options(s, seat) if buyer else []
         offers.append(offer)
         if buyer:
@@ -743,8 +760,8 @@ def _upgrade(s: RevState, seat: int, k: int) -> bool:
         s.rev_k[seat] = tuple(kinds)
     else:
         return False
-    s.supply[nxt] -= 1
-    s.supply[k] += 1
+    s.supply = _add(s.supply, nxt, -1)
+    s.supply = _add(s.supply, k, 1)
     return True
 
 
@@ -763,7 +780,7 @@ def resolve_buys(s: RevState, events: list[Event]) -> tuple[tuple[int, int, int,
                 name, _, target = rest.partition(":")
                 k = kinds.index[name]
                 if s.supply[k]:
-                    s.supply[k] -= 1
+                    s.supply = _add(s.supply, k, -1)
                     owner = int(target) if target else seat
                     s.bag[owner * g.K + k] += 1
                     spent += kinds.cost[k]
@@ -791,7 +808,7 @@ def resolve_buys(s: RevState, events: list[Event]) -> tuple[tuple[int, int, int,
         if lost > 0:
             _ev(events, "coins-lost", f"{_name(s, seat)} loses {lost} leftover coins", "Buying rule 3",
                 seat=seat)
-        s.coins[seat] = 0
+        s.coins = _put(s.coins, seat, 0)
     return tuple(tasks)
 
 

@@ -89,11 +89,11 @@ class RevState(State):
     rev_k: list[tuple[int, ...]]
     rev_s: list[tuple[int, ...]]
     drawn: list[int]
-    supply: list[int]
-    ready: list[tuple[str, ...]]
-    emp: list[int]
-    collected: list[int]
-    carry: list[int]
+    supply: tuple[int, ...]
+    ready: tuple[tuple[str, ...], ...]
+    emp: tuple[int, ...]
+    collected: tuple[int, ...]
+    carry: tuple[int, ...]
     traps: tuple[tuple[int, str, int], ...]
     pending: list[str | None]
     carts: list[tuple[str, ...]]
@@ -103,9 +103,9 @@ class RevState(State):
     after: int
     rolled: str
     rerolls: int
-    fin: list[tuple[int, int, int] | None]
+    fin: tuple[tuple[int, int, int] | None, ...]
     rolls_due: list[int]
-    coins: list[int]
+    coins: tuple[int, ...]
     stats: list[int]
 
     legal_is_sorted = True
@@ -131,11 +131,11 @@ class RevState(State):
         s.rev_k = [()] * n
         s.rev_s = [()] * n
         s.drawn = [-1] * n
-        s.supply = list(game.content.supply)
-        s.ready = [()] * n
-        s.emp = [0] * n
-        s.collected = [0] * n
-        s.carry = [0] * n
+        s.supply = tuple(game.content.supply)
+        s.ready = ((),) * n
+        s.emp = (0,) * n
+        s.collected = (0,) * n
+        s.carry = (0,) * n
         s.traps = ()
         s.pending = [None] * n
         s.carts = [()] * n
@@ -145,9 +145,9 @@ class RevState(State):
         s.after = S_ROUND_START
         s.rolled = ""
         s.rerolls = 0
-        s.fin = [None] * n
+        s.fin = (None,) * n
         s.rolls_due = [0] * n
-        s.coins = [0] * n
+        s.coins = (0,) * n
         s.stats = [0] * (n * rules.NSTATS)
         s.events = ()
         s._advance([])
@@ -229,14 +229,7 @@ class RevState(State):
             self.disc = self.disc[:]
             self.rev_k = self.rev_k[:]
             self.rev_s = self.rev_s[:]
-            self.supply = self.supply[:]
-            self.ready = self.ready[:]
-            self.emp = self.emp[:]
-            self.collected = self.collected[:]
-            self.carry = self.carry[:]
-            self.fin = self.fin[:]
             self.rolls_due = self.rolls_due[:]
-            self.coins = self.coins[:]
             self.stats = self.stats[:]
 
     def _actor(self) -> Actor:

@@ -206,6 +206,7 @@ class Content:
 
 
 def _number_kinds(model: ContentModel) -> tuple[Kinds, tuple[int, ...]]:
+    """Number the chip kinds in the order of their names, so chance outcomes come out sorted."""
     names: list[str] = []
     colour: list[str] = []
     level: list[int] = []
@@ -224,6 +225,12 @@ def _number_kinds(model: ContentModel) -> tuple[Kinds, tuple[int, ...]]:
         level.append(0)
         cost.append(0)
         supply.append(ic.supply)
+    order = sorted(range(len(names)), key=lambda i: names[i])
+    names = [names[i] for i in order]
+    colour = [colour[i] for i in order]
+    level = [level[i] for i in order]
+    cost = [cost[i] for i in order]
+    supply = [supply[i] for i in order]
     index = {n: i for i, n in enumerate(names)}
     up = tuple(index.get(f"{colour[i]}-{level[i] + 1}", -1) if level[i] else -1 for i in range(len(names)))
     kinds = Kinds(tuple(names), tuple(colour), tuple(level), tuple(cost), up, index)

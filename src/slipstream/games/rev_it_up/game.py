@@ -90,7 +90,6 @@ class RevItUp(Game):
     code: tuple[int, ...]
     chip_action: tuple[str, ...]
     action_chip: dict[str, int]
-    draw_order: tuple[int, ...]
     debris: int
     bomb: int
     coin_kinds: tuple[int, ...]
@@ -204,7 +203,6 @@ class RevItUp(Game):
         k = self.kinds
         self.code = tuple(COLOUR_CODE[c] for c in k.colour)
         self.chip_action = tuple(f"chip:{n}" for n in k.names)
-        self.draw_order = tuple(sorted(range(self.K), key=lambda i: self.chip_action[i]))
         self.action_chip = {f"chip:{n}": i for i, n in enumerate(k.names)}
         self.debris = k.index["debris"]
         self.bomb = k.index["bomb"]

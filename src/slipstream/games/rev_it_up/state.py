@@ -307,10 +307,9 @@ class RevState(State):
         g = self.g
         if self.phase == P_DRAW:
             base = self.cur * g.K
-            bag = self.bag
-            names = g.chip_action
-            total = sum(bag[base: base + g.K])
-            return [(names[k], bag[base + k] / total) for k in g.draw_order if bag[base + k]]
+            seg = self.bag[base: base + g.K]
+            total = sum(seg)
+            return [(a, n / total) for a, n in zip(g.chip_action, seg, strict=True) if n]
         if self.phase == P_ROLL:
             return list(g.item_die)
         return []

@@ -94,6 +94,7 @@ class RevItUp(Game):
     bomb: int
     coin_kinds: tuple[int, ...]
     upgrade_kinds: tuple[int, ...]
+    recall_kinds: tuple[int, ...]
     buyable: tuple[int, ...]
     shop: tuple[tuple[int, str, int, str, bool], ...]
     """Buyable kinds as (kind, colour, cost, ``buy:`` action, is a Recall)."""
@@ -207,6 +208,7 @@ class RevItUp(Game):
         self.debris = k.index["debris"]
         self.bomb = k.index["bomb"]
         self.coin_kinds = tuple(i for i in range(self.K) if self.code[i] == COIN)
+        self.recall_kinds = tuple(i for i in range(self.K) if self.code[i] == RECALL)
         self.upgrade_kinds = tuple(i for i in range(self.K) if self.code[i] == UPGRADE)
         self.buyable = tuple(i for i in range(self.K) if k.level[i] > 0)
         self.shop = tuple((i, k.colour[i], k.cost[i], f"buy:{k.names[i]}", self.code[i] == RECALL)

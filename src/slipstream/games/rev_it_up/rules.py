@@ -605,6 +605,15 @@ def end_round(s: RevState, events: list[Event]) -> None:
     ``recall_returns_to_supply``."""
     g = s.g
     K = g.K
+    if g.recall_to_supply:
+        for seat in range(g.players):
+            for k in g.recall_kinds:
+                n = s.disc[seat * K + k]
+                if n:
+                    s.disc[seat * K + k] = 0
+                    s.supply = _add(s.supply, k, n)
+    s.bag = [b + d for b, d in zip(s.bag, s.disc, strict=True)]
+    s.disc = [0] * len(s.disc)
     for seat in range(g.players):
         for k in s.rev_k[seat]:
             if g.code[k] in (DEBRIS, BOMB):
@@ -613,14 +622,6 @@ def end_round(s: RevState, events: list[Event]) -> None:
                 s.bag[seat * K + k] += 1
         s.rev_k[seat] = ()
         s.rev_s[seat] = ()
-        for k in range(K):
-            n = s.disc[seat * K + k]
-            if n:
-                s.disc[seat * K + k] = 0
-                if g.recall_to_supply and g.code[k] == RECALL:
-                    s.supply = _add(s.supply, k, n)
-                else:
-                    s.bag[seat * K + k] += n
         if s.status[seat] != FINISHED:
             s.status[seat] = RACING
         s.collected = _put(s.collected, seat, s.carry[seat])
@@ -638,21 +639,22 @@ def coins_of(s: RevState, seat: int) -> int:
     return (sum(lv[k] * s.disc[base + k] for k in g.coin_kinds) + s.collected[seat] + rev_bonus(s, seat))
 
 
-def start_buying(s: RevState, events: list[Event]) -> list[list[str]]:
+def start_buying(s: RevState, events: list[Event]) -> list[bool]:
     """Buying: "all players determine how many coins they have to spend". Finished racers sit out,
     and so does a racer with nothing it could buy or upgrade (its only choice would be "done")."""
-    offers: list[list[str]] = []
+    buyers: list[bool] = []
     for seat in range(s.g.players):
-        buyer = s.status[seat] != FINISHED
+        racing = s.status[seat] != FINISHED
         bonus = rev_bonus(s, seat)
         s.stats[seat * NSTATS + ST_BONUS] += bonus
-        s.coins = _put(s.coins, seat, coins_of(s, seat) if buyer else 0)
-        offer = cart_options(s, seat) if buyer else []
-        offers.append(offer)
-        if buyer:
-            _ev(events, "coins", f"{_name(s, seat)} has {s.coins[seat]} coins (Rev bonus {bonus})",
-                "Buying New Chips and Items", seat=seat, coins=s.coins[seat])
-    return offers
+        coins = coins_of(s, seat) if racing else 0
+        s.coins = _put(s.coins, seat, coins)
+        # With a coin the item die is always on offer; without, only an upgrade could be.
+        buyers.append(racing and (coins >= 1 or bool(cart_options(s, seat))))
+        if racing:
+            _ev(events, "coins", f"{_name(s, seat)} has {coins} coins (Rev bonus {bonus})",
+                "Buying New Chips and Items", seat=seat, coins=coins)
+    return buyers
 
 
 def _cart_totals(s: RevState, seat: int) -> tuple[int, set[str], int, int, bool, dict[int, int], list[str]]:

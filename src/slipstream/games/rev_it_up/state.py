@@ -480,11 +480,10 @@ class RevState(State):
                 return
             elif ph == S_BUY_START:
                 self.carts = [()] * g.players
-                offers = rules.start_buying(self, events)
-                self.pending = [None if o else "done" for o in offers]
-                self._opts = [tuple(f"{seat}:{a}" for a in sorted(["done", *o])) if o else None
-                              for seat, o in enumerate(offers)]
-                if not any(offers):
+                buyers = rules.start_buying(self, events)
+                self.pending = [None if b else "done" for b in buyers]
+                self._opts = [None] * g.players
+                if not any(buyers):
                     self.phase = S_ROUND_END
                     continue
                 self.phase = P_BUY

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from slipstream.engine.errors import OptionError
-from slipstream.engine.game import Game, OptionSpec
+from slipstream.engine.game import Event, Game, OptionSpec
 
 from .content import (
     BOMB,
@@ -61,6 +61,8 @@ class RevItUp(Game):
     )
 
     content: Content
+    keyed_events: dict[tuple[object, ...], Event]
+    """The hottest events (draws, moves, Rev placements) built once per game by a small key."""
     kinds: Kinds
     K: int
     track: TrackModel
@@ -103,6 +105,7 @@ class RevItUp(Game):
     totals: tuple[int, ...]
 
     def _setup(self) -> None:
+        self.keyed_events = {}
         opts = self.options
         self.content = content = load_content(opts["content"] or None)
         kinds = content.kinds

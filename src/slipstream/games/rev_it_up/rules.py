@@ -59,15 +59,12 @@ def _ev(events: list[Event], kind: str, text: str, rule: str, **data: object) ->
 
 
 _EVENTS: dict[tuple[object, ...], Event] = {}
-_KEYED: dict[tuple[object, ...], Event] = {}
-"""The hottest events (draws, moves, Rev placements) by a small key: seats, chips and spaces are few."""
 
 
 def _name(s: RevState, seat: int) -> str:
     return s.g.short_names[seat]
 
 
-_EVENT_CACHE: dict[tuple[object, ...], tuple[Event, ...]] = {}
 _CHOICE_EVENTS: dict[tuple[int, str], tuple[Event, Event]] = {}
 """Events are immutable, so the frequent ones (a draw, a choice) are built once and shared."""
 
@@ -88,14 +85,6 @@ def choice_events(g: RevItUp, seat: int, choice: str) -> tuple[Event, Event]:
     return cached
 
 
-def _cached(events: list[Event], kind: str, text: str, rule: str, seat: int, **data: object) -> None:
-    key = (kind, text, rule)
-    cached = _EVENT_CACHE.get(key)
-    if cached is None:
-        cached = _EVENT_CACHE[key] = (Event(kind, text, rule, {"seat": seat, **data}),)
-    events.append(cached[0])
-
-
 # --- Turn Structure 1: draw -----------------------------------------------------------------------
 
 def draw(s: RevState, seat: int, kind: int, events: list[Event]) -> None:
@@ -104,10 +93,10 @@ def draw(s: RevState, seat: int, kind: int, events: list[Event]) -> None:
     s.bag[seat * g.K + kind] -= 1
     s.drawn[seat] = kind
     key = ("draw", seat, kind)
-    event = _KEYED.get(key)
+    event = g.keyed_events.get(key)
     if event is None:
         chip = g.kinds.names[kind]
-        event = _KEYED[key] = Event("draw", f"P{seat + 1} draws {chip}", "Turn Structure 1",
+        event = g.keyed_events[key] = Event("draw", f"P{seat + 1} draws {chip}", "Turn Structure 1",
                                     {"seat": seat, "chip": chip})
     events.append(event)
 
@@ -176,9 +165,9 @@ def resolve_draw(s: RevState, seat: int, events: list[Event]) -> None:
         if target <= g.rev_length[seat] and s.status[seat] != OVERHEATED:
             place_on_rev(s, seat, kind, target)
             key = ("rev", seat, kind, target)
-            event = _KEYED.get(key)
+            event = g.keyed_events.get(key)
             if event is None:
-                event = _KEYED[key] = Event(
+                event = g.keyed_events[key] = Event(
                     "rev", f"P{seat + 1} places {g.kinds.names[kind]} on Rev space {target}", "Rev Track",
                     {"seat": seat, "space": target})
             events.append(event)
@@ -224,9 +213,9 @@ def move_forward(s: RevState, seat: int, spaces: int, events: list[Event]) -> No
     s.pos[seat] = p
     s.stats[seat * NSTATS + ST_MOVED] += moved
     key = ("move", seat, moved, p)
-    event = _KEYED.get(key)
+    event = g.keyed_events.get(key)
     if event is None:
-        event = _KEYED[key] = Event("move", f"P{seat + 1} moves {moved} to {p}", "Turn Structure 2",
+        event = g.keyed_events[key] = Event("move", f"P{seat + 1} moves {moved} to {p}", "Turn Structure 2",
                                     {"seat": seat, "to": p})
     events.append(event)
     if p >= g.finish and s.status[seat] != FINISHED:
@@ -484,9 +473,9 @@ def resolve_stops(s: RevState, events: list[Event]) -> None:
         if choice == "stop":
             s.status[seat] = STOPPED
             s.stats[seat * NSTATS + ST_STOPS] += 1
-            _cached(events, "stop", f"P{seat + 1} stops", "Turn Structure 4", seat)
+            _ev(events, "stop", f"P{seat + 1} stops", "Turn Structure 4", seat=seat)
         elif choice == "go":
-            _cached(events, "go", f"P{seat + 1} keeps going", "Turn Structure 4", seat)
+            _ev(events, "go", f"P{seat + 1} keeps going", "Turn Structure 4", seat=seat)
 
 
 # --- Turn Structure 5: items from the ready area --------------------------------------------------

@@ -30,6 +30,7 @@ def test_bot_race_of_every_game_ends_and_its_record_replays(
     )
     mid = made["id"]
     token = api.ok("POST", f"/api/matches/{mid}/seats/0/join", json={"name": "me"})["token"]
+    assert api.state(mid, token)["legal"] == [], "no actions are offered before the match starts"
     info = api.ok("POST", f"/api/matches/{mid}/start", made["host_token"])
     assert info["board"] in (None, f"/static/games/{game_id}.js")
     if info["board"]:

@@ -280,8 +280,7 @@ def create_app(
         if seat is not None and seat not in room.game.seats:
             raise ApiError(404, "not_found", f"no seat {seat}")
         state = states[ply]
-        payload = seat_payload(state, seat)
-        payload["legal"], payload["labels"], payload["hints"] = [], {}, []
+        payload = seat_payload(state, seat, live=False)
         return {
             "match": room.match_info(),
             "seat": seat,

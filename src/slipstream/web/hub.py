@@ -157,7 +157,7 @@ class Room:
         return info
 
     def message(self, seat: int | None) -> str:
-        payload = seat_payload(self.state, seat)
+        payload = seat_payload(self.state, seat, live=self.data.status == "running")
         return json.dumps(
             {
                 "type": "state",

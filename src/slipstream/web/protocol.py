@@ -105,15 +105,18 @@ def describe(game_id: str, action: str) -> str:
         return action
 
 
-def seat_payload(state: State, seat: int | None) -> dict[str, Any]:
-    """What ``seat`` may know about ``state``: view, whose turn, its own legal actions, hints."""
+def seat_payload(state: State, seat: int | None, live: bool = True) -> dict[str, Any]:
+    """What ``seat`` may know about ``state``: view, whose turn, its own legal actions, hints.
+
+    With ``live=False`` (a match not started yet, or a replay) no actions or hints are offered.
+    """
     game_id = state.game.id
     view = state.view(seat)
     pending = pending_seats(state)
     legal: list[str] = []
     hints: list[str] = []
     module = render_module(game_id)
-    if seat is not None and seat in pending:
+    if live and seat is not None and seat in pending:
         legal = state.legal_actions(seat)
         hint_fn = getattr(module, "hints", None) if module else None
         if hint_fn is not None:

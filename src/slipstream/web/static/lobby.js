@@ -37,9 +37,11 @@ function renderSeats() {
   const g = currentGame();
   const n = Number(document.getElementById("players").value) || g.default_players;
   const box = document.getElementById("seats");
-  const bots = g.bots.map((b) => `<option value="${esc(b)}">bot: ${esc(b)}</option>`).join("");
+  const before = {};
+  for (const el of box.querySelectorAll(".seat-kind")) before[el.dataset.seat] = el.value;
   let html = "<legend>Seats</legend>";
   for (let s = 0; s < n; s++) {
+    const bots = g.bots.map((b) => `<option value="${esc(b)}" ${before[s] === b ? "selected" : ""}>bot: ${esc(b)}</option>`).join("");
     html += `<label>Seat ${s + 1} <select data-seat="${s}" class="seat-kind">
       <option value="">${s === 0 ? "me" : "human"}</option>${bots}</select></label>`;
   }
@@ -111,7 +113,10 @@ async function main() {
     sel.innerHTML = catalog.map((g) => `<option value="${esc(g.id)}">${esc(g.name)} (${g.min_players}-${g.max_players})</option>`).join("");
     renderOptions(true);
   }
-  sel.addEventListener("change", () => renderOptions(true));
+  sel.addEventListener("change", () => {
+    document.getElementById("seats").innerHTML = "";
+    renderOptions(true);
+  });
   document.getElementById("players").addEventListener("change", renderSeats);
   document.getElementById("create-form").addEventListener("submit", createRace);
   for (const b of document.querySelectorAll("#list-tabs button")) {

@@ -2,28 +2,11 @@
 // left), boost markers on their spaces, the racers on the track, and each racer's dashboard.
 // Reads only the seat's view (see slipstream/games/scrap_racer/game.py, view()).
 import { esc } from "/static/common.js";
+import { stadium } from "/static/track.js";
 
 const COLOUR = { swifty: "#f5d000", jackal: "#e6194b", crusher: "#d633c9", hover: "#2ed0e6", twister: "#3cb44b", "steel-jacket": "#4363d8" };
 const LETTER = { swifty: "W", jackal: "J", crusher: "C", hover: "H", twister: "T", "steel-jacket": "S" };
 const BOOST = { "plus-minus": "±1", reroll: "re-roll", turn: "turn over" };
-
-function stadium(n, W, H, pad) {
-  const R = (H - 2 * pad) / 2;
-  const L = W - 2 * pad - 2 * R;
-  const P = 2 * L + 2 * Math.PI * R;
-  const cx1 = pad + R, cx2 = pad + R + L, cy = pad + R;
-  const at = (s) => {
-    if (s < L) return [cx1 + s, cy - R, 0];
-    s -= L;
-    if (s < Math.PI * R) { const a = -Math.PI / 2 + s / R; return [cx2 + R * Math.cos(a), cy + R * Math.sin(a), a + Math.PI / 2]; }
-    s -= Math.PI * R;
-    if (s < L) return [cx2 - s, cy + R, Math.PI];
-    s -= L;
-    const a = Math.PI / 2 + s / R;
-    return [cx1 + R * Math.cos(a), cy + R * Math.sin(a), a + Math.PI / 2];
-  };
-  return { points: Array.from({ length: n }, (_, i) => at(((i + 0.5) / n) * P)), step: P / n, R, L, cx1, cx2, cy, P };
-}
 
 export function draw(view, ctx) {
   const track = view.track;

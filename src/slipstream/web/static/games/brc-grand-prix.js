@@ -1,0 +1,81 @@
+// BRC Grand Prix: the circuit as a stadium of spaces with its flag spaces, the pit lane with its
+// boxes, the cars (seat colour, tyre compound letter) and the timing screen.
+// Reads only the seat's view (see slipstream/games/brc_grand_prix/state.py, view()).
+import { esc } from "/static/common.js";
+import { fan, label, space, stadium } from "/static/track.js";
+
+const FLAG = { blue: "#3b7bff", green: "#2fbf4f", yellow: "#ffd21f", red: "#e6194b", white: "#ffffff", black: "#111111" };
+const TYRE = { soft: "#e6194b", medium: "#ffd21f", hard: "#f0f0f0", wet: "#3b7bff", inter: "#2fbf4f", intermediate: "#2fbf4f" };
+
+function car(x, y, c, ctx, size, active) {
+  const colour = ctx.colours[c.seat % ctx.colours.length];
+  const tyre = String(c.tyre || "?");
+  const ring = active ? ' stroke="#fff" stroke-width="3"' : ' stroke="#111" stroke-width="1.5"';
+  const me = c.seat === ctx.seat ? " me" : "";
+  return `<g class="racer${me}" data-seat="${c.seat}"><circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${size}" fill="${colour}"${ring}/>`
+    + `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${size * 0.5}" fill="${TYRE[tyre] || "#999"}" stroke="#111"/>`
+    + `<text x="${x.toFixed(1)}" y="${(y + 3.5).toFixed(1)}" text-anchor="middle" font-size="9" font-weight="700" fill="#111">${esc(tyre[0].toUpperCase())}</text></g>`;
+}
+
+export function draw(view, ctx) {
+  const n = view.track_length;
+  const [W, H] = ctx.narrow ? [540, 440] : [780, 400];
+  const pad = 34;
+  const g = stadium(n, W, H, pad);
+  const size = Math.min(14, g.step * 0.45);
+  const board = view.board || {};
+  const flags = board.flags || [];
+  const active = view.pending && view.pending.seat;
+  let svg = `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="circuit">`;
+  svg += `<rect width="${W}" height="${H}" rx="16" fill="#1d2230"/>`;
+  g.points.forEach((p, i) => {
+    const flag = flags[i];
+    const inner = flag ? `<path d="M-4 7 L-4 -8 L7 -4 L-4 0" fill="${FLAG[flag] || "#ccc"}" stroke="#111" stroke-width=".8"/>` : "";
+    svg += space(p, size, "#4a505c", flag ? FLAG[flag] || "#888" : "#2b2f36", flag ? 2 : 1, inner);
+    if (i % 5 === 0) svg += label(p, W, H, i + 1);
+  });
+  const [fx, fy] = g.points[0];
+  svg += `<line x1="${fx - size - 2}" y1="${fy - size - 6}" x2="${fx - size - 2}" y2="${fy + size + 6}" stroke="#fff" stroke-width="4" stroke-dasharray="3 3"/>`;
+  // the pit lane: a row of spaces inside the oval, boxes marked
+  const pitN = board.pit_spaces || 0;
+  const pitBoxes = new Set(board.pit_boxes || []);
+  const pitY = g.cy - g.R + 2 * size + 26;
+  const pitX0 = g.cx1 + 10, pitStep = pitN > 1 ? Math.min(2.4 * size, (g.L + g.R - 20) / pitN) : 0;
+  const pitPoint = (k) => [pitX0 + k * pitStep, pitY, 0];
+  if (pitN) {
+    svg += `<text x="${pitX0 - size}" y="${pitY - size - 5}" font-size="11" fill="#9aa">pit lane</text>`;
+    for (let k = 0; k < pitN; k++) svg += space(pitPoint(k), size * 0.85, pitBoxes.has(k) ? "#6b5b2b" : "#3a404c", "#222", 1);
+  }
+  const onSpace = new Map(), inPit = new Map();
+  for (const c of view.cars) {
+    if (c.pit !== null && c.pit !== undefined) inPit.set(c.pit, [...(inPit.get(c.pit) || []), c]);
+    else if (c.space !== null && c.space !== undefined) onSpace.set(c.space, [...(onSpace.get(c.space) || []), c]);
+  }
+  for (const [i, cars] of onSpace) {
+    const [x, y] = g.points[i];
+    cars.forEach((c, k) => { const [dx, dy] = fan(k, cars.length); svg += car(x + dx, y + dy, c, ctx, size * 0.8, c.seat === active); });
+  }
+  for (const [i, cars] of inPit) {
+    const [x, y] = pitPoint(Math.min(i, Math.max(0, pitN - 1)));
+    cars.forEach((c, k) => { const [dx, dy] = fan(k, cars.length); svg += car(x + dx, y + dy, c, ctx, size * 0.75, c.seat === active); });
+  }
+  const laps = view.laps;
+  const leader = view.cars.find((c) => c.position === 1);
+  svg += `<text x="${W / 2}" y="${H / 2 + 10}" text-anchor="middle" font-size="20" font-weight="700" fill="#e9ecf2">Lap ${Math.min(leader ? leader.lap + 1 : 1, laps)} / ${laps}</text>`;
+  const step = view.pending && view.pending.step ? ` · ${view.pending.step}` : "";
+  svg += `<text x="${W / 2}" y="${H / 2 + 32}" text-anchor="middle" font-size="13" fill="#aab">Weather ${esc(view.weather)} · round ${view.round}${esc(step)}${view.sprint ? " · sprint" : ""}</text>`;
+  if (view.pit_window) svg += `<text x="${W / 2}" y="${H / 2 + 52}" text-anchor="middle" font-size="12" fill="#889">pit window: laps ${view.pit_window[0]}–${view.pit_window[1]}</text>`;
+  svg += `</svg>`;
+  const byPos = [...view.cars].sort((a, b) => (a.position ?? 99) - (b.position ?? 99));
+  const rows = byPos.map((c) => {
+    const status = [c.finished ? "finished" : "", c.pit !== null && c.pit !== undefined ? "in pit" : "", c.off_track ? "off track" : "",
+      c.penalty ? "penalty" : "", c.miss ? `misses ${c.miss}` : ""].filter(Boolean).join(", ") || "racing";
+    const me = c.seat === ctx.seat ? ' class="me"' : "";
+    return `<tr${me}><td>${c.position ?? "–"}</td><td><span class="swatch" style="background:${ctx.colours[c.seat % ctx.colours.length]}"></span> ${esc(ctx.names[c.seat] || c.name)}</td>
+      <td>${Math.min(c.lap + (c.finished ? 0 : 1), laps)}/${laps}</td><td><span class="swatch" style="background:${TYRE[c.tyre] || "#999"}"></span> ${esc(c.tyre)}</td>
+      <td>${c.dist}</td><td>${esc(status)}</td><td>${esc((c.perks || []).join(", ") || "–")}</td></tr>`;
+  }).join("");
+  let html = `${svg}<table class="view-table dash"><tr><th>pos</th><th>driver</th><th>lap</th><th>tyre</th><th>distance</th><th>status</th><th>perks</th></tr>${rows}</table>`;
+  if (view.flag_deck) html += `<p class="muted">Flag deck: ${view.flag_deck.unseen} unseen, ${view.flag_deck.used} used${view.finish && view.finish.length ? ` · finished: ${view.finish.map((s) => esc(ctx.names[s])).join(", ")}` : ""}</p>`;
+  return html;
+}

@@ -71,12 +71,15 @@ class RevState(State):
         "supply",
         "traps",
         "turn",
+        "waiting",
     )
 
     _act: Actor | bool
     _cc: list[tuple[str, float]] | None
     _opts: list[tuple[str, ...] | None]
     _shared: int
+    waiting: frozenset[int]
+    """The seats still to choose at a simultaneous choice (the actor)."""
     g: RevItUp
     phase: int
     cur: int
@@ -119,6 +122,7 @@ class RevState(State):
         s._cc = None
         s._opts = [None] * game.players
         s._shared = 0
+        s.waiting = frozenset()
         s.g = game
         s.phase = S_QUEUE
         s.cur = -1
@@ -183,6 +187,7 @@ class RevState(State):
                 new.carts = self.carts
                 new._opts = self._opts
         new.g = self.g
+        new.waiting = self.waiting
         new.phase = ph
         new.cur = self.cur
         new.round = self.round
@@ -246,7 +251,7 @@ class RevState(State):
             return self.cur
         if ph == P_OVER:
             return None
-        return frozenset(s for s, p in enumerate(self.pending) if p is None)
+        return self.waiting
 
     def _legal(self) -> list[str]:
         ph = self.phase
@@ -363,15 +368,17 @@ class RevState(State):
             if ph == P_BUY:
                 if choice == "done":
                     self.pending[seat] = "done"
+                    self.waiting = self.waiting - self.g.only[seat]
                 else:
                     self.carts[seat] = (*self.carts[seat], choice)
             else:
                 self.pending[seat] = choice
+                self.waiting = self.waiting - self.g.only[seat]
             chosen, private = rules.choice_events(self.g, seat, choice)
             if ph != P_BUY or choice == "done":
                 events.append(chosen)
             events.append(private)
-            if None in self.pending:
+            if self.waiting:
                 return events
             self._own()
             if ph == P_DECIDE:
@@ -466,6 +473,7 @@ class RevState(State):
                     self.phase = S_USE_START
                     continue
                 self.pending = [None if r else "" for r in racing]
+                self.waiting = frozenset(seat for seat, r in enumerate(racing) if r)
                 self._opts = [None] * g.players
                 self.phase = P_DECIDE
                 return
@@ -475,6 +483,7 @@ class RevState(State):
                     self.phase = S_TURN_START
                     continue
                 self.pending = [None if u else "" for u in users]
+                self.waiting = frozenset(seat for seat, u in enumerate(users) if u)
                 self._opts = [None] * g.players
                 self.phase = P_USE
                 return
@@ -482,6 +491,7 @@ class RevState(State):
                 self.carts = [()] * g.players
                 buyers = rules.start_buying(self, events)
                 self.pending = [None if b else "done" for b in buyers]
+                self.waiting = frozenset(seat for seat, b in enumerate(buyers) if b)
                 self._opts = [None] * g.players
                 if not any(buyers):
                     self.phase = S_ROUND_END

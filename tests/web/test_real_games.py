@@ -65,3 +65,28 @@ def test_bot_race_of_every_game_ends_and_its_record_replays(
         timeout=300,
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+
+
+WEIRD = ["", "x" * 500, -1, 0, 10**12, 3.5, True, None, [1], {"a": 1}, "../../etc/passwd"]
+
+
+@pytest.mark.skipif(not GAMES, reason="no game is registered yet")
+@pytest.mark.parametrize("game_id", GAMES)
+def test_any_option_value_gets_a_clear_answer_never_a_500(api: Api, game_id: str) -> None:
+    """Every option of every game, given odd values: created (201) or refused with a 4xx and a reason."""
+    cls = games()[game_id]
+    names = [s.name for s in cls.option_specs] + ["players"]
+    for name in names:
+        for value in WEIRD:
+            body = (
+                {"game": game_id, "players": value}
+                if name == "players"
+                else {"game": game_id, "options": {name: value}}
+            )
+            status, answer = api.call("POST", "/api/matches", json=body)
+            assert status == 201 or (400 <= status < 500 and answer["error"]["message"]), (
+                name,
+                value,
+                status,
+                answer,
+            )

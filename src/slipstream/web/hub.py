@@ -35,6 +35,8 @@ T = TypeVar("T")
 
 MAX_NAME = 40
 LOG_REPLAY = 300
+MAX_IDLE_FINISHED = 500
+"""Finished matches kept in memory with nobody watching; older ones are reloaded from the database."""
 FORBIDDEN_OPTIONS = ("content",)
 
 
@@ -243,7 +245,13 @@ class Hub:
             log.error("match %s cannot be restored: %s", data.id, exc)
             return None
         self.rooms[data.id] = room
+        self._evict()
         return room
+
+    def _evict(self) -> None:
+        idle = [r for r in self.rooms.values() if r.data.status == "finished" and not r.subs]
+        for r in sorted(idle, key=lambda r: r.data.updated_at)[: max(0, len(idle) - MAX_IDLE_FINISHED)]:
+            del self.rooms[r.data.id]
 
     async def room(self, match_id: str) -> Room:
         room = self.rooms.get(match_id)
@@ -417,8 +425,10 @@ class Hub:
             log.exception("match %s: could not save ply %s", room.data.id, move.ply)
             raise ApiError(503, "unavailable", "the action could not be saved; nothing changed") from exc
         room.set_state(new, move)
+        room.data.updated_at = time.time()
         if status:
             room.data.status = status
+            self._evict()
         room.broadcast()
 
     def kick(self, room: Room) -> None:

@@ -427,7 +427,22 @@ class RevState(State):
             ph = self.phase
             if ph < S_QUEUE:
                 return
-            if ph == S_QUEUE:
+            if ph == S_MOVE:
+                order = self.order
+                while self.idx < len(order):
+                    seat = order[self.idx][0]
+                    rules.resolve_draw(self, seat, events)
+                    if self.ready[seat] and rules.boost_options(self, seat):
+                        self.cur = seat
+                        self.phase = P_BOOST
+                        return
+                    self._after_move(events)
+                    if self.phase == P_OVER:
+                        return
+                self.queue = rules.item_rolls(self)
+                self.after = S_DECIDE_START
+                self.phase = S_QUEUE
+            elif ph == S_QUEUE:
                 if not self.queue:
                     self.phase = self.after
                     continue
@@ -454,19 +469,6 @@ class RevState(State):
                 self.cur = first
                 self.phase = P_DRAW
                 return
-            elif ph == S_MOVE:
-                if self.idx >= len(self.order):
-                    self.queue = rules.item_rolls(self)
-                    self.after = S_DECIDE_START
-                    self.phase = S_QUEUE
-                    continue
-                seat = self.order[self.idx][0]
-                rules.resolve_draw(self, seat, events)
-                if self.ready[seat] and rules.boost_options(self, seat):
-                    self.cur = seat
-                    self.phase = P_BOOST
-                    return
-                self._after_move(events)
             elif ph == S_DECIDE_START:
                 racing = [s == RACING for s in self.status]
                 if not any(racing):

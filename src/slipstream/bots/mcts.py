@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 
 from slipstream.engine import chance
 from slipstream.engine.game import CHANCE, Result, State
+from slipstream.engine.play import Agent
 
 DEFAULT_PLAYOUTS = 300
 DEFAULT_SECONDS = 1.0
@@ -86,7 +87,8 @@ class MCTSBot:
     name = "mcts"
 
     def __init__(self, seed: int = 0, playouts: int | None = None, seconds: float | None = None,
-                 exploration: float = 1.0, rollout_limit: int = DEFAULT_ROLLOUT_LIMIT) -> None:
+                 exploration: float = 1.0, rollout_limit: int = DEFAULT_ROLLOUT_LIMIT,
+                 heuristic_rollouts: bool = False, epsilon: float = 0.1) -> None:
         if playouts is None and seconds is None:
             playouts, seconds = DEFAULT_PLAYOUTS, DEFAULT_SECONDS
         if playouts is not None and playouts < 1:
@@ -98,10 +100,14 @@ class MCTSBot:
         self.seconds = seconds
         self.exploration = exploration
         self.rollout_limit = rollout_limit
+        self.heuristic_rollouts = heuristic_rollouts
+        self.epsilon = epsilon
+        self._policy: dict[str, Agent | None] = {}
         self.capped_moves = 0
         self.searched_moves = 0
         self.total_playouts = 0
         self._standings: dict[str, StandingsFn | None] = {}
+        self._rollout_policy: Agent | None = None
 
     def __repr__(self) -> str:
         return f"MCTSBot(playouts={self.playouts}, seconds={self.seconds})"
@@ -124,6 +130,11 @@ class MCTSBot:
         if gid not in self._standings:
             self._standings[gid] = _standings_of(gid)
         standings = self._standings[gid]
+        if self.heuristic_rollouts and gid not in self._policy:
+            from .registry import has_heuristic, make_bot
+
+            self._policy[gid] = make_bot("heuristic", gid, self.rng.randrange(2**31)) if has_heuristic(gid) else None
+        self._rollout_policy = self._policy.get(gid)
         root = _Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
@@ -209,12 +220,17 @@ class MCTSBot:
     def _rollout(self, state: State, players: int, standings: StandingsFn | None) -> list[float]:
         rng = self.rng
         pick = chance.pick
+        policy = self._rollout_policy
+        epsilon = self.epsilon
         for _ in range(self.rollout_limit):
             actor = state.actor
             if actor is None:
                 break
             if actor == CHANCE:
                 action = pick(state.chance_outcomes(), rng.random())
+            elif policy is not None and rng.random() >= epsilon:
+                seat = min(actor) if isinstance(actor, frozenset) else int(actor)
+                action = policy.choose(state, seat)
             else:
                 action = rng.choice(state.legal_actions())
             state = state.apply_unchecked(action)

@@ -112,7 +112,8 @@ def _print_summary(races: list[dict[str, Any]], title: str) -> None:
     console.print(table)
     fp = s["first_player"]
     console.print(f"first-player advantage: seat 1 wins {fmt_rate(fp['win'])} against a fair "
-                  f"{100 * fp['fair']:.1f}% ({100 * fp['advantage'][0]:+.1f} points)")
+                  f"{100 * fp['fair']:.1f}% ({100 * fp['advantage'][0]:+.1f} points)"
+                  + ("" if fp["same_bots"] else "; the bots differ by seat, so this is not the seat alone"))
 
 
 def _config(game: str, players: int | None, bots: str, n: int, seed: int, option: list[str] | None,

@@ -90,7 +90,9 @@ def run_section(directory: Path, title: str | None = None) -> str:
     parts.append(
         f"<p><b>First-player advantage</b>: seat 1 won {fmt_rate(fp['win'])} of races against a fair share "
         f"of {100 * fp['fair']:.1f}%: {100 * fp['advantage'][0]:+.1f} points "
-        f"(95% CI {100 * fp['advantage'][1]:+.1f} to {100 * fp['advantage'][2]:+.1f}).</p>")
+        f"(95% CI {100 * fp['advantage'][1]:+.1f} to {100 * fp['advantage'][2]:+.1f})."
+        + ("" if fp["same_bots"] else " The bots differ between seats, so this mixes the seat's effect with "
+           "the bot's: run one bot in every seat to measure the seat alone.") + "</p>")
     parts.append("<h3>Race length</h3>")
     rows = [_describe_row(name, d) for name, d in s["length"].items() if d["n"]]
     if s["lead_changes"] is not None:

@@ -101,7 +101,8 @@ def summarize(races: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "length": {name: describe([float(r["metrics"][name]) for r in races if name in r["metrics"]])
                    for name in ("turns", "rounds")},
         "lead_changes": describe(lead) if lead else None,
-        "first_player": {"win": [p, lo, hi], "fair": fair, "advantage": [p - fair, lo - fair, hi - fair]},
+        "first_player": {"win": [p, lo, hi], "fair": fair, "advantage": [p - fair, lo - fair, hi - fair],
+                         "same_bots": all(len(set(r["bots"])) == 1 for r in races)},
         "metrics": {name: describe([float(r["metrics"][name]) for r in races if name in r["metrics"]])
                     for name in metric_names if name not in ("turns", "rounds")},
         "reasons": dict(Counter(r["result"]["reason"] for r in races).most_common()),

@@ -62,6 +62,8 @@ class RevItUp(Game):
 
     content: Content
     keyed_events: dict[tuple[object, ...], Event]
+    draw_cache: dict[tuple[int, ...], tuple[tuple[str, float], ...]]
+    """Draw outcomes by bag contents (a bag's chance node depends on nothing else)."""
     """The hottest events (draws, moves, Rev placements) built once per game by a small key."""
     kinds: Kinds
     K: int
@@ -106,6 +108,7 @@ class RevItUp(Game):
 
     def _setup(self) -> None:
         self.keyed_events = {}
+        self.draw_cache = {}
         opts = self.options
         self.content = content = load_content(opts["content"] or None)
         kinds = content.kinds

@@ -473,9 +473,18 @@ def resolve_stops(s: RevState, events: list[Event]) -> None:
         if choice == "stop":
             s.status[seat] = STOPPED
             s.stats[seat * NSTATS + ST_STOPS] += 1
-            _ev(events, "stop", f"P{seat + 1} stops", "Turn Structure 4", seat=seat)
+            events.append(_stop_go_event(s.g, seat, "stop"))
         elif choice == "go":
-            _ev(events, "go", f"P{seat + 1} keeps going", "Turn Structure 4", seat=seat)
+            events.append(_stop_go_event(s.g, seat, "go"))
+
+
+def _stop_go_event(g: RevItUp, seat: int, choice: str) -> Event:
+    key = ("stop-go", seat, choice)
+    event = g.keyed_events.get(key)
+    if event is None:
+        text = f"P{seat + 1} stops" if choice == "stop" else f"P{seat + 1} keeps going"
+        event = g.keyed_events[key] = Event(choice, text, "Turn Structure 4", {"seat": seat})
+    return event
 
 
 # --- Turn Structure 5: items from the ready area --------------------------------------------------

@@ -311,10 +311,14 @@ class RevState(State):
     def _find_chance(self) -> list[tuple[str, float]]:
         g = self.g
         if self.phase == P_DRAW:
-            base = self.cur * g.K
-            seg = self.bag[base: base + g.K]
-            total = sum(seg)
-            return [(a, n / total) for a, n in zip(g.chip_action, seg, strict=True) if n]
+            seg = tuple(self.bag[self.cur * g.K: (self.cur + 1) * g.K])
+            cached = g.draw_cache.get(seg)
+            if cached is None:
+                total = sum(seg)
+                cached = tuple((a, n / total) for a, n in zip(g.chip_action, seg, strict=True) if n)
+                if len(g.draw_cache) < 100_000:
+                    g.draw_cache[seg] = cached
+            return list(cached)
         if self.phase == P_ROLL:
             return list(g.item_die)
         return []

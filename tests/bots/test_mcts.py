@@ -160,3 +160,17 @@ def test_plays_a_registered_game_through_the_contract_only() -> None:
             assert action in state.legal_actions(seat)
             state = state.apply(action)
             decisions += 1
+
+
+def test_heuristic_playouts_keep_the_heuristic_move_unless_clearly_worse(tiny: str) -> None:
+    """With ``:h`` the game's heuristic bot plays the playouts, and its move stands unless the search
+    finds another better by two standard errors (here: boost now to win, which the heuristic also does)."""
+    from slipstream.bots.registry import make_bot
+
+    game = slipstream.load(tiny, players=2, length=5)
+    state = at(game.start(seed=1), ["card:3", "card:1", "0:calm", "1:calm", "die:2"])
+    bot = make_bot("mcts:100:h", tiny, 0)
+    assert isinstance(bot, MCTSBot) and bot.heuristic_rollouts
+    assert bot.choose(state, 0) == "boost"
+    early = at(game.start(seed=1), ["card:1", "card:1"])
+    assert bot.choose(early, 0) == "0:bold"

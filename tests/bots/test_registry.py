@@ -34,7 +34,8 @@ def test_mcts_strength_in_the_name(name: str, playouts: int | None, seconds: flo
     assert (bot.playouts, bot.seconds) == (playouts, seconds)
 
 
-@pytest.mark.parametrize("name", ["mcts:", "mcts:0", "mcts:-3", "mcts:xs", "mcts:0s", "mcts:1:2", "mcts:1s:2s"])
+@pytest.mark.parametrize(
+    "name", ["mcts:", "mcts:0", "mcts:-3", "mcts:xs", "mcts:0s", "mcts:1:2", "mcts:1s:2s", "mcts:h:h"])
 def test_bad_mcts_strength_is_refused_with_the_forms(name: str) -> None:
     with pytest.raises(UnknownBotError, match="mcts:PLAYOUTS"):
         check_bot(name, "any-game")
@@ -43,4 +44,5 @@ def test_bad_mcts_strength_is_refused_with_the_forms(name: str) -> None:
 def test_unknown_bot_lists_the_bots(tiny: str) -> None:
     with pytest.raises(UnknownBotError, match="unknown bot 'wizard'; the bots are: greedy, heuristic, mcts"):
         make_bot("wizard", tiny)
-    assert parse_mcts("mcts") == (None, None)
+    assert parse_mcts("mcts") == (None, None, False)
+    assert parse_mcts("mcts:50:h") == (50, None, True)

@@ -33,7 +33,8 @@ StandingsFn = Callable[[State], list[int]]
 
 
 class _Node:
-    """One tree node: per-action ``[visits, reward sum, availability]`` and the children by edge."""
+    """One tree node: per-action ``[visits, reward sum, availability, sum of squared rewards]`` and the
+    children by edge."""
 
     __slots__ = ("children", "stats")
 
@@ -122,7 +123,26 @@ class MCTSBot:
             return legal[0]
         root = self.search(state, seat)
         best = max(legal, key=lambda a: (root.stats[a][0] if a in root.stats else -1.0, -legal.index(a)))
+        policy = self._rollout_policy
+        if policy is not None:
+            return self._safe(root, best, policy.choose(state, seat))
         return best
+
+    def _safe(self, root: _Node, best: str, fallback: str) -> str:
+        """``best`` only if its mean reward beats ``fallback``'s by two standard errors, else ``fallback``.
+
+        With heuristic rollouts the heuristic's own move is the default; the search overrides it only
+        where the playouts say clearly that another move is better.
+        """
+        if best == fallback or best not in root.stats or fallback not in root.stats:
+            return best if fallback not in root.stats else fallback
+        (n1, s1, _, q1), (n2, s2, _, q2) = root.stats[best], root.stats[fallback]
+        if n1 < 2 or n2 < 2:
+            return fallback
+        m1, m2 = s1 / n1, s2 / n2
+        v1 = max(0.0, q1 / n1 - m1 * m1) / (n1 - 1)
+        v2 = max(0.0, q2 / n2 - m2 * m2) / (n2 - 1)
+        return best if m1 - m2 > 2 * math.sqrt(v1 + v2) else fallback
 
     def search(self, state: State, seat: int) -> _Node:
         """Run the playouts from ``state`` for ``seat``; the root node holds the statistics."""
@@ -188,8 +208,10 @@ class MCTSBot:
         for tree_node, picks, seats in trail:
             for action, s in zip(picks, seats, strict=True):
                 st = tree_node.stats[action]
+                r = reward[s]
                 st[0] += 1
-                st[1] += reward[s]
+                st[1] += r
+                st[3] += r * r
 
     def _joint(self, node: _Node, state: State, actor: frozenset[int]) -> tuple[list[str], list[int]]:
         seats = sorted(actor)
@@ -205,7 +227,7 @@ class MCTSBot:
         for a in actions:
             st = stats.get(a)
             if st is None:
-                st = stats[a] = [0, 0.0, 0]
+                st = stats[a] = [0, 0.0, 0, 0.0]
             st[2] += 1
             if st[0] == 0:
                 untried.append(a)

@@ -5,7 +5,9 @@
   ``slipstream.bots.<game package>`` (``scrap-racer`` -> ``slipstream.bots.scrap_racer``);
 - ``mcts`` is the generic tree search (``slipstream.bots.mcts``); its strength is set in the name:
   ``mcts`` (the default: decides within one second), ``mcts:400`` (400 playouts a move, reproducible),
-  ``mcts:0.5s`` (half a second a move), ``mcts:400:2s`` (400 playouts, at most two seconds).
+  ``mcts:0.5s`` (half a second a move), ``mcts:400:2s`` (400 playouts, at most two seconds); add ``:h``
+  (``mcts:200:h``) to play out with the game's heuristic bot and keep its move unless the search finds a
+  clearly better one.
 
 Other modules may add names with ``register_bot``.
 """
@@ -66,17 +68,23 @@ def bot_names(game_id: str | None = None) -> list[str]:
     return sorted(names)
 
 
-def parse_mcts(spec: str) -> tuple[int | None, float | None]:
-    """``"mcts"``, ``"mcts:400"``, ``"mcts:0.5s"`` or ``"mcts:400:2s"`` -> ``(playouts, seconds)``.
+def parse_mcts(spec: str) -> tuple[int | None, float | None, bool]:
+    """``"mcts"``, ``"mcts:400"``, ``"mcts:0.5s"``, ``"mcts:400:2s"``, ``"mcts:400:h"`` ->
+    ``(playouts, seconds, heuristic rollouts)``.
 
-    ``(None, None)`` (plain ``mcts``) means the default strength.
+    ``(None, None, False)`` (plain ``mcts``) means the default strength with random playouts.
     """
     parts = spec.split(":")[1:]
     playouts: int | None = None
     seconds: float | None = None
+    heuristic = False
     for part in parts:
         try:
-            if part.endswith("s"):
+            if part == "h":
+                if heuristic:
+                    raise ValueError
+                heuristic = True
+            elif part.endswith("s"):
                 if seconds is not None:
                     raise ValueError
                 seconds = float(part[:-1])
@@ -91,9 +99,10 @@ def parse_mcts(spec: str) -> tuple[int | None, float | None]:
         except ValueError:
             raise UnknownBotError(
                 f"bad mcts strength {spec!r}: write mcts, mcts:PLAYOUTS (e.g. mcts:400), mcts:SECONDSs "
-                "(e.g. mcts:0.5s) or mcts:PLAYOUTS:SECONDSs"
+                "(e.g. mcts:0.5s) or mcts:PLAYOUTS:SECONDSs, and add :h for the game's heuristic bot "
+                "in the playouts (e.g. mcts:200:h)"
             ) from None
-    return playouts, seconds
+    return playouts, seconds, heuristic
 
 
 def check_bot(name: str, game_id: str) -> None:
@@ -105,8 +114,8 @@ def make_bot(name: str, game_id: str, seed: int = 0) -> Agent:
     """A bot by name for a game: ``make_bot("heuristic", "scrap-racer", seed=3)``."""
     base = name.split(":", 1)[0]
     if base in PARAMETRIC:
-        playouts, seconds = parse_mcts(name)
-        return MCTSBot(seed, playouts=playouts, seconds=seconds)
+        playouts, seconds, heuristic = parse_mcts(name)
+        return MCTSBot(seed, playouts=playouts, seconds=seconds, heuristic_rollouts=heuristic)
     key = ALIASES.get(name, name)
     if key == "heuristic":
         return _heuristic(game_id, seed)

@@ -58,12 +58,15 @@ def main() -> None:
     parser.add_argument("--races", type=int, default=1000)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--options", nargs="*", default=[], help="game options as name=value")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per path; the best and the median are shown")
     args = parser.parse_args()
     options = dict(o.split("=", 1) for o in args.options)
     for label, checked in (("public contract (apply)", True), ("fast path (apply_unchecked)", False)):
-        rps, pps, wall = measure(args.races, checked, players=args.players, **options)
-        print(f"rev-it-up {args.players}p {label:28s}: {rps:6.0f} races/s ({pps:7.0f} actions/s) per CPU "
-              f"second; {wall:6.0f} races/s wall clock")
+        runs = sorted(measure(args.races, checked, players=args.players, **options) for _ in range(args.repeat))
+        best, median = runs[-1], runs[len(runs) // 2]
+        print(f"rev-it-up {args.players}p {label:28s}: best {best[0]:4.0f} races/s ({best[1]:6.0f} actions/s), "
+              f"median {median[0]:4.0f} races/s per CPU second over {args.repeat} runs of {args.races}; "
+              f"best wall clock {max(r[2] for r in runs):4.0f} races/s")
 
 
 if __name__ == "__main__":

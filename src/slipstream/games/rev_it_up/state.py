@@ -366,8 +366,8 @@ class RevState(State):
                 rules.use_boost(self, self.cur, action[6:], events)
             self._after_move(events)
         else:
-            seat_text, _, choice = action.partition(":")
-            seat = int(seat_text)
+            seat = ord(action[0]) - 48  # "<seat>:<choice>", seats 0-5
+            choice = action[2:]
             self._opts[seat] = None
             if ph == P_BUY:
                 if choice == "done":

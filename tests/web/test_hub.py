@@ -19,7 +19,7 @@ def test_finished_matches_are_evicted_and_reloaded(
     monkeypatch.setattr(hub_module, "MAX_IDLE_FINISHED", 1)
 
     async def scenario() -> None:
-        hub = Hub(Store(str(tmp_path / "hub.sqlite3")))
+        hub = Hub(Store(str(tmp_path / "hub.sqlite3")), plugins=["tests.web.toyplugin"])
         ids, records = [], {}
         for _ in range(3):
             room, host = await hub.create(toy, 2, {}, "", {0: "random", 1: "random"})
@@ -35,7 +35,7 @@ def test_finished_matches_are_evicted_and_reloaded(
             room = await hub.room(i)
             assert room.data.status == "finished" and room.state.is_over
             records[i] = room.state.record()
-        again = Hub(Store(str(tmp_path / "hub.sqlite3")))
+        again = Hub(Store(str(tmp_path / "hub.sqlite3")), plugins=["tests.web.toyplugin"])
         for i in ids:
             assert (await again.room(i)).state.record() == records[i]
         await hub.shutdown()

@@ -23,10 +23,9 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from slipstream.bots.registry import bot_names
 from slipstream.engine.registry import games
 
-from .hub import ApiError, Hub, Room, Subscriber
+from .hub import ApiError, Hub, Room, Subscriber, bot_menu
 from .protocol import ERROR_CODES, actor_info, events_payload, seat_payload
 from .storage import DEFAULT_SQLITE, Store
 
@@ -67,11 +66,10 @@ class Act(BaseModel):
     id: str | None = Field(default=None, max_length=64)
 
 
-def load_plugins(names: str | None) -> None:
+def load_plugins(names: list[str]) -> None:
     """Import extra modules that register games (``SLIPSTREAM_PLUGINS=pkg.mod,other.mod``)."""
-    for name in (names or "").split(","):
-        if name.strip():
-            importlib.import_module(name.strip())
+    for name in names:
+        importlib.import_module(name)
 
 
 def bearer(authorization: str | None) -> str | None:
@@ -107,7 +105,7 @@ def catalog() -> list[dict[str, Any]]:
                     for s in cls.option_specs
                     if s.name != "content"
                 ],
-                "bots": bot_names(gid),
+                "bots": bot_menu(gid),
             }
         )
     return out
@@ -117,9 +115,13 @@ def create_app(
     database_url: str | None = None, bot_delay: float = 0.0, plugins: str | None = None
 ) -> FastAPI:
     """The server app; ``database_url`` is a SQLAlchemy/PostgreSQL URL or a SQLite file path."""
-    load_plugins(plugins if plugins is not None else os.environ.get(PLUGINS_ENV))
+    names = [
+        n.strip() for n in (plugins if plugins is not None else os.environ.get(PLUGINS_ENV, "")).split(",")
+    ]
+    names = [n for n in names if n]
+    load_plugins(names)
     store = Store(database_url or DEFAULT_SQLITE)
-    hub = Hub(store, bot_delay=bot_delay)
+    hub = Hub(store, bot_delay=bot_delay, plugins=names)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

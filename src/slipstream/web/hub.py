@@ -15,8 +15,9 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -24,9 +25,9 @@ from slipstream.bots.random_bot import RandomBot
 from slipstream.bots.registry import bot_names, make_bot
 from slipstream.engine.errors import IllegalActionError, SlipstreamError
 from slipstream.engine.game import CHANCE, Event, Game, State
-from slipstream.engine.play import Agent
 from slipstream.engine.registry import load
 
+from . import botpool
 from .protocol import board_module, events_payload, pending_seats, seat_payload
 from .storage import MatchData, MoveData, SeatData, Store
 
@@ -38,6 +39,18 @@ LOG_REPLAY = 300
 MAX_IDLE_FINISHED = 500
 """Finished matches kept in memory with nobody watching; older ones are reloaded from the database."""
 FORBIDDEN_OPTIONS = ("content",)
+
+
+STRENGTHS = {"mcts": ("mcts:0.25s", "mcts", "mcts:3s")}
+"""Bots whose strength is part of the name: the levels the lobby offers (fast and weaker to slow and strong)."""
+
+
+def bot_menu(game_id: str) -> list[str]:
+    """The bots the lobby offers for a game, strengths spelled out (any valid bot name is accepted)."""
+    out: list[str] = []
+    for name in bot_names(game_id):
+        out.extend(STRENGTHS.get(name, (name,)))
+    return out
 
 
 class ApiError(Exception):
@@ -103,18 +116,17 @@ class Room:
         self.accepted: dict[tuple[int, str], int] = {}
         self.lock = asyncio.Lock()
         self.subs: set[Subscriber] = set()
-        self.bots: dict[int, Agent] = {}
+        self.bots: dict[int, tuple[str, int]] = {}
         self.advancing = False
         self.states_cache: list[State] | None = None
-        self.bot_choices = bot_names(data.game_id)
+        self.bot_choices = bot_menu(data.game_id)
         self._make_bots()
 
     def _make_bots(self) -> None:
+        """The bot in each bot seat: its name and its seed (the bot itself runs in a worker process)."""
         for s in self.data.seats:
             if s.kind == "bot" and s.bot and s.seat not in self.bots:
-                self.bots[s.seat] = make_bot(
-                    s.bot, self.game.id, seed=(self.data.seed + 7919 * s.seat) & 0xFFFFFFFF
-                )
+                self.bots[s.seat] = (s.bot, (self.data.seed + 7919 * s.seat) & 0xFFFFFFFF)
 
     def restore(self, moves: list[MoveData]) -> None:
         for move in moves:
@@ -198,12 +210,16 @@ class Room:
 class Hub:
     """Every live room, the database thread and the bot threads."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self, store: Store, bot_delay: float = 0.0, plugins: Sequence[str] = (), bot_workers: int = 2
+    ) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.rooms: dict[str, Room] = {}
         self.db_pool = ThreadPoolExecutor(1 if store.is_sqlite else 4, thread_name_prefix="slipstream-db")
-        self.bot_pool = ThreadPoolExecutor(2, thread_name_prefix="slipstream-bot")
+        self.plugins = list(plugins)
+        self.bot_workers = bot_workers
+        self.bot_pool = botpool.make_pool(bot_workers, self.plugins)
         self.tasks: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Lock] = {}
 
@@ -456,9 +472,29 @@ class Hub:
                         continue
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
-                action = await asyncio.get_running_loop().run_in_executor(
-                    self.bot_pool, _bot_choice, room.bots[bot_seat], state, bot_seat
-                )
+                name, bot_seed = room.bots[bot_seat]
+                d = room.data
+                try:
+                    action = await asyncio.get_running_loop().run_in_executor(
+                        self.bot_pool,
+                        botpool.choose,
+                        d.id,
+                        d.game_id,
+                        d.options,
+                        d.seed,
+                        state.actions,
+                        bot_seat,
+                        name,
+                        bot_seed,
+                    )
+                except BrokenProcessPool:
+                    log.error("the bot workers stopped; starting new ones")
+                    self.bot_pool.shutdown(wait=False, cancel_futures=True)
+                    self.bot_pool = botpool.make_pool(self.bot_workers, self.plugins)
+                    continue
+                except Exception:
+                    log.exception("match %s: bot %s failed in its worker; it plays a random move", d.id, name)
+                    action = RandomBot(state.ply).choose(state, bot_seat)
                 async with room.lock:
                     if room.state is state:
                         await self._commit(room, state.apply(action), MoveData(state.ply, action, bot_seat))
@@ -472,15 +508,3 @@ class Hub:
         except Exception:
             room.advancing = False
             log.exception("match %s: automatic step failed", room.data.id)
-
-
-def _bot_choice(bot: Agent, state: State, seat: int) -> str:
-    """The bot's action, or a random legal one if the bot fails (so a match never stalls)."""
-    try:
-        action = bot.choose(state, seat)
-        if action in state.legal_actions(seat):
-            return action
-        log.error("%s bot chose illegal %r for seat %s", state.game.id, action, seat)
-    except Exception:
-        log.exception("%s bot failed for seat %s", state.game.id, seat)
-    return RandomBot(state.ply).choose(state, seat)

@@ -46,6 +46,10 @@ def _put(t: tuple[X, ...], i: int, v: X) -> tuple[X, ...]:
     return tuple(items)
 
 
+_EVENTS: dict[tuple[object, ...], Event] = {}
+_CHOICE_EVENTS: dict[tuple[int, str], tuple[Event, Event]] = {}
+
+
 def _ev(events: list[Event], kind: str, text: str, rule: str, **data: object) -> None:
     """Append an event. Events are immutable and their text says everything their data does, so
     each distinct one is built once and shared (the cache is bounded)."""
@@ -58,15 +62,8 @@ def _ev(events: list[Event], kind: str, text: str, rule: str, **data: object) ->
     events.append(cached)
 
 
-_EVENTS: dict[tuple[object, ...], Event] = {}
-
-
 def _name(s: RevState, seat: int) -> str:
     return s.g.short_names[seat]
-
-
-_CHOICE_EVENTS: dict[tuple[int, str], tuple[Event, Event]] = {}
-"""Events are immutable, so the frequent ones (a draw, a choice) are built once and shared."""
 
 
 def choice_events(g: RevItUp, seat: int, choice: str) -> tuple[Event, Event]:

@@ -123,6 +123,9 @@ def test_two_browsers_race_to_the_end(server: Server, browser: Browser, shots: P
     ann.wait_for_selector("button.action")
     bob.wait_for_selector("button.action")
     ann_gem, bob_gem = hand(ann), hand(bob)
+    assert bob.locator("#log").inner_text().count("you are dealt") == 1, (
+        "each seat's log has its own deal only"
+    )
     assert ann_gem in toygame.GEMS and bob_gem in toygame.GEMS and ann_gem != bob_gem
     assert "Choose now" in ann.inner_text("#turn")
     assert ann.locator("button.action").all_inner_texts() == ["0:dash", "0:walk"]
@@ -134,13 +137,17 @@ def test_two_browsers_race_to_the_end(server: Server, browser: Browser, shots: P
     ann.locator("button.action", has_text="0:dash").click()
     bob.wait_for_selector(".log li:has-text('P1 has chosen'), .log li:has-text('Ann has chosen')")
     assert "0:dash" not in bob.inner_text("body")
+    dice_seen = set()
     for _ in range(400):
         if over(ann) and over(bob):
             break
+        for page in (ann, bob):
+            dice_seen.update(page.locator("#dice .die").all_inner_texts())
         if not (play_step(ann) or play_step(bob)):
             ann.wait_for_timeout(50)
     else:
         pytest.fail("the race did not end in the browsers")
+    assert dice_seen <= set("⚀⚁⚂⚃⚄⚅") and dice_seen, "dice faces are shown as they are rolled"
     ann.screenshot(path=str(shots / "seat1-finished.png"), full_page=True)
     bob.screenshot(path=str(shots / "seat2-phone-finished.png"), full_page=True)
     assert "Winner" in ann.inner_text("#result") and ann.inner_text("#result") == bob.inner_text("#result")

@@ -219,41 +219,57 @@ class Store:
             return [self._full(session, r) for r in rows]
 
     def list_matches(self, status: str | None, limit: int) -> list[tuple[MatchData, int]]:
-        """Matches newest first (without moves), each with its number of moves."""
+        """Matches newest first (seats, no moves), each with its number of moves: three queries in all."""
         with Session(self.engine) as session:
             query = select(MatchRow).order_by(MatchRow.created_at.desc()).limit(limit)
             if status is not None:
                 query = query.where(MatchRow.status == status)
             rows = session.scalars(query).all()
+            ids = [r.id for r in rows]
+            counts = dict(
+                session.execute(
+                    select(MoveRow.match_id, func.count())
+                    .where(MoveRow.match_id.in_(ids))
+                    .group_by(MoveRow.match_id)
+                ).all()
+            )
+            seats: dict[str, list[SeatData]] = {i: [] for i in ids}
+            for s in session.scalars(select(SeatRow).where(SeatRow.match_id.in_(ids)).order_by(SeatRow.seat)):
+                seats[s.match_id].append(_seat(s))
             out = []
             for r in rows:
-                data = self._full(session, r, moves=False)
-                count = session.scalar(select(func.count()).where(MoveRow.match_id == r.id)) or 0
-                out.append((data, int(count)))
+                data = _match(r)
+                data.seats = seats[r.id]
+                out.append((data, int(counts.get(r.id, 0))))
             return out
 
-    def _full(self, session: Session, row: MatchRow, moves: bool = True) -> MatchData:
-        data = MatchData(
-            id=row.id,
-            game_id=row.game_id,
-            version=row.version,
-            options=json.loads(row.options),
-            seed=row.seed,
-            status=row.status,
-            title=row.title,
-            host_hash=row.host_hash,
-            created_at=row.created_at,
-            updated_at=row.updated_at,
-        )
+    def _full(self, session: Session, row: MatchRow) -> MatchData:
+        data = _match(row)
         for s in session.scalars(select(SeatRow).where(SeatRow.match_id == row.id).order_by(SeatRow.seat)):
-            data.seats.append(
-                SeatData(seat=s.seat, kind=s.kind, name=s.name, bot=s.bot, token_hash=s.token_hash)
-            )
-        if moves:
-            query = select(MoveRow).where(MoveRow.match_id == row.id).order_by(MoveRow.ply)
-            for m in session.scalars(query):
-                data.moves.append(MoveData(ply=m.ply, action=m.action, seat=m.seat, client_id=m.client_id))
+            data.seats.append(_seat(s))
+        query = select(MoveRow).where(MoveRow.match_id == row.id).order_by(MoveRow.ply)
+        for m in session.scalars(query):
+            data.moves.append(MoveData(ply=m.ply, action=m.action, seat=m.seat, client_id=m.client_id))
         return data
+
+
+def _match(row: MatchRow) -> MatchData:
+    return MatchData(
+        id=row.id,
+        game_id=row.game_id,
+        version=row.version,
+        options=json.loads(row.options),
+        seed=row.seed,
+        status=row.status,
+        title=row.title,
+        host_hash=row.host_hash,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
+
+
+def _seat(s: SeatRow) -> SeatData:
+    return SeatData(seat=s.seat, kind=s.kind, name=s.name, bot=s.bot, token_hash=s.token_hash)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -137,6 +137,10 @@ def test_two_browsers_race_to_the_end(server: Server, browser: Browser, shots: P
     ann.locator("button.action", has_text="0:dash").click()
     bob.wait_for_selector(".log li:has-text('P1 has chosen'), .log li:has-text('Ann has chosen')")
     assert "0:dash" not in bob.inner_text("body")
+    bob.reload()  # a reload keeps the seat (its token is in this browser) and shows the current state
+    bob.wait_for_selector("button.action")
+    assert hand(bob) == bob_gem and "you" in bob.inner_text("#seat-list")
+    assert bob.locator("button.action").all_inner_texts() == ["1:dash", "1:walk"]
     dice_seen = set()
     for _ in range(400):
         if over(ann) and over(bob):

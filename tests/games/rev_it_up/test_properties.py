@@ -102,7 +102,7 @@ def test_no_seat_sees_another_seats_pending_choice(options: dict[str, Any], seed
 
 def raw(s: RevState) -> str:
     """Every piece of a state's data (copy on write must never change a state someone holds)."""
-    slots = [n for n in RevState.__slots__ if n not in ("_act", "_cc", "_opts", "_shared", "g")]
+    slots = [n for n in RevState.__slots__ if n not in ("_act", "_cc", "_draw_actions", "_opts", "_shared", "g")]
     return repr([getattr(s, n) for n in slots])
 
 

@@ -62,7 +62,7 @@ class RevItUp(Game):
 
     content: Content
     keyed_events: dict[tuple[object, ...], Event]
-    draw_cache: dict[tuple[int, ...], tuple[tuple[str, float], ...]]
+    draw_cache: dict[tuple[int, ...], tuple[tuple[tuple[str, float], ...], tuple[str, ...]]]
     """Draw outcomes by bag contents (a bag's chance node depends on nothing else)."""
     """The hottest events (draws, moves, Rev placements) built once per game by a small key."""
     kinds: Kinds

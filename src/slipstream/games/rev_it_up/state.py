@@ -39,6 +39,7 @@ class RevState(State):
     __slots__ = (
         "_act",
         "_cc",
+        "_draw_actions",
         "_opts",
         "_shared",
         "after",
@@ -76,6 +77,8 @@ class RevState(State):
 
     _act: Actor | bool
     _cc: list[tuple[str, float]] | None
+    _draw_actions: tuple[str, ...]
+    """The draw outcomes' actions, set with ``_cc`` at a draw."""
     _opts: list[tuple[str, ...] | None]
     _shared: int
     waiting: frozenset[int]
@@ -255,7 +258,10 @@ class RevState(State):
 
     def _legal(self) -> list[str]:
         ph = self.phase
-        if ph in (P_DRAW, P_ROLL):
+        if ph == P_DRAW:
+            self._chance()
+            return list(self._draw_actions)
+        if ph == P_ROLL:
             return [a for a, _ in self._chance()]
         if ph == P_REROLL:
             return ["keep", "reroll"]
@@ -315,10 +321,12 @@ class RevState(State):
             cached = g.draw_cache.get(seg)
             if cached is None:
                 total = sum(seg)
-                cached = tuple((a, n / total) for a, n in zip(g.chip_action, seg, strict=True) if n)
+                outcomes = tuple((a, n / total) for a, n in zip(g.chip_action, seg, strict=True) if n)
+                cached = (outcomes, tuple(a for a, _ in outcomes))
                 if len(g.draw_cache) < 100_000:
                     g.draw_cache[seg] = cached
-            return list(cached)
+            self._draw_actions = cached[1]
+            return list(cached[0])
         if self.phase == P_ROLL:
             return list(g.item_die)
         return []

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from slipstream.bots import registry as bot_registry
+from slipstream.bots.random_bot import RandomBot
+from slipstream.bots.registry import register_bot
 from slipstream.web import hub as hub_module
-from slipstream.web.hub import Hub
+from slipstream.web.hub import ApiError, Hub
 from slipstream.web.storage import Store
 
 
@@ -42,3 +46,61 @@ def test_finished_matches_are_evicted_and_reloaded(
         await again.shutdown()
 
     asyncio.run(scenario())
+
+
+class FailingStore(Store):
+    """A database that refuses every move once ``fail`` is set."""
+
+    fail = False
+
+    def append_moves(self, *args: Any, **kwargs: Any) -> None:
+        if self.fail:
+            raise OSError("disk full")
+        super().append_moves(*args, **kwargs)
+
+
+def test_an_action_the_database_refuses_changes_nothing(tmp_path: Path, toy: str) -> None:
+    async def scenario() -> None:
+        store = FailingStore(str(tmp_path / "fail.sqlite3"))
+        hub = Hub(store, plugins=["tests.web.toyplugin"])
+        room, host = await hub.create(toy, 2, {}, "", {})
+        await hub.join(room.data.id, 0, "a")
+        await hub.join(room.data.id, 1, "b")
+        await hub.start(room.data.id, host)
+        for _ in range(200):
+            if room.state.actor == frozenset({0, 1}):
+                break
+            await asyncio.sleep(0.01)
+        store.fail = True
+        before = room.state
+        with pytest.raises(ApiError) as info:
+            await hub.act(room, 0, "0:dash", before.ply, "x")
+        assert (info.value.status, info.value.code) == (503, "unavailable")
+        assert room.state is before and not room.accepted, "nothing changed"
+        store.fail = False
+        await hub.act(room, 0, "0:dash", before.ply, "x")
+        assert room.state.ply == before.ply + 1 and room.accepted == {(0, "x"): before.ply + 1}
+        await hub.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_a_bot_that_fails_is_replaced_by_a_random_move(tmp_path: Path, toy: str) -> None:
+    """``boom`` exists only in this process, so the bot worker cannot make it: the match goes on."""
+    register_bot("boom", lambda game_id, seed: RandomBot(seed))
+
+    async def scenario() -> None:
+        hub = Hub(Store(str(tmp_path / "boom.sqlite3")), plugins=["tests.web.toyplugin"])
+        room, host = await hub.create(toy, 2, {}, "", {0: "boom", 1: "random"})
+        await hub.start(room.data.id, host)
+        for _ in range(1000):
+            if room.state.is_over:
+                break
+            await asyncio.sleep(0.01)
+        assert room.state.is_over and room.data.status == "finished"
+        await hub.shutdown()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        bot_registry._FACTORIES.pop("boom", None)

@@ -504,13 +504,18 @@ class ScrapState(State):
                         {"racer": self.racer[r], "from": start, "to": self.pos[r]}))
 
     def _passes_someone(self, r: int, start: int, end: int) -> bool:
-        """Does a move from ``start`` to ``end`` pass (not land on) a space with another racer?"""
+        """Does a move from ``start`` to ``end`` pass (not land on) a space with another racer?
+
+        The space it leaves counts too (SR-A4): it is shared only after an earlier move of this turn
+        (Catch up), and moving on passes that racer. A racer entering the track leaves no space.
+        """
         length = self.game.length
         n = end - start
+        lo = 0 if start > 0 else 1
         pos = self.pos
         for o in range(len(pos)):
             q = pos[o]
-            if o != r and q > 0 and (n > length or 0 < (q - start) % length < n):
+            if o != r and q > 0 and (n > length or lo <= (q - start) % length < n):
                 return True
         return False
 

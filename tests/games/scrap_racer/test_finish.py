@@ -129,13 +129,16 @@ def test_push_5_pushes_another_racer_across_the_line() -> None:
     assert s.need == ("goal", 1)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a fourth crossing raises the lap count to 4")
 def test_a_racer_with_three_laps_takes_no_more_lap_markers() -> None:
-    """End of the game: a racer has at most three lap markers (18 lap markers = 3 for each of 6 racers)."""
+    """Components: "18 Lap markers" (3 for each of 6 racers): a racer has at most three, and a racer that has
+    them takes no more, however far it goes (a position that the race itself cannot reach)."""
     g = race(racers=NEUTRAL)
     s = position(g, pos={0: 190, 1: 60, 2: 70, 3: 80}, laps={0: 3})
     s = play(s, *roll(2, 3))
-    assert s.laps[0] == 3
+    assert s.laps[0] == 3 and s.pos[0] == 195
+    assert whose_turn(s) == "twister"
+    s = play(s, *roll(1, 2))
+    assert s.laps[0] == 3 and whose_turn(s) == "crusher"
 
 
 # --- boost spaces ----------------------------------------------------------------------------------

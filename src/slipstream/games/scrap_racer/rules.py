@@ -803,11 +803,8 @@ class ScrapState(State):
         for k in range(n):
             r = self.order[(self.turn + k) % n]
             p = self.pos[r]
-            if p > 0 and (p - 1) // length > self.laps[r]:
+            if p > 0 and self.laps[r] < 3 and (p - 1) // length > self.laps[r]:
                 self.crossed = True
-                if self.laps[r] >= 3:
-                    self.laps[r] = (p - 1) // length
-                    continue
                 self.laps[r] += 1
                 ev.append(Event("lap", f"{self.name(r)} crosses the finish line: lap marker {self.laps[r]}", R_CROSS,
                                 {"racer": self.racer[r], "laps": self.laps[r]}))

@@ -62,6 +62,8 @@ class RevItUp(Game):
 
     content: Content
     keyed_events: dict[tuple[object, ...], Event]
+    decide_legal: dict[frozenset[int], tuple[str, ...]]
+    """Stop-or-go legal actions by the set of seats still choosing."""
     draw_cache: dict[tuple[int, ...], tuple[tuple[tuple[str, float], ...], tuple[str, ...]]]
     """Draw outcomes by bag contents (a bag's chance node depends on nothing else)."""
     """The hottest events (draws, moves, Rev placements) built once per game by a small key."""
@@ -109,6 +111,7 @@ class RevItUp(Game):
     def _setup(self) -> None:
         self.keyed_events = {}
         self.draw_cache = {}
+        self.decide_legal = {}
         opts = self.options
         self.content = content = load_content(opts["content"] or None)
         kinds = content.kinds

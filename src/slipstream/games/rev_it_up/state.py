@@ -271,6 +271,12 @@ class RevState(State):
             return [*rules.boost_options(self, self.cur), "pass"]
         if ph == P_OVER:
             return []
+        if ph == P_DECIDE:
+            legal = self.g.decide_legal.get(self.waiting)
+            if legal is None:
+                legal = self.g.decide_legal[self.waiting] = tuple(
+                    a for seat in sorted(self.waiting) for a in self.g.decide_actions[seat])
+            return list(legal)
         out: list[str] = []
         for seat, p in enumerate(self.pending):
             if p is None:

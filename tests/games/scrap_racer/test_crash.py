@@ -307,3 +307,21 @@ def test_only_the_active_racer_takes_the_bonus_marker() -> None:
     """B) 2nd: "the player takes one bonus marker" — the player who drew the crash card."""
     s, _ = crash({0: 20, 1: 14, 2: 10, 3: 40}, MIDDLE, "catching-up-2")
     assert s.bmark == [1, 0, 0, 0]
+
+
+def test_no_bonus_card_when_the_deck_and_its_discards_are_empty() -> None:
+    """B) 2nd with every bonus card in the players' hands: the markers go back to the supply, no card."""
+    g = race(racers=NEUTRAL)
+    s = position(g, pos={0: 5, 1: 20, 2: 35, 3: 40}, bmark={0: 2})
+    d = g.bonus_deck
+    n = len(d.cards)
+    s.cards[n:2 * n] = s.decks[d.draw:d.draw + n]
+    s.decks[d.draw:d.draw + n] = [0] * n
+    s._legal_cache = None
+    check(s)
+    log: list = []
+    s = play(s, *MIDDLE, "crash:stay-put", log=log)
+    assert whose_turn(s) == "twister"
+    assert s.bmark[0] == 0 and s.bonus_supply == 17
+    assert "The bonus deck is empty: no card" in texts(log)
+    check(s)

@@ -36,6 +36,8 @@ T = TypeVar("T")
 
 MAX_NAME = 40
 LOG_REPLAY = 300
+MAX_BACKLOG = 500
+"""Messages a client may leave unread before the server disconnects it."""
 MAX_IDLE_FINISHED = 500
 """Finished matches kept in memory with nobody watching; older ones are reloaded from the database."""
 FORBIDDEN_OPTIONS = ("content",)
@@ -191,8 +193,14 @@ class Room:
         return json.dumps({"type": "log", "entries": entries[-LOG_REPLAY:]})
 
     def broadcast(self) -> None:
+        """Queue the new position for every client (a client too far behind is disconnected; it
+        gets the current state again when it reconnects)."""
         cache: dict[int | None, str] = {}
         for sub in list(self.subs):
+            if sub.queue.qsize() > MAX_BACKLOG:
+                self.subs.discard(sub)
+                sub.queue.put_nowait(None)
+                continue
             if sub.seat not in cache:
                 cache[sub.seat] = self.message(sub.seat)
             sub.queue.put_nowait(cache[sub.seat])

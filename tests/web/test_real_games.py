@@ -1,17 +1,22 @@
-"""Every registered game plays in the server: a bot-only race runs to the end, each seat's message is
-its own view, and the downloaded record is one that ``slipstream replay`` reads."""
+"""Every registered game plays in the server: a race against bots runs to the end, every message a
+seat or a spectator gets is exactly what the engine lets it see, and the downloaded record is one that
+``slipstream replay`` reads."""
 
 from __future__ import annotations
 
+import json
+import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from slipstream.engine.record import parse, replay
+from slipstream.engine.record import states as record_states
 from slipstream.engine.registry import games
-from tests.web.server import ROOT, Api, Server
+from tests.web.server import ROOT, Api, Server, ws_open
 
 GAMES = sorted(games())
 
@@ -90,3 +95,69 @@ def test_any_option_value_gets_a_clear_answer_never_a_500(api: Api, game_id: str
                 status,
                 answer,
             )
+
+
+def jsonish(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+@pytest.mark.skipif(not GAMES, reason="no game is registered yet")
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_websocket_message_is_exactly_what_the_engine_shows_that_seat(
+    server: Server, api: Api, game_id: str
+) -> None:
+    """Seat 0 plays a whole race over WebSocket against a bot while a spectator watches; afterwards the
+    record is replayed and every message each of them got is checked against the engine: the seat's
+    view, its own legal actions only while it must act, and only the events visible to it."""
+    players = games()[game_id].min_players
+    made = api.ok(
+        "POST",
+        "/api/matches",
+        json={"game": game_id, "players": players, "bots": {str(s): "random" for s in range(1, players)}},
+    )
+    mid = made["id"]
+    token = api.ok("POST", f"/api/matches/{mid}/seats/0/join", json={"name": "me"})["token"]
+    api.ok("POST", f"/api/matches/{mid}/start", made["host_token"])
+    rng = random.Random(7)
+    inbox: dict[int | None, list[dict[str, Any]]] = {0: [], None: []}
+    with ws_open(server, mid, token) as ws, ws_open(server, mid, None) as spec:
+        acted: set[int] = set()
+        done = False
+        for _ in range(100_000):
+            msg = json.loads(ws.recv(timeout=30))
+            inbox[0].append(msg)
+            if msg["type"] == "error":
+                assert msg["code"] in ("stale", "not_your_turn"), msg
+            if msg["type"] != "state":
+                continue
+            if msg["result"] is not None:
+                done = True
+                break
+            if msg["legal"] and msg["ply"] not in acted:
+                acted.add(msg["ply"])
+                ws.send(json.dumps({"type": "act", "action": rng.choice(msg["legal"]), "ply": msg["ply"]}))
+        assert done, f"{game_id}: the race did not end"
+        while True:
+            msg = json.loads(spec.recv(timeout=30))
+            inbox[None].append(msg)
+            if msg["type"] == "state" and msg["result"] is not None:
+                break
+    states = list(record_states(api.ok("GET", f"/api/matches/{mid}/record")))
+    for seat, messages in inbox.items():
+        checked = 0
+        for msg in messages:
+            if msg["type"] == "log":
+                for entry in msg["entries"]:
+                    assert entry["events"] == jsonish(states[entry["ply"]].visible_events(seat))
+            elif msg["type"] == "state":
+                st = states[msg["ply"]]
+                assert msg["seat"] == seat
+                assert msg["view"] == jsonish(st.view(seat)), f"{game_id} ply {msg['ply']} seat {seat}"
+                assert msg["events"] == jsonish(st.visible_events(seat))
+                actor = st.actor
+                mine = seat is not None and (
+                    actor == seat or (isinstance(actor, frozenset) and seat in actor)
+                )
+                assert msg["legal"] == (st.legal_actions(seat) if mine else [])
+                checked += 1
+        assert checked > 1

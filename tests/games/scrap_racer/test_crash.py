@@ -325,3 +325,15 @@ def test_no_bonus_card_when_the_deck_and_its_discards_are_empty() -> None:
     assert s.bmark[0] == 0 and s.bonus_supply == 17
     assert "The bonus deck is empty: no card" in texts(log)
     check(s)
+
+
+def test_boost_markers_are_not_used_on_crash_card_dice() -> None:
+    """Boost markers change "the die they just rolled" of the turn's roll; the crash card's dice (Backwards
+    die, 2 dice) are rolled as the card says, and "rolled dice are ignored" on a crash turn: no boost."""
+    boosts = {0: {"plus-minus": 1, "reroll": 1, "turn": 1}}
+    s, _ = crash({0: 20, 1: 30, 2: 35, 3: 40}, (*MIDDLE, "crash"), "backwards-die", boosts=boosts)
+    assert s.actor == CHANCE and s.legal_actions() == [f"die:{n}" for n in range(1, 7)]
+    s = play(s, "die:6")
+    assert s.pos[0] == 14 and s.boosts[0:3] == [1, 1, 1]
+    s, _ = crash({0: 20, 1: 30, 2: 35, 3: 40}, (*LOW, "crash"), "two-dice", boosts=boosts)
+    assert s.actor == CHANCE and all(a.startswith("dice:") for a in s.legal_actions())

@@ -170,13 +170,20 @@ def test_hot_seat_play_and_replay(server: Server, browser: Browser, shots: Path)
     page = watch(ctx.new_page(), errors)
     create_race(page, server, hotseat=True)
     page.wait_for_selector("#seat-tabs button >> nth=1")
+    curtains = 0
     for _ in range(400):
         if over(page):
             break
+        if page.locator("#curtain-show").is_visible():
+            # hot-seat: the board stays hidden until the next player says they have the device
+            assert "Pass the device to" in page.inner_text("#curtain")
+            curtains += 1
+            page.click("#curtain-show")
         if not play_step(page):
             page.wait_for_timeout(50)
     else:
         pytest.fail("the hot-seat race did not end")
+    assert curtains > 0, "the device was passed between the two seats"
     page.wait_for_selector("#replay:not([hidden])")
     total = int(page.get_attribute("#rp-slider", "max") or 0)
     assert total > 0

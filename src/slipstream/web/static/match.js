@@ -10,6 +10,7 @@ let activeKey = null;
 let pinned = false; // the user picked a seat tab by hand
 let busy = false;
 let replayMode = null; // {ply, total, seat, data}
+let curtain = false; // hot-seat: hide the board until the next player is ready
 const modules = new Map();
 
 const $ = (id) => document.getElementById(id);
@@ -83,7 +84,19 @@ function autoSwitch() {
   const pending = current ? current.actor.seats : [];
   if (pinned && pending.includes(activeKey)) return;
   const mine = heldSeats().filter((s) => pending.includes(s));
-  if (mine.length && !mine.includes(activeKey)) { activeKey = mine[0]; pinned = false; }
+  if (mine.length && !mine.includes(activeKey)) {
+    activeKey = mine[0];
+    pinned = false;
+    curtain = true; // hot-seat: the next player takes the device before their hidden cards show
+  }
+}
+
+function renderCurtain(st) {
+  const box = $("curtain");
+  box.hidden = !curtain;
+  if (curtain) {
+    $("curtain-text").textContent = `Pass the device to ${seatName(st.match, activeKey)}`;
+  }
 }
 
 function active() {
@@ -172,6 +185,7 @@ function render() {
   $("turn").textContent = turnText(st);
   $("turn").className = `turn ${st.legal.length ? "mine" : ""}`;
   renderTabs(st);
+  renderCurtain(st);
   renderSeats(st);
   if (!replayMode) {
     drawBoard(st, st.view, st.seat);
@@ -322,6 +336,7 @@ function main() {
     if (target && !replayMode) act(target.dataset.action);
   });
   wireReplay();
+  $("curtain-show").onclick = () => { curtain = false; render(); };
   setupConnections();
 }
 

@@ -323,3 +323,14 @@ def test_catch_up_needs_a_racer_on_the_track() -> None:
     assert whose_turn(s) == "twister" and s.pos[0] == 8
     s = play(position(g, pos={0: 5, 2: 9}, cards={0: {"catch-up": 1}}), *roll(1, 2))
     assert s.legal_actions() == ["move", "play:catch-up"]
+
+
+def test_crossing_by_the_ability_or_by_winning_a_fight_counts() -> None:
+    """Crossing the finish line: "Each time a player's racer crosses the finish line" — however it moves:
+    Swifty's +1 from the last curve space, or the fight winner's +1."""
+    g = race(racers="swifty,twister,crusher,hover")
+    s = play(position(g, pos={0: 45, 1: 60, 2: 70, 3: 80}), *roll(1, 2))
+    assert s.pos[0] == 49 and s.laps[0] == 1 and s.need == ("goal", 0)
+    g = race(racers=NEUTRAL)
+    s = play(position(g, pos={0: 45, 1: 48, 2: 70, 3: 80}), *roll(1, 2), "fight:6-1")
+    assert s.pos[:2] == [49, 48] and s.laps[0] == 1 and s.need == ("goal", 0)

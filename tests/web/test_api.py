@@ -209,3 +209,28 @@ def test_spectator_state_has_no_hand_and_no_actions(api: Api) -> None:
     assert public["seat"] is None and public["legal"] == [] and public["view"]["hand"] is None
     assert mine["view"]["hand"] in toygame.GEMS
     assert mine["view"]["hand"] not in json.dumps(public)
+
+
+def test_host_hands_a_running_seat_to_a_bot(api: Api) -> None:
+    """A player leaves: the host gives the seat to a bot, the old token stops working, the race ends."""
+    mid, host, (t0, t1) = api.new_match(length=12)
+    st = api.wait(mid, t1, lambda s: s["legal"])
+    assert error(api, "POST", f"/api/matches/{mid}/seats/1/bot", t0, json={"bot": "random"}) == (
+        403,
+        "not_host",
+    )
+    assert error(api, "POST", f"/api/matches/{mid}/seats/1/bot", host, json={"bot": None}) == (
+        409,
+        "not_open",
+    )
+    info = api.ok("POST", f"/api/matches/{mid}/seats/1/bot", host, json={"bot": "random"})
+    assert info["seats"][1]["kind"] == "bot" and info["status"] == "running"
+    assert error(api, "GET", f"/api/matches/{mid}/state", t1) == (403, "bad_token")
+    body = {"action": "1:walk", "ply": st["ply"]}
+    assert error(api, "POST", f"/api/matches/{mid}/actions", t1, json=body) == (403, "bad_token")
+    final = api.play_out(mid, [t0])
+    assert final["match"]["status"] == "finished"
+    assert error(api, "POST", f"/api/matches/{mid}/seats/1/bot", host, json={"bot": "random"}) == (
+        409,
+        "not_open",
+    )

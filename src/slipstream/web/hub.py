@@ -362,14 +362,21 @@ class Hub:
         return room, token
 
     async def set_bot(self, match_id: str, seat: int, bot: str | None, host_token: str | None) -> Room:
-        """Put a bot in an open seat (or, with ``bot=None``, empty a bot seat again)."""
+        """Put a bot in an open seat (or, with ``bot=None``, empty a bot seat again).
+
+        While the match runs, the host may hand any seat to a bot (a player who left): the seat's
+        token stops working and the bot plays on from the current position.
+        """
         room = await self.room(match_id)
         async with room.lock:
             self._host(room, host_token)
-            if room.data.status != "open":
-                raise ApiError(409, "not_open", "the match has started; seats can no longer change")
+            running = room.data.status == "running"
+            if room.data.status not in ("open", "running"):
+                raise ApiError(409, "not_open", "the match is over; seats can no longer change")
             current = self._seat(room, seat)
-            if current.kind == "human":
+            if running and bot is None:
+                raise ApiError(409, "not_open", "a seat cannot be emptied once the match runs; give it a bot")
+            if current.kind == "human" and not running:
                 raise ApiError(409, "seat_taken", f"seat {seat} is taken by a player")
             if bot is None:
                 new = SeatData(seat=seat)
@@ -381,6 +388,11 @@ class Hub:
             room.bots.pop(seat, None)
             room._make_bots()
             room.broadcast()
+        if running:
+            for sub in [sub for sub in room.subs if sub.seat == seat]:
+                room.subs.discard(sub)
+                sub.queue.put_nowait(None)
+            self.kick(room)
         return room
 
     async def start(self, match_id: str, host_token: str | None) -> Room:

@@ -238,12 +238,23 @@ function renderSeats(st) {
     if (held.includes(s.seat)) who += ' <span class="tag you">you</span>';
     const join = m.status === "open" && s.kind === "open"
       ? `<input class="join-name" data-seat="${s.seat}" placeholder="name" maxlength="40"><button class="join" data-seat="${s.seat}">Join</button>` : "";
-    const bot = m.status === "open" && tokens.host && s.kind !== "human"
-      ? `<select class="bot-pick" data-seat="${s.seat}"><option value="">${s.kind === "bot" ? "remove bot" : "add bot…"}</option>${m.bots.map((b) => `<option>${esc(b)}</option>`).join("")}</select>` : "";
+    const botOptions = m.bots.map((b) => `<option>${esc(b)}</option>`).join("");
+    let bot = "";
+    if (m.status === "open" && tokens.host && s.kind !== "human") {
+      bot = `<select class="bot-pick" data-seat="${s.seat}"><option value="">${s.kind === "bot" ? "remove bot" : "add bot…"}</option>${botOptions}</select>`;
+    } else if (m.status === "running" && tokens.host && s.kind === "human") {
+      bot = `<select class="bot-pick" data-seat="${s.seat}" title="if this player has left"><option value="">hand to a bot…</option>${botOptions}</select>`;
+    }
     return `<li><span class="swatch" style="background:${colour}"></span>Seat ${s.seat + 1}: ${who} ${join} ${bot}</li>`;
   }).join("");
   for (const b of document.querySelectorAll("button.join")) b.onclick = () => join(Number(b.dataset.seat));
-  for (const sel of document.querySelectorAll("select.bot-pick")) sel.onchange = () => setBot(Number(sel.dataset.seat), sel.value || null);
+  for (const sel of document.querySelectorAll("select.bot-pick")) {
+    sel.onchange = () => {
+      if (m.status === "running" && !sel.value) return;
+      if (m.status === "running" && !confirm(`Hand seat ${Number(sel.dataset.seat) + 1} to the ${sel.value} bot for the rest of the race?`)) return;
+      setBot(Number(sel.dataset.seat), sel.value || null);
+    };
+  }
   const hc = $("host-controls");
   if (m.status === "open" && tokens.host) {
     hc.innerHTML = `<button id="start-btn">Start race</button>`;

@@ -334,3 +334,16 @@ def test_crossing_by_the_ability_or_by_winning_a_fight_counts() -> None:
     g = race(racers=NEUTRAL)
     s = play(position(g, pos={0: 45, 1: 48, 2: 70, 3: 80}), *roll(1, 2), "fight:6-1")
     assert s.pos[:2] == [49, 48] and s.laps[0] == 1 and s.need == ("goal", 0)
+
+
+def test_the_active_racer_on_a_refilled_space_collects_it_once() -> None:
+    """Crossing the finish line, 2) Note and Collecting Boost markers: the crossing racer stopping on a boost
+    space that is refilled collects that marker at once, and nothing more at the end of the turn."""
+    g = race(racers=NEUTRAL)
+    s = position(g, pos={0: 46, 1: 30, 2: 20, 3: 25}, filled=[], boost_supply=1)
+    s = play(s, *roll(1, 3), "goal:last-place")               # Hover 46 -> 50 (space 2); Crusher 20 -> 27
+    assert s.need == ("marker", 0, 0)
+    s = play(s, "marker:turn")
+    assert s.boosts[0:3] == [0, 0, 1] and s.boost_supply == 0
+    assert whose_turn(s) == "twister" and s.view(None)["boost_spaces_filled"] == []
+    check(s)

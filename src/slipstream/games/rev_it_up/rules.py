@@ -110,23 +110,17 @@ def stop_empty_bags(s: RevState, events: list[Event]) -> None:
 
 # --- Turn Structure 2: movement -------------------------------------------------------------------
 
-def effective_move(s: RevState, seat: int, kind: int) -> int:
-    """Spaces the drawn chip moves its racer; an EMP cancels an Ecoboost's or Nitrous' movement."""
-    g = s.g
-    if s.emp[seat] and g.code[kind] in (ECOBOOST, NITROUS):
-        return 0
-    return g.move[kind]
-
-
 def movement_order(s: RevState) -> tuple[tuple[int, int, int], ...]:
     """Turn Structure 2: "Highest movement moves first, then second highest and so on".
 
     RIU-A2: zero and backward moves come last; ties go to the racer further behind, then seat order.
-    Entries are ``(seat, movement, progress before moving)``.
+    The movement is the chip's own (an EMP zeroes an Ecoboost's or Nitrous'). Entries are
+    ``(seat, movement, progress before moving)``.
     """
-    movers = [(seat, effective_move(s, seat, k), s.pos[seat]) for seat, k in enumerate(s.drawn) if k >= 0]
-    movers.sort(key=lambda m: (-m[1], m[2], m[0]))
-    return tuple(movers)
+    g = s.g
+    keys = sorted((-(0 if s.emp[seat] and g.code[k] in (ECOBOOST, NITROUS) else g.move[k]), s.pos[seat], seat)
+                  for seat, k in enumerate(s.drawn) if k >= 0)
+    return tuple((seat, -neg, pos) for neg, pos, seat in keys)
 
 
 def resolve_draw(s: RevState, seat: int, events: list[Event]) -> None:

@@ -432,7 +432,8 @@ class RevState(State):
         order = self.order
         self.idx += 1
         i = self.idx
-        if (i == len(order) or order[i][1:] != order[i - 1][1:]) and rules.race_over(self):
+        if FINISHED in self.status and (i == len(order) or order[i][1:] != order[i - 1][1:]) \
+                and rules.race_over(self):
             self.phase = P_OVER
             events.append(Event("game-end", rules.end_text(self), "Game End"))
             return
@@ -488,12 +489,12 @@ class RevState(State):
                 self.phase = P_DRAW
                 return
             elif ph == S_DECIDE_START:
-                racing = [s == RACING for s in self.status]
-                if not any(racing):
+                status = self.status
+                if RACING not in status:
                     self.phase = S_USE_START
                     continue
-                self.pending = [None if r else "" for r in racing]
-                self.waiting = frozenset(seat for seat, r in enumerate(racing) if r)
+                self.pending = [None if st == RACING else "" for st in status]
+                self.waiting = frozenset(seat for seat, st in enumerate(status) if st == RACING)
                 self._opts = [None] * g.players
                 self.phase = P_DECIDE
                 return

@@ -317,9 +317,16 @@ def test_two_crowds_after_a_goal_card_fight_one_pair_at_a_time() -> None:
 
 
 def test_catch_up_needs_a_racer_on_the_track() -> None:
-    """Bonus cards, Catch up: with no other racer on the track there is nobody to catch up with."""
+    """Bonus cards, Catch up: with no other racer on the track there is nobody to catch up with.
+
+    The bonus-card window still opens (the number of cards held is public, whether they can be played is
+    not), offering only the dice move and then the end of the turn."""
     g = race(racers=NEUTRAL)
     s = play(position(g, pos={0: 5}, cards={0: {"catch-up": 1}}), *roll(1, 2))
+    assert s.legal_actions() == ["move"]
+    s = play(s, "move")
+    assert s.legal_actions() == ["done"]
+    s = play(s, "done")
     assert whose_turn(s) == "twister" and s.pos[0] == 8
     s = play(position(g, pos={0: 5, 2: 9}, cards={0: {"catch-up": 1}}), *roll(1, 2))
     assert s.legal_actions() == ["move", "play:catch-up"]

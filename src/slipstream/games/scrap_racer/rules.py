@@ -408,16 +408,21 @@ class ScrapState(State):
     # --- A) Move the racer ---------------------------------------------------------------------
 
     def _cards_or_skip(self, ev: list[Event]) -> None:
-        """Bonus cards may be played before and after the dice move; without any, nothing to ask."""
+        """Bonus cards may be played before and after the dice move; a seat without any is not asked.
+
+        The window opens whenever the seat holds a card (public: the number of cards is open), so
+        that it tells no other seat whether the cards held can be played now.
+        """
         seat = self.owner[self.active]
-        if self._playable(seat):
+        if self._holds_cards(seat):
             return
         if self.phase == CARDS:
             self._dice_move(ev)
-            if self._playable(seat):
-                self.phase = CARDS_AFTER
-                return
         self._after_move(ev)
+
+    def _holds_cards(self, seat: int) -> bool:
+        n = len(self.game.bonus_deck.cards)
+        return any(self.cards[seat * n: (seat + 1) * n])
 
     def _playable(self, seat: int) -> list[str]:
         g = self.game
@@ -468,12 +473,9 @@ class ScrapState(State):
             ev.append(Event("bonus-card", f"{self.name(r)} plays the bonus card {g.card_title(arg)}",
                             "Bonus cards", {"card": arg}))
             self._forward(r, target - self.pos[r], ev, own_turn=True)
-            if not self._playable(seat):
+            if not self._holds_cards(seat):
                 if self.phase == CARDS:
                     self._dice_move(ev)
-                    if self._playable(seat):
-                        self.phase = CARDS_AFTER
-                        return
                 self._after_move(ev)
         elif head == "move":
             self._dice_move(ev)

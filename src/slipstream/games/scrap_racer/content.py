@@ -179,10 +179,23 @@ def _validation_error(path: Path, exc: ValidationError) -> ContentError:
     return ContentError(str(path), record, field, err["msg"])
 
 
-@cache
+def _stamp(path: Path) -> tuple[int, int]:
+    """The file's modification time and size: a cached load is redone when the file changes."""
+    try:
+        st = path.stat()
+    except OSError:
+        return (0, 0)
+    return (st.st_mtime_ns, st.st_size)
+
+
 def load_content(path: Path | None = None) -> Content:
     """The content file (the shipped one when ``path`` is None), validated."""
     path = path or HERE / "content.toml"
+    return _load_content(path, _stamp(path))
+
+
+@cache
+def _load_content(path: Path, stamp: tuple[int, int]) -> Content:
     try:
         data = ContentFile.model_validate(_read_toml(path))
     except ValidationError as exc:
@@ -280,10 +293,14 @@ def track_names() -> list[str]:
     return sorted(p.stem for p in TRACK_DIR.glob("*.toml"))
 
 
-@cache
 def load_track(track: str, short: bool = False) -> Track:
     """A shipped track by name (``A``), or a track file (a path ending ``.toml``)."""
     path = Path(track) if track.endswith(".toml") else TRACK_DIR / f"{track}.toml"
+    return _load_track(path, short, _stamp(path))
+
+
+@cache
+def _load_track(path: Path, short: bool, stamp: tuple[int, int]) -> Track:
     try:
         data = TrackFile.model_validate(_read_toml(path))
     except ValidationError as exc:

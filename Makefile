@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/slipstream demo
+	$(BIN)/slipstream serve
 
 test: lint typecheck pytest
 

@@ -99,6 +99,7 @@ class RevItUp(Game):
     debris: int
     bomb: int
     coin_kinds: tuple[int, ...]
+    coin_levels: tuple[tuple[int, int], ...]
     upgrade_kinds: tuple[int, ...]
     recall_kinds: tuple[int, ...]
     buyable: tuple[int, ...]
@@ -217,6 +218,7 @@ class RevItUp(Game):
         self.debris = k.index["debris"]
         self.bomb = k.index["bomb"]
         self.coin_kinds = tuple(i for i in range(self.K) if self.code[i] == COIN)
+        self.coin_levels = tuple((i, k.level[i]) for i in self.coin_kinds)
         self.recall_kinds = tuple(i for i in range(self.K) if self.code[i] == RECALL)
         self.upgrade_kinds = tuple(i for i in range(self.K) if self.code[i] == UPGRADE)
         self.buyable = tuple(i for i in range(self.K) if k.level[i] > 0)

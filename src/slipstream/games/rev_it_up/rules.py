@@ -613,8 +613,8 @@ def end_round(s: RevState, events: list[Event]) -> None:
         s.rev_s[seat] = ()
         if s.status[seat] != FINISHED:
             s.status[seat] = RACING
-        s.collected = _put(s.collected, seat, s.carry[seat])
-        s.carry = _put(s.carry, seat, 0)
+    s.collected = s.carry
+    s.carry = (0,) * g.players
     _ev(events, "round-end", f"round {s.round} ends: every chip goes back in its bag", "Round Structure 3")
 
 
@@ -622,27 +622,37 @@ def end_round(s: RevState, events: list[Event]) -> None:
 
 def coins_of(s: RevState, seat: int) -> int:
     """Coins in the discard (a Coin chip of level X is X coins), collected coins and the Rev bonus."""
+    return _discard_coins(s, seat) + s.collected[seat] + rev_bonus(s, seat)
+
+
+def _discard_coins(s: RevState, seat: int) -> int:
     g = s.g
     base = seat * g.K
-    lv = g.kinds.level
-    return (sum(lv[k] * s.disc[base + k] for k in g.coin_kinds) + s.collected[seat] + rev_bonus(s, seat))
+    disc = s.disc
+    coins = 0
+    for k, level in g.coin_levels:
+        coins += level * disc[base + k]
+    return coins
 
 
 def start_buying(s: RevState, events: list[Event]) -> list[bool]:
     """Buying: "all players determine how many coins they have to spend". Finished racers sit out,
     and so does a racer with nothing it could buy or upgrade (its only choice would be "done")."""
     buyers: list[bool] = []
+    purses: list[int] = []
     for seat in range(s.g.players):
         racing = s.status[seat] != FINISHED
         bonus = rev_bonus(s, seat)
         s.stats[seat * NSTATS + ST_BONUS] += bonus
-        coins = coins_of(s, seat) if racing else 0
-        s.coins = _put(s.coins, seat, coins)
-        # With a coin the item die is always on offer; without, only an upgrade could be.
-        buyers.append(racing and (coins >= 1 or bool(cart_options(s, seat))))
+        coins = _discard_coins(s, seat) + s.collected[seat] + bonus if racing else 0
+        purses.append(coins)
         if racing:
             _ev(events, "coins", f"{_name(s, seat)} has {coins} coins (Rev bonus {bonus})",
                 "Buying New Chips and Items", seat=seat, coins=coins)
+    s.coins = tuple(purses)
+    for seat, coins in enumerate(purses):
+        # With a coin the item die is always on offer; without, only an upgrade could be.
+        buyers.append(s.status[seat] != FINISHED and (coins >= 1 or bool(cart_options(s, seat))))
     return buyers
 
 

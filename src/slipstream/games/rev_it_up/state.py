@@ -499,13 +499,14 @@ class RevState(State):
                 self.phase = P_DECIDE
                 return
             elif ph == S_USE_START:
-                users = [bool(r) and bool(rules.use_options(self, s)) for s, r in enumerate(self.ready)]
-                if not any(users):
+                offers = [rules.use_options(self, seat) if r else [] for seat, r in enumerate(self.ready)]
+                if not any(offers):
                     self.phase = S_TURN_START
                     continue
-                self.pending = [None if u else "" for u in users]
-                self.waiting = frozenset(seat for seat, u in enumerate(users) if u)
-                self._opts = [None] * g.players
+                self.pending = [None if o else "" for o in offers]
+                self.waiting = frozenset(seat for seat, o in enumerate(offers) if o)
+                self._opts = [tuple(f"{seat}:{a}" for a in sorted(["pass", *o])) if o else None
+                              for seat, o in enumerate(offers)]
                 self.phase = P_USE
                 return
             elif ph == S_BUY_START:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from slipstream.engine import CHANCE
 from slipstream.games.rev_it_up import rules
 
 from .helpers import decide, draws, force, new
@@ -71,3 +72,17 @@ def test_laps_option_moves_the_finish() -> None:
     force(s, 0, pos=28)
     s = draws(s, "exhaust-2", "coin-1")
     assert s.result is not None and s.result.winners == (0,)
+
+
+def test_finished_racers_sit_out_the_rest_of_the_race() -> None:
+    """Game End, playing on (option podium): a racer that has finished no longer draws or buys."""
+    s = new(players=3, podium=2)
+    force(s, 0, pos=58, disc={"coin-3": 1})
+    s = draws(s, "exhaust-3", "coin-1", "coin-1")
+    assert s.status[0] == rules.FINISHED
+    s = decide(s, p1="stop", p2="stop")
+    assert s.view(None)["phase"] == "buy"
+    assert s.actor == frozenset({1, 2}) and s.coins[0] == 0
+    s = s.apply("1:done").apply("2:done")
+    assert s.actor == CHANCE
+    assert s.view(None)["current"] == 1

@@ -233,3 +233,14 @@ def test_shield_also_stops_a_sticky_bomb() -> None:
     s = draws(s, "exhaust-2", "coin-1")
     s = s.apply("item:sticky-bomb").apply("give:1")
     assert "bomb" not in bag_of(s, 1) and s.ready[1] == ()
+
+
+def test_a_bomb_that_cannot_be_placed_overheats_and_goes_back_to_the_supply() -> None:
+    """Sticky Bomb (RIU-G10/G12): a drawn Bomb takes a Rev space; with none left the racer overheats
+    (Rev Track) and the Bomb, an item chip, returns to the supply."""
+    s = new()
+    force(s, 1, pos=6, bag={"bomb": 1, "coin-1": 1}, rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"])
+    bombs = s.supply[s.g.bomb]
+    s = draws(s, "coin-1", "bomb")
+    assert s.pos[1] == 4 and s.status[1] == rules.OVERHEATED
+    assert s.supply[s.g.bomb] == bombs + 1 and "bomb" not in bag_of(s, 1)

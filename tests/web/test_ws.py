@@ -126,6 +126,8 @@ def test_bad_messages_get_an_error_code_and_the_connection_stays(server: Server,
             err = ws_until(ws, lambda m: m["type"] in ("error", "ack"))
             assert (err["type"], err["code"]) == ("error", code), (text[:60], err)
             assert err["message"]
+        ws.send(b"\x00binary")
+        assert ws_until(ws, lambda m: m["type"] in ("error", "ack"))["code"] == "bad_request"
         ws.send(json.dumps({"type": "ping"}))
         assert ws_until(ws, lambda m: m["type"] == "pong") == {"type": "pong"}
         spec.send(json.dumps({"type": "act", "action": "0:dash", "ply": st["ply"]}))
@@ -145,6 +147,7 @@ def test_bad_messages_get_an_error_code_and_the_connection_stays(server: Server,
         ({"type": "hello", "token": 12}, 4403, "bad_token"),
         ({"type": "act"}, 4400, "bad_request"),
         ("not json", 4400, "bad_request"),
+        (b"binary", 4400, "bad_request"),
     ],
 )
 def test_a_bad_hello_is_refused_with_a_code(
@@ -154,7 +157,7 @@ def test_a_bad_hello_is_refused_with_a_code(
 
     mid, _host, _tokens = api.new_match()
     with connect(f"{server.ws_url}/ws/matches/{mid}") as ws:
-        ws.send(hello if isinstance(hello, str) else json.dumps(hello))
+        ws.send(hello if isinstance(hello, (str, bytes)) else json.dumps(hello))
         msg = ws_recv(ws)
         assert (msg["type"], msg["code"]) == ("error", code)
         with pytest.raises(ConnectionClosed) as info:

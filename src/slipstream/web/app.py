@@ -299,7 +299,7 @@ def create_app(
     async def live(websocket: WebSocket, match_id: str) -> None:
         await websocket.accept()
         try:
-            hello = json.loads(await asyncio.wait_for(websocket.receive_text(), HELLO_TIMEOUT))
+            hello = json.loads(await asyncio.wait_for(_receive_text(websocket), HELLO_TIMEOUT))
             if not isinstance(hello, dict) or hello.get("type") != "hello":
                 raise ApiError(
                     400, "bad_request", 'the first message must be {"type": "hello", "token": ...}'
@@ -328,7 +328,11 @@ def create_app(
         writer = asyncio.create_task(_writer(websocket, sub))
         try:
             while True:
-                text = await websocket.receive_text()
+                try:
+                    text = await _receive_text(websocket)
+                except ApiError as exc:
+                    sub.queue.put_nowait(json.dumps({"type": "error", "id": None, **exc.to_json()}))
+                    continue
                 reply = await _handle(hub, room, seat, text)
                 if reply is not None:
                     sub.queue.put_nowait(json.dumps(reply))
@@ -339,6 +343,17 @@ def create_app(
             writer.cancel()
 
     return app
+
+
+async def _receive_text(websocket: WebSocket) -> str:
+    """The next text message; a binary one is a ``bad_request``, a closed socket ``WebSocketDisconnect``."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise ApiError(400, "bad_request", "messages are JSON text, not binary")
+    return str(text)
 
 
 async def _writer(websocket: WebSocket, sub: Subscriber) -> None:

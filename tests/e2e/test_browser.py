@@ -68,7 +68,7 @@ def shots(tmp_path: Path) -> Path:
 
 def watch(page: Page, errors: list[str]) -> Page:
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(30_000)
     return page
 
 

@@ -147,7 +147,7 @@ class Api:
         result: dict[str, Any] = self.ok("GET", f"/api/matches/{match_id}/state", token)
         return result
 
-    def wait(self, match_id: str, token: str | None, until: Any, timeout: float = 15.0) -> dict[str, Any]:
+    def wait(self, match_id: str, token: str | None, until: Any, timeout: float = 30.0) -> dict[str, Any]:
         """Poll the state until ``until(state)`` holds."""
         deadline = time.monotonic() + timeout
         while True:

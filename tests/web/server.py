@@ -187,7 +187,7 @@ def ws_open(server: Server, match_id: str, token: str | None) -> Iterator[Client
         yield ws
 
 
-def ws_recv(ws: ClientConnection, timeout: float = 10.0) -> dict[str, Any]:
+def ws_recv(ws: ClientConnection, timeout: float = 20.0) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
     return data
 

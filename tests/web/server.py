@@ -193,7 +193,7 @@ def ws_recv(ws: ClientConnection, timeout: float = 20.0) -> dict[str, Any]:
 
 
 def ws_until(
-    ws: ClientConnection, pred: Any, timeout: float = 10.0, seen: list[dict[str, Any]] | None = None
+    ws: ClientConnection, pred: Any, timeout: float = 20.0, seen: list[dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while True:

@@ -43,6 +43,10 @@ export function draw(view, ctx) {
   const pitX0 = g.cx1 + 10, pitStep = pitN > 1 ? Math.min(2.4 * size, (g.L + g.R - 20) / pitN) : 0;
   const pitPoint = (k) => [pitX0 + k * pitStep, pitY, 0];
   if (pitN) {
+    if (ctx.legal.includes("pit")) {
+      // click the pit lane to pit (the same as the "pit" button)
+      svg += `<rect data-action="pit" x="${pitX0 - size - 4}" y="${pitY - size - 18}" width="${(pitN - 1) * pitStep + 2 * size + 8}" height="${2 * size + 24}" rx="6" fill="#ffb40022"><title>enter the pit lane</title></rect>`;
+    }
     svg += `<text x="${pitX0 - size}" y="${pitY - size - 5}" font-size="11" fill="#9aa">pit lane</text>`;
     for (let k = 0; k < pitN; k++) svg += space(pitPoint(k), size * 0.85, pitBoxes.has(k) ? "#6b5b2b" : "#3a404c", "#222", 1);
   }
@@ -65,6 +69,14 @@ export function draw(view, ctx) {
   const step = view.pending && view.pending.step ? ` · ${view.pending.step}` : "";
   svg += `<text x="${W / 2}" y="${H / 2 + 32}" text-anchor="middle" font-size="13" fill="#aab">Weather ${esc(view.weather)} · round ${view.round}${esc(step)}${view.sprint ? " · sprint" : ""}</text>`;
   if (view.pit_window) svg += `<text x="${W / 2}" y="${H / 2 + 52}" text-anchor="middle" font-size="12" fill="#889">pit window: laps ${view.pit_window[0]}–${view.pit_window[1]}</text>`;
+  // tyre choices as clickable tyres
+  const tyreActions = ctx.legal.filter((a) => TYRE[a.split(":").pop()] || a.endsWith(":keep"));
+  tyreActions.forEach((a, k) => {
+    const x = W / 2 + (k - (tyreActions.length - 1) / 2) * 54, y = H / 2 + 86;
+    const t = a.split(":").pop();
+    svg += `<g data-action="${esc(a)}"><title>${esc(a)}</title><circle cx="${x}" cy="${y}" r="20" fill="#111" stroke="${TYRE[t] || "#aaa"}" stroke-width="6"/>`;
+    svg += `<text x="${x}" y="${y + 4}" text-anchor="middle" font-size="10" font-weight="700" fill="#fff">${esc(t)}</text></g>`;
+  });
   svg += `</svg>`;
   const byPos = [...view.cars].sort((a, b) => (a.position ?? 99) - (b.position ?? 99));
   const rows = byPos.map((c) => {

@@ -49,7 +49,8 @@ def main() -> None:
     args = parser.parse_args()
     for label, checked in (("public contract (apply)", True), ("fast path (apply_unchecked)", False)):
         rps, pps = max(measure(args.races, checked) for _ in range(args.repeat))
-        print(f"scrap-racer 4p {label:28s}: {rps:8.0f} races/s  {pps:10.0f} actions/s  (CPU time, best of {args.repeat})")
+        print(f"scrap-racer 4p {label:28s}: {rps:8.0f} races/s  {pps:10.0f} actions/s"
+              f"  (CPU time, best of {args.repeat})")
 
 
 if __name__ == "__main__":

@@ -222,12 +222,22 @@ class State(ABC):
         """Who acts now."""
 
     @abstractmethod
-    def _legal(self) -> list[str]:
-        """The legal actions (any order; the base class sorts them)."""
+    def _legal(self) -> Sequence[str]:
+        """The legal actions (any order; the base class sorts them).
+
+        A list or a tuple; a game may return a shared constant tuple, which is never changed.
+        """
 
     def _chance(self) -> list[tuple[str, float]]:
         """The chance outcomes with their probabilities, at a chance node."""
         return []
+
+    def _chance_table(self) -> chance.ChanceTable | None:
+        """At a chance node whose outcomes are fixed (a die, two dice), their precomputed table.
+
+        Optional: ``sample_chance`` uses it instead of ``_chance`` and picks the same outcome.
+        """
+        return None
 
     @abstractmethod
     def _do(self, action: str) -> list[Event]:
@@ -282,7 +292,7 @@ class State(ABC):
 
     def _legal_tuple(self) -> tuple[str, ...]:
         if self.legal_is_sorted:
-            return tuple(self._legal())
+            return tuple(self._legal())  # a tuple is returned as it is, without a copy
         return tuple(sorted(set(self._legal())))
 
     def chance_outcomes(self) -> list[tuple[str, float]]:
@@ -301,12 +311,20 @@ class State(ABC):
         if action not in legal:
             reason = "the game is over" if self._actor() is None else ""
             raise IllegalActionError(action, legal, reason)
-        return self.apply_unchecked(action)
+        new = self._clone()
+        new.game = self.game
+        new.seed = self.seed
+        new.ply = self.ply + 1
+        new._history = (action, self._history)
+        new._legal_cache = None
+        new.events = tuple(new._do(action))
+        return new
 
     def apply_unchecked(self: S, action: str) -> S:
         """``apply`` without the legality check: the fast path for bots and simulation.
 
         Only for actions taken from ``legal_actions``/``chance_outcomes`` of this state.
+        (``apply`` repeats these lines rather than calling this: it saves a call on every move.)
         """
         new = self._clone()
         new.game = self.game
@@ -319,6 +337,9 @@ class State(ABC):
 
     def sample_chance(self) -> str:
         """The chance outcome this state's seed picks (the same for every copy of the state)."""
+        table = self._chance_table()
+        if table is not None:
+            return table.pick(chance.uniform(self.seed, self.ply))
         outcomes = self.chance_outcomes()
         if not outcomes:
             raise IllegalActionError("<chance>", self.legal_actions(), "this is not a chance node")

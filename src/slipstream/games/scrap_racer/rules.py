@@ -15,9 +15,10 @@ Notation (docs/rules/scrap-racer.md has the full table):
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from slipstream.engine.chance import DIE_OUTCOMES
+from slipstream.engine.chance import DIE_OUTCOMES, DIE_TABLE, ChanceTable
 from slipstream.engine.game import CHANCE, Actor, Event, Result, State
 
 from .content import BOOST_TYPES
@@ -34,6 +35,13 @@ FIGHT_OUTCOMES = tuple((f"fight:{a}-{b}", 1 / 36) for a in range(1, 7) for b in 
 TWO_DICE_OUTCOMES = tuple(
     (f"dice:{a}-{b}", (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)
 )
+FIGHT_TABLE = ChanceTable(FIGHT_OUTCOMES)
+TWO_DICE_TABLE = ChanceTable(TWO_DICE_OUTCOMES)
+FIXED_CHANCE = {"fight": FIGHT_TABLE, "back-die": DIE_TABLE, "two-dice": TWO_DICE_TABLE}
+"""The chance nodes whose outcomes never change, by the kind of ``need`` they answer."""
+ROLL_OR_STOP = ("roll", "stop")
+ONLY_STOP = ("stop",)
+ONLY_CRASH = ("crash",)
 FORWARD_CARDS = {"forward-3": 3, "forward-5": 5, "forward-7": 7}
 GOAL_MOVES = {"last-place": 7, "last-two": 5, "all-but-first": 2, "all-but-first-two": 3}
 
@@ -149,33 +157,40 @@ class ScrapState(State):
         return new
 
     def _actor(self) -> Actor:
-        phase = self.phase
+        phase = self.phase  # the commonest phases first
+        if phase in (ROLL, WAIT_CHANCE):
+            return CHANCE
+        if phase in (DECIDE, CARDS, CARDS_AFTER):
+            return self.owner[self.order[self.turn]]
         if phase == OVER:
             return None
-        if phase in (SETUP, ROLL, WAIT_CHANCE):
+        if phase == SETUP:
             return CHANCE
         if phase == ORDER:
             return self._order_chooser()
-        if phase == FIGHT_CHOICE:
-            return self.owner[int(self.need[1])]
-        return self.owner[self.order[self.turn]]
+        # FIGHT_CHOICE
+        return self.owner[int(self.need[1])]
+
+    def _chance_table(self) -> ChanceTable | None:
+        """The fixed outcomes of a die roll, a fight roll or two dice (None at other nodes)."""
+        phase = self.phase
+        if phase == ROLL:
+            return DIE_TABLE
+        if phase == WAIT_CHANCE:
+            return FIXED_CHANCE.get(self.need[0])
+        return None
 
     def _chance(self) -> list[tuple[str, float]]:
         g = self.game
-        if self.phase == ROLL:
-            return list(DIE_OUTCOMES)
+        table = self._chance_table()
+        if table is not None:
+            return list(table.outcomes)
         if self.phase == SETUP:
             if self.need[0] == "racer":
                 left = sorted(set(g.racer_ids) - set(self.racer))
                 return [(f"racer:{r}", 1 / len(left)) for r in left]
             return [(f"start:P{s + 1}", 1 / g.players) for s in range(g.players)]
         kind = self.need[0]
-        if kind in ("back-die",):
-            return list(DIE_OUTCOMES)
-        if kind == "fight":
-            return list(FIGHT_OUTCOMES)
-        if kind == "two-dice":
-            return list(TWO_DICE_OUTCOMES)
         if kind == "marker":
             total = sum(self.unseen)
             return [(f"marker:{t}", n / total) for t, n in zip(BOOST_TYPES, self.unseen, strict=True) if n]
@@ -184,14 +199,17 @@ class ScrapState(State):
         total = sum(counts)
         return [(f"{deck.prefix}:{c}", n / total) for c, n in zip(deck.cards, counts, strict=True) if n]
 
-    def _legal(self) -> list[str]:
-        """The legal actions, already sorted (``legal_is_sorted``)."""
+    def _legal(self) -> Sequence[str]:
+        """The legal actions, already sorted (``legal_is_sorted``); constant tuples where they can be."""
         phase = self.phase
         if phase == ROLL:
-            return list(DIE_ACTIONS)
+            return DIE_ACTIONS
         if phase == DECIDE:
             return self._decide_actions()
-        if phase in (SETUP, WAIT_CHANCE):
+        if phase in (WAIT_CHANCE, SETUP):
+            table = self._chance_table()
+            if table is not None:
+                return table.actions
             return [a for a, _ in self._chance()]
         if phase == OVER:
             return []
@@ -343,14 +361,14 @@ class ScrapState(State):
         else:
             self.phase = DECIDE
 
-    def _decide_actions(self) -> list[str]:
+    def _decide_actions(self) -> Sequence[str]:
         """After a die: change it with a boost marker, or accept it (crash, roll again or stop)."""
         if self._is_double():
-            acts = ["crash"]
+            acts: Sequence[str] = ONLY_CRASH
         elif len(self.dice) == 5:
-            acts = ["stop"]
+            acts = ONLY_STOP
         else:
-            acts = ["roll", "stop"]
+            acts = ROLL_OR_STOP
         r = 3 * self.active
         b = self.boosts
         if b[r] + b[r + 1] + b[r + 2]:
@@ -364,7 +382,7 @@ class ScrapState(State):
                 boosts.append("boost:turn")
             if b[r + PM] and die < 6:
                 boosts.append("boost:up")
-            acts = boosts + acts
+            return [*boosts, *acts]
         return acts
 
     def _on_decide(self, head: str, arg: str, ev: list[Event]) -> None:

@@ -249,7 +249,7 @@ class Hub:
         for room in self.rooms.values():
             for sub in room.subs:
                 sub.queue.put_nowait(None)
-        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.bot_pool.shutdown(wait=True, cancel_futures=True)
         self.db_pool.shutdown(wait=True)
         self.store.close()
 

@@ -18,6 +18,7 @@ from slipstream.engine import Event
 from slipstream.games.scrap_racer import ScrapRacer, ScrapState
 from slipstream.games.scrap_racer.content import BOOST_TYPES
 from slipstream.games.scrap_racer.content import HERE as CONTENT_DIR
+from slipstream.games.scrap_racer.rules import BOARD_LISTS
 
 RACERS4 = "swifty,jackal,crusher,hover"
 
@@ -112,12 +113,24 @@ def position(
 
 
 def play(state: ScrapState, *actions: str, log: list[Event] | None = None) -> ScrapState:
-    """Apply each action with the checked ``apply``; the events go to ``log`` when given."""
+    """Apply each action with the checked ``apply``; the events go to ``log`` when given.
+
+    Every apply is also checked to leave the state it was applied to unchanged: the board lists are
+    shared between a state and the next one until a change copies them (copy-on-write in rules.py).
+    """
     for action in actions:
-        state = state.apply(action)
+        before = board(state)
+        new = state.apply(action)
+        assert board(state) == before, f"apply({action!r}) changed the state it was applied to"
+        state = new
         if log is not None:
             log.extend(state.events)
     return state
+
+
+def board(state: ScrapState) -> list[list[Any]]:
+    """A copy of the lists that a state may share with the states before and after it."""
+    return [list(getattr(state, name)) for name in BOARD_LISTS]
 
 
 def roll(*faces: int) -> list[str]:

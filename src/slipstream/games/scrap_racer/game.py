@@ -175,7 +175,7 @@ class ScrapRacer(Game):
         s.rnd = 1
         s.turns = 0
         s.end_round = 0
-        s.dice = []
+        s.dice = ()
         s.die = 0
         s.passed = False
         s.crossed = False
@@ -184,6 +184,7 @@ class ScrapRacer(Game):
         s.start_seat = int(self.options["start_player"]) - 1
         s.stats = [0] * self.N_STATS
         s.winner_info = ()
+        s.owned = True
         s.game = self
         s._setup_next([])
         return s

@@ -59,8 +59,20 @@ R_END = "End of the game and Awards Ceremony"
 R_TEAM = "Changes in a 2-player game"
 
 
+BOARD_LISTS = ("racer", "order", "pos", "laps", "bmark", "boosts", "cards", "decks", "unseen", "stats", "queue")
+"""The lists of a position that only a turn's resolution changes (shared while the dice are rolled)."""
+
+
 class ScrapState(State):
-    """One position of a Scrap Racer race. Plain data; ``_clone`` copies the mutable lists."""
+    """One position of a Scrap Racer race: plain data.
+
+    Copy-on-write for the lists (``BOARD_LISTS``): ``_clone`` shares them with the parent state, and
+    ``_own_board`` copies them the first time a position changes one. Rolling the dice changes none of
+    them (the die, the kept dice and the phase are scalars and a tuple), so a turn copies them once, when
+    it leaves the dice loop. The rule: ``_do`` owns the board before every action except a die roll and
+    a decision after it; those two own it where the dice loop ends (``_keep``, ``_begin_crash``,
+    ``_use_boost``). ``tests/games/scrap_racer/helpers.play`` checks that no apply changes its parent.
+    """
 
     legal_is_sorted = True
 
@@ -79,6 +91,7 @@ class ScrapState(State):
         "laps",
         "need",
         "order",
+        "owned",
         "owner",
         "passed",
         "phase",
@@ -113,7 +126,7 @@ class ScrapState(State):
     rnd: int                  # round number, from 1
     turns: int                # turns completed
     end_round: int            # the round in which the end was triggered, 0 if not yet
-    dice: list[int]           # the dice kept this turn
+    dice: tuple[int, ...]     # the dice kept this turn
     die: int                  # the die just rolled (0 when none)
     passed: bool              # the active racer passed a space with another racer this turn
     crossed: bool             # some racer crossed the finish line this turn
@@ -122,39 +135,59 @@ class ScrapState(State):
     start_seat: int
     stats: list[int]          # counters for race metrics (see STAT_* in game.py)
     winner_info: tuple[Any, ...]
+    owned: bool               # this state's BOARD_LISTS are its own (not shared with its parent)
 
     # --- the engine hooks ------------------------------------------------------------------
 
     def _clone(self) -> ScrapState:
+        """A copy sharing the board lists until ``_own_board`` (copy-on-write)."""
         new = ScrapState.__new__(ScrapState)
         new.phase = self.phase
-        new.racer = self.racer[:]
+        new.racer = self.racer
         new.owner = self.owner
-        new.order = self.order[:]
-        new.pos = self.pos[:]
-        new.laps = self.laps[:]
-        new.bmark = self.bmark[:]
-        new.boosts = self.boosts[:]
-        new.cards = self.cards[:]
-        new.decks = self.decks[:]
+        new.order = self.order
+        new.pos = self.pos
+        new.laps = self.laps
+        new.bmark = self.bmark
+        new.boosts = self.boosts
+        new.cards = self.cards
+        new.decks = self.decks
         new.bonus_supply = self.bonus_supply
         new.boost_supply = self.boost_supply
-        new.unseen = self.unseen[:]
+        new.unseen = self.unseen
         new.filled = self.filled
         new.turn = self.turn
         new.rnd = self.rnd
         new.turns = self.turns
         new.end_round = self.end_round
-        new.dice = self.dice[:]
+        new.dice = self.dice
         new.die = self.die
         new.passed = self.passed
         new.crossed = self.crossed
-        new.queue = self.queue[:]
+        new.queue = self.queue
         new.need = self.need
         new.start_seat = self.start_seat
-        new.stats = self.stats[:]
+        new.stats = self.stats
         new.winner_info = self.winner_info
+        new.owned = False
         return new
+
+    def _own_board(self) -> None:
+        """Copy the board lists shared with the parent state, once, before the first change."""
+        if self.owned:
+            return
+        self.racer = self.racer[:]
+        self.order = self.order[:]
+        self.pos = self.pos[:]
+        self.laps = self.laps[:]
+        self.bmark = self.bmark[:]
+        self.boosts = self.boosts[:]
+        self.cards = self.cards[:]
+        self.decks = self.decks[:]
+        self.unseen = self.unseen[:]
+        self.stats = self.stats[:]
+        self.queue = self.queue[:]
+        self.owned = True
 
     def _actor(self) -> Actor:
         phase = self.phase  # the commonest phases first
@@ -227,11 +260,14 @@ class ScrapState(State):
         ev: list[Event] = []
         head, _, arg = action.partition(":")
         phase = self.phase
-        if phase == ROLL:
+        if phase == ROLL:  # the dice loop: the board stays shared until the dice are kept (see the class)
             self._on_die(int(arg), ev)
-        elif phase == DECIDE:
+            return ev
+        if phase == DECIDE:
             self._on_decide(head, arg, ev)
-        elif phase in (CARDS, CARDS_AFTER):
+            return ev
+        self._own_board()
+        if phase in (CARDS, CARDS_AFTER):
             self._on_cards(head, arg, ev)
         elif phase == WAIT_CHANCE:
             self._on_chance(head, arg, ev)
@@ -333,7 +369,7 @@ class ScrapState(State):
         if self.turn >= len(self.order):
             self.phase = ORDER
             return
-        self.dice = []
+        self.dice = ()
         self.die = 0
         self.passed = False
         self.crossed = False
@@ -390,7 +426,7 @@ class ScrapState(State):
         if head == "boost":
             self._use_boost(r, arg, ev)
         elif head == "roll":
-            self.dice.append(self.die)
+            self.dice = (*self.dice, self.die)
             self.die = 0
             self.phase = ROLL
         elif head == "stop":
@@ -401,6 +437,7 @@ class ScrapState(State):
     def _use_boost(self, r: int, how: str, ev: list[Event]) -> None:
         """Boost markers: used on the die just rolled, before the doubles check, then removed."""
         kind = {"up": PM, "down": PM, "reroll": REROLL, "turn": TURN}[how]
+        self._own_board()
         self.boosts[3 * r + kind] -= 1
         self.stats[self.game.STAT_BOOSTS] += 1
         if how == "reroll":
@@ -416,7 +453,8 @@ class ScrapState(State):
 
     def _keep(self, ev: list[Event]) -> None:
         """Keep the dice: A) Move the Racer."""
-        self.dice.append(self.die)
+        self._own_board()
+        self.dice = (*self.dice, self.die)
         self.die = 0
         ev.append(Event("keep", f"{self.name(self.active)} keeps {' + '.join(map(str, self.dice))} "
                         f"= {sum(self.dice)}", R_ROLL, {"dice": list(self.dice)}))
@@ -696,12 +734,13 @@ class ScrapState(State):
     # --- B) doubles rolled ------------------------------------------------------------------------
 
     def _begin_crash(self, ev: list[Event]) -> None:
+        self._own_board()
         g = self.game
         pile = g.pile_of_double[self.die]
         self.stats[g.STAT_CRASH + pile] += 1
         ev.append(Event("double", f"{self.name(self.active)} rolled a double {self.die}: "
                         f"a crash card from the {g.pile_label(pile)} pile", R_CRASH, {"die": self.die}))
-        self.dice.append(self.die)
+        self.dice = (*self.dice, self.die)
         self.die = 0
         self.queue = [("fights", self.active), ("marker", self.active), ("crossings",), ("refill",),
                       ("collect",), ("end",)]
@@ -903,7 +942,7 @@ class ScrapState(State):
     def _end_turn(self, ev: list[Event]) -> None:
         self.turns += 1
         self.turn += 1
-        self.dice = []
+        self.dice = ()
         self.die = 0
         self.need = ()
         if self.turn == len(self.pos):
@@ -1020,6 +1059,7 @@ class ScrapState(State):
         g = self.game
         n = len(g.bonus_deck.cards)
         new = self._clone()
+        new._own_board()
         new.game, new.seed, new.ply = self.game, self.seed, self.ply
         new._history, new._legal_cache, new.events = self._history, None, self.events
         hidden = [s for s in range(g.players) if s != seat]

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.chance import DIE_OUTCOMES, DIE_TABLE, ChanceTable
@@ -57,6 +59,23 @@ R_REFILL = "Crossing the finish line, 2)"
 R_COLLECT = "Collecting Boost markers"
 R_END = "End of the game and Awards Ceremony"
 R_TEAM = "Changes in a 2-player game"
+
+
+@cache
+def die_event(name: str, nth: int, face: int) -> Event:
+    """The event of a die roll (``nth``: 1 for the first die, ..., 0 for a re-roll).
+
+    The commonest event of a race, built once per racer, die and face: events are immutable, and its
+    data is a read-only mapping.
+    """
+    what = f"rolls die {nth}:" if nth else "re-rolls"
+    return Event("die", f"{name} {what} {face}", R_ROLL if nth else R_BOOST, MappingProxyType({"die": face}))
+
+
+@cache
+def turn_event(rnd: int, name: str, seat_name: str) -> Event:
+    """The event that opens a racer's turn, built once per round, racer and seat."""
+    return Event("turn", f"Round {rnd}: {name} ({seat_name}) to play", "Playing the Game")
 
 
 BOARD_LISTS = ("racer", "order", "pos", "laps", "bmark", "boosts", "cards", "decks", "unseen", "stats", "queue")
@@ -295,7 +314,8 @@ class ScrapState(State):
     # --- small helpers ---------------------------------------------------------------------
 
     def name(self, r: int) -> str:
-        return self.game.racer_names.get(self.racer[r], f"racer {r + 1}")
+        """The racer's name ("racer N" until its dashboard is drawn)."""
+        return self.game.racer_names.get(self.racer[r]) or f"racer {r + 1}"
 
     def space(self, r: int) -> int:
         """The 0-based space of an on-track racer."""
@@ -375,20 +395,18 @@ class ScrapState(State):
         self.crossed = False
         self.queue = []
         self.phase = ROLL
-        ev.append(Event("turn", f"Round {self.rnd}: {self.name(self.active)} "
-                        f"({self.game.seat_name(self.owner[self.active])}) to play", "Playing the Game"))
+        r = self.order[self.turn]
+        ev.append(turn_event(self.rnd, self.name(r), self.game.seat_name(self.owner[r])))
 
     def _on_die(self, face: int, ev: list[Event]) -> None:
-        rerolled = self.die != 0
+        nth = 0 if self.die else len(self.dice) + 1  # 0: a re-roll
         self.die = face
-        what = "re-rolls" if rerolled else f"rolls die {len(self.dice) + 1}:"
-        ev.append(Event("die", f"{self.name(self.active)} {what} {face}", R_BOOST if rerolled else R_ROLL,
-                        {"die": face}))
+        ev.append(die_event(self.name(self.order[self.turn]), nth, face))
         self._after_die(ev)
 
     def _after_die(self, ev: list[Event]) -> None:
         """With boost markers the player may change the die first; otherwise it is checked at once."""
-        if self._holds_boost(self.active):
+        if self._holds_boost(self.order[self.turn]):
             self.phase = DECIDE
         elif self._is_double():
             self._begin_crash(ev)
@@ -405,7 +423,7 @@ class ScrapState(State):
             acts = ONLY_STOP
         else:
             acts = ROLL_OR_STOP
-        r = 3 * self.active
+        r = 3 * self.order[self.turn]
         b = self.boosts
         if b[r] + b[r + 1] + b[r + 2]:
             die = self.die
@@ -422,9 +440,8 @@ class ScrapState(State):
         return acts
 
     def _on_decide(self, head: str, arg: str, ev: list[Event]) -> None:
-        r = self.active
         if head == "boost":
-            self._use_boost(r, arg, ev)
+            self._use_boost(self.order[self.turn], arg, ev)
         elif head == "roll":
             self.dice = (*self.dice, self.die)
             self.die = 0
@@ -456,7 +473,7 @@ class ScrapState(State):
         self._own_board()
         self.dice = (*self.dice, self.die)
         self.die = 0
-        ev.append(Event("keep", f"{self.name(self.active)} keeps {' + '.join(map(str, self.dice))} "
+        ev.append(Event("keep", f"{self.name(self.order[self.turn])} keeps {' + '.join(map(str, self.dice))} "
                         f"= {sum(self.dice)}", R_ROLL, {"dice": list(self.dice)}))
         self.phase = CARDS
         self._cards_or_skip(ev)

@@ -80,6 +80,8 @@ class ScrapRacer(Game):
                               f"{', '.join(track_names())}, or a track file ending .toml")
         self.track = load_track(track, bool(opts["short"]))
         self.length = self.track.length
+        self.boost_slot = {space: i for i, space in enumerate(self.track.boost)}
+        """The index of each boost space among the track's boost spaces (the bit in ``filled``)."""
         content = opts["content"]
         self.content = load_content(Path(content) if content else None)
         if opts["two_racers"] and self.players != 3:
@@ -119,6 +121,7 @@ class ScrapRacer(Game):
             offset += 2 * n
         self.crash_decks = tuple(decks[:-2])
         self.bonus_deck = decks[-2]
+        self.n_bonus_cards = len(self.bonus_deck.cards)
         self.goal_deck = decks[-1]
         self._initial_decks = [0] * offset
         for deck in decks:

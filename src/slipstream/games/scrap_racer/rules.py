@@ -44,6 +44,8 @@ FIXED_CHANCE = {"fight": FIGHT_TABLE, "back-die": DIE_TABLE, "two-dice": TWO_DIC
 ROLL_OR_STOP = ("roll", "stop")
 ONLY_STOP = ("stop",)
 ONLY_CRASH = ("crash",)
+MOVE_ABILITIES = frozenset(("steel-jacket", "swifty", "twister", "crusher"))
+"""The abilities checked after a racer's own move (the others act in fights or on bonus markers)."""
 FORWARD_CARDS = {"forward-3": 3, "forward-5": 5, "forward-7": 7}
 GOAL_MOVES = {"last-place": 7, "last-two": 5, "all-but-first": 2, "all-but-first-two": 3}
 
@@ -70,6 +72,12 @@ def die_event(name: str, nth: int, face: int) -> Event:
     """
     what = f"rolls die {nth}:" if nth else "re-rolls"
     return Event("die", f"{name} {what} {face}", R_ROLL if nth else R_BOOST, MappingProxyType({"die": face}))
+
+
+@cache
+def keep_text(name: str, dice: tuple[int, ...]) -> str:
+    """The text of keeping the dice, built once per racer and dice."""
+    return f"{name} keeps {' + '.join(map(str, dice))} = {sum(dice)}"
 
 
 @cache
@@ -473,8 +481,8 @@ class ScrapState(State):
         self._own_board()
         self.dice = (*self.dice, self.die)
         self.die = 0
-        ev.append(Event("keep", f"{self.name(self.order[self.turn])} keeps {' + '.join(map(str, self.dice))} "
-                        f"= {sum(self.dice)}", R_ROLL, {"dice": list(self.dice)}))
+        ev.append(Event("keep", keep_text(self.name(self.order[self.turn]), self.dice), R_ROLL,
+                        {"dice": list(self.dice)}))
         self.phase = CARDS
         self._cards_or_skip(ev)
 
@@ -486,15 +494,14 @@ class ScrapState(State):
         The window opens whenever the seat holds a card (public: the number of cards is open), so
         that it tells no other seat whether the cards held can be played now.
         """
-        seat = self.owner[self.active]
-        if self._holds_cards(seat):
+        if self._holds_cards(self.owner[self.order[self.turn]]):
             return
         if self.phase == CARDS:
             self._dice_move(ev)
         self._after_move(ev)
 
     def _holds_cards(self, seat: int) -> bool:
-        n = len(self.game.bonus_deck.cards)
+        n = self.game.n_bonus_cards
         return any(self.cards[seat * n: (seat + 1) * n])
 
     def _playable(self, seat: int) -> list[str]:
@@ -558,12 +565,12 @@ class ScrapState(State):
             self._after_move(ev)
 
     def _dice_move(self, ev: list[Event]) -> None:
-        total = sum(self.dice)
-        self._forward(self.active, total, ev, own_turn=True)
+        self._forward(self.order[self.turn], sum(self.dice), ev, own_turn=True)
         self.phase = CARDS_AFTER
 
     def _after_move(self, ev: list[Event]) -> None:
-        self.queue = [("ability",), ("fights", self.active), ("crossings",), ("refill",), ("collect",), ("end",)]
+        r = self.order[self.turn]
+        self.queue = [("ability",), ("fights", r), ("crossings",), ("refill",), ("collect",), ("end",)]
         self._run(ev)
 
     def _forward(self, r: int, n: int, ev: list[Event], own_turn: bool = False, rule: str = R_MOVE) -> None:
@@ -571,12 +578,13 @@ class ScrapState(State):
         if n <= 0:
             return
         start = self.pos[r]
-        self.pos[r] = start + n
+        end = self.pos[r] = start + n
         if own_turn and not self.passed:
-            self.passed = self._passes_someone(r, start, start + n)
+            self.passed = self._passes_someone(r, start, end)
         where = "enters the track and " if start == 0 else ""
-        ev.append(Event("move", f"{self.name(r)} {where}moves {n} forward to space {self.space(r) + 1}", rule,
-                        {"racer": self.racer[r], "from": start, "to": self.pos[r]}))
+        space = (end - 1) % self.game.length + 1
+        ev.append(Event("move", f"{self.name(r)} {where}moves {n} forward to space {space}", rule,
+                        {"racer": self.racer[r], "from": start, "to": end}))
 
     def _passes_someone(self, r: int, start: int, end: int) -> bool:
         """Does a move from ``start`` to ``end`` pass (not land on) a space with another racer?
@@ -629,7 +637,7 @@ class ScrapState(State):
             elif kind == "refill":
                 self._refill(ev)
             elif kind == "collect":
-                if self._collect(self.active, ev):
+                if self._collect(self.order[self.turn], ev):
                     return
             elif kind == "reveal":
                 if self._reveal(step[1], ev):
@@ -675,9 +683,9 @@ class ScrapState(State):
 
     def _ability(self, ev: list[Event]) -> None:
         """2) The racer's ability, checked after the move (never on a crash turn)."""
-        r = self.active
+        r = self.order[self.turn]
         ability = self.racer[r]
-        if not self.on_track(r):
+        if ability not in MOVE_ABILITIES or not self.on_track(r):
             return
         kind = self.game.track.kinds[self.space(r)]
         if (ability == "steel-jacket" and kind == "S") or (ability == "swifty" and kind == "C"):
@@ -875,11 +883,12 @@ class ScrapState(State):
     def _crossing_next(self, ev: list[Event]) -> bool:
         """Lap markers and goal cards, one racer at a time clockwise from the active one (SR-A11)."""
         length = self.game.length
-        n = len(self.order)
+        order, pos, laps, turn = self.order, self.pos, self.laps, self.turn
+        n = len(order)
         for k in range(n):
-            r = self.order[(self.turn + k) % n]
-            p = self.pos[r]
-            if p > 0 and self.laps[r] < 3 and (p - 1) // length > self.laps[r]:
+            r = order[(turn + k) % n]
+            p = pos[r]
+            if p > 0 and laps[r] < 3 and (p - 1) // length > laps[r]:
                 self.crossed = True
                 self.laps[r] += 1
                 ev.append(Event("lap", f"{self.name(r)} crosses the finish line: lap marker {self.laps[r]}", R_CROSS,
@@ -937,12 +946,8 @@ class ScrapState(State):
     def _reveal(self, r: int, ev: list[Event]) -> bool:
         if self.pos[r] == 0:
             return False
-        space = self.space(r)
-        boost = self.game.track.boost
-        if space not in boost:
-            return False
-        i = boost.index(space)
-        if not self.filled >> i & 1:
+        i = self.game.boost_slot.get(self.space(r))
+        if i is None or not self.filled >> i & 1:
             return False
         return self._wait(("marker", r, i))
 

@@ -9,7 +9,7 @@ import pytest
 import slipstream
 from slipstream.bots.registry import bot_names
 from slipstream.engine import registry
-from slipstream.sim import SimConfig, run
+from slipstream.sim import SimConfig, run, store
 from slipstream.sim.report import build
 from slipstream.sim.sweep import run_sweep
 
@@ -23,7 +23,7 @@ def test_every_game_simulates_replays_and_reports(game_id: str, tmp_path: Path) 
     bots = (bots * cls.max_players)[: cls.default_players]
     outcome = run(SimConfig(game_id, cls.default_players, tuple(bots), n=4, seed=7), tmp_path, jobs=1)
     assert len(outcome.races) == 4
-    for race in outcome.races:
+    for race in store.iter_races(tmp_path, full=True):
         assert race["metrics"]["turns"] > 0 and race["metrics"]["rounds"] > 0
         final = slipstream.replay({k: race[k] for k in ("game", "version", "options", "seed", "actions")})
         assert final.result is not None and final.result.to_json() == race["result"]

@@ -109,8 +109,8 @@ def run_section(directory: Path, title: str | None = None) -> str:
                                              for n in s["metrics"]}), "metrics"))
         parts.append(f"<p class='note'>Histograms of up to {plots.MAX_GRID} metrics that vary between "
                      "races; the table has them all.</p>")
-    sample = races[0]
-    if len(sample.get("positions", [])) > 1:
+    sample = store.first_race(directory)
+    if sample is not None and len(sample.get("positions", [])) > 1:
         parts.append("<h3>A sample race</h3>")
         names = [f"P{i + 1} {b}" + (f" ({sample['labels'][str(i)]})" if str(i) in sample["labels"] else "")
                  for i, b in enumerate(sample["bots"])]

@@ -128,7 +128,8 @@ def _ignore_sigint() -> None:
 
 @dataclass
 class RunOutcome:
-    """What ``run`` did: races in the directory, how many it played now, whether it was interrupted."""
+    """What ``run`` did: the races in the directory (``store.compact``: no actions, no positions; the
+    records file has them), how many it played now, whether it was interrupted."""
 
     out_dir: Path
     races: list[dict[str, Any]]
@@ -148,9 +149,9 @@ def prepare(config: SimConfig, out_dir: Path) -> tuple[list[dict[str, Any]], lis
             raise SimError(f"{out_dir} holds a run with other settings ({old.to_json()}); "
                            "choose another --out directory to start a new run")
     races_path = out_dir / store.RACES_FILE
-    races, cut = store.read_races(races_path)
+    races, cut = store.read_races(races_path, full=False)
     if cut:
-        store.write_races(races_path, races)
+        store.repair(races_path)
     have = {r["index"] for r in races}
     races = [r for r in races if r["index"] < config.n]
     todo = [i for i in range(config.n) if i not in have]
@@ -179,7 +180,7 @@ def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process
         for batch in _execute(specs, jobs, backend, address):
             for race in batch:
                 writer.write(race)
-                races.append(race)
+                races.append(store.compact(race))
             if progress is not None:
                 progress(len(races), total)
     except KeyboardInterrupt:

@@ -21,36 +21,77 @@ CSV_FILE = "results.csv"
 PARQUET_FILE = "results.parquet"
 
 
-def read_races(path: Path) -> tuple[list[dict[str, Any]], bool]:
-    """The whole races in a records file, and whether the file was cut short."""
-    races: list[dict[str, Any]] = []
-    if not path.exists():
-        return races, False
+BULKY = ("actions", "positions")
+"""The fields of a race line that only replays and the sample-race plot need (kept on disk only)."""
+
+
+def compact(race: dict[str, Any]) -> dict[str, Any]:
+    """A race without its bulky fields: what statistics and tables need, small enough for 10^5 races."""
+    return {k: v for k, v in race.items() if k not in BULKY}
+
+
+def _lines(path: Path) -> Iterator[tuple[str, dict[str, Any] | None]]:
+    """Each whole line with its race; a final ``("", None)`` if the file is cut short."""
     try:
         with gzip.open(path, "rt", encoding="utf-8") as fh:
             for line in fh:
                 if not line.endswith("\n"):
-                    return races, True
+                    yield "", None
+                    return
                 try:
-                    races.append(json.loads(line))
+                    race = json.loads(line)
                 except json.JSONDecodeError:
-                    return races, True
+                    yield "", None
+                    return
+                yield line, race
     except (EOFError, gzip.BadGzipFile, zlib.error):
-        return races, True
+        yield "", None
+
+
+def read_races(path: Path, full: bool = True) -> tuple[list[dict[str, Any]], bool]:
+    """The whole races in a records file (``compact`` ones unless ``full``), and whether the file was
+    cut short."""
+    races: list[dict[str, Any]] = []
+    if not path.exists():
+        return races, False
+    for _, race in _lines(path):
+        if race is None:
+            return races, True
+        races.append(race if full else compact(race))
     return races, False
 
 
-def iter_races(directory: Path) -> Iterator[dict[str, Any]]:
-    yield from read_races(directory / RACES_FILE)[0]
+def iter_races(directory: Path, full: bool = False) -> Iterator[dict[str, Any]]:
+    """The races of a run directory, streamed (``compact`` unless ``full``)."""
+    path = directory / RACES_FILE
+    if not path.exists():
+        return
+    for _, race in _lines(path):
+        if race is None:
+            return
+        yield race if full else compact(race)
 
 
-def write_races(path: Path, races: Iterable[dict[str, Any]]) -> None:
-    """Write the records file anew (after a cut-short file was read)."""
+def repair(path: Path) -> None:
+    """Rewrite a cut-short records file with its whole lines only (streamed, not held in memory)."""
     tmp = path.with_suffix(".tmp")
-    with gzip.open(tmp, "wt", encoding="utf-8") as fh:
-        for race in races:
-            fh.write(json.dumps(race, separators=(",", ":")) + "\n")
+    with gzip.open(tmp, "wt", encoding="utf-8") as out:
+        for line, race in _lines(path):
+            if race is None:
+                break
+            out.write(line)
     tmp.replace(path)
+
+
+def first_race(directory: Path) -> dict[str, Any] | None:
+    """The full line of the race with the lowest index (the report's sample race)."""
+    best: dict[str, Any] | None = None
+    for race in iter_races(directory, full=True):
+        if best is None or race["index"] < best["index"]:
+            best = race
+        if best["index"] == 0:
+            break
+    return best
 
 
 class RaceWriter:

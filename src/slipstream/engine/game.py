@@ -343,6 +343,8 @@ class State(ABC):
         outcomes = self.chance_outcomes()
         if not outcomes:
             raise IllegalActionError("<chance>", self.legal_actions(), "this is not a chance node")
+        if self._legal_cache is None:  # at a chance node the legal actions are the outcomes, sorted
+            self._legal_cache = tuple(a for a, _ in outcomes)
         return chance.pick(outcomes, chance.uniform(self.seed, self.ply))
 
     def apply_chance(self: S) -> S:

@@ -36,6 +36,7 @@ class Deck:
     discard: int
     total: int
     discard_on_draw: bool
+    actions: tuple[str, ...]   # the chance outcome of drawing each card: "<prefix>:<card>"
 
 
 class ScrapRacer(Game):
@@ -104,6 +105,10 @@ class ScrapRacer(Game):
             raise OptionError(f"{self.id}: option 'start_player' must be 0 (random) or 1-{self.players}")
         self.owner = tuple(s for s in range(self.players) for _ in range(self.per_player))
         self.pile_of_double = self.content.pile_of_double
+        self._pile_labels = tuple(
+            "/".join(str(f) for f in range(1, 7) if self.pile_of_double[f] == pile)
+            for pile in range(len(self.content.piles))
+        )
         self._build_decks()
 
     def _build_decks(self) -> None:
@@ -117,7 +122,8 @@ class ScrapRacer(Game):
         ):
             n = len(cards)
             counts = dict(c.piles[len(decks)] if prefix == "crash" else c.bonus if prefix == "bonus" else c.goal)
-            decks.append(Deck(prefix, cards, offset, offset + n, sum(counts.values()), discard_on_draw))
+            actions = tuple(f"{prefix}:{card}" for card in cards)
+            decks.append(Deck(prefix, cards, offset, offset + n, sum(counts.values()), discard_on_draw, actions))
             offset += 2 * n
         self.crash_decks = tuple(decks[:-2])
         self.bonus_deck = decks[-2]
@@ -144,8 +150,8 @@ class ScrapRacer(Game):
         return [r for r, s in enumerate(self.owner) if s == seat]
 
     def pile_label(self, pile: int) -> str:
-        faces = [f for f in range(1, 7) if self.pile_of_double[f] == pile]
-        return "/".join(map(str, faces))
+        """The doubles that draw from a crash pile, e.g. "1/2"."""
+        return self._pile_labels[pile]
 
     @staticmethod
     def card_title(card: str) -> str:

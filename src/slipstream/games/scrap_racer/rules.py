@@ -37,6 +37,7 @@ FIGHT_OUTCOMES = tuple((f"fight:{a}-{b}", 1 / 36) for a in range(1, 7) for b in 
 TWO_DICE_OUTCOMES = tuple(
     (f"dice:{a}-{b}", (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)
 )
+MARKER_ACTIONS = tuple(f"marker:{t}" for t in BOOST_TYPES)
 FIGHT_TABLE = ChanceTable(FIGHT_OUTCOMES)
 TWO_DICE_TABLE = ChanceTable(TWO_DICE_OUTCOMES)
 FIXED_CHANCE = {"fight": FIGHT_TABLE, "back-die": DIE_TABLE, "two-dice": TWO_DICE_TABLE}
@@ -253,11 +254,11 @@ class ScrapState(State):
         kind = self.need[0]
         if kind == "marker":
             total = sum(self.unseen)
-            return [(f"marker:{t}", n / total) for t, n in zip(BOOST_TYPES, self.unseen, strict=True) if n]
+            return [(a, n / total) for a, n in zip(MARKER_ACTIONS, self.unseen, strict=True) if n]
         deck = g.deck_for(self.need)
         counts = self.decks[deck.draw: deck.draw + len(deck.cards)]
         total = sum(counts)
-        return [(f"{deck.prefix}:{c}", n / total) for c, n in zip(deck.cards, counts, strict=True) if n]
+        return [(a, n / total) for a, n in zip(deck.actions, counts, strict=True) if n]
 
     def _legal(self) -> Sequence[str]:
         """The legal actions, already sorted (``legal_is_sorted``); constant tuples where they can be."""
@@ -701,9 +702,8 @@ class ScrapState(State):
         """The next two racers that must fight: the mover first, then any other shared space."""
         pos = self.pos
         length = self.game.length
-        spaces = [(p - 1) % length for p in pos if p > 0]
-        if len(spaces) == len(set(spaces)):
-            return None
+        if len({(p - 1) % length for p in pos if p > 0}) == len(pos) - pos.count(0):
+            return None  # every racer on the track has a space of its own
         rank = {r: i for i, r in enumerate(self.order)}
         by_space: dict[int, list[int]] = {}
         for r in range(len(pos)):
@@ -888,7 +888,7 @@ class ScrapState(State):
         for k in range(n):
             r = order[(turn + k) % n]
             p = pos[r]
-            if p > 0 and laps[r] < 3 and (p - 1) // length > laps[r]:
+            if laps[r] < 3 and p > (laps[r] + 1) * length:  # (p - 1) // length > laps[r]
                 self.crossed = True
                 self.laps[r] += 1
                 ev.append(Event("lap", f"{self.name(r)} crosses the finish line: lap marker {self.laps[r]}", R_CROSS,

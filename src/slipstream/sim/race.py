@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
+import json
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +21,8 @@ from slipstream.bots.registry import make_bot
 from slipstream.engine.chance import mix64
 from slipstream.engine.errors import SlipstreamError
 from slipstream.engine.game import CHANCE, State
+
+from .store import compact
 
 MAX_PLIES = 1_000_000
 
@@ -181,9 +184,25 @@ def run_spec(spec: RaceSpec) -> list[dict[str, Any]]:
     return out
 
 
-def run_spec_safe(spec: RaceSpec) -> tuple[list[dict[str, Any]], str | None]:
-    """``run_spec`` for another process: any error comes back as text (exceptions may not unpickle)."""
+Line = tuple[str, dict[str, Any]]
+"""A finished race as its JSON line for the records file and its compact form (see ``store.compact``)."""
+
+
+def run_batch(spec: RaceSpec) -> list[Line]:
+    """``run_spec`` with each race already serialised, so the process writing the records only writes.
+
+    The compact form is read back from the line, so it equals what a resumed run reads from the file.
+    """
+    out: list[Line] = []
+    for race in run_spec(spec):
+        line = json.dumps(race, separators=(",", ":"))
+        out.append((line + "\n", compact(json.loads(line))))
+    return out
+
+
+def run_batch_safe(spec: RaceSpec) -> tuple[list[Line], str | None]:
+    """``run_batch`` for another process: any error comes back as text (exceptions may not unpickle)."""
     try:
-        return run_spec(spec), None
+        return run_batch(spec), None
     except Exception as exc:
         return [], f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"

@@ -21,7 +21,7 @@ from slipstream.bots.registry import check_bot
 from slipstream.engine.errors import SlipstreamError
 
 from . import store
-from .race import RaceFailed, RaceSpec, run_setup, run_spec, run_spec_safe
+from .race import Line, RaceFailed, RaceSpec, run_batch, run_batch_safe, run_setup
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``, called as races finish."""
@@ -178,9 +178,9 @@ def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process
     writer = store.RaceWriter(out_dir / store.RACES_FILE)
     try:
         for batch in _execute(specs, jobs, backend, address):
-            for race in batch:
-                writer.write(race)
-                races.append(store.compact(race))
+            for line, race in batch:
+                writer.write_line(line)
+                races.append(race)
             if progress is not None:
                 progress(len(races), total)
     except KeyboardInterrupt:
@@ -197,19 +197,19 @@ def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process
 
 
 def _execute(specs: list[RaceSpec], jobs: int, backend: str, address: str | None
-             ) -> Iterator[list[dict[str, Any]]]:
+             ) -> Iterator[list[Line]]:
     if not specs:
         return
     if backend == "ray":
         yield from _execute_ray(specs, jobs, address)
     elif jobs == 1:
         for spec in specs:
-            yield run_spec(spec)
+            yield run_batch(spec)
     else:
         ctx = multiprocessing.get_context("spawn")
         pool = ctx.Pool(jobs, initializer=_ignore_sigint)
         try:
-            for races, error in pool.imap_unordered(run_spec_safe, specs):
+            for races, error in pool.imap_unordered(run_batch_safe, specs):
                 if error is not None:
                     raise RaceFailed(error)
                 yield races
@@ -221,7 +221,7 @@ def _execute(specs: list[RaceSpec], jobs: int, backend: str, address: str | None
             pool.join()
 
 
-def _execute_ray(specs: list[RaceSpec], jobs: int, address: str | None) -> Iterator[list[dict[str, Any]]]:
+def _execute_ray(specs: list[RaceSpec], jobs: int, address: str | None) -> Iterator[list[Line]]:
     try:
         import ray
     except ImportError:  # pragma: no cover - ray is an optional extra
@@ -233,7 +233,7 @@ def _execute_ray(specs: list[RaceSpec], jobs: int, address: str | None) -> Itera
         else:
             ray.init(address=address, include_dashboard=False, log_to_driver=False)
         started = True
-    remote = ray.remote(run_spec_safe)
+    remote = ray.remote(run_batch_safe)
     pending = [remote.remote(spec) for spec in specs]
     try:
         while pending:

@@ -103,6 +103,10 @@ class RaceWriter:
     def write(self, race: dict[str, Any]) -> None:
         self._fh.write(json.dumps(race, separators=(",", ":")) + "\n")
 
+    def write_line(self, line: str) -> None:
+        """Write a race already serialised as one JSON line (ending in a newline)."""
+        self._fh.write(line)
+
     def close(self) -> None:
         self._fh.close()
 

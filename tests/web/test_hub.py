@@ -12,6 +12,8 @@ import pytest
 from slipstream.bots import registry as bot_registry
 from slipstream.bots.random_bot import RandomBot
 from slipstream.bots.registry import register_bot
+from slipstream.engine.registry import load as slipstream_load
+from slipstream.web import botpool
 from slipstream.web import hub as hub_module
 from slipstream.web.hub import ApiError, Hub
 from slipstream.web.storage import Store
@@ -104,3 +106,35 @@ def test_a_bot_that_fails_is_replaced_by_a_random_move(tmp_path: Path, toy: str)
         asyncio.run(scenario())
     finally:
         bot_registry._FACTORIES.pop("boom", None)
+
+
+def test_a_bot_sees_only_what_its_seat_may_see(toy: str) -> None:
+    """The server hands a bot a determinized position: seat 0's secret gem and its pending choice are
+    redrawn, while everything seat 1 may see is as it is."""
+    seen: list[Any] = []
+
+    class Peeker:
+        def choose(self, state: Any, seat: int) -> str:
+            seen.append(state)
+            return f"{seat}:walk"
+
+    register_bot("peeker", lambda game_id, seed: Peeker())
+    try:
+        game = slipstream_load(toy, players=2)
+        state = game.start(seed=4)
+        while state.actor == "chance":
+            state = state.apply_chance()
+        state = state.apply("0:dash")  # seat 0 has chosen; seat 1 has not
+        actions = state.actions
+        gems, choices = set(), set()
+        for bot_seed in range(30):
+            action = botpool.choose(
+                f"m{bot_seed}", toy, game.record_options(), 4, actions, 1, "peeker", bot_seed
+            )
+            assert action == "1:walk"
+            assert seen[-1].view(1) == state.view(1)
+            gems.add(seen[-1].cards[0])
+            choices.add(seen[-1].choice[0])
+        assert len(gems) > 1 and choices == {"dash", "walk"}, "the bot never saw the true hidden values"
+    finally:
+        bot_registry._FACTORIES.pop("peeker", None)

@@ -2,7 +2,9 @@
 
 A worker gets a match's record (game, options, seed, actions so far) and rebuilds the position by
 replaying it, keeping the last position of each match so the next request only applies the new
-actions. Bot objects live in the worker, one per match and seat.
+actions. Bot objects live in the worker, one per match and seat. A bot is handed
+``state.determinize(seat, rng)``, never the true position, so no bot can peek at hidden cards or at
+the choices other seats have already made in a simultaneous choice.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import importlib
 import logging
 import multiprocessing
 import os
+import random
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -79,8 +82,10 @@ def choose(
             _bots.clear()
         agent = _bots[(key, seat, bot)] = make_bot(bot, game_id, seed=bot_seed)
     legal = state.legal_actions(seat)
+    # a bot sees only what its seat may see: everything hidden from the seat is redrawn
+    seen = state.determinize(seat, random.Random(bot_seed * 1_000_003 + state.ply))
     try:
-        action = agent.choose(state, seat)
+        action = agent.choose(seen, seat)
         if action in legal:
             return action
         log.error("%s: bot %s chose illegal %r for seat %s", game_id, bot, action, seat)

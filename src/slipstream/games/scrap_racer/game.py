@@ -103,6 +103,7 @@ class ScrapRacer(Game):
             self.fixed_racers = chosen
         if int(opts["start_player"]) > self.players:
             raise OptionError(f"{self.id}: option 'start_player' must be 0 (random) or 1-{self.players}")
+        self.seat_names = tuple(self.seat_name(s) for s in range(self.players))
         self.owner = tuple(s for s in range(self.players) for _ in range(self.per_player))
         self.pile_of_double = self.content.pile_of_double
         self._pile_labels = tuple(
@@ -195,6 +196,7 @@ class ScrapRacer(Game):
         s.winner_info = ()
         s.owned = True
         s.game = self
+        s.names = s._racer_names()
         s._setup_next([])
         return s
 

@@ -117,6 +117,7 @@ class ScrapState(State):
         "end_round",
         "filled",
         "laps",
+        "names",
         "need",
         "order",
         "owned",
@@ -138,6 +139,7 @@ class ScrapState(State):
     game: ScrapRacer
     phase: int
     racer: list[str]          # racer id (ability) per racer slot; "" until drawn
+    names: tuple[str, ...]    # racer name per slot (from racer; "racer N" until drawn)
     owner: tuple[int, ...]    # seat per racer slot
     order: list[int]          # turn order of racer slots (built during setup)
     pos: list[int]            # progress per racer
@@ -172,6 +174,7 @@ class ScrapState(State):
         new = ScrapState.__new__(ScrapState)
         new.phase = self.phase
         new.racer = self.racer
+        new.names = self.names
         new.owner = self.owner
         new.order = self.order
         new.pos = self.pos
@@ -306,8 +309,8 @@ class ScrapState(State):
         elif phase == FIGHT_CHOICE:
             winner = self.need[1] if self.racer[self.need[1]] == arg else self.need[2]
             loser = self.need[2] if winner == self.need[1] else self.need[1]
-            ev.append(Event("fight", f"{self.game.seat_name(self.owner[winner])} lets {self.name(winner)} "
-                            f"win the fight against {self.name(loser)}", R_TEAM))
+            ev.append(Event("fight", f"{self.game.seat_name(self.owner[winner])} lets {self.names[winner]} "
+                            f"win the fight against {self.names[loser]}", R_TEAM))
             self._win_fight(winner, 1, ev)
             self._run(ev)
         return ev
@@ -324,7 +327,12 @@ class ScrapState(State):
 
     def name(self, r: int) -> str:
         """The racer's name ("racer N" until its dashboard is drawn)."""
-        return self.game.racer_names.get(self.racer[r]) or f"racer {r + 1}"
+        return self.names[r]
+
+    def _racer_names(self) -> tuple[str, ...]:
+        """Every slot's racer name, for ``names`` (set whenever ``racer`` changes, during setup)."""
+        names = self.game.racer_names
+        return tuple(names.get(rid) or f"racer {r + 1}" for r, rid in enumerate(self.racer))
 
     def space(self, r: int) -> int:
         """The 0-based space of an on-track racer."""
@@ -362,7 +370,8 @@ class ScrapState(State):
         if head == "racer":
             slot = self.racer.index("")
             self.racer[slot] = arg
-            ev.append(Event("setup", f"{g.seat_name(self.owner[slot])} draws the dashboard of {self.name(slot)}",
+            self.names = self._racer_names()
+            ev.append(Event("setup", f"{g.seat_name(self.owner[slot])} draws the dashboard of {self.names[slot]}",
                             "Setup 7)"))
         else:
             self.start_seat = int(arg[1:]) - 1
@@ -389,7 +398,7 @@ class ScrapState(State):
         mine = self.game.racers_of(seat)
         first = next(r for r in mine if self.racer[r] == arg)
         self.order.extend([first] + [r for r in mine if r != first])
-        ev.append(Event("order", f"{self.game.seat_name(seat)} sends {self.name(first)} first", R_TEAM))
+        ev.append(Event("order", f"{self.game.seat_name(seat)} sends {self.names[first]} first", R_TEAM))
         self._begin_turn(ev)
 
     # --- rolling the dice ----------------------------------------------------------------------
@@ -405,12 +414,12 @@ class ScrapState(State):
         self.queue = []
         self.phase = ROLL
         r = self.order[self.turn]
-        ev.append(turn_event(self.rnd, self.name(r), self.game.seat_name(self.owner[r])))
+        ev.append(turn_event(self.rnd, self.names[r], self.game.seat_names[self.owner[r]]))
 
     def _on_die(self, face: int, ev: list[Event]) -> None:
         nth = 0 if self.die else len(self.dice) + 1  # 0: a re-roll
         self.die = face
-        ev.append(die_event(self.name(self.order[self.turn]), nth, face))
+        ev.append(die_event(self.names[self.order[self.turn]], nth, face))
         self._after_die(ev)
 
     def _after_die(self, ev: list[Event]) -> None:
@@ -467,13 +476,13 @@ class ScrapState(State):
         self.boosts[3 * r + kind] -= 1
         self.stats[self.game.STAT_BOOSTS] += 1
         if how == "reroll":
-            ev.append(Event("boost", f"{self.name(r)} uses a Re-roll marker", f"{R_BOOST}: Re-roll"))
+            ev.append(Event("boost", f"{self.names[r]} uses a Re-roll marker", f"{R_BOOST}: Re-roll"))
             self.phase = ROLL
             return
         old = self.die
         self.die = old + 1 if how == "up" else old - 1 if how == "down" else 7 - old
         label = "Turn" if how == "turn" else "+/- 1"
-        ev.append(Event("boost", f"{self.name(r)} uses a {label} marker: {old} becomes {self.die}",
+        ev.append(Event("boost", f"{self.names[r]} uses a {label} marker: {old} becomes {self.die}",
                         f"{R_BOOST}: {label}", {"die": self.die}))
         self._after_die(ev)
 
@@ -482,7 +491,7 @@ class ScrapState(State):
         self._own_board()
         self.dice = (*self.dice, self.die)
         self.die = 0
-        ev.append(Event("keep", keep_text(self.name(self.order[self.turn]), self.dice), R_ROLL,
+        ev.append(Event("keep", keep_text(self.names[self.order[self.turn]], self.dice), R_ROLL,
                         {"dice": list(self.dice)}))
         self.phase = CARDS
         self._cards_or_skip(ev)
@@ -551,7 +560,7 @@ class ScrapState(State):
             target = self._card_target(r, arg)
             if target is None:  # pragma: no cover - only playable cards are legal
                 raise RuntimeError(f"bonus card {arg} has no target")
-            ev.append(Event("bonus-card", f"{self.name(r)} plays the bonus card {g.card_title(arg)}",
+            ev.append(Event("bonus-card", f"{self.names[r]} plays the bonus card {g.card_title(arg)}",
                             "Bonus cards", {"card": arg}))
             self._forward(r, target - self.pos[r], ev, own_turn=True)
             if not self._holds_cards(seat):
@@ -584,7 +593,7 @@ class ScrapState(State):
             self.passed = self._passes_someone(r, start, end)
         where = "enters the track and " if start == 0 else ""
         space = (end - 1) % self.game.length + 1
-        ev.append(Event("move", f"{self.name(r)} {where}moves {n} forward to space {space}", rule,
+        ev.append(Event("move", f"{self.names[r]} {where}moves {n} forward to space {space}", rule,
                         {"racer": self.racer[r], "from": start, "to": end}))
 
     def _passes_someone(self, r: int, start: int, end: int) -> bool:
@@ -613,7 +622,7 @@ class ScrapState(State):
         self.pos[r] = max(start - n, floor)
         moved = start - self.pos[r]
         note = " (stopped at the finish line)" if moved < n else ""
-        ev.append(Event("move", f"{self.name(r)} moves {moved} back to space {self.space(r) + 1}{note}", rule,
+        ev.append(Event("move", f"{self.names[r]} moves {moved} back to space {self.space(r) + 1}{note}", rule,
                         {"racer": self.racer[r], "from": start, "to": self.pos[r]}))
 
     # --- the resolution queue -------------------------------------------------------------------
@@ -636,9 +645,10 @@ class ScrapState(State):
                 if self._crossing_next(ev):
                     return
             elif kind == "refill":
-                self._refill(ev)
+                if self.crossed:
+                    self._refill(ev)
             elif kind == "collect":
-                if self._collect(self.order[self.turn], ev):
+                if self._reveal(self.order[self.turn], ev):  # the active racer collects a boost marker
                     return
             elif kind == "reveal":
                 if self._reveal(step[1], ev):
@@ -663,12 +673,12 @@ class ScrapState(State):
             waiting = self._crash_card(need[1], arg, ev)
         elif kind == "two-dice":
             a, b = (int(x) for x in arg.split("-"))
-            ev.append(Event("dice", f"{self.name(self.active)} rolls two dice: {a} + {b}",
+            ev.append(Event("dice", f"{self.names[self.active]} rolls two dice: {a} + {b}",
                             "Crash cards: 2 dice", {"dice": [a, b]}))
             self._forward(self.active, a + b, ev, rule="Crash cards: 2 dice")
         elif kind == "back-die":
             n = int(arg)
-            ev.append(Event("dice", f"{self.name(self.active)} rolls the backwards die: {n}",
+            ev.append(Event("dice", f"{self.names[self.active]} rolls the backwards die: {n}",
                             "Crash cards: Backwards die", {"die": n}))
             self._backward(self.active, n, ev, "Crash cards: Backwards die")
         elif kind == "bonus":
@@ -690,7 +700,7 @@ class ScrapState(State):
             return
         kind = self.game.track.kinds[self.space(r)]
         if (ability == "steel-jacket" and kind == "S") or (ability == "swifty" and kind == "C"):
-            self._forward(r, 1, ev, rule=f"Racer abilities: {self.name(r)}")
+            self._forward(r, 1, ev, rule=f"Racer abilities: {self.names[r]}")
         elif ability == "twister" and self.passed:
             self._forward(r, 1, ev, rule="Racer abilities: Twister")
         elif ability == "crusher" and self.passed:
@@ -730,7 +740,7 @@ class ScrapState(State):
         jackal = a if self.racer[a] == "jackal" else b if self.racer[b] == "jackal" else None
         if jackal is not None:
             other = b if jackal == a else a
-            ev.append(Event("fight", f"{self.name(jackal)} wins the fight against {self.name(other)} "
+            ev.append(Event("fight", f"{self.names[jackal]} wins the fight against {self.names[other]} "
                             "automatically and moves 2", "Racer abilities: Jackal (SR-A2, SR-A3)"))
             self._win_fight(jackal, 2, ev)
             return False
@@ -743,7 +753,7 @@ class ScrapState(State):
     def _fight_roll(self, a: int, b: int, arg: str, ev: list[Event]) -> bool:
         """Both racers roll a die; the higher advances one space; a tie rolls again (True: waiting)."""
         da, db = (int(x) for x in arg.split("-"))
-        ev.append(Event("fight-roll", f"Fight: {self.name(a)} rolls {da}, {self.name(b)} rolls {db}", R_FIGHT,
+        ev.append(Event("fight-roll", f"Fight: {self.names[a]} rolls {da}, {self.names[b]} rolls {db}", R_FIGHT,
                         {"dice": [da, db]}))
         if da == db:
             ev.append(Event("fight-tie", "A tie: both roll again", R_FIGHT))
@@ -763,7 +773,7 @@ class ScrapState(State):
         g = self.game
         pile = g.pile_of_double[self.die]
         self.stats[g.STAT_CRASH + pile] += 1
-        ev.append(Event("double", f"{self.name(self.active)} rolled a double {self.die}: "
+        ev.append(Event("double", f"{self.names[self.active]} rolled a double {self.die}: "
                         f"a crash card from the {g.pile_label(pile)} pile", R_CRASH, {"die": self.die}))
         self.dice = (*self.dice, self.die)
         self.die = 0
@@ -857,7 +867,7 @@ class ScrapState(State):
         self.bonus_supply -= 1
         self.bmark[r] += 1
         need = 2 if self.racer[r] == "hover" else self.game.markers_per_card
-        ev.append(Event("marker", f"{self.name(r)} takes bonus marker {self.bmark[r]} of {need}", R_MARKER))
+        ev.append(Event("marker", f"{self.names[r]} takes bonus marker {self.bmark[r]} of {need}", R_MARKER))
         if self.bmark[r] < need:
             return False
         self.bonus_supply += self.bmark[r]
@@ -891,13 +901,13 @@ class ScrapState(State):
             if laps[r] < 3 and p > (laps[r] + 1) * length:  # (p - 1) // length > laps[r]
                 self.crossed = True
                 self.laps[r] += 1
-                ev.append(Event("lap", f"{self.name(r)} crosses the finish line: lap marker {self.laps[r]}", R_CROSS,
+                ev.append(Event("lap", f"{self.names[r]} crosses the finish line: lap marker {self.laps[r]}", R_CROSS,
                                 {"racer": self.racer[r], "laps": self.laps[r]}))
                 self.queue.insert(0, ("crossings",))
                 if self.laps[r] == 3:
                     if not self.end_round:
                         self.end_round = self.rnd
-                        ev.append(Event("end", f"{self.name(r)} has three lap markers: the race ends when the "
+                        ev.append(Event("end", f"{self.names[r]} has three lap markers: the race ends when the "
                                         "round is complete", R_END))
                     return False
                 self.queue.insert(0, ("fights", r))
@@ -908,7 +918,7 @@ class ScrapState(State):
         g = self.game
         self._draw(("goal",), card)
         rule = f"Goal cards: {g.goal_title(card)}"
-        ev.append(Event("goal-card", f"{self.name(r)} draws the goal card {g.goal_title(card)}", rule, {"card": card}))
+        ev.append(Event("goal-card", f"{self.names[r]} draws the goal card {g.goal_title(card)}", rule, {"card": card}))
         order = self.standings()
         if card == "last-place":
             movers = order[-1:]
@@ -922,9 +932,8 @@ class ScrapState(State):
             self._forward(m, GOAL_MOVES[card], ev, rule=rule)
 
     def _refill(self, ev: list[Event]) -> None:
-        """After a crossing, empty boost spaces are refilled from the finite supply, from the line on."""
-        if not self.crossed:
-            return
+        """After a crossing (``crossed``), empty boost spaces are refilled from the finite supply, from the
+        line on."""
         boost = self.game.track.boost
         reveals = []
         for i, space in enumerate(boost):
@@ -939,11 +948,9 @@ class ScrapState(State):
                         reveals.append(("reveal", r))
         self.queue[0:0] = reveals
 
-    def _collect(self, r: int, ev: list[Event]) -> bool:
-        """At the end of the turn the active racer collects a boost marker on its space."""
-        return self._reveal(r, ev)
-
     def _reveal(self, r: int, ev: list[Event]) -> bool:
+        """A racer on a filled boost space reveals (collects) the marker: at the end of the active racer's
+        turn, and for a racer on a space just refilled."""
         if self.pos[r] == 0:
             return False
         i = self.game.boost_slot.get(self.space(r))
@@ -956,7 +963,7 @@ class ScrapState(State):
         self.filled &= ~(1 << i)
         self.unseen[t] -= 1
         self.boosts[3 * r + t] += 1
-        ev.append(Event("boost-collect", f"{self.name(r)} collects a boost marker: {self.game.boost_title(kind)}",
+        ev.append(Event("boost-collect", f"{self.names[r]} collects a boost marker: {self.game.boost_title(kind)}",
                         R_COLLECT, {"racer": self.racer[r], "marker": kind}))
 
     # --- the end of a turn and of the race --------------------------------------------------------
@@ -983,7 +990,7 @@ class ScrapState(State):
         if g.per_player == 1:
             order = tuple(self.owner[r] for r in standings)
             leader = standings[0]
-            reason = (f"{self.name(leader)} ({g.seat_name(self.owner[leader])}) completed three laps and is "
+            reason = (f"{self.names[leader]} ({g.seat_name(self.owner[leader])}) completed three laps and is "
                       "farthest ahead")
         else:
             order, reason = self._team_order(standings)
@@ -1022,7 +1029,7 @@ class ScrapState(State):
             racers.append({
                 "slot": r,
                 "id": self.racer[r],
-                "name": self.name(r) if self.racer[r] else "",
+                "name": self.names[r] if self.racer[r] else "",
                 "seat": self.owner[r],
                 "progress": self.pos[r],
                 "space": self.space(r) if self.pos[r] else None,

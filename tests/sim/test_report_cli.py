@@ -140,3 +140,34 @@ def test_bad_input_is_a_clear_error_with_exit_code_2(tiny: str, tmp_path: Path, 
     code, out = cli(*args)
     assert code == 2, out
     assert listed in out and "Traceback" not in out
+
+
+def test_ctrl_c_keeps_the_races_and_exits_130(tiny: str, tmp_path: Path) -> None:
+    """A KeyboardInterrupt in the middle of a run: the finished races stay, rerunning completes it."""
+    from slipstream.bots import registry
+    from slipstream.bots.random_bot import RandomBot
+
+    calls = {"n": 0}
+
+    class Impatient(RandomBot):
+        def choose(self, state: object, seat: int) -> str:
+            calls["n"] += 1
+            if calls["n"] == 60:
+                raise KeyboardInterrupt
+            return super().choose(state, seat)  # type: ignore[arg-type]
+
+    registry.register_bot("impatient", lambda gid, seed: Impatient(seed))
+    try:
+        args = ["simulate", "tiny-race", "--setup", SETUP[0], "-n", "30", "--bots", "impatient",
+                "--out", str(tmp_path)]
+        code, out = cli(*args)
+        assert code == 130, out
+        assert "interrupted" in out and "run the same command to resume" in out
+        kept = json.loads((tmp_path / "run.json").read_text())["races"]
+        assert 0 < kept < 30
+        code, out = cli(*args)
+        assert code == 0, out
+        meta = json.loads((tmp_path / "run.json").read_text())
+        assert (meta["status"], meta["races"]) == ("complete", 30)
+    finally:
+        registry._FACTORIES.pop("impatient")

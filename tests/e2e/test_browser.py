@@ -198,3 +198,45 @@ def test_hot_seat_play_and_replay(server: Server, browser: Browser, shots: Path)
     assert record["game"] == "toy-dash" and len(record["actions"]) == total
     assert not errors, errors
     ctx.close()
+
+
+def test_the_page_reconnects_after_the_server_is_killed_and_restarted(
+    browser: Browser, shots: Path, tmp_path: Path
+) -> None:
+    """SIGKILL the server mid-race and start it again on the same port and database: the open page
+    reconnects by itself, shows the same position, and the race goes on to the end."""
+    srv = Server(str(tmp_path / "restart.sqlite3"), tmp_path / "server.log").start()
+    errors: list[str] = []
+    ctx = browser.new_context()
+    try:
+        page = watch(ctx.new_page(), errors)
+        create_race(page, srv, hotseat=True)
+        page.wait_for_selector("button.action")
+        for _ in range(3):
+            if page.locator("#curtain-show").is_visible():
+                page.click("#curtain-show")
+            play_step(page)
+            page.wait_for_timeout(200)
+        page.wait_for_selector("button.action:not([disabled])")
+        before = page.inner_text(".view-table")
+        port = srv.port
+        srv.kill()
+        page.wait_for_selector("#conn.off")
+        srv.start(port=port)
+        page.wait_for_selector("#conn.on")
+        page.wait_for_selector("button.action:not([disabled])")
+        assert page.inner_text(".view-table") == before, "the same position after the restart"
+        page.screenshot(path=str(shots / "after-restart.png"), full_page=True)
+        for _ in range(400):
+            if over(page):
+                break
+            if page.locator("#curtain-show").is_visible():
+                page.click("#curtain-show")
+            if not play_step(page):
+                page.wait_for_timeout(50)
+        else:
+            pytest.fail("the race did not end after the restart")
+        assert not errors, errors
+    finally:
+        ctx.close()
+        srv.stop()

@@ -48,10 +48,11 @@ class Server:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> Server:
+    def start(self, timeout: float = 30.0, port: int = 0) -> Server:
+        """Start on ``port`` (a free one if 0; a given port is retried while it is still held)."""
         env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
         for attempt in range(3):
-            self.port = free_port()
+            self.port = port or free_port()
             log = self.log_path.open("ab")
             self.proc = subprocess.Popen(
                 [
@@ -84,6 +85,7 @@ class Server:
             self.stop()
             if attempt == 2:
                 break
+            time.sleep(0.5)
         raise RuntimeError(f"server did not start; log:\n{self.log_path.read_text()[-3000:]}")
 
     def kill(self) -> None:

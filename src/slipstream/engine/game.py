@@ -307,7 +307,7 @@ class State(ABC):
             raise IllegalActionError(action, self.legal_actions(), "an action is a string")
         legal = self._legal_cache
         if legal is None:
-            legal = self._legal_cache = self._legal_tuple()
+            legal = self._legal_cache = tuple(self._legal()) if self.legal_is_sorted else self._legal_tuple()
         if action not in legal:
             reason = "the game is over" if self._actor() is None else ""
             raise IllegalActionError(action, legal, reason)

@@ -356,13 +356,6 @@ class ScrapState(State):
             return self.start_seat
         return (self.owner[self.order[-1]] + 1) % self.game.players
 
-    def _holds_boost(self, r: int) -> bool:
-        b = self.boosts
-        return b[3 * r] + b[3 * r + 1] + b[3 * r + 2] > 0
-
-    def _is_double(self) -> bool:
-        return self.die in self.dice
-
     # --- setup -------------------------------------------------------------------------------
 
     def _on_setup(self, head: str, arg: str, ev: list[Event]) -> None:
@@ -424,9 +417,10 @@ class ScrapState(State):
 
     def _after_die(self, ev: list[Event]) -> None:
         """With boost markers the player may change the die first; otherwise it is checked at once."""
-        if self._holds_boost(self.order[self.turn]):
+        b, i = self.boosts, 3 * self.order[self.turn]
+        if b[i] + b[i + 1] + b[i + 2]:  # holds boost markers
             self.phase = DECIDE
-        elif self._is_double():
+        elif self.die in self.dice:  # a double
             self._begin_crash(ev)
         elif len(self.dice) == 5:
             self._keep(ev)
@@ -435,7 +429,7 @@ class ScrapState(State):
 
     def _decide_actions(self) -> Sequence[str]:
         """After a die: change it with a boost marker, or accept it (crash, roll again or stop)."""
-        if self._is_double():
+        if self.die in self.dice:  # a double
             acts: Sequence[str] = ONLY_CRASH
         elif len(self.dice) == 5:
             acts = ONLY_STOP

@@ -18,7 +18,7 @@ from slipstream.engine import Event
 from slipstream.games.scrap_racer import ScrapRacer, ScrapState
 from slipstream.games.scrap_racer.content import BOOST_TYPES
 from slipstream.games.scrap_racer.content import HERE as CONTENT_DIR
-from slipstream.games.scrap_racer.rules import BOARD_LISTS
+from slipstream.games.scrap_racer.rules import BOARD_LISTS, SHARED_LISTS
 
 RACERS4 = "swifty,jackal,crusher,hover"
 
@@ -130,7 +130,7 @@ def play(state: ScrapState, *actions: str, log: list[Event] | None = None) -> Sc
 
 def board(state: ScrapState) -> list[list[Any]]:
     """A copy of the lists that a state may share with the states before and after it."""
-    return [list(getattr(state, name)) for name in BOARD_LISTS]
+    return [list(getattr(state, name)) for name in (*BOARD_LISTS, *SHARED_LISTS)]
 
 
 def roll(*faces: int) -> list[str]:

@@ -87,19 +87,34 @@ def turn_event(rnd: int, name: str, seat_name: str) -> Event:
     return Event("turn", f"Round {rnd}: {name} ({seat_name}) to play", "Playing the Game")
 
 
-BOARD_LISTS = ("racer", "order", "pos", "laps", "bmark", "boosts", "cards", "decks", "unseen", "stats", "queue")
-"""The lists of a position that only a turn's resolution changes (shared while the dice are rolled)."""
+BOARD_LISTS = ("pos", "queue")
+"""The lists that every turn's resolution changes in place, once ``_own_board`` has copied them."""
+SHARED_LISTS = ("racer", "order", "laps", "bmark", "boosts", "cards", "decks", "unseen", "stats")
+"""The lists changed now and then: never in place, always replaced by a changed copy (``added``)."""
+
+
+def added(values: list[int], i: int, n: int) -> list[int]:
+    """A copy of ``values`` with ``n`` added at index ``i`` (copy on write: see ``ScrapState``)."""
+    new = values[:]
+    new[i] += n
+    return new
 
 
 class ScrapState(State):
     """One position of a Scrap Racer race: plain data.
 
-    Copy-on-write for the lists (``BOARD_LISTS``): ``_clone`` shares them with the parent state, and
-    ``_own_board`` copies them the first time a position changes one. Rolling the dice changes none of
-    them (the die, the kept dice and the phase are scalars and a tuple), so a turn copies them once, when
-    it leaves the dice loop. The rule: ``_do`` owns the board before every action except a die roll and
-    a decision after it; those two own it where the dice loop ends (``_keep``, ``_begin_crash``,
-    ``_use_boost``). ``tests/games/scrap_racer/helpers.play`` checks that no apply changes its parent.
+    Copy-on-write for the lists: ``_clone`` shares every list with the parent state, so no list that a
+    state may share is ever changed in place:
+
+    - ``BOARD_LISTS`` (progress and the resolution queue), which every turn changes, are copied by
+      ``_own_board`` and then changed in place. Rolling the dice changes neither (the die, the kept dice
+      and the phase are scalars and a tuple), so ``_do`` owns the board before every action except a die
+      roll and a decision after it, and those own it where the dice loop ends (``_keep``,
+      ``_begin_crash``, ``_use_boost``).
+    - ``SHARED_LISTS`` (racers, turn order, laps, markers, cards, decks, counters), changed a few times
+      a race, are replaced by a changed copy (``added``, or a new list) wherever they change.
+
+    ``tests/games/scrap_racer/helpers.play`` checks that no apply changes the state it was applied to.
     """
 
     legal_is_sorted = True
@@ -204,19 +219,10 @@ class ScrapState(State):
         return new
 
     def _own_board(self) -> None:
-        """Copy the board lists shared with the parent state, once, before the first change."""
+        """Copy the ``BOARD_LISTS`` shared with the parent state, once, before the first change."""
         if self.owned:
             return
-        self.racer = self.racer[:]
-        self.order = self.order[:]
         self.pos = self.pos[:]
-        self.laps = self.laps[:]
-        self.bmark = self.bmark[:]
-        self.boosts = self.boosts[:]
-        self.cards = self.cards[:]
-        self.decks = self.decks[:]
-        self.unseen = self.unseen[:]
-        self.stats = self.stats[:]
         self.queue = self.queue[:]
         self.owned = True
 
@@ -362,7 +368,7 @@ class ScrapState(State):
         g = self.game
         if head == "racer":
             slot = self.racer.index("")
-            self.racer[slot] = arg
+            self.racer = [*self.racer[:slot], arg, *self.racer[slot + 1:]]
             self.names = self._racer_names()
             ev.append(Event("setup", f"{g.seat_name(self.owner[slot])} draws the dashboard of {self.names[slot]}",
                             "Setup 7)"))
@@ -390,7 +396,7 @@ class ScrapState(State):
         seat = self._order_chooser()
         mine = self.game.racers_of(seat)
         first = next(r for r in mine if self.racer[r] == arg)
-        self.order.extend([first] + [r for r in mine if r != first])
+        self.order = [*self.order, first, *(r for r in mine if r != first)]
         ev.append(Event("order", f"{self.game.seat_name(seat)} sends {self.names[first]} first", R_TEAM))
         self._begin_turn(ev)
 
@@ -467,8 +473,8 @@ class ScrapState(State):
         """Boost markers: used on the die just rolled, before the doubles check, then removed."""
         kind = {"up": PM, "down": PM, "reroll": REROLL, "turn": TURN}[how]
         self._own_board()
-        self.boosts[3 * r + kind] -= 1
-        self.stats[self.game.STAT_BOOSTS] += 1
+        self.boosts = added(self.boosts, 3 * r + kind, -1)
+        self.stats = added(self.stats, self.game.STAT_BOOSTS, 1)
         if how == "reroll":
             ev.append(Event("boost", f"{self.names[r]} uses a Re-roll marker", f"{R_BOOST}: Re-roll"))
             self.phase = ROLL
@@ -548,9 +554,9 @@ class ScrapState(State):
             g = self.game
             seat = self.owner[r]
             i = g.bonus_deck.cards.index(arg)
-            self.cards[seat * len(g.bonus_deck.cards) + i] -= 1
-            self.decks[g.bonus_deck.discard + i] += 1
-            self.stats[g.STAT_CARDS_PLAYED] += 1
+            self.cards = added(self.cards, seat * g.n_bonus_cards + i, -1)
+            self.decks = added(self.decks, g.bonus_deck.discard + i, 1)
+            self.stats = added(self.stats, g.STAT_CARDS_PLAYED, 1)
             target = self._card_target(r, arg)
             if target is None:  # pragma: no cover - only playable cards are legal
                 raise RuntimeError(f"bonus card {arg} has no target")
@@ -730,7 +736,7 @@ class ScrapState(State):
         if pair is None:
             return False
         a, b = pair
-        self.stats[self.game.STAT_FIGHTS] += 1
+        self.stats = added(self.stats, self.game.STAT_FIGHTS, 1)
         jackal = a if self.racer[a] == "jackal" else b if self.racer[b] == "jackal" else None
         if jackal is not None:
             other = b if jackal == a else a
@@ -766,7 +772,7 @@ class ScrapState(State):
         self._own_board()
         g = self.game
         pile = g.pile_of_double[self.die]
-        self.stats[g.STAT_CRASH + pile] += 1
+        self.stats = added(self.stats, g.STAT_CRASH + pile, 1)
         ev.append(Event("double", f"{self.names[self.active]} rolled a double {self.die}: "
                         f"a crash card from the {g.pile_label(pile)} pile", R_CRASH, {"die": self.die}))
         self.dice = (*self.dice, self.die)
@@ -779,19 +785,20 @@ class ScrapState(State):
         """Take a drawn card off its deck; crash cards go to the discard pile at once."""
         deck = self.game.deck_for(deck_need)
         i = deck.cards.index(card)
-        self.decks[deck.draw + i] -= 1
+        self.decks = added(self.decks, deck.draw + i, -1)
         if deck.discard_on_draw:
-            self.decks[deck.discard + i] += 1
+            self.decks = added(self.decks, deck.discard + i, 1)
         self._reshuffle_if_empty(deck_need)
 
     def _reshuffle_if_empty(self, deck_need: tuple[Any, ...]) -> None:
         """An empty draw pile takes its discard pile as a new (shuffled) deck."""
         deck = self.game.deck_for(deck_need)
         n = len(deck.cards)
-        d = self.decks
-        if sum(d[deck.draw: deck.draw + n]) == 0:
+        if sum(self.decks[deck.draw: deck.draw + n]) == 0:
+            d = self.decks[:]  # copy on write
             d[deck.draw: deck.draw + n] = d[deck.discard: deck.discard + n]
             d[deck.discard: deck.discard + n] = [0] * n
+            self.decks = d
 
     def _crash_card(self, pile: int, effect: str, ev: list[Event]) -> bool:
         """Apply a crash card's effect (True: it waits for a die roll)."""
@@ -859,13 +866,13 @@ class ScrapState(State):
             ev.append(Event("marker", "No bonus markers left in the supply", f"{R_MARKER} (SR-G7)"))
             return False
         self.bonus_supply -= 1
-        self.bmark[r] += 1
+        self.bmark = added(self.bmark, r, 1)
         need = 2 if self.racer[r] == "hover" else self.game.markers_per_card
         ev.append(Event("marker", f"{self.names[r]} takes bonus marker {self.bmark[r]} of {need}", R_MARKER))
         if self.bmark[r] < need:
             return False
         self.bonus_supply += self.bmark[r]
-        self.bmark[r] = 0
+        self.bmark = added(self.bmark, r, -self.bmark[r])
         deck = self.game.bonus_deck
         self._reshuffle_if_empty(("bonus",))
         if sum(self.decks[deck.draw: deck.draw + len(deck.cards)]) == 0:
@@ -876,8 +883,8 @@ class ScrapState(State):
     def _bonus_card_drawn(self, seat: int, card: str, ev: list[Event]) -> None:
         g = self.game
         self._draw(("bonus",), card)
-        self.cards[seat * len(g.bonus_deck.cards) + g.bonus_deck.cards.index(card)] += 1
-        self.stats[g.STAT_CARDS_DRAWN] += 1
+        self.cards = added(self.cards, seat * g.n_bonus_cards + g.bonus_deck.cards.index(card), 1)
+        self.stats = added(self.stats, g.STAT_CARDS_DRAWN, 1)
         ev.append(Event("bonus-draw", f"{g.seat_name(seat)} draws a bonus card", R_MARKER))
         ev.append(Event("bonus-draw", f"{g.seat_name(seat)} draws the bonus card {g.card_title(card)}", R_MARKER,
                         {"card": card}, frozenset((seat,))))
@@ -894,7 +901,7 @@ class ScrapState(State):
             p = pos[r]
             if laps[r] < 3 and p > (laps[r] + 1) * length:  # (p - 1) // length > laps[r]
                 self.crossed = True
-                self.laps[r] += 1
+                self.laps = laps = added(laps, r, 1)
                 ev.append(Event("lap", f"{self.names[r]} crosses the finish line: lap marker {self.laps[r]}", R_CROSS,
                                 {"racer": self.racer[r], "laps": self.laps[r]}))
                 self.queue.insert(0, ("crossings",))
@@ -955,8 +962,8 @@ class ScrapState(State):
     def _marker_revealed(self, r: int, i: int, kind: str, ev: list[Event]) -> None:
         t = BOOST_TYPES.index(kind)
         self.filled &= ~(1 << i)
-        self.unseen[t] -= 1
-        self.boosts[3 * r + t] += 1
+        self.unseen = added(self.unseen, t, -1)
+        self.boosts = added(self.boosts, 3 * r + t, 1)
         ev.append(Event("boost-collect", f"{self.names[r]} collects a boost marker: {self.game.boost_title(kind)}",
                         R_COLLECT, {"racer": self.racer[r], "marker": kind}))
 
@@ -1082,7 +1089,7 @@ class ScrapState(State):
         g = self.game
         n = len(g.bonus_deck.cards)
         new = self._clone()
-        new._own_board()
+        new.cards, new.decks = self.cards[:], self.decks[:]  # changed in place below: copies
         new.game, new.seed, new.ply = self.game, self.seed, self.ply
         new._history, new._legal_cache, new.events = self._history, None, self.events
         hidden = [s for s in range(g.players) if s != seat]

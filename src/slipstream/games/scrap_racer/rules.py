@@ -33,6 +33,7 @@ SETUP, ORDER, ROLL, DECIDE, CARDS, CARDS_AFTER, WAIT_CHANCE, FIGHT_CHOICE, OVER 
 
 PM, REROLL, TURN = (BOOST_TYPES.index(t) for t in ("plus-minus", "reroll", "turn"))
 DIE_ACTIONS = tuple(a for a, _ in DIE_OUTCOMES)
+DIE_FACES = {a: int(a[4:]) for a in DIE_ACTIONS}
 FIGHT_OUTCOMES = tuple((f"fight:{a}-{b}", 1 / 36) for a in range(1, 7) for b in range(1, 7))
 TWO_DICE_OUTCOMES = tuple(
     (f"dice:{a}-{b}", (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)
@@ -295,11 +296,11 @@ class ScrapState(State):
 
     def _do(self, action: str) -> list[Event]:
         ev: list[Event] = []
-        head, _, arg = action.partition(":")
         phase = self.phase
         if phase == ROLL:  # the dice loop: the board stays shared until the dice are kept (see the class)
-            self._on_die(int(arg), ev)
+            self._on_die(DIE_FACES[action], ev)
             return ev
+        head, _, arg = action.partition(":")
         if phase == DECIDE:
             self._on_decide(head, arg, ev)
             return ev
@@ -353,8 +354,10 @@ class ScrapState(State):
 
     def standings(self) -> list[int]:
         """Racers from first to last: by progress; racers not yet on the track by turn order."""
-        rank = {r: i for i, r in enumerate(self.order)}
         n = len(self.pos)
+        if len(self.order) == n:  # a stable sort keeps the turn order among racers with equal progress
+            return sorted(self.order, key=self.pos.__getitem__, reverse=True)
+        rank = {r: i for i, r in enumerate(self.order)}
         return sorted(range(n), key=lambda r: (-self.pos[r], rank.get(r, n + r)))
 
     def _order_chooser(self) -> int:
@@ -633,13 +636,10 @@ class ScrapState(State):
         while self.queue:
             step = self.queue.pop(0)
             kind = step[0]
-            if kind == "ability":
+            if kind == "ability":  # the steps of every turn first, in their order, then the others
                 self._ability(ev)
             elif kind == "fights":
                 if self._fight_next(step[1], ev):
-                    return
-            elif kind == "marker":
-                if self._take_marker(step[1], ev):
                     return
             elif kind == "crossings":
                 if self._crossing_next(ev):
@@ -650,12 +650,15 @@ class ScrapState(State):
             elif kind == "collect":
                 if self._reveal(self.order[self.turn], ev):  # the active racer collects a boost marker
                     return
-            elif kind == "reveal":
-                if self._reveal(step[1], ev):
-                    return
             elif kind == "end":
                 self._end_turn(ev)
                 return
+            elif kind == "marker":
+                if self._take_marker(step[1], ev):
+                    return
+            elif kind == "reveal":
+                if self._reveal(step[1], ev):
+                    return
 
     def _wait(self, need: tuple[Any, ...]) -> bool:
         self.need = need

@@ -2,25 +2,39 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 import slipstream
 
 
-def games_command() -> None:
-    """List the games with their player counts, status and options."""
+def games_command(
+    game_id: Annotated[str | None, typer.Argument(help="show only this game")] = None,
+) -> None:
+    """List the games with their player counts and status, and each game's options."""
+    console = Console(highlight=False)
+    known = slipstream.available_games()
+    if game_id is not None and game_id not in known:
+        console.print(f"[red]error:[/] unknown game {game_id!r}; the games are: {', '.join(known)}")
+        raise typer.Exit(2)
     table = Table(title="Slipstream games")
-    for col in ("id", "name", "players", "status", "options"):
+    for col in ("id", "name", "players", "status"):
         table.add_column(col)
-    for gid, cls in slipstream.available_games().items():
-        opts = ", ".join(
-            f"{s.name}={s.default}" + (f" ({'/'.join(map(str, s.choices))})" if s.choices else "")
-            for s in cls.option_specs
-        )
-        table.add_row(gid, cls.name, f"{cls.min_players}-{cls.max_players}", cls.status, opts)
-    Console().print(table)
+    for gid, cls in known.items():
+        if game_id in (None, gid):
+            table.add_row(gid, cls.name, f"{cls.min_players}-{cls.max_players}", cls.status)
+    console.print(table)
+    for gid, cls in known.items():
+        if game_id not in (None, gid):
+            continue
+        console.print(f"\n[bold]{gid}[/] options (-o key=value):")
+        for spec in cls.option_specs:
+            choices = f" [{'|'.join(map(str, spec.choices))}]" if spec.choices else ""
+            console.print(f"  [cyan]{spec.name}[/]={escape(str(spec.default))}{escape(choices)}  {escape(spec.help)}")
 
 
 def register(app: typer.Typer) -> None:

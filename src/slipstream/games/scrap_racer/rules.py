@@ -656,9 +656,8 @@ class ScrapState(State):
             elif kind == "marker":
                 if self._take_marker(step[1], ev):
                     return
-            elif kind == "reveal":
-                if self._reveal(step[1], ev):
-                    return
+            elif kind == "reveal" and self._reveal(step[1], ev):
+                return
 
     def _wait(self, need: tuple[Any, ...]) -> bool:
         self.need = need

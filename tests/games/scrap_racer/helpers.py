@@ -18,7 +18,7 @@ from slipstream.engine import Event
 from slipstream.games.scrap_racer import ScrapRacer, ScrapState
 from slipstream.games.scrap_racer.content import BOOST_TYPES
 from slipstream.games.scrap_racer.content import HERE as CONTENT_DIR
-from slipstream.games.scrap_racer.rules import BOARD_LISTS, SHARED_LISTS
+from slipstream.games.scrap_racer.rules import SHARED_LISTS
 
 RACERS4 = "swifty,jackal,crusher,hover"
 
@@ -115,8 +115,8 @@ def position(
 def play(state: ScrapState, *actions: str, log: list[Event] | None = None) -> ScrapState:
     """Apply each action with the checked ``apply``; the events go to ``log`` when given.
 
-    Every apply is also checked to leave the state it was applied to unchanged: the board lists are
-    shared between a state and the next one until a change copies them (copy-on-write in rules.py).
+    Every apply is also checked to leave the state it was applied to unchanged: a state shares its lists
+    with the states made from it, and a change must replace a list, never change it in place (rules.py).
     """
     for action in actions:
         before = board(state)
@@ -130,7 +130,7 @@ def play(state: ScrapState, *actions: str, log: list[Event] | None = None) -> Sc
 
 def board(state: ScrapState) -> list[list[Any]]:
     """A copy of the lists that a state may share with the states before and after it."""
-    return [list(getattr(state, name)) for name in (*BOARD_LISTS, *SHARED_LISTS)]
+    return [list(getattr(state, name)) for name in SHARED_LISTS]
 
 
 def roll(*faces: int) -> list[str]:

@@ -189,12 +189,11 @@ class ScrapRacer(Game):
         s.die = 0
         s.passed = False
         s.crossed = False
-        s.queue = []
+        s.queue = ()
         s.need = ("racer",)
         s.start_seat = int(self.options["start_player"]) - 1
         s.stats = [0] * self.N_STATS
         s.winner_info = ()
-        s.owned = True
         s.game = self
         s.names = s._racer_names()
         s._setup_next([])

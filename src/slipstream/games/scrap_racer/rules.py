@@ -88,10 +88,8 @@ def turn_event(rnd: int, name: str, seat_name: str) -> Event:
     return Event("turn", f"Round {rnd}: {name} ({seat_name}) to play", "Playing the Game")
 
 
-BOARD_LISTS = ("pos", "queue")
-"""The lists that every turn's resolution changes in place, once ``_own_board`` has copied them."""
-SHARED_LISTS = ("racer", "order", "laps", "bmark", "boosts", "cards", "decks", "unseen", "stats")
-"""The lists changed now and then: never in place, always replaced by a changed copy (``added``)."""
+SHARED_LISTS = ("racer", "order", "pos", "laps", "bmark", "boosts", "cards", "decks", "unseen", "stats")
+"""The lists of a state, shared with the states made from it: never changed in place (see ``ScrapState``)."""
 
 
 def added(values: list[int], i: int, n: int) -> list[int]:
@@ -104,17 +102,10 @@ def added(values: list[int], i: int, n: int) -> list[int]:
 class ScrapState(State):
     """One position of a Scrap Racer race: plain data.
 
-    Copy-on-write for the lists: ``_clone`` shares every list with the parent state, so no list that a
-    state may share is ever changed in place:
-
-    - ``BOARD_LISTS`` (progress and the resolution queue), which every turn changes, are copied by
-      ``_own_board`` and then changed in place. Rolling the dice changes neither (the die, the kept dice
-      and the phase are scalars and a tuple), so ``_do`` owns the board before every action except a die
-      roll and a decision after it, and those own it where the dice loop ends (``_keep``,
-      ``_begin_crash``, ``_use_boost``).
-    - ``SHARED_LISTS`` (racers, turn order, laps, markers, cards, decks, counters), changed a few times
-      a race, are replaced by a changed copy (``added``, or a new list) wherever they change.
-
+    Copy on write: ``_clone`` copies only the scalars and shares every list (``SHARED_LISTS``) with the
+    state it was made from, so a list is never changed in place; a change replaces it with a changed
+    copy (``added``, or a new list). The resolution queue and the kept dice are tuples. Most moves (a
+    die, a decision to roll on) change no list at all, and a turn copies only the lists it changes.
     ``tests/games/scrap_racer/helpers.play`` checks that no apply changes the state it was applied to.
     """
 
@@ -136,7 +127,6 @@ class ScrapState(State):
         "names",
         "need",
         "order",
-        "owned",
         "owner",
         "passed",
         "phase",
@@ -176,17 +166,16 @@ class ScrapState(State):
     die: int                  # the die just rolled (0 when none)
     passed: bool              # the active racer passed a space with another racer this turn
     crossed: bool             # some racer crossed the finish line this turn
-    queue: list[tuple[Any, ...]]  # the steps still to resolve this turn
+    queue: tuple[tuple[Any, ...], ...]  # the steps still to resolve this turn
     need: tuple[Any, ...]     # the chance node or choice being waited for
     start_seat: int
     stats: list[int]          # counters for race metrics (see STAT_* in game.py)
     winner_info: tuple[Any, ...]
-    owned: bool               # this state's BOARD_LISTS are its own (not shared with its parent)
 
     # --- the engine hooks ------------------------------------------------------------------
 
     def _clone(self) -> ScrapState:
-        """A copy sharing the board lists until ``_own_board`` (copy-on-write)."""
+        """A copy that shares the lists (never changed in place: see the class)."""
         new = ScrapState.__new__(ScrapState)
         new.phase = self.phase
         new.racer = self.racer
@@ -216,16 +205,8 @@ class ScrapState(State):
         new.start_seat = self.start_seat
         new.stats = self.stats
         new.winner_info = self.winner_info
-        new.owned = False
         return new
 
-    def _own_board(self) -> None:
-        """Copy the ``BOARD_LISTS`` shared with the parent state, once, before the first change."""
-        if self.owned:
-            return
-        self.pos = self.pos[:]
-        self.queue = self.queue[:]
-        self.owned = True
 
     def _actor(self) -> Actor:
         phase = self.phase  # the commonest phases first
@@ -297,15 +278,13 @@ class ScrapState(State):
     def _do(self, action: str) -> list[Event]:
         ev: list[Event] = []
         phase = self.phase
-        if phase == ROLL:  # the dice loop: the board stays shared until the dice are kept (see the class)
+        if phase == ROLL:
             self._on_die(DIE_FACES[action], ev)
             return ev
         head, _, arg = action.partition(":")
         if phase == DECIDE:
             self._on_decide(head, arg, ev)
-            return ev
-        self._own_board()
-        if phase in (CARDS, CARDS_AFTER):
+        elif phase in (CARDS, CARDS_AFTER):
             self._on_cards(head, arg, ev)
         elif phase == WAIT_CHANCE:
             self._on_chance(head, arg, ev)
@@ -413,7 +392,7 @@ class ScrapState(State):
         self.die = 0
         self.passed = False
         self.crossed = False
-        self.queue = []
+        self.queue = ()
         self.phase = ROLL
         r = self.order[self.turn]
         ev.append(turn_event(self.rnd, self.names[r], self.game.seat_names[self.owner[r]]))
@@ -475,7 +454,6 @@ class ScrapState(State):
     def _use_boost(self, r: int, how: str, ev: list[Event]) -> None:
         """Boost markers: used on the die just rolled, before the doubles check, then removed."""
         kind = {"up": PM, "down": PM, "reroll": REROLL, "turn": TURN}[how]
-        self._own_board()
         self.boosts = added(self.boosts, 3 * r + kind, -1)
         self.stats = added(self.stats, self.game.STAT_BOOSTS, 1)
         if how == "reroll":
@@ -491,7 +469,6 @@ class ScrapState(State):
 
     def _keep(self, ev: list[Event]) -> None:
         """Keep the dice: A) Move the Racer."""
-        self._own_board()
         self.dice = (*self.dice, self.die)
         self.die = 0
         ev.append(Event("keep", keep_text(self.names[self.order[self.turn]], self.dice), R_ROLL,
@@ -583,7 +560,7 @@ class ScrapState(State):
 
     def _after_move(self, ev: list[Event]) -> None:
         r = self.order[self.turn]
-        self.queue = [("ability",), ("fights", r), ("crossings",), ("refill",), ("collect",), ("end",)]
+        self.queue = (("ability",), ("fights", r), ("crossings",), ("refill",), ("collect",), ("end",))
         self._run(ev)
 
     def _forward(self, r: int, n: int, ev: list[Event], own_turn: bool = False, rule: str = R_MOVE) -> None:
@@ -591,7 +568,8 @@ class ScrapState(State):
         if n <= 0:
             return
         start = self.pos[r]
-        end = self.pos[r] = start + n
+        end = start + n
+        self.pos = added(self.pos, r, n)
         if own_turn and not self.passed:
             self.passed = self._passes_someone(r, start, end)
         where = "enters the track and " if start == 0 else ""
@@ -622,7 +600,7 @@ class ScrapState(State):
             return
         length = self.game.length
         floor = (start - 1) // length * length + 1
-        self.pos[r] = max(start - n, floor)
+        self.pos = added(self.pos, r, max(start - n, floor) - start)
         moved = start - self.pos[r]
         note = " (stopped at the finish line)" if moved < n else ""
         ev.append(Event("move", f"{self.names[r]} moves {moved} back to space {self.space(r) + 1}{note}", rule,
@@ -634,7 +612,7 @@ class ScrapState(State):
         """Resolve queued steps until one waits for a chance outcome or a choice, or the turn ends."""
         self.phase = WAIT_CHANCE
         while self.queue:
-            step = self.queue.pop(0)
+            step, self.queue = self.queue[0], self.queue[1:]
             kind = step[0]
             if kind == "ability":  # the steps of every turn first, in their order, then the others
                 self._ability(ev)
@@ -708,7 +686,7 @@ class ScrapState(State):
         elif ability == "crusher" and self.passed:
             ev.append(Event("ability", "Crusher passed another racer: takes a bonus marker",
                             "Racer abilities: Crusher"))
-            self.queue.insert(0, ("marker", r))
+            self.queue = (("marker", r), *self.queue)
 
     def _crowd(self, mover: int) -> tuple[int, int] | None:
         """The next two racers that must fight: the mover first, then any other shared space."""
@@ -766,12 +744,11 @@ class ScrapState(State):
     def _win_fight(self, winner: int, spaces: int, ev: list[Event]) -> None:
         """The winner advances; if it lands on another racer, a new fight follows."""
         self._forward(winner, spaces, ev, rule=R_FIGHT)
-        self.queue.insert(0, ("fights", winner))
+        self.queue = (("fights", winner), *self.queue)
 
     # --- B) doubles rolled ------------------------------------------------------------------------
 
     def _begin_crash(self, ev: list[Event]) -> None:
-        self._own_board()
         g = self.game
         pile = g.pile_of_double[self.die]
         self.stats = added(self.stats, g.STAT_CRASH + pile, 1)
@@ -779,8 +756,8 @@ class ScrapState(State):
                         f"a crash card from the {g.pile_label(pile)} pile", R_CRASH, {"die": self.die}))
         self.dice = (*self.dice, self.die)
         self.die = 0
-        self.queue = [("fights", self.active), ("marker", self.active), ("crossings",), ("refill",),
-                      ("collect",), ("end",)]
+        r = self.order[self.turn]
+        self.queue = (("fights", r), ("marker", r), ("crossings",), ("refill",), ("collect",), ("end",))
         self._wait(("crash", pile))
 
     def _draw(self, deck_need: tuple[Any, ...], card: str) -> None:
@@ -851,7 +828,7 @@ class ScrapState(State):
             if hit:
                 self._forward(r, step, ev, rule=rule)
                 self._forward(hit[0], 2, ev, rule=rule)
-                self.queue[0] = ("fights", hit[0])
+                self.queue = (("fights", hit[0]), *self.queue[1:])  # the pushed racer fights
                 return
         self._forward(r, 5, ev, rule=rule)
 
@@ -906,14 +883,14 @@ class ScrapState(State):
                 self.laps = laps = added(laps, r, 1)
                 ev.append(Event("lap", f"{self.names[r]} crosses the finish line: lap marker {self.laps[r]}", R_CROSS,
                                 {"racer": self.racer[r], "laps": self.laps[r]}))
-                self.queue.insert(0, ("crossings",))
+                self.queue = (("crossings",), *self.queue)
                 if self.laps[r] == 3:
                     if not self.end_round:
                         self.end_round = self.rnd
                         ev.append(Event("end", f"{self.names[r]} has three lap markers: the race ends when the "
                                         "round is complete", R_END))
                     return False
-                self.queue.insert(0, ("fights", r))
+                self.queue = (("fights", r), *self.queue)
                 return self._wait(("goal", r))
         return False
 
@@ -949,7 +926,7 @@ class ScrapState(State):
                 for r in range(len(self.pos)):
                     if self.pos[r] > 0 and self.space(r) == space:
                         reveals.append(("reveal", r))
-        self.queue[0:0] = reveals
+        self.queue = (*reveals, *self.queue)
 
     def _reveal(self, r: int, ev: list[Event]) -> bool:
         """A racer on a filled boost space reveals (collects) the marker: at the end of the active racer's

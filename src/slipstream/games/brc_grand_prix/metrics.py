@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 from slipstream.engine.game import State
 
-from .rules import TYRE_NAMES
+from .rules import DRY_TRACK, TYRE_NAMES, WET
 from .state import STAT_NAMES, BRCState
 
 
@@ -37,3 +39,57 @@ def seat_labels(final_state: State) -> dict[int, str]:
 def standings(state: State) -> list[int]:
     """Seats from the leader to the last at this moment (finishers first, in finishing order)."""
     return _brc(state).standings()
+
+
+# --- position value (for search bots) -------------------------------------------------------------
+
+SPACES_PER_TURN = 5.0
+"""Average progress of a car's turn in the standard race (measured: heuristic bots)."""
+SPRINT_SPACES_PER_TURN = 10.0
+"""The same in Sprint mode (2d6, SOFT +4)."""
+SPREAD_PER_TURN = 5.0
+"""Spread (spaces) of one turn's progress, for the win chances."""
+PIT_STOP_TURNS = 1.0
+"""Turns a pit stop still owed costs (the pit lane's single die, the lost movement at the entry)."""
+WRONG_TYRE_TURNS = 1.0
+"""Turns that tyres wrong for the weather cost before the car can change them."""
+
+
+def position_value(state: State, seat: int) -> float:
+    """``seat``'s estimated chance of winning from here, in [0, 1] (1 or 0 once a car has finished).
+
+    Each car needs ``(finish distance - progress) / spaces a turn`` more turns, plus the turns it must
+    still miss, plus a turn for a mandatory pit stop still owed and a turn for tyres wrong for the
+    weather; the chances compare those turn counts with a normal spread growing with the square root of
+    the turns left (``win_chances``).
+    """
+    s = _brc(state)
+    g = s.game
+    if s.finish:
+        return 1.0 if s.finish[0] == seat else 0.0
+    speed = SPRINT_SPACES_PER_TURN if g.sprint else SPACES_PER_TURN
+    need = []
+    for i in range(g.players):
+        turns = max(0.0, g.finish_dist - s.progress(i)) / speed + s.miss[i]
+        if g.window is not None and not s.stops[i] and s.pit[i] < 0:
+            turns += PIT_STOP_TURNS
+        if not g.sprint and s.tyre[i] >= 0 and (s.weather == DRY_TRACK) == (s.tyre[i] == WET):
+            turns += WRONG_TYRE_TURNS
+        need.append(turns)
+    spread = SPREAD_PER_TURN / speed * math.sqrt(max(min(need), 0.5) * 2.0)
+    return win_chances(need, spread)[seat]
+
+
+def win_chances(need: list[float], spread: float) -> list[float]:
+    """Each seat's chance of finishing first when seat ``i`` needs ``need[i]`` more turns, give or take
+    ``spread``: the product of the chances of beating each other seat (normal), normalised to sum 1."""
+    n = len(need)
+    raw = []
+    for i in range(n):
+        p = 1.0
+        for j in range(n):
+            if j != i:
+                p *= 0.5 * (1.0 + math.erf((need[j] - need[i]) / (spread * math.sqrt(2.0))))
+        raw.append(p)
+    total = sum(raw)
+    return [p / total for p in raw] if total > 0 else [1.0 / n] * n

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 from slipstream.engine.game import State
 
 from . import rules
-from .state import RevState
+from .state import P_OVER, RevState
 
 
 def _rev(state: State) -> RevState:
@@ -66,3 +68,63 @@ def standings(state: State) -> list[int]:
     done = sorted((t for t in range(n) if s.fin[t] is not None), key=lambda t: (s.fin[t], t))
     rest = sorted((t for t in range(n) if s.fin[t] is None), key=lambda t: (-s.pos[t], t))
     return done + rest
+
+
+# --- position value (for search bots) -------------------------------------------------------------
+
+DRAW_SHARE = 0.8
+"""The share of a full Rev Track's worth of draws a racer makes in a round before it stops or overheats."""
+SPREAD_SHARE = 0.8
+"""Spread of one round's movement, as a share of the average movement of a round."""
+
+
+def round_speed(s: RevState, seat: int) -> float:
+    """Spaces ``seat`` can expect to move in a round with the chips it owns (bag, discard, Rev Track):
+    ``DRAW_SHARE`` x the chips a Rev Track holds at their average heat, x their average movement."""
+    g = s.g
+    base = seat * g.K
+    count = [s.bag[base + k] + s.disc[base + k] for k in range(g.K)]
+    for k in s.rev_k[seat]:
+        count[k] += 1
+    if s.drawn[seat] >= 0:
+        count[s.drawn[seat]] += 1
+    chips = sum(count)
+    if not chips:
+        return 1.0
+    move = sum(g.move[k] * n for k, n in enumerate(count)) / chips
+    heat = max(0.5, sum(g.heat[k] * n for k, n in enumerate(count)) / chips)
+    draws = DRAW_SHARE * min(float(chips), g.rev_length[seat] / heat)
+    return max(1.0, draws * move)
+
+
+def position_value(state: State, seat: int) -> float:
+    """``seat``'s estimated chance of winning from here, in [0, 1] (its share of the win once over).
+
+    Each racer needs ``(finish - progress) / round_speed`` more rounds, so a better bag counts as well as
+    a lead; the chances compare those round counts with a normal spread (``SPREAD_SHARE`` of a round's
+    movement, growing with the square root of the rounds left: ``win_chances``).
+    """
+    s = _rev(state)
+    g = s.g
+    if s.phase == P_OVER or any(f is not None for f in s.fin):
+        winners = rules.final_result(s).winners
+        return 1.0 / len(winners) if seat in winners else 0.0
+    speeds = [round_speed(s, t) for t in range(g.players)]
+    need = [max(0.0, g.finish - s.pos[t]) / speeds[t] for t in range(g.players)]
+    spread = SPREAD_SHARE * math.sqrt(max(min(need), 0.3) * 2.0)
+    return win_chances(need, spread)[seat]
+
+
+def win_chances(need: list[float], spread: float) -> list[float]:
+    """Each seat's chance of finishing first when seat ``i`` needs ``need[i]`` more rounds, give or take
+    ``spread``: the product of the chances of beating each other seat (normal), normalised to sum 1."""
+    n = len(need)
+    raw = []
+    for i in range(n):
+        p = 1.0
+        for j in range(n):
+            if j != i:
+                p *= 0.5 * (1.0 + math.erf((need[j] - need[i]) / (spread * math.sqrt(2.0))))
+        raw.append(p)
+    total = sum(raw)
+    return [p / total for p in raw] if total > 0 else [1.0 / n] * n

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from slipstream.engine.game import State
 
 from .game import ScrapRacer
@@ -54,3 +56,64 @@ def standings(state: State) -> list[int]:
         if seat not in seen:
             seen.append(seat)
     return seen
+
+
+# --- position value (for search bots) -------------------------------------------------------------
+
+SPACES_PER_TURN = 5.0
+"""Average progress of a racer's turn (measured: heuristic bots, Track A)."""
+SPREAD_PER_TURN = 10.0
+"""Spread (spaces) of one turn's progress, for the win chances."""
+BOOST_WORTH = 1.5
+CARD_WORTH = 3.0
+MARKER_WORTH = 0.5
+
+
+def position_value(state: State, seat: int) -> float:
+    """``seat``'s estimated chance of winning from here, in [0, 1] (1 or 0 once the race is over).
+
+    Each racer needs ``(3 laps + 1 - progress - held boost markers, bonus cards and markers in spaces)
+    / SPACES_PER_TURN`` more turns; a seat with two racers (the team game) counts its front racer for
+    0.8 and its rear one for 0.2 (the team with the first finisher usually wins; the rear racers decide
+    between two finishing teams). The seats' chances compare those turn counts with a normal spread
+    that grows with the square root of the turns left (``win_chances``).
+    """
+    if not isinstance(state, ScrapState):
+        raise TypeError(f"not a Scrap Racer state: {type(state).__name__}")
+    result = state.result
+    g = state.game
+    if result is not None:
+        return 1.0 if seat in result.winners else 0.0
+    goal = 3 * g.length + 1
+    held = [0.0] * g.players
+    ncards = g.n_bonus_cards
+    for s in range(g.players):
+        held[s] = CARD_WORTH * sum(state.cards[s * ncards:(s + 1) * ncards])
+    turns_needed: list[list[float]] = [[] for _ in range(g.players)]
+    for r, owner in enumerate(state.owner):
+        extra = BOOST_WORTH * sum(state.boosts[3 * r:3 * r + 3]) + MARKER_WORTH * state.bmark[r]
+        extra += held[owner] / g.per_player
+        left = max(0.0, goal - state.pos[r] - extra)
+        turns_needed[owner].append(left / SPACES_PER_TURN)
+    need = []
+    for times in turns_needed:
+        times.sort()
+        need.append(times[0] if len(times) == 1 else 0.8 * times[0] + 0.2 * times[-1])
+    horizon = min(need)
+    spread = SPREAD_PER_TURN / SPACES_PER_TURN * math.sqrt(max(horizon, 0.5) * 2.0)
+    return win_chances(need, spread)[seat]
+
+
+def win_chances(need: list[float], spread: float) -> list[float]:
+    """Each seat's chance of finishing first when seat ``i`` needs ``need[i]`` more turns, give or take
+    ``spread``: the product of the chances of beating each other seat (normal), normalised to sum 1."""
+    n = len(need)
+    raw = []
+    for i in range(n):
+        p = 1.0
+        for j in range(n):
+            if j != i:
+                p *= 0.5 * (1.0 + math.erf((need[j] - need[i]) / (spread * math.sqrt(2.0))))
+        raw.append(p)
+    total = sum(raw)
+    return [p / total for p in raw] if total > 0 else [1.0 / n] * n

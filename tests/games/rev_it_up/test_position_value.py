@@ -1,0 +1,78 @@
+"""``metrics.position_value``: the estimated win chance a search bot scores positions with."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import slipstream
+from slipstream.bots.rev_it_up import HeuristicBot
+from slipstream.engine.game import CHANCE, State
+from slipstream.games.rev_it_up.metrics import position_value, round_speed, win_chances
+
+from .helpers import force, new
+
+
+def values(state: State) -> list[float]:
+    return [position_value(state, seat) for seat in range(state.game.players)]
+
+
+def test_equal_racers_share_the_chances() -> None:
+    assert values(new(3)) == pytest.approx([1 / 3] * 3)
+
+
+def test_the_leader_is_favoured_and_more_so_near_the_finish() -> None:
+    early = values(force(new(2), 0, pos=12))
+    late = values(force(force(new(2), 0, pos=55), 1, pos=43))
+    assert sum(early) == pytest.approx(1.0) and sum(late) == pytest.approx(1.0)
+    assert 0.5 < early[0] < late[0] < 1.0
+
+
+def test_a_better_bag_counts_like_a_lead() -> None:
+    """Heat-free Eco Boost chips move a racer further each round than the same count of Exhaust."""
+    s = new(2)
+    plain = round_speed(s, 0)
+    better = force(new(2), 0, bag={"ecoboost-2": 4, "exhaust-2": 4, "coin-1": 2})
+    assert round_speed(better, 0) > plain
+    assert position_value(better, 0) > 0.5
+
+
+def test_a_finisher_has_won() -> None:
+    s = force(new(2), 0, pos=60)
+    s.fin = ((3, 0, -60), None)
+    assert values(s) == [1.0, 0.0]
+
+
+def test_win_chances_compare_the_rounds_each_seat_needs() -> None:
+    assert win_chances([2.0, 2.0], 0.5) == pytest.approx([0.5, 0.5])
+    assert win_chances([1.0, 3.0], 0.5)[0] > 0.95
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_predicts_heuristic_races_better_than_a_fair_share(players: int) -> None:
+    """Positions sampled from 40 races between heuristic bots: the Brier score of ``position_value``
+    against who won is below that of the fair share 1/players (measured about 0.17 against 0.19 in
+    4-player races, 0.22 against 0.25 in 2-player)."""
+    game = slipstream.load("rev-it-up", players=players)
+    rng = random.Random(players)
+    ours = fair = 0.0
+    for seed in range(40):
+        bots = [HeuristicBot(seed * 10 + i) for i in range(players)]
+        s, sampled = game.start(seed=seed), []
+        while s.actor is not None:
+            if s.actor == CHANCE:
+                s = s.apply_unchecked(s.sample_chance())
+                continue
+            actor = s.actor
+            seat = min(actor) if isinstance(actor, frozenset) else int(actor)  # type: ignore[arg-type]
+            if rng.random() < 0.05:
+                sampled.append(s)
+            s = s.apply_unchecked(bots[seat].choose(s, seat))
+        assert s.result is not None
+        for p in sampled:
+            for seat in range(players):
+                won = 1.0 if seat in s.result.winners else 0.0
+                ours += (position_value(p, seat) - won) ** 2
+                fair += (1 / players - won) ** 2
+    assert ours < 0.95 * fair

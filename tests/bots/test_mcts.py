@@ -1,8 +1,12 @@
-"""The generic MCTS bot, on the tiny dice race (hidden cards, a simultaneous choice, dice)."""
+"""The generic MCTS bot, on the tiny dice race (hidden cards, a simultaneous choice, dice).
+
+``guided=False`` tests the tree search itself (what a game without a heuristic bot gets); the default,
+guided search (around the game's heuristic move) is tested at the end."""
 
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 
@@ -20,19 +24,21 @@ def at(state: State, actions: list[str]) -> State:
     return state
 
 
-def test_plays_whole_races_with_legal_moves_at_every_kind_of_node(tiny: str) -> None:
+@pytest.mark.parametrize("guided", [False, True])
+def test_plays_whole_races_with_legal_moves_at_every_kind_of_node(tiny: str, guided: bool) -> None:
     """Dealt cards (chance), the simultaneous style choice and the turns: MCTS in every seat ends the race."""
     for players in (2, 3, 4):
         game = slipstream.load(tiny, players=players)
-        bots = [MCTSBot(seed, playouts=20) for seed in range(players)]
+        bots = [MCTSBot(seed, playouts=20, guided=guided) for seed in range(players)]
         final = play(game.start(seed=players), bots)  # play() uses the checked apply
         assert final.is_over
         assert sum(b.searched_moves for b in bots) > 0
 
 
-def test_same_seed_and_playouts_give_the_same_choices(tiny: str) -> None:
+@pytest.mark.parametrize("guided", [False, True])
+def test_same_seed_and_playouts_give_the_same_choices(tiny: str, guided: bool) -> None:
     game = slipstream.load(tiny, players=3)
-    finals = [play(game.start(seed=9), [MCTSBot(s, playouts=30) for s in range(3)]) for _ in range(2)]
+    finals = [play(game.start(seed=9), [MCTSBot(s, playouts=30, guided=guided) for s in range(3)]) for _ in range(2)]
     assert finals[0].actions == finals[1].actions
 
 
@@ -42,7 +48,7 @@ def test_takes_the_boost_that_wins_the_race_now(tiny: str) -> None:
     game = slipstream.load(tiny, players=2, length=5)
     state = at(game.start(seed=1), ["card:3", "card:1", "0:calm", "1:calm", "die:2"])
     assert state.legal_actions(0) == ["boost", "move"]
-    assert MCTSBot(0, playouts=200).choose(state, 0) == "boost"
+    assert MCTSBot(0, playouts=200, guided=False).choose(state, 0) == "boost"
 
 
 def test_learns_that_bold_is_the_better_style(tiny: str) -> None:
@@ -50,7 +56,7 @@ def test_learns_that_bold_is_the_better_style(tiny: str) -> None:
     game = slipstream.load(tiny, players=2, boosts=False)
     state = at(game.start(seed=2), ["card:2", "card:3"])
     assert state.actor == frozenset({0, 1})
-    bot = MCTSBot(3, playouts=1500)
+    bot = MCTSBot(3, playouts=1500, guided=False)
     root = bot.search(state, 0)
     assert bot.choose(state, 0) == "0:bold"
     assert root.stats["0:bold"][0] > root.stats["0:calm"][0]
@@ -63,8 +69,8 @@ def test_search_does_not_depend_on_what_the_seat_cannot_see(tiny: str) -> None:
     a = at(game.start(seed=1), ["card:2", "card:1", "0:bold", "1:bold", "die:4"])
     b = at(game.start(seed=777), ["card:2", "card:3", "0:bold", "1:bold", "die:4"])
     assert a.view(0) == b.view(0)
-    stats_a = MCTSBot(5, playouts=150).search(a, 0).stats
-    stats_b = MCTSBot(5, playouts=150).search(b, 0).stats
+    stats_a = MCTSBot(5, playouts=150, guided=False).search(a, 0).stats
+    stats_b = MCTSBot(5, playouts=150, guided=False).search(b, 0).stats
     assert stats_a == stats_b
 
 
@@ -87,7 +93,7 @@ def test_beats_random_in_a_seeded_match(tiny: str) -> None:
     for race in range(30):
         mcts_seat = race % 2
         bots: list[MCTSBot | RandomBot] = [RandomBot(race), RandomBot(race)]
-        bots[mcts_seat] = MCTSBot(race, playouts=60)
+        bots[mcts_seat] = MCTSBot(race, playouts=60, guided=False)
         final = play(game.start(seed=race), bots)
         assert final.result is not None
         wins += final.result.winners == (mcts_seat,)
@@ -97,7 +103,7 @@ def test_beats_random_in_a_seeded_match(tiny: str) -> None:
 def test_a_time_budget_stops_the_search(tiny: str) -> None:
     game = slipstream.load(tiny, players=2)
     state = at(game.start(seed=1), ["card:2", "card:1"])
-    bot = MCTSBot(0, playouts=10**9, seconds=0.05)
+    bot = MCTSBot(0, playouts=10**9, seconds=0.05, guided=False)
     assert bot.choose(state, 0) in state.legal_actions(0)
     assert bot.capped_moves == 1
     assert 0 < bot.total_playouts < 10**9
@@ -111,7 +117,9 @@ def test_a_single_legal_action_needs_no_search(tiny: str) -> None:
     assert bot.searched_moves == 0
 
 
-def test_never_uses_the_states_own_chance_sampler(tiny: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("guided", [False, True])
+def test_never_uses_the_states_own_chance_sampler(tiny: str, monkeypatch: pytest.MonkeyPatch,
+                                                  guided: bool) -> None:
     """``sample_chance`` reads the real future from the seed: the search must not call it."""
     def forbidden(self: State) -> str:
         raise AssertionError("MCTS read the state's seeded chance")
@@ -120,7 +128,7 @@ def test_never_uses_the_states_own_chance_sampler(tiny: str, monkeypatch: pytest
     game = slipstream.load(tiny, players=2)
     state = at(game.start(seed=1), ["card:2", "card:1", "0:bold", "1:bold", "die:3"])
     assert state.actor == 0 and state.actor != CHANCE
-    MCTSBot(0, playouts=50).choose(state, 0)
+    MCTSBot(0, playouts=50, guided=guided).choose(state, 0)
 
 
 def test_rewards_favour_winning_then_places() -> None:
@@ -174,3 +182,83 @@ def test_heuristic_playouts_keep_the_heuristic_move_unless_clearly_worse(tiny: s
     assert bot.choose(state, 0) == "boost"
     early = at(game.start(seed=1), ["card:1", "card:1"])
     assert bot.choose(early, 0) == "0:bold"
+
+
+# --- the default, guided search ------------------------------------------------------------------
+
+
+class CalmBot:
+    """A poor heuristic: calm style and never a boost."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def choose(self, state: State, seat: int) -> str:
+        legal = state.legal_actions(seat)
+        return f"{seat}:calm" if f"{seat}:calm" in legal else "move" if "move" in legal else legal[0]
+
+
+def test_guided_search_keeps_a_sound_heuristic_move(tiny: str) -> None:
+    """The tiny race's heuristic picks bold, the better style: the search finds nothing clearly better."""
+    game = slipstream.load(tiny, players=2, boosts=False)
+    state = at(game.start(seed=2), ["card:2", "card:3"])
+    bot = MCTSBot(3, playouts=600)
+    assert bot.choose(state, 0) == "0:bold"
+    assert bot.deviations == 0 and bot.searched_moves == 1
+
+
+def test_guided_search_overrides_a_poor_heuristic_when_clearly_better(
+        tiny: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a heuristic that always plays calm, the paired rollouts show bold clearly better."""
+    monkeypatch.setattr(sys.modules["slipstream.bots.tiny_race"], "HeuristicBot", CalmBot)
+    game = slipstream.load(tiny, players=2, boosts=False, length=40)
+    state = at(game.start(seed=2), ["card:2", "card:3"])
+    bot = MCTSBot(3, playouts=2000, horizon=400)
+    choice, diff = bot.guided_search(state, 0, state.legal_actions(0), CalmBot())
+    assert choice == "0:bold" and bot.deviations == 1
+    pairs, total, _ = diff["0:bold"]
+    assert pairs >= 16 and total / pairs > 0.05
+
+
+def test_guided_search_scores_the_horizon_with_the_games_position_value(
+        tiny: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After ``horizon`` plies the game's ``position_value`` judges the position: a value that prizes the
+    calm style makes the bot leave the heuristic's bold for calm."""
+    calls: list[int] = []
+
+    def position_value(state: State, seat: int) -> float:
+        calls.append(seat)
+        return 1.0 if state.style[seat] == "calm" else 0.0  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(sys.modules["slipstream.games.tiny_race.metrics"], "position_value", position_value,
+                        raising=False)
+    game = slipstream.load(tiny, players=2, boosts=False)
+    state = at(game.start(seed=2), ["card:2", "card:3"])
+    bot = MCTSBot(1, playouts=200, horizon=3)
+    assert bot.choose(state, 0) == "0:calm"
+    assert calls and set(calls) == {0}
+
+
+def test_guided_search_does_not_depend_on_what_the_seat_cannot_see(tiny: str) -> None:
+    game = slipstream.load(tiny, players=2)
+    a = at(game.start(seed=1), ["card:2", "card:1", "0:bold", "1:bold", "die:4"])
+    b = at(game.start(seed=777), ["card:2", "card:3", "0:bold", "1:bold", "die:4"])
+    assert a.view(0) == b.view(0)
+    legal = a.legal_actions(0)
+    assert len(legal) > 1
+    from tests.sim.tiny_game import HeuristicBot
+
+    diff_a = MCTSBot(5, playouts=150).guided_search(a, 0, legal, HeuristicBot(0))
+    diff_b = MCTSBot(5, playouts=150).guided_search(b, 0, legal, HeuristicBot(0))
+    assert diff_a == diff_b
+
+
+def test_guided_search_stops_at_the_time_budget(tiny: str) -> None:
+    """With a confidence no evidence can reach, only the clock ends the search."""
+    game = slipstream.load(tiny, players=2)
+    state = at(game.start(seed=1), ["card:2", "card:1"])
+    bot = MCTSBot(0, playouts=10**9, seconds=0.05, confidence=1e9)
+    assert bot.choose(state, 0) == "0:bold"
+    assert bot.capped_moves == 1 and 0 < bot.total_playouts < 10**9

@@ -28,8 +28,34 @@ from slipstream.engine.play import Agent
 DEFAULT_PLAYOUTS = 300
 DEFAULT_SECONDS = 1.0
 DEFAULT_ROLLOUT_LIMIT = 2000
+DEFAULT_HORIZON = 60
+"""Plies of heuristic play after a candidate move before ``position_value`` scores the position."""
+DEFAULT_CONFIDENCE = 2.5
+"""Standard errors by which an alternative must beat (or fall short of) the heuristic's move."""
+DEFAULT_MARGIN = 0.002
+"""The smallest gain in win chance worth leaving the heuristic's move for."""
+MIN_PAIRS = 16
+CHECK_EVERY = 8
 
 StandingsFn = Callable[[State], list[int]]
+ValueFn = Callable[[State, int], float]
+
+
+def _mean_se(st: list[float]) -> tuple[float, float]:
+    n = st[0]
+    mean = st[1] / n
+    var = max(0.0, st[2] / n - mean * mean) / max(n - 1, 1)
+    return mean, math.sqrt(var)
+
+
+def _upper(st: list[float], z: float) -> float:
+    mean, se = _mean_se(st)
+    return mean + z * se
+
+
+def _lower(st: list[float], z: float) -> float:
+    mean, se = _mean_se(st)
+    return mean - z * se
 
 
 class _Node:
@@ -68,13 +94,28 @@ def standings_rewards(order: Sequence[int], players: int) -> list[float]:
     return out
 
 
-def _standings_of(game_id: str) -> StandingsFn | None:
+def _metrics_hook(game_id: str, name: str) -> Callable[..., object] | None:
+    """``slipstream.games.<pkg>.metrics.<name>`` when the game provides it."""
     try:
         module = importlib.import_module(f"slipstream.games.{game_id.replace('-', '_')}.metrics")
     except ImportError:
         return None
-    fn = getattr(module, "standings", None)
+    fn = getattr(module, name, None)
     return fn if callable(fn) else None
+
+
+def _standings_of(game_id: str) -> StandingsFn | None:
+    return _metrics_hook(game_id, "standings")  # type: ignore[return-value]
+
+
+def _value_of(game_id: str) -> ValueFn | None:
+    return _metrics_hook(game_id, "position_value")  # type: ignore[return-value]
+
+
+def win_share(result: Result, seat: int) -> float:
+    """``seat``'s share of the win in a finished game: 1 for a sole winner, 1/k for one of k winners."""
+    winners = result.winners
+    return 1.0 / len(winners) if seat in winners else 0.0
 
 
 class MCTSBot:
@@ -89,7 +130,9 @@ class MCTSBot:
 
     def __init__(self, seed: int = 0, playouts: int | None = None, seconds: float | None = None,
                  exploration: float = 1.0, rollout_limit: int = DEFAULT_ROLLOUT_LIMIT,
-                 heuristic_rollouts: bool = False, epsilon: float = 0.1) -> None:
+                 heuristic_rollouts: bool = False, epsilon: float = 0.1, guided: bool = True,
+                 horizon: int = DEFAULT_HORIZON, confidence: float = DEFAULT_CONFIDENCE,
+                 margin: float = DEFAULT_MARGIN) -> None:
         if playouts is None and seconds is None:
             playouts, seconds = DEFAULT_PLAYOUTS, DEFAULT_SECONDS
         if playouts is not None and playouts < 1:
@@ -103,6 +146,12 @@ class MCTSBot:
         self.rollout_limit = rollout_limit
         self.heuristic_rollouts = heuristic_rollouts
         self.epsilon = epsilon
+        self.guided = guided
+        self.horizon = horizon
+        self.confidence = confidence
+        self.margin = margin
+        self._values: dict[str, ValueFn | None] = {}
+        self.deviations = 0
         self._policy: dict[str, Agent | None] = {}
         self.capped_moves = 0
         self.searched_moves = 0
@@ -121,6 +170,10 @@ class MCTSBot:
             raise ValueError(f"mcts: seat {seat} has no action in this state")
         if len(legal) == 1:
             return legal[0]
+        if self.guided and not self.heuristic_rollouts:
+            policy = self._policy_for(state.game.id)
+            if policy is not None:
+                return self.guided_search(state, seat, legal, policy)[0]
         root = self.search(state, seat)
         best = max(legal, key=lambda a: (root.stats[a][0] if a in root.stats else -1.0, -legal.index(a)))
         policy = self._rollout_policy
@@ -168,6 +221,104 @@ class MCTSBot:
         self.searched_moves += 1
         self.total_playouts += done
         return root
+
+    # --- guided search: the heuristic's move, overridden only where the rollouts clearly disagree ---
+
+    def _policy_for(self, gid: str) -> Agent | None:
+        """The game's heuristic bot (made once, seeded from this bot's RNG), or None."""
+        if gid not in self._policy:
+            from .registry import has_heuristic, make_bot
+
+            self._policy[gid] = make_bot("heuristic", gid, self.rng.randrange(2**31)) if has_heuristic(gid) else None
+        return self._policy[gid]
+
+    def _value_for(self, gid: str) -> ValueFn | None:
+        if gid not in self._values:
+            self._values[gid] = _value_of(gid)
+        if gid not in self._standings:
+            self._standings[gid] = _standings_of(gid)
+        return self._values[gid]
+
+    def guided_search(self, state: State, seat: int, legal: Sequence[str],
+                      policy: Agent) -> tuple[str, dict[str, list[float]]]:
+        """Rollout search around the game's heuristic move; returns the choice and, per alternative,
+        ``[pairs, sum of differences, sum of squared differences]`` against the heuristic's move.
+
+        Each iteration draws one world (``determinize``) and one stream of chance outcomes, and plays
+        every candidate move in that same world with those same chance outcomes (common random
+        numbers), then the heuristic for every seat for ``horizon`` plies, scored by the game's
+        ``position_value`` (a finished race by the win). So each alternative's value is compared with
+        the heuristic move's on the same dice: the noise of the race mostly cancels. After
+        ``MIN_PAIRS`` iterations, every ``CHECK_EVERY``: an alternative whose mean gain is clearly
+        below ``margin`` (upper bound at ``confidence`` standard errors) is dropped; the search stops
+        when every remaining one is clearly better (or the budget is spent). The move played is the
+        clearly better alternative with the highest mean gain, else the heuristic's.
+        """
+        gid = state.game.id
+        value = self._value_for(gid)
+        standings = self._standings[gid]
+        base = policy.choose(state.determinize(seat, self.rng), seat)
+        if base not in legal:
+            base = legal[0]
+        diff: dict[str, list[float]] = {a: [0, 0.0, 0.0] for a in legal if a != base}
+        live = list(diff)
+        z, margin = self.confidence, self.margin
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        rng = self.rng
+        done = pairs = 0
+        while live:
+            if self.playouts is not None and done >= self.playouts:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                if self.playouts is not None:
+                    self.capped_moves += 1
+                break
+            world = state.determinize(seat, rng)
+            stream = rng.getrandbits(63)
+            v_base = self._leaf(world.apply_unchecked(base), seat, stream, policy, value, standings)
+            for a in live:
+                d = self._leaf(world.apply_unchecked(a), seat, stream, policy, value, standings) - v_base
+                st = diff[a]
+                st[0] += 1
+                st[1] += d
+                st[2] += d * d
+            done += 1 + len(live)
+            pairs += 1
+            if pairs >= MIN_PAIRS and pairs % CHECK_EVERY == 0:
+                live = [a for a in live if _upper(diff[a], z) > margin]
+                if all(_lower(diff[a], z) > margin for a in live):
+                    break
+        self.searched_moves += 1
+        self.total_playouts += done
+        better = [a for a in diff if diff[a][0] >= MIN_PAIRS and _lower(diff[a], z) > margin]
+        if not better:
+            return base, diff
+        self.deviations += 1
+        return max(better, key=lambda a: (diff[a][1] / diff[a][0], -legal.index(a))), diff
+
+    def _leaf(self, state: State, me: int, stream: int, policy: Agent, value: ValueFn | None,
+              standings: StandingsFn | None) -> float:
+        """``me``'s value after ``horizon`` plies of the heuristic for every seat, chance drawn from
+        ``stream``: the win share if the race ended, else ``position_value`` (else the standings)."""
+        u = random.Random(stream).random
+        pick = chance.pick
+        for _ in range(self.horizon):
+            actor = state.actor
+            if actor is None:
+                break
+            if actor == CHANCE:
+                action = pick(state.chance_outcomes(), u())
+            else:
+                action = policy.choose(state, min(actor) if isinstance(actor, frozenset) else int(actor))
+            state = state.apply_unchecked(action)
+        result = state.result
+        if result is not None:
+            return win_share(result, me)
+        if value is not None:
+            return value(state, me)
+        if standings is not None:
+            return standings_rewards(standings(state), state.game.players)[me]
+        return 0.5
 
     # --- one playout -----------------------------------------------------------------------------
 

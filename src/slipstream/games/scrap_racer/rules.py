@@ -207,7 +207,6 @@ class ScrapState(State):
         new.winner_info = self.winner_info
         return new
 
-
     def _actor(self) -> Actor:
         phase = self.phase  # the commonest phases first
         if phase in (ROLL, WAIT_CHANCE):

@@ -4,7 +4,8 @@
 
 Two paths: the public, checked contract (legal_actions + apply, chance sampled by the state's seed)
 and the fast path (apply_unchecked with the same choices). The machine is shared, so the time is
-CPU time of this process (``time.process_time``) and the figure is the best of ``--repeat`` runs.
+CPU time of this process (``time.process_time``), the two paths take turns, and each figure is the
+best of ``--repeat`` runs. A race is about 410 actions (plies): 500 races/s is about 4.8 us an action.
 """
 
 from __future__ import annotations
@@ -47,10 +48,14 @@ def main() -> None:
     parser.add_argument("--races", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3, help="runs per path; the best is reported")
     args = parser.parse_args()
-    for label, checked in (("public contract (apply)", True), ("fast path (apply_unchecked)", False)):
-        rps, pps = max(measure(args.races, checked) for _ in range(args.repeat))
+    paths = (("public contract (apply)", True), ("fast path (apply_unchecked)", False))
+    best = {label: (0.0, 0.0) for label, _ in paths}
+    for _ in range(args.repeat):
+        for label, checked in paths:
+            best[label] = max(best[label], measure(args.races, checked))
+    for label, (rps, pps) in best.items():
         print(f"scrap-racer 4p {label:28s}: {rps:8.0f} races/s  {pps:10.0f} actions/s"
-              f"  (CPU time, best of {args.repeat})")
+              f"  {1e6 / pps:5.2f} us/action  (CPU time, best of {args.repeat})")
 
 
 if __name__ == "__main__":

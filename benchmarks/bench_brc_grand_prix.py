@@ -1,64 +1,9 @@
-"""BRC Grand Prix: complete 4-player random races per second on one core.
+"""BRC Grand Prix: complete random races per second on one core (see benchmarks/races.py).
 
-    python -m benchmarks.bench_brc_grand_prix [--races N] [--options sprint=true ...]
-
-Two paths: the public, checked contract (legal_actions + apply, chance sampled by the state's seed with
-sample_chance) and the fast path (apply_unchecked with the same choices). Random choices for every
-decision (tyres, pit entry, overtakes, tyre changes); default options (8 laps, race to the end).
+    python -m benchmarks.bench_brc_grand_prix [--races N] [--players P] [--repeat K] [--option name=value ...]
 """
 
-from __future__ import annotations
-
-import argparse
-import random
-import time
-
-import slipstream
-from slipstream.engine.game import CHANCE
-
-
-def race(game: slipstream.Game, seed: int, checked: bool) -> int:
-    """One complete random race; the number of actions applied."""
-    rng = random.Random(seed)
-    state = game.start(seed=seed)
-    plies = 0
-    while True:
-        actor = state.actor
-        if actor is None:
-            return plies
-        if actor == CHANCE:
-            action = state.sample_chance()
-        else:
-            legal = state.legal_actions()
-            action = legal[int(rng.random() * len(legal))]
-        state = state.apply(action) if checked else state.apply_unchecked(action)
-        plies += 1
-
-
-def measure(races: int, checked: bool, players: int = 4, **options: object) -> tuple[float, float, float]:
-    """(races per CPU second, actions per CPU second, races per wall-clock second).
-
-    CPU time of this process is the fair figure for "one core" on a machine shared with other work.
-    """
-    game = slipstream.load("brc-grand-prix", players=players, **options)
-    wall, cpu = time.perf_counter(), time.process_time()
-    plies = sum(race(game, seed, checked) for seed in range(races))
-    cpu = time.process_time() - cpu
-    wall = time.perf_counter() - wall
-    return races / cpu, plies / cpu, races / wall
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--races", type=int, default=2000)
-    parser.add_argument("--options", nargs="*", default=[], help="game options as name=value")
-    args = parser.parse_args()
-    options = dict(o.split("=", 1) for o in args.options)
-    for label, checked in (("public contract (apply)", True), ("fast path (apply_unchecked)", False)):
-        rps, pps, wall = measure(args.races, checked, **options)
-        print(f"brc-grand-prix 4p {label:28s}: {rps:6.0f} races/s ({pps:7.0f} actions/s) per CPU second; "
-              f"{wall:6.0f} races/s wall clock")
-
+from benchmarks.races import main
 
 if __name__ == "__main__":
-    main()
+    main(default_game="brc-grand-prix")

@@ -65,7 +65,7 @@ export function draw(view, ctx) {
   }
   const laps = view.laps;
   const leader = view.cars.find((c) => c.position === 1);
-  svg += `<text x="${W / 2}" y="${H / 2 + 10}" text-anchor="middle" font-size="20" font-weight="700" fill="#e9ecf2">Lap ${Math.min(leader ? leader.lap + 1 : 1, laps)} / ${laps}</text>`;
+  svg += `<text x="${W / 2}" y="${H / 2 + 10}" text-anchor="middle" font-size="20" font-weight="700" fill="#e9ecf2">Lap ${Math.min(leader ? leader.lap : 1, laps)} / ${laps}</text>`;
   const step = view.pending && view.pending.step ? ` · ${view.pending.step}` : "";
   svg += `<text x="${W / 2}" y="${H / 2 + 32}" text-anchor="middle" font-size="13" fill="#aab">Weather ${esc(view.weather)} · round ${view.round}${esc(step)}${view.sprint ? " · sprint" : ""}</text>`;
   if (view.pit_window) svg += `<text x="${W / 2}" y="${H / 2 + 52}" text-anchor="middle" font-size="12" fill="#889">pit window: laps ${view.pit_window[0]}–${view.pit_window[1]}</text>`;
@@ -84,7 +84,7 @@ export function draw(view, ctx) {
       c.penalty ? "penalty" : "", c.miss ? `misses ${c.miss}` : ""].filter(Boolean).join(", ") || "racing";
     const me = c.seat === ctx.seat ? ' class="me"' : "";
     return `<tr${me}><td>${c.position ?? "–"}</td><td><span class="swatch" style="background:${ctx.colours[c.seat % ctx.colours.length]}"></span> ${esc(ctx.names[c.seat] || c.name)}</td>
-      <td>${Math.min(c.lap + (c.finished ? 0 : 1), laps)}/${laps}</td><td><span class="swatch" style="background:${TYRE[c.tyre] || "#999"}"></span> ${esc(c.tyre)}</td>
+      <td>${Math.min(c.lap, laps)}/${laps}</td><td><span class="swatch" style="background:${TYRE[c.tyre] || "#999"}"></span> ${esc(c.tyre)}</td>
       <td>${c.dist}</td><td>${esc(status)}</td><td>${esc((c.perks || []).join(", ") || "–")}</td></tr>`;
   }).join("");
   let html = `${svg}<table class="view-table dash"><tr><th>pos</th><th>driver</th><th>lap</th><th>tyre</th><th>distance</th><th>status</th><th>perks</th></tr>${rows}</table>`;

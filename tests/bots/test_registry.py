@@ -46,3 +46,14 @@ def test_unknown_bot_lists_the_bots(tiny: str) -> None:
         make_bot("wizard", tiny)
     assert parse_mcts("mcts") == (None, None, False)
     assert parse_mcts("mcts:50:h") == (50, None, True)
+
+
+def test_the_default_search_is_guided_and_uct_names_the_plain_tree_search() -> None:
+    """``mcts`` searches around the game's heuristic move; ``:uct`` asks for the tree search alone."""
+    default = make_bot("mcts", "any-game", 1)
+    plain = make_bot("mcts:400:uct", "any-game", 1)
+    assert isinstance(default, MCTSBot) and isinstance(plain, MCTSBot)
+    assert default.guided and not plain.guided
+    assert (plain.playouts, plain.seconds) == (400, None)
+    with pytest.raises(UnknownBotError, match=":uct"):
+        check_bot("mcts:uct:uct", "any-game")

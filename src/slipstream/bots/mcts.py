@@ -8,9 +8,25 @@ some worlds are judged fairly. Chance nodes are sampled from ``chance_outcomes()
 choice every pending seat picks from its own statistics (decoupled UCT) and the joint choice is one edge,
 so no seat's pick is known to the others when they choose. Playouts below the tree are uniformly random.
 
-Strength: a number of playouts (reproducible for a seed) and/or a time budget per move. The default,
-``MCTSBot()``, runs ``DEFAULT_PLAYOUTS`` playouts and stops early at one second, so it always decides
-within about a second; it is reproducible whenever the second is not reached (see ``capped_moves``).
+Guided search (the default, ``guided=True``, for a game with a heuristic bot): random playouts carry
+almost no signal in long push-your-luck races, so the bot starts from the game's own ``HeuristicBot``
+move and asks only whether another move is clearly better. Each iteration draws one world
+(``determinize``) and one stream of chance outcomes, and plays the heuristic's move and every remaining
+alternative in that world with that stream (common random numbers), then the heuristic for every seat
+for ``horizon`` plies; the position is scored by the game's optional ``position_value(state, seat)``
+hook in ``slipstream.games.<pkg>.metrics`` (an estimated win chance in [0, 1]; else its ``standings``),
+a finished race by the win. The paired differences make a small edge visible in a few hundred rollouts;
+alternatives clearly not better are dropped as the search goes, and the search stops as soon as every
+remaining one is clearly better (most decisions end after ``MIN_PAIRS`` iterations). The move played is
+the heuristic's unless an alternative beats it by ``margin`` at ``confidence`` standard errors. This is
+flat Monte Carlo at the root (a rollout policy improvement over the heuristic), not a tree: it was the
+variant that beat the heuristic bots (docs/simulate.md has the figures). A game without a heuristic bot,
+or ``guided=False``, gets the tree search above.
+
+Strength: a number of playouts (rollouts; reproducible for a seed) and/or a time budget per move. The
+default, ``MCTSBot()``, runs at most ``DEFAULT_PLAYOUTS`` playouts and stops early at one second, so it
+always decides within about a second; it is reproducible whenever the second is not reached (see
+``capped_moves``).
 """
 
 from __future__ import annotations
@@ -25,7 +41,7 @@ from slipstream.engine import chance
 from slipstream.engine.game import CHANCE, Result, State
 from slipstream.engine.play import Agent
 
-DEFAULT_PLAYOUTS = 300
+DEFAULT_PLAYOUTS = 500
 DEFAULT_SECONDS = 1.0
 DEFAULT_ROLLOUT_LIMIT = 2000
 DEFAULT_HORIZON = 60
@@ -123,7 +139,10 @@ class MCTSBot:
 
     ``playouts``: playouts per move; ``seconds``: time per move (both may be set: the first reached stops
     the search). ``rollout_limit``: plies of random playout before the game's ``standings`` (when it has
-    them) judge the position. ``exploration``: the UCB constant.
+    them) judge the position. ``exploration``: the UCB constant. ``guided``: search around the game's
+    heuristic move (``guided_search``) when the game has a heuristic bot; ``horizon``, ``confidence`` and
+    ``margin`` tune it. ``heuristic_rollouts`` (``:h``): the tree search with the heuristic in the
+    playouts instead. ``deviations`` counts the guided moves that left the heuristic's.
     """
 
     name = "mcts"

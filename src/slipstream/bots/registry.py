@@ -7,7 +7,9 @@
   ``mcts`` (the default: decides within one second), ``mcts:400`` (400 playouts a move, reproducible),
   ``mcts:0.5s`` (half a second a move), ``mcts:400:2s`` (400 playouts, at most two seconds); add ``:h``
   (``mcts:200:h``) to play out with the game's heuristic bot and keep its move unless the search finds a
-  clearly better one.
+  clearly better one. The default search is guided by the game's heuristic bot where it has one (see
+  ``slipstream.bots.mcts``); add ``:uct`` (``mcts:400:uct``) for the plain tree search with random
+  playouts.
 
 Other modules may add names with ``register_bot``.
 """
@@ -100,7 +102,7 @@ def parse_mcts(spec: str) -> tuple[int | None, float | None, bool]:
             raise UnknownBotError(
                 f"bad mcts strength {spec!r}: write mcts, mcts:PLAYOUTS (e.g. mcts:400), mcts:SECONDSs "
                 "(e.g. mcts:0.5s) or mcts:PLAYOUTS:SECONDSs, and add :h for the game's heuristic bot "
-                "in the playouts (e.g. mcts:200:h)"
+                "in the playouts (e.g. mcts:200:h) or :uct for the plain tree search (e.g. mcts:400:uct)"
             ) from None
     return playouts, seconds, heuristic
 
@@ -114,8 +116,12 @@ def make_bot(name: str, game_id: str, seed: int = 0) -> Agent:
     """A bot by name for a game: ``make_bot("heuristic", "scrap-racer", seed=3)``."""
     base = name.split(":", 1)[0]
     if base in PARAMETRIC:
-        playouts, seconds, heuristic = parse_mcts(name)
-        return MCTSBot(seed, playouts=playouts, seconds=seconds, heuristic_rollouts=heuristic)
+        parts = name.split(":")
+        uct = parts.count("uct") == 1
+        if uct:
+            parts.remove("uct")
+        playouts, seconds, heuristic = parse_mcts(":".join(parts))
+        return MCTSBot(seed, playouts=playouts, seconds=seconds, heuristic_rollouts=heuristic, guided=not uct)
     key = ALIASES.get(name, name)
     if key == "heuristic":
         return _heuristic(game_id, seed)

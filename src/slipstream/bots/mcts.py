@@ -231,7 +231,7 @@ class MCTSBot:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while self.playouts is None or done < self.playouts:
-            if deadline is not None and time.perf_counter() >= deadline:
+            if deadline is not None and done and time.perf_counter() >= deadline:  # one playout at least
                 if self.playouts is not None:
                     self.capped_moves += 1
                 break
@@ -288,7 +288,7 @@ class MCTSBot:
         while live:
             if self.playouts is not None and done >= self.playouts:
                 break
-            if deadline is not None and time.perf_counter() >= deadline:
+            if deadline is not None and done and time.perf_counter() >= deadline:  # one playout at least
                 if self.playouts is not None:
                     self.capped_moves += 1
                 break

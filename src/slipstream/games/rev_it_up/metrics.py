@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from slipstream.engine.estimate import win_chances
 from slipstream.engine.game import State
 
 from . import rules
@@ -113,18 +114,3 @@ def position_value(state: State, seat: int) -> float:
     need = [max(0.0, g.finish - s.pos[t]) / speeds[t] for t in range(g.players)]
     spread = SPREAD_SHARE * math.sqrt(max(min(need), 0.3) * 2.0)
     return win_chances(need, spread)[seat]
-
-
-def win_chances(need: list[float], spread: float) -> list[float]:
-    """Each seat's chance of finishing first when seat ``i`` needs ``need[i]`` more rounds, give or take
-    ``spread``: the product of the chances of beating each other seat (normal), normalised to sum 1."""
-    n = len(need)
-    raw = []
-    for i in range(n):
-        p = 1.0
-        for j in range(n):
-            if j != i:
-                p *= 0.5 * (1.0 + math.erf((need[j] - need[i]) / (spread * math.sqrt(2.0))))
-        raw.append(p)
-    total = sum(raw)
-    return [p / total for p in raw] if total > 0 else [1.0 / n] * n

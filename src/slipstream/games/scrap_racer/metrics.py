@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from slipstream.engine.estimate import win_chances
 from slipstream.engine.game import State
 
 from .game import ScrapRacer
@@ -102,18 +103,3 @@ def position_value(state: State, seat: int) -> float:
     horizon = min(need)
     spread = SPREAD_PER_TURN / SPACES_PER_TURN * math.sqrt(max(horizon, 0.5) * 2.0)
     return win_chances(need, spread)[seat]
-
-
-def win_chances(need: list[float], spread: float) -> list[float]:
-    """Each seat's chance of finishing first when seat ``i`` needs ``need[i]`` more turns, give or take
-    ``spread``: the product of the chances of beating each other seat (normal), normalised to sum 1."""
-    n = len(need)
-    raw = []
-    for i in range(n):
-        p = 1.0
-        for j in range(n):
-            if j != i:
-                p *= 0.5 * (1.0 + math.erf((need[j] - need[i]) / (spread * math.sqrt(2.0))))
-        raw.append(p)
-    total = sum(raw)
-    return [p / total for p in raw] if total > 0 else [1.0 / n] * n

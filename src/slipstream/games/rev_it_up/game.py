@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from slipstream.engine.chance import ChanceTable
 from slipstream.engine.errors import OptionError
 from slipstream.engine.game import Event, Game, OptionSpec
 
@@ -64,7 +65,7 @@ class RevItUp(Game):
     keyed_events: dict[tuple[object, ...], Event]
     decide_legal: dict[frozenset[int], tuple[str, ...]]
     """Stop-or-go legal actions by the set of seats still choosing."""
-    draw_cache: dict[tuple[int, ...], tuple[tuple[tuple[str, float], ...], tuple[str, ...]]]
+    draw_cache: dict[tuple[int, ...], ChanceTable]
     """Draw outcomes by bag contents (a bag's chance node depends on nothing else)."""
     """The hottest events (draws, moves, Rev placements) built once per game by a small key."""
     kinds: Kinds
@@ -84,6 +85,8 @@ class RevItUp(Game):
     effect: dict[str, str]
     to_bag: dict[str, bool]
     item_die: list[tuple[str, float]]
+    item_table: ChanceTable
+    """``item_die`` ready for ``RevState._chance_table``."""
     characters: tuple[str, ...]
     rev_length: tuple[int, ...]
     short_names: tuple[str, ...]
@@ -166,6 +169,7 @@ class RevItUp(Game):
             faces[item_id] = faces.get(item_id, 0) + 1
         total = sum(faces.values())
         self.item_die = sorted((f"item:{i}", n / total) for i, n in faces.items())
+        self.item_table = ChanceTable(self.item_die)
 
     def _setup_characters(self) -> None:
         content = self.content

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from slipstream.engine.chance import ChanceTable
 from slipstream.engine.game import CHANCE, JSON, Actor, Event, Result, State
 
 from . import rules
@@ -39,7 +40,6 @@ class RevState(State):
     __slots__ = (
         "_act",
         "_cc",
-        "_draw_actions",
         "_opts",
         "_shared",
         "after",
@@ -76,9 +76,8 @@ class RevState(State):
     )
 
     _act: Actor | bool
-    _cc: list[tuple[str, float]] | None
-    _draw_actions: tuple[str, ...]
-    """The draw outcomes' actions, set with ``_cc`` at a draw."""
+    _cc: ChanceTable | None
+    """The draw's chance table, once looked up (cleared by every clone)."""
     _opts: list[tuple[str, ...] | None]
     _shared: int
     waiting: frozenset[int]
@@ -259,10 +258,9 @@ class RevState(State):
     def _legal(self) -> list[str]:
         ph = self.phase
         if ph == P_DRAW:
-            self._chance()
-            return list(self._draw_actions)
+            return list(self._draw_table().actions)
         if ph == P_ROLL:
-            return [a for a, _ in self._chance()]
+            return list(self.g.item_table.actions)
         if ph == P_REROLL:
             return ["keep", "reroll"]
         if ph == P_GAIN:
@@ -315,27 +313,42 @@ class RevState(State):
         return []
 
     def _chance(self) -> list[tuple[str, float]]:
-        cc = self._cc
-        if cc is None:
-            cc = self._cc = self._find_chance()
-        return cc
-
-    def _find_chance(self) -> list[tuple[str, float]]:
-        g = self.g
-        if self.phase == P_DRAW:
-            seg = tuple(self.bag[self.cur * g.K: (self.cur + 1) * g.K])
-            cached = g.draw_cache.get(seg)
-            if cached is None:
-                total = sum(seg)
-                outcomes = tuple((a, n / total) for a, n in zip(g.chip_action, seg, strict=True) if n)
-                cached = (outcomes, tuple(a for a, _ in outcomes))
-                if len(g.draw_cache) < 100_000:
-                    g.draw_cache[seg] = cached
-            self._draw_actions = cached[1]
-            return list(cached[0])
-        if self.phase == P_ROLL:
-            return list(g.item_die)
+        ph = self.phase
+        if ph == P_DRAW:
+            return list(self._draw_table().outcomes)
+        if ph == P_ROLL:
+            return list(self.g.item_die)
         return []
+
+    def _chance_table(self) -> ChanceTable | None:
+        """The draw's or the item die's outcomes with their running sums (``sample_chance`` picks
+        from it). Their actions are the legal actions, so they are also cached as such here."""
+        ph = self.phase
+        if ph == P_DRAW:
+            table = self._draw_table()
+        elif ph == P_ROLL:
+            table = self.g.item_table
+        else:
+            return None
+        self._legal_cache = table.actions
+        return table
+
+    def _draw_table(self) -> ChanceTable:
+        """The current drawer's draw: one outcome per chip kind in its bag, by count / total."""
+        table = self._cc
+        if table is not None:
+            return table
+        g = self.g
+        K = g.K
+        seg = tuple(self.bag[self.cur * K: (self.cur + 1) * K])
+        table = g.draw_cache.get(seg)
+        if table is None:
+            total = sum(seg)
+            table = ChanceTable([(a, n / total) for a, n in zip(g.chip_action, seg, strict=True) if n])
+            if len(g.draw_cache) < 100_000:
+                g.draw_cache[seg] = table
+        self._cc = table
+        return table
 
     def _do(self, action: str) -> list[Event]:
         events: list[Event] = []

@@ -9,6 +9,7 @@ buying (simultaneous, private carts) -> end of round.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.chance import ChanceTable
@@ -30,6 +31,7 @@ PHASE_NAMES = {
     P_DRAW: "draw", P_ROLL: "item-die", P_REROLL: "reroll", P_GAIN: "gain-item", P_BOOST: "boost",
     P_DECIDE: "stop-or-go", P_USE: "use-items", P_BUY: "buy", P_OVER: "over",
 }
+_REROLL_ACTIONS = ("keep", "reroll")
 T_ROLL, T_GAIN = 0, 1
 """Queue tasks: roll the item die for a seat (with n rerolls), or gain a named item."""
 
@@ -255,26 +257,27 @@ class RevState(State):
             return None
         return self.waiting
 
-    def _legal(self) -> list[str]:
+    def _legal(self) -> Sequence[str]:
+        """Shared constant tuples where the actions are fixed (the engine never changes them)."""
         ph = self.phase
         if ph == P_DRAW:
-            return list(self._draw_table().actions)
+            return self._draw_table().actions
         if ph == P_ROLL:
-            return list(self.g.item_table.actions)
+            return self.g.item_table.actions
         if ph == P_REROLL:
-            return ["keep", "reroll"]
+            return _REROLL_ACTIONS
         if ph == P_GAIN:
             return rules.gain_options(self, self.cur, self.rolled)
         if ph == P_BOOST:
             return [*rules.boost_options(self, self.cur), "pass"]
         if ph == P_OVER:
-            return []
+            return ()
         if ph == P_DECIDE:
             legal = self.g.decide_legal.get(self.waiting)
             if legal is None:
                 legal = self.g.decide_legal[self.waiting] = tuple(
                     a for seat in sorted(self.waiting) for a in self.g.decide_actions[seat])
-            return list(legal)
+            return legal
         out: list[str] = []
         for seat, p in enumerate(self.pending):
             if p is None:
@@ -356,13 +359,13 @@ class RevState(State):
         if ph == P_DRAW:
             rules.draw(self, self.cur, self.g.action_chip[action], events)
             nxt = self._next_drawer(self.cur + 1)
-            if nxt < 0:
-                self._own()
-                self.order = rules.movement_order(self)
-                self.idx = 0
-                self.phase = S_MOVE
-            else:
+            if nxt >= 0:
                 self.cur = nxt
+                return events
+            self._own()
+            self.order = rules.movement_order(self)
+            self.idx = 0
+            self.phase = S_MOVE
         elif ph == P_ROLL:
             item = action[5:]
             rules.log_roll(self, self.cur, item, events)

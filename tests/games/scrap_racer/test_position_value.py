@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-import slipstream
-from slipstream.bots.scrap_racer import HeuristicBot
+from slipstream.engine.estimate import win_chances
 from slipstream.engine.game import CHANCE, State
-from slipstream.games.scrap_racer.metrics import position_value, win_chances
+from slipstream.games.scrap_racer.metrics import position_value
+from tests.games.brier import brier_scores
 
 from .helpers import play, position, race
 
@@ -67,24 +65,5 @@ def test_predicts_heuristic_races_better_than_a_fair_share(players: int) -> None
     """Positions sampled from 40 races between heuristic bots: the Brier score of ``position_value``
     against who won is below that of the fair share 1/players (measured about 0.17 against 0.19 in
     4-player races, 0.22 against 0.25 in 2-player)."""
-    game = slipstream.load("scrap-racer", players=players)
-    rng = random.Random(players)
-    ours = fair = 0.0
-    for seed in range(40):
-        bots = [HeuristicBot(seed * 10 + i) for i in range(players)]
-        s, sampled = game.start(seed=seed), []
-        while s.actor is not None:
-            if s.actor == CHANCE:
-                s = s.apply_unchecked(s.sample_chance())
-                continue
-            if rng.random() < 0.1:
-                sampled.append(s)
-            seat = int(s.actor)  # type: ignore[arg-type]
-            s = s.apply_unchecked(bots[seat].choose(s, seat))
-        assert s.result is not None
-        for p in sampled:
-            for seat in range(players):
-                won = 1.0 if seat in s.result.winners else 0.0
-                ours += (position_value(p, seat) - won) ** 2
-                fair += (1 / players - won) ** 2
+    ours, fair = brier_scores("scrap-racer", players, races=40, sample_rate=0.1, value=position_value)
     assert ours < 0.95 * fair

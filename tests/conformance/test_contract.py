@@ -17,6 +17,7 @@ import slipstream
 from slipstream.engine import CHANCE, IllegalActionError, State
 from slipstream.engine.record import dumps, parse, replay
 from tests.conftest import conformance_configs
+from tests.playout import random_action
 
 CONFIGS = conformance_configs()
 IDS = [f"{g}-{p}p-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'default'}" for g, p, o in CONFIGS]
@@ -31,16 +32,9 @@ def random_playout(game: slipstream.Game, seed: int, check: bool = True) -> list
     for _ in range(200_000):
         if check:
             check_state(state)
-        actor = state.actor
-        if actor is None:
+        if state.actor is None:
             return states
-        if actor == CHANCE:
-            action = state.sample_chance()
-        elif isinstance(actor, frozenset):
-            seat = rng.choice(sorted(actor))
-            action = rng.choice(state.legal_actions(seat))
-        else:
-            action = rng.choice(state.legal_actions(actor))
+        action = random_action(state, rng)
         before = snapshot(state) if check else None
         state = state.apply(action)
         if check:

@@ -13,11 +13,12 @@ from collections.abc import Iterator
 import pytest
 
 import slipstream
-from slipstream.engine import CHANCE, State
+from slipstream.engine import State
 from slipstream.engine.registry import games
 from slipstream.web.hub import Room
 from slipstream.web.protocol import seat_payload
 from slipstream.web.storage import MatchData, SeatData
+from tests.playout import random_states
 from tests.web import toygame
 
 MAX_PLIES = 600
@@ -35,18 +36,8 @@ def toy_registered() -> Iterator[None]:
 
 
 def playout(game_id: str, seed: int) -> list[State]:
-    rng = random.Random(seed)
-    state = slipstream.load(game_id).start(seed=seed)
-    states = [state]
-    while state.actor is not None and len(states) < MAX_PLIES:
-        actor = state.actor
-        if actor == CHANCE:
-            state = state.apply_chance()
-        else:
-            seat = rng.choice(sorted(actor)) if isinstance(actor, frozenset) else actor
-            state = state.apply(rng.choice(state.legal_actions(seat)))  # type: ignore[arg-type]
-        states.append(state)
-    return states
+    return random_states(slipstream.load(game_id).start(seed=seed), random.Random(seed), MAX_PLIES - 1,
+                         must_end=False)
 
 
 @pytest.mark.parametrize("game_id", game_ids())

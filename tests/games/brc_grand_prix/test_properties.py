@@ -13,6 +13,7 @@ from slipstream.engine import CHANCE
 from slipstream.engine.record import dumps, parse, replay
 from slipstream.games.brc_grand_prix import BRCGrandPrix, BRCState
 from slipstream.games.brc_grand_prix.rules import standard_move
+from tests.playout import random_states
 
 options = st.fixed_dictionaries({
     "laps": st.integers(1, 4),
@@ -24,21 +25,7 @@ options = st.fixed_dictionaries({
 
 
 def playout(game: BRCGrandPrix, seed: int) -> list[BRCState]:
-    rng = random.Random(seed)
-    state: BRCState = game.start(seed=seed)  # type: ignore[assignment]
-    states = [state]
-    while state.actor is not None:
-        actor = state.actor
-        if actor == CHANCE:
-            action = state.sample_chance()
-        elif isinstance(actor, frozenset):
-            action = rng.choice(state.legal_actions(rng.choice(sorted(actor))))
-        else:
-            action = rng.choice(state.legal_actions())
-        state = state.apply(action)
-        states.append(state)
-        assert len(states) < 50_000
-    return states
+    return random_states(game.start(seed=seed), random.Random(seed))  # type: ignore[return-value]
 
 
 @settings(max_examples=25, deadline=None)

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import slipstream
-from slipstream.engine import CHANCE
 from slipstream.games.rev_it_up.state import P_BUY, RevState
+from tests.playout import random_states
 
 OPTIONS = st.fixed_dictionaries(
     {
@@ -32,19 +32,7 @@ def playout(options: dict[str, Any], seed: int, max_plies: int = 4000) -> list[R
         opts["characters"] = ",".join(f"racer-{i}" for i in (5, 9, 1, 2, 6, 8)[:players])
     state = slipstream.load("rev-it-up", players=players, **opts).start(seed=seed)
     assert isinstance(state, RevState)
-    rng = random.Random(seed)
-    out = [state]
-    while state.actor is not None and len(out) < max_plies:
-        actor = state.actor
-        if actor == CHANCE:
-            action = state.sample_chance()
-        elif isinstance(actor, frozenset):
-            action = rng.choice(state.legal_actions(rng.choice(sorted(actor))))
-        else:
-            action = rng.choice(state.legal_actions())
-        state = state.apply(action)
-        out.append(state)
-    return out
+    return random_states(state, random.Random(seed), max_plies - 1, must_end=False)  # type: ignore[return-value]
 
 
 def chip_count(s: RevState) -> list[int]:

@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import slipstream
-from slipstream.engine import CHANCE
 from slipstream.games.scrap_racer import ScrapState
 from slipstream.games.scrap_racer.rules import DECIDE, ROLL
+from tests.playout import random_states
 
 CONFIGS = st.sampled_from([
     (2, {}), (3, {}), (3, {"two_racers": True}), (4, {}), (4, {"track": "B", "short": True}),
@@ -24,15 +24,7 @@ CONFIGS = st.sampled_from([
 def playout(players: int, options: dict[str, Any], seed: int, choice_seed: int) -> list[ScrapState]:
     """Every state of a race: chance from the seed, decisions at random (boosts and cards included)."""
     game = slipstream.load("scrap-racer", players=players, **options)
-    rng = random.Random(choice_seed)
-    state = game.start(seed=seed)
-    states = [state]
-    while not state.is_over:
-        action = state.sample_chance() if state.actor == CHANCE else rng.choice(state.legal_actions())
-        state = state.apply(action)
-        states.append(state)
-        assert len(states) < 50_000
-    return states  # type: ignore[return-value]
+    return random_states(game.start(seed=seed), random.Random(choice_seed))  # type: ignore[return-value]
 
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

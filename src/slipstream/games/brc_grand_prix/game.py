@@ -56,14 +56,14 @@ class BRCGrandPrix(Game):
     finish_dist: int
     move_table: tuple[tuple[tuple[tuple[int, bool], ...], ...], ...]
     """``move_table[tyre][weather][roll]``: the tyre and weather table, precomputed."""
-    attack_outcomes: list[tuple[str, float]]
-    sprint_outcomes: list[tuple[str, float]]
-    die_outcomes: list[tuple[str, float]]
-    die_actions: list[str]
-    sprint_actions: list[str]
+    attack_table: chance.ChanceTable
+    sprint_table: chance.ChanceTable
+    """The Attack Die and Sprint's 2d6, ready for ``BRCState._chance_table`` (one d6 is ``chance.DIE_TABLE``)."""
     all_done: int
     event_cache: dict[tuple[object, ...], Event]
     """Events that read the same every time (a roll, a skipped turn), made once per game."""
+    roll_events: dict[int, Event]
+    """The events of plain movement rolls, by ``seat << 6 | roll << 3 | tyre << 1 | weather``."""
 
     def _setup(self) -> None:
         opts = self.options
@@ -89,14 +89,13 @@ class BRCGrandPrix(Game):
             for tyre in (0, 1, 2)
         )
         self.event_cache = {}
-        self.attack_outcomes = chance.weighted([(f"attack:{f}", c) for f, c in self.content.attack_faces])
-        self.die_outcomes = list(chance.DIE_OUTCOMES)
-        self.die_actions = [a for a, _ in self.die_outcomes]
+        self.roll_events = {}
+        self.attack_table = chance.ChanceTable(
+            chance.weighted([(f"attack:{f}", c) for f, c in self.content.attack_faces]))
         self.all_done = (1 << self.players) - 1
-        self.sprint_outcomes = sorted(
+        self.sprint_table = chance.ChanceTable(sorted(
             (f"dice:{a}-{b}", (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)
-        )
-        self.sprint_actions = [a for a, _ in self.sprint_outcomes]
+        ))
 
     def _initial_state(self) -> BRCState:
         return BRCState.initial(self)

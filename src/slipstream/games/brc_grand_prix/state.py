@@ -10,8 +10,10 @@ in docstrings and event rules are those of ``rules/brc-grand-prix.txt``; gap ids
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from slipstream.engine.chance import DIE_TABLE, ChanceTable
 from slipstream.engine.game import CHANCE, JSON, Actor, Event, Result, State
 
 from .rules import (
@@ -52,6 +54,9 @@ STAT_NAMES = (
  S_DYN, S_PITS, S_PENALTIES, S_SPRINT_SOFT, S_SPRINT_LOCK) = range(len(STAT_NAMES))
 
 COLOURS = ("green", "yellow", "blue")
+
+PIT_CHOICES = ("pit", "stay")
+OVERTAKE_CHOICES = ("attempt", "safe")
 
 
 class BRCState(State):
@@ -242,39 +247,47 @@ class BRCState(State):
             return frozenset(i for i, t in enumerate(self.tyre) if t < 0)
         return self.mv_seat
 
-    def _legal(self) -> list[str]:
+    def _legal(self) -> Sequence[str]:
         step = self.step
         if step == TYRES:
             return [f"{i}:{t}" for i, c in enumerate(self.tyre) if c < 0 for t in ("hard", "soft")]
         if step == PIT_CHOICE:
-            return ["pit", "stay"]
+            return PIT_CHOICES
         if step == OVERTAKE:
-            return ["attempt", "safe"]
+            return OVERTAKE_CHOICES
         if step == BOX:
             kinds = (SOFT, HARD) if self.game.sprint else (SOFT, HARD, WET)
             mine = self.tyre[self.mv_seat]
             return sorted(["tyre:keep", *(f"tyre:{TYRE_NAMES[t]}" for t in kinds if t != mine)])
-        if step == ROLL:
-            game = self.game
-            return game.sprint_actions if game.sprint and self.pit[self.mv_seat] < 0 else game.die_actions
         if step == OVER:
-            return []
+            return ()
+        table = self._chance_table()
+        if table is not None:
+            return table.actions
         return [a for a, _ in self._chance()]
 
-    def _chance(self) -> list[tuple[str, float]]:
+    def _chance_table(self) -> ChanceTable | None:
+        """The fixed outcomes of a movement roll (one d6, or Sprint's 2d6), a grid or qualifying roll and
+        the Attack Die; None at a flag-card draw (its odds follow the deck) and at a player's choice."""
         step = self.step
-        game = self.game
         if step == ROLL:
-            if game.sprint and self.pit[self.mv_seat] < 0:
-                return game.sprint_outcomes
-            return game.die_outcomes
-        if step in (GRID, QUALI):
-            return game.die_outcomes
-        if step == ATTACK:
-            return game.attack_outcomes
-        if step == FLAG:
+            table = self.game.sprint_table if self.game.sprint and self.pit[self.mv_seat] < 0 else DIE_TABLE
+        elif step == ATTACK:
+            table = self.game.attack_table
+        elif step in (GRID, QUALI):
+            table = DIE_TABLE
+        else:
+            return None
+        self._legal_cache = table.actions  # the outcomes, sorted: the legal actions here
+        return table
+
+    def _chance(self) -> list[tuple[str, float]]:
+        table = self._chance_table()
+        if table is not None:
+            return list(table.outcomes)
+        if self.step == FLAG:
             total = sum(self.deck)
-            ids = game.content.card_ids
+            ids = self.game.content.card_ids
             return sorted((f"card:{ids[i]}", c / total) for i, c in enumerate(self.deck) if c)
         return []
 
@@ -356,6 +369,8 @@ class BRCState(State):
     def standings(self) -> list[int]:
         """Seats from the leader to the last: finishers in finishing order, then by progress."""
         done, pit, dist = self.done, self.pit, self.dist
+        if not done and max(pit) < 0:  # everyone racing on the main track: by distance, ties by seat
+            return sorted(range(len(dist)), key=dist.__getitem__, reverse=True)
         keyed = sorted((-(dist[i] if pit[i] < 0 else self.progress(i)), i)
                        for i in range(len(dist)) if not (done >> i) & 1)
         return [*self.finish, *(i for _, i in keyed)]
@@ -490,22 +505,20 @@ class BRCState(State):
 
     # --- turns -------------------------------------------------------------------------------
 
-    def _race_over(self) -> bool:
-        game = self.game
-        return self.done == game.all_done if game.race_to_end else bool(self.finish)
-
     def _next_turn(self, ev: list[Event]) -> None:
         """The next car to roll: race order each round, leader first (F1-G8), serving missed turns."""
         game = self.game
         while True:
-            if self._race_over():
+            if self.done == game.all_done if game.race_to_end else self.finish:
                 self.step = OVER
                 self.mv_seat = -1
                 return
             turn = self.turn_i + 1
             if turn >= len(self.order):
                 self.rnd += 1
-                self.order = tuple(s for s in self.standings() if not (self.done >> s) & 1)
+                done = self.done
+                self.order = tuple(s for s in self.standings() if not (done >> s) & 1) if done else tuple(
+                    self.standings())
                 turn = 0
             self.turn_i = turn
             seat = self.order[turn]
@@ -576,23 +589,15 @@ class BRCState(State):
         else:
             move, lock = game.move_table[tyre][self.weather][a]
         rmod = self.rmod[seat]
-        if rmod:
-            self._put("rmod", seat, 0)
-            if not lock:
-                move = max(0, move + rmod)
-        saved = False
         perks = self.perks[seat]
-        if lock:
-            self.stats[S_LOCKUPS] += 1
-            if perks & TYRE_SAVER:
-                perks &= ~TYRE_SAVER
-                self._put("perks", seat, perks)
-                lock, saved = False, True
-        key = (seat, a, b, tyre, self.weather, rmod, saved)
-        event = game.event_cache.get(key)
-        if event is None:
-            event = game.event_cache[key] = self._roll_event(seat, a, b, move, rmod, lock, saved)
-        ev.append(event)
+        if rmod or lock or b:
+            move, lock, perks = self._modified_roll(seat, a, b, move, lock, ev)
+        else:  # the plain roll, most of them: its event is cached by an int key
+            key = seat << 6 | a << 3 | tyre << 1 | self.weather
+            event = game.roll_events.get(key)
+            if event is None:
+                event = game.roll_events[key] = self._roll_event(seat, a, b, move, 0, False, False)
+            ev.append(event)
         d = self.dist[seat]
         self.mv_no_ot = no_ot = bool(perks & NO_OVERTAKE)
         if no_ot:
@@ -616,6 +621,29 @@ class BRCState(State):
                 self.step = PIT_CHOICE
                 return
         self._advance(ev)
+
+    def _modified_roll(self, seat: int, a: int, b: int, move: int, lock: bool,
+                       ev: list[Event]) -> tuple[int, bool, int]:
+        """A roll with a flag card's modifier or perk, a lock-up or Sprint's two dice: (move, lock, perks)."""
+        rmod = self.rmod[seat]
+        if rmod:
+            self._put("rmod", seat, 0)
+            if not lock:
+                move = max(0, move + rmod)
+        saved = False
+        perks = self.perks[seat]
+        if lock:
+            self.stats[S_LOCKUPS] += 1
+            if perks & TYRE_SAVER:
+                perks &= ~TYRE_SAVER
+                self._put("perks", seat, perks)
+                lock, saved = False, True
+        key = (seat, a, b, self.tyre[seat], self.weather, rmod, saved)
+        event = self.game.event_cache.get(key)
+        if event is None:
+            event = self.game.event_cache[key] = self._roll_event(seat, a, b, move, rmod, lock, saved)
+        ev.append(event)
+        return move, lock, perks
 
     def _roll_event(self, seat: int, a: int, b: int, move: int, rmod: int, lock: bool, saved: bool) -> Event:
         """The event of a main-track movement roll (cached per game: the same roll reads the same)."""
@@ -839,10 +867,21 @@ class BRCState(State):
             self._next_turn(ev)
             return
         kind = self.mv_kind
-        moved = cur != self.mv_start or kind == PIT_EXIT
-        if self._place(seat, cur, ev, self.mv_start if kind != PIT_EXIT else self._move_origin()):
-            self._next_turn(ev)
-            return
+        start = self.mv_start
+        if kind == MAIN:  # _place, for a car that starts and ends on the main track
+            moved = cur != start
+            self.dist[seat] = cur
+            if cur > start and game.stop_go:
+                self._window_check(seat, start, cur, ev)
+            if cur >= game.finish_dist:
+                self._finish(seat, ev)
+                self._next_turn(ev)
+                return
+        else:
+            moved = True if kind == PIT_EXIT else cur != start
+            if self._place(seat, cur, ev, start if kind != PIT_EXIT else self._move_origin()):
+                self._next_turn(ev)
+                return
         if self.mv_lock:
             self._put("off", seat, True)
             self._put("miss", seat, max(self.miss[seat], 1))

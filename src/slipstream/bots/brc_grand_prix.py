@@ -40,14 +40,14 @@ class HeuristicBot:
     @staticmethod
     def best_tyre(state: BRCState) -> int:
         """WET tyres on a WET track, SOFT on a DRY one (SOFT averages 4.7 a turn with lock-ups, HARD 3.5)."""
-        if state.weather == DRY_TRACK or state.game.sprint:
+        if state.weather == DRY_TRACK or state.g.sprint:
             return SOFT
         return WET
 
     def wants_pit(self, state: BRCState, seat: int) -> bool:
         """Pit for the mandatory window as soon as it opens, or when the tyres are wrong for the weather
         with more than a lap to go."""
-        game = state.game
+        game = state.g
         lap = state.lap(seat)
         window = game.window
         if window is not None and not state.stops[seat] and window[0] <= lap <= window[1]:
@@ -60,11 +60,11 @@ class HeuristicBot:
         """Attempt when P(pass) x spaces gained beyond the defender beats P(collision) x its cost."""
         if state.perks[seat] & DRS:
             return True
-        length = state.game.content.length
+        length = state.g.content.length
         defender = state.dist[state.mv_def]
         spot = state.mv_cur + (defender - state.mv_cur) % length
         gain = state.mv_target - spot
-        faces = dict(state.game.content.attack_faces)
+        faces = dict(state.g.content.attack_faces)
         total = sum(faces.values())
         p_pass = faces.get("pass", 0) / total
         p_crash = faces.get("crash", 0) / total

@@ -65,7 +65,7 @@ def position_value(state: State, seat: int) -> float:
     the turns left (``win_chances``).
     """
     s = _brc(state)
-    g = s.game
+    g = s.g
     if s.finish:
         return 1.0 if s.finish[0] == seat else 0.0
     speed = SPRINT_SPACES_PER_TURN if g.sprint else SPACES_PER_TURN

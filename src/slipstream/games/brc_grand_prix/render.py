@@ -120,7 +120,7 @@ def hints(state: State, seat: int) -> list[str]:
     if not isinstance(state, BRCState):
         return []
     s = state
-    game = s.game
+    game = s.g
     out: list[str] = []
     if s.tyre[seat] < 0 or not s.grid:
         out.append("SOFT: +2 on DRY but a 1 locks up (3 spaces, miss a turn); HARD: +0, no lock-up")

@@ -71,6 +71,7 @@ class BRCState(State):
         "done",
         "finish",
         "flag_col",
+        "g",
         "grid",
         "grolls",
         "groups",
@@ -107,7 +108,8 @@ class BRCState(State):
     legal_is_sorted = True
     """``_legal`` returns its actions sorted and unique, so the base class need not sort them."""
 
-    game: BRCGrandPrix
+    g: BRCGrandPrix
+    """The game, typed as this one (the engine's ``game`` is the same object)."""
     step: int
     weather: int
     dist: list[int]
@@ -151,9 +153,9 @@ class BRCState(State):
     @classmethod
     def initial(cls, game: BRCGrandPrix) -> BRCState:
         """Setup: lap 1, track DRY, the flag deck shuffled face down, tyres to choose."""
-        s = cls.__new__(cls)
+        s = cls()
         n = game.players
-        s.game = game
+        s.g = game
         s.step = TYRES
         s.weather = DRY_TRACK
         s.dist = [0] * n
@@ -190,7 +192,8 @@ class BRCState(State):
         return s
 
     def _clone(self) -> BRCState:
-        new = BRCState.__new__(BRCState)
+        new = BRCState()
+        new.g = self.g
         new.step = self.step
         new.weather = self.weather
         new.dist = self.dist[:]
@@ -256,7 +259,7 @@ class BRCState(State):
         if step == OVERTAKE:
             return OVERTAKE_CHOICES
         if step == BOX:
-            kinds = (SOFT, HARD) if self.game.sprint else (SOFT, HARD, WET)
+            kinds = (SOFT, HARD) if self.g.sprint else (SOFT, HARD, WET)
             mine = self.tyre[self.mv_seat]
             return sorted(["tyre:keep", *(f"tyre:{TYRE_NAMES[t]}" for t in kinds if t != mine)])
         if step == OVER:
@@ -271,9 +274,9 @@ class BRCState(State):
         the Attack Die; None at a flag-card draw (its odds follow the deck) and at a player's choice."""
         step = self.step
         if step == ROLL:
-            table = self.game.sprint_table if self.game.sprint and self.pit[self.mv_seat] < 0 else DIE_TABLE
+            table = self.g.sprint_table if self.g.sprint and self.pit[self.mv_seat] < 0 else DIE_TABLE
         elif step == ATTACK:
-            table = self.game.attack_table
+            table = self.g.attack_table
         elif step in (GRID, QUALI):
             table = DIE_TABLE
         else:
@@ -287,7 +290,7 @@ class BRCState(State):
             return list(table.outcomes)
         if self.step == FLAG:
             total = sum(self.deck)
-            ids = self.game.content.card_ids
+            ids = self.g.content.card_ids
             return sorted((f"card:{ids[i]}", c / total) for i, c in enumerate(self.deck) if c)
         return []
 
@@ -325,7 +328,7 @@ class BRCState(State):
 
     def _occupant(self, space: int, exclude: int) -> int:
         """The car in action on main-track ``space``, or -1."""
-        length = self.game.content.length
+        length = self.g.content.length
         for j in range(len(self.dist)):
             if j != exclude and self._on_track(j) and self.dist[j] % length == space:
                 return j
@@ -333,7 +336,7 @@ class BRCState(State):
 
     def _closest_ahead(self, cur: int, limit: int, exclude: int) -> tuple[int, int]:
         """(car, spaces ahead) of the closest car in action 1..``limit`` spaces ahead of ``cur``."""
-        length = self.game.length
+        length = self.g.length
         best, best_off = -1, limit + 1
         pit, off, done = self.pit, self.off, self.done
         for j, d in enumerate(self.dist):
@@ -344,14 +347,14 @@ class BRCState(State):
 
     def lap(self, seat: int) -> int:
         """The lap ``seat`` is on (for a car in the pit lane, counting the line in the pit lane)."""
-        return lap_of(self._line_dist(seat), self.game.content.length)
+        return lap_of(self._line_dist(seat), self.g.content.length)
 
     def _line_dist(self, seat: int) -> int:
         """The main-track distance that counts for laps (the pit lane crosses the line after P4)."""
         k = self.pit[seat]
         if k < 0:
             return self.dist[seat]
-        c = self.game.content
+        c = self.g.content
         return self.dist[seat] + (c.bypass_before_line if k > c.pit_line_after else 0)
 
     def progress(self, seat: int) -> float:
@@ -360,7 +363,7 @@ class BRCState(State):
         d = self.dist[seat]
         if k < 0:
             return float(d)
-        c = self.game.content
+        c = self.g.content
         if k <= c.pit_line_after:
             return d - 1 + (k + 1) * (c.bypass_before_line + 1) / (c.pit_line_after + 2)
         return d + c.bypass_before_line + (k - c.pit_line_after - 0.5) * c.rejoin / (
@@ -377,7 +380,7 @@ class BRCState(State):
 
     def _window_check(self, seat: int, old: int, new: int, ev: list[Event]) -> None:
         """The Mandatory Pit Window: a stop-go (miss 2 turns) on leaving the window without a stop."""
-        game = self.game
+        game = self.g
         window = game.window
         if window is None or not game.stop_go or self.stops[seat] or self.pens[seat]:
             return
@@ -398,9 +401,9 @@ class BRCState(State):
         if self.pit[seat] >= 0:
             self._put("pit", seat, -1)
         self.dist[seat] = new
-        if new > old and self.game.stop_go:
+        if new > old and self.g.stop_go:
             self._window_check(seat, old, new, ev)
-        if new >= self.game.finish_dist:
+        if new >= self.g.finish_dist:
             self._finish(seat, ev)
             return True
         return False
@@ -409,7 +412,7 @@ class BRCState(State):
         """Crossing the Line: the car finishes and leaves the track (F1-A16)."""
         self.done |= 1 << seat
         self.finish = (*self.finish, seat)
-        self.dist[seat] = max(self.dist[seat], self.game.finish_dist)
+        self.dist[seat] = max(self.dist[seat], self.g.finish_dist)
         self._put("pit", seat, -1)
         self._put("off", seat, False)
         self._put("miss", seat, 0)
@@ -440,7 +443,7 @@ class BRCState(State):
         self.start_tyres = tuple(self.tyre)
         shown = ", ".join(f"{self._name(i)} {TYRE_NAMES[t].upper()}" for i, t in enumerate(self.tyre))
         ev.append(Event("tyres", f"starting tyres: {shown}", "Tyre Selection"))
-        if self.game.qualifying:
+        if self.g.qualifying:
             self.step = QUALI
             self.q_seat = self.q_dist = self.q_count = 0
         else:
@@ -456,9 +459,9 @@ class BRCState(State):
         self.q_count += counted
         penalty = " (SOFT 1: +1 roll)" if counted == 2 else ""
         ev.append(Event("qualifying", f"{self._name(seat)} rolls {roll}: moves {move}{penalty}, "
-                        f"{self.q_dist}/{self.game.content.length} after {self.q_count} rolls",
+                        f"{self.q_dist}/{self.g.content.length} after {self.q_count} rolls",
                         "Qualifying: the hot lap", {"seat": seat, "roll": roll, "move": move}))
-        if self.q_dist < self.game.content.length:
+        if self.q_dist < self.g.content.length:
             return
         self.qual = (*self.qual, self.q_count)
         ev.append(Event("qualified", f"{self._name(seat)} sets a hot lap of {self.q_count} rolls",
@@ -507,7 +510,7 @@ class BRCState(State):
 
     def _next_turn(self, ev: list[Event]) -> None:
         """The next car to roll: race order each round, leader first (F1-G8), serving missed turns."""
-        game = self.game
+        game = self.g
         while True:
             if self.done == game.all_done if game.race_to_end else self.finish:
                 self.step = OVER
@@ -548,7 +551,7 @@ class BRCState(State):
 
     def _do_roll(self, action: str, ev: list[Event]) -> None:
         seat = self.mv_seat
-        game = self.game
+        game = self.g
         if action[3] == "e":  # "dice:a-b" (Sprint)
             a, b = int(action[5]), int(action[7])
             self._track_roll(seat, a, b, ev)
@@ -578,7 +581,7 @@ class BRCState(State):
 
     def _track_roll(self, seat: int, a: int, b: int, ev: list[Event]) -> None:
         """Movement on the main track: the tyre/weather table (or Sprint 2d6), then the move."""
-        game = self.game
+        game = self.g
         tyre = self.tyre[seat]
         if game.sprint:
             move, lock = sprint_move(a, b, tyre)
@@ -639,15 +642,15 @@ class BRCState(State):
                 self._put("perks", seat, perks)
                 lock, saved = False, True
         key = (seat, a, b, self.tyre[seat], self.weather, rmod, saved)
-        event = self.game.event_cache.get(key)
+        event = self.g.event_cache.get(key)
         if event is None:
-            event = self.game.event_cache[key] = self._roll_event(seat, a, b, move, rmod, lock, saved)
+            event = self.g.event_cache[key] = self._roll_event(seat, a, b, move, rmod, lock, saved)
         ev.append(event)
         return move, lock, perks
 
     def _roll_event(self, seat: int, a: int, b: int, move: int, rmod: int, lock: bool, saved: bool) -> Event:
         """The event of a main-track movement roll (cached per game: the same roll reads the same)."""
-        sprint = self.game.sprint
+        sprint = self.g.sprint
         shown = f"{a}+{b}" if sprint else str(a)
         text = (f"{self._name(seat)} rolls {shown} on {TYRE_NAMES[self.tyre[seat]].upper()} "
                 f"({WEATHER_NAMES[self.weather]}{f', flag {rmod:+d}' if rmod else ''}): moves {move}")
@@ -664,22 +667,22 @@ class BRCState(State):
         """A cached event that depends only on its kind and the cars named (texts use placeholders
         ``{me}`` and ``{other}``)."""
         key = (kind, seat, other, text)
-        event = self.game.event_cache.get(key)
+        event = self.g.event_cache.get(key)
         if event is None:
             data = {"seat": seat} if other < 0 else {"seat": seat, "car": other}
-            event = self.game.event_cache[key] = Event(
+            event = self.g.event_cache[key] = Event(
                 kind, text.format(me=self._name(seat), other=self._name(other)), rule, data)
         return event
 
     def _must_pit(self, seat: int) -> bool:
         """F1-G9 drive-through: unpitted on the window's last lap or later, the car must enter."""
-        game = self.game
+        game = self.g
         window = game.window
         return (window is not None and not game.stop_go and not self.stops[seat] and not self.pens[seat]
                 and self.lap(seat) >= window[1])
 
     def _aim_pit(self) -> None:
-        c = self.game.content
+        c = self.g.content
         d = self.dist[self.mv_seat]
         self.mv_kind = PIT_IN
         self.mv_target = d - d % c.length + c.pit_entry_after + 1
@@ -698,7 +701,7 @@ class BRCState(State):
     def _advance(self, ev: list[Event]) -> None:
         """Move space by space towards the target, stopping for each car in the way, closest first."""
         seat = self.mv_seat
-        finish = self.game.finish_dist
+        finish = self.g.finish_dist
         if self.mv_kind == MAIN and self.mv_target >= finish:
             self.mv_target = finish
         target = self.mv_target
@@ -745,7 +748,7 @@ class BRCState(State):
         self.step = ATTACK
 
     def _behind_defender(self) -> int:
-        length = self.game.content.length
+        length = self.g.content.length
         return self.mv_cur + (self.dist[self.mv_def] - self.mv_cur) % length - 1
 
     def _do_attack(self, face: str, ev: list[Event]) -> None:
@@ -764,10 +767,10 @@ class BRCState(State):
     def _passed(self, ev: list[Event]) -> None:
         """Pass, then Securing the Spot: if the next space is taken, the passed car drops back one."""
         seat, j = self.mv_seat, self.mv_def
-        length = self.game.content.length
+        length = self.g.content.length
         self.stats[S_PASSES] += 1
         spot = self.mv_cur + (self.dist[j] - self.mv_cur) % length
-        strict = self.mv_kind == PIT_IN or self.mv_target >= self.game.finish_dist
+        strict = self.mv_kind == PIT_IN or self.mv_target >= self.g.finish_dist
         beyond = spot + 1 <= self.mv_target - (1 if strict else 0)
         if beyond and self._occupant((spot + 1) % length, seat) >= 0:
             self._drop_back(j, seat, ev)
@@ -784,7 +787,7 @@ class BRCState(State):
     def _drop_back(self, car: int, mover: int, ev: list[Event]) -> None:
         """Securing the Spot moves the passed car back one space; a car already there drops back
         too, in a chain (F1-A5). This is the only backwards movement caused by an overtake."""
-        length = self.game.content.length
+        length = self.g.content.length
         behind = self._occupant((self.dist[car] - 1) % length, mover)
         if behind >= 0 and behind != car:
             self._drop_back(behind, mover, ev)
@@ -815,7 +818,7 @@ class BRCState(State):
         In race order from the front, without overtaking (a car stops behind any car in action), with
         no flags and no pit entry; capped below the finish line unless ``safety_car=literal``.
         """
-        game = self.game
+        game = self.g
         self.stats[S_SAFETY] += 1
         finish = game.finish_dist
         moved = []
@@ -839,19 +842,19 @@ class BRCState(State):
     def _move_origin(self) -> int:
         """Where the move began, as a main-track distance for counting laps."""
         if self.mv_kind == PIT_EXIT:
-            return self.mv_start + 1 - self.game.content.rejoin
+            return self.mv_start + 1 - self.g.content.rejoin
         return self.mv_start
 
     def _hold_at_exit(self, seat: int) -> None:
         """A car that cannot rejoin stays on the last pit-lane space (its Pit Entry distance kept)."""
-        c = self.game.content
+        c = self.g.content
         self._put("pit", seat, c.pit_spaces)
         self.dist[seat] = self.mv_start + 1 - c.bypass
 
     def _end_move(self, ev: list[Event]) -> None:
         """The move is over: enter the pits, rejoin, finish, lock up or land on a flag."""
         seat = self.mv_seat
-        game = self.game
+        game = self.g
         c = game.content
         cur = self.mv_cur
         if self.mv_kind == PIT_IN and cur == self.mv_target:
@@ -897,7 +900,7 @@ class BRCState(State):
 
     def _enter_pit(self, seat: int, at: int, ev: list[Event]) -> None:
         """Pit Entry: the car moves onto the Pit Entry space; a stop in laps 2..7 fills the window."""
-        game = self.game
+        game = self.g
         self._put("pit", seat, 0)
         self.dist[seat] = at
         lap = lap_of(at, game.content.length)
@@ -915,7 +918,7 @@ class BRCState(State):
 
     def _pit_roll(self, seat: int, roll: int, ev: list[Event]) -> None:
         """Pit lane: one unmodified d6; modifiers apply to a roll that would take the car past the exit."""
-        game = self.game
+        game = self.g
         c = game.content
         k = self.pit[seat]
         lock = False
@@ -964,7 +967,7 @@ class BRCState(State):
 
     def _pit_move(self, ev: list[Event]) -> None:
         seat = self.mv_seat
-        game = self.game
+        game = self.g
         c = game.content
         k, new = self.mv_start, self.mv_target
         d = self.dist[seat]
@@ -1004,7 +1007,7 @@ class BRCState(State):
         return False
 
     def _do_flag_card(self, card_id: str, ev: list[Event]) -> None:
-        card = self.game.content.card_ids.index(card_id)
+        card = self.g.content.card_ids.index(card_id)
         deck = list(self.deck)
         deck[card] -= 1
         self.deck = tuple(deck)
@@ -1014,7 +1017,7 @@ class BRCState(State):
 
     def _resolve_card(self, seat: int, card: int, ev: list[Event]) -> None:
         """Execution: follow only the line of the space's colour; the card goes to the bottom."""
-        c = self.game.content
+        c = self.g.content
         effect = c.card_lines[card][self.flag_col]
         ev.append(Event("card", f"BRC card {c.card_ids[card]}: {self.flag_col} line '{effect}'",
                         "Flag spaces: Execution", {"seat": seat, "card": c.card_ids[card],
@@ -1024,7 +1027,7 @@ class BRCState(State):
     # --- views and results ------------------------------------------------------------------------
 
     def view(self, seat: int | None) -> dict[str, JSON]:
-        game = self.game
+        game = self.g
         c = game.content
         hide_tyres = self.step == TYRES
         standing = self.standings()
@@ -1088,7 +1091,7 @@ class BRCState(State):
         if self.step != TYRES:
             return self
         new = self._clone()
-        new.game, new.seed, new.ply = self.game, self.seed, self.ply
+        new.game, new.seed, new.ply = self.g, self.seed, self.ply
         new._history, new._legal_cache, new.events = self._history, None, self.events
         for i, t in enumerate(new.tyre):
             if t >= 0 and i != seat:
@@ -1100,15 +1103,15 @@ class BRCState(State):
         if self.step != OVER:
             return None
         order = tuple(self.standings())
-        reason = (f"first to complete {self.game.laps} laps; "
-                  + ("everyone raced to the end" if self.game.race_to_end else "the rest by current position"))
+        reason = (f"first to complete {self.g.laps} laps; "
+                  + ("everyone raced to the end" if self.g.race_to_end else "the rest by current position"))
         return Result(order=order, winners=(order[0],), reason=reason,
                       details={"finished": list(self.finish)})
 
     def invariant_problems(self) -> list[str]:
         """Rule invariants the conformance suite checks at every step."""
         problems = []
-        c = self.game.content
+        c = self.g.content
         spaces = [self.dist[i] % c.length for i in range(len(self.dist)) if self._on_track(i)]
         if self.step not in (TYRES, GRID, QUALI) and len(spaces) != len(set(spaces)):
             problems.append(f"two cars in action share a main-track space: {self.dist}")
@@ -1152,7 +1155,7 @@ def apply_effect(state: BRCState, seat: int, effect: str, ev: list[Event]) -> No
 def _free_move(state: BRCState, seat: int, n: int, ev: list[Event]) -> None:
     """A flag-card move: up to ``n`` spaces, stopping behind any car in action; no overtakes or flags."""
     cur = state.dist[seat]
-    finish = state.game.finish_dist
+    finish = state.g.finish_dist
     crossing = cur + n >= finish
     j, o = state._closest_ahead(cur, finish - cur - 1 if crossing else n, seat)
     step = (finish - cur if crossing else n) if j < 0 else o - 1
@@ -1164,7 +1167,7 @@ def _free_move(state: BRCState, seat: int, n: int, ev: list[Event]) -> None:
 
 def _move_back(state: BRCState, seat: int, n: int, ev: list[Event]) -> None:
     """A flag-card move back: ``n`` spaces, or further back to the first free space."""
-    length = state.game.content.length
+    length = state.g.content.length
     new = state.dist[seat] - n
     while state._occupant(new % length, seat) >= 0:
         new -= 1
@@ -1176,7 +1179,7 @@ def _move_back(state: BRCState, seat: int, n: int, ev: list[Event]) -> None:
 
 def _let_by(state: BRCState, seat: int, ev: list[Event]) -> None:
     """Blue flag: the car directly behind (in action) swaps places with this one."""
-    length = state.game.content.length
+    length = state.g.content.length
     behind = state._occupant((state.dist[seat] - 1) % length, seat)
     if behind < 0:
         ev.append(Event("card-effect", f"no car directly behind {state._name(seat)}", "BRC flag card",

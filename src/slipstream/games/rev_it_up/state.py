@@ -121,7 +121,7 @@ class RevState(State):
     @classmethod
     def initial(cls, game: RevItUp) -> RevState:
         n = game.players
-        s = cls.__new__(cls)
+        s = cls()
         s._act = False
         s._cc = None
         s._opts = [None] * game.players
@@ -167,7 +167,7 @@ class RevState(State):
         """A copy that shares every list with this state (copy on write, see ``_own``), except the
         ones the next step may change in place without calling ``_own``: the bag and the drawn chips
         at a draw, the pending choices, carts and option cache at a simultaneous choice."""
-        new = RevState.__new__(RevState)
+        new = RevState()
         new._act = False
         new._cc = None
         ph = self.phase

@@ -163,7 +163,8 @@ class ScrapRacer(Game):
     boost_title = card_title
 
     def _initial_state(self) -> ScrapState:
-        s = ScrapState.__new__(ScrapState)
+        s = ScrapState()
+        s.g = self
         n = len(self.owner)
         s.phase = SETUP
         s.racer = list(self.fixed_racers) if self.fixed_racers else [""] * n
@@ -194,7 +195,7 @@ class ScrapRacer(Game):
         s.start_seat = int(self.options["start_player"]) - 1
         s.stats = [0] * self.N_STATS
         s.winner_info = ()
-        s.game = self
+        s.game = s.g = self
         s.names = s._racer_names()
         s._setup_next([])
         return s

@@ -15,7 +15,7 @@ def race_metrics(final: State) -> dict[str, float]:
     """Per-race figures a designer cares about."""
     if not isinstance(final, ScrapState):
         return {}
-    g = final.game
+    g = final.g
     stats = final.stats
     crash = {f"crash_cards_{name}": float(stats[ScrapRacer.STAT_CRASH + i])
              for i, name in enumerate(g.content.pile_names)}
@@ -82,7 +82,7 @@ def position_value(state: State, seat: int) -> float:
     if not isinstance(state, ScrapState):
         raise TypeError(f"not a Scrap Racer state: {type(state).__name__}")
     result = state.result
-    g = state.game
+    g = state.g
     if result is not None:
         return 1.0 if seat in result.winners else 0.0
     goal = 3 * g.length + 1

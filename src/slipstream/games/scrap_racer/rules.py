@@ -123,6 +123,7 @@ class ScrapState(State):
         "die",
         "end_round",
         "filled",
+        "g",
         "laps",
         "names",
         "need",
@@ -142,7 +143,8 @@ class ScrapState(State):
         "winner_info",
     )
 
-    game: ScrapRacer
+    g: ScrapRacer
+    """The game, typed as this one (the engine's ``game`` is the same object)."""
     phase: int
     racer: list[str]          # racer id (ability) per racer slot; "" until drawn
     names: tuple[str, ...]    # racer name per slot (from racer; "racer N" until drawn)
@@ -176,7 +178,8 @@ class ScrapState(State):
 
     def _clone(self) -> ScrapState:
         """A copy that shares the lists (never changed in place: see the class)."""
-        new = ScrapState.__new__(ScrapState)
+        new = ScrapState()
+        new.g = self.g
         new.phase = self.phase
         new.racer = self.racer
         new.names = self.names
@@ -232,7 +235,7 @@ class ScrapState(State):
         return None
 
     def _chance(self) -> list[tuple[str, float]]:
-        g = self.game
+        g = self.g
         table = self._chance_table()
         if table is not None:
             return list(table.outcomes)
@@ -270,7 +273,7 @@ class ScrapState(State):
             return ["move", *plays] if phase == CARDS else ["done", *plays]
         if phase == ORDER:
             seat = self._order_chooser()
-            return sorted(f"first:{self.racer[r]}" for r in self.game.racers_of(seat))
+            return sorted(f"first:{self.racer[r]}" for r in self.g.racers_of(seat))
         # FIGHT_CHOICE
         return sorted([f"win:{self.racer[self.need[1]]}", f"win:{self.racer[self.need[2]]}"])
 
@@ -294,7 +297,7 @@ class ScrapState(State):
         elif phase == FIGHT_CHOICE:
             winner = self.need[1] if self.racer[self.need[1]] == arg else self.need[2]
             loser = self.need[2] if winner == self.need[1] else self.need[1]
-            ev.append(Event("fight", f"{self.game.seat_name(self.owner[winner])} lets {self.names[winner]} "
+            ev.append(Event("fight", f"{self.g.seat_name(self.owner[winner])} lets {self.names[winner]} "
                             f"win the fight against {self.names[loser]}", R_TEAM))
             self._win_fight(winner, 1, ev)
             self._run(ev)
@@ -316,12 +319,12 @@ class ScrapState(State):
 
     def _racer_names(self) -> tuple[str, ...]:
         """Every slot's racer name, for ``names`` (set whenever ``racer`` changes, during setup)."""
-        names = self.game.racer_names
+        names = self.g.racer_names
         return tuple(names.get(rid) or f"racer {r + 1}" for r, rid in enumerate(self.racer))
 
     def space(self, r: int) -> int:
         """The 0-based space of an on-track racer."""
-        return (self.pos[r] - 1) % self.game.length
+        return (self.pos[r] - 1) % self.g.length
 
     def on_track(self, r: int) -> bool:
         return self.pos[r] > 0
@@ -341,12 +344,12 @@ class ScrapState(State):
     def _order_chooser(self) -> int:
         if not self.order:
             return self.start_seat
-        return (self.owner[self.order[-1]] + 1) % self.game.players
+        return (self.owner[self.order[-1]] + 1) % self.g.players
 
     # --- setup -------------------------------------------------------------------------------
 
     def _on_setup(self, head: str, arg: str, ev: list[Event]) -> None:
-        g = self.game
+        g = self.g
         if head == "racer":
             slot = self.racer.index("")
             self.racer = [*self.racer[:slot], arg, *self.racer[slot + 1:]]
@@ -366,7 +369,7 @@ class ScrapState(State):
         if self.start_seat < 0:
             self.need = ("start",)
             return
-        g = self.game
+        g = self.g
         if g.per_player == 1:
             self.order = [r for k in range(g.players) for r in g.racers_of((self.start_seat + k) % g.players)]
             self._begin_turn(ev)
@@ -375,10 +378,10 @@ class ScrapState(State):
 
     def _on_order(self, arg: str, ev: list[Event]) -> None:
         seat = self._order_chooser()
-        mine = self.game.racers_of(seat)
+        mine = self.g.racers_of(seat)
         first = next(r for r in mine if self.racer[r] == arg)
         self.order = [*self.order, first, *(r for r in mine if r != first)]
-        ev.append(Event("order", f"{self.game.seat_name(seat)} sends {self.names[first]} first", R_TEAM))
+        ev.append(Event("order", f"{self.g.seat_name(seat)} sends {self.names[first]} first", R_TEAM))
         self._begin_turn(ev)
 
     # --- rolling the dice ----------------------------------------------------------------------
@@ -394,7 +397,7 @@ class ScrapState(State):
         self.queue = ()
         self.phase = ROLL
         r = self.order[self.turn]
-        ev.append(turn_event(self.rnd, self.names[r], self.game.seat_names[self.owner[r]]))
+        ev.append(turn_event(self.rnd, self.names[r], self.g.seat_names[self.owner[r]]))
 
     def _on_die(self, face: int, ev: list[Event]) -> None:
         nth = 0 if self.die else len(self.dice) + 1  # 0: a re-roll
@@ -454,7 +457,7 @@ class ScrapState(State):
         """Boost markers: used on the die just rolled, before the doubles check, then removed."""
         kind = {"up": PM, "down": PM, "reroll": REROLL, "turn": TURN}[how]
         self.boosts = added(self.boosts, 3 * r + kind, -1)
-        self.stats = added(self.stats, self.game.STAT_BOOSTS, 1)
+        self.stats = added(self.stats, self.g.STAT_BOOSTS, 1)
         if how == "reroll":
             ev.append(Event("boost", f"{self.names[r]} uses a Re-roll marker", f"{R_BOOST}: Re-roll"))
             self.phase = ROLL
@@ -490,11 +493,11 @@ class ScrapState(State):
         self._after_move(ev)
 
     def _holds_cards(self, seat: int) -> bool:
-        n = self.game.n_bonus_cards
+        n = self.g.n_bonus_cards
         return any(self.cards[seat * n: (seat + 1) * n])
 
     def _playable(self, seat: int) -> list[str]:
-        g = self.game
+        g = self.g
         n = len(g.bonus_deck.cards)
         base = seat * n
         if not any(self.cards[base: base + n]):
@@ -510,7 +513,7 @@ class ScrapState(State):
         pos = self.pos[r]
         if card in FORWARD_CARDS:
             return pos + FORWARD_CARDS[card]
-        track = self.game.track
+        track = self.g.track
         length = track.length
         if card in ("straight", "curve"):
             want = "S" if card == "straight" else "C"
@@ -530,7 +533,7 @@ class ScrapState(State):
     def _on_cards(self, head: str, arg: str, ev: list[Event]) -> None:
         r = self.active
         if head == "play":
-            g = self.game
+            g = self.g
             seat = self.owner[r]
             i = g.bonus_deck.cards.index(arg)
             self.cards = added(self.cards, seat * g.n_bonus_cards + i, -1)
@@ -572,7 +575,7 @@ class ScrapState(State):
         if own_turn and not self.passed:
             self.passed = self._passes_someone(r, start, end)
         where = "enters the track and " if start == 0 else ""
-        space = (end - 1) % self.game.length + 1
+        space = (end - 1) % self.g.length + 1
         ev.append(Event("move", f"{self.names[r]} {where}moves {n} forward to space {space}", rule,
                         {"racer": self.racer[r], "from": start, "to": end}))
 
@@ -582,7 +585,7 @@ class ScrapState(State):
         The space it leaves counts too (SR-A4): it is shared only after an earlier move of this turn
         (Catch up), and moving on passes that racer. A racer entering the track leaves no space.
         """
-        length = self.game.length
+        length = self.g.length
         n = end - start
         lo = 0 if start > 0 else 1
         pos = self.pos
@@ -597,7 +600,7 @@ class ScrapState(State):
         start = self.pos[r]
         if start == 0 or n <= 0:
             return
-        length = self.game.length
+        length = self.g.length
         floor = (start - 1) // length * length + 1
         self.pos = added(self.pos, r, max(start - n, floor) - start)
         moved = start - self.pos[r]
@@ -677,7 +680,7 @@ class ScrapState(State):
         ability = self.racer[r]
         if ability not in MOVE_ABILITIES or not self.on_track(r):
             return
-        kind = self.game.track.kinds[self.space(r)]
+        kind = self.g.track.kinds[self.space(r)]
         if (ability == "steel-jacket" and kind == "S") or (ability == "swifty" and kind == "C"):
             self._forward(r, 1, ev, rule=f"Racer abilities: {self.names[r]}")
         elif ability == "twister" and self.passed:
@@ -690,7 +693,7 @@ class ScrapState(State):
     def _crowd(self, mover: int) -> tuple[int, int] | None:
         """The next two racers that must fight: the mover first, then any other shared space."""
         pos = self.pos
-        length = self.game.length
+        length = self.g.length
         if len({(p - 1) % length for p in pos if p > 0}) == len(pos) - pos.count(0):
             return None  # every racer on the track has a space of its own
         rank = {r: i for i, r in enumerate(self.order)}
@@ -715,7 +718,7 @@ class ScrapState(State):
         if pair is None:
             return False
         a, b = pair
-        self.stats = added(self.stats, self.game.STAT_FIGHTS, 1)
+        self.stats = added(self.stats, self.g.STAT_FIGHTS, 1)
         jackal = a if self.racer[a] == "jackal" else b if self.racer[b] == "jackal" else None
         if jackal is not None:
             other = b if jackal == a else a
@@ -723,7 +726,7 @@ class ScrapState(State):
                             "automatically and moves 2", "Racer abilities: Jackal (SR-A2, SR-A3)"))
             self._win_fight(jackal, 2, ev)
             return False
-        if self.game.per_player > 1 and self.owner[a] == self.owner[b]:
+        if self.g.per_player > 1 and self.owner[a] == self.owner[b]:
             self.need = ("own-fight", a, b)
             self.phase = FIGHT_CHOICE
             return True
@@ -748,7 +751,7 @@ class ScrapState(State):
     # --- B) doubles rolled ------------------------------------------------------------------------
 
     def _begin_crash(self, ev: list[Event]) -> None:
-        g = self.game
+        g = self.g
         pile = g.pile_of_double[self.die]
         self.stats = added(self.stats, g.STAT_CRASH + pile, 1)
         ev.append(Event("double", f"{self.names[self.active]} rolled a double {self.die}: "
@@ -761,7 +764,7 @@ class ScrapState(State):
 
     def _draw(self, deck_need: tuple[Any, ...], card: str) -> None:
         """Take a drawn card off its deck; crash cards go to the discard pile at once."""
-        deck = self.game.deck_for(deck_need)
+        deck = self.g.deck_for(deck_need)
         i = deck.cards.index(card)
         self.decks = added(self.decks, deck.draw + i, -1)
         if deck.discard_on_draw:
@@ -770,7 +773,7 @@ class ScrapState(State):
 
     def _reshuffle_if_empty(self, deck_need: tuple[Any, ...]) -> None:
         """An empty draw pile takes its discard pile as a new (shuffled) deck."""
-        deck = self.game.deck_for(deck_need)
+        deck = self.g.deck_for(deck_need)
         n = len(deck.cards)
         if sum(self.decks[deck.draw: deck.draw + n]) == 0:
             d = self.decks[:]  # copy on write
@@ -782,7 +785,7 @@ class ScrapState(State):
         """Apply a crash card's effect (True: it waits for a die roll)."""
         self._draw(("crash", pile), effect)
         r = self.active
-        g = self.game
+        g = self.g
         rule = f"Crash cards: {g.crash_title(effect)}"
         ev.append(Event("crash-card", f"Crash card: {g.crash_title(effect)}", rule, {"card": effect}))
         if effect.startswith("advance-") or effect == "three-forward":
@@ -819,7 +822,7 @@ class ScrapState(State):
 
     def _push(self, r: int, ev: list[Event], rule: str) -> None:
         """Push 5: forward up to 5, stopping on a racer, who is pushed 2 spaces on."""
-        length = self.game.length
+        length = self.g.length
         start = self.pos[r]
         for step in range(1, 6):
             here = (start + step - 1) % length
@@ -845,13 +848,13 @@ class ScrapState(State):
             return False
         self.bonus_supply -= 1
         self.bmark = added(self.bmark, r, 1)
-        need = 2 if self.racer[r] == "hover" else self.game.markers_per_card
+        need = 2 if self.racer[r] == "hover" else self.g.markers_per_card
         ev.append(Event("marker", f"{self.names[r]} takes bonus marker {self.bmark[r]} of {need}", R_MARKER))
         if self.bmark[r] < need:
             return False
         self.bonus_supply += self.bmark[r]
         self.bmark = added(self.bmark, r, -self.bmark[r])
-        deck = self.game.bonus_deck
+        deck = self.g.bonus_deck
         self._reshuffle_if_empty(("bonus",))
         if sum(self.decks[deck.draw: deck.draw + len(deck.cards)]) == 0:
             ev.append(Event("marker", "The bonus deck is empty: no card", R_MARKER))
@@ -859,7 +862,7 @@ class ScrapState(State):
         return self._wait(("bonus", self.owner[r]))
 
     def _bonus_card_drawn(self, seat: int, card: str, ev: list[Event]) -> None:
-        g = self.game
+        g = self.g
         self._draw(("bonus",), card)
         self.cards = added(self.cards, seat * g.n_bonus_cards + g.bonus_deck.cards.index(card), 1)
         self.stats = added(self.stats, g.STAT_CARDS_DRAWN, 1)
@@ -871,7 +874,7 @@ class ScrapState(State):
 
     def _crossing_next(self, ev: list[Event]) -> bool:
         """Lap markers and goal cards, one racer at a time clockwise from the active one (SR-A11)."""
-        length = self.game.length
+        length = self.g.length
         order, pos, laps, turn = self.order, self.pos, self.laps, self.turn
         n = len(order)
         for k in range(n):
@@ -894,7 +897,7 @@ class ScrapState(State):
         return False
 
     def _goal_card(self, r: int, card: str, ev: list[Event]) -> None:
-        g = self.game
+        g = self.g
         self._draw(("goal",), card)
         rule = f"Goal cards: {g.goal_title(card)}"
         ev.append(Event("goal-card", f"{self.names[r]} draws the goal card {g.goal_title(card)}", rule, {"card": card}))
@@ -913,7 +916,7 @@ class ScrapState(State):
     def _refill(self, ev: list[Event]) -> None:
         """After a crossing (``crossed``), empty boost spaces are refilled from the finite supply, from the
         line on."""
-        boost = self.game.track.boost
+        boost = self.g.track.boost
         reveals = []
         for i, space in enumerate(boost):
             if self.boost_supply == 0:
@@ -932,7 +935,7 @@ class ScrapState(State):
         turn, and for a racer on a space just refilled."""
         if self.pos[r] == 0:
             return False
-        i = self.game.boost_slot.get(self.space(r))
+        i = self.g.boost_slot.get(self.space(r))
         if i is None or not self.filled >> i & 1:
             return False
         return self._wait(("marker", r, i))
@@ -942,7 +945,7 @@ class ScrapState(State):
         self.filled &= ~(1 << i)
         self.unseen = added(self.unseen, t, -1)
         self.boosts = added(self.boosts, 3 * r + t, 1)
-        ev.append(Event("boost-collect", f"{self.names[r]} collects a boost marker: {self.game.boost_title(kind)}",
+        ev.append(Event("boost-collect", f"{self.names[r]} collects a boost marker: {self.g.boost_title(kind)}",
                         R_COLLECT, {"racer": self.racer[r], "marker": kind}))
 
     # --- the end of a turn and of the race --------------------------------------------------------
@@ -964,7 +967,7 @@ class ScrapState(State):
     def _finish(self, ev: list[Event]) -> None:
         self.phase = OVER
         self.need = ()
-        g = self.game
+        g = self.g
         standings = self.standings()
         if g.per_player == 1:
             order = tuple(self.owner[r] for r in standings)
@@ -978,7 +981,7 @@ class ScrapState(State):
 
     def _team_order(self, standings: list[int]) -> tuple[tuple[int, ...], str]:
         """2-player (and 3-player two-racer) winner: lap-3 racers first, then the second racer (SR-A12)."""
-        g = self.game
+        g = self.g
         place = {r: i for i, r in enumerate(standings)}
 
         def key(seat: int) -> tuple[int, int, int]:
@@ -1000,7 +1003,7 @@ class ScrapState(State):
     # --- views ------------------------------------------------------------------------------------
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        g = self.game
+        g = self.g
         ncards = len(g.bonus_deck.cards)
         actor = self._actor()
         racers = []
@@ -1064,11 +1067,11 @@ class ScrapState(State):
 
     def determinize(self, seat: int | None, rng: random.Random) -> ScrapState:
         """Redeal the bonus cards ``seat`` cannot see (other hands and the deck) at random."""
-        g = self.game
+        g = self.g
         n = len(g.bonus_deck.cards)
         new = self._clone()
         new.cards, new.decks = self.cards[:], self.decks[:]  # changed in place below: copies
-        new.game, new.seed, new.ply = self.game, self.seed, self.ply
+        new.game, new.seed, new.ply = self.g, self.seed, self.ply
         new._history, new._legal_cache, new.events = self._history, None, self.events
         hidden = [s for s in range(g.players) if s != seat]
         pool: list[int] = []
@@ -1089,7 +1092,7 @@ class ScrapState(State):
 
     def invariant_problems(self) -> list[str]:
         """Components are conserved: markers, cards and racers all accounted for."""
-        g = self.game
+        g = self.g
         problems = []
         if self.bonus_supply + sum(self.bmark) != g.content.bonus_markers:
             problems.append("bonus markers are not conserved")

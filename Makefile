@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The compiled build (setup.py, src/slipstream/_native.py): rebuilt when a source it compiles changes.
+NATIVE := src/slipstream/_native_build.json
+NATIVE_SOURCES := setup.py src/slipstream/_native.py $(wildcard src/slipstream/engine/*.py src/slipstream/games/*/*.py)
 
 .PHONY: run test lint typecheck pytest bench golden clean
 
@@ -12,25 +15,29 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,sim,web,ray,interop]'
 	touch $(STAMP)
 
-run: $(STAMP)
+$(NATIVE): $(NATIVE_SOURCES) | $(STAMP)
+	$(BIN)/python setup.py --quiet build_ext --inplace
+
+run: $(NATIVE)
 	$(BIN)/slipstream serve
 
 test: lint typecheck pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff check src tests benchmarks scripts setup.py
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict src/slipstream/engine src/slipstream/games
+	$(BIN)/mypy --strict src/slipstream/engine src/slipstream/games src/slipstream/_native.py
 
-pytest: $(STAMP)
+pytest: $(NATIVE)
 	$(BIN)/pytest -n 2 --timeout=900
 
-bench: $(STAMP)
+bench: $(NATIVE)
 	$(BIN)/python -m benchmarks.run
 
-golden: $(STAMP)
+golden: $(NATIVE)
 	$(BIN)/python scripts/make_golden.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build $(NATIVE)
+	find src -name '*.so' -delete

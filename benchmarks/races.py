@@ -6,7 +6,8 @@ Two paths: the public, checked contract (legal_actions + apply, chance sampled b
 sample_chance) and the fast path (apply_unchecked with the same choices). Every decision is a uniformly
 random legal action; at a simultaneous choice a random pending seat acts first (as in the conformance
 suite). The machine is shared, so the figure is CPU time of this process (``time.process_time``), the two
-paths take turns, and the best and the median of ``--repeat`` runs are shown.
+paths take turns, and the best and the median of ``--repeat`` runs are shown. The build is named: the
+compiled modules (``make``) or the pure-Python ones (``SLIPSTREAM_PURE=1``, see slipstream/_native.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import time
 from collections.abc import Sequence
 
 import slipstream
+from slipstream import _native
 from slipstream.engine.game import CHANCE
 
 
@@ -73,7 +75,7 @@ def main(argv: Sequence[str] | None = None, default_game: str | None = None) -> 
         median = statistics.median(r[0] for r in results)
         print(f"{game_id} {args.players}p {label:28s}: best {best[0]:5.0f} races/s ({best[1]:7.0f} actions/s, "
               f"{1e6 / best[1]:5.2f} us/action), median {median:5.0f} races/s; CPU time, {args.repeat} runs "
-              f"of {args.races}")
+              f"of {args.races}; {_native.mode} build")
 
 
 if __name__ == "__main__":

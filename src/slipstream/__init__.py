@@ -5,7 +5,11 @@
 >>> state = game.start(seed=7)
 """
 
-from .engine import (
+from . import _native
+
+_native.activate()  # before any compiled module loads: a stale build falls back to the sources
+
+from .engine import (  # noqa: E402
     CHANCE,
     ContentError,
     Event,
@@ -20,7 +24,7 @@ from .engine import (
     available_games,
     load,
 )
-from .engine.record import replay
+from .engine.record import replay  # noqa: E402
 
 __version__ = "0.1.0"
 

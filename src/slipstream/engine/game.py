@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from . import chance
 from .errors import IllegalActionError, OptionError
 
@@ -122,6 +124,7 @@ def _parse_text(game_id: str, name: str, text: str, kind: type) -> JSON:
     return text
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a game need not be compiled (see slipstream._native)
 class Game(ABC):
     """A game with its options fixed: the factory of initial states.
 
@@ -138,7 +141,7 @@ class Game(ABC):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     status: ClassVar[str] = "complete"
 
-    def __init__(self, players: int | None = None, **options: JSON) -> None:
+    def __init__(self, players: int | str | None = None, **options: JSON) -> None:
         if players is None:
             players = self.default_players
         if isinstance(players, str):
@@ -200,6 +203,7 @@ class Game(ABC):
 S = TypeVar("S", bound="State")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC):
     """One position of a game. Treat it as immutable: ``apply`` returns a new state."""
 
@@ -302,9 +306,13 @@ class State(ABC):
         return self._chance()
 
     def apply(self: S, action: str) -> S:
-        """The state after ``action``; raises ``IllegalActionError`` and changes nothing if illegal."""
+        """The state after ``action``; raises ``IllegalActionError`` and changes nothing if illegal.
+
+        An action is a string: anything else is a ``TypeError`` (the compiled build checks the type on
+        the way in, so both builds raise the same error).
+        """
         if not isinstance(action, str):
-            raise IllegalActionError(action, self.legal_actions(), "an action is a string")
+            raise TypeError(f"an action is a string, not {type(action).__name__} {action!r}")
         legal = self._legal_cache
         if legal is None:
             legal = self._legal_cache = tuple(self._legal()) if self.legal_is_sorted else self._legal_tuple()

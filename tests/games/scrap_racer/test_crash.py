@@ -32,7 +32,7 @@ def test_advance_2_3_5(card: str, moved: int) -> None:
     of spaces." (pile 1/2)."""
     s, log = crash({0: 3, 1: 30, 2: 35, 3: 40}, LOW, card)
     assert s.pos[0] == 3 + moved, "no Steel Jacket ability on a crash turn"
-    assert f"Crash cards: {s.game.crash_title(card)}" in rules(log)
+    assert f"Crash cards: {s.game.card_title(card)}" in rules(log)
     assert s.bmark[0] == 1 and whose_turn(s) == "twister"
     check(s)
 

@@ -190,7 +190,9 @@ def move_forward(s: RevState, seat: int, spaces: int, events: list[Event]) -> No
         if s.traps:
             for trap in s.traps:
                 if trap[0] == sp and trap[2] != seat:
-                    s.traps = tuple(t for t in s.traps if t is not trap)
+                    left = list(s.traps)
+                    left.remove(trap)  # one trap springs (an identical one would stay)
+                    s.traps = tuple(left)
                     _ev(events, "trap", f"{_name(s, seat)} runs over {_name(s, trap[2])}'s {trap[1]} on "
                         f"space {sp}", "Items: Trap", seat=seat, space=sp)
                     if shielded(s, seat, events):

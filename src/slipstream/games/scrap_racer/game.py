@@ -63,12 +63,12 @@ class ScrapRacer(Game):
         (5, {"track": "C"}),
     )
 
-    STAT_CRASH = 0      # crash cards drawn, one counter per pile (three piles)
-    STAT_FIGHTS = 3
-    STAT_BOOSTS = 4
-    STAT_CARDS_DRAWN = 5
-    STAT_CARDS_PLAYED = 6
-    N_STATS = 7
+    STAT_CRASH: ClassVar[int] = 0      # crash cards drawn, one counter per pile (three piles)
+    STAT_FIGHTS: ClassVar[int] = 3
+    STAT_BOOSTS: ClassVar[int] = 4
+    STAT_CARDS_DRAWN: ClassVar[int] = 5
+    STAT_CARDS_PLAYED: ClassVar[int] = 6
+    N_STATS: ClassVar[int] = 7
 
     content: Content
     track: Track
@@ -156,11 +156,8 @@ class ScrapRacer(Game):
 
     @staticmethod
     def card_title(card: str) -> str:
+        """The printed title of a crash, goal, bonus or boost card (its id if the content has none)."""
         return TITLES.get(card, card)
-
-    crash_title = card_title
-    goal_title = card_title
-    boost_title = card_title
 
     def _initial_state(self) -> ScrapState:
         s = ScrapState()

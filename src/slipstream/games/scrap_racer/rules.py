@@ -786,8 +786,8 @@ class ScrapState(State):
         self._draw(("crash", pile), effect)
         r = self.active
         g = self.g
-        rule = f"Crash cards: {g.crash_title(effect)}"
-        ev.append(Event("crash-card", f"Crash card: {g.crash_title(effect)}", rule, {"card": effect}))
+        rule = f"Crash cards: {g.card_title(effect)}"
+        ev.append(Event("crash-card", f"Crash card: {g.card_title(effect)}", rule, {"card": effect}))
         if effect.startswith("advance-") or effect == "three-forward":
             self._forward(r, 3 if effect == "three-forward" else int(effect[-1]), ev, rule=rule)
         elif effect == "two-dice":
@@ -899,8 +899,8 @@ class ScrapState(State):
     def _goal_card(self, r: int, card: str, ev: list[Event]) -> None:
         g = self.g
         self._draw(("goal",), card)
-        rule = f"Goal cards: {g.goal_title(card)}"
-        ev.append(Event("goal-card", f"{self.names[r]} draws the goal card {g.goal_title(card)}", rule, {"card": card}))
+        rule = f"Goal cards: {g.card_title(card)}"
+        ev.append(Event("goal-card", f"{self.names[r]} draws the goal card {g.card_title(card)}", rule, {"card": card}))
         order = self.standings()
         if card == "last-place":
             movers = order[-1:]
@@ -945,7 +945,7 @@ class ScrapState(State):
         self.filled &= ~(1 << i)
         self.unseen = added(self.unseen, t, -1)
         self.boosts = added(self.boosts, 3 * r + t, 1)
-        ev.append(Event("boost-collect", f"{self.names[r]} collects a boost marker: {self.g.boost_title(kind)}",
+        ev.append(Event("boost-collect", f"{self.names[r]} collects a boost marker: {self.g.card_title(kind)}",
                         R_COLLECT, {"racer": self.racer[r], "marker": kind}))
 
     # --- the end of a turn and of the race --------------------------------------------------------

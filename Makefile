@@ -11,7 +11,7 @@ NATIVE_SOURCES := setup.py src/slipstream/_native.py $(wildcard src/slipstream/e
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip==26.3
+	$(BIN)/python -m pip install --quiet --upgrade pip==26.3 setuptools==80.9.0
 	$(BIN)/python -m pip install --quiet -e '.[dev,sim,web,ray,interop]'
 	touch $(STAMP)
 

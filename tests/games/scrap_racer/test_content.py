@@ -195,7 +195,7 @@ def test_the_shipped_content_sr_g1_g2_g3() -> None:
                              "catch-up": 4}
     assert dict(c.goal) == {"all-but-first": 4, "all-but-first-two": 4, "last-two": 4, "last-place": 4}
     assert dict(c.boost) == {"plus-minus": 6, "reroll": 6, "turn": 6}
-    assert c.bonus_markers == 17 and c.markers_per_card == 3
+    assert c.bonus_markers == 17 and c.markers_per_card == 3 and c.hover_markers_per_card == 2
     assert [n for _, n in c.racers] == ["Swifty", "Jackal", "Crusher", "Hover", "Twister", "Steel Jacket"]
 
 

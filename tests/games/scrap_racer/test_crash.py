@@ -270,6 +270,44 @@ def test_hover_needs_only_two_bonus_markers() -> None:
     assert s.bmark[0] == 0 and s.cards[g.bonus_deck.cards.index("forward-7")] == 1
 
 
+def test_hover_follows_the_content_file_markers_per_card(tmp_path: Path) -> None:
+    """Racer abilities, Hover: "needs only 2 bonus markers in order to gain a bonus card" — the printed
+    numbers (3, Hover 2) are content: with ``per_card = 4`` and ``hover_per_card = 3`` Hover's third marker
+    is a card and the others' third is not; without ``hover_per_card`` Hover needs one marker fewer than
+    ``per_card``."""
+    content = content_file(tmp_path, ("per_card = 3 ", "per_card = 4 "), ("hover_per_card = 2", "hover_per_card = 3"))
+    g = race(racers="hover,twister,crusher,swifty", content=str(content))
+    s = play(position(g, pos={0: 5, 1: 20, 2: 35, 3: 40}, bmark={0: 2}), *MIDDLE, "crash:stay-put")
+    assert s.need[0] == "bonus", "Hover's third marker of 3 is a card"
+    g = race(racers="twister,hover,crusher,swifty", content=str(content))
+    s = play(position(g, pos={0: 5, 1: 20, 2: 35, 3: 40}, bmark={0: 2}), *MIDDLE, "crash:stay-put")
+    assert s.bmark[0] == 3 and whose_turn(s) == "hover", "the others need 4"
+    s = play(position(g, pos={0: 5, 1: 20, 2: 35, 3: 40}, bmark={0: 3}), *MIDDLE, "crash:stay-put")
+    assert s.need[0] == "bonus"
+    g = race(racers="hover,twister,crusher,swifty", content=str(content), start_player=1)
+    s = play(position(g, pos={0: 5, 1: 20, 2: 35, 3: 40}, bmark={0: 1}), *MIDDLE, "crash:stay-put")
+    assert s.bmark[0] == 2 and whose_turn(s) == "twister", "Hover's second marker of 3 is not a card"
+    derived = content_file(tmp_path, ("per_card = 3 ", "per_card = 5 "), ("hover_per_card = 2", ""),
+                           name="derived.toml")
+    g = race(racers="hover,twister,crusher,swifty", content=str(derived))
+    s = play(position(g, pos={0: 5, 1: 20, 2: 35, 3: 40}, bmark={0: 3}), *MIDDLE, "crash:stay-put")
+    assert s.need[0] == "bonus", "no hover_per_card: one fewer than per_card (4 of 5)"
+    s = play(position(g, pos={0: 5, 1: 20, 2: 35, 3: 40}, bmark={0: 2}), *MIDDLE, "crash:stay-put")
+    assert s.bmark[0] == 3 and whose_turn(s) == "twister"
+
+
+def test_hover_may_not_need_more_markers_than_the_others(tmp_path: Path) -> None:
+    """Hover "needs only" its number: a content file where Hover needs more than ``per_card`` is refused
+    with a ContentError naming the record and the field."""
+    from slipstream.engine import ContentError
+
+    content = content_file(tmp_path, ("hover_per_card = 2", "hover_per_card = 4"))
+    with pytest.raises(ContentError) as info:
+        race(content=str(content))
+    assert (info.value.record, info.value.field) == ("bonus_markers", "hover_per_card")
+    assert "not more than per_card (3)" in str(info.value)
+
+
 def test_no_bonus_marker_when_the_supply_is_empty(tmp_path: Path) -> None:
     """SR-G7: the supply of bonus markers is finite; with none left, none is taken. (With the 17 printed
     markers the supply cannot run out: at most two per racer are held. A content file with 6 can.)"""

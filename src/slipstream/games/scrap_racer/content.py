@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from slipstream.engine.errors import ContentError
 
@@ -94,6 +94,16 @@ class BonusMarkers(_Model):
     source: Source
     count: Count
     per_card: Annotated[int, Field(ge=1, le=10)]
+    hover_per_card: Annotated[int, Field(ge=1, le=10)] | None = None
+    """Hover's number ("needs only 2"); when absent, one fewer than ``per_card`` (at least 1)."""
+
+    @field_validator("hover_per_card")
+    @classmethod
+    def _hover_needs_fewer(cls, v: int | None, info: ValidationInfo) -> int | None:
+        per_card = info.data.get("per_card")
+        if v is not None and per_card is not None and v > per_card:
+            raise ValueError(f"Hover needs only {v} markers: not more than per_card ({per_card})")
+        return v
 
 
 class Racer(_Model):
@@ -144,6 +154,7 @@ class Content:
     boost: tuple[tuple[str, int], ...]
     bonus_markers: int
     markers_per_card: int
+    hover_markers_per_card: int
     racers: tuple[tuple[str, str], ...]             # (id, name)
 
 
@@ -225,6 +236,8 @@ def _load_content(path: Path, stamp: tuple[int, int]) -> Content:
         boost=tuple((t, data.boost_markers.markers.get(t, 0)) for t in BOOST_TYPES),
         bonus_markers=data.bonus_markers.count,
         markers_per_card=data.bonus_markers.per_card,
+        hover_markers_per_card=hover if (hover := data.bonus_markers.hover_per_card) is not None
+        else max(1, data.bonus_markers.per_card - 1),
         racers=tuple((r.id, r.name) for r in data.racers),
     )
 

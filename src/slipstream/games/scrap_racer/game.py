@@ -201,5 +201,10 @@ class ScrapRacer(Game):
     def markers_per_card(self) -> int:
         return self.content.markers_per_card
 
+    @property
+    def hover_markers_per_card(self) -> int:
+        """Hover "needs only 2 bonus markers" (the content's ``hover_per_card``)."""
+        return self.content.hover_markers_per_card
+
 
 __all__ = ["ROLL", "ScrapRacer"]

@@ -842,13 +842,13 @@ class ScrapState(State):
         self._backward(r, self.pos[r] - (self.pos[last] - 1), ev, rule)
 
     def _take_marker(self, r: int, ev: list[Event]) -> bool:
-        """Take a bonus marker; the third (Hover: second) becomes a hidden bonus card."""
+        """Take a bonus marker; the third (Hover: second) becomes a hidden bonus card (the numbers are content)."""
         if self.bonus_supply == 0:
             ev.append(Event("marker", "No bonus markers left in the supply", f"{R_MARKER} (SR-G7)"))
             return False
         self.bonus_supply -= 1
         self.bmark = added(self.bmark, r, 1)
-        need = 2 if self.racer[r] == "hover" else self.g.markers_per_card
+        need = self.g.hover_markers_per_card if self.racer[r] == "hover" else self.g.markers_per_card
         ev.append(Event("marker", f"{self.names[r]} takes bonus marker {self.bmark[r]} of {need}", R_MARKER))
         if self.bmark[r] < need:
             return False

@@ -134,3 +134,40 @@ def test_race_to_the_end_orders_by_finishing() -> None:
             s = s.apply("stay")
     assert s.is_over and s.result is not None
     assert s.finish == (0, 3, 2, 1) and s.result.order == s.finish
+
+
+def test_a_saved_lock_up_is_a_normal_roll_and_keeps_the_cards_roll_modifier() -> None:
+    """F1-G5: tyre-saver ignores the lock-up, so the roll is an ordinary SOFT 1 (1 + 2) and a pending
+    roll+1 card still applies: 4 spaces (the modifier was lost before the fix)."""
+    s = p1(30, tyre="soft")
+    effect(s, 0, "tyre-saver")
+    effect(s, 0, "roll+1")
+    s = s.apply("die:1")
+    assert s.dist[0] == 34 and not s.off[0] and s.rmod[0] == 0 and s.perks[0] == 0
+
+
+def test_a_lock_up_moves_exactly_3_and_spends_the_roll_modifier() -> None:
+    """The Lock-up: "you move exactly 3 spaces"; a pending roll+N is spent on that roll (F1-G5)."""
+    s = p1(30, tyre="soft")
+    effect(s, 0, "roll+2")
+    s = s.apply("die:1")
+    assert s.dist[0] == 33 and s.off[0] and s.rmod[0] == 0
+
+
+def test_a_sprint_lock_up_completes_the_move_with_the_roll_modifier() -> None:
+    """Sprint Lock-up Penalty: "the player completes their current move": 1 + 4 + 4 and a roll+2 card is
+    11 spaces, then the car misses its next turn (the modifier was lost before the fix)."""
+    s = p1(30, tyre="soft", state=started(sprint=True), others=[50, 52, 54])
+    effect(s, 0, "roll+2")
+    s = s.apply("dice:1-4")
+    assert s.dist[0] == 41 and s.off[0] and s.miss[0] == 1 and s.rmod[0] == 0
+
+
+def test_a_saved_lock_up_on_the_exit_roll_keeps_the_roll_modifier() -> None:
+    """Pit Exit (Rejoining) with tyre-saver and roll+1 (F1-A8, F1-G5): the exit roll's SOFT 1 is not a
+    lock-up, so it moves 1 + 2 + 1 = 4 from P8: to space 5."""
+    s = poised(started(), 0, dist=[56, 70, 71, 76], pit=[8, -1, -1, -1], tyres=["soft", "hard", "hard", "hard"])
+    effect(s, 0, "tyre-saver")
+    effect(s, 0, "roll+1")
+    s = s.apply("die:1")
+    assert s.pit[0] == -1 and s.dist[0] == 56 + 5 + 4 and not s.off[0]

@@ -160,3 +160,40 @@ def test_setup_lap_1_dry_track_and_a_shuffled_deck() -> None:
     view = s.view(None)
     assert view["weather"] == "DRY" and view["flag_deck"] == {"unseen": 18, "known_order": [], "used": 0}
     assert all(car["lap"] == 1 for car in view["cars"])  # type: ignore[index, union-attr]
+
+
+def test_dynamic_weather_the_pairing_roll_moves_on_the_old_weather() -> None:
+    """Dynamic Weather, Trigger, with "At the start of your turn, check the current weather and your tyre
+    compound" (F1-A13): the second 6 flips the weather, but that roll was made on the DRY track, so SOFT
+    6 moves 8; the next driver's roll is on the WET track."""
+    s = poised(started(dynamic_weather=True), 0, dist=[30, 40, 50, 26], pit=[-1, -1, -1, 0],
+               tyres=["soft"] * 4, order=[0, 1, 2, 3])
+    s = s.apply("die:6")
+    assert s.dist[0] == 38 and s.weather == 0
+    s = s.apply("die:6")
+    assert s.weather == 1 and s.dist[1] == 48  # 6 + 2 on the old (DRY) weather, not 6 - 2
+    lines = texts(s).splitlines()
+    assert lines[0] == "P2 rolls 6 on SOFT (DRY): moves 8" and "the track is now WET" in lines[1]
+    s = s.apply("die:6")  # P3: a new pair starts, and SOFT on WET is -2
+    assert s.dist[2] == 54 and s.weather == 1
+
+
+def test_dynamic_weather_an_exit_roll_that_pairs_uses_the_old_weather() -> None:
+    """Dynamic Weather and Pit Exit (Rejoining): a pit-lane movement roll counts for the pair (F1-A11);
+    the exit roll that completes it takes the modifier of the weather at the start of the turn."""
+    s = poised(started(dynamic_weather=True), 1, dist=[40, 56, 70, 76], pit=[-1, 8, -1, -1],
+               tyres=["hard", "soft", "hard", "hard"], order=[0, 1, 2, 3])
+    s.turn_i, s.mv_seat = 0, 0
+    s = s.apply("die:6").apply("die:6")  # P1 on the main track, then P2's exit roll: 6 + 2 on DRY
+    assert s.weather == 1 and s.pit[1] == -1 and s.dist[1] == 56 + 5 + 8
+
+
+def test_dynamic_weather_the_same_driver_twice_is_not_a_pair() -> None:
+    """Dynamic Weather, Trigger: "any two players" (F1-A11: different drivers): P1's 6, P2's missed
+    turn, then P1's 6 again do not flip the weather."""
+    s = poised(started(players=2, dynamic_weather=True), 0, dist=[40, 30], tyres=["hard"] * 2,
+               miss=[0, 1], order=[0, 1])
+    s = s.apply("die:6")
+    assert "P2 misses a turn" in texts(s) and s.mv_seat == 0
+    s = s.apply("die:6")
+    assert s.weather == 0 and s.dist[0] == 52

@@ -554,33 +554,35 @@ class BRCState(State):
         game = self.g
         if action[3] == "e":  # "dice:a-b" (Sprint)
             a, b = int(action[5]), int(action[7])
-            self._track_roll(seat, a, b, ev)
+            self._track_roll(seat, a, b, ev, False)
             return
         roll = int(action[4:])
-        if game.dynamic_weather:
-            self._dynamic_weather(seat, roll, ev)
+        flip = game.dynamic_weather and self._six_pair(seat, roll)
         if self.pit[seat] >= 0:
-            self._pit_roll(seat, roll, ev)
+            self._pit_roll(seat, roll, ev, flip)
         else:
-            self._track_roll(seat, roll, 0, ev)
+            self._track_roll(seat, roll, 0, ev, flip)
 
-    def _dynamic_weather(self, seat: int, roll: int, ev: list[Event]) -> None:
-        """Dynamic Weather: two consecutive movement rolls of 6 by different players flip the weather.
-
-        The roller already made this roll on the old weather (F1-A13); the flip counts from the next roll.
-        A flip starts a new pair (F1-A11).
-        """
+    def _six_pair(self, seat: int, roll: int) -> bool:
+        """Dynamic Weather: True if this movement roll is the second of two consecutive 6s by different
+        players. A flip starts a new pair (F1-A11). The caller flips the weather once the roll's move is
+        known: the roll was made on the weather at the start of the turn (F1-A13)."""
         if roll != 6:
             self.last_six = -1
         elif self.last_six >= 0 and self.last_six != seat:
             self.last_six = -1
-            self.stats[S_DYN] += 1
-            self._flip_weather("two 6s in a row", "Dynamic Weather", ev)
+            return True
         else:
             self.last_six = seat
+        return False
 
-    def _track_roll(self, seat: int, a: int, b: int, ev: list[Event]) -> None:
-        """Movement on the main track: the tyre/weather table (or Sprint 2d6), then the move."""
+    def _dynamic_flip(self, ev: list[Event]) -> None:
+        self.stats[S_DYN] += 1
+        self._flip_weather("two 6s in a row", "Dynamic Weather", ev)
+
+    def _track_roll(self, seat: int, a: int, b: int, ev: list[Event], flip: bool) -> None:
+        """Movement on the main track: the tyre/weather table (or Sprint 2d6), then the move; ``flip``: this
+        roll completes a Dynamic Weather pair (the weather flips after the move is worked out)."""
         game = self.g
         tyre = self.tyre[seat]
         if game.sprint:
@@ -601,6 +603,8 @@ class BRCState(State):
             if event is None:
                 event = game.roll_events[key] = self._roll_event(seat, a, b, move, 0, False, False)
             ev.append(event)
+        if flip:
+            self._dynamic_flip(ev)
         d = self.dist[seat]
         self.mv_no_ot = no_ot = bool(perks & NO_OVERTAKE)
         if no_ot:
@@ -628,11 +632,6 @@ class BRCState(State):
     def _modified_roll(self, seat: int, a: int, b: int, move: int, lock: bool,
                        ev: list[Event]) -> tuple[int, bool, int]:
         """A roll with a flag card's modifier or perk, a lock-up or Sprint's two dice: (move, lock, perks)."""
-        rmod = self.rmod[seat]
-        if rmod:
-            self._put("rmod", seat, 0)
-            if not lock:
-                move = max(0, move + rmod)
         saved = False
         perks = self.perks[seat]
         if lock:
@@ -641,6 +640,11 @@ class BRCState(State):
                 perks &= ~TYRE_SAVER
                 self._put("perks", seat, perks)
                 lock, saved = False, True
+        rmod = self.rmod[seat]
+        if rmod:  # spent on this roll; a standard lock-up moves exactly 3, a Sprint one completes its move
+            self._put("rmod", seat, 0)
+            if not lock or b:
+                move = max(0, move + rmod)
         key = (seat, a, b, self.tyre[seat], self.weather, rmod, saved)
         event = self.g.event_cache.get(key)
         if event is None:
@@ -916,7 +920,7 @@ class BRCState(State):
         ev.append(Event("pit-entry", f"{self._name(seat)} enters the pit lane on lap {lap}{note}",
                         "The Commitment (Pit Entry)", {"seat": seat, "lap": lap}))
 
-    def _pit_roll(self, seat: int, roll: int, ev: list[Event]) -> None:
+    def _pit_roll(self, seat: int, roll: int, ev: list[Event], flip: bool) -> None:
         """Pit lane: one unmodified d6; modifiers apply to a roll that would take the car past the exit."""
         game = self.g
         c = game.content
@@ -928,18 +932,21 @@ class BRCState(State):
         else:
             move, lock = standard_move(roll, self.tyre[seat], self.weather)
             rule = "Pit Exit (Rejoining)"
-            rmod = self.rmod[seat]
-            self._put("rmod", seat, 0)
-            if not lock:
-                move = max(0, move + rmod)
-            elif self.perks[seat] & TYRE_SAVER:
+            if lock and self.perks[seat] & TYRE_SAVER:
                 self._put("perks", seat, self.perks[seat] & ~TYRE_SAVER)
                 lock = False
+            rmod = self.rmod[seat]
+            if rmod:
+                self._put("rmod", seat, 0)
+                if not lock:
+                    move = max(0, move + rmod)
             if lock:
                 self.stats[S_LOCKUPS] += 1
         ev.append(Event("roll", f"{self._name(seat)} rolls {roll} in the pit lane: moves {move}"
                         f"{', LOCK-UP' if lock else ''}", rule,
                         {"seat": seat, "roll": roll, "move": move, "lockup": lock}))
+        if flip:
+            self._dynamic_flip(ev)
         self.mv_no_ot = bool(self.perks[seat] & NO_OVERTAKE)
         if self.mv_no_ot:
             self._put("perks", seat, self.perks[seat] & ~NO_OVERTAKE)

@@ -141,6 +141,26 @@ def test_a_custom_track_file(tmp_path: Path) -> None:
     assert s.pos[0] == 21 and s.laps[0] == 1
 
 
+def test_the_finish_line_may_stand_on_another_tile(tmp_path: Path) -> None:
+    """Race track Variants: "The finish line position in each circuit is a suggestion. It can also be placed
+    on any other tile." A track file lists its tiles from the finish line: Track A with the line before its
+    first curve starts with curve spaces, and the abilities and cards follow (Swifty ends on space 2, a
+    curve, and moves on)."""
+    text = (TRACK_DIR / "A.toml").read_text()
+    data = tomllib.loads(text)
+    tiles = data["tiles"][3:] + data["tiles"][:3]
+    lines = ['name = "Track A from the first curve"', 'source = "default"', "straight_spaces = 4",
+             "curve_spaces = 3", "tiles = ["]
+    for tile in tiles:
+        boost = f", boost = {tile['boost']}" if "boost" in tile else ""
+        lines.append(f'  {{ kind = "{tile["kind"]}"{boost} }},')
+    lines.append("]")
+    g = race(track=str(track_file(tmp_path, "\n".join(lines) + "\n")), racers="swifty,hover,crusher,twister")
+    assert g.track.length == 48 and g.track.kinds[:12] == "C" * 12 and g.track.kinds[12:24] == "S" * 12
+    s = play(position(g), *roll(2))
+    assert s.pos[0] == 3, "space 2 is a curve here: Swifty moves on"
+
+
 @pytest.mark.parametrize(("text", "problem"), [
     (SMALL.replace('{ kind = "R" }, { kind = "R" }, { kind = "R" }, { kind = "R" },\n]', '{ kind = "R" },\n]'),
      "not one full circle"),

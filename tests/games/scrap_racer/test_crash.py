@@ -375,3 +375,20 @@ def test_boost_markers_are_not_used_on_crash_card_dice() -> None:
     assert s.pos[0] == 14 and s.boosts[0:3] == [1, 1, 1]
     s, _ = crash({0: 20, 1: 30, 2: 35, 3: 40}, (*LOW, "crash"), "two-dice", boosts=boosts)
     assert s.actor == CHANCE and all(a.startswith("dice:") for a in s.legal_actions())
+
+
+def test_the_crash_card_is_shown_to_every_seat() -> None:
+    """B) 1st: the player "places it faceup on the table for everybody to see" — every seat's view has it
+    (a bonus card drawn, by contrast, is hidden)."""
+    s, _ = crash({0: 20, 1: 30, 2: 35, 3: 40}, HIGH, "backwards-4")
+    for seat in (None, 0, 1, 2, 3):
+        assert any("Crash card: 4 backwards" in str(e) for e in s.view(seat)["events"])
+
+
+def test_moving_backwards_onto_a_racer_starts_a_fight() -> None:
+    """B) 1st: "If, after applying the effect, a racer lands on a space with another racer, a fight takes
+    place" — a backward move too: 4 backwards from 20 onto Twister on 16; Twister wins and moves to 17."""
+    s, log = crash({0: 20, 1: 16, 2: 35, 3: 40}, HIGH, "backwards-4")
+    assert s.pos[:2] == [16, 16] and s.need == ("fight", 0, 1)
+    s = play(s, "fight:3-4", log=log)
+    assert s.pos[:2] == [16, 17] and s.bmark[0] == 1 and whose_turn(s) == "twister"

@@ -319,3 +319,43 @@ def test_racers_on_the_same_space_on_different_laps_fight() -> None:
     s = play(position(g, pos={0: 51, 1: 8, 2: 40, 3: 44}), *roll(2, 3))
     assert s.pos[0] == 56 and space(s, 0) == 8 == space(s, 1)
     assert s.actor == CHANCE and s.legal_actions()[0].startswith("fight:")
+
+
+def test_the_ability_comes_before_the_fight() -> None:
+    """A) Move the Racer: "The player performs the following steps exactly in this order": 1) dice and bonus
+    cards, 2) the racer's ability, 3) fight. Steel Jacket landing on a racer on a straight advances first and
+    has no fight; Swifty's extra space onto a racer starts a fight (Swifty moved in)."""
+    g = race(racers="steel-jacket,twister,crusher,hover")
+    log: list = []
+    s = play(position(g, pos={0: 3, 1: 8, 2: 40, 3: 44}), *roll(2, 3), log=log)
+    assert s.pos[:2] == [9, 8] and whose_turn(s) == "twister"
+    assert not any(e.kind.startswith("fight") for e in log)
+    g = race(racers="swifty,twister,crusher,hover")
+    s = play(position(g, pos={0: 10, 1: 16, 2: 40, 3: 44}), *roll(1, 4))
+    assert s.pos[:2] == [16, 16] and s.need == ("fight", 0, 1)
+    s = play(s, "fight:2-5")
+    assert s.pos[:2] == [16, 17] and whose_turn(s) == "twister"
+
+
+def test_abilities_do_not_trigger_for_racers_moved_by_a_goal_card() -> None:
+    """Playing the Game: "A player may only use the ability of their racer when they are the active
+    player." Swifty moved onto a curve and Twister moved past a racer by another's goal card do not move on."""
+    g = race(racers="hover,twister,crusher,swifty")
+    s = position(g, pos={0: 46, 1: 10, 2: 60, 3: 8})
+    s = play(s, *roll(2, 3), "goal:last-two")      # Twister 10 -> 15, Swifty 8 -> 13 (a curve)
+    assert s.pos == [51, 15, 60, 13], "Swifty on a curve does not advance: not the active racer"
+    s = position(g, pos={0: 46, 1: 6, 2: 60, 3: 9})
+    s = play(s, *roll(2, 3), "goal:last-place")    # Twister 6 -> 13, passing Swifty on 9
+    assert s.pos == [51, 13, 60, 9], "Twister passed a racer, but not on its own turn"
+
+
+def test_a_bonus_card_drawn_during_a_turn_is_used_on_a_later_turn() -> None:
+    """B) 2nd: the bonus card drawn is placed facedown and "The player may use this card during any of
+    their future turns": Crusher's third marker (from passing) comes after the bonus-card window."""
+    g = race(racers="crusher,hover,twister,swifty")
+    s = play(position(g, pos={0: 3, 1: 5, 2: 40, 3: 44}, bmark={0: 2}), *roll(2, 4), "bonus:forward-3")
+    assert s.pos[0] == 9 and whose_turn(s) == "hover", "no window to play it this turn"
+    s = play(s, *roll(1, 2), *roll(1, 2), *roll(1, 2), *roll(1, 2))
+    assert whose_turn(s) == "crusher" and s.legal_actions() == ["move", "play:forward-3"]
+    s = play(s, "play:forward-3")
+    assert s.pos[0] == 9 + 3 + 3

@@ -187,3 +187,43 @@ def test_a_die_without_markers_is_checked_at_once() -> None:
     s = play(position(g, pos={0: 20}), "die:2")
     assert s.legal_actions() == ["roll", "stop"]
     assert s.actor == 0
+
+
+def test_a_second_3_on_the_third_die_draws_from_the_3_4_pile() -> None:
+    """Roll the dice, example: "With their third die, the player rolled a second 3, and must now draw the
+    corresponding crash card. They may not roll again." (B) 1st: the 3/4 pile.)"""
+    g = race(racers=NEUTRAL)
+    s = play(position(g, pos={0: 20, 1: 40, 2: 44, 3: 47}), "die:3", "roll", "die:5", "roll", "die:3")
+    assert s.actor == CHANCE
+    assert {a.removeprefix("crash:") for a in s.legal_actions()} == {
+        "three-forward", "stay-put", "catching-up-2", "backwards-die", "push-5"}
+    assert s.stats[g.STAT_CRASH + g.pile_of_double[3]] == 1
+    s = play(s, "crash:three-forward")
+    assert s.pos[0] == 23, "the dice 3 + 5 + 3 are ignored; the card moves 3"
+
+
+def test_used_boost_markers_are_removed_from_the_game() -> None:
+    """Boost markers: "Return used Boost markers to the game box; they are removed from the game." They do
+    not go back to the supply that refills the boost spaces."""
+    g = race(racers=NEUTRAL)
+    s = position(g, pos={0: 20, 1: 40, 2: 44, 3: 47}, boosts={0: {"turn": 1, "plus-minus": 1}},
+                 filled=[2], boost_supply=3)
+    unseen = sum(s.unseen)
+    s = play(s, "die:2", "boost:turn", "boost:up", "stop")
+    assert s.pos[0] == 26 and s.boosts[0:3] == [0, 0, 0]
+    assert s.boost_supply == 3 and sum(s.unseen) == unseen
+    assert s.view(None)["supply"]["boost_markers"] == 3
+    check(s)
+
+
+def test_play_begins_with_the_start_player_and_passes_clockwise() -> None:
+    """Playing the Game: "Play begins with the start player and continues in a clockwise order. After the
+    active player has completed their turn, play passes to the next player"."""
+    g = race(racers="hover,twister,crusher,swifty", start_player=3)
+    s = g.start(seed=0)
+    seats = []
+    for faces in ((1, 2), (1, 3), (1, 4), (1, 5), (2, 6), (2, 6)):   # no two racers meet
+        seats.append(s.owner[s.active])
+        s = play(s, *roll(*faces))
+    assert seats == [2, 3, 0, 1, 2, 3]
+    assert s.rnd == 2

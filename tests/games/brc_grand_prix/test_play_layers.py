@@ -46,7 +46,12 @@ def test_metrics_count_what_happened() -> None:
 def test_heuristic_bot_pits_in_the_window_and_fits_tyres_for_the_weather() -> None:
     bot = HeuristicBot(0)
     s = poised(started(), 0, dist=[50, 70, 71, 76], tyres=["soft", "hard", "hard", "hard"]).apply("die:6")
-    assert s.step == PIT_CHOICE and bot.choose(s, 0) == "pit"  # lap 2, no stop yet
+    assert s.step == PIT_CHOICE and bot.choose(s, 0) == "stay"  # lap 2, tyres right: it stops late
+    s = poised(started(), 0, dist=[200, 220, 221, 226], tyres=["soft", "hard", "hard", "hard"]).apply("die:6")
+    assert s.step != PIT_CHOICE and s.pit[0] == 0  # lap 7 unpitted: the drive-through takes it in (F1-G9)
+    stop_go = started(pit_penalty="stop-go")
+    s = poised(stop_go, 0, dist=[200, 220, 221, 226], tyres=["soft", "hard", "hard", "hard"]).apply("die:6")
+    assert s.step == PIT_CHOICE and bot.choose(s, 0) == "pit"  # with stop-go it chooses: the window's last lap
     s = poised(started(), 0, dist=[50, 70, 71, 76], tyres=["soft", "hard", "hard", "hard"], stops=[1, 0, 0, 0])
     assert bot.choose(s.apply("die:6"), 0) == "stay"  # already stopped, tyres right for DRY
     s = poised(started(), 0, dist=[52, 70, 71, 76], tyres=["soft", "hard", "hard", "hard"], stops=[1, 0, 0, 0],
@@ -61,7 +66,10 @@ def test_heuristic_bot_weighs_overtakes() -> None:
     bot = HeuristicBot(0)
     s = poised(started(), 0, dist=[30, 32, 26, 26], pit=[-1, -1, 0, 0], tyres=["soft"] * 4)
     assert bot.choose(s.apply("die:6"), 0) == "attempt"  # 6 spaces beyond the defender to gain
-    assert bot.choose(s.apply("die:1"), 0) == "safe"  # a lock-up move of 3: only 1 space beyond
+    assert bot.choose(s.apply("die:1"), 0) == "attempt"  # 1 space beyond, but the pass gains a place
+    lapped = poised(started(), 0, dist=[60, 32, 26, 26], pit=[-1, -1, 0, 0], tyres=["soft"] * 4)
+    assert bot.choose(lapped.apply("die:6"), 0) == "attempt"  # a lapped car, 6 spaces to gain
+    assert bot.choose(lapped.apply("die:1"), 0) == "safe"  # a lapped car, 1 space: not worth a crash
 
 
 def test_heuristic_bot_beats_random_bots() -> None:

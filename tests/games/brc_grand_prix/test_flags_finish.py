@@ -8,9 +8,20 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from slipstream.engine.game import Event
 from slipstream.games.brc_grand_prix import BRCState
-from slipstream.games.brc_grand_prix.state import FLAG, ROLL, TYRE_SAVER, apply_effect
+from slipstream.games.brc_grand_prix.content import load_content
+from slipstream.games.brc_grand_prix.state import (
+    DRS,
+    FLAG,
+    NO_OVERTAKE,
+    OVER,
+    ROLL,
+    TYRE_SAVER,
+    apply_effect,
+)
 
 from .helpers import poised, started, texts
 
@@ -171,3 +182,94 @@ def test_a_saved_lock_up_on_the_exit_roll_keeps_the_roll_modifier() -> None:
     effect(s, 0, "roll+1")
     s = s.apply("die:1")
     assert s.pit[0] == -1 and s.dist[0] == 56 + 5 + 4 and not s.off[0]
+
+
+CONTENT = load_content()
+LINES = [(card, colour) for card in CONTENT.card_ids for colour in ("green", "yellow", "blue")]
+
+
+def _land_on(colour: str) -> BRCState:
+    """P1 (HARD) drawing a card on a flag space of ``colour``: green 5 (from 1, a 4), yellow 9 (from 3, a
+    6), blue 12 (from 10, a 2 that passes P2 on 11, who is then directly behind). P3 leads on lap 4; P4
+    is in the pit lane."""
+    start, roll, others = {"green": (31, 4, 44), "yellow": (33, 6, 44), "blue": (40, 2, 41)}[colour]
+    s = poised(started(), 0, dist=[start, others, 110, 56], pit=[-1, -1, -1, 3], tyres=["hard"] * 4)
+    s = s.apply(f"die:{roll}")
+    if colour == "blue":
+        s = s.apply("attempt").apply("attack:pass")
+    assert s.step == FLAG and s.flag_col == colour
+    return s
+
+
+@pytest.mark.parametrize(("card", "colour"), LINES)
+def test_every_line_of_every_brc_flag_card(card: str, colour: str) -> None:
+    """Flag spaces, Execution: "Read and follow only the instruction that matches the color of the space
+    you landed on. Once resolved, place the card at the bottom of the deck." Every line of the 18 cards
+    (F1-G5), drawn through the chance node on a space of its colour, does what its effect names."""
+    s = _land_on(colour)
+    before = list(s.dist)
+    s = s.apply(f"card:{card}")
+    index = CONTENT.card_ids.index(card)
+    effect = CONTENT.card_lines[index][colour]
+    assert s.bottom == (index,) and s.deck[index] == 0 and s.step == ROLL
+    assert f"{colour} line '{effect}'" in texts(s)
+    dist, rmod, perks, miss = list(before), 0, 0, 0
+    if effect.startswith("move+"):
+        dist[0] += int(effect[5:])  # the spaces ahead are free
+    elif effect.startswith("move-"):
+        dist[0] -= int(effect[5:])  # the spaces behind are free
+    elif effect.startswith("roll"):
+        rmod = int(effect[4:])
+    elif effect in ("drs", "no-overtake", "tyre-saver"):
+        perks = {"drs": DRS, "no-overtake": NO_OVERTAKE, "tyre-saver": TYRE_SAVER}[effect]
+    elif effect == "let-by":
+        dist[0], dist[1] = dist[1], dist[0]  # P2 was directly behind: they swap
+    elif effect == "blue-miss":
+        miss = 1  # P3 leads, so P1 misses its next turn
+    else:
+        assert effect == "none"
+    assert (s.dist, s.rmod[0], s.perks[0], s.miss[0]) == (dist, rmod, perks, miss)
+
+
+def test_stopping_behind_a_car_on_a_flag_space_draws_a_card() -> None:
+    """Trigger: landing on a flag space; a move that ends there because the space ahead is taken
+    (Occupying Spaces) lands there too (docs: a flag is drawn when the car's own move ends on it)."""
+    s = p1(31, others=[36, 71, 76]).apply("die:5")  # exactly onto P2 on space 6: stops on 5 (green)
+    assert s.dist[0] == 35 and s.step == FLAG
+
+
+def test_finished_cars_leave_the_track() -> None:
+    """Race to the End with F1-A16: a finished car no longer fills a space: a lapped car passes its space
+    without an overtake, and it neither blocks nor is moved by the safety car."""
+    s = p1(57, others=[40, 50, 54], state=started(laps=2)).apply("die:4")
+    assert s.finish == (0,) and s.dist[0] == 60  # on the line: space 0
+    s = poised(s, 1, order=[1, 2, 3]).apply("die:6")  # P2 from space 10: nothing in the way
+    assert s.dist[1] == 46 and s.step == ROLL
+    s = poised(s, 3, dist=[60, 46, 51, 58], order=[3, 1, 2])  # P4 on 28 passes the finished car's space 0
+    s = s.apply("die:4")
+    assert s.finish == (0, 3) and s.step == ROLL
+
+
+def test_current_position_ranks_a_car_in_the_pit_lane_by_its_progress() -> None:
+    """Current Position: "the remaining positions are taken from the cars' current spots on the track";
+    a car on P6 (past the line in the pit lane, which bypasses spaces 26-29, 0 and 1: F1-G3) is ahead of
+    a car on main space 0 of lap 2 and behind one on space 3."""
+    s = poised(started(laps=2, standings="current-position"), 0, dist=[57, 30, 26, 33],
+               pit=[-1, -1, 6, -1], tyres=["hard"] * 4)
+    s = s.apply("die:4")
+    assert s.is_over and s.result is not None and s.result.order == (0, 3, 2, 1)
+
+
+def test_race_over_in_current_position_mode_stops_all_play() -> None:
+    """Current Position: "The race ends immediately when the winner crosses the line"."""
+    s = p1(57, state=started(laps=2, standings="current-position")).apply("die:4")
+    assert s.step == OVER and s.actor is None and s.legal_actions() == []
+
+
+def test_blue_miss_after_the_winner_has_finished_spares_no_one() -> None:
+    """F1-G5 blue-miss "unless leading": leading means first in the race order (the view's position 1),
+    so once the winner has finished no car still racing is spared."""
+    s = p1(57, others=[40, 50, 54], state=started(laps=2)).apply("die:4")
+    assert s.finish == (0,)
+    effect(s, 3, "blue-miss")
+    assert s.miss[3] == 1

@@ -197,3 +197,33 @@ def test_dynamic_weather_the_same_driver_twice_is_not_a_pair() -> None:
     assert "P2 misses a turn" in texts(s) and s.mv_seat == 0
     s = s.apply("die:6")
     assert s.weather == 0 and s.dist[0] == 52
+
+
+def test_grid_roll_off_two_tied_groups_and_a_tie_rolled_again() -> None:
+    """The grid, Tie-Breaker: "those specific players must roll again against each other to determine
+    their order within those tied slots": two tied pairs each roll off for their own slots, and a pair
+    that ties again rolls again."""
+    s = BRCGrandPrix(players=4).start(seed=1)
+    for seat in range(4):
+        s = s.apply(f"{seat}:hard")
+    for roll in (3, 5, 3, 5):  # P2 and P4 tie for slots 1-2; P1 and P3 for slots 3-4
+        s = s.apply(f"die:{roll}")
+    for roll in (4, 4, 2, 6, 1, 3):  # P2-P4 tie again (4, 4), then 2-6; then P1 1, P3 3
+        s = s.apply(f"die:{roll}")
+    assert s.grid == (3, 1, 2, 0)
+
+
+def test_sprint_hard_tyres_never_lock_up_and_the_race_is_8_laps() -> None:
+    """Sprint: "HARD Tyres: +0 Modifier. Risk: None." and "Race Length: 8 Laps." (F1-A10)."""
+    game = BRCGrandPrix(players=2, sprint=True)
+    assert game.laps == 8 and game.finish_dist == 240
+    s = poised(started(sprint=True), 0, dist=[30, 26, 26, 26], pit=[-1, 0, 0, 0], tyres=["hard"] * 4)
+    s = s.apply("dice:1-1")
+    assert s.dist[0] == 32 and not s.off[0] and s.miss[0] == 0
+
+
+def test_sprint_keeps_the_mandatory_pit_window() -> None:
+    """F1-A9: the mandatory stop is kept in Sprint (drive-through on lap 7 without a stop)."""
+    s = poised(started(sprint=True), 0, dist=[200, 70, 71, 76], tyres=["hard"] * 4)
+    s = s.apply("dice:3-4")  # space 20 + 7 passes the entry
+    assert s.pit[0] == 0 and s.stops[0] == 1

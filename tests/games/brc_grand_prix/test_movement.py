@@ -18,6 +18,7 @@ from slipstream.games.brc_grand_prix.rules import (
     standard_move,
     tyre_modifier,
 )
+from slipstream.games.brc_grand_prix.state import ROLL
 
 from .helpers import poised, started, texts
 
@@ -118,3 +119,48 @@ def test_turn_order_is_race_order_each_round() -> None:
     s.mv_seat = 3
     s = s.apply("die:1")
     assert s.order == (3, 2, 1, 0) and s.mv_seat == 3
+
+
+def test_hard_tyres_move_the_exact_roll_and_never_lock_up() -> None:
+    """HARD Tyres (+0 Modifier): "Move the exact number shown on the dice. There is no risk of a
+    lock-up." A 1 on HARD moves 1 and the car stays on track and takes its next turn."""
+    s = _at_zero("hard", "DRY").apply("die:1")
+    assert s.dist[0] == 31 and not s.off[0] and s.miss[0] == 0
+    assert _at_zero("hard", "DRY").apply("die:5").dist[0] == 35
+
+
+def test_wrong_tyres_lose_two_on_either_track() -> None:
+    """WET Tyres (-2 Modifier) on a DRY track and SOFT or HARD Tyres (-2 Modifier) on a WET track."""
+    assert _at_zero("wet", "DRY").apply("die:3").dist[0] == 31
+    assert _at_zero("hard", "WET").apply("die:4").dist[0] == 32
+    assert _at_zero("soft", "WET").apply("die:6").dist[0] == 34
+    assert _at_zero("wet", "DRY").apply("die:1").dist[0] == 30  # 1 - 2: The Minimum Movement Rule
+
+
+def test_soft_on_dry_adds_two_for_every_roll_from_2_to_6() -> None:
+    """SOFT Tyres (+2 Modifier): "For any roll between 2 and 6, add +2 to your roll." """
+    for roll in range(2, 7):
+        assert _at_zero("soft", "DRY").apply(f"die:{roll}").dist[0] == 30 + roll + 2
+
+
+def test_a_lock_up_move_that_ends_on_a_flag_space_draws_no_card() -> None:
+    """The Lock-up: the car goes off track, out of action, so its move ending on blue space 3 draws no
+    BRC card (docs: no flag after a lock-up)."""
+    s = _at_zero("soft", "DRY").apply("die:1")
+    assert s.dist[0] % 30 == 3 and s.off[0] and s.step == ROLL and "flag" not in texts(s)
+
+
+def test_a_lock_up_cannot_take_the_pit_entry() -> None:
+    """F1-A7: a lock-up move cannot enter the pit lane; it moves 3 past the entry and goes off track."""
+    s = poised(started(), 0, dist=[54, 70, 71, 76], tyres=["soft", "hard", "hard", "hard"])  # space 24
+    s = s.apply("die:1")
+    assert s.pit[0] == -1 and s.dist[0] == 57 and s.off[0] and s.step == ROLL
+
+
+def test_the_modifier_is_read_at_the_start_of_each_turn() -> None:
+    """'At the start of your turn, check the current weather and your tyre compound': the same SOFT 4
+    moves 6 on a DRY track and 2 once the track is WET."""
+    s = _at_zero("soft", "DRY")
+    assert s.apply("die:4").dist[0] == 36
+    s.weather = 1
+    assert s.apply("die:4").dist[0] == 32

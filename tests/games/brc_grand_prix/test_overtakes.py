@@ -9,7 +9,7 @@ The Rejoin Move). Gap decisions F1-A4, F1-A5, F1-A6, F1-G10 in docs/rules/brc-gr
 from __future__ import annotations
 
 from slipstream.games.brc_grand_prix import BRCState
-from slipstream.games.brc_grand_prix.state import DRS, NO_OVERTAKE, OVERTAKE
+from slipstream.games.brc_grand_prix.state import DRS, NO_OVERTAKE, OVERTAKE, ROLL
 
 from .helpers import poised, started, texts
 
@@ -143,3 +143,64 @@ def test_no_overtake_card_stops_behind() -> None:
     s._put("perks", 0, NO_OVERTAKE)
     s = s.apply("die:4")
     assert s.dist[0] == 31 and s.perks[0] == 0
+
+
+def test_a_failed_second_overtake_keeps_the_first_pass() -> None:
+    """When passing multiple cars, each overtake is resolved individually: a pass of the first car then a
+    failed attempt on the second stops directly behind the second (Overtake failed)."""
+    s = duel(dist=[30, 32, 35, 26], pit=[-1, -1, -1, 0]).apply("die:6")  # target 38
+    s = s.apply("attempt").apply("attack:pass")
+    assert s.mv_def == 2
+    s = s.apply("attempt").apply("attack:fail")
+    assert s.dist[:3] == [34, 32, 35] and s.mv_seat != 0
+
+
+def test_a_collision_on_the_second_defender_after_a_pass() -> None:
+    """Collision during a multi-car move: Immediate Stop behind the second defender, both out of action;
+    the car passed first is "not involved in the crash" and gets the full safety-car boost (the two
+    crashed cars, off track, are empty spaces to it)."""
+    s = duel(dist=[30, 32, 35, 26], pit=[-1, -1, -1, 0]).apply("die:6")
+    s = s.apply("attempt").apply("attack:pass").apply("attempt").apply("attack:crash")
+    assert s.dist[:3] == [34, 38, 35] and s.off[:3] == (True, False, True)
+    assert "safety car: P2 +6" in texts(s)
+
+
+def test_a_lock_up_that_ends_in_a_collision_costs_one_missed_turn() -> None:
+    """The Lock-up and The Penalty (docs: one missed turn, not two, when a lock-up move collides)."""
+    s = duel().apply("die:1")  # SOFT 1: 3 spaces, past P2 on space 2
+    assert s.step == OVERTAKE
+    s = s.apply("attempt").apply("attack:crash")
+    assert s.dist[:2] == [31, 32] and s.off[:2] == (True, True) and s.miss[0] == 1
+
+
+def test_safety_car_moves_only_cars_in_action_on_the_main_track() -> None:
+    """Safety Car Boost (F1-A4): a car in the pit lane and a car off track stay where they are; a boosted
+    car takes no flag and no pit entry, and its laps count."""
+    s = duel(dist=[30, 32, 56, 41], pit=[-1, -1, 3, -1])  # P3 on P3 in the pit lane; P4 on space 11
+    s = s.apply("die:4").apply("attempt").apply("attack:crash")
+    assert s.pit[2] == 3 and s.dist[2] == 56
+    assert s.dist[3] == 47 and s.step == ROLL  # space 17 is green: no card drawn
+    s = duel(dist=[30, 32, 56, 41], pit=[-1, -1, 3, -1], off=[False, False, False, True], miss=[0, 0, 0, 1])
+    s = s.apply("die:4").apply("attempt").apply("attack:crash")
+    assert s.dist[3] == 41 and "no car can move" in texts(s)
+    s = duel(dist=[30, 32, 26, 52], pit=[-1, -1, 0, -1])  # P4 on space 22 (lap 2): 6 passes the entry
+    s = s.apply("die:4").apply("attempt").apply("attack:crash")
+    assert s.pit[3] == -1 and s.dist[3] == 58 and s.lap(3) == 2
+    s = duel(dist=[30, 32, 26, 87], pit=[-1, -1, 0, -1])  # P4 on space 27 of lap 3: over the line
+    s = s.apply("die:4").apply("attempt").apply("attack:crash")
+    assert s.dist[3] == 93 and s.lap(3) == 4
+
+
+def test_occupied_space_rule_repeats_until_the_space_is_clear() -> None:
+    """Occupied Space Rule: "If the space you are about to rejoin is occupied by another car at the start
+    of your turn, you miss an additional turn. You must continue to miss turns until the space becomes
+    clear." The Rejoin Move: then the car rolls as normal."""
+    s = poised(started(players=2), 1, dist=[36, 30], tyres=["hard"] * 2, off=[True, False], order=[1, 0])
+    s = s.apply("die:6")  # P2 lands on P1's space 6 (P1 is off track: an empty space)
+    assert s.dist[1] == 36 and s.mv_seat == 1
+    assert texts(s).count("P1 cannot rejoin: P2 is on its space; misses another turn") == 2  # two rounds
+    s = s.apply("die:1")  # P2 moves on to space 7; the new round starts with P2, the leader
+    assert s.mv_seat == 1 and s.off[0]
+    s = s.apply("die:1")
+    assert "P1 rejoins the track" in texts(s) and s.mv_seat == 0 and not s.off[0]
+    assert s.apply("die:1").dist[0] == 37  # P2 is on 38

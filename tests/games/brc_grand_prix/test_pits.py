@@ -10,7 +10,7 @@ F1-A15 in docs/rules/brc-grand-prix.md.
 from __future__ import annotations
 
 from slipstream.games.brc_grand_prix import BRCState
-from slipstream.games.brc_grand_prix.state import BOX, PIT_CHOICE, ROLL
+from slipstream.games.brc_grand_prix.state import BOX, OVERTAKE, PIT_CHOICE, ROLL
 
 from .helpers import poised, started, texts
 
@@ -149,3 +149,43 @@ def test_leaving_wet_tyres_the_driver_picks_soft_or_hard() -> None:
     """F1-A15: from WET the change may be to SOFT or HARD."""
     s = p1(56, pit=0, tyre="wet").apply("die:2")
     assert s.legal_actions() == ["tyre:hard", "tyre:keep", "tyre:soft"]
+
+
+def test_a_pit_entry_move_challenges_cars_before_the_branch_only() -> None:
+    """The Commitment (Pit Entry) with F1-A7: a car on space 24 is in front of the path to the Pit Entry
+    (an overtake, then the entry); a car on space 26, after the branch, is not in the way."""
+    s = poised(started(), 0, dist=[50, 54, 56, 76], tyres=["soft", "hard", "hard", "hard"])
+    s = s.apply("die:6").apply("pit")
+    assert s.step == OVERTAKE and s.mv_def == 1
+    s = s.apply("attempt").apply("attack:pass")
+    assert s.pit[0] == 0 and s.dist[0] == 56 and s.dist[1:3] == [54, 56]
+
+
+def test_each_car_stops_at_its_own_pit_box() -> None:
+    """The Action: "pass your designated Pit Box" (F1-G3: P1's box is P2, P4's is P5, past the line)."""
+    s = poised(started(), 3, dist=[70, 71, 76, 56], pit=[-1, -1, -1, 3], tyres=["hard"] * 4)
+    s = s.apply("die:2")
+    assert s.step == BOX and s.mv_seat == 3
+    s = p1(56, pit=3).apply("die:2")  # P1's box (P2) is behind it: no change offered
+    assert s.step == ROLL and s.pit[0] == 5
+
+
+def test_a_roll_that_reaches_the_last_pit_space_is_not_modified() -> None:
+    """Pit Exit (Rejoining): modifiers apply only when a roll "would take your car past the Pit Exit
+    line": from P6 a 2 reaches P8 (raw; SOFT +2 would have left the pit lane). Landing on P8, the
+    Weather Change space, flips the track."""
+    s = p1(56, pit=6).apply("die:2")
+    assert s.pit[0] == 8 and s.weather == 1
+
+
+def test_wet_tyres_on_a_wet_track_exit_with_plus_two() -> None:
+    """Pit Exit (Rejoining) on a WET track with WET tyres: 3 + 2 = 5 from P8 reaches space 6."""
+    s = p1(56, pit=8, tyre="wet", weather="WET").apply("die:3")
+    assert s.pit[0] == -1 and s.dist[0] % 30 == 6
+
+
+def test_keeping_the_tyres_at_the_box_still_counts_as_the_pit_stop() -> None:
+    """The Pit Stop: "you may change" (tyre:keep is allowed); the window stop was counted at the entry
+    (F1-G9) and the tyres are unchanged."""
+    s = p1(56, pit=0).apply("die:3").apply("tyre:keep")
+    assert s.tyre[0] == 0 and s.pit[0] == 3 and "keeps SOFT" in texts(s)

@@ -302,15 +302,16 @@ def test_the_goal_deck_is_reshuffled_when_empty() -> None:
 
 def test_two_crowds_after_a_goal_card_fight_one_pair_at_a_time() -> None:
     """SR-A7: racers sharing a space fight in pairs until each racer has a space of its own. After a goal
-    card (no single mover), the crowd farthest ahead fights first, its racers in turn order."""
+    card the crowd farthest ahead fights first; in each, the racer the card moved (it "lands on a space with
+    another racer") is the one that moved in and rolls first."""
     g = race(players=5, racers="hover,twister,crusher,swifty,steel-jacket")
     s = position(g, pos={0: 46, 1: 15, 2: 17, 3: 10, 4: 12})
     s = play(s, *roll(2, 3), "goal:last-two")       # Steel Jacket 12 -> 17 (Crusher), Swifty 10 -> 15 (Twister)
     assert s.pos == [51, 15, 17, 15, 17]
-    assert s.need == ("fight", 2, 4)
-    s = play(s, "fight:1-6")                          # Steel Jacket wins: 18
-    assert s.need == ("fight", 1, 3)
-    s = play(s, "fight:4-4", "fight:5-2")             # a tie, then Twister wins: 16
+    assert s.need == ("fight", 4, 2)
+    s = play(s, "fight:6-1")                          # Steel Jacket wins: 18
+    assert s.need == ("fight", 3, 1)
+    s = play(s, "fight:4-4", "fight:2-5")             # a tie, then Twister wins: 16
     assert s.pos == [51, 16, 17, 15, 18]
     assert whose_turn(s) == "twister"
     check(s)
@@ -354,3 +355,29 @@ def test_the_active_racer_on_a_refilled_space_collects_it_once() -> None:
     assert s.boosts[0:3] == [0, 0, 1] and s.boost_supply == 0
     assert whose_turn(s) == "twister" and s.view(None)["boost_spaces_filled"] == []
     check(s)
+
+
+def test_the_racer_a_card_moves_onto_another_is_the_one_that_moved_in() -> None:
+    """Crossing the finish line, 1): "If, after applying the effect, a racer lands on a space with another
+    racer, a fight takes place" — the racer the goal card moved is the one that landed (moved in), and its
+    die is written first (``fight:A-B``, A the racer that moved in), even when the racer it lands on is the
+    one that crossed the line this turn or plays earlier in turn order (SR-A7)."""
+    g = race(racers=NEUTRAL)
+    s = play(position(g, pos={0: 46, 1: 60, 2: 44, 3: 70}), *roll(2, 3), "goal:last-place")
+    assert s.pos[:3] == [51, 60, 51] and s.need == ("fight", 2, 0), "Crusher landed on Hover"
+    s = play(s, "fight:5-2")
+    assert s.pos[:3] == [51, 60, 52]
+    s = play(position(g, pos={0: 46, 1: 20, 2: 60, 3: 13}), *roll(2, 3), "goal:last-place")
+    assert s.pos[1] == s.pos[3] == 20 and s.need == ("fight", 3, 1), "Swifty landed on Twister"
+
+
+def test_a_racer_a_crash_card_moves_onto_the_active_racer_moved_in() -> None:
+    """Crash cards, Catching Up 2 / Last Place 4 and B) 1st "a racer lands on a space with another racer":
+    the racer moved by the card landed on the active racer, so it is the one that moved in (rolls first)."""
+    g = race(racers=NEUTRAL)
+    s = play(position(g, pos={0: 20, 1: 18, 2: 5, 3: 40}), "die:3", "roll", "die:3", "crash:catching-up-2")
+    assert s.pos[:2] == [20, 20] and s.need == ("fight", 1, 0)
+    s = play(s, "fight:1-6")
+    assert s.pos[:2] == [21, 20] and s.bmark[0] == 1
+    s = play(position(g, pos={0: 20, 1: 30, 2: 35, 3: 16}), "die:5", "roll", "die:5", "crash:last-place-4")
+    assert s.pos[3] == s.pos[0] == 20 and s.need == ("fight", 3, 0)

@@ -186,6 +186,7 @@ class ScrapRacer(Game):
         s.dice = ()
         s.die = 0
         s.passed = False
+        s.moved = ()
         s.crossed = False
         s.queue = ()
         s.need = ("racer",)

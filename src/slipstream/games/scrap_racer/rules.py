@@ -125,6 +125,7 @@ class ScrapState(State):
         "filled",
         "g",
         "laps",
+        "moved",
         "names",
         "need",
         "order",
@@ -167,6 +168,7 @@ class ScrapState(State):
     dice: tuple[int, ...]     # the dice kept this turn
     die: int                  # the die just rolled (0 when none)
     passed: bool              # the active racer passed a space with another racer this turn
+    moved: tuple[int, ...]    # the racers moved this turn, each once, the last moved last (who "moved in")
     crossed: bool             # some racer crossed the finish line this turn
     queue: tuple[tuple[Any, ...], ...]  # the steps still to resolve this turn
     need: tuple[Any, ...]     # the chance node or choice being waited for
@@ -202,6 +204,7 @@ class ScrapState(State):
         new.dice = self.dice
         new.die = self.die
         new.passed = self.passed
+        new.moved = self.moved
         new.crossed = self.crossed
         new.queue = self.queue
         new.need = self.need
@@ -393,6 +396,7 @@ class ScrapState(State):
         self.dice = ()
         self.die = 0
         self.passed = False
+        self.moved = ()
         self.crossed = False
         self.queue = ()
         self.phase = ROLL
@@ -572,12 +576,20 @@ class ScrapState(State):
         start = self.pos[r]
         end = start + n
         self.pos = added(self.pos, r, n)
+        self._moved(r)
         if own_turn and not self.passed:
             self.passed = self._passes_someone(r, start, end)
         where = "enters the track and " if start == 0 else ""
         space = (end - 1) % self.g.length + 1
         ev.append(Event("move", f"{self.names[r]} {where}moves {n} forward to space {space}", rule,
                         {"racer": self.racer[r], "from": start, "to": end}))
+
+    def _moved(self, r: int) -> None:
+        """Note that racer ``r`` moved: of racers sharing a space, the one moved last is the one that moved in."""
+        moved = self.moved
+        if moved and moved[-1] == r:
+            return
+        self.moved = (*(x for x in moved if x != r), r)
 
     def _passes_someone(self, r: int, start: int, end: int) -> bool:
         """Does a move from ``start`` to ``end`` pass (not land on) a space with another racer?
@@ -604,6 +616,8 @@ class ScrapState(State):
         floor = (start - 1) // length * length + 1
         self.pos = added(self.pos, r, max(start - n, floor) - start)
         moved = start - self.pos[r]
+        if moved:
+            self._moved(r)
         note = " (stopped at the finish line)" if moved < n else ""
         ev.append(Event("move", f"{self.names[r]} moves {moved} back to space {self.space(r) + 1}{note}", rule,
                         {"racer": self.racer[r], "from": start, "to": self.pos[r]}))
@@ -691,12 +705,17 @@ class ScrapState(State):
             self.queue = (("marker", r), *self.queue)
 
     def _crowd(self, mover: int) -> tuple[int, int] | None:
-        """The next two racers that must fight: the mover first, then any other shared space."""
+        """The next two racers that must fight (SR-A7), or None when every racer has a space of its own.
+
+        The crowd of ``mover`` (the racer that just moved: the active racer, a fight's winner, a pushed
+        racer, the racer that drew a goal card) first, else the crowd farthest ahead. In the crowd, the
+        racer moved last this turn is the one that moved in ("a racer lands on a space with another
+        racer"); it fights the other racer there that is earliest in turn order.
+        """
         pos = self.pos
         length = self.g.length
         if len({(p - 1) % length for p in pos if p > 0}) == len(pos) - pos.count(0):
             return None  # every racer on the track has a space of its own
-        rank = {r: i for i, r in enumerate(self.order)}
         by_space: dict[int, list[int]] = {}
         for r in range(len(pos)):
             if pos[r] > 0:
@@ -704,13 +723,17 @@ class ScrapState(State):
         crowded = [rs for rs in by_space.values() if len(rs) > 1]
         if not crowded:
             return None
+        crowd = max(crowded, key=lambda rs: max(pos[o] for o in rs))
         for rs in crowded:
             if mover in rs:
-                other = min((o for o in rs if o != mover), key=lambda o: rank.get(o, o))
-                return mover, other
-        rs = max(crowded, key=lambda rs: max(pos[o] for o in rs))
-        rs = sorted(rs, key=lambda o: rank.get(o, o))
-        return rs[0], rs[1]
+                crowd = rs
+        rank = {r: i for i, r in enumerate(self.order)}
+        lander = crowd[0]  # every crowd holds a racer moved this turn (no two racers share a space between turns)
+        for r in self.moved:
+            if r in crowd:
+                lander = r
+        other = min((o for o in crowd if o != lander), key=lambda o: rank.get(o, o))
+        return lander, other
 
     def _fight_next(self, mover: int, ev: list[Event]) -> bool:
         """3) Fight: racers sharing a space fight until every racer has a space of its own."""

@@ -189,3 +189,15 @@ def test_keeping_the_tyres_at_the_box_still_counts_as_the_pit_stop() -> None:
     (F1-G9) and the tyres are unchanged."""
     s = p1(56, pit=0).apply("die:3").apply("tyre:keep")
     assert s.tyre[0] == 0 and s.pit[0] == 3 and "keeps SOFT" in texts(s)
+
+
+def test_a_tyre_change_on_the_exit_roll_does_not_change_that_rolls_modifier() -> None:
+    """F1-A15 with Pit Exit (Rejoining): P6's box is P7; from P6 a SOFT 3 on DRY leaves the pit lane
+    with 3 + 2 = 5, worked out with the tyres fitted at the start of the turn; the change to HARD at the
+    box comes during the move, so the car still moves 5 (P7, P8, then spaces 2, 3, 4)."""
+    s = poised(started(players=6), 5, dist=[70, 71, 76, 80, 84, 56], pit=[-1] * 5 + [6],
+               tyres=["hard"] * 5 + ["soft"])
+    s = s.apply("die:3")
+    assert s.step == BOX and s.mv_seat == 5
+    s = s.apply("tyre:hard")
+    assert s.tyre[5] == 1 and s.pit[5] == -1 and s.dist[5] % 30 == 4

@@ -176,3 +176,19 @@ def test_the_start_player_chooses_first() -> None:
     assert s.actor == 1 and s.legal_actions() == ["first:steel-jacket", "first:swifty"]
     s = play(s, "first:swifty", *roll(1, 2), *roll(1, 3))
     assert s.actor == 0 and s.order == [2, 3]
+
+
+def test_markers_stay_with_the_racer_that_earned_them() -> None:
+    """Changes in a 2-player game shares the bonus **cards** only: bonus markers lie on the racer's dashboard
+    (B) 2nd "places it on their dashboard") and boost markers next to it, so a teammate neither adds to them
+    nor uses them. Crusher's first marker is no card though Hover holds one; Hover's boost marker is not
+    offered to Crusher."""
+    g = team()
+    s = position(g, pos={0: 3, 1: 20, 2: 30, 3: 40}, bmark={0: 1}, boosts={0: {"turn": 1}},
+                 order=[1, 0, 2, 3])
+    s = play(s, "die:3", "roll", "die:3")
+    assert s.actor == CHANCE, "Crusher holds no boost marker: the double is checked at once"
+    s = play(s, "crash:stay-put")
+    assert s.bmark[:2] == [1, 1] and whose_turn(s) == "hover"
+    s = play(s, "die:2")
+    assert s.legal_actions() == ["boost:turn", "roll", "stop"]

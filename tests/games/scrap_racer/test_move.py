@@ -359,3 +359,20 @@ def test_a_bonus_card_drawn_during_a_turn_is_used_on_a_later_turn() -> None:
     assert whose_turn(s) == "crusher" and s.legal_actions() == ["move", "play:forward-3"]
     s = play(s, "play:forward-3")
     assert s.pos[0] == 9 + 3 + 3
+
+
+def test_catch_up_then_an_ability_that_moves_on_means_no_fight() -> None:
+    """Bonus cards, Catch up, note: "If no other bonus card is played immediately or the racer does not
+    advance further due to dice rolls, a fight occurs" — read with A) "exactly in this order" (1) cards,
+    2) ability, 3) fight): Swifty catching up with a racer on a curve after its dice advances by its ability
+    first, so there is no fight; Hover (no movement ability) fights."""
+    g = race(racers="swifty,twister,crusher,hover")
+    s = position(g, pos={0: 3, 1: 14, 2: 40, 3: 44}, cards={0: {"catch-up": 1}})
+    log: list = []
+    s = play(s, *roll(1, 2), "move", "play:catch-up", log=log)
+    assert s.pos[:2] == [15, 14] and whose_turn(s) == "twister"
+    assert not any(e.kind.startswith("fight") for e in log)
+    g = race(racers="hover,twister,crusher,swifty")
+    s = position(g, pos={0: 3, 1: 14, 2: 40, 3: 44}, cards={0: {"catch-up": 1}})
+    s = play(s, *roll(1, 2), "move", "play:catch-up")
+    assert s.pos[:2] == [14, 14] and s.need == ("fight", 0, 1)

@@ -273,3 +273,19 @@ def test_blue_miss_after_the_winner_has_finished_spares_no_one() -> None:
     assert s.finish == (0,)
     effect(s, 3, "blue-miss")
     assert s.miss[3] == 1
+
+
+def test_a_car_that_does_not_move_does_not_land_on_its_flag_space() -> None:
+    """Trigger: "Landing exactly on a space": a car already on green space 5 whose roll moves it 0 (HARD
+    on a WET track, a 2: The Minimum Movement Rule) has not landed there and draws no card."""
+    s = p1(35, weather="WET").apply("die:2")
+    assert s.dist[0] == 35 and s.step == ROLL and "flag" not in texts(s)
+
+
+def test_a_card_move_that_reaches_the_line_exactly_finishes() -> None:
+    """Crossing the Line: "Any movement that takes your car on or past the finish line counts as
+    finishing": a card's move+2 from space 28 of the last lap reaches the line, even with a car
+    standing on space 0 (beyond the line: not in the way)."""
+    s = p1(58, others=[30, 45, 46], state=started(laps=2))  # P2, 28 spaces behind, on space 0
+    effect(s, 0, "move+2")
+    assert s.finish == (0,) and s.dist[0] == 60

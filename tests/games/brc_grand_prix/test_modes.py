@@ -135,6 +135,8 @@ def test_dynamic_weather_needs_consecutive_rolls() -> None:
     """A roll other than 6 in between breaks the pair."""
     s = _dynamic().apply("die:6").apply("die:5")  # type: ignore[attr-defined]
     assert s.weather == 0
+    s = s.apply("die:6")  # P3's 6 follows P2's 5, not P1's 6
+    assert s.weather == 0
 
 
 def test_dynamic_weather_ignores_overtake_rolls() -> None:

@@ -204,3 +204,11 @@ def test_occupied_space_rule_repeats_until_the_space_is_clear() -> None:
     s = s.apply("die:1")
     assert "P1 rejoins the track" in texts(s) and s.mv_seat == 0 and not s.off[0]
     assert s.apply("die:1").dist[0] == 37  # P2 is on 38
+
+
+def test_safety_car_stops_a_car_exactly_six_from_the_line_before_it() -> None:
+    """F1-A4 (capped): a car exactly 6 spaces before the finish line moves 5, to the last space before it."""
+    s = poised(started(laps=2), 0, dist=[30, 32, 26, 54], pit=[-1, -1, 0, -1],
+               tyres=["soft", "hard", "hard", "hard"])
+    s = s.apply("die:4").apply("attempt").apply("attack:crash")
+    assert s.dist[3] == 59 and not s.finish

@@ -159,6 +159,9 @@ def test_a_pit_entry_move_challenges_cars_before_the_branch_only() -> None:
     assert s.step == OVERTAKE and s.mv_def == 1
     s = s.apply("attempt").apply("attack:pass")
     assert s.pit[0] == 0 and s.dist[0] == 56 and s.dist[1:3] == [54, 56]
+    s = poised(started(), 0, dist=[50, 54, 56, 76], tyres=["soft", "hard", "hard", "hard"])
+    s = s.apply("die:6").apply("pit").apply("safe")  # stopped behind on space 23: not in the pit lane
+    assert s.pit[0] == -1 and s.dist[0] == 53
 
 
 def test_each_car_stops_at_its_own_pit_box() -> None:
@@ -201,3 +204,26 @@ def test_a_tyre_change_on_the_exit_roll_does_not_change_that_rolls_modifier() ->
     assert s.step == BOX and s.mv_seat == 5
     s = s.apply("tyre:hard")
     assert s.tyre[5] == 1 and s.pit[5] == -1 and s.dist[5] % 30 == 4
+
+
+def test_a_car_that_stays_on_the_weather_space_does_not_flip_it_again() -> None:
+    """The Weather Change space, The Trigger: "If a car lands exactly on this space". A car on P8 whose
+    exit roll is modified to 0 (SOFT on a WET track, a 2) stays there: no landing, no flip."""
+    s = p1(56, pit=8, weather="WET").apply("die:2")
+    assert s.pit[0] == 8 and s.weather == 1 and "track is now" not in texts(s)
+
+
+def test_finishing_from_the_last_pit_space_before_the_line() -> None:
+    """Crossing the Line in the pit lane (F1-G3: the line is between P4 and P5): from P4 a 1 finishes."""
+    s = p1(56, pit=4, state=started(laps=2)).apply("die:1")
+    assert s.finish == (0,)
+
+
+def test_an_exit_lock_up_held_at_the_exit_still_misses_a_turn() -> None:
+    """F1-A8 with F1-G3: the exit roll's SOFT 1 locks up (3 spaces); playing safe behind a car on the
+    rejoin space leaves the car waiting on P8, and the lock-up still costs its next turn."""
+    s = poised(started(), 0, dist=[56, 62, 76, 80], pit=[8, -1, -1, -1], tyres=["soft", "hard", "hard", "hard"])
+    s = s.apply("die:1")
+    assert s.mv_def == 1
+    s = s.apply("safe")
+    assert s.pit[0] == 8 and s.miss[0] == 1 and not s.off[0]

@@ -240,12 +240,14 @@ def test_stopping_behind_a_car_on_a_flag_space_draws_a_card() -> None:
 
 def test_finished_cars_leave_the_track() -> None:
     """Race to the End with F1-A16: a finished car no longer fills a space: a lapped car passes its space
-    without an overtake, and it neither blocks nor is moved by the safety car."""
-    s = p1(57, others=[40, 50, 54], state=started(laps=2)).apply("die:4")
+    without an overtake, and the safety car does not move it."""
+    s = p1(57, others=[25, 40, 42], state=started(laps=2)).apply("die:4")
     assert s.finish == (0,) and s.dist[0] == 60  # on the line: space 0
-    s = poised(s, 1, order=[1, 2, 3]).apply("die:6")  # P2 from space 10: nothing in the way
-    assert s.dist[1] == 46 and s.step == ROLL
-    s = poised(s, 3, dist=[60, 46, 51, 58], order=[3, 1, 2])  # P4 on 28 passes the finished car's space 0
+    s = poised(s, 1, order=[1, 2, 3]).apply("die:6").apply("stay")  # P2 from space 25 past space 0
+    assert s.dist[1] == 31 and s.step == ROLL
+    s = poised(s, 2, order=[2, 3, 1]).apply("die:4").apply("attempt").apply("attack:crash")
+    assert s.dist == [60, 37, 41, 42] and "safety car: P2 +6" in texts(s)
+    s = poised(s, 3, dist=[60, 37, 41, 58], off=[False] * 4, order=[3, 1, 2])  # P4 on 28, to the line
     s = s.apply("die:4")
     assert s.finish == (0, 3) and s.step == ROLL
 
@@ -289,3 +291,9 @@ def test_a_card_move_that_reaches_the_line_exactly_finishes() -> None:
     s = p1(58, others=[30, 45, 46], state=started(laps=2))  # P2, 28 spaces behind, on space 0
     effect(s, 0, "move+2")
     assert s.finish == (0,) and s.dist[0] == 60
+
+
+def test_a_car_that_has_pitted_is_not_penalised_after_the_window() -> None:
+    """F1-G9: a car that stopped inside the window may enter the pit lane on lap 8 without a penalty."""
+    s = p1(230, stops=[1, 0, 0, 0]).apply("die:6").apply("pit")
+    assert s.pit[0] == 0 and s.pens[0] == 0 and "penalty" not in texts(s)

@@ -86,8 +86,11 @@ def test_sprint_rolls_2d6_and_soft_adds_4() -> None:
     outcomes = s.chance_outcomes()
     assert len(outcomes) == 21 and math.isclose(sum(p for _, p in outcomes), 1.0)
     assert dict(outcomes)["dice:2-5"] == 2 / 36 and dict(outcomes)["dice:6-6"] == 1 / 36
+    base = s
     s = s.apply("dice:2-4")
-    assert s.dist[0] == 40
+    assert s.dist[0] == 40 and "P1 rolls 2+4 on SOFT (DRY): moves 10" in texts(s)
+    s = base.apply("dice:2-5")  # the same game: the event names both dice
+    assert s.dist[0] == 41 and "P1 rolls 2+5 on SOFT (DRY): moves 11" in texts(s)
 
 
 def test_sprint_lock_up_completes_the_move_then_misses_a_turn() -> None:

@@ -161,6 +161,8 @@ def test_the_modifier_is_read_at_the_start_of_each_turn() -> None:
     """'At the start of your turn, check the current weather and your tyre compound': the same SOFT 4
     moves 6 on a DRY track and 2 once the track is WET."""
     s = _at_zero("soft", "DRY")
-    assert s.apply("die:4").dist[0] == 36
+    dry = s.apply("die:4")
+    assert dry.dist[0] == 36 and "P1 rolls 4 on SOFT (DRY): moves 6" in texts(dry)
     s.weather = 1
-    assert s.apply("die:4").dist[0] == 32
+    wet = s.apply("die:4")  # the same game: its cached roll events must not mix the weathers
+    assert wet.dist[0] == 32 and "P1 rolls 4 on SOFT (WET): moves 2" in texts(wet)

@@ -143,6 +143,30 @@ def test_stop_go_penalty_option() -> None:
     s = p1(207, tyre="hard", state=started(pit_penalty="stop-go")).apply("die:4")  # lap 7 -> lap 8
     assert s.dist[0] == 211 and s.pens[0] == 1 and s.off[0]
     assert s.miss[0] == 2 and "stop-go" in texts(s)
+    s = p1(207, tyre="hard", state=started(pit_penalty="stop-go"), stops=[1, 0, 0, 0]).apply("die:4")
+    assert s.pens[0] == 0 and not s.off[0]  # a car that has stopped owes nothing
+
+
+def test_a_stop_go_costs_two_turns_then_the_car_rejoins() -> None:
+    """F1-G9 stop-go: the car misses its next 2 turns (Serving the Penalty), then rejoins and rolls."""
+    s = poised(started(players=2, pit_penalty="stop-go"), 0, dist=[207, 95], tyres=["hard"] * 2)
+    s = s.apply("die:4")
+    assert s.miss[0] == 2 and s.mv_seat == 1
+    s = s.apply("die:1")  # round 2: P1 (leading) misses a turn
+    assert "P1 misses a turn" in texts(s) and s.mv_seat == 1
+    s = s.apply("die:1")  # round 3: and another
+    assert "P1 misses a turn" in texts(s) and s.mv_seat == 1
+    s = s.apply("die:1")  # round 4: P1 rejoins and rolls
+    assert "P1 rejoins the track" in texts(s) and s.mv_seat == 0
+
+
+def test_a_collision_on_the_exit_roll_leaves_the_attacker_at_the_exit() -> None:
+    """Collisions (Immediate Stop) on the exit roll: a car leaving P8 that crashes into the car on the
+    rejoin space stops where it is, on P8 (F1-G3), and misses its next turn; the defender goes off."""
+    s = poised(started(), 0, dist=[56, 62, 76, 80], pit=[8, -1, -1, -1], tyres=["hard"] * 4)
+    s = s.apply("die:3").apply("attempt").apply("attack:crash")
+    assert s.pit[0] == 8 and s.dist[0] == 56 and not s.off[0] and s.miss[0] == 1
+    assert s.off[1] and s.dist[1] == 62
 
 
 def test_leaving_wet_tyres_the_driver_picks_soft_or_hard() -> None:

@@ -10,7 +10,7 @@ F1-A15 in docs/rules/brc-grand-prix.md.
 from __future__ import annotations
 
 from slipstream.games.brc_grand_prix import BRCState
-from slipstream.games.brc_grand_prix.state import BOX, OVERTAKE, PIT_CHOICE, ROLL
+from slipstream.games.brc_grand_prix.state import BOX, NO_OVERTAKE, OVERTAKE, PIT_CHOICE, ROLL
 
 from .helpers import poised, started, texts
 
@@ -251,3 +251,12 @@ def test_an_exit_lock_up_held_at_the_exit_still_misses_a_turn() -> None:
     assert s.mv_def == 1
     s = s.apply("safe")
     assert s.pit[0] == 8 and s.miss[0] == 1 and not s.off[0]
+
+
+def test_a_no_overtake_card_also_holds_on_the_exit_roll() -> None:
+    """F1-G5 no-overtake ("no overtake attempts on the next turn"): the next turn is the exit roll, so
+    the car stops behind the car on space 3 instead of being offered an overtake; the card is spent."""
+    s = poised(started(), 0, dist=[56, 63, 76, 80], pit=[8, -1, -1, -1], tyres=["hard"] * 4)
+    s._put("perks", 0, NO_OVERTAKE)
+    s = s.apply("die:4")
+    assert s.pit[0] == -1 and s.dist[0] == 62 and s.perks[0] == 0 and s.step == ROLL

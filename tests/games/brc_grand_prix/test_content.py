@@ -110,3 +110,26 @@ def test_bad_options_are_rejected_clearly(options: dict[str, Any], message: str)
 def test_options_from_text_as_on_a_command_line() -> None:
     game = slipstream.load("brc-grand-prix", players="3", laps="5", sprint="yes")
     assert game.players == 3 and game.laps == 5 and game.sprint  # type: ignore[attr-defined]
+
+
+def short_track(tmp_path: Path, length: int, name: str = "short.json") -> dict[str, Any]:
+    data = packaged()
+    data["track"]["length"] = length
+    data["pit"].update(entry_after=length - 5, rejoin=1)
+    data["flags"] = [{"source": "default", "colour": "green", "spaces": [3]}]
+    return data
+
+
+def test_a_track_shorter_than_the_longest_move_is_refused(tmp_path: Path) -> None:
+    """Every move must stay below a lap (Occupying Spaces, the Overtaking Trigger and the Pit Entry are
+    found by a car's offset round the loop). Before this check, a 14-space Sprint track let a 2d6 + 4
+    move lap a car and end on its space, two cars on one main-track space."""
+    data = short_track(tmp_path, 14)
+    path = write(tmp_path, data)
+    assert BRCGrandPrix(players=2, content=path).content.length == 14  # d6 + 2 (+2 card) fits
+    with pytest.raises(ContentError) as info:
+        BRCGrandPrix(players=2, content=path, sprint=True)
+    assert (info.value.record, info.value.field) == ("track", "length") and "Sprint 2d6 + 4" in str(info.value)
+    data["cards"][0]["green"] = "roll+6"  # d6 + 2 + 6 = 14: a full lap
+    with pytest.raises(ContentError, match="roll\\+6 card"):
+        BRCGrandPrix(players=2, content=write(tmp_path, data, "deck.json"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from slipstream.engine import chance
-from slipstream.engine.errors import OptionError
+from slipstream.engine.errors import ContentError, OptionError
 from slipstream.engine.game import Event, Game, OptionSpec
 
 from .content import Content, load_content
@@ -77,6 +77,7 @@ class BRCGrandPrix(Game):
         if self.sprint and self.dynamic_weather:
             raise OptionError(f"{self.id}: Sprint mode locks the track to DRY, so dynamic_weather "
                               "cannot be used with sprint")
+        self._check_track_length()
         self.race_to_end = opts["standings"] == "race-to-end"
         self.qualifying = opts["grid"] == "qualifying"
         self.stop_go = opts["pit_penalty"] == "stop-go"
@@ -96,6 +97,18 @@ class BRCGrandPrix(Game):
         self.sprint_table = chance.ChanceTable(sorted(
             (f"dice:{a}-{b}", (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)
         ))
+
+    def _check_track_length(self) -> None:
+        """Every move must be shorter than a lap: the rules find the cars in a car's way by their offset
+        round the loop, so a longer move could end on an occupied space or miss the Pit Entry."""
+        c = self.content
+        bonus = max([0, *(int(e[5:]) for lines in c.card_lines for e in lines.values() if e.startswith("roll+"))])
+        base, how = (16, "Sprint 2d6 + 4") if self.sprint else (8, "a d6 + 2")
+        longest = base + bonus
+        if longest >= c.length:
+            raise ContentError(c.source, "track", "length",
+                               f"{c.length} spaces is too short: a move can be {longest} spaces ({how}"
+                               f"{f' and a roll+{bonus} card' if bonus else ''}), and must stay below a lap")
 
     def _initial_state(self) -> BRCState:
         return BRCState.initial(self)

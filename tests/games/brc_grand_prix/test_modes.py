@@ -7,8 +7,12 @@ Penalty), Dynamic Weather (Trigger, Exclusions). Gap decisions F1-A2, F1-A3, F1-
 
 from __future__ import annotations
 
+import json
 import math
 import random
+import tomllib
+from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -232,3 +236,22 @@ def test_sprint_keeps_the_mandatory_pit_window() -> None:
     s = poised(started(sprint=True), 0, dist=[200, 70, 71, 76], tyres=["hard"] * 4)
     s = s.apply("dice:3-4")  # space 20 + 7 passes the entry
     assert s.pit[0] == 0 and s.stops[0] == 1
+
+
+def test_dynamic_weather_two_consecutive_drivers_flip_it_1_time_in_36(tmp_path: Path) -> None:
+    """Dynamic Weather: "The probability of two consecutive players rolling a 6 is 1 in 36", exactly:
+    over every pair of movement rolls by P1 then P2 (the chance node's odds), the weather flips with
+    probability 1/36. (A board with its only flag on space 28, out of reach, keeps the moves plain.)"""
+    data = tomllib.loads(resources.files("slipstream.games.brc_grand_prix").joinpath("content.toml").read_text())
+    data["flags"] = [{"source": "default", "colour": "green", "spaces": [28]}]
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(data))
+    s = poised(started(players=2, dynamic_weather=True, content=str(path)), 0, dist=[40, 30],
+               tyres=["hard"] * 2, order=[0, 1])
+    flip = 0.0
+    for a, pa in s.chance_outcomes():
+        after_a = s.apply(a)
+        assert after_a.mv_seat == 1
+        for b, pb in after_a.chance_outcomes():
+            flip += pa * pb * after_a.apply(b).weather
+    assert math.isclose(flip, 1 / 36)

@@ -212,3 +212,25 @@ def test_safety_car_stops_a_car_exactly_six_from_the_line_before_it() -> None:
                tyres=["soft", "hard", "hard", "hard"])
     s = s.apply("die:4").apply("attempt").apply("attack:crash")
     assert s.dist[3] == 59 and not s.finish
+
+
+def test_the_occupied_space_rule_applies_after_a_lock_up() -> None:
+    """Occupied Space Rule after a lock-up (F1-A14): P1 locks up on space 7; P2 stops on that space
+    (off-track cars are empty) and is still there when P1's turn comes after its missed one, so P1
+    misses another turn."""
+    s = poised(started(players=2), 0, dist=[34, 33], tyres=["soft", "wet"], order=[0, 1])
+    s = s.apply("die:1")  # P1: SOFT 1 on DRY, 3 spaces to 37, off track
+    assert s.off[0] and s.mv_seat == 1
+    s = s.apply("die:6")  # P2: WET on DRY, 6 - 2 = 4, onto space 7
+    assert s.dist[1] == 37 and "P1 misses a turn" in texts(s) and s.mv_seat == 1
+    s = s.apply("die:2")  # P2: 2 - 2 = 0, stays on space 7
+    assert "P1 cannot rejoin: P2 is on its space" in texts(s) and s.off[0]
+
+
+def test_a_safety_car_boost_out_of_the_window_gets_the_stop_go() -> None:
+    """F1-A4 (laps count for a boosted car) with F1-G9 stop-go: an unpitted car carried from lap 7 into
+    lap 8 by the safety car gets the stop-go: off the track, 2 missed turns."""
+    s = poised(started(pit_penalty="stop-go"), 0, dist=[30, 32, 26, 207], pit=[-1, -1, 0, -1],
+               tyres=["soft", "hard", "hard", "hard"])
+    s = s.apply("die:4").apply("attempt").apply("attack:crash")
+    assert s.dist[3] == 213 and s.pens[3] == 1 and s.off[3] and s.miss[3] == 2 and "stop-go" in texts(s)

@@ -381,3 +381,17 @@ def test_a_racer_a_crash_card_moves_onto_the_active_racer_moved_in() -> None:
     assert s.pos[:2] == [21, 20] and s.bmark[0] == 1
     s = play(position(g, pos={0: 20, 1: 30, 2: 35, 3: 16}), "die:5", "roll", "die:5", "crash:last-place-4")
     assert s.pos[3] == s.pos[0] == 20 and s.need == ("fight", 3, 0)
+
+
+def test_crossings_by_a_goal_card_go_clockwise_from_the_active_racer_not_from_the_start_player() -> None:
+    """Crossing the finish line, 1): other racers crossing "apply them one after the other in player order"
+    (SR-A11: clockwise from the active racer). Twister (second in turn order) crosses; its All but first card
+    takes Hover (first in turn order) and Crusher (third) across: Crusher, after Twister, draws first."""
+    g = race(racers=NEUTRAL)
+    s = position(g, pos={0: 47, 1: 46, 2: 48, 3: 20}, turn=1)   # Twister's turn
+    s = play(s, *roll(2, 4))                                     # Twister 46 -> 52: lap 1
+    assert s.laps == [0, 1, 0, 0] and s.need == ("goal", 1)
+    s = play(s, "goal:all-but-first")                           # Crusher 48 -> 50, Hover 47 -> 49, Swifty + 2
+    assert s.laps == [0, 1, 1, 0] and s.need == ("goal", 2), "Crusher is next clockwise after Twister"
+    s = play(s, "goal:last-place")                              # Swifty 22 -> 29
+    assert s.laps == [1, 1, 1, 0] and s.need == ("goal", 0), "then Hover"

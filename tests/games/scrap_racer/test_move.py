@@ -376,3 +376,13 @@ def test_catch_up_then_an_ability_that_moves_on_means_no_fight() -> None:
     s = position(g, pos={0: 3, 1: 14, 2: 40, 3: 44}, cards={0: {"catch-up": 1}})
     s = play(s, *roll(1, 2), "move", "play:catch-up")
     assert s.pos[:2] == [14, 14] and s.need == ("fight", 0, 1)
+
+
+def test_catch_up_follows_the_track_not_the_standings() -> None:
+    """Bonus cards, Catch up: "advances onto the space of the next racer directly in front of him following
+    the track" — the next racer on the track ahead, even one a lap behind in the race (Twister on space 15,
+    lap 1, is ahead of Hover on space 12, lap 2; Crusher on space 22 leads the race)."""
+    g = race(racers="hover,twister,crusher,swifty")
+    s = position(g, pos={0: 60, 1: 15, 2: 70, 3: 5}, cards={0: {"catch-up": 1}})
+    s = play(s, *roll(1, 2), "play:catch-up")
+    assert s.pos[0] == 63 + 3 and space(s, 0) == 18

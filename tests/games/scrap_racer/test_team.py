@@ -192,3 +192,13 @@ def test_markers_stay_with_the_racer_that_earned_them() -> None:
     assert s.bmark[:2] == [1, 1] and whose_turn(s) == "hover"
     s = play(s, "die:2")
     assert s.legal_actions() == ["boost:turn", "roll", "stop"]
+
+
+def test_in_the_first_round_the_chosen_order_places_the_racers_not_on_the_track() -> None:
+    """Crash cards, Clarification, in the team game: "the player order determines the position of those
+    racers not on the race track yet". In the first round the start player's second racer comes next in the
+    order, so it is the closest racer behind the start racer (Catching Up 2), ahead of the other player's
+    racers, whose order is not chosen yet."""
+    g = team()
+    s = play(g.start(seed=0), "first:crusher", "die:3", "roll", "die:3", "crash:catching-up-2")
+    assert s.pos == [2, 0, 0, 0] and whose_turn(s) == "hover"

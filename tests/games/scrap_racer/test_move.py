@@ -386,3 +386,13 @@ def test_catch_up_follows_the_track_not_the_standings() -> None:
     s = position(g, pos={0: 60, 1: 15, 2: 70, 3: 5}, cards={0: {"catch-up": 1}})
     s = play(s, *roll(1, 2), "play:catch-up")
     assert s.pos[0] == 63 + 3 and space(s, 0) == 18
+
+
+def test_entering_the_track_passes_nobody_on_the_last_space() -> None:
+    """Twister (SR-A4) on its first move: the racer starts behind the finish line (A) 1) Note), so a racer on
+    the last space before the line (48) is not passed; one on space 2 is."""
+    g = race(racers="twister,hover,crusher,swifty")
+    s = play(position(g, pos={1: 48, 2: 30, 3: 40}), *roll(1, 3))
+    assert s.pos[0] == 4, "nobody passed: no extra space"
+    s = play(position(g, pos={1: 2, 2: 30, 3: 40}), *roll(1, 3))
+    assert s.pos[0] == 5

@@ -13,6 +13,7 @@ import pytest
 from slipstream.engine.game import Event
 from slipstream.games.brc_grand_prix import BRCState
 from slipstream.games.brc_grand_prix.content import load_content
+from slipstream.games.brc_grand_prix.metrics import race_metrics
 from slipstream.games.brc_grand_prix.state import (
     DRS,
     FLAG,
@@ -155,6 +156,7 @@ def test_a_saved_lock_up_is_a_normal_roll_and_keeps_the_cards_roll_modifier() ->
     effect(s, 0, "roll+1")
     s = s.apply("die:1")
     assert s.dist[0] == 34 and not s.off[0] and s.rmod[0] == 0 and s.perks[0] == 0
+    assert race_metrics(s)["lockups"] == 1  # the metric counts lock-ups rolled, saved ones included
 
 
 def test_a_lock_up_moves_exactly_3_and_spends_the_roll_modifier() -> None:
@@ -182,6 +184,7 @@ def test_a_saved_lock_up_on_the_exit_roll_keeps_the_roll_modifier() -> None:
     effect(s, 0, "roll+1")
     s = s.apply("die:1")
     assert s.pit[0] == -1 and s.dist[0] == 56 + 5 + 4 and not s.off[0]
+    assert race_metrics(s)["lockups"] == 1  # counted as on the main track (it was not, before)
 
 
 CONTENT = load_content()

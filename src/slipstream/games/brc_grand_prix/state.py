@@ -932,16 +932,16 @@ class BRCState(State):
         else:
             move, lock = standard_move(roll, self.tyre[seat], self.weather)
             rule = "Pit Exit (Rejoining)"
-            if lock and self.perks[seat] & TYRE_SAVER:
-                self._put("perks", seat, self.perks[seat] & ~TYRE_SAVER)
-                lock = False
+            if lock:
+                self.stats[S_LOCKUPS] += 1  # rolled, as on the main track, even if tyre-saver cancels it
+                if self.perks[seat] & TYRE_SAVER:
+                    self._put("perks", seat, self.perks[seat] & ~TYRE_SAVER)
+                    lock = False
             rmod = self.rmod[seat]
             if rmod:
                 self._put("rmod", seat, 0)
                 if not lock:
                     move = max(0, move + rmod)
-            if lock:
-                self.stats[S_LOCKUPS] += 1
         ev.append(Event("roll", f"{self._name(seat)} rolls {roll} in the pit lane: moves {move}"
                         f"{', LOCK-UP' if lock else ''}", rule,
                         {"seat": seat, "roll": roll, "move": move, "lockup": lock}))

@@ -75,7 +75,7 @@ def main(argv: Sequence[str] | None = None, default_game: str | None = None) -> 
         median = statistics.median(r[0] for r in results)
         print(f"{game_id} {args.players}p {label:28s}: best {best[0]:5.0f} races/s ({best[1]:7.0f} actions/s, "
               f"{1e6 / best[1]:5.2f} us/action), median {median:5.0f} races/s; CPU time, {args.repeat} runs "
-              f"of {args.races}; {_native.mode} build")
+              f"of {args.races}; build: {_native.mode}")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import math
 from slipstream.engine import CHANCE
 from slipstream.games.rev_it_up import rules
 
-from .helpers import bag_of, decide, disc_of, draws, force, new, rev_of
+from .helpers import bag_of, decide, disc_of, draws, force, new, play, rev_of
 
 
 def test_everyone_draws_one_chip_weighted_by_the_bag() -> None:
@@ -244,3 +244,72 @@ def test_round_ends_when_all_stopped_and_everything_goes_back() -> None:
     assert s.round == 2 and s.status == [rules.RACING, rules.RACING]
     assert rev_of(s, 0) == [] and disc_of(s, 0) == {} and disc_of(s, 1) == {}
     assert bag_of(s, 0)["exhaust-3"] == 3 + 1 and bag_of(s, 1)["coin-2"] == 1
+
+
+def test_a_chip_that_fits_on_the_last_space_is_placed() -> None:
+    """Rev Track: "If you would ever need to place a chip and dont have space for it, you Overheat": a
+    chip that lands exactly on the last space has space, so the racer keeps racing and moves (also
+    with overheat_penalty=lose_move, RIU-A1), and stopping there pays the last space's bonus (RIU-G6)."""
+    for penalty in ("none", "lose_move"):
+        s = new(overheat_penalty=penalty)
+        force(s, 0, rev=["exhaust-3", "exhaust-3", "exhaust-3"], pos=4)
+        s = draws(s, "exhaust-1", "coin-1")
+        assert s.status[0] == rules.RACING and s.pos[0] == 5, penalty
+        assert rev_of(s, 0)[-1] == ("exhaust-1", 10)
+        assert math.isclose(rules.overheat_chance(s, 0), 6 / 11)  # no room: the 6 Exhaust of 11 chips
+        s = decide(s, p0="stop", p1="stop")
+        assert s.coins[0] == 3
+
+
+def test_a_shorter_asymmetric_rev_track_overheats_sooner_and_pays_on_its_own_last_spaces() -> None:
+    """Player Setup, Asymmetric side (RIU-G14: Racer 2 has a Rev Track of 9, bonus on spaces 7/8/9;
+    Racer 6 has 11, bonus on 9/10/11). Rev Track: the bonus is for "the last 3 spaces of the Rev Track"."""
+    s = new(side="asymmetric", characters="racer-2,racer-6")
+    force(s, 0, rev=["exhaust-3", "exhaust-3", "exhaust-2"], bag={"exhaust-2": 1, "coin-1": 1})
+    force(s, 1, rev=["exhaust-3", "exhaust-3", "exhaust-3"], bag={"exhaust-2": 1, "coin-1": 1})
+    s = draws(s, "exhaust-2", "exhaust-2")
+    assert s.status == [rules.OVERHEATED, rules.RACING]
+    assert rev_of(s, 1)[-1] == ("exhaust-2", 11)
+    s = decide(s, p1="stop")
+    assert s.coins == (0, 3)
+    t = new(side="asymmetric", characters="racer-2,racer-6")
+    force(t, 0, rev=["exhaust-3", "exhaust-3", "exhaust-1"], bag={"coin-1": 2})
+    force(t, 1, rev=["exhaust-3", "exhaust-3", "exhaust-2"], bag={"coin-1": 2})
+    t = decide(draws(t, "coin-1", "coin-1"), p0="stop", p1="stop")
+    assert t.coins == (1 + 1, 1 + 0)
+
+
+def test_tied_racers_share_a_place_for_rerolls() -> None:
+    """Turn Structure 3: "reroll the Item Die once if they are in second place, and up to 2 times if
+    they are further back" (RIU-A4: place = 1 + racers strictly ahead, so racers tied for the lead both
+    roll with no reroll, and a racer behind two tied leaders is third: two rerolls)."""
+    s = new(players=3)
+    force(s, 0, pos=5)
+    force(s, 1, pos=4)
+    force(s, 2, pos=1)
+    s = draws(s, "exhaust-2", "exhaust-3", "exhaust-3")
+    assert s.pos == [7, 7, 4]
+    for seat in (1, 0):
+        assert s.view(None)["current"] == seat
+        s = s.apply("item:sponsor")
+        assert s.ready[seat] == ("sponsor",)
+    assert isinstance(s.actor, frozenset)
+    t = new(players=3)
+    force(t, 0, pos=20)
+    force(t, 1, pos=20)
+    force(t, 2, pos=5)
+    t = draws(t, "coin-1", "coin-1", "exhaust-2")
+    t = play(t, "item:sponsor", "reroll", "item:sponsor", "reroll", "item:turbo")
+    assert t.ready[2] == ("turbo",) and isinstance(t.actor, frozenset)
+
+
+def test_racer_9_rerolls_once_more_in_every_place() -> None:
+    """Player Setup, Asymmetric side (RIU-G14: Racer 9 has +1 item-die reroll in every place, so even
+    as the leader it may reroll once)."""
+    s = new(side="asymmetric", characters="racer-9,racer-1")
+    force(s, 0, pos=5)
+    s = draws(s, "exhaust-2", "coin-1")
+    s = s.apply("item:sponsor")
+    assert s.actor == 0 and s.legal_actions() == ["keep", "reroll"]
+    s = play(s, "reroll", "item:turbo")
+    assert s.ready[0] == ("turbo",) and isinstance(s.actor, frozenset)

@@ -244,3 +244,121 @@ def test_a_bomb_that_cannot_be_placed_overheats_and_goes_back_to_the_supply() ->
     s = draws(s, "coin-1", "bomb")
     assert s.pos[1] == 4 and s.status[1] == rules.OVERHEATED
     assert s.supply[s.g.bomb] == bombs + 1 and "bomb" not in bag_of(s, 1)
+
+
+SHOCK = "oil-slick,shockwave,emp,turbo,sponsor,shield"
+
+
+def test_shockwave_skips_racers_on_its_own_space_and_stopped_racers() -> None:
+    """Shockwave (Attack, RIU-G10): "every racer within 3 spaces ahead" (not one on the user's own
+    space); RIU-A13: stopped racers are immune, so with only a stopped racer in range it is not
+    offered."""
+    s = new(players=4, items=ALT)
+    force(s, 0, ready=("shockwave",), pos=5)
+    force(s, 1, pos=5)
+    force(s, 2, pos=7)
+    force(s, 3, pos=8)
+    s = draws(s, "coin-1", "coin-1", "coin-1", "coin-1")
+    s = decide(s, p0="go", p1="go", p2="stop", p3="go")
+    s = s.apply("0:use:shockwave")
+    assert [len(s.rev_k[t]) for t in range(4)] == [0, 0, 0, 1]
+    t = new(players=3, items=ALT)
+    force(t, 0, ready=("shockwave",), pos=5)
+    force(t, 1, pos=7)
+    force(t, 2, pos=20)
+    t = decide(draws(t, "coin-1", "coin-1", "coin-1"), p0="go", p1="stop", p2="go")
+    assert t.actor == CHANCE and t.ready[0] == ("shockwave",)
+
+
+def test_emp_is_not_offered_against_a_stopped_racer() -> None:
+    """RIU-A13: racers that have stopped are immune to Weapons and are not offered as targets."""
+    s = new(players=3, items=ALT)
+    force(s, 0, ready=("emp",))
+    s = decide(draws(s, "coin-1", "coin-1", "coin-1"), p0="go", p1="stop", p2="go")
+    assert s.legal_actions(0) == ["0:pass", "0:use:emp:2"]
+
+
+def test_items_resolve_furthest_behind_first_and_a_racer_overheated_by_one_is_immune_to_the_next() -> None:
+    """Turn Structure 5 (RIU-A5: the item choices resolve together, furthest behind first). P2's
+    Shockwave (furthest behind) overheats P3 first, so P1's EMP, chosen against P3 while it was
+    racing, finds it no longer racing and has no effect (RIU-A13)."""
+    s = new(players=3, items=SHOCK)
+    force(s, 1, ready=("shockwave",), pos=2)
+    force(s, 0, ready=("emp",), pos=4)
+    force(s, 2, pos=5, rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"])
+    s = to_use_phase(s)
+    s = play(s, "0:use:emp:2", "1:use:shockwave")
+    assert s.status[2] == rules.OVERHEATED and s.emp == (0, 0, 0)
+    assert rev_of(s, 0) == [("debris", 1)]
+    assert any(e.text == "P3 has stopped and is immune" for e in s.events)
+
+
+def test_emps_stack() -> None:
+    """EMP (Weapon, RIU-G10 decision: stacking): two EMPs on one racer cancel its next two Ecoboosts
+    or Nitrous."""
+    s = new(players=3, items=ALT)
+    force(s, 0, ready=("emp",))
+    force(s, 1, ready=("emp",))
+    force(s, 2, bag={"ecoboost-1": 1, "nitrous-1": 1, "coin-1": 3})
+    s = play(to_use_phase(s), "0:use:emp:2", "1:use:emp:2")
+    assert s.emp == (0, 0, 2)
+    s = decide(draws(s, "coin-1", "coin-1", "nitrous-1"), p0="go", p1="go", p2="go")
+    assert s.pos[2] == 0 and s.emp == (0, 0, 1) and rev_of(s, 2) == [("nitrous-1", 1)]
+    s = draws(s, "coin-2", "coin-2", "ecoboost-1")
+    assert s.pos[2] == 0 and s.emp == (0, 0, 0)
+
+
+def test_an_emp_cancelled_chip_moves_with_the_zero_moves() -> None:
+    """Turn Structure 2: "Highest movement moves first". An Ecoboost 3 cancelled by an EMP moves 0, so
+    it resolves after an Exhaust 1 (RIU-A2: zero moves come last)."""
+    s = new(items=ALT)
+    force(s, 0, bag={"ecoboost-3": 1, "coin-1": 1}, pos=2)
+    force(s, 1, pos=8)
+    s.emp = (1, 0)
+    s = draws(s, "ecoboost-3", "exhaust-1")
+    assert [e.data["seat"] for e in s.events if e.kind in ("move", "emp")] == [1, 0]
+    assert s.pos == [2, 9]
+
+
+def test_a_shield_cancels_a_trap() -> None:
+    """Shield (RIU-G10): "cancel the next Attack, Weapon or Trap on you": the trap is sprung and gone,
+    the Shield is spent, and the racer drives on."""
+    s = new()
+    force(s, 0, ready=("oil-slick",), pos=10)
+    force(s, 1, pos=8, ready=("shield",))
+    s = play(to_use_phase(s), "0:use:oil-slick")
+    s = draws(s, "coin-1", "exhaust-3")
+    assert s.pos[1] == 11 and s.traps == () and s.ready[1] == ()
+
+
+def test_stopped_racers_may_still_use_items() -> None:
+    """Turn Structure 5 (RIU-A5): a racer that has stopped may still use items from its ready area."""
+    s = new()
+    force(s, 0, ready=("sponsor",))
+    s = decide(draws(s, "coin-1", "coin-1"), p0="stop", p1="go")
+    assert s.actor == frozenset({0}) and s.legal_actions(0) == ["0:pass", "0:use:sponsor"]
+    s = s.apply("0:use:sponsor")
+    assert s.collected == (2, 0)
+
+
+def test_every_trap_on_a_space_springs() -> None:
+    """Caltrops (Trap, RIU-G10): "the next racer to pass it adds 1 Debris". Two Caltrops dropped on the
+    same space by two racers are two traps: a third racer passing that space springs both."""
+    s = new(players=3, items=ALT)
+    force(s, 0, ready=("caltrops",), pos=10)
+    force(s, 1, ready=("caltrops",), pos=40)
+    force(s, 2, pos=8)
+    s = play(to_use_phase(s), "0:use:caltrops", "1:use:caltrops")
+    assert s.traps == ((10, "caltrops", 0), (10, "caltrops", 1))
+    s = draws(s, "coin-1", "coin-1", "exhaust-3")
+    assert s.traps == ()
+    assert rev_of(s, 2) == [("debris", 1), ("debris", 2), ("exhaust-3", 5)]
+
+
+def test_lose_move_never_cancels_a_bomb_moving_back() -> None:
+    """RIU-A1 option overheat_penalty=lose_move is a penalty: it cancels an overheating chip's movement
+    forwards, but a Bomb that overheats its racer still moves it back 2 (Sticky Bomb, RIU-G10)."""
+    s = new(overheat_penalty="lose_move")
+    force(s, 1, pos=6, bag={"bomb": 1, "coin-1": 1}, rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"])
+    s = draws(s, "coin-1", "bomb")
+    assert s.pos[1] == 4 and s.status[1] == rules.OVERHEATED

@@ -143,7 +143,7 @@ def resolve_draw(s: RevState, seat: int, events: list[Event]) -> None:
     heat = g.heat[kind]
     if heat:
         fits = rev_last(s, seat) + heat <= g.rev_length[seat]
-        if not fits and g.lose_move and move:
+        if not fits and g.lose_move and move > 0:  # a penalty: a Bomb still moves back
             move = 0
             _ev(events, "lose-move", f"{_name(s, seat)}'s chip would overheat: no movement",
                 "RIU-A1 (overheat_penalty=lose_move)", seat=seat)
@@ -187,21 +187,8 @@ def move_forward(s: RevState, seat: int, spaces: int, events: list[Event]) -> No
         sp = p % L
         if sp in g.item_spaces:
             s.rolls_due[seat] += 1
-        if s.traps:
-            for trap in s.traps:
-                if trap[0] == sp and trap[2] != seat:
-                    left = list(s.traps)
-                    left.remove(trap)  # one trap springs (an identical one would stay)
-                    s.traps = tuple(left)
-                    _ev(events, "trap", f"{_name(s, seat)} runs over {_name(s, trap[2])}'s {trap[1]} on "
-                        f"space {sp}", "Items: Trap", seat=seat, space=sp)
-                    if shielded(s, seat, events):
-                        break
-                    if g.effect[trap[1]] == "oil_slick":
-                        target = p
-                    else:
-                        add_debris(s, seat, events)
-                    break
+        if s.traps and spring_traps(s, seat, sp, events):
+            target = p
     moved = p - s.pos[seat]
     s.pos[seat] = p
     s.stats[seat * NSTATS + ST_MOVED] += moved
@@ -213,6 +200,28 @@ def move_forward(s: RevState, seat: int, spaces: int, events: list[Event]) -> No
     events.append(event)
     if p >= g.finish and s.status[seat] != FINISHED:
         finish(s, seat, events)
+
+
+def spring_traps(s: RevState, seat: int, sp: int, events: list[Event]) -> bool:
+    """Items: Trap. Every other racer's trap on space ``sp`` springs as ``seat`` enters or passes it
+    (each is a card of its own: two Caltrops there add two Debris); a Shield cancels one. Returns
+    True when an Oil Slick stops the racer there."""
+    g = s.g
+    sprung = [trap for trap in s.traps if trap[0] == sp and trap[2] != seat]
+    if not sprung:
+        return False
+    s.traps = tuple(trap for trap in s.traps if trap[0] != sp or trap[2] == seat)
+    stop = False
+    for _, item, owner in sprung:
+        _ev(events, "trap", f"{_name(s, seat)} runs over {_name(s, owner)}'s {item} on space {sp}",
+            "Items: Trap", seat=seat, space=sp)
+        if shielded(s, seat, events):
+            continue
+        if g.effect[item] == "oil_slick":
+            stop = True
+        else:
+            add_debris(s, seat, events)
+    return stop
 
 
 def move_back(s: RevState, seat: int, spaces: int, events: list[Event], rule: str) -> None:

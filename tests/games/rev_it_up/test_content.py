@@ -107,3 +107,30 @@ def test_unknown_item_types_or_missing_types_are_rejected(tmp_path: Path) -> Non
     text = text.replace('type = "shield"\neffect = "heat_sink"', 'type = "boost"\neffect = "heat_sink"')
     with pytest.raises(ContentError, match="no item of type 'shield'"):
         load_content(write(tmp_path, text))
+
+
+def test_a_starting_bag_that_could_run_dry_is_rejected(tmp_path: Path) -> None:
+    """Setup ("All players will then set up their own bag with ..."): a content file whose starting
+    bag (on either side of a board) holds nothing but Recalls is refused. Such a bag can be emptied
+    for good (a drawn Recall leaves with recall_returns_to_supply; an empty bag holds no coins), and
+    then no racer can ever draw or buy: the race could never move on. Every other chip stays in its
+    bag, so one is enough."""
+    data = tomllib.loads(DEFAULT)
+    for ch in data["characters"]:
+        ch.pop("asymmetric", None)
+    data["starting_bag"] = [{"chip": "recall-1", "count": 2, "source": "default"}]
+    path = write(tmp_path, json.dumps(data), "recalls.json")
+    with pytest.raises(ContentError) as info:
+        slipstream.load("rev-it-up", content=path)
+    assert (info.value.record, info.value.field) == ("starting_bag", "chip")
+    assert "a chip other than a Recall" in str(info.value)
+    data["starting_bag"] = [{"chip": "exhaust-1", "count": 1, "source": "default"}]
+    data["characters"][0]["asymmetric"] = {"remove": ["exhaust-1"], "add": ["recall-2"]}
+    path = write(tmp_path, json.dumps(data), "asymmetric.json")
+    with pytest.raises(ContentError) as info:
+        slipstream.load("rev-it-up", content=path)
+    assert (info.value.record, info.value.field) == ("characters racer-1", "asymmetric")
+    data["characters"][0]["asymmetric"] = {"add": ["recall-2"]}
+    s = slipstream.load("rev-it-up", players=2, side="asymmetric",
+                        content=write(tmp_path, json.dumps(data), "fine.json")).start(seed=1)
+    assert s.legal_actions() == ["chip:exhaust-1", "chip:recall-2"]

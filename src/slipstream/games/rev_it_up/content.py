@@ -237,6 +237,16 @@ def _number_kinds(model: ContentModel) -> tuple[Kinds, tuple[int, ...]]:
     return kinds, tuple(supply)
 
 
+_DRY_BAG = ("the starting bag needs a chip other than a Recall: a bag of Recalls alone can run dry for "
+            "good, and then nobody could draw or buy again")
+
+
+def _keeps_a_chip(kinds: Kinds, bag: list[int]) -> bool:
+    """A bag never loses its non-Recall chips (they always come back to it), so one is enough for
+    every racer to have something to draw in every round."""
+    return any(n and kinds.colour[k] != "recall" for k, n in enumerate(bag))
+
+
 def _problem(source: str, exc: ValidationError, data: Any) -> ContentError:
     err = exc.errors()[0]
     loc = list(err["loc"])
@@ -277,6 +287,8 @@ def parse_content(data: Any, source: str) -> Content:
         if rec.chip not in kinds.index or kinds.level[kinds.index[rec.chip]] == 0:
             raise ContentError(source, f"starting_bag {rec.chip}", "chip", "not a chip kind of this content")
         bag[kinds.index[rec.chip]] += rec.count
+    if not _keeps_a_chip(kinds, bag):
+        raise ContentError(source, "starting_bag", "chip", _DRY_BAG)
     tracks = {t.id: t for t in model.tracks}
     items = {i.id: i for i in model.items}
     characters = {c.id: c for c in model.characters}
@@ -299,6 +311,11 @@ def parse_content(data: Any, source: str) -> Content:
         if any(r > b for r, b in zip(removed, bag, strict=True)):
             raise ContentError(source, f"characters {ch.id}", "asymmetric.remove",
                                "removes a chip the starting bag does not have")
+        changed = [b - r for b, r in zip(bag, removed, strict=True)]
+        for chip in ch.asymmetric.add:
+            changed[kinds.index[chip]] += 1
+        if not _keeps_a_chip(kinds, changed):
+            raise ContentError(source, f"characters {ch.id}", "asymmetric", _DRY_BAG)
     return Content(source, model, kinds, supply, tuple(bag), tracks, items, characters)
 
 

@@ -190,3 +190,62 @@ def test_illegal_buys_are_rejected_and_change_nothing() -> None:
         with pytest.raises(IllegalActionError, match="illegal action"):
             s.apply(bad)
     assert s.view(0) == before
+
+
+def test_the_item_die_costs_one_coin() -> None:
+    """Buying: "Roll the Item Die ONCE for 1 Coin": with 2 coins a racer can roll and still buy an
+    Exhaust 1 (cost 1); rolling alone leaves 1 coin, which is lost (rule 3)."""
+    s = to_buy(2, 1)
+    s = s.apply("0:item:roll")
+    assert "0:buy:exhaust-1" in s.legal_actions(0) and "0:buy:coin-1" not in s.legal_actions(0)
+    s = play(s, "0:done", "1:done")
+    texts = [e.text for e in s.events]
+    assert "P1 loses 1 leftover coins" in texts and "P2 loses 1 leftover coins" in texts
+
+
+def test_a_racer_gains_at_most_one_item_a_phase() -> None:
+    """Buying rule 2: "You may only gain one Item": after rolling the die, neither another roll nor a
+    chosen item is on offer, however many coins are left."""
+    s = to_buy(6, 1)
+    s = s.apply("0:item:roll")
+    assert not [a for a in s.legal_actions(0) if ":item:" in a]
+    assert "0:buy:ecoboost-1" in s.legal_actions(0)
+
+
+def test_a_recall_goes_only_into_an_opponents_bag() -> None:
+    """Recalls: "placed in your opponent's bags rather than your own" (RIU-A8: the buyer names the
+    opponent; never itself)."""
+    s = to_buy(3, 3)
+    legal = s.legal_actions(0)
+    assert "0:buy:recall-1:1" in legal and "0:buy:recall-1:0" not in legal
+
+
+def test_recalls_and_item_chips_cannot_be_upgraded() -> None:
+    """Upgrades: "upgrade your other pulled chips by X levels" (RIU-A9: not Recalls, item chips or
+    Upgrades themselves)."""
+    s = new()
+    force(s, 0, bag={"upgrade-2": 1}, disc={"recall-1": 1, "coin-1": 1}, rev=["debris", "bomb"])
+    s = decide(draws(s, "upgrade-2", "coin-1"), p0="stop", p1="stop")
+    assert s.actor == frozenset({0, 1})
+    assert [a for a in s.legal_actions(0) if ":up:" in a] == ["0:up:coin-1"]
+
+
+def test_upgrades_take_the_higher_chip_from_the_supply() -> None:
+    """Upgrades (RIU-A9): each step swaps a chip for the next level from the supply, so with one
+    Exhaust 2 left only one Exhaust 1 can become one; and a racer further back who buys that last
+    Exhaust 2 gets it first ("Furthest behind breaks disputes"), leaving the upgrade undone."""
+    s = new()
+    e2 = s.g.kinds.index["exhaust-2"]
+    force(s, 0, bag={"upgrade-2": 1}, rev=["exhaust-1", "exhaust-1"], disc={"coin-1": 1}, pos=10)
+    force(s, 1, disc={"coin-2": 1}, pos=3)
+    s.supply = tuple(1 if k == e2 else n for k, n in enumerate(s.supply))
+    s = decide(draws(s, "upgrade-2", "coin-1"), p0="stop", p1="stop")
+    assert "0:up:exhaust-1" in s.legal_actions(0)
+    s = s.apply("0:up:exhaust-1")
+    ups = [a for a in s.legal_actions(0) if ":up:" in a]
+    assert "0:up:exhaust-1" not in ups and "0:up:exhaust-2" in ups
+    s = play(s, "1:buy:exhaust-2", "0:done", "1:done")
+    assert bag_of(s, 1)["exhaust-2"] == 2 + 1
+    assert bag_of(s, 0).get("exhaust-2", 0) == 0 and bag_of(s, 0)["exhaust-1"] == 2
+    assert s.supply[e2] == 0
+    assert any(e.text == "P1 cannot upgrade exhaust-1 (none left)" for e in s.events)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from slipstream.engine import CHANCE
 from slipstream.games.rev_it_up import rules
+from slipstream.games.rev_it_up.content import DEFAULT_PATH
 
-from .helpers import decide, draws, force, new
+from .helpers import decide, draws, force, new, play
 
 
 def test_the_first_racer_across_on_the_final_lap_wins_at_once() -> None:
@@ -86,3 +89,53 @@ def test_finished_racers_sit_out_the_rest_of_the_race() -> None:
     s = s.apply("1:done").apply("2:done")
     assert s.actor == CHANCE
     assert s.view(None)["current"] == 1
+
+
+def test_in_a_tie_the_racer_further_past_the_line_wins() -> None:
+    """RIU-A11: racers with the same movement from the same space cross in the same group; if one ends
+    further past the line (here the other is stopped on the line by an Oil Slick dropped there), it
+    wins alone."""
+    s = new(players=3)
+    force(s, 2, ready=("oil-slick",), pos=0)
+    force(s, 0, pos=58)
+    force(s, 1, pos=58)
+    s = decide(draws(s, "coin-1", "coin-1", "coin-1"), p0="go", p1="go", p2="go")
+    s = s.apply("2:use:oil-slick")
+    assert s.traps == ((0, "oil-slick", 2),)
+    s = draws(s, "exhaust-3", "exhaust-3", "coin-2")
+    assert s.pos == [60, 61, 0]
+    assert s.result is not None and s.result.winners == (1,) and s.result.order == (1, 0, 2)
+
+
+def podium_content(tmp_path: Path) -> str:
+    """The default content with an item space on the last space of the Standard track (29)."""
+    path = tmp_path / "last-space-item.toml"
+    path.write_text(DEFAULT_PATH.read_text().replace("item_spaces = [7, 15, 23]", "item_spaces = [7, 15, 29]"))
+    return str(path)
+
+
+def test_a_finished_racer_no_longer_rolls_boosts_or_uses_items(tmp_path: Path) -> None:
+    """Game End, playing on (option podium; RIU-X3): a racer that crossed the line on its final lap
+    is out of the race: passing an item space on the way gives it no roll, and it is offered neither
+    a Boost during movement nor its ready items afterwards."""
+    s = new(players=3, podium=2, content=podium_content(tmp_path))
+    force(s, 0, pos=58, ready=("turbo", "sponsor"))
+    s = draws(s, "exhaust-2", "coin-1", "coin-1")
+    assert s.status[0] == rules.FINISHED and s.pos[0] == 60
+    assert s.actor == frozenset({1, 2})
+    s = decide(s, p1="go", p2="go")
+    assert s.actor == CHANCE and s.view(None)["current"] == 1
+    assert s.ready[0] == ("turbo", "sponsor")
+
+
+def test_a_finished_racer_gets_no_sticky_bomb() -> None:
+    """Game End, playing on (option podium; RIU-X3): a Sticky Bomb goes to any opponent still in the
+    race (a stopped one too, RIU-G10 decision), never to one that has finished."""
+    s = new(players=3, podium=2)
+    force(s, 0, pos=58)
+    force(s, 1, pos=5)
+    s = decide(draws(s, "exhaust-3", "coin-1", "coin-1"), p1="go", p2="stop")
+    assert s.status == [rules.FINISHED, rules.RACING, rules.STOPPED]
+    s = draws(s, "exhaust-2")
+    s = play(s, "item:sticky-bomb", "keep")
+    assert s.actor == 1 and s.legal_actions() == ["give:2"]

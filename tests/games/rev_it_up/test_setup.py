@@ -117,3 +117,38 @@ def test_standard_chips_are_set_out_as_the_supply() -> None:
     assert supply["debris"] == 24 and supply["bomb"] == 8
     costs = dict(zip(s.g.kinds.names, s.g.kinds.cost, strict=True))
     assert (costs["exhaust-1"], costs["coin-3"], costs["ecoboost-3"]) == (1, 8, 10)
+
+
+STARTING = {"coolant-1": 1, "ecoboost-1": 1, "coin-2": 1, "coin-1": 2, "exhaust-1": 4, "exhaust-2": 2,
+            "exhaust-3": 1}
+
+
+@pytest.mark.parametrize(
+    ("racer", "changes", "rev", "start_items", "rerolls"),
+    [
+        ("racer-1", {"exhaust-2": -1, "nitrous-1": +1}, 10, 0, 0),
+        ("racer-2", {"exhaust-1": -1, "coolant-1": +1}, 9, 0, 0),
+        ("racer-3", {"coin-1": -1, "coin-2": +1}, 9, 0, 0),
+        ("racer-4", {"exhaust-1": -1, "ecoboost-1": +1}, 10, 0, 0),
+        ("racer-5", {"coin-2": -1, "coin-1": +1}, 10, 1, 0),
+        ("racer-6", {"ecoboost-1": -1, "exhaust-1": +1}, 11, 0, 0),
+        ("racer-7", {"coin-1": -1, "upgrade-1": +1}, 10, 0, 0),
+        ("racer-8", {"exhaust-2": -2, "exhaust-3": +1, "exhaust-1": +1}, 10, 0, 0),
+        ("racer-9", {"coin-1": -1}, 10, 0, 1),
+    ],
+)
+def test_every_asymmetric_board_is_the_gaps_table(racer: str, changes: dict[str, int], rev: int,
+                                                  start_items: int, rerolls: int) -> None:
+    """Player Setup: "refer to your character's setup section of the player board if playing with the
+    Asymmetric side" (RIU-G14: the nine boards as in the GAPS table). The Standard side of every board
+    is the printed bag and a Rev Track of 10."""
+    other = "racer-2" if racer == "racer-1" else "racer-1"
+    s = new(side="asymmetric", characters=f"{racer},{other}")
+    expected = dict(STARTING)
+    for chip, d in changes.items():
+        expected[chip] = expected.get(chip, 0) + d
+    assert bag_of(s, 0) == {k: v for k, v in expected.items() if v}
+    assert (s.g.rev_length[0], s.g.start_items[0], s.g.reroll_bonus[0]) == (rev, start_items, rerolls)
+    std = new(side="standard", characters=f"{racer},{other}")
+    assert bag_of(std, 0) == STARTING
+    assert (std.g.rev_length[0], std.g.start_items[0], std.g.reroll_bonus[0]) == (10, 0, 0)

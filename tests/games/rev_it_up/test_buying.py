@@ -249,3 +249,11 @@ def test_upgrades_take_the_higher_chip_from_the_supply() -> None:
     assert bag_of(s, 0).get("exhaust-2", 0) == 0 and bag_of(s, 0)["exhaust-1"] == 2
     assert s.supply[e2] == 0
     assert any(e.text == "P1 cannot upgrade exhaust-1 (none left)" for e in s.events)
+
+
+def test_choosing_an_item_costs_three_coins() -> None:
+    """Buying: "Gain any 1 Item for 3 Coins": with 4 coins, 1 is left over and lost (rule 3)."""
+    s = to_buy(4, 1)
+    s = play(s, "0:item:turbo", "0:done", "1:done")
+    assert "P1 loses 1 leftover coins" in [e.text for e in s.events]
+    assert s.ready[0] == ("turbo",)

@@ -139,3 +139,33 @@ def test_a_finished_racer_gets_no_sticky_bomb() -> None:
     s = draws(s, "exhaust-2")
     s = play(s, "item:sticky-bomb", "keep")
     assert s.actor == 1 and s.legal_actions() == ["give:2"]
+
+
+def test_an_overheating_chip_that_carries_a_racer_over_the_line_still_wins() -> None:
+    """Game End with RIU-A1: the overheating chip's move resolves first ("move ... Then place"), so a
+    racer it carries over the line on the final lap finishes and wins although it overheats; with
+    overheat_penalty=lose_move the chip gives no move and the race goes on."""
+    s = new()
+    force(s, 0, pos=58, rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"])
+    s = draws(s, "exhaust-2", "coin-1")
+    assert s.pos[0] == 60 and s.result is not None and s.result.winners == (0,)
+    t = new(overheat_penalty="lose_move")
+    force(t, 0, pos=58, rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"])
+    t = draws(t, "exhaust-2", "coin-1")
+    assert t.pos[0] == 58 and not t.is_over and t.status[0] == rules.OVERHEATED
+
+
+def test_the_result_lists_finishers_in_crossing_order_then_the_rest_by_progress() -> None:
+    """Game End, "keep playing for second and third" (option podium): the finishers in the order they
+    crossed (RIU-A11), then everyone else by how far they got."""
+    s = new(players=4, podium=2)
+    force(s, 2, pos=58)
+    force(s, 1, pos=10)
+    force(s, 3, pos=20)
+    s = draws(s, "coin-1", "coin-1", "exhaust-3", "coin-1")
+    assert s.status[2] == rules.FINISHED
+    force(s, 0, pos=59)
+    s = decide(s, p0="go", p1="go", p3="go")
+    s = draws(s, "exhaust-1", "coin-1", "coin-1")
+    assert s.result is not None
+    assert s.result.order == (2, 0, 3, 1) and s.result.winners == (2,)

@@ -362,3 +362,54 @@ def test_lose_move_never_cancels_a_bomb_moving_back() -> None:
     force(s, 1, pos=6, bag={"bomb": 1, "coin-1": 1}, rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"])
     s = draws(s, "coin-1", "bomb")
     assert s.pos[1] == 4 and s.status[1] == rules.OVERHEATED
+
+
+def test_an_overheated_racer_may_still_boost_in_that_movement() -> None:
+    """Turn Structure 5 (RIU-A5: Boost items right after the racer's own chip moved) with RIU-A1: the
+    chip that overheats still moves, and the racer may still use a Turbo then; overheating only ends
+    its drawing ("must stop pulling chips")."""
+    s = new()
+    force(s, 0, ready=("turbo",), rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"], pos=1)
+    s = draws(s, "exhaust-1", "coin-1")
+    assert s.status[0] == rules.OVERHEATED and s.actor == 0
+    s = s.apply("boost:turbo")
+    assert s.pos[0] == 5 and s.status[0] == rules.OVERHEATED
+
+
+def test_moving_back_over_a_trap_does_not_spring_it() -> None:
+    """Traps (RIU-G10 decision): a trap springs for a racer entering or passing it moving forwards; a
+    Recall carrying a racer back over it leaves it waiting."""
+    s = new()
+    force(s, 1, ready=("oil-slick",), pos=10)
+    force(s, 0, pos=12, bag={"recall-3": 1, "exhaust-3": 1, "coin-1": 1})
+    s = play(to_use_phase(s), "1:use:oil-slick")
+    s = decide(draws(s, "recall-3", "coin-2"), p0="go", p1="go")
+    assert s.pos[0] == 9 and s.traps == ((10, "oil-slick", 1),)
+    s = draws(s, "exhaust-3", "exhaust-1")
+    assert s.pos[0] == 10 and s.traps == ()
+
+
+def test_heat_sink_is_offered_only_with_a_chip_to_remove() -> None:
+    """Heat Sink (Shield, RIU-G10): "remove 1 chip from your Rev Track": with an empty Rev Track there
+    is nothing to use it on, so it is not offered (the racer keeps it)."""
+    s = new(items=ALT)
+    force(s, 0, ready=("heat-sink",))
+    s = to_use_phase(s)
+    assert s.actor == CHANCE and s.ready[0] == ("heat-sink",)
+
+
+def test_with_no_item_chips_left_attacks_and_bombs_do_nothing() -> None:
+    """RIU-G12: item chips come from the supply; with no Debris left a Rocket adds nothing (and is
+    spent), and with no Bomb left a Sticky Bomb cannot be played."""
+    s = new()
+    force(s, 0, ready=("rocket",), pos=4)
+    force(s, 1, pos=5)
+    debris, bomb = s.g.debris, s.g.bomb
+    s.supply = tuple(0 if k in (debris, bomb) else n for k, n in enumerate(s.supply))
+    s = play(to_use_phase(s), "0:use:rocket:1")
+    assert s.rev_k[1] == () and s.ready[0] == ()
+    assert any(e.text == "no Debris left in the supply" for e in s.events)
+    s = draws(s, "exhaust-3", "coin-2")
+    s = s.apply("item:sticky-bomb")
+    assert isinstance(s.actor, frozenset) and "bomb" not in bag_of(s, 1)
+    assert any(e.text == "P1 gains sticky-bomb, but it cannot be played" for e in s.events)

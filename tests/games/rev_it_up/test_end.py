@@ -169,3 +169,14 @@ def test_the_result_lists_finishers_in_crossing_order_then_the_rest_by_progress(
     s = draws(s, "exhaust-1", "coin-1", "coin-1")
     assert s.result is not None
     assert s.result.order == (2, 0, 3, 1) and s.result.winners == (2,)
+
+
+def test_a_boost_after_an_overheat_can_still_cross_the_line() -> None:
+    """Game End: "the first player has crossed the finish line on their final lap" wins, whatever
+    carried it there: here a Turbo used right after the chip that overheated its racer (RIU-A5)."""
+    s = new()
+    force(s, 0, pos=56, ready=("turbo",), rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"])
+    s = draws(s, "exhaust-1", "coin-1")
+    assert s.status[0] == rules.OVERHEATED and s.actor == 0
+    s = s.apply("boost:turbo")
+    assert s.pos[0] == 60 and s.result is not None and s.result.winners == (0,)

@@ -413,3 +413,13 @@ def test_with_no_item_chips_left_attacks_and_bombs_do_nothing() -> None:
     s = s.apply("item:sticky-bomb")
     assert isinstance(s.actor, frozenset) and "bomb" not in bag_of(s, 1)
     assert any(e.text == "P1 gains sticky-bomb, but it cannot be played" for e in s.events)
+
+
+def test_slipstream_needs_a_racer_ahead() -> None:
+    """Slipstream (Boost, RIU-G10): "move to the space of the racer directly ahead": the leader (or a
+    racer level with the leader) has nobody to follow, so it is not offered and the racer keeps it."""
+    s = new(items=ALT)
+    force(s, 0, ready=("slipstream",), pos=10)
+    force(s, 1, pos=8)
+    s = draws(s, "exhaust-1", "exhaust-3")
+    assert s.pos == [11, 11] and isinstance(s.actor, frozenset) and s.ready[0] == ("slipstream",)

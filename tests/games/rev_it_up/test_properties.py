@@ -12,6 +12,8 @@ import slipstream
 from slipstream.games.rev_it_up.state import P_BUY, RevState
 from tests.playout import random_states
 
+from .helpers import draws, force, new
+
 OPTIONS = st.fixed_dictionaries(
     {
         "players": st.integers(2, 6),
@@ -103,3 +105,18 @@ def test_apply_never_changes_the_state_it_was_called_on(options: dict[str, Any],
         for action in s.legal_actions()[:6]:
             s.apply(action)
             assert raw(s) == before, action
+
+
+def test_determinize_redraws_the_choices_a_seat_cannot_see() -> None:
+    """Simultaneous play: a seat sees only *that* another seat has chosen, so ``determinize(seat)``
+    redraws that choice (stop or go; an item or pass) and keeps the seat's own."""
+    s = draws(new(players=3), "coin-1", "coin-1", "coin-1").apply("1:stop").apply("0:go")
+    seen = {s.determinize(0, random.Random(i)).pending[1] for i in range(40)}
+    assert seen == {"go", "stop"}
+    assert {s.determinize(0, random.Random(i)).pending[0] for i in range(40)} == {"go"}
+    t = new()
+    force(t, 1, ready=("sponsor",))
+    force(t, 0, ready=("sponsor",))
+    t = draws(t, "coin-1", "coin-1")
+    t = t.apply("0:go").apply("1:go").apply("1:use:sponsor")
+    assert {t.determinize(0, random.Random(i)).pending[1] for i in range(40)} == {"pass", "use:sponsor"}

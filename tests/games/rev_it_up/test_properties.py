@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import slipstream
-from slipstream.games.rev_it_up.state import P_BUY, RevState
+from slipstream.games.rev_it_up.state import P_BUY, P_DRAW, RevState
 from tests.playout import random_states
 
 from .helpers import draws, force, new
@@ -120,3 +120,38 @@ def test_determinize_redraws_the_choices_a_seat_cannot_see() -> None:
     t = draws(t, "coin-1", "coin-1")
     t = t.apply("0:go").apply("1:go").apply("1:use:sponsor")
     assert {t.determinize(0, random.Random(i)).pending[1] for i in range(40)} == {"pass", "use:sponsor"}
+
+
+def fresh(s: RevState) -> RevState:
+    """A copy of ``s`` with every cache dropped (options, draw table, actor, legal actions)."""
+    c = s._clone()
+    c.game, c.seed, c.ply, c._history, c.events = s.game, s.seed, s.ply, s._history, s.events
+    c._legal_cache = None
+    c._opts = [None] * s.g.players
+    return c
+
+
+@settings(max_examples=12, deadline=None)
+@given(OPTIONS, st.integers(0, 10_000))
+def test_the_fast_paths_agree_with_the_rules_worked_out_afresh(options: dict[str, Any], seed: int) -> None:
+    """The caches (each seat's options at a simultaneous choice, the draw's chance table shared by
+    equal bags, the legal actions) give what the rules give when worked out from scratch: a draw is
+    each chip kind in the drawer's bag with probability count/total (Turn Structure 1), and a seat's
+    options are its own ``seat_options``."""
+    for s in playout(options, seed, max_plies=800):
+        f = fresh(s)
+        assert s.legal_actions() == f.legal_actions() == sorted(set(f._legal()))
+        actor = s.actor
+        if actor == "chance" and s.phase == P_DRAW:
+            K = s.g.K
+            seg = s.bag[s.cur * K:(s.cur + 1) * K]
+            total = sum(seg)
+            want = {f"chip:{s.g.kinds.names[k]}": n / total for k, n in enumerate(seg) if n}
+            assert dict(s.chance_outcomes()) == want
+        if isinstance(actor, frozenset):
+            every: list[str] = []
+            for seat in sorted(actor):
+                mine = sorted(f"{seat}:{a}" for a in f.seat_options(seat))
+                assert s.legal_actions(seat) == mine == f.legal_actions(seat)
+                every += mine
+            assert s.legal_actions() == every

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import slipstream
-from slipstream.engine import ContentError
+from slipstream.engine import ContentError, OptionError
 from slipstream.games.rev_it_up.content import DEFAULT_PATH, load_content
 
 from .helpers import draws, force
@@ -134,3 +134,15 @@ def test_a_starting_bag_that_could_run_dry_is_rejected(tmp_path: Path) -> None:
     s = slipstream.load("rev-it-up", players=2, side="asymmetric",
                         content=write(tmp_path, json.dumps(data), "fine.json")).start(seed=1)
     assert s.legal_actions() == ["chip:exhaust-1", "chip:recall-2"]
+
+
+def test_a_content_file_with_fewer_characters_than_players_says_so(tmp_path: Path) -> None:
+    """Player Setup: "Each player selects one of the 9 Character Boards": a content file with fewer
+    boards than players is a clear error naming the shortage (not a complaint about the option
+    ``characters``, which the player did not set)."""
+    data = tomllib.loads(DEFAULT)
+    data["characters"] = data["characters"][:2]
+    path = write(tmp_path, json.dumps(data), "two.json")
+    with pytest.raises(OptionError, match="the content has only 2 characters for 4 players"):
+        slipstream.load("rev-it-up", players=4, content=path)
+    assert slipstream.load("rev-it-up", players=2, content=path).characters == ("racer-1", "racer-2")

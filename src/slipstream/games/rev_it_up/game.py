@@ -173,6 +173,9 @@ class RevItUp(Game):
 
     def _setup_characters(self) -> None:
         content = self.content
+        if len(content.model.characters) < self.players:
+            raise OptionError(f"{self.id}: the content has only {len(content.model.characters)} characters "
+                              f"for {self.players} players")
         ids = ([s.strip() for s in self.options["characters"].split(",")] if self.options["characters"]
                else [c.id for c in content.model.characters[: self.players]])
         if len(ids) != self.players:
@@ -180,8 +183,6 @@ class RevItUp(Game):
                               f"{self.players} players")
         if len(set(ids)) != len(ids):
             raise OptionError(f"{self.id}: option 'characters': each player takes a different board")
-        if len(content.model.characters) < self.players:
-            raise OptionError(f"{self.id}: the content has only {len(content.model.characters)} characters")
         asym = self.options["side"] == "asymmetric"
         std = content.model.rev_track
         self.characters = tuple(ids)

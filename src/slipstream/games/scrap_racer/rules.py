@@ -587,9 +587,10 @@ class ScrapState(State):
     def _moved(self, r: int) -> None:
         """Note that racer ``r`` moved: of racers sharing a space, the one moved last is the one that moved in."""
         moved = self.moved
-        if moved and moved[-1] == r:
-            return
-        self.moved = (*(x for x in moved if x != r), r)
+        if not moved:
+            self.moved = (r,)  # the turn's first move, most often its only mover
+        elif moved[-1] != r:
+            self.moved = (*(x for x in moved if x != r), r)
 
     def _passes_someone(self, r: int, start: int, end: int) -> bool:
         """Does a move from ``start`` to ``end`` pass (not land on) a space with another racer?

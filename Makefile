@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 NATIVE := src/slipstream/_native_build.json
 NATIVE_SOURCES := setup.py src/slipstream/_native.py $(wildcard src/slipstream/engine/*.py src/slipstream/games/*/*.py)
 
-.PHONY: run test lint typecheck pytest bench golden clean
+.PHONY: run test lint typecheck pytest pytest-pure bench golden clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +21,7 @@ $(NATIVE): $(NATIVE_SOURCES) | $(STAMP)
 run: $(NATIVE)
 	$(BIN)/slipstream serve
 
-test: lint typecheck pytest
+test: lint typecheck pytest pytest-pure
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts setup.py
@@ -31,6 +31,10 @@ typecheck: $(STAMP)
 
 pytest: $(NATIVE)
 	$(BIN)/pytest -n 2 --timeout=900
+
+# The rules again on the pure-Python sources, the fallback for a stale build (src/slipstream/_native.py).
+pytest-pure: $(STAMP)
+	SLIPSTREAM_PURE=1 $(BIN)/pytest -n 2 --timeout=900 tests/conformance tests/games
 
 bench: $(NATIVE)
 	$(BIN)/python -m benchmarks.run

@@ -68,19 +68,20 @@ def compiled_files(module: str, package_dir: Path = PACKAGE_DIR) -> list[Path]:
 def status(package_dir: Path = PACKAGE_DIR, environ: dict[str, str] | None = None) -> tuple[str, bool]:
     """(mode, whether the sources must be loaded in place of the compiled modules)."""
     env = os.environ if environ is None else environ
-    if not any(compiled_files(m, package_dir) for m in MODULES):
+    built = {m: bool(compiled_files(m, package_dir)) for m in MODULES}
+    if not any(built.values()):
         return "pure", False
     if env.get("SLIPSTREAM_PURE", "") not in ("", "0"):
         return "pure (SLIPSTREAM_PURE=1)", True
     try:
         record = json.loads((package_dir / RECORD).read_text())
-        built = dict(record["sources"])
+        recorded = dict(record["sources"])
     except (OSError, ValueError, KeyError, TypeError):
         return f"pure (stale build: no valid {RECORD})", True
     for module in MODULES:
-        if not compiled_files(module, package_dir):
+        if not built[module]:
             return f"pure (stale build: {module} was not compiled)", True
-        if built.get(module) != digest(source_of(module, package_dir)):
+        if recorded.get(module) != digest(source_of(module, package_dir)):
             return f"pure (stale build: {module} changed since it was compiled; rebuild with make)", True
     return "compiled", False
 

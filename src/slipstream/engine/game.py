@@ -239,7 +239,9 @@ class State(ABC):
     def _chance_table(self) -> chance.ChanceTable | None:
         """At a chance node whose outcomes are fixed (a die, two dice), their precomputed table.
 
-        Optional: ``sample_chance`` uses it instead of ``_chance`` and picks the same outcome.
+        Optional: ``sample_chance`` uses it instead of ``_chance`` and picks the same outcome. Its
+        actions are the outcomes sorted, as ``chance_outcomes`` lists them: the node's legal actions, so
+        ``sample_chance`` caches them as such.
         """
         return None
 
@@ -345,13 +347,16 @@ class State(ABC):
 
     def sample_chance(self) -> str:
         """The chance outcome this state's seed picks (the same for every copy of the state)."""
+        # At a chance node the legal actions are the outcomes, sorted: cached for the ``apply`` that follows.
         table = self._chance_table()
         if table is not None:
+            if self._legal_cache is None:
+                self._legal_cache = table.actions
             return table.pick(chance.uniform(self.seed, self.ply))
         outcomes = self.chance_outcomes()
         if not outcomes:
             raise IllegalActionError("<chance>", self.legal_actions(), "this is not a chance node")
-        if self._legal_cache is None:  # at a chance node the legal actions are the outcomes, sorted
+        if self._legal_cache is None:
             self._legal_cache = tuple(a for a, _ in outcomes)
         return chance.pick(outcomes, chance.uniform(self.seed, self.ply))
 

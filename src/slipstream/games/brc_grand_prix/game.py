@@ -62,8 +62,6 @@ class BRCGrandPrix(Game):
     all_done: int
     event_cache: dict[tuple[object, ...], Event]
     """Events that read the same every time (a roll, a skipped turn), made once per game."""
-    roll_events: dict[int, Event]
-    """The events of plain movement rolls, by ``seat << 6 | roll << 3 | tyre << 1 | weather``."""
 
     def _setup(self) -> None:
         opts = self.options
@@ -90,7 +88,6 @@ class BRCGrandPrix(Game):
             for tyre in (0, 1, 2)
         )
         self.event_cache = {}
-        self.roll_events = {}
         self.attack_table = chance.ChanceTable(
             chance.weighted([(f"attack:{f}", c) for f, c in self.content.attack_faces]))
         self.all_done = (1 << self.players) - 1

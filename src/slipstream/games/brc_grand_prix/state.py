@@ -281,7 +281,6 @@ class BRCState(State):
             table = DIE_TABLE
         else:
             return None
-        self._legal_cache = table.actions  # the outcomes, sorted: the legal actions here
         return table
 
     def _chance(self) -> list[tuple[str, float]]:
@@ -519,9 +518,7 @@ class BRCState(State):
             turn = self.turn_i + 1
             if turn >= len(self.order):
                 self.rnd += 1
-                done = self.done
-                self.order = tuple(s for s in self.standings() if not (done >> s) & 1) if done else tuple(
-                    self.standings())
+                self.order = tuple(s for s in self.standings() if not (self.done >> s) & 1)
                 turn = 0
             self.turn_i = turn
             seat = self.order[turn]
@@ -597,12 +594,8 @@ class BRCState(State):
         perks = self.perks[seat]
         if rmod or lock or b:
             move, lock, perks = self._modified_roll(seat, a, b, move, lock, ev)
-        else:  # the plain roll, most of them: its event is cached by an int key
-            key = seat << 6 | a << 3 | tyre << 1 | self.weather
-            event = game.roll_events.get(key)
-            if event is None:
-                event = game.roll_events[key] = self._roll_event(seat, a, b, move, 0, False, False)
-            ev.append(event)
+        else:  # the plain roll, most of them
+            ev.append(self._roll_event(seat, a, b, move, 0, False, False))
         if flip:
             self._dynamic_flip(ev)
         d = self.dist[seat]
@@ -645,15 +638,19 @@ class BRCState(State):
             self._put("rmod", seat, 0)
             if not lock or b:
                 move = max(0, move + rmod)
-        key = (seat, a, b, self.tyre[seat], self.weather, rmod, saved)
-        event = self.g.event_cache.get(key)
-        if event is None:
-            event = self.g.event_cache[key] = self._roll_event(seat, a, b, move, rmod, lock, saved)
-        ev.append(event)
+        ev.append(self._roll_event(seat, a, b, move, rmod, lock, saved))
         return move, lock, perks
 
     def _roll_event(self, seat: int, a: int, b: int, move: int, rmod: int, lock: bool, saved: bool) -> Event:
-        """The event of a main-track movement roll (cached per game: the same roll reads the same)."""
+        """The event of a main-track movement roll, cached per game: the dice, the tyre, the weather, the
+        card modifier and a saved lock-up fix the move and the lock-up, so the same roll reads the same."""
+        key = (seat, a, b, self.tyre[seat], self.weather, rmod, saved)
+        event = self.g.event_cache.get(key)
+        if event is None:
+            event = self.g.event_cache[key] = self._new_roll_event(seat, a, b, move, rmod, lock, saved)
+        return event
+
+    def _new_roll_event(self, seat: int, a: int, b: int, move: int, rmod: int, lock: bool, saved: bool) -> Event:
         sprint = self.g.sprint
         shown = f"{a}+{b}" if sprint else str(a)
         text = (f"{self._name(seat)} rolls {shown} on {TYRE_NAMES[self.tyre[seat]].upper()} "
@@ -874,21 +871,10 @@ class BRCState(State):
             self._next_turn(ev)
             return
         kind = self.mv_kind
-        start = self.mv_start
-        if kind == MAIN:  # _place, for a car that starts and ends on the main track
-            moved = cur != start
-            self.dist[seat] = cur
-            if cur > start and game.stop_go:
-                self._window_check(seat, start, cur, ev)
-            if cur >= game.finish_dist:
-                self._finish(seat, ev)
-                self._next_turn(ev)
-                return
-        else:
-            moved = True if kind == PIT_EXIT else cur != start
-            if self._place(seat, cur, ev, start if kind != PIT_EXIT else self._move_origin()):
-                self._next_turn(ev)
-                return
+        moved = cur != self.mv_start or kind == PIT_EXIT
+        if self._place(seat, cur, ev, self.mv_start if kind != PIT_EXIT else self._move_origin()):
+            self._next_turn(ev)
+            return
         if self.mv_lock:
             self._put("off", seat, True)
             self._put("miss", seat, max(self.miss[seat], 1))

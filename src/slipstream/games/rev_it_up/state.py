@@ -325,7 +325,7 @@ class RevState(State):
 
     def _chance_table(self) -> ChanceTable | None:
         """The draw's or the item die's outcomes with their running sums (``sample_chance`` picks
-        from it). Their actions are the legal actions, so they are also cached as such here."""
+        from it and caches their actions as the legal actions)."""
         ph = self.phase
         if ph == P_DRAW:
             table = self._draw_table()
@@ -333,7 +333,6 @@ class RevState(State):
             table = self.g.item_table
         else:
             return None
-        self._legal_cache = table.actions
         return table
 
     def _draw_table(self) -> ChanceTable:

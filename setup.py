@@ -40,8 +40,18 @@ if os.environ.get("SLIPSTREAM_PURE", "") not in ("", "0"):
 else:
     from mypyc.build import mypycify
 
-    paths = [str(native.source_of(m, PACKAGE).relative_to(ROOT)) for m in native.MODULES]
-    setup(
-        ext_modules=mypycify(paths, opt_level="3", group_name="slipstream"),
-        cmdclass={"build_ext": BuildAndRecord},
-    )
+    # mypyc reads the sources with each state's copy method written in (native.with_generated_copies);
+    # the files are put back as they were as soon as it has read them, whatever happens.
+    sources = [native.source_of(m, PACKAGE) for m in native.MODULES]
+    originals = {path: path.read_text() for path in sources}
+    try:
+        for path, text in originals.items():
+            generated = native.with_generated_copies(text, PACKAGE)
+            if generated != text:
+                path.write_text(generated)
+        extensions = mypycify([str(p.relative_to(ROOT)) for p in sources], opt_level="3", group_name="slipstream")
+    finally:
+        for path, text in originals.items():
+            if path.read_text() != text:
+                path.write_text(text)
+    setup(ext_modules=extensions, cmdclass={"build_ext": BuildAndRecord})

@@ -12,6 +12,7 @@ Standard library only: ``setup.py`` loads this file on its own, before the packa
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -109,6 +110,45 @@ def activate() -> str:
         if mode.startswith("pure (stale"):
             warnings.warn(f"slipstream runs its pure-Python modules: {mode[6:-1]}", RuntimeWarning, stacklevel=2)
     return mode
+
+
+def _fields_module(package_dir: Path) -> ModuleType:
+    """``slipstream.engine.fields``, loaded on its own (it is standard library only), for the build."""
+    spec = importlib.util.spec_from_file_location("_slipstream_fields", package_dir / "engine" / "fields.py")
+    if spec is None or spec.loader is None:
+        raise ImportError("slipstream/engine/fields.py not found")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+GENERATED_MARK = "Generated at build time from the declared fields"
+
+
+def with_generated_copies(source: str, package_dir: Path = PACKAGE_DIR) -> str:
+    """``source`` with a ``_clone`` method written into each ``State`` subclass that declares fields.
+
+    The interpreted build copies a state through its ``__dict__`` (``engine.fields.copy_declared``); a
+    compiled state has no ``__dict__``, and a generic copy by attribute name costs four times a written
+    one, so the build writes that method from the declarations, by the same copy rule, into the text it
+    compiles. The source file itself is never changed.
+    """
+    fields = _fields_module(package_dir)
+    declared = fields.declarations_in_source(source)
+    if not declared:
+        return source
+    lines = source.splitlines(keepends=True)
+    tree = ast.parse(source)
+    inserts: list[tuple[int, str]] = []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name in declared and declared[node.name]:
+            if any(isinstance(item, ast.FunctionDef) and item.name == "_clone" for item in node.body):
+                continue  # tests/engine/test_fields.py refuses a game that writes its own
+            end = node.end_lineno or node.lineno
+            inserts.append((end, "\n" + fields.clone_method_source(node.name, declared[node.name])))
+    for end, text in sorted(inserts, reverse=True):
+        lines.insert(end, text)
+    return "".join(lines)
 
 
 def write_record(package_dir: Path, sources: dict[str, str]) -> None:

@@ -8,7 +8,9 @@ from .errors import (
     SlipstreamError,
     UnknownGameError,
 )
-from .game import CHANCE, Actor, Event, Game, OptionSpec, Result, State
+from .fields import replaced
+from .game import CHANCE, Actor, Event, EventCache, Game, OptionSpec, Result, State
+from .hooks import GameHooks, hooks_of
 from .registry import game_class, games, load, register
 
 available_games = games
@@ -18,7 +20,9 @@ __all__ = [
     "Actor",
     "ContentError",
     "Event",
+    "EventCache",
     "Game",
+    "GameHooks",
     "IllegalActionError",
     "OptionError",
     "OptionSpec",
@@ -30,6 +34,8 @@ __all__ = [
     "available_games",
     "game_class",
     "games",
+    "hooks_of",
     "load",
     "register",
+    "replaced",
 ]

@@ -1,15 +1,17 @@
 """The one contract every game implements: ``Game`` makes states, ``State`` is one position.
 
 A ``State`` is never changed once a caller holds it: ``apply`` copies it, changes the copy and returns
-it. Subclasses implement the hooks ``_actor``, ``_legal``, ``_chance``, ``_do``, ``_clone`` and
-``view``; the base class adds the checking, the history for records and seeded chance.
+it. A game's state class declares its fields once, as class annotations (``engine.fields``), and
+implements ``_actor``, ``_legal``, ``_chance``, ``_do``, ``view`` and ``result``; the base class adds the
+copy, the checking, the history for records and seeded chance. Optional hooks (board text, metrics,
+bots, the web board) are declared on the ``Game`` class through ``hooks()`` (``engine.hooks``).
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple, TypeVar
@@ -18,6 +20,7 @@ from mypy_extensions import mypyc_attr
 
 from . import chance
 from .errors import IllegalActionError, OptionError
+from .fields import copy_declared, missing_fields
 
 CHANCE = "chance"
 """The actor at a chance node."""
@@ -46,6 +49,32 @@ class Event(NamedTuple):
 
     def to_json(self) -> dict[str, JSON]:
         return {"kind": self.kind, "text": self.text, "rule": self.rule, "data": dict(self.data)}
+
+
+class EventCache:
+    """Events that recur with the same content (a die roll's text), each made once and then reused.
+
+    ``cache.get(key, make)`` returns the event ``make()`` builds, made only the first time ``key`` is
+    seen: the key must hold every input the event depends on. ``EventCache.verify = True`` (the test
+    suite sets it) rebuilds the event on every hit and raises if it differs from the cached one, so a
+    key that leaves out an input fails the tests instead of showing a stale event.
+    """
+
+    verify: ClassVar[bool] = False
+
+    def __init__(self, limit: int = 200_000) -> None:
+        self.limit = limit
+        self._events: dict[tuple[object, ...], Event] = {}
+
+    def get(self, key: tuple[object, ...], make: Callable[[], Event]) -> Event:
+        event = self._events.get(key)
+        if event is None:
+            event = make()
+            if len(self._events) < self.limit:
+                self._events[key] = event
+        elif EventCache.verify and make() != event:
+            raise RuntimeError(f"event cache key {key!r} does not determine its event: {make()} != {event}")
+        return event
 
 
 @dataclass(frozen=True)
@@ -140,6 +169,8 @@ class Game(ABC):
     default_players: ClassVar[int] = 4
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     status: ClassVar[str] = "complete"
+    conformance_options: ClassVar[tuple[tuple[int, dict[str, JSON]], ...]] = ()
+    """Extra ``(players, options)`` the conformance suite plays besides each player count's defaults."""
 
     def __init__(self, players: int | str | None = None, **options: JSON) -> None:
         if players is None:
@@ -180,6 +211,9 @@ class Game(ABC):
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise OptionError(f"{self.id}: seed must be a whole number, not {seed!r}")
         state = self._initial_state()
+        missing = missing_fields(state)
+        if missing:
+            raise TypeError(f"{type(state).__name__}: the initial state leaves {', '.join(missing)} unset")
         state.game = self
         state.seed = seed
         state.ply = 0
@@ -195,6 +229,17 @@ class Game(ABC):
     def seat_name(self, seat: int) -> str:
         """A short human name for a seat."""
         return f"P{seat + 1}"
+
+    @classmethod
+    def hooks(cls) -> Any:
+        """The game's optional hooks (``engine.hooks.GameHooks``): board text, metrics, bots, web board.
+
+        A game overrides this, importing its hook modules inside it (they are loaded on first use only);
+        ``engine.hooks.hooks_of`` caches the answer. The default is a game with no hooks.
+        """
+        from .hooks import GameHooks
+
+        return GameHooks()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(players={self.players}, options={self.options!r})"
@@ -249,9 +294,31 @@ class State(ABC):
     def _do(self, action: str) -> list[Event]:
         """Apply a legal action to this (fresh, private) copy in place; return the events."""
 
-    @abstractmethod
     def _clone(self: S) -> S:
-        """A copy whose mutable parts are independent of this state's."""
+        """The declared fields copied by the one rule of ``engine.fields``: a list is copied, any other
+        value is shared (it is immutable: a change assigns a new value). The compiled build generates
+        this method from the same declarations (``slipstream._native``)."""
+        return copy_declared(self)
+
+    def copy(self: S) -> S:
+        """An independent copy of this position: same game, seed, ply, history and events.
+
+        For ``determinize`` (redraw what a seat cannot see on the copy) and for tests that set up a
+        position; change the copy's fields by the rule of ``engine.fields``.
+        """
+        new = self._clone()
+        new.game = self.game
+        new.seed = self.seed
+        new.ply = self.ply
+        new._history = self._history
+        new._legal_cache = None
+        new.events = self.events
+        return new
+
+    def invariant_problems(self) -> list[str]:
+        """What is wrong with this position (components not conserved, ...): checked by the
+        conformance suite after every action. A game overrides this; the default finds nothing."""
+        return []
 
     @abstractmethod
     def view(self, seat: int | None) -> dict[str, JSON]:
@@ -321,20 +388,12 @@ class State(ABC):
         if action not in legal:
             reason = "the game is over" if self._actor() is None else ""
             raise IllegalActionError(action, legal, reason)
-        new = self._clone()
-        new.game = self.game
-        new.seed = self.seed
-        new.ply = self.ply + 1
-        new._history = (action, self._history)
-        new._legal_cache = None
-        new.events = tuple(new._do(action))
-        return new
+        return self.apply_unchecked(action)
 
     def apply_unchecked(self: S, action: str) -> S:
         """``apply`` without the legality check: the fast path for bots and simulation.
 
         Only for actions taken from ``legal_actions``/``chance_outcomes`` of this state.
-        (``apply`` repeats these lines rather than calling this: it saves a call on every move.)
         """
         new = self._clone()
         new.game = self.game

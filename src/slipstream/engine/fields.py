@@ -1,0 +1,137 @@
+"""A state's fields, declared once, and the one rule by which ``apply`` copies them.
+
+A game's state class lists its fields as class annotations and nothing else: no ``__slots__``, no copy
+method, no copy-on-write bookkeeping::
+
+    class MyState(State):
+        stage: Stage
+        positions: list[int]          # a list: copied on every apply, change it in place
+        hands: tuple[Hand, ...]       # anything else: shared, so replace it, never change it
+
+**The copy rule.** ``apply`` copies the position by copying every *list* field (shallowly: the
+items of a list are immutable values) and sharing every other field, which holds immutable values
+(ints, strings, tuples, frozensets, enums, frozen dataclasses) and is changed by assigning a new value
+(``replaced`` for one entry of a tuple). Lists are for the few fields that change on most actions;
+tuples for the rest, which then cost nothing to copy.
+
+The interpreted build copies a state's ``__dict__``; the compiled build (``slipstream._native``) writes
+the copy method from the same declarations, read from the source with ``declarations_in_source``.
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+ENGINE_FIELDS = frozenset({"game", "seed", "ply", "events", "_history", "_legal_cache"})
+"""The fields the engine's ``State`` keeps for every game (not declared by the game)."""
+
+_LISTS: dict[type, tuple[str, ...]] = {}
+_DECLARED: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+def replaced(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """``values`` with entry ``index`` replaced by ``value`` (a new tuple; ``values`` is unchanged)."""
+    return (*values[:index], value, *values[index + 1:])
+
+
+def _is_list(annotation: object) -> bool:
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", repr(annotation))
+    return text == "list" or text.startswith(("list[", "List["))
+
+
+def _is_class_var(annotation: object) -> bool:
+    text = annotation if isinstance(annotation, str) else repr(annotation)
+    return text.startswith(("ClassVar", "typing.ClassVar", "Final", "typing.Final"))
+
+
+def declared_fields(cls: type) -> tuple[tuple[str, bool], ...]:
+    """``(name, is_list)`` for every field the state class and its game bases declare, in order.
+
+    Read from the class annotations (an interpreted class); a compiled class keeps none at run time,
+    and its copy method is generated at build time instead, so this returns ``()`` for it.
+    """
+    cached = _DECLARED.get(cls)
+    if cached is not None:
+        return cached
+    seen: dict[str, bool] = {}
+    for klass in reversed(cls.__mro__):
+        if klass.__module__.startswith("slipstream.engine") or klass is object:
+            continue
+        for name, annotation in vars(klass).get("__annotations__", {}).items():
+            if name in ENGINE_FIELDS or _is_class_var(annotation):
+                continue
+            seen[name] = _is_list(annotation)
+    result = _DECLARED[cls] = tuple(seen.items())
+    return result
+
+
+def _native_fields(cls: type) -> tuple[str, ...]:
+    names: tuple[str, ...] = getattr(cls, "__mypyc_attrs__", ())
+    return tuple(n for n in names if n not in ENGINE_FIELDS and n != "__dict__")
+
+
+def missing_fields(state: object) -> list[str]:
+    """The declared fields an initial state left unset (a game's ``_initial_state`` must set them all)."""
+    cls = type(state)
+    names = [name for name, _ in declared_fields(cls)] or list(_native_fields(cls))
+    return [name for name in names if not hasattr(state, name)]
+
+
+def copy_declared(state: T) -> T:
+    """A copy of ``state`` by the copy rule: list fields copied, every other field shared.
+
+    Only the game's fields: the engine's own (game, seed, ply, history) are set by its caller.
+    """
+    cls = type(state)
+    new = cls()
+    own = getattr(state, "__dict__", None)
+    if own is not None:
+        lists = _LISTS.get(cls)
+        if lists is None:
+            lists = _LISTS[cls] = tuple(name for name, is_list in declared_fields(cls) if is_list)
+        new.__dict__.update(own)
+        for name in lists:
+            setattr(new, name, getattr(state, name)[:])
+        return new
+    # A compiled class whose build did not generate its copy: the same rule, read off the values.
+    for name in _native_fields(cls):
+        if hasattr(state, name):
+            value: Any = getattr(state, name)
+            setattr(new, name, value[:] if type(value) is list else value)
+    return new
+
+
+def declarations_in_source(source: str, base: str = "State") -> dict[str, list[tuple[str, bool]]]:
+    """For each class in ``source`` that derives from ``base`` directly: its declared fields, as
+    ``declared_fields`` reads them (for the compiled build, which generates the copy method)."""
+    out: dict[str, list[tuple[str, bool]]] = {}
+    for node in ast.parse(source).body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        if not any((isinstance(b, ast.Name) and b.id == base) or (isinstance(b, ast.Attribute) and b.attr == base)
+                   for b in node.bases):
+            continue
+        fields: list[tuple[str, bool]] = []
+        for item in node.body:
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                annotation = ast.unparse(item.annotation)
+                if item.target.id in ENGINE_FIELDS or _is_class_var(annotation):
+                    continue
+                fields.append((item.target.id, _is_list(annotation)))
+        out[node.name] = fields
+    return out
+
+
+def clone_method_source(class_name: str, fields: list[tuple[str, bool]], indent: str = "    ") -> str:
+    """The text of a ``_clone`` method for ``class_name`` that applies the copy rule field by field."""
+    lines = [f"{indent}def _clone(self) -> {class_name}:",
+             f'{indent}    """Generated at build time from the declared fields (slipstream.engine.fields)."""',
+             f"{indent}    new = {class_name}()"]
+    for name, is_list in fields:
+        lines.append(f"{indent}    new.{name} = self.{name}{'[:]' if is_list else ''}")
+    lines.append(f"{indent}    return new")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,59 @@
+"""The optional hooks a game declares on its ``Game`` class, read from there by bots, sim, cli and web.
+
+Every field is optional: a game without a board text still plays in the terminal (the view as JSON),
+one without metrics still simulates (finishing order only). A game declares them in one place::
+
+    class MyGame(Game):
+        @classmethod
+        def hooks(cls) -> GameHooks:
+            from . import bot, metrics, render     # loaded on first use, not with the rules
+            return GameHooks(board_text=render.board, describe_action=render.describe_action, ...)
+
+Nothing finds a game's modules by its id: a game whose package is named otherwise loses nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .game import JSON, Game, State
+
+_CACHE: dict[type[Game], GameHooks] = {}
+
+
+@dataclass(frozen=True)
+class GameHooks:
+    """A game's optional hooks (each ``None`` when the game has none)."""
+
+    board_text: Callable[[dict[str, JSON]], str] | None = None
+    """The terminal's picture of a seat's view (``render.board``)."""
+    describe_action: Callable[[str], str] | None = None
+    """A short human phrase for an action string (``render.describe_action``)."""
+    hints: Callable[[State, int], list[str]] | None = None
+    """Odds and reminders shown to a human seat before it chooses (``render.hints``)."""
+    race_metrics: Callable[[State], Mapping[str, float]] | None = None
+    """Numbers the simulator records about a finished race (``metrics.race_metrics``)."""
+    seat_labels: Callable[[State], Mapping[int, str]] | None = None
+    """Each seat's racer or character, for win rates by racer (``metrics.seat_labels``)."""
+    standings: Callable[[State], list[int]] | None = None
+    """Seats from leader to last in an unfinished race (``metrics.standings``)."""
+    position_value: Callable[[State, int], float] | None = None
+    """A seat's prospects in [0, 1], for bots that stop their playouts early (``metrics.position_value``)."""
+    heuristic_bot: Callable[[int], Any] | None = None
+    """Makes the game's own bot from a seed: an object with ``choose(state, seat)`` (``bot.HeuristicBot``)."""
+    web_board: str | None = None
+    """The file name of the game's board drawing under the web app's ``static/games/``."""
+
+
+def hooks_of(game: Game | type[Game]) -> GameHooks:
+    """The hooks a game declares (cached per game class)."""
+    cls = game if isinstance(game, type) else type(game)
+    found = _CACHE.get(cls)
+    if found is None:
+        declared = cls.hooks()
+        if not isinstance(declared, GameHooks):
+            raise TypeError(f"{cls.__name__}.hooks() must return a GameHooks, not {type(declared).__name__}")
+        found = _CACHE[cls] = declared
+    return found

@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import slipstream
+from slipstream.engine.game import EventCache
+
+EventCache.verify = True  # a cached event whose key misses an input fails the test that meets it
 
 
 def conformance_configs() -> list[tuple[str, int, dict[str, Any]]]:
@@ -15,7 +18,7 @@ def conformance_configs() -> list[tuple[str, int, dict[str, Any]]]:
     out: list[tuple[str, int, dict[str, Any]]] = []
     for gid, cls in slipstream.available_games().items():
         configs = {(cls.min_players, ()), (cls.default_players, ()), (cls.max_players, ())}
-        for players, options in getattr(cls, "conformance_options", ()):
+        for players, options in cls.conformance_options:
             configs.add((players, tuple(sorted(options.items()))))
         for players, options in sorted(configs, key=repr):
             out.append((gid, players, dict(options)))

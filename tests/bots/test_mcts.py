@@ -6,7 +6,6 @@ guided search (around the game's heuristic move) is tested at the end."""
 from __future__ import annotations
 
 import random
-import sys
 
 import pytest
 
@@ -16,6 +15,7 @@ from slipstream.bots.random_bot import RandomBot
 from slipstream.engine import registry
 from slipstream.engine.game import CHANCE, Result, State
 from slipstream.engine.play import play
+from tests.sim import tiny_game
 
 
 def at(state: State, actions: list[str]) -> State:
@@ -212,7 +212,7 @@ def test_guided_search_keeps_a_sound_heuristic_move(tiny: str) -> None:
 def test_guided_search_overrides_a_poor_heuristic_when_clearly_better(
         tiny: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """With a heuristic that always plays calm, the paired rollouts show bold clearly better."""
-    monkeypatch.setattr(sys.modules["slipstream.bots.tiny_race"], "HeuristicBot", CalmBot)
+    tiny_game.use_hooks(monkeypatch, heuristic_bot=CalmBot)
     game = slipstream.load(tiny, players=2, boosts=False, length=40)
     state = at(game.start(seed=2), ["card:2", "card:3"])
     bot = MCTSBot(3, playouts=2000, horizon=400)
@@ -232,8 +232,7 @@ def test_guided_search_scores_the_horizon_with_the_games_position_value(
         calls.append(seat)
         return 1.0 if state.style[seat] == "calm" else 0.0  # type: ignore[attr-defined]
 
-    monkeypatch.setattr(sys.modules["slipstream.games.tiny_race.metrics"], "position_value", position_value,
-                        raising=False)
+    tiny_game.use_hooks(monkeypatch, position_value=position_value)
     game = slipstream.load(tiny, players=2, boosts=False)
     state = at(game.start(seed=2), ["card:2", "card:3"])
     bot = MCTSBot(1, playouts=200, horizon=3)

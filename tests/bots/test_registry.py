@@ -8,6 +8,7 @@ from slipstream.bots.mcts import DEFAULT_PLAYOUTS, MCTSBot
 from slipstream.bots.random_bot import RandomBot
 from slipstream.bots.registry import UnknownBotError, bot_names, check_bot, make_bot, parse_mcts
 from tests.sim.tiny_game import HeuristicBot
+from tests.web import toygame
 
 
 def test_names_for_a_game_with_a_heuristic_bot(tiny: str) -> None:
@@ -18,9 +19,14 @@ def test_names_for_a_game_with_a_heuristic_bot(tiny: str) -> None:
 
 
 def test_a_game_without_a_heuristic_bot_lists_what_it_has() -> None:
-    assert bot_names("no-such-game") == ["mcts", "random"]
-    with pytest.raises(UnknownBotError, match="no heuristic bot yet; the bots are: mcts, random"):
-        make_bot("greedy", "no-such-game")
+    """Toy Dash declares no hooks, so no heuristic bot."""
+    toygame.install()
+    try:
+        assert bot_names("toy-dash") == ["mcts", "random"]
+        with pytest.raises(UnknownBotError, match="no heuristic bot yet; the bots are: mcts, random"):
+            make_bot("greedy", "toy-dash")
+    finally:
+        toygame.uninstall()
 
 
 @pytest.mark.parametrize(

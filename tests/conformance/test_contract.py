@@ -15,6 +15,7 @@ import pytest
 
 import slipstream
 from slipstream.engine import CHANCE, IllegalActionError, State
+from slipstream.engine.fields import copy_rule_problems
 from slipstream.engine.record import dumps, parse, replay
 from tests.conftest import conformance_configs
 from tests.playout import random_action
@@ -78,7 +79,7 @@ def check_state(state: State) -> None:
             assert mine and all(a.startswith(f"{seat}:") for a in mine)
     elif isinstance(actor, int):
         assert actor in game.seats, "the actor is a seat"
-    problems = state.invariant_problems() if hasattr(state, "invariant_problems") else []
+    problems = state.invariant_problems() + copy_rule_problems(state)
     assert not problems, problems
     for seat in [None, *game.seats]:
         json.dumps(state.view(seat))

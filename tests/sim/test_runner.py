@@ -16,6 +16,7 @@ from slipstream.engine.errors import OptionError, UnknownGameError
 from slipstream.sim import SimConfig, SimError, run, store
 from slipstream.sim.race import RaceFailed, play_race, race_seed
 from slipstream.sim.runner import seating
+from tests.sim import tiny_game
 
 SETUP = ("tests.sim.tiny_game:install",)
 
@@ -71,19 +72,10 @@ def test_races_carry_the_games_metrics_labels_and_standings(tiny: str, tmp_path:
     assert race["lead_changes"] == sum(a != b for a, b in itertools.pairwise(leaders))
 
 
-def test_a_game_without_metrics_module_gets_generic_numbers(tiny: str) -> None:
-    import sys
-
-    from slipstream.sim import race as race_mod
-
-    saved = sys.modules.pop("slipstream.games.tiny_race.metrics")
-    race_mod._HOOKS.pop("tiny-race", None)
-    try:
-        game = slipstream.load("tiny-race", players=2)
-        race = play_race(game, 5, ["random", "random"])
-    finally:
-        sys.modules["slipstream.games.tiny_race.metrics"] = saved
-        race_mod._HOOKS.pop("tiny-race", None)
+def test_a_game_without_metrics_hooks_gets_generic_numbers(tiny: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    tiny_game.use_hooks(monkeypatch, race_metrics=None, seat_labels=None, standings=None)
+    game = slipstream.load("tiny-race", players=2)
+    race = play_race(game, 5, ["random", "random"])
     assert set(race["metrics"]) == {"turns", "rounds"}
     assert race["metrics"]["turns"] == race["decisions"] - 1  # the two style choices are one turn
     assert race["labels"] == {} and race["lead_changes"] is None and race["positions"] == []

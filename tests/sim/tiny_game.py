@@ -6,27 +6,27 @@ round the table: roll a die (a chance node), then ``move`` (advance by the roll)
 by the roll plus the card, once per race). A bold racer adds 1 to every move but stalls on a roll of 1.
 The first racer to reach ``length`` wins; the others are ranked by how far they got (ties by seat).
 
-``install()`` registers the game, and makes ``slipstream.bots.tiny_race`` (its ``HeuristicBot``) and
-``slipstream.games.tiny_race.metrics`` importable, exactly as a real game package would provide them.
+``install()`` registers the game; its hooks (``HeuristicBot``, ``race_metrics``, ``seat_labels``,
+``standings``) are declared on ``TinyRace.hooks()`` as a real game declares them. ``HOOKS`` is what it
+returns: tests replace it to try a game with other hooks or none.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
-import types
 from typing import Any
 
 from slipstream.engine import registry
 from slipstream.engine.chance import DIE_OUTCOMES, weighted
 from slipstream.engine.game import CHANCE, Actor, Event, Game, OptionSpec, Result, State
+from slipstream.engine.hooks import GameHooks
 
 DECK = {"1": 2, "2": 2, "3": 2}
 
 
 class TinyState(State):
-    __slots__ = ("card", "dealt", "pos", "roll", "style", "turn", "turns", "used")
-
     card: list[int]
     dealt: int
     pos: list[int]
@@ -96,18 +96,6 @@ class TinyState(State):
         self.turns += 1
         return [Event("move", f"P{seat + 1} moves {step}", action)]
 
-    def _clone(self) -> TinyState:
-        new = TinyState.__new__(TinyState)
-        new.card = list(self.card)
-        new.dealt = self.dealt
-        new.pos = list(self.pos)
-        new.roll = self.roll
-        new.style = list(self.style)
-        new.turn = self.turn
-        new.turns = self.turns
-        new.used = list(self.used)
-        return new
-
     def view(self, seat: int | None) -> dict[str, Any]:
         hidden_style = "" in self.style
         return {
@@ -129,9 +117,7 @@ class TinyState(State):
         return Result(tuple(order), (order[0],), "finish")
 
     def determinize(self, seat: int | None, rng: random.Random) -> TinyState:
-        new = self._clone()
-        new.game, new.seed, new.ply = self.game, self.seed, self.ply
-        new._history, new._legal_cache, new.events = self._history, None, self.events
+        new = self.copy()
         pool = [int(k) for k, v in DECK.items() for _ in range(v)]
         for s in range(self.dealt):
             if s == seat or self.used[s]:
@@ -158,8 +144,12 @@ class TinyRace(Game):
         OptionSpec("boosts", True, "deal boost cards", kind=bool),
     )
 
+    @classmethod
+    def hooks(cls) -> GameHooks:
+        return HOOKS
+
     def _initial_state(self) -> TinyState:
-        s = TinyState.__new__(TinyState)
+        s = TinyState()
         n = self.players
         s.card, s.dealt, s.pos, s.roll = [0] * n, 0, [0] * n, 0
         s.style, s.turn, s.turns, s.used = [""] * n, 0, 0, [False] * n
@@ -205,20 +195,22 @@ def standings(state: State) -> list[int]:
     return sorted(range(state.game.players), key=lambda s: (-state.pos[s], s))
 
 
+HOOKS = GameHooks(heuristic_bot=HeuristicBot, race_metrics=race_metrics, seat_labels=seat_labels,
+                  standings=standings)
+
+
+def use_hooks(monkeypatch: Any, **changes: Any) -> None:
+    """For one test: ``TinyRace`` declares ``HOOKS`` with ``changes`` (a hook set to ``None`` is absent)."""
+    from slipstream.engine import hooks
+
+    monkeypatch.setattr(sys.modules[__name__], "HOOKS", dataclasses.replace(HOOKS, **changes))
+    monkeypatch.delitem(hooks._CACHE, TinyRace, raising=False)
+
+
 def install() -> None:
-    """Register the game and its bot and metrics modules (idempotent)."""
+    """Register the game (idempotent)."""
     registry.register(TinyRace)
-    bots = types.ModuleType("slipstream.bots.tiny_race")
-    bots.HeuristicBot = HeuristicBot  # type: ignore[attr-defined]
-    metrics = types.ModuleType("slipstream.games.tiny_race.metrics")
-    metrics.race_metrics = race_metrics  # type: ignore[attr-defined]
-    metrics.seat_labels = seat_labels  # type: ignore[attr-defined]
-    metrics.standings = standings  # type: ignore[attr-defined]
-    sys.modules["slipstream.bots.tiny_race"] = bots
-    sys.modules["slipstream.games.tiny_race.metrics"] = metrics
 
 
 def uninstall() -> None:
     registry._GAMES.pop(TinyRace.id, None)
-    sys.modules.pop("slipstream.bots.tiny_race", None)
-    sys.modules.pop("slipstream.games.tiny_race.metrics", None)

@@ -37,9 +37,11 @@ def test_bot_race_of_every_game_ends_and_its_record_replays(
     token = api.ok("POST", f"/api/matches/{mid}/seats/0/join", json={"name": "me"})["token"]
     assert api.state(mid, token)["legal"] == [], "no actions are offered before the match starts"
     info = api.ok("POST", f"/api/matches/{mid}/start", made["host_token"])
-    assert info["board"] in (None, f"/static/games/{game_id}.js")
-    if info["board"]:
-        assert api.http.get(info["board"]).status_code == 200
+    assert info["board"] == f"/boards/{game_id}.js", "every game declares its board drawing (Game.hooks)"
+    script = api.http.get(info["board"])
+    assert script.status_code == 200 and "export function draw" in script.text
+    assert script.headers["content-type"].startswith("text/javascript")
+    assert api.http.get("/boards/no-such-game.js").status_code == 404
     final = None
     for _ in range(20_000):
         st = api.state(mid, token)

@@ -46,8 +46,6 @@ class ToyDash(Game):
 
 
 class DashState(State):
-    __slots__ = ("cards", "choice", "phase", "pos", "revealed", "round", "turn")
-
     pos: list[int]
     cards: list[str | None]
     choice: list[str | None]
@@ -153,17 +151,6 @@ class DashState(State):
         self.phase = "choose"
         return []
 
-    def _clone(self) -> DashState:
-        s = DashState.__new__(DashState)
-        s.pos = list(self.pos)
-        s.cards = list(self.cards)
-        s.choice = list(self.choice)
-        s.revealed = list(self.revealed)
-        s.phase = self.phase
-        s.turn = self.turn
-        s.round = self.round
-        return s
-
     def view(self, seat: int | None) -> dict[str, Any]:
         over = self.phase == "over"
         return {
@@ -189,9 +176,7 @@ class DashState(State):
         return Result(order=tuple(order), winners=(order[0],), reason="furthest at the end of the round")
 
     def determinize(self, seat: int | None, rng: random.Random) -> DashState:
-        s = self._clone()
-        s.game, s.seed, s.ply = self.game, self.seed, self.ply
-        s._history, s._legal_cache, s.events = self._history, None, self.events
+        s = self.copy()
         if self.phase == "over":
             return s
         hidden = [i for i, c in enumerate(s.cards) if c is not None and i != seat]

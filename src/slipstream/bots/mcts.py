@@ -31,7 +31,6 @@ always decides within about a second; it is reproducible whenever the second is 
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 import time
@@ -39,7 +38,9 @@ from collections.abc import Callable, Sequence
 
 from slipstream.engine import chance
 from slipstream.engine.game import CHANCE, Result, State
+from slipstream.engine.hooks import hooks_of
 from slipstream.engine.play import Agent
+from slipstream.engine.registry import game_class
 
 DEFAULT_PLAYOUTS = 500
 DEFAULT_SECONDS = 1.0
@@ -110,22 +111,14 @@ def standings_rewards(order: Sequence[int], players: int) -> list[float]:
     return out
 
 
-def _metrics_hook(game_id: str, name: str) -> Callable[..., object] | None:
-    """``slipstream.games.<pkg>.metrics.<name>`` when the game provides it."""
-    try:
-        module = importlib.import_module(f"slipstream.games.{game_id.replace('-', '_')}.metrics")
-    except ImportError:
-        return None
-    fn = getattr(module, name, None)
-    return fn if callable(fn) else None
-
-
 def _standings_of(game_id: str) -> StandingsFn | None:
-    return _metrics_hook(game_id, "standings")  # type: ignore[return-value]
+    """The ``standings`` hook the game declares (``Game.hooks``), if any."""
+    return hooks_of(game_class(game_id)).standings
 
 
 def _value_of(game_id: str) -> ValueFn | None:
-    return _metrics_hook(game_id, "position_value")  # type: ignore[return-value]
+    """The ``position_value`` hook the game declares (``Game.hooks``), if any."""
+    return hooks_of(game_class(game_id)).position_value
 
 
 def win_share(result: Result, seat: int) -> float:

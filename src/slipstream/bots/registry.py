@@ -1,8 +1,8 @@
 """Bots by name.
 
 - ``random`` plays every game;
-- ``heuristic`` (alias ``greedy``) is each game's own bot, found as ``HeuristicBot`` in
-  ``slipstream.bots.<game package>`` (``scrap-racer`` -> ``slipstream.bots.scrap_racer``);
+- ``heuristic`` (alias ``greedy``) is each game's own bot, the ``heuristic_bot`` its ``Game`` declares
+  in ``hooks()`` (``slipstream.engine.hooks``);
 - ``mcts`` is the generic tree search (``slipstream.bots.mcts``); its strength is set in the name:
   ``mcts`` (the default: decides within one second), ``mcts:400`` (400 playouts a move, reproducible),
   ``mcts:0.5s`` (half a second a move), ``mcts:400:2s`` (400 playouts, at most two seconds); add ``:h``
@@ -16,11 +16,12 @@ Other modules may add names with ``register_bot``.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 
-from slipstream.engine.errors import SlipstreamError
+from slipstream.engine.errors import SlipstreamError, UnknownGameError
+from slipstream.engine.hooks import hooks_of
 from slipstream.engine.play import Agent
+from slipstream.engine.registry import game_class
 
 from .mcts import MCTSBot
 from .random_bot import RandomBot
@@ -43,23 +44,19 @@ def register_bot(name: str, factory: BotFactory) -> None:
 
 
 def _heuristic(game_id: str, seed: int) -> Agent:
-    module_name = f"slipstream.bots.{game_id.replace('-', '_')}"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError:
+    factory = hooks_of(game_class(game_id)).heuristic_bot
+    if factory is None:
         known = ", ".join(bot_names(game_id))
-        raise UnknownBotError(f"{game_id} has no heuristic bot yet; the bots are: {known}") from None
-    cls = module.HeuristicBot
-    bot: Agent = cls(seed)
+        raise UnknownBotError(f"{game_id} has no heuristic bot yet; the bots are: {known}")
+    bot: Agent = factory(seed)
     return bot
 
 
 def has_heuristic(game_id: str) -> bool:
     try:
-        importlib.import_module(f"slipstream.bots.{game_id.replace('-', '_')}")
-    except ModuleNotFoundError:
+        return hooks_of(game_class(game_id)).heuristic_bot is not None
+    except UnknownGameError:
         return False
-    return True
 
 
 def bot_names(game_id: str | None = None) -> list[str]:

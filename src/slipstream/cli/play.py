@@ -6,11 +6,9 @@ and ``hints(state, seat)``; without it the view is shown as plain data.
 
 from __future__ import annotations
 
-import importlib
 import json
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Annotated, Any
 
 import typer
@@ -22,8 +20,10 @@ import slipstream
 from slipstream.bots.registry import UnknownBotError, bot_names, make_bot
 from slipstream.engine.errors import SlipstreamError
 from slipstream.engine.game import CHANCE, Game, State
+from slipstream.engine.hooks import hooks_of
 from slipstream.engine.play import Agent, pending_seats
 from slipstream.engine.record import dumps, parse, states
+from slipstream.engine.registry import game_class
 
 console = Console(highlight=False)
 
@@ -32,25 +32,18 @@ class Quit(Exception):
     """The human asked to stop."""
 
 
-def renderer(game_id: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(f"slipstream.games.{game_id.replace('-', '_')}.render")
-    except ModuleNotFoundError:
-        return None
-
-
 def show_board(state: State, seat: int | None) -> None:
     view = state.view(seat)
-    module = renderer(state.game.id)
-    if module is not None:
-        console.print(Panel(module.board(view), title=state.game.name, expand=False))
+    board_text = hooks_of(state.game).board_text
+    if board_text is not None:
+        console.print(Panel(board_text(view), title=state.game.name, expand=False))
     else:
         console.print(Panel(escape(json.dumps(view, indent=1)[:4000]), title=state.game.name, expand=False))
 
 
 def describe(game_id: str, action: str) -> str:
-    module = renderer(game_id)
-    return str(module.describe_action(action)) if module is not None else action
+    describe_action = hooks_of(game_class(game_id)).describe_action
+    return str(describe_action(action)) if describe_action is not None else action
 
 
 def print_events(state: State, seat: int | None) -> None:
@@ -69,9 +62,9 @@ class TerminalPlayer:
     def choose(self, state: State, seat: int) -> str:
         game = state.game
         show_board(state, seat)
-        module = renderer(game.id)
-        if module is not None:
-            for line in module.hints(state, seat):
+        hints = hooks_of(game).hints
+        if hints is not None:
+            for line in hints(state, seat):
                 console.print(f"[cyan]{escape(line)}[/]")
         legal = state.legal_actions(seat)
         for i, action in enumerate(legal, 1):

@@ -135,3 +135,31 @@ def clone_method_source(class_name: str, fields: list[tuple[str, bool]], indent:
         lines.append(f"{indent}    new.{name} = self.{name}{'[:]' if is_list else ''}")
     lines.append(f"{indent}    return new")
     return "\n".join(lines) + "\n"
+
+
+_MUTABLE = (list, dict, set, bytearray)
+
+
+def _holds_mutable(value: object) -> bool:
+    if isinstance(value, _MUTABLE):
+        return True
+    if isinstance(value, (tuple, frozenset)):
+        return any(_holds_mutable(item) for item in value)
+    return False
+
+
+def copy_rule_problems(state: object) -> list[str]:
+    """Where ``state`` breaks the copy rule: a shared field (or a list's item) holding something mutable,
+    which a later apply could change under every state that shares it. For the conformance suite; a
+    compiled class keeps no declarations at run time, so it is checked in the interpreted build."""
+    problems: list[str] = []
+    for name, is_list in declared_fields(type(state)):
+        value = getattr(state, name, None)
+        if is_list:
+            if not isinstance(value, list):
+                problems.append(f"{name} is declared a list but holds {type(value).__name__}")
+            elif any(_holds_mutable(item) for item in value):
+                problems.append(f"the list {name} holds a mutable item (items are shared between states)")
+        elif _holds_mutable(value):
+            problems.append(f"{name} is shared between states but holds something mutable: {value!r:.80}")
+    return problems

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from .game import JSON, Game, State
@@ -43,8 +44,9 @@ class GameHooks:
     """A seat's prospects in [0, 1], for bots that stop their playouts early (``metrics.position_value``)."""
     heuristic_bot: Callable[[int], Any] | None = None
     """Makes the game's own bot from a seed: an object with ``choose(state, seat)`` (``bot.HeuristicBot``)."""
-    web_board: str | None = None
-    """The file name of the game's board drawing under the web app's ``static/games/``."""
+    web_board: Path | None = None
+    """The browser's board drawing, a JavaScript module in the game's package exporting ``draw(view, ctx)``
+    (served as ``/boards/<game id>.js``)."""
 
 
 def hooks_of(game: Game | type[Game]) -> GameHooks:

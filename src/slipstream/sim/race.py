@@ -11,9 +11,8 @@ import importlib
 import itertools
 import json
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
 import slipstream
@@ -21,6 +20,7 @@ from slipstream.bots.registry import make_bot
 from slipstream.engine.chance import mix64
 from slipstream.engine.errors import SlipstreamError
 from slipstream.engine.game import CHANCE, State
+from slipstream.engine.hooks import hooks_of
 
 from .store import compact
 
@@ -76,27 +76,6 @@ def run_setup(setup: Sequence[str]) -> None:
         _SETUP_DONE.add(entry)
 
 
-_HOOKS: dict[str, ModuleType | None] = {}
-
-
-def metrics_module(game_id: str) -> ModuleType | None:
-    """The game's ``metrics`` module (``slipstream.games.<pkg>.metrics``), or ``None`` when it has none."""
-    if game_id not in _HOOKS:
-        try:
-            module: ModuleType | None = importlib.import_module(
-                f"slipstream.games.{game_id.replace('-', '_')}.metrics")
-        except ImportError:
-            module = None
-        _HOOKS[game_id] = module
-    return _HOOKS[game_id]
-
-
-def _hook(game_id: str, name: str) -> Callable[..., Any] | None:
-    module = metrics_module(game_id)
-    fn = getattr(module, name, None) if module is not None else None
-    return fn if callable(fn) else None
-
-
 def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int = 0) -> dict[str, Any]:
     """Play one race between the named bots; its line in the records (see ``docs/simulate.md``).
 
@@ -106,7 +85,8 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
     them) each time they change, with the number of decisions made so far.
     """
     agents = [make_bot(name, game.id, bot_seed(seed, seat)) for seat, name in enumerate(bots)]
-    standings = _hook(game.id, "standings")
+    hooks = hooks_of(game)
+    standings = hooks.standings
     state: State = game.start(seed=seed)
     positions: list[list[Any]] = []
     last: list[int] | None = None
@@ -141,10 +121,10 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
     if result is None:  # pragma: no cover - the loop ends only when the game is over
         raise RuntimeError(f"{game.id}: race {index} (seed {seed}) ended without a result")
     metrics: dict[str, float] = {"turns": float(turns), "rounds": float(-(-turns // game.players))}
-    race_metrics = _hook(game.id, "race_metrics")
+    race_metrics = hooks.race_metrics
     if race_metrics is not None:
         metrics.update({str(k): float(v) for k, v in race_metrics(state).items()})
-    labels_fn = _hook(game.id, "seat_labels")
+    labels_fn = hooks.seat_labels
     labels = {str(k): str(v) for k, v in labels_fn(state).items()} if labels_fn is not None else {}
     lead_changes = None
     if standings is not None:

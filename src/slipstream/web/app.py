@@ -23,7 +23,9 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from slipstream.engine.registry import games
+from slipstream.engine.errors import UnknownGameError
+from slipstream.engine.hooks import hooks_of
+from slipstream.engine.registry import game_class, games
 
 from .hub import ApiError, Hub, Room, Subscriber, bot_menu
 from .protocol import ERROR_CODES, actor_info, events_payload, seat_payload
@@ -165,6 +167,17 @@ def create_app(
         return FileResponse(STATIC / "match.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/boards/{game_id}.js", include_in_schema=False)
+    async def board_script(game_id: str) -> FileResponse:
+        """A game's board drawing: the ``web_board`` script its ``Game.hooks()`` declares."""
+        try:
+            script = hooks_of(game_class(game_id)).web_board
+        except UnknownGameError:
+            script = None
+        if script is None:
+            raise ApiError(404, "not_found", f"no board drawing for {game_id!r}")
+        return FileResponse(script, media_type="text/javascript")
 
     # --- lobby ---------------------------------------------------------------------------
 

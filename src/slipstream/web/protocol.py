@@ -9,14 +9,12 @@ engine marks visible to the seat.
 
 from __future__ import annotations
 
-import importlib
 import logging
-from functools import cache
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from slipstream.engine.game import CHANCE, State
+from slipstream.engine.hooks import hooks_of
+from slipstream.engine.registry import game_class
 
 log = logging.getLogger("slipstream.web")
 
@@ -41,25 +39,10 @@ ERROR_CODES: dict[str, str] = {
 }
 
 
-STATIC = Path(__file__).parent / "static"
 
-
-@cache
 def board_module(game_id: str) -> str | None:
-    """The URL of a game's own SVG board drawing (``static/games/<id>.js``), if it has one."""
-    return f"/static/games/{game_id}.js" if (STATIC / "games" / f"{game_id}.js").is_file() else None
-
-
-@cache
-def render_module(game_id: str) -> ModuleType | None:
-    """``slipstream.games.<pkg>.render`` for a game, if it has one."""
-    name = f"slipstream.games.{game_id.replace('-', '_')}.render"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and name.startswith(exc.name):
-            return None
-        raise
+    """The URL of a game's own board drawing (its ``web_board`` hook), if it has one."""
+    return f"/boards/{game_id}.js" if hooks_of(game_class(game_id)).web_board is not None else None
 
 
 def pending_seats(state: State) -> list[int]:
@@ -94,8 +77,7 @@ def plain(markup: str) -> str:
 
 
 def describe(game_id: str, action: str) -> str:
-    module = render_module(game_id)
-    fn = getattr(module, "describe_action", None) if module else None
+    fn = hooks_of(game_class(game_id)).describe_action
     if fn is None:
         return action
     try:
@@ -115,17 +97,17 @@ def seat_payload(state: State, seat: int | None, live: bool = True) -> dict[str,
     pending = pending_seats(state)
     legal: list[str] = []
     hints: list[str] = []
-    module = render_module(game_id)
+    hooks = hooks_of(state.game)
     if live and seat is not None and seat in pending:
         legal = state.legal_actions(seat)
-        hint_fn = getattr(module, "hints", None) if module else None
+        hint_fn = hooks.hints
         if hint_fn is not None:
             try:
                 hints = [str(h) for h in hint_fn(state, seat)]
             except Exception:
                 log.exception("%s: hints failed", game_id)
     board_text = ""
-    board_fn = getattr(module, "board", None) if module else None
+    board_fn = hooks.board_text
     if board_fn is not None:
         try:
             board_text = plain(str(board_fn(view)))

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from slipstream.engine import chance
 from slipstream.engine.errors import ContentError, OptionError
 from slipstream.engine.game import Event, Game, OptionSpec
+from slipstream.engine.hooks import GameHooks
 
 from .content import Content, load_content
 from .rules import pit_window, standard_move
@@ -106,6 +108,18 @@ class BRCGrandPrix(Game):
             raise ContentError(c.source, "track", "length",
                                f"{c.length} spaces is too short: a move can be {longest} spaces ({how}"
                                f"{f' and a roll+{bonus} card' if bonus else ''}), and must stay below a lap")
+
+    @classmethod
+    def hooks(cls) -> GameHooks:
+        """The terminal's board, the simulator's metrics, the heuristic bot and the web board."""
+        from slipstream.bots import brc_grand_prix as bot
+
+        from . import metrics, render
+
+        return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
+                         race_metrics=metrics.race_metrics, seat_labels=metrics.seat_labels,
+                         standings=metrics.standings, position_value=metrics.position_value,
+                         heuristic_bot=bot.HeuristicBot, web_board=Path(__file__).with_name("board.js"))
 
     def _initial_state(self) -> BRCState:
         return BRCState.initial(self)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from slipstream.engine.chance import ChanceTable
 from slipstream.engine.errors import OptionError
 from slipstream.engine.game import Event, Game, OptionSpec
+from slipstream.engine.hooks import GameHooks
 
 from .content import (
     BOMB,
@@ -236,6 +238,18 @@ class RevItUp(Game):
             for i in range(self.K):
                 totals[i] += self.starting_bags[seat * self.K + i]
         self.totals = tuple(totals)
+
+    @classmethod
+    def hooks(cls) -> GameHooks:
+        """The terminal's board, the simulator's metrics, the heuristic bot and the web board."""
+        from slipstream.bots import rev_it_up as bot
+
+        from . import metrics, render
+
+        return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
+                         race_metrics=metrics.race_metrics, seat_labels=metrics.seat_labels,
+                         standings=metrics.standings, position_value=metrics.position_value,
+                         heuristic_bot=bot.HeuristicBot, web_board=Path(__file__).with_name("board.js"))
 
     def _initial_state(self) -> RevState:
         return RevState.initial(self)

@@ -1,4 +1,4 @@
-// The generic board drawing, used for any game without its own module in /static/games/<id>.js.
+// The generic board drawing, used for any game that declares no board drawing of its own (web_board).
 // It reads only the seat's view: the racers' positions (a per-seat list of numbers such as
 // "positions", or a list of racer records with a "progress"/"position"/"space" number) become lanes
 // on a track; everything else is listed below the track.

@@ -104,3 +104,34 @@ def test_bots_resume_after_a_kill_mid_match(db: str, tmp_path: Path, servers: li
     assert sorted(final["result"]["order"]) == [0, 1, 2, 3]
     record = api2.ok("GET", f"/api/matches/{mid}/record")
     assert len(record["actions"]) == final["ply"]
+
+
+@pytest.mark.parametrize("game_id", ["scrap-racer", "brc-grand-prix", "rev-it-up"])
+def test_a_real_games_match_resumes_after_sigkill(
+    game_id: str, db: str, tmp_path: Path, servers: list[Server]
+) -> None:
+    """Every real game's options are stored with their defaults (``content`` among them): a restart loads
+    the match from them, at the same ply for every seat, and it plays on to the end."""
+    srv, api = run_server(servers, db, tmp_path)
+    made = api.ok("POST", "/api/matches", json={"game": game_id, "players": 2, "bots": {"1": "random"}})
+    mid = made["id"]
+    token = api.ok("POST", f"/api/matches/{mid}/seats/0/join", json={"name": "me"})["token"]
+    api.ok("POST", f"/api/matches/{mid}/start", made["host_token"])
+    for _ in range(6):
+        st = api.wait(mid, token, lambda s: bool(s["legal"]) or s["result"] is not None)
+        if st["result"] is not None:
+            break
+        api.ok("POST", f"/api/matches/{mid}/actions", token, json={"action": st["legal"][0], "ply": st["ply"]})
+    before = api.wait(mid, token, lambda s: bool(s["legal"]) or s["result"] is not None)
+    srv.kill()
+
+    _srv2, api2 = run_server(servers, db, tmp_path)
+    after = api2.state(mid, token)
+    assert api2.ok("GET", f"/api/matches/{mid}")["status"] == "running"
+    assert {k: after[k] for k in ("ply", "view", "legal")} == {k: before[k] for k in ("ply", "view", "legal")}
+    for _ in range(5000):
+        st = api2.wait(mid, token, lambda s: bool(s["legal"]) or s["result"] is not None, timeout=30)
+        if st["result"] is not None:
+            break
+        api2.ok("POST", f"/api/matches/{mid}/actions", token, json={"action": st["legal"][0], "ply": st["ply"]})
+    assert api2.ok("GET", f"/api/matches/{mid}")["status"] == "finished"

@@ -106,6 +106,15 @@ def load_game(game_id: str, options: dict[str, Any]) -> Game:
         raise ApiError(400, "bad_option", f"{game_id}: {exc}") from None
 
 
+def stored_game(data: MatchData) -> Game:
+    """A stored match's game, from the options it was created with: ``load_game`` checked them then,
+    and ``record_options`` wrote every option, defaults included (``content`` is the shipped one), so
+    they are loaded as they are, not checked again as a client's request."""
+    options = dict(data.options)
+    players = options.pop("players", None)
+    return load(data.game_id, players=players, **options)
+
+
 class Room:
     """One match in memory."""
 
@@ -255,7 +264,7 @@ class Hub:
 
     def _restore(self, data: MatchData) -> Room | None:
         try:
-            room = Room(data, load_game(data.game_id, data.options))
+            room = Room(data, stored_game(data))
             if room.game.version != data.version:
                 log.warning(
                     "match %s: stored for %s version %s, this is %s",
@@ -265,7 +274,7 @@ class Hub:
                     room.game.version,
                 )
             room.restore(data.moves)
-        except (ApiError, SlipstreamError) as exc:
+        except (ApiError, SlipstreamError, TypeError) as exc:
             log.error("match %s cannot be restored: %s", data.id, exc)
             return None
         self.rooms[data.id] = room

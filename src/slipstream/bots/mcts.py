@@ -215,11 +215,7 @@ class MCTSBot:
         if gid not in self._standings:
             self._standings[gid] = _standings_of(gid)
         standings = self._standings[gid]
-        if self.heuristic_rollouts and gid not in self._policy:
-            from .registry import has_heuristic, make_bot
-
-            self._policy[gid] = make_bot("heuristic", gid, self.rng.randrange(2**31)) if has_heuristic(gid) else None
-        self._rollout_policy = self._policy.get(gid)
+        self._rollout_policy = self._policy_for(gid) if self.heuristic_rollouts else None
         root = _Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
@@ -239,9 +235,8 @@ class MCTSBot:
     def _policy_for(self, gid: str) -> Agent | None:
         """The game's heuristic bot (made once, seeded from this bot's RNG), or None."""
         if gid not in self._policy:
-            from .registry import has_heuristic, make_bot
-
-            self._policy[gid] = make_bot("heuristic", gid, self.rng.randrange(2**31)) if has_heuristic(gid) else None
+            make = hooks_of(game_class(gid)).heuristic_bot
+            self._policy[gid] = make(self.rng.randrange(2**31)) if make is not None else None
         return self._policy[gid]
 
     def _value_for(self, gid: str) -> ValueFn | None:

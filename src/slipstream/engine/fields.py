@@ -14,9 +14,10 @@ items of a list are immutable values) and sharing every other field, which holds
 (``replaced`` for one entry of a tuple). Lists are for the few fields that change on most actions;
 tuples for the rest, which then cost nothing to copy.
 
-The interpreted build copies a state's ``__dict__``; the compiled build (``slipstream._native``) writes
-the copy method from the same declarations, read from the source with ``declarations_in_source``.
-Standard library only.
+Both builds copy a state with a ``_clone`` method written from the declarations by
+``clone_method_source``: the interpreted build when the class is created (``install_clone``, called
+from ``State.__init_subclass__``), the compiled build when it compiles the class (``slipstream._native``
+reads the declarations from the source with ``declarations_in_source``). Standard library only.
 """
 
 from __future__ import annotations
@@ -29,13 +30,27 @@ T = TypeVar("T")
 ENGINE_FIELDS = frozenset({"game", "seed", "ply", "events", "_history", "_legal_cache"})
 """The fields the engine's ``State`` keeps for every game (not declared by the game)."""
 
-_LISTS: dict[type, tuple[str, ...]] = {}
 _DECLARED: dict[type, tuple[tuple[str, bool], ...]] = {}
 
 
 def replaced(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """``values`` with entry ``index`` replaced by ``value`` (a new tuple; ``values`` is unchanged)."""
     return (*values[:index], value, *values[index + 1:])
+
+
+def slots(annotations: dict[str, Any]) -> tuple[str, ...]:
+    """A state class's ``__slots__``, derived from its own annotations in its body::
+
+        class MyState(State):
+            turn: int
+            ...
+            __slots__ = slots(__annotations__)
+
+    Fixed attribute slots are faster to read than an instance dictionary in the interpreted build (the
+    compiled build lays its classes out natively either way). Class variables are left out.
+    """
+    return tuple(name for name, annotation in annotations.items()
+                 if name not in ENGINE_FIELDS and not _is_class_var(annotation))
 
 
 def _is_list(annotation: object) -> bool:
@@ -84,24 +99,17 @@ def missing_fields(state: object) -> list[str]:
 def copy_declared(state: T) -> T:
     """A copy of ``state`` by the copy rule: list fields copied, every other field shared.
 
+    The general version of the ``_clone`` every state class gets written for it (``install_clone``,
+    the compiled build): by the declarations, or by the values for a compiled class that keeps none.
     Only the game's fields: the engine's own (game, seed, ply, history) are set by its caller.
     """
     cls = type(state)
     new = cls()
-    own = getattr(state, "__dict__", None)
-    if own is not None:
-        lists = _LISTS.get(cls)
-        if lists is None:
-            lists = _LISTS[cls] = tuple(name for name, is_list in declared_fields(cls) if is_list)
-        new.__dict__.update(own)
-        for name in lists:
-            setattr(new, name, getattr(state, name)[:])
-        return new
-    # A compiled class whose build did not generate its copy: the same rule, read off the values.
-    for name in _native_fields(cls):
+    declared = declared_fields(cls) or tuple((name, False) for name in _native_fields(cls))
+    for name, is_list in declared:
         if hasattr(state, name):
             value: Any = getattr(state, name)
-            setattr(new, name, value[:] if type(value) is list else value)
+            setattr(new, name, value[:] if is_list or type(value) is list else value)
     return new
 
 
@@ -124,6 +132,23 @@ def declarations_in_source(source: str, base: str = "State") -> dict[str, list[t
                 fields.append((item.target.id, _is_list(annotation)))
         out[node.name] = fields
     return out
+
+
+def install_clone(cls: type) -> None:
+    """Give an interpreted state class the ``_clone`` its declarations call for (at class creation).
+
+    A copy written field by field keeps the instance's attributes in CPython's fast inline layout, which
+    a copy of ``__dict__`` would give up. A class that defines ``_clone`` itself keeps it.
+    """
+    if "_clone" in vars(cls):
+        return
+    fields = list(declared_fields(cls))
+    namespace: dict[str, Any] = {cls.__name__: cls}
+    exec(compile(clone_method_source(cls.__name__, fields, indent=""), f"<{cls.__qualname__}._clone>", "exec"),
+         namespace)
+    clone = namespace["_clone"]
+    clone.__qualname__ = f"{cls.__qualname__}._clone"
+    setattr(cls, "_clone", clone)  # noqa: B010 - the engine writes the method the declarations imply
 
 
 def clone_method_source(class_name: str, fields: list[tuple[str, bool]], indent: str = "    ") -> str:

@@ -20,7 +20,7 @@ from mypy_extensions import mypyc_attr
 
 from . import chance
 from .errors import IllegalActionError, OptionError
-from .fields import copy_declared, missing_fields
+from .fields import copy_declared, install_clone, missing_fields
 
 CHANCE = "chance"
 """The actor at a chance node."""
@@ -264,6 +264,12 @@ class State(ABC):
     _legal_cache: tuple[str, ...] | None
     events: tuple[Event, ...]
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """An interpreted state class gets its ``_clone`` written from its declared fields here (a
+        compiled one gets it from the build, ``slipstream._native``)."""
+        super().__init_subclass__(**kwargs)
+        install_clone(cls)
+
     # --- the hooks a game implements -------------------------------------------------------
 
     @abstractmethod
@@ -296,8 +302,9 @@ class State(ABC):
 
     def _clone(self: S) -> S:
         """The declared fields copied by the one rule of ``engine.fields``: a list is copied, any other
-        value is shared (it is immutable: a change assigns a new value). The compiled build generates
-        this method from the same declarations (``slipstream._native``)."""
+        value is shared (it is immutable: a change assigns a new value). Every state class gets this
+        method written from its declarations (``__init_subclass__``, or the compiled build); this
+        general version serves a compiled class that was built without one."""
         return copy_declared(self)
 
     def copy(self: S) -> S:

@@ -59,22 +59,22 @@ if TYPE_CHECKING:
 
     from .state import ScrapState
 
-R_SETUP_DASHBOARDS = "Setup 7)"
-R_SETUP_START = "Setup 8)"
-R_PLAYING = "Playing the Game"
-R_ROLL = "Roll the dice"
-R_BOOST = "Boost markers"
-R_MOVE = "A) Move the Racer, 1) Dice results and bonus cards"
-R_BONUS_CARDS = "Bonus cards"
-R_ABILITY = "Racer abilities"
-R_FIGHT = "A) Move the Racer, 3) Fight"
-R_CRASH = "B) Doubles Rolled, 1st Draw a crash card"
-R_MARKER = "B) Doubles Rolled, 2nd Taking a bonus marker"
-R_CROSS = "Crossing the finish line, 1)"
-R_REFILL = "Crossing the finish line, 2)"
-R_COLLECT = "Collecting Boost markers"
-R_END = "End of the game and Awards Ceremony"
-R_TEAM = "Changes in a 2-player game"
+RULE_SETUP_DASHBOARDS = "Setup 7)"
+RULE_SETUP_START = "Setup 8)"
+RULE_PLAYING = "Playing the Game"
+RULE_ROLL = "Roll the dice"
+RULE_BOOST = "Boost markers"
+RULE_MOVE = "A) Move the Racer, 1) Dice results and bonus cards"
+RULE_BONUS_CARDS = "Bonus cards"
+RULE_ABILITY = "Racer abilities"
+RULE_FIGHT = "A) Move the Racer, 3) Fight"
+RULE_CRASH = "B) Doubles Rolled, 1st Draw a crash card"
+RULE_MARKER = "B) Doubles Rolled, 2nd Taking a bonus marker"
+RULE_CROSS = "Crossing the finish line, 1)"
+RULE_REFILL = "Crossing the finish line, 2)"
+RULE_COLLECT = "Collecting Boost markers"
+RULE_END = "End of the game and Awards Ceremony"
+RULE_TEAM = "Changes in a 2-player game"
 
 MOVE_ABILITIES: Final = frozenset(("steel-jacket", "swifty", "twister", "crusher"))
 """The abilities checked after a racer's own move (the others act in fights or on bonus markers)."""
@@ -111,10 +111,10 @@ def setup_draw(s: ScrapState, action: Action, events: list[Event]) -> None:
         s.racer = replaced(s.racer, slot, action.name)
         s.names = racer_names(s)
         events.append(Event("setup", f"{g.seat_name(s.owner[slot])} draws the dashboard of {s.names[slot]}",
-                            R_SETUP_DASHBOARDS))
+                            RULE_SETUP_DASHBOARDS))
     else:
         s.start_seat = action.dice[0]
-        events.append(Event("setup", f"{g.seat_name(s.start_seat)} is the start player", R_SETUP_START))
+        events.append(Event("setup", f"{g.seat_name(s.start_seat)} is the start player", RULE_SETUP_START))
     next_setup_step(s, events)
 
 
@@ -141,7 +141,7 @@ def turn_event(s: ScrapState, r: int) -> Event:
     """The event that opens racer ``r``'s turn (made once per round, racer and seat)."""
     round_number, name, seat_name = s.round, s.names[r], s.g.seat_names[s.owner[r]]
     return EVENTS.get(("turn", round_number, name, seat_name),
-                      lambda: Event("turn", f"Round {round_number}: {name} ({seat_name}) to play", R_PLAYING))
+                      lambda: Event("turn", f"Round {round_number}: {name} ({seat_name}) to play", RULE_PLAYING))
 
 
 def begin_turn(s: ScrapState, events: list[Event]) -> None:
@@ -165,7 +165,7 @@ def die_event(name: str, nth: int, face: int) -> Event:
     """The event of a die roll (``nth``: 1 for the first die, ..., 0 for a re-roll), made once per racer,
     die and face."""
     return EVENTS.get(("die", name, nth, face), lambda: Event(
-        "die", f"{name} {f'rolls die {nth}:' if nth else 're-rolls'} {face}", R_ROLL if nth else R_BOOST,
+        "die", f"{name} {f'rolls die {nth}:' if nth else 're-rolls'} {face}", RULE_ROLL if nth else RULE_BOOST,
         MappingProxyType({"die": face})))
 
 
@@ -240,12 +240,18 @@ def decide(s: ScrapState, action: Action, events: list[Event]) -> None:
         begin_crash(s, events)
 
 
+def keep_event(name: str, dice: tuple[int, ...]) -> Event:
+    """The event of keeping the dice (made once per racer and dice)."""
+    return EVENTS.get(("keep", name, dice), lambda: Event(
+        "keep", f"{name} keeps {' + '.join(map(str, dice))} = {sum(dice)}", RULE_ROLL,
+        MappingProxyType({"dice": list(dice)})))
+
+
 def keep_dice(s: ScrapState, events: list[Event]) -> None:
     """Roll the dice: the player stops and keeps the dice: A) Move the Racer."""
     s.dice = (*s.dice, s.die)
     s.die = 0
-    events.append(Event("keep", f"{s.names[s.order[s.turn]]} keeps {' + '.join(map(str, s.dice))} = {sum(s.dice)}",
-                        R_ROLL, {"dice": list(s.dice)}))
+    events.append(keep_event(s.names[s.order[s.turn]], s.dice))
     s.stage = CARDS_BEFORE_MOVE
     open_bonus_card_window(s, events)
 
@@ -268,14 +274,14 @@ def use_boost_marker(s: ScrapState, r: int, use: BoostUse, events: list[Event]) 
     give_boost_markers(s, r, BOOST_OF_USE[use], -1)
     s.boost_markers_used += 1
     if use == BoostUse.REROLL:
-        events.append(Event("boost", f"{s.names[r]} uses a Re-roll marker", f"{R_BOOST}: Re-roll"))
+        events.append(Event("boost", f"{s.names[r]} uses a Re-roll marker", f"{RULE_BOOST}: Re-roll"))
         s.stage = ROLL
         return
     old = s.die
     s.die = old + 1 if use == BoostUse.UP else old - 1 if use == BoostUse.DOWN else 7 - old
     label = "Turn" if use == BoostUse.TURN else "+/- 1"
     events.append(Event("boost", f"{s.names[r]} uses a {label} marker: {old} becomes {s.die}",
-                        f"{R_BOOST}: {label}", {"die": s.die}))
+                        f"{RULE_BOOST}: {label}", {"die": s.die}))
     check_die(s, events)
 
 
@@ -369,7 +375,7 @@ def play_bonus_card(s: ScrapState, r: int, card: str, events: list[Event]) -> No
     target = card_target(s, r, card)
     if target is None:  # pragma: no cover - only playable cards are legal
         raise RuntimeError(f"bonus card {card} has no target")
-    events.append(Event("bonus-card", f"{s.names[r]} plays the bonus card {g.card_title(card)}", R_BONUS_CARDS,
+    events.append(Event("bonus-card", f"{s.names[r]} plays the bonus card {g.card_title(card)}", RULE_BONUS_CARDS,
                         {"card": card}))
     move_forward(s, r, target - s.progress[r], events, own_turn=True)
     if not holds_bonus_cards(s, seat):
@@ -393,7 +399,7 @@ def after_move(s: ScrapState, events: list[Event]) -> None:
 
 
 def move_forward(s: ScrapState, r: int, n: int, events: list[Event], own_turn: bool = False,
-                 rule: str = R_MOVE) -> None:
+                 rule: str = RULE_MOVE) -> None:
     """1) Move racer ``r`` forward ``n`` spaces, counting occupied spaces too; a racer behind the line
     enters the track (its first space is space 1)."""
     if n <= 0:
@@ -529,11 +535,12 @@ def racer_ability(s: ScrapState, events: list[Event]) -> None:
         return
     kind = s.g.track.kinds[s.space(r)]
     if (ability == "steel-jacket" and kind == "S") or (ability == "swifty" and kind == "C"):
-        move_forward(s, r, 1, events, rule=f"{R_ABILITY}: {s.names[r]}")
+        move_forward(s, r, 1, events, rule=f"{RULE_ABILITY}: {s.names[r]}")
     elif ability == "twister" and s.passed:
-        move_forward(s, r, 1, events, rule=f"{R_ABILITY}: Twister")
+        move_forward(s, r, 1, events, rule=f"{RULE_ABILITY}: Twister")
     elif ability == "crusher" and s.passed:
-        events.append(Event("ability", "Crusher passed another racer: takes a bonus marker", f"{R_ABILITY}: Crusher"))
+        events.append(Event("ability", "Crusher passed another racer: takes a bonus marker",
+                            f"{RULE_ABILITY}: Crusher"))
         s.queue = (BONUS_MARKER_STEPS[r], *s.queue)
 
 
@@ -583,7 +590,7 @@ def next_fight(s: ScrapState, mover: int, events: list[Event]) -> bool:
     if jackal is not None:
         other = b if jackal == a else a
         events.append(Event("fight", f"{s.names[jackal]} wins the fight against {s.names[other]} "
-                            "automatically and moves 2", f"{R_ABILITY}: Jackal (SR-A2, SR-A3)"))
+                            "automatically and moves 2", f"{RULE_ABILITY}: Jackal (SR-A2, SR-A3)"))
         win_fight(s, jackal, 2, events)
         return False
     if s.g.per_player > 1 and s.owner[a] == s.owner[b]:
@@ -596,10 +603,10 @@ def next_fight(s: ScrapState, mover: int, events: list[Event]) -> bool:
 def fight_roll(s: ScrapState, a: int, b: int, dice: tuple[int, ...], events: list[Event]) -> bool:
     """3) Both racers roll a die; the higher advances one space; a tie rolls again (True: waiting)."""
     die_a, die_b = dice
-    events.append(Event("fight-roll", f"Fight: {s.names[a]} rolls {die_a}, {s.names[b]} rolls {die_b}", R_FIGHT,
+    events.append(Event("fight-roll", f"Fight: {s.names[a]} rolls {die_a}, {s.names[b]} rolls {die_b}", RULE_FIGHT,
                         {"dice": [die_a, die_b]}))
     if die_a == die_b:
-        events.append(Event("fight-tie", "A tie: both roll again", R_FIGHT))
+        events.append(Event("fight-tie", "A tie: both roll again", RULE_FIGHT))
         return True
     win_fight(s, a if die_a > die_b else b, 1, events)
     return False
@@ -607,7 +614,7 @@ def fight_roll(s: ScrapState, a: int, b: int, dice: tuple[int, ...], events: lis
 
 def win_fight(s: ScrapState, winner: int, spaces: int, events: list[Event]) -> None:
     """3) The winner advances; if it lands on another racer, a new fight follows."""
-    move_forward(s, winner, spaces, events, rule=R_FIGHT)
+    move_forward(s, winner, spaces, events, rule=RULE_FIGHT)
     s.queue = (FIGHTS_STEPS[winner], *s.queue)
 
 
@@ -648,7 +655,7 @@ def begin_crash(s: ScrapState, events: list[Event]) -> None:
     pile = g.pile_of_double[s.die]
     s.crash_cards_drawn = increased(s.crash_cards_drawn, pile, 1)
     events.append(Event("double", f"{s.names[s.active]} rolled a double {s.die}: "
-                        f"a crash card from the {g.pile_label(pile)} pile", R_CRASH, {"die": s.die}))
+                        f"a crash card from the {g.pile_label(pile)} pile", RULE_CRASH, {"die": s.die}))
     s.dice = (*s.dice, s.die)
     s.die = 0
     r = s.order[s.turn]
@@ -763,19 +770,19 @@ def take_bonus_marker(s: ScrapState, r: int, events: list[Event]) -> bool:
     """2nd Take a bonus marker; the third (Hover: second) becomes a hidden bonus card and the markers go
     back (the numbers are content); none when the supply is empty (SR-G7). True: waiting for the card."""
     if s.bonus_supply == 0:
-        events.append(Event("marker", "No bonus markers left in the supply", f"{R_MARKER} (SR-G7)"))
+        events.append(Event("marker", "No bonus markers left in the supply", f"{RULE_MARKER} (SR-G7)"))
         return False
     s.bonus_supply -= 1
     s.bonus_markers = increased(s.bonus_markers, r, 1)
     need = s.g.hover_markers_per_card if s.racer[r] == "hover" else s.g.markers_per_card
-    events.append(Event("marker", f"{s.names[r]} takes bonus marker {s.bonus_markers[r]} of {need}", R_MARKER))
+    events.append(Event("marker", f"{s.names[r]} takes bonus marker {s.bonus_markers[r]} of {need}", RULE_MARKER))
     if s.bonus_markers[r] < need:
         return False
     s.bonus_supply += s.bonus_markers[r]
     s.bonus_markers = increased(s.bonus_markers, r, -s.bonus_markers[r])
     reshuffle_if_empty(s, ("bonus",))
     if sum(s.decks[s.g.bonus_deck.index].draw) == 0:
-        events.append(Event("marker", "The bonus deck is empty: no card", R_MARKER))
+        events.append(Event("marker", "The bonus deck is empty: no card", RULE_MARKER))
         return False
     return wait_for(s, ("bonus", s.owner[r]))
 
@@ -788,8 +795,8 @@ def bonus_card_drawn(s: ScrapState, seat: int, card: str, events: list[Event]) -
     hand = s.bonus_cards[seat]
     s.bonus_cards = replaced(s.bonus_cards, seat, increased(hand, i, 1))
     s.bonus_cards_drawn += 1
-    events.append(Event("bonus-draw", f"{g.seat_name(seat)} draws a bonus card", R_MARKER))
-    events.append(Event("bonus-draw", f"{g.seat_name(seat)} draws the bonus card {g.card_title(card)}", R_MARKER,
+    events.append(Event("bonus-draw", f"{g.seat_name(seat)} draws a bonus card", RULE_MARKER))
+    events.append(Event("bonus-draw", f"{g.seat_name(seat)} draws the bonus card {g.card_title(card)}", RULE_MARKER,
                         {"card": card}, frozenset((seat,))))
 
 
@@ -811,14 +818,14 @@ def next_crossing(s: ScrapState, events: list[Event]) -> bool:
         if laps[r] < LAPS_TO_FINISH and progress[r] > (laps[r] + 1) * length:  # (p - 1) // length > laps[r]
             s.crossed = True
             s.laps = laps = increased(laps, r, 1)
-            events.append(Event("lap", f"{s.names[r]} crosses the finish line: lap marker {laps[r]}", R_CROSS,
+            events.append(Event("lap", f"{s.names[r]} crosses the finish line: lap marker {laps[r]}", RULE_CROSS,
                                 {"racer": s.racer[r], "laps": laps[r]}))
             s.queue = (CROSSINGS_STEP, *s.queue)
             if laps[r] == LAPS_TO_FINISH:
                 if not s.end_round:
                     s.end_round = s.round
                     events.append(Event("end", f"{s.names[r]} has three lap markers: the race ends when the "
-                                        "round is complete", R_END))
+                                        "round is complete", RULE_END))
                 return False
             s.queue = (FIGHTS_STEPS[r], *s.queue)
             return wait_for(s, ("goal", r))
@@ -847,7 +854,7 @@ def refill_boost_spaces(s: ScrapState, events: list[Event]) -> None:
         if not filled[i]:
             filled = replaced(filled, i, True)
             s.boost_supply -= 1
-            events.append(Event("refill", f"A boost marker is placed face down on space {space + 1}", R_REFILL))
+            events.append(Event("refill", f"A boost marker is placed face down on space {space + 1}", RULE_REFILL))
             for r in range(len(s.progress)):
                 if s.progress[r] > 0 and s.space(r) == space:
                     reveals.append(REVEAL_STEPS[r])
@@ -873,7 +880,7 @@ def boost_marker_revealed(s: ScrapState, r: int, i: int, boost_type: str, events
     s.unseen_boosts = increased(s.unseen_boosts, t, -1)
     give_boost_markers(s, r, t, 1)
     events.append(Event("boost-collect", f"{s.names[r]} collects a boost marker: {s.g.card_title(boost_type)}",
-                        R_COLLECT, {"racer": s.racer[r], "marker": boost_type}))
+                        RULE_COLLECT, {"racer": s.racer[r], "marker": boost_type}))
 
 
 def end_turn(s: ScrapState, events: list[Event]) -> None:
@@ -909,7 +916,7 @@ def finish(s: ScrapState, events: list[Event]) -> None:
     else:
         order, reason = team_order(s, standings)
     s.outcome = (order, (order[0],), reason)
-    events.append(Event("result", f"The race is over: {reason}", R_END, {"order": list(order)}))
+    events.append(Event("result", f"The race is over: {reason}", RULE_END, {"order": list(order)}))
 
 
 # --- Changes in a 2-player game (and the 3-player variant) --------------------------------------------
@@ -921,7 +928,7 @@ def choose_first_racer(s: ScrapState, racer_id: str, events: list[Event]) -> Non
     mine = s.g.racers_of(seat)
     first = next(r for r in mine if s.racer[r] == racer_id)
     s.order = (*s.order, first, *(r for r in mine if r != first))
-    events.append(Event("order", f"{s.g.seat_name(seat)} sends {s.names[first]} first", R_TEAM))
+    events.append(Event("order", f"{s.g.seat_name(seat)} sends {s.names[first]} first", RULE_TEAM))
     begin_turn(s, events)
 
 
@@ -931,7 +938,7 @@ def choose_fight_winner(s: ScrapState, racer_id: str, events: list[Event]) -> No
     winner = a if s.racer[a] == racer_id else b
     loser = b if winner == a else a
     events.append(Event("fight", f"{s.g.seat_name(s.owner[winner])} lets {s.names[winner]} "
-                        f"win the fight against {s.names[loser]}", R_TEAM))
+                        f"win the fight against {s.names[loser]}", RULE_TEAM))
     win_fight(s, winner, 1, events)
     run_queue(s, events)
 

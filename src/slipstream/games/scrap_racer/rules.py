@@ -52,6 +52,7 @@ from .state import (
     ROLL_OR_STOP,
     BoostType,
     DeckCounts,
+    Need,
 )
 
 if TYPE_CHECKING:
@@ -122,10 +123,10 @@ def next_setup_step(s: ScrapState, events: list[Event]) -> None:
     """Setup: move on once every dashboard is drawn and the start player is known; play goes clockwise
     from the start player (the team game chooses its order during play: ``choose_first_racer``)."""
     if "" in s.racer:
-        s.need = ("racer",)
+        s.need = (Need.RACER,)
         return
     if s.start_seat < 0:
-        s.need = ("start",)
+        s.need = (Need.START_PLAYER,)
         return
     g = s.g
     if g.per_player == 1:
@@ -505,19 +506,19 @@ def chance_outcome(s: ScrapState, action: Action, events: list[Event]) -> None:
     need = s.need
     kind = need[0]
     waiting = False
-    if kind == "fight":
+    if kind == Need.FIGHT:
         waiting = fight_roll(s, need[1], need[2], action.dice, events)
-    elif kind == "crash":
+    elif kind == Need.CRASH_CARD:
         waiting = crash_card(s, need[1], action.name, events)
-    elif kind == "two-dice":
+    elif kind == Need.TWO_DICE:
         two_dice_roll(s, action.dice, events)
-    elif kind == "back-die":
+    elif kind == Need.BACKWARDS_DIE:
         backwards_die_roll(s, action.dice[0], events)
-    elif kind == "bonus":
+    elif kind == Need.BONUS_CARD:
         bonus_card_drawn(s, need[1], action.name, events)
-    elif kind == "goal":
+    elif kind == Need.GOAL_CARD:
         goal_card(s, need[1], action.name, events)
-    else:  # marker
+    else:  # Need.BOOST_MARKER
         boost_marker_revealed(s, need[1], need[2], action.name, events)
     if not waiting:
         run_queue(s, events)
@@ -594,10 +595,10 @@ def next_fight(s: ScrapState, mover: int, events: list[Event]) -> bool:
         win_fight(s, jackal, 2, events)
         return False
     if s.g.per_player > 1 and s.owner[a] == s.owner[b]:
-        s.need = ("own-fight", a, b)
+        s.need = (Need.OWN_FIGHT, a, b)
         s.stage = FIGHT_CHOICE
         return True
-    return wait_for(s, ("fight", a, b))
+    return wait_for(s, (Need.FIGHT, a, b))
 
 
 def fight_roll(s: ScrapState, a: int, b: int, dice: tuple[int, ...], events: list[Event]) -> bool:
@@ -661,7 +662,7 @@ def begin_crash(s: ScrapState, events: list[Event]) -> None:
     r = s.order[s.turn]
     s.queue = (FIGHTS_STEPS[r], BONUS_MARKER_STEPS[r], CROSSINGS_STEP,
                REFILL_STEP, COLLECT_STEP, END_STEP)
-    wait_for(s, ("crash", pile))
+    wait_for(s, (Need.CRASH_CARD, pile))
 
 
 def draw_card(s: ScrapState, deck_need: tuple[Any, ...], card: str) -> None:
@@ -685,7 +686,7 @@ def reshuffle_if_empty(s: ScrapState, deck_need: tuple[Any, ...]) -> None:
 
 def crash_card(s: ScrapState, pile: int, card: str, events: list[Event]) -> bool:
     """1st Draw a crash card from the pile and apply its effect (True: it waits for a die roll)."""
-    draw_card(s, ("crash", pile), card)
+    draw_card(s, (Need.CRASH_CARD, pile), card)
     r = s.active
     g = s.g
     rule = f"Crash cards: {g.card_title(card)}"
@@ -694,7 +695,7 @@ def crash_card(s: ScrapState, pile: int, card: str, events: list[Event]) -> bool
     if effect == CrashEffect.FORWARD:
         move_forward(s, r, spaces, events, rule=rule)
     elif effect == CrashEffect.TWO_DICE:
-        return wait_for(s, ("two-dice",))
+        return wait_for(s, (Need.TWO_DICE,))
     elif effect == CrashEffect.FIVE_FORWARD_TWO_BACK:
         front = neighbour(s, r, -1)
         if front is not None:
@@ -705,7 +706,7 @@ def crash_card(s: ScrapState, pile: int, card: str, events: list[Event]) -> bool
         if behind is not None:
             move_forward(s, behind, spaces, events, rule=rule)
     elif effect == CrashEffect.BACKWARDS_DIE:
-        return wait_for(s, ("back-die",))
+        return wait_for(s, (Need.BACKWARDS_DIE,))
     elif effect == CrashEffect.PUSH:
         push(s, r, spaces, events, rule)
     elif effect == CrashEffect.BACKWARDS:
@@ -780,17 +781,17 @@ def take_bonus_marker(s: ScrapState, r: int, events: list[Event]) -> bool:
         return False
     s.bonus_supply += s.bonus_markers[r]
     s.bonus_markers = increased(s.bonus_markers, r, -s.bonus_markers[r])
-    reshuffle_if_empty(s, ("bonus",))
+    reshuffle_if_empty(s, (Need.BONUS_CARD,))
     if sum(s.decks[s.g.bonus_deck.index].draw) == 0:
         events.append(Event("marker", "The bonus deck is empty: no card", RULE_MARKER))
         return False
-    return wait_for(s, ("bonus", s.owner[r]))
+    return wait_for(s, (Need.BONUS_CARD, s.owner[r]))
 
 
 def bonus_card_drawn(s: ScrapState, seat: int, card: str, events: list[Event]) -> None:
     """2nd The bonus card is drawn into the seat's hidden hand (every seat sees that a card was drawn)."""
     g = s.g
-    draw_card(s, ("bonus",), card)
+    draw_card(s, (Need.BONUS_CARD,), card)
     i = g.bonus_deck.cards.index(card)
     hand = s.bonus_cards[seat]
     s.bonus_cards = replaced(s.bonus_cards, seat, increased(hand, i, 1))
@@ -828,14 +829,14 @@ def next_crossing(s: ScrapState, events: list[Event]) -> bool:
                                         "round is complete", RULE_END))
                 return False
             s.queue = (FIGHTS_STEPS[r], *s.queue)
-            return wait_for(s, ("goal", r))
+            return wait_for(s, (Need.GOAL_CARD, r))
     return False
 
 
 def goal_card(s: ScrapState, r: int, card: str, events: list[Event]) -> None:
     """Goal cards: the racers the card names (by the standings) move forward."""
     g = s.g
-    draw_card(s, ("goal",), card)
+    draw_card(s, (Need.GOAL_CARD,), card)
     rule = f"Goal cards: {g.card_title(card)}"
     events.append(Event("goal-card", f"{s.names[r]} draws the goal card {g.card_title(card)}", rule, {"card": card}))
     first_mover, spaces = GOAL_CARDS[card]
@@ -870,7 +871,7 @@ def reveal_boost_marker(s: ScrapState, r: int) -> bool:
     i = s.g.boost_slot.get(s.space(r))
     if i is None or not s.boost_spaces_filled[i]:
         return False
-    return wait_for(s, ("marker", r, i))
+    return wait_for(s, (Need.BOOST_MARKER, r, i))
 
 
 def boost_marker_revealed(s: ScrapState, r: int, i: int, boost_type: str, events: list[Event]) -> None:

@@ -79,6 +79,31 @@ class BoostType(enum.IntEnum):
     TURN = 2
 
 
+class Need(enum.StrEnum):
+    """What a state waits for: the first entry of ``ScrapState.need`` (each equal to its text)."""
+
+    RACER = "racer"
+    """Setup: a dashboard is drawn (chance)."""
+    START_PLAYER = "start"
+    """Setup: the start player is drawn (chance)."""
+    FIGHT = "fight"
+    """``("fight", a, b)``: racers ``a`` and ``b`` roll their fight dice (chance)."""
+    OWN_FIGHT = "own-fight"
+    """``("own-fight", a, b)``: team game, the owner of both racers chooses the winner."""
+    CRASH_CARD = "crash"
+    """``("crash", pile)``: a crash card is drawn from the pile (chance)."""
+    TWO_DICE = "two-dice"
+    """The 2 dice of a crash card (chance)."""
+    BACKWARDS_DIE = "back-die"
+    """The backwards die of a crash card (chance)."""
+    BONUS_CARD = "bonus"
+    """``("bonus", seat)``: a bonus card is drawn into the seat's hand (chance)."""
+    GOAL_CARD = "goal"
+    """``("goal", racer)``: the racer that crossed the line draws a goal card (chance)."""
+    BOOST_MARKER = "marker"
+    """``("marker", racer, boost space)``: the face-down boost marker is revealed (chance)."""
+
+
 class DeckCounts(NamedTuple):
     """The cards of one deck by card (the order of ``Deck.cards``): in the draw pile and the discard pile."""
 
@@ -134,7 +159,7 @@ FIGHT_TABLE: Final = ChanceTable(tuple((notation.fight_dice(a, b), 1 / 36) for a
 TWO_DICE_TABLE: Final = ChanceTable(tuple(
     (notation.two_dice(a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)
 ))
-FIXED_CHANCE: Final = {"fight": FIGHT_TABLE, "back-die": DIE_TABLE, "two-dice": TWO_DICE_TABLE}
+FIXED_CHANCE: Final = {Need.FIGHT: FIGHT_TABLE, Need.BACKWARDS_DIE: DIE_TABLE, Need.TWO_DICE: TWO_DICE_TABLE}
 """The chance nodes whose outcomes never change, by the kind of ``need`` they answer."""
 MARKER_ACTIONS: Final = tuple(notation.marker(t) for t in BOOST_TYPES)
 ROLL_OR_STOP: Final = (notation.ROLL_AGAIN, notation.STOP)
@@ -199,7 +224,8 @@ class ScrapState(State):
     queue: tuple[Step, ...]
     """The steps still to resolve this turn."""
     need: tuple[Any, ...]
-    """The chance node or choice being waited for, e.g. ``("fight", a, b)``, ``("crash", pile)``."""
+    """The chance node or choice being waited for: a ``Need`` and its racers, seat or pile, e.g.
+    ``("fight", a, b)``, ``("crash", pile)`` (empty between steps)."""
     start_seat: int
     """The start player (-1 until drawn)."""
     crash_cards_drawn: tuple[int, ...]
@@ -244,11 +270,11 @@ class ScrapState(State):
         if table is not None:
             return list(table.outcomes)
         if self.stage == SETUP:
-            if self.need[0] == "racer":
+            if self.need[0] == Need.RACER:
                 left = sorted(set(g.racer_ids) - set(self.racer))
                 return [(notation.racer(r), 1 / len(left)) for r in left]
             return [(notation.start_player(s), 1 / g.players) for s in range(g.players)]
-        if self.need[0] == "marker":
+        if self.need[0] == Need.BOOST_MARKER:
             total = sum(self.unseen_boosts)
             return [(a, n / total) for a, n in zip(MARKER_ACTIONS, self.unseen_boosts, strict=True) if n]
         deck = g.deck_for(self.need)

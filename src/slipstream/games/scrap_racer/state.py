@@ -142,7 +142,8 @@ class Step(NamedTuple):
     racer: int = -1
 
 
-MAX_RACERS: Final = 12
+MAX_RACERS: Final = 6
+"""The most racers a race has (6 seats of one racer, or 3 seats of two)."""
 ABILITY_STEP: Final = Step(StepKind.ABILITY)
 CROSSINGS_STEP: Final = Step(StepKind.CROSSINGS)
 REFILL_STEP: Final = Step(StepKind.REFILL)

@@ -15,10 +15,15 @@ from typing import Any
 
 import slipstream
 from slipstream.engine import Event
+from slipstream.engine.fields import declarations_in_source, replaced
 from slipstream.games.scrap_racer import ScrapRacer, ScrapState
 from slipstream.games.scrap_racer.content import BOOST_TYPES
 from slipstream.games.scrap_racer.content import HERE as CONTENT_DIR
-from slipstream.games.scrap_racer.rules import SHARED_LISTS
+from slipstream.games.scrap_racer.rules import begin_turn
+from slipstream.games.scrap_racer.state import DeckCounts
+
+FIELDS = [name for name, _ in declarations_in_source((CONTENT_DIR / "state.py").read_text())["ScrapState"]]
+"""The fields a state declares (read from the source: a compiled class keeps no annotations)."""
 
 RACERS4 = "swifty,jackal,crusher,hover"
 
@@ -50,7 +55,8 @@ def position(
     bonus_supply: int | None = None,
     seed: int = 0,
 ) -> ScrapState:
-    """A state at the first die roll of the racer ``order[turn]``, with the given plain data.
+    """A state at the first die roll of the racer ``order[turn]``, with the given plain data (set on a fresh
+    copy of the initial state, by the copy rule of ``slipstream.engine.fields``).
 
     ``order``: the turn order of racer slots (the team game, where it is chosen during play);
     ``pos``: progress per racer slot; ``laps`` defaults to the laps that progress has completed.
@@ -59,53 +65,58 @@ def position(
     the face-down markers left in the supply (default: none, so that no refill interrupts a scenario);
     ``filled=None, boost_supply=None`` keeps the setup (every boost space filled, 8 in the supply).
     """
-    s = game.start(seed=seed)
+    s = game.start(seed=seed).copy()
     assert isinstance(s, ScrapState)
     length = game.track.length
+    lap_markers = list(s.laps)
     for r, p in (pos or {}).items():
-        s.pos[r] = p
-        s.laps[r] = max(0, (p - 1) // length)
+        s.progress[r] = p
+        lap_markers[r] = max(0, (p - 1) // length)
     for r, n in (laps or {}).items():
-        s.laps[r] = n
+        lap_markers[r] = n
+    s.laps = tuple(lap_markers)
+    unseen = list(s.unseen_boosts)
     for r, held in (boosts or {}).items():
+        markers = list(s.boost_markers[r])
         for kind, n in held.items():
             t = BOOST_TYPES.index(kind)
-            s.boosts[3 * r + t] = n
-            s.unseen[t] -= n
+            markers[t] = n
+            unseen[t] -= n
+        s.boost_markers = replaced(s.boost_markers, r, tuple(markers))
     for r, n in (bmark or {}).items():
-        s.bmark[r] = n
+        s.bonus_markers = replaced(s.bonus_markers, r, n)
         s.bonus_supply -= n
     if bonus_supply is not None:
         s.bonus_supply = bonus_supply
     deck = game.bonus_deck
-    ncards = len(deck.cards)
     for seat, held in (cards or {}).items():
+        hand = list(s.bonus_cards[seat])
+        draw = list(s.decks[deck.index].draw)
         for card, n in held.items():
             i = deck.cards.index(card)
-            s.cards[seat * ncards + i] += n
-            s.decks[deck.draw + i] -= n
+            hand[i] += n
+            draw[i] -= n
+        s.bonus_cards = replaced(s.bonus_cards, seat, tuple(hand))
+        s.decks = replaced(s.decks, deck.index, DeckCounts(tuple(draw), s.decks[deck.index].discard))
     if filled is not None:
         wanted = set(filled)
-        s.filled = 0
-        for i, space in enumerate(game.track.boost):
-            if space + 1 in wanted:
-                s.filled |= 1 << i
+        s.boost_spaces_filled = tuple(space + 1 in wanted for space in game.track.boost)
         unknown = wanted - {b + 1 for b in game.track.boost}
         if unknown:
             raise ValueError(f"not boost spaces: {sorted(unknown)}")
-    on_track = bin(s.filled).count("1")
+    on_track = sum(s.boost_spaces_filled)
     if boost_supply is None:
-        s.boost_supply = sum(s.unseen) - on_track
+        s.boost_supply = sum(unseen) - on_track
     else:
         s.boost_supply = boost_supply
-        while sum(s.unseen) > boost_supply + on_track:
-            s.unseen[s.unseen.index(max(s.unseen))] -= 1
+        while sum(unseen) > boost_supply + on_track:
+            unseen[unseen.index(max(unseen))] -= 1
+    s.unseen_boosts = tuple(unseen)
     if order is not None:
-        s.order = list(order)
+        s.order = tuple(order)
     if turn or order is not None:
         s.turn = turn
-        s._begin_turn([])
-    s._legal_cache = None
+        begin_turn(s, [])
     problems = s.invariant_problems()
     if problems:
         raise ValueError(f"the position breaks the invariants: {problems}")
@@ -115,8 +126,8 @@ def position(
 def play(state: ScrapState, *actions: str, log: list[Event] | None = None) -> ScrapState:
     """Apply each action with the checked ``apply``; the events go to ``log`` when given.
 
-    Every apply is also checked to leave the state it was applied to unchanged: a state shares its lists
-    with the states made from it, and a change must replace a list, never change it in place (rules.py).
+    Every apply is also checked to leave the state it was applied to unchanged: a state shares every field
+    but its lists with the states made from it, and a change must replace a tuple, never change it.
     """
     for action in actions:
         before = board(state)
@@ -128,9 +139,13 @@ def play(state: ScrapState, *actions: str, log: list[Event] | None = None) -> Sc
     return state
 
 
-def board(state: ScrapState) -> list[list[Any]]:
-    """A copy of the lists that a state may share with the states before and after it."""
-    return [list(getattr(state, name)) for name in SHARED_LISTS]
+def board(state: ScrapState) -> list[Any]:
+    """A copy of every declared field of a state (lists copied), to compare before and after an apply."""
+    return [copy_value(getattr(state, name)) for name in FIELDS]
+
+
+def copy_value(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else value
 
 
 def roll(*faces: int) -> list[str]:
@@ -146,7 +161,7 @@ def roll(*faces: int) -> list[str]:
 
 def space(state: ScrapState, r: int) -> int:
     """The 1-based space of racer ``r`` (0 when not on the track)."""
-    return (state.pos[r] - 1) % state.game.track.length + 1 if state.pos[r] else 0
+    return (state.progress[r] - 1) % state.game.track.length + 1 if state.progress[r] else 0
 
 
 def rules(log: Iterable[Event]) -> list[str]:

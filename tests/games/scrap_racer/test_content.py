@@ -32,8 +32,8 @@ def test_dashboards_are_drawn_at_random_and_the_start_player_too() -> None:
     s = play(s, "racer:hover", "racer:swifty")
     assert s.chance_outcomes() == [(f"start:P{n}", pytest.approx(1 / 3)) for n in (1, 2, 3)]
     s = play(s, "start:P2")
-    assert s.order == [1, 2, 0] and s.actor == CHANCE and s.legal_actions() == [f"die:{n}" for n in range(1, 7)]
-    assert s.racer == ["jackal", "hover", "swifty"]
+    assert list(s.order) == [1, 2, 0] and s.actor == CHANCE and s.legal_actions() == [f"die:{n}" for n in range(1, 7)]
+    assert list(s.racer) == ["jackal", "hover", "swifty"]
 
 
 def test_setup_places_a_boost_marker_on_every_boost_space() -> None:
@@ -98,7 +98,7 @@ def test_short_race_leaves_out_the_red_x_tiles() -> None:
     assert g.track.length == 40 and g.track.name == "Track A (short race)"
     assert g.track.kinds == "S" * 8 + "C" * 12 + "S" * 8 + "C" * 12
     s = play(position(g, pos={0: 37, 1: 60, 2: 70, 3: 75}), *roll(1, 3))
-    assert s.pos[0] == 41 and s.laps[0] == 1, "a lap of the short track is 40 spaces"
+    assert s.progress[0] == 41 and s.laps[0] == 1, "a lap of the short track is 40 spaces"
 
 
 def test_track_b_kinds_drive_the_abilities() -> None:
@@ -106,7 +106,7 @@ def test_track_b_kinds_drive_the_abilities() -> None:
     g = race(track="B", racers="swifty,jackal,crusher,hover")
     assert g.track.kinds[:10] == "SSSSCCCCCC"
     s = play(position(g, pos={0: 1, 1: 30, 2: 35, 3: 40}), *roll(1, 3))
-    assert s.pos[0] == 6
+    assert s.progress[0] == 6
 
 
 def test_track_c_plays() -> None:
@@ -114,7 +114,7 @@ def test_track_c_plays() -> None:
     g = race(track="C", racers="swifty,jackal,crusher,hover")
     assert g.track.kinds[8:11] == "CCC"
     s = play(position(g, pos={0: 5, 1: 30, 2: 35, 3: 40}), *roll(1, 3))
-    assert s.pos[0] == 10
+    assert s.progress[0] == 10
 
 
 SMALL = """
@@ -138,7 +138,7 @@ def test_a_custom_track_file(tmp_path: Path) -> None:
     assert g.track.length == 20 and g.track.name == "Kidney"
     assert [b + 1 for b in g.track.boost] == [1, 10]
     s = play(position(g, pos={0: 18, 1: 3, 2: 5, 3: 7}), *roll(1, 2))
-    assert s.pos[0] == 21 and s.laps[0] == 1
+    assert s.progress[0] == 21 and s.laps[0] == 1
 
 
 def test_the_finish_line_may_stand_on_another_tile(tmp_path: Path) -> None:
@@ -158,7 +158,7 @@ def test_the_finish_line_may_stand_on_another_tile(tmp_path: Path) -> None:
     g = race(track=str(track_file(tmp_path, "\n".join(lines) + "\n")), racers="swifty,hover,crusher,twister")
     assert g.track.length == 48 and g.track.kinds[:12] == "C" * 12 and g.track.kinds[12:24] == "S" * 12
     s = play(position(g), *roll(2))
-    assert s.pos[0] == 3, "space 2 is a curve here: Swifty moves on"
+    assert s.progress[0] == 3, "space 2 is a curve here: Swifty moves on"
 
 
 @pytest.mark.parametrize(("text", "problem"), [

@@ -23,11 +23,11 @@ def test_phil_plays_a_curve_card_before_his_dice() -> None:
     assert s.legal_actions() == ["move", "play:curve"]
     log: list = []
     s = play(s, "play:curve", log=log)
-    assert s.pos[0] == 13 + 5, "curve to space 13, then the dice total"
+    assert s.progress[0] == 13 + 5, "curve to space 13, then the dice total"
     assert "Bonus cards" in rules(log)
-    assert s.cards[0:6] == [0] * 6
+    assert list(s.bonus_cards[0]) == [0] * 6
     deck = g.bonus_deck
-    assert s.decks[deck.discard + deck.cards.index("curve")] == 1
+    assert s.decks[deck.index].discard[deck.cards.index("curve")] == 1
     assert whose_turn(s) == "twister"
     check(s)
 
@@ -40,14 +40,14 @@ def test_kai_plays_two_cards_before_and_one_after_to_cross_the_line() -> None:
     s = play(s, *roll(5, 6))
     assert s.legal_actions() == ["move", "play:forward-3", "play:forward-7", "play:straight"]
     s = play(s, "play:forward-3")              # 30 -> 33 (straight)
-    assert s.pos[0] == 33
+    assert s.progress[0] == 33
     s = play(s, "play:straight")               # -> 34, the next straight space (SR-A5)
-    assert s.pos[0] == 34
+    assert s.progress[0] == 34
     s = play(s, "move")                        # + 11 -> 45
-    assert s.pos[0] == 45 and s.laps[0] == 0
+    assert s.progress[0] == 45 and s.laps[0] == 0
     assert s.legal_actions() == ["done", "play:forward-7"]
     s = play(s, "play:forward-7")              # -> 52: across the finish line
-    assert s.pos[0] == 52 and s.laps[0] == 1
+    assert s.progress[0] == 52 and s.laps[0] == 1
     assert s.actor == CHANCE and s.legal_actions()[0].startswith("goal:")
 
 
@@ -56,9 +56,9 @@ def test_bonus_card_window_after_the_move_can_be_closed_with_done() -> None:
     g = race(racers="hover,twister,crusher,jackal")
     s = position(g, pos={0: 20, 1: 5, 2: 9, 3: 11}, cards={0: {"forward-5": 1}})
     s = play(s, *roll(1, 2), "move")
-    assert s.pos[0] == 23 and s.legal_actions() == ["done", "play:forward-5"]
+    assert s.progress[0] == 23 and s.legal_actions() == ["done", "play:forward-5"]
     s = play(s, "done")
-    assert s.pos[0] == 23 and s.cards[g.bonus_deck.cards.index("forward-5")] == 1
+    assert s.progress[0] == 23 and s.bonus_cards[0][g.bonus_deck.cards.index("forward-5")] == 1
     assert whose_turn(s) == "twister"
 
 
@@ -73,7 +73,7 @@ def test_each_bonus_card_moves_to_its_target(card: str, start: int, end: int) ->
     g = race(racers="hover,twister,crusher,jackal")
     s = position(g, pos={0: start}, cards={0: {card: 1}})
     s = play(s, "die:1", "stop", f"play:{card}")
-    assert s.pos[0] == end + 1, f"{card} from {start} should reach {end}, then the die adds 1"
+    assert s.progress[0] == end + 1, f"{card} from {start} should reach {end}, then the die adds 1"
 
 
 def test_catch_up_joins_the_racer_in_front_and_fights_when_it_stays() -> None:
@@ -83,16 +83,16 @@ def test_catch_up_joins_the_racer_in_front_and_fights_when_it_stays() -> None:
     g = race(racers="hover,twister,crusher,steel-jacket")
     s = position(g, pos={0: 20, 1: 30, 2: 40, 3: 10}, cards={0: {"catch-up": 1}})
     s = play(s, *roll(1, 2), "move", "play:catch-up")     # 23, then onto Twister at 30
-    assert s.pos[0] == 30 and s.actor == CHANCE
+    assert s.progress[0] == 30 and s.actor == CHANCE
     assert s.legal_actions()[0].startswith("fight:")
     log: list = []
     s = play(s, "fight:6-2", log=log)
-    assert s.pos[0] == 31 and s.pos[1] == 30
+    assert s.progress[0] == 31 and s.progress[1] == 30
     assert R_FIGHT_RULE in rules(log)
     # played before the dice, the racer moves on: no fight
     s = position(g, pos={0: 20, 1: 30, 2: 40, 3: 10}, cards={0: {"catch-up": 1}})
     s = play(s, *roll(1, 2), "play:catch-up")
-    assert s.pos[0] == 33 and whose_turn(s) == "twister"
+    assert s.progress[0] == 33 and whose_turn(s) == "twister"
 
 
 R_FIGHT_RULE = "A) Move the Racer, 3) Fight"
@@ -105,7 +105,7 @@ def test_bonus_cards_are_not_played_on_a_crash_turn() -> None:
     s = play(s, "die:3", "roll", "die:3", "crash:stay-put")
     assert s.actor == CHANCE and not any(a.startswith("play:") for a in s.legal_actions())
     assert whose_turn(s) == "twister"
-    assert s.cards[2] == 1
+    assert s.bonus_cards[0][2] == 1
 
 
 def test_bonus_cards_cannot_be_played_out_of_the_window() -> None:
@@ -124,11 +124,11 @@ def test_steel_jacket_ends_on_a_straight_and_advances_once() -> None:
     only." A) 2): the ability is checked after the move."""
     g = race(racers="steel-jacket,twister,crusher,hover")
     s = play(position(g, pos={0: 3}), *roll(2, 3))
-    assert s.pos[0] == 9                          # 8 is straight, +1 -> 9 (straight again: no more)
+    assert s.progress[0] == 9                          # 8 is straight, +1 -> 9 (straight again: no more)
     s = play(position(g, pos={0: 10}), *roll(1, 2))
-    assert s.pos[0] == 13                         # 13 is a curve: nothing
+    assert s.progress[0] == 13                         # 13 is a curve: nothing
     s = play(position(g, pos={0: 30}, cards={0: {"forward-7": 1}}), *roll(1, 3), "move", "play:forward-7")
-    assert s.pos[0] == 41                         # the final space (41, curve) decides
+    assert s.progress[0] == 41                         # the final space (41, curve) decides
 
 
 def test_swifty_ends_on_a_curve_and_advances_once() -> None:
@@ -137,12 +137,12 @@ def test_swifty_ends_on_a_curve_and_advances_once() -> None:
     g = race(racers="swifty,twister,crusher,hover")
     log: list = []
     s = play(position(g, pos={0: 10}), *roll(1, 4), log=log)
-    assert s.pos[0] == 16
+    assert s.progress[0] == 16
     assert "Racer abilities: Swifty" in rules(log)
     s = play(position(g, pos={0: 20}), *roll(1, 3))
-    assert s.pos[0] == 25 and space(s, 0) == 25  # 24 curve -> 25 straight
+    assert s.progress[0] == 25 and space(s, 0) == 25  # 24 curve -> 25 straight
     s = play(position(g, pos={0: 3}), *roll(1, 2))
-    assert s.pos[0] == 6
+    assert s.progress[0] == 6
 
 
 def test_twister_passes_a_racer_and_advances() -> None:
@@ -150,11 +150,11 @@ def test_twister_passes_a_racer_and_advances() -> None:
     its turn, it advances by 1 space." SR-A4: landing on the racer is not passing it."""
     g = race(racers="twister,hover,crusher,swifty")
     s = play(position(g, pos={0: 3, 1: 6, 2: 40, 3: 44}), *roll(2, 3))
-    assert s.pos[0] == 9
+    assert s.progress[0] == 9
     s = play(position(g, pos={0: 3, 1: 8, 2: 40, 3: 44}), *roll(2, 3))
-    assert s.pos[0] == 8 and s.actor == CHANCE, "landed on Hover: a fight, no ability"
+    assert s.progress[0] == 8 and s.actor == CHANCE, "landed on Hover: a fight, no ability"
     s = play(position(g, pos={0: 3, 1: 10, 2: 40, 3: 44}), *roll(2, 3))
-    assert s.pos[0] == 8
+    assert s.progress[0] == 8
 
 
 def test_twister_counts_bonus_card_moves() -> None:
@@ -162,7 +162,7 @@ def test_twister_counts_bonus_card_moves() -> None:
     g = race(racers="twister,hover,crusher,swifty")
     s = position(g, pos={0: 3, 1: 6, 2: 40, 3: 44}, cards={0: {"forward-5": 1}})
     s = play(s, *roll(1, 2), "play:forward-5")   # 3 -> 8 passes 6, then 3 more
-    assert s.pos[0] == 12
+    assert s.progress[0] == 12
 
 
 def test_twister_passing_after_a_catch_up() -> None:
@@ -170,10 +170,10 @@ def test_twister_passing_after_a_catch_up() -> None:
     g = race(racers="twister,hover,crusher,swifty")
     s = position(g, pos={0: 3, 1: 20, 2: 40, 3: 44}, cards={0: {"catch-up": 1}})
     s = play(s, *roll(1, 2), "play:catch-up")
-    assert s.pos[0] == 24, "it passed Hover's space during its turn"
+    assert s.progress[0] == 24, "it passed Hover's space during its turn"
     s = position(g, pos={0: 3, 1: 20, 2: 40, 3: 44}, cards={0: {"catch-up": 1}})
     s = play(s, *roll(1, 2), "move", "play:catch-up")
-    assert s.pos[0] == 20 and s.need == ("fight", 0, 1), "landing on Hover is not passing it: a fight"
+    assert s.progress[0] == 20 and s.need == ("fight", 0, 1), "landing on Hover is not passing it: a fight"
 
 
 def test_crusher_takes_one_bonus_marker_when_passing() -> None:
@@ -181,9 +181,9 @@ def test_crusher_takes_one_bonus_marker_when_passing() -> None:
     its turn, the player takes one bonus marker" (SR-A4: once per turn)."""
     g = race(racers="crusher,hover,twister,swifty")
     s = play(position(g, pos={0: 3, 1: 5, 2: 6, 3: 44}), *roll(2, 4))
-    assert s.pos[0] == 9 and s.bmark[0] == 1 and s.bonus_supply == 16
+    assert s.progress[0] == 9 and s.bonus_markers[0] == 1 and s.bonus_supply == 16
     s = play(position(g, pos={0: 3, 1: 40, 2: 41, 3: 44}), *roll(2, 4))
-    assert s.bmark[0] == 0
+    assert s.bonus_markers[0] == 0
 
 
 def test_crusher_third_marker_from_passing_draws_a_bonus_card() -> None:
@@ -192,8 +192,8 @@ def test_crusher_third_marker_from_passing_draws_a_bonus_card() -> None:
     s = play(position(g, pos={0: 3, 1: 5, 2: 40, 3: 44}, bmark={0: 2}), *roll(2, 4))
     assert s.actor == CHANCE and s.legal_actions()[0].startswith("bonus:")
     s = play(s, "bonus:forward-7")
-    assert s.bmark[0] == 0 and s.bonus_supply == 17
-    assert s.cards[g.bonus_deck.cards.index("forward-7")] == 1
+    assert s.bonus_markers[0] == 0 and s.bonus_supply == 17
+    assert s.bonus_cards[0][g.bonus_deck.cards.index("forward-7")] == 1
     check(s)
 
 
@@ -203,7 +203,7 @@ def test_abilities_only_for_the_active_racer() -> None:
     g = race(racers="hover,steel-jacket,crusher,swifty")
     s = position(g, pos={0: 20, 1: 6, 2: 40, 3: 44})
     s = play(s, "die:3", "roll", "die:3", "crash:catching-up-2")
-    assert s.pos[1] == 8, "moved onto a straight by the card, no ability"
+    assert s.progress[1] == 8, "moved onto a straight by the card, no ability"
 
 
 def test_movement_abilities_never_trigger_on_crash_turns() -> None:
@@ -211,16 +211,16 @@ def test_movement_abilities_never_trigger_on_crash_turns() -> None:
     the effect of the crash card only" (SR-A3)."""
     g = race(racers="steel-jacket,hover,crusher,swifty")
     s = play(position(g, pos={0: 3, 1: 4, 2: 40, 3: 44}), "die:1", "roll", "die:1", "crash:advance-3")
-    assert s.pos[0] == 6
+    assert s.progress[0] == 6
     g = race(racers="swifty,hover,crusher,steel-jacket")
     s = play(position(g, pos={0: 13, 1: 14, 2: 40, 3: 44}), "die:1", "roll", "die:1", "crash:advance-2")
-    assert s.pos[0] == 15
+    assert s.progress[0] == 15
     g = race(racers="twister,hover,crusher,swifty")
     s = play(position(g, pos={0: 3, 1: 4, 2: 40, 3: 44}), "die:1", "roll", "die:1", "crash:advance-3")
-    assert s.pos[0] == 6
+    assert s.progress[0] == 6
     g = race(racers="crusher,hover,twister,swifty")
     s = play(position(g, pos={0: 3, 1: 4, 2: 40, 3: 44}), "die:1", "roll", "die:1", "crash:advance-3")
-    assert s.bmark[0] == 1, "only the crash card's bonus marker"
+    assert s.bonus_markers[0] == 1, "only the crash card's bonus marker"
 
 
 # --- fights --------------------------------------------------------------------------------------
@@ -236,11 +236,11 @@ def test_jules_wins_the_fight_with_a_5() -> None:
     assert len(s.chance_outcomes()) == 36
     log: list = []
     s = play(s, "fight:5-2", log=log)
-    assert s.pos[0] == 9 and s.pos[1] == 8
+    assert s.progress[0] == 9 and s.progress[1] == 8
     assert whose_turn(s) == "twister"
-    assert s.stats[g.STAT_FIGHTS] == 1
+    assert s.fights == 1
     s = play(position(g, pos={0: 3, 1: 8, 2: 40, 3: 44}), *roll(2, 3), "fight:1-4")
-    assert s.pos[0] == 8 and s.pos[1] == 9
+    assert s.progress[0] == 8 and s.progress[1] == 9
 
 
 def test_a_tie_is_rolled_again() -> None:
@@ -251,8 +251,8 @@ def test_a_tie_is_rolled_again() -> None:
     s = play(s, *roll(2, 3), "fight:4-4")
     assert s.actor == CHANCE and all(a.startswith("fight:") for a in s.legal_actions())
     s = play(s, "fight:3-3", "fight:2-6")
-    assert s.pos[1] == 9 and s.pos[0] == 8
-    assert s.boosts[1] == 1
+    assert s.progress[1] == 9 and s.progress[0] == 8
+    assert s.boost_markers[0][1] == 1
 
 
 def test_chained_fights() -> None:
@@ -261,9 +261,9 @@ def test_chained_fights() -> None:
     g = race(racers="hover,twister,crusher,steel-jacket")
     s = play(position(g, pos={0: 3, 1: 8, 2: 9, 3: 44}), *roll(2, 3))
     s = play(s, "fight:6-1")       # Hover beats Twister, moves onto Crusher at 9
-    assert s.pos[0] == 9 and s.actor == CHANCE
+    assert s.progress[0] == 9 and s.actor == CHANCE
     s = play(s, "fight:2-5")       # Crusher wins against Hover and moves to 10
-    assert s.pos == [9, 8, 10, 44]
+    assert s.progress == [9, 8, 10, 44]
     assert whose_turn(s) == "twister"
     check(s)
 
@@ -272,9 +272,9 @@ def test_the_loser_stays_and_the_winner_may_chain_when_the_defender_wins() -> No
     """A) 3): the defender that wins also advances, and may meet the next racer."""
     g = race(racers="hover,twister,crusher,steel-jacket")
     s = play(position(g, pos={0: 3, 1: 8, 2: 9, 3: 44}), *roll(2, 3), "fight:1-6")
-    assert s.pos[1] == 9 and s.actor == CHANCE
+    assert s.progress[1] == 9 and s.actor == CHANCE
     s = play(s, "fight:6-5")       # Twister (moved in) beats Crusher
-    assert s.pos == [8, 10, 9, 44]
+    assert s.progress == [8, 10, 9, 44]
 
 
 def test_jackal_wins_every_fight_and_moves_2() -> None:
@@ -283,33 +283,33 @@ def test_jackal_wins_every_fight_and_moves_2() -> None:
     g = race(racers="jackal,hover,crusher,swifty")
     log: list = []
     s = play(position(g, pos={0: 3, 1: 8, 2: 40, 3: 44}), *roll(2, 3), log=log)
-    assert s.pos[0] == 10 and s.pos[1] == 8
+    assert s.progress[0] == 10 and s.progress[1] == 8
     assert not any(t.startswith("Fight:") for t in texts(log))
     assert whose_turn(s) == "hover"
     g = race(racers="hover,jackal,crusher,swifty")
     s = play(position(g, pos={0: 3, 1: 8, 2: 40, 3: 44}), *roll(2, 3))
-    assert s.pos[1] == 10 and s.pos[0] == 8
+    assert s.progress[1] == 10 and s.progress[0] == 8
 
 
 def test_jackal_wins_fights_caused_by_crash_cards() -> None:
     """SR-A3: Jackal's ability is passive and applies in fights on crash turns too."""
     g = race(racers="hover,jackal,crusher,swifty")
     s = play(position(g, pos={0: 5, 1: 8, 2: 40, 3: 44}), "die:1", "roll", "die:1", "crash:advance-3")
-    assert s.pos[0] == 8 and s.pos[1] == 10
+    assert s.progress[0] == 8 and s.progress[1] == 10
 
 
 def test_jackal_moving_2_onto_another_racer_fights_again() -> None:
     """Jackal moves 2 and, landing on a racer, a new fight follows (A) 3) "etc.")."""
     g = race(racers="jackal,hover,crusher,swifty")
     s = play(position(g, pos={0: 3, 1: 8, 2: 10, 3: 44}), *roll(2, 3))
-    assert s.pos[0] == 12 and s.pos[2] == 10
+    assert s.progress[0] == 12 and s.progress[2] == 10
 
 
 def test_racers_not_on_the_track_never_fight() -> None:
     """SR-A7: racers waiting behind the line share no space and never fight."""
     g = race(racers="hover,twister,crusher,swifty")
     s = play(position(g), *roll(1, 2))
-    assert whose_turn(s) == "twister" and s.pos == [3, 0, 0, 0]
+    assert whose_turn(s) == "twister" and s.progress == [3, 0, 0, 0]
 
 
 def test_racers_on_the_same_space_on_different_laps_fight() -> None:
@@ -317,7 +317,7 @@ def test_racers_on_the_same_space_on_different_laps_fight() -> None:
     space decides, not the lap (a leader lapping a racer fights it)."""
     g = race(racers="hover,twister,crusher,steel-jacket")
     s = play(position(g, pos={0: 51, 1: 8, 2: 40, 3: 44}), *roll(2, 3))
-    assert s.pos[0] == 56 and space(s, 0) == 8 == space(s, 1)
+    assert s.progress[0] == 56 and space(s, 0) == 8 == space(s, 1)
     assert s.actor == CHANCE and s.legal_actions()[0].startswith("fight:")
 
 
@@ -328,13 +328,13 @@ def test_the_ability_comes_before_the_fight() -> None:
     g = race(racers="steel-jacket,twister,crusher,hover")
     log: list = []
     s = play(position(g, pos={0: 3, 1: 8, 2: 40, 3: 44}), *roll(2, 3), log=log)
-    assert s.pos[:2] == [9, 8] and whose_turn(s) == "twister"
+    assert s.progress[:2] == [9, 8] and whose_turn(s) == "twister"
     assert not any(e.kind.startswith("fight") for e in log)
     g = race(racers="swifty,twister,crusher,hover")
     s = play(position(g, pos={0: 10, 1: 16, 2: 40, 3: 44}), *roll(1, 4))
-    assert s.pos[:2] == [16, 16] and s.need == ("fight", 0, 1)
+    assert s.progress[:2] == [16, 16] and s.need == ("fight", 0, 1)
     s = play(s, "fight:2-5")
-    assert s.pos[:2] == [16, 17] and whose_turn(s) == "twister"
+    assert s.progress[:2] == [16, 17] and whose_turn(s) == "twister"
 
 
 def test_abilities_do_not_trigger_for_racers_moved_by_a_goal_card() -> None:
@@ -343,10 +343,10 @@ def test_abilities_do_not_trigger_for_racers_moved_by_a_goal_card() -> None:
     g = race(racers="hover,twister,crusher,swifty")
     s = position(g, pos={0: 46, 1: 10, 2: 60, 3: 8})
     s = play(s, *roll(2, 3), "goal:last-two")      # Twister 10 -> 15, Swifty 8 -> 13 (a curve)
-    assert s.pos == [51, 15, 60, 13], "Swifty on a curve does not advance: not the active racer"
+    assert s.progress == [51, 15, 60, 13], "Swifty on a curve does not advance: not the active racer"
     s = position(g, pos={0: 46, 1: 6, 2: 60, 3: 9})
     s = play(s, *roll(2, 3), "goal:last-place")    # Twister 6 -> 13, passing Swifty on 9
-    assert s.pos == [51, 13, 60, 9], "Twister passed a racer, but not on its own turn"
+    assert s.progress == [51, 13, 60, 9], "Twister passed a racer, but not on its own turn"
 
 
 def test_a_bonus_card_drawn_during_a_turn_is_used_on_a_later_turn() -> None:
@@ -354,11 +354,11 @@ def test_a_bonus_card_drawn_during_a_turn_is_used_on_a_later_turn() -> None:
     their future turns": Crusher's third marker (from passing) comes after the bonus-card window."""
     g = race(racers="crusher,hover,twister,swifty")
     s = play(position(g, pos={0: 3, 1: 5, 2: 40, 3: 44}, bmark={0: 2}), *roll(2, 4), "bonus:forward-3")
-    assert s.pos[0] == 9 and whose_turn(s) == "hover", "no window to play it this turn"
+    assert s.progress[0] == 9 and whose_turn(s) == "hover", "no window to play it this turn"
     s = play(s, *roll(1, 2), *roll(1, 2), *roll(1, 2), *roll(1, 2))
     assert whose_turn(s) == "crusher" and s.legal_actions() == ["move", "play:forward-3"]
     s = play(s, "play:forward-3")
-    assert s.pos[0] == 9 + 3 + 3
+    assert s.progress[0] == 9 + 3 + 3
 
 
 def test_catch_up_then_an_ability_that_moves_on_means_no_fight() -> None:
@@ -370,12 +370,12 @@ def test_catch_up_then_an_ability_that_moves_on_means_no_fight() -> None:
     s = position(g, pos={0: 3, 1: 14, 2: 40, 3: 44}, cards={0: {"catch-up": 1}})
     log: list = []
     s = play(s, *roll(1, 2), "move", "play:catch-up", log=log)
-    assert s.pos[:2] == [15, 14] and whose_turn(s) == "twister"
+    assert s.progress[:2] == [15, 14] and whose_turn(s) == "twister"
     assert not any(e.kind.startswith("fight") for e in log)
     g = race(racers="hover,twister,crusher,swifty")
     s = position(g, pos={0: 3, 1: 14, 2: 40, 3: 44}, cards={0: {"catch-up": 1}})
     s = play(s, *roll(1, 2), "move", "play:catch-up")
-    assert s.pos[:2] == [14, 14] and s.need == ("fight", 0, 1)
+    assert s.progress[:2] == [14, 14] and s.need == ("fight", 0, 1)
 
 
 def test_catch_up_follows_the_track_not_the_standings() -> None:
@@ -385,7 +385,7 @@ def test_catch_up_follows_the_track_not_the_standings() -> None:
     g = race(racers="hover,twister,crusher,swifty")
     s = position(g, pos={0: 60, 1: 15, 2: 70, 3: 5}, cards={0: {"catch-up": 1}})
     s = play(s, *roll(1, 2), "play:catch-up")
-    assert s.pos[0] == 63 + 3 and space(s, 0) == 18
+    assert s.progress[0] == 63 + 3 and space(s, 0) == 18
 
 
 def test_entering_the_track_passes_nobody_on_the_last_space() -> None:
@@ -393,6 +393,6 @@ def test_entering_the_track_passes_nobody_on_the_last_space() -> None:
     the last space before the line (48) is not passed; one on space 2 is."""
     g = race(racers="twister,hover,crusher,swifty")
     s = play(position(g, pos={1: 48, 2: 30, 3: 40}), *roll(1, 3))
-    assert s.pos[0] == 4, "nobody passed: no extra space"
+    assert s.progress[0] == 4, "nobody passed: no extra space"
     s = play(position(g, pos={1: 2, 2: 30, 3: 40}), *roll(1, 3))
-    assert s.pos[0] == 5
+    assert s.progress[0] == 5

@@ -11,8 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import slipstream
+from slipstream.engine.fields import replaced
 from slipstream.games.scrap_racer import ScrapState
-from slipstream.games.scrap_racer.rules import DECIDE, ROLL
+from slipstream.games.scrap_racer.state import Stage
 from tests.playout import random_states
 
 CONFIGS = st.sampled_from([
@@ -39,13 +40,13 @@ def test_progress_never_falls_behind_the_lap_start_and_laps_never_decrease(confi
     states = playout(*config, seed, choices)
     length = states[0].game.track.length
     for before, after in pairwise(states):
-        for r, (p, q) in enumerate(zip(before.pos, after.pos, strict=True)):
+        for r, (p, q) in enumerate(zip(before.progress, after.progress, strict=True)):
             if p > 0:
                 assert q >= (p - 1) // length * length + 1, f"racer {r} went behind the line: {p} -> {q}"
             else:
                 assert q >= 0
             assert before.laps[r] <= after.laps[r] <= 3
-            if q > 0 and after.phase in (ROLL, DECIDE):
+            if q > 0 and after.stage in (Stage.ROLL, Stage.DECIDE):
                 assert after.laps[r] == min(3, (q - 1) // length), "between turns the laps match the progress"
     final = states[-1]
     assert max(final.laps) == 3
@@ -60,19 +61,19 @@ def test_components_are_conserved(config: Any, seed: int, choices: int) -> None:
     game = states[0].game
     for s in states:
         assert s.invariant_problems() == []
-        assert s.bonus_supply + sum(s.bmark) == 17
+        assert s.bonus_supply + sum(s.bonus_markers) == 17
         view = s.view(None)
         decks = view["decks"]
         held = sum(view["bonus_cards_held"].values())
         bonus = game.bonus_deck
-        assert decks["bonus"] + sum(s.decks[bonus.discard:bonus.discard + len(bonus.cards)]) + held == 28
-        crash = sum(sum(s.decks[d.draw:d.draw + len(d.cards)]) + sum(s.decks[d.discard:d.discard + len(d.cards)])
+        assert decks["bonus"] + sum(s.decks[bonus.index].discard) + held == 28
+        crash = sum(sum(s.decks[d.index].draw) + sum(s.decks[d.index].discard)
                     for d in game.crash_decks)
         assert crash == 56
-        used = s.stats[game.STAT_BOOSTS]
-        assert sum(s.unseen) + sum(s.boosts) + used == 18
+        used = s.boost_markers_used
+        assert sum(s.unseen_boosts) + sum(map(sum, s.boost_markers)) + used == 18
     final = states[-1]
-    assert final.turn == 0 and final.turns % len(final.pos) == 0
+    assert final.turn == 0 and final.turns % len(final.progress) == 0
 
 
 def other_hands(state: ScrapState, seat: int, rng: random.Random) -> ScrapState:
@@ -80,22 +81,22 @@ def other_hands(state: ScrapState, seat: int, rng: random.Random) -> ScrapState:
     game = state.game
     n = len(game.bonus_deck.cards)
     new = state.determinize(seat, rng)
-    new.cards = state.cards[:]
-    pool = [i for i in range(n) for _ in range(state.decks[game.bonus_deck.draw + i])]
+    new.bonus_cards = state.bonus_cards
+    bonus = game.bonus_deck.index
+    pool = [i for i in range(n) for _ in range(state.decks[bonus].draw[i])]
     for s in range(game.players):
         if s == seat:
             continue
         for i in range(n):
-            pool += [i] * state.cards[s * n + i]
+            pool += [i] * state.bonus_cards[s][i]
     rng.shuffle(pool)
     for s in range(game.players):
         if s == seat:
             continue
-        size = sum(state.cards[s * n:(s + 1) * n])
-        new.cards[s * n:(s + 1) * n] = [pool[:size].count(i) for i in range(n)]
+        size = sum(state.bonus_cards[s])
+        new.bonus_cards = replaced(new.bonus_cards, s, tuple(pool[:size].count(i) for i in range(n)))
         pool = pool[size:]
-    new.decks = state.decks[:]
-    new.decks[game.bonus_deck.draw:game.bonus_deck.draw + n] = [pool.count(i) for i in range(n)]
+    new.decks = replaced(state.decks, bonus, state.decks[bonus]._replace(draw=tuple(pool.count(i) for i in range(n))))
     return new
 
 
@@ -106,12 +107,11 @@ def test_views_of_other_seats_never_contain_a_seats_bonus_cards(config: Any, see
     hand; the other hands only as counts, and the draw events name the card to the drawer only."""
     states = playout(*config, seed, choices)
     game = states[0].game
-    n = len(game.bonus_deck.cards)
     rng = random.Random(seed)
     for s in states[:: max(1, len(states) // 60)] + states[-1:]:
         for seat in game.seats:
             view = s.view(seat)
-            own = {c: k for c, k in zip(game.bonus_deck.cards, s.cards[seat * n:(seat + 1) * n], strict=True) if k}
+            own = {c: k for c, k in zip(game.bonus_deck.cards, s.bonus_cards[seat], strict=True) if k}
             assert view["my_bonus_cards"] == own
             hidden = [e.text for e in s.events if e.seats is not None and seat not in e.seats]
             shown = json.dumps(view)

@@ -24,17 +24,17 @@ def test_each_player_takes_two_racers_and_chooses_a_start_racer() -> None:
     s = g.start(seed=0)
     assert s.actor == 0 and s.legal_actions() == ["first:crusher", "first:hover"]
     s = play(s, "first:crusher")
-    assert s.order == [1, 0] and whose_turn(s) == "crusher"
+    assert list(s.order) == [1, 0] and whose_turn(s) == "crusher"
     s = play(s, *roll(1, 2))
     assert whose_turn(s) == "hover"
     s = play(s, *roll(1, 3))
     assert s.actor == 1 and s.legal_actions() == ["first:steel-jacket", "first:swifty"]
     s = play(s, "first:swifty")
-    assert s.order == [1, 0, 2, 3] and whose_turn(s) == "swifty"
+    assert list(s.order) == [1, 0, 2, 3] and whose_turn(s) == "swifty"
     s = play(s, *roll(2, 3), *roll(2, 4))
-    assert s.rnd == 2 and whose_turn(s) == "crusher"
+    assert s.round == 2 and whose_turn(s) == "crusher"
     s = play(s, *roll(1, 5), *roll(1, 6), *roll(3, 6))
-    assert whose_turn(s) == "steel-jacket" and s.order == [1, 0, 2, 3]
+    assert whose_turn(s) == "steel-jacket" and list(s.order) == [1, 0, 2, 3]
     check(s)
 
 
@@ -62,7 +62,7 @@ def test_own_racers_fight_by_choice_without_dice() -> None:
     s = play(s, *roll(2, 3))
     assert s.actor == 0 and s.legal_actions() == ["win:crusher", "win:hover"]
     s = play(s, "win:crusher")
-    assert s.pos[:2] == [8, 9] and whose_turn(s) == "crusher"
+    assert s.progress[:2] == [8, 9] and whose_turn(s) == "crusher"
     check(s)
 
 
@@ -77,7 +77,7 @@ def test_jackal_wins_even_against_its_teammate() -> None:
     """SR-A2 in the team game: Jackal wins every fight, its own teammate's too, and moves 2."""
     g = race(players=2, racers="hover,jackal,swifty,steel-jacket")
     s = play(position(g, pos={0: 3, 1: 8, 2: 30, 3: 40}, order=[0, 1, 2, 3]), *roll(2, 3))
-    assert s.pos[:2] == [8, 10] and whose_turn(s) == "jackal"
+    assert s.progress[:2] == [8, 10] and whose_turn(s) == "jackal"
 
 
 def test_bonus_cards_are_shared_by_the_two_racers() -> None:
@@ -91,7 +91,7 @@ def test_bonus_cards_are_shared_by_the_two_racers() -> None:
     s = play(s, *roll(1, 2))
     assert s.legal_actions() == ["move", "play:forward-5"]
     s = play(s, "play:forward-5")                                                # played by Crusher
-    assert s.pos[1] == 28 and s.view(0)["my_bonus_cards"] == {}
+    assert s.progress[1] == 28 and s.view(0)["my_bonus_cards"] == {}
     s = play(s, *roll(1, 2))
     assert not any(a.startswith("play:") for a in s.legal_actions()), "Uschi's racers cannot use them"
 
@@ -121,7 +121,7 @@ def test_uschi_wins_with_the_better_second_racer() -> None:
     second racer (blue) is further ahead as Hendrik's second racer (purple)."""
     s = end_race({0: 140, 1: 100, 2: 120, 3: 141}, roll(4, 5, 6), roll(1, 2), roll(1, 2), roll(4, 6))
     assert s.is_over
-    assert s.laps == [3, 2, 2, 3]
+    assert list(s.laps) == [3, 2, 2, 3]
     assert s.standings()[0] == 0, "Hendrik's red racer is in first position"
     assert s.result.winners == (1,) and s.result.order == (1, 0)  # type: ignore[attr-defined]
     assert "second racer" in s.result.reason  # type: ignore[attr-defined]
@@ -130,7 +130,7 @@ def test_uschi_wins_with_the_better_second_racer() -> None:
 def test_both_racers_finished_beat_one() -> None:
     """SR-A12: a player with both racers finished wins over a player with one."""
     s = end_race({0: 140, 1: 141, 2: 70, 3: 143}, roll(4, 5), roll(4, 5, 6), roll(1, 2), roll(3, 4))
-    assert s.is_over and s.laps == [3, 3, 1, 3]
+    assert s.is_over and list(s.laps) == [3, 3, 1, 3]
     assert s.result.winners == (0,)  # type: ignore[attr-defined]
 
 
@@ -145,7 +145,7 @@ def test_three_player_variant_two_racers_each() -> None:
     s = play(s, "first:steel-jacket", *roll(2, 5), *roll(3, 6))
     assert s.actor == 2 and s.legal_actions() == ["first:jackal", "first:twister"]
     s = play(s, "first:twister")
-    assert s.order == [0, 1, 3, 2, 4, 5]
+    assert list(s.order) == [0, 1, 3, 2, 4, 5]
     s = end_race({0: 140, 1: 100, 2: 130, 3: 135, 4: 120, 5: 110}, roll(4, 5), roll(1, 2), roll(1, 2),
                  roll(1, 2), roll(1, 2), roll(1, 2), players=3, two_racers=True,
                  racers="hover,crusher,swifty,steel-jacket,twister,jackal")
@@ -175,7 +175,7 @@ def test_the_start_player_chooses_first() -> None:
     s = g.start(seed=0)
     assert s.actor == 1 and s.legal_actions() == ["first:steel-jacket", "first:swifty"]
     s = play(s, "first:swifty", *roll(1, 2), *roll(1, 3))
-    assert s.actor == 0 and s.order == [2, 3]
+    assert s.actor == 0 and list(s.order) == [2, 3]
 
 
 def test_markers_stay_with_the_racer_that_earned_them() -> None:
@@ -189,7 +189,7 @@ def test_markers_stay_with_the_racer_that_earned_them() -> None:
     s = play(s, "die:3", "roll", "die:3")
     assert s.actor == CHANCE, "Crusher holds no boost marker: the double is checked at once"
     s = play(s, "crash:stay-put")
-    assert s.bmark[:2] == [1, 1] and whose_turn(s) == "hover"
+    assert list(s.bonus_markers[:2]) == [1, 1] and whose_turn(s) == "hover"
     s = play(s, "die:2")
     assert s.legal_actions() == ["boost:turn", "roll", "stop"]
 
@@ -201,4 +201,4 @@ def test_in_the_first_round_the_chosen_order_places_the_racers_not_on_the_track(
     racers, whose order is not chosen yet."""
     g = team()
     s = play(g.start(seed=0), "first:crusher", "die:3", "roll", "die:3", "crash:catching-up-2")
-    assert s.pos == [2, 0, 0, 0] and whose_turn(s) == "hover"
+    assert s.progress == [2, 0, 0, 0] and whose_turn(s) == "hover"

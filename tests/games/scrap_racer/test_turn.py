@@ -19,7 +19,7 @@ def test_four_dice_then_stop_moves_13() -> None:
     s = play(s, "die:1", "roll", "die:3", "roll", "die:4", "roll", "die:5")
     assert s.legal_actions() == ["roll", "stop"]
     s = play(s, "stop")
-    assert s.pos[0] == 33
+    assert s.progress[0] == 33
     assert whose_turn(s) == "twister" and s.actor == CHANCE
     check(s)
 
@@ -38,7 +38,7 @@ def test_a_double_ends_the_turn_with_a_crash_card_from_the_matching_pile() -> No
         outcomes = [a for a, _ in s.chance_outcomes()]
         assert f"crash:{cards}" in outcomes
         assert all(a.startswith("crash:") for a in outcomes)
-        assert s.pos[0] == 20, "the dice are not moved"
+        assert s.progress[0] == 20, "the dice are not moved"
     pile = {1: {"advance-2", "advance-3", "advance-5", "two-dice", "five-forward-two-back"},
             3: {"three-forward", "stay-put", "catching-up-2", "backwards-die", "push-5"},
             5: {"backwards-4", "backwards-6", "catching-up-4", "loss-of-position", "backwards-die", "last-place-4"}}
@@ -66,7 +66,7 @@ def test_up_to_six_dice_and_the_sixth_is_kept() -> None:
     s = play(s, "die:1", "roll", "die:2", "roll", "die:3", "roll", "die:4", "roll", "die:5", log=log)
     assert s.legal_actions() == ["roll", "stop"]
     s = play(s, "roll", "die:6", log=log)
-    assert s.pos[0] == 20 + 21
+    assert s.progress[0] == 20 + 21
     assert whose_turn(s) == "twister"
 
 
@@ -93,10 +93,10 @@ def test_reroll_marker_only_the_new_result_counts() -> None:
     s = play(s, "boost:reroll")
     assert s.actor == CHANCE and s.legal_actions() == [f"die:{n}" for n in range(1, 7)]
     s = play(s, "die:2")
-    assert s.boosts[0:3] == [0, 0, 0]
+    assert list(s.boost_markers[0]) == [0, 0, 0]
     assert s.legal_actions() == ["roll", "stop"], "the marker is gone: no more boost actions"
     s = play(s, "stop")
-    assert s.pos[0] == 26
+    assert s.progress[0] == 26
     check(s)
 
 
@@ -112,7 +112,7 @@ def test_plus_minus_marker_never_wraps_6_and_1(face: int, up: int | None, down: 
     for how, value in (("up", up), ("down", down)):
         if value is not None:
             after = play(s, f"boost:{how}", "stop")
-            assert after.pos[0] == 20 + value
+            assert after.progress[0] == 20 + value
 
 
 @pytest.mark.parametrize("face", range(1, 7))
@@ -121,7 +121,7 @@ def test_turn_marker_gives_the_opposite_face(face: int) -> None:
     g = race(racers=NEUTRAL)
     s = play(position(g, pos={0: 20, 1: 40, 2: 44, 3: 47}, boosts={0: {"turn": 1}}),
              f"die:{face}", "boost:turn", "stop")
-    assert s.pos[0] == 20 + 7 - face
+    assert s.progress[0] == 20 + 7 - face
 
 
 def test_several_markers_on_one_die_before_the_doubles_check() -> None:
@@ -136,8 +136,8 @@ def test_several_markers_on_one_die_before_the_doubles_check() -> None:
     s = play(s, "boost:up", "boost:up")  # 2 -> 3 -> 4: no double
     assert s.legal_actions() == ["roll", "stop"]
     s = play(s, "stop")
-    assert s.pos[0] == 20 + 2 + 5 + 4
-    assert s.boosts[0:3] == [0, 0, 0]
+    assert s.progress[0] == 20 + 2 + 5 + 4
+    assert list(s.boost_markers[0]) == [0, 0, 0]
     check(s)
 
 
@@ -146,7 +146,7 @@ def test_holding_markers_a_double_may_be_accepted_with_crash() -> None:
     g = race(racers=NEUTRAL)
     s = play(position(g, pos={0: 20, 1: 40, 2: 44, 3: 47}, boosts={0: {"reroll": 1}}),
              "die:6", "roll", "die:6", "crash")
-    assert s.legal_actions()[0].startswith("crash:") and s.boosts[0 * 3 + 1] == 1
+    assert s.legal_actions()[0].startswith("crash:") and s.boost_markers[0][1] == 1
 
 
 def test_three_boost_markers_give_18() -> None:
@@ -158,10 +158,10 @@ def test_three_boost_markers_give_18() -> None:
     log: list = []
     s = play(s, "die:5", "roll", "die:4", "roll", "die:1", "boost:turn", "roll",
              "die:5", "boost:reroll", "die:4", "boost:reroll", "die:3", "stop", log=log)
-    assert s.pos[0] == 20 + 18
+    assert s.progress[0] == 20 + 18
     assert "Roll the dice" in rules(log)
-    assert s.boosts[0:3] == [0, 0, 0]
-    assert s.stats[g.STAT_BOOSTS] == 3
+    assert list(s.boost_markers[0]) == [0, 0, 0]
+    assert s.boost_markers_used == 3
 
 
 def test_first_move_counts_from_behind_the_line() -> None:
@@ -169,7 +169,7 @@ def test_first_move_counts_from_behind_the_line() -> None:
     Example: "Kai (red) roled an 8 and places his racer on the 8th space after the finish line"."""
     g = race(racers=NEUTRAL)
     s = play(position(g), *roll(3, 5))
-    assert s.pos[0] == 8 and space(s, 0) == 8
+    assert s.progress[0] == 8 and space(s, 0) == 8
     assert s.laps[0] == 0, "entering the track is not a crossing (SR-A13)"
     assert not s.crossed
 
@@ -178,7 +178,7 @@ def test_moving_counts_occupied_spaces() -> None:
     """A) 1): "counting every space as one, even those that are occupied by another racer"."""
     g = race(racers=NEUTRAL)
     s = play(position(g, pos={0: 20, 1: 21, 2: 22, 3: 23}), *roll(2, 3))
-    assert s.pos[0] == 25
+    assert s.progress[0] == 25
 
 
 def test_a_die_without_markers_is_checked_at_once() -> None:
@@ -197,9 +197,9 @@ def test_a_second_3_on_the_third_die_draws_from_the_3_4_pile() -> None:
     assert s.actor == CHANCE
     assert {a.removeprefix("crash:") for a in s.legal_actions()} == {
         "three-forward", "stay-put", "catching-up-2", "backwards-die", "push-5"}
-    assert s.stats[g.STAT_CRASH + g.pile_of_double[3]] == 1
+    assert s.crash_cards_drawn[g.pile_of_double[3]] == 1
     s = play(s, "crash:three-forward")
-    assert s.pos[0] == 23, "the dice 3 + 5 + 3 are ignored; the card moves 3"
+    assert s.progress[0] == 23, "the dice 3 + 5 + 3 are ignored; the card moves 3"
 
 
 def test_used_boost_markers_are_removed_from_the_game() -> None:
@@ -208,10 +208,10 @@ def test_used_boost_markers_are_removed_from_the_game() -> None:
     g = race(racers=NEUTRAL)
     s = position(g, pos={0: 20, 1: 40, 2: 44, 3: 47}, boosts={0: {"turn": 1, "plus-minus": 1}},
                  filled=[2], boost_supply=3)
-    unseen = sum(s.unseen)
+    unseen = sum(s.unseen_boosts)
     s = play(s, "die:2", "boost:turn", "boost:up", "stop")
-    assert s.pos[0] == 26 and s.boosts[0:3] == [0, 0, 0]
-    assert s.boost_supply == 3 and sum(s.unseen) == unseen
+    assert s.progress[0] == 26 and list(s.boost_markers[0]) == [0, 0, 0]
+    assert s.boost_supply == 3 and sum(s.unseen_boosts) == unseen
     assert s.view(None)["supply"]["boost_markers"] == 3
     check(s)
 
@@ -226,4 +226,4 @@ def test_play_begins_with_the_start_player_and_passes_clockwise() -> None:
         seats.append(s.owner[s.active])
         s = play(s, *roll(*faces))
     assert seats == [2, 3, 0, 1, 2, 3]
-    assert s.rnd == 2
+    assert s.round == 2

@@ -1,7 +1,7 @@
 """Scrap Racer: roll up to six dice, dodge the doubles, fight for position over three laps."""
 
 from .game import ScrapRacer
-from .rules import ScrapState
+from .state import ScrapState
 
 GAME = ScrapRacer
 

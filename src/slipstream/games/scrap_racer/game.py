@@ -1,4 +1,4 @@
-"""Scrap Racer, the game: options, content and the initial state."""
+"""Scrap Racer, the game: options, content, the initial state and the hooks (board, metrics, bot)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from slipstream.engine.errors import OptionError
 from slipstream.engine.game import Game, OptionSpec
 from slipstream.engine.hooks import GameHooks
 
+from . import notation, rules
 from .content import BOOST_TYPES, Content, Track, load_content, load_track, track_names
-from .rules import ROLL, SETUP, ScrapState
+from .state import DeckCounts, Need, ScrapState, Stage
 
 TITLES = {
     "advance-2": "Advance 2", "advance-3": "Advance 3", "advance-5": "Advance 5", "two-dice": "2 dice",
@@ -29,12 +30,11 @@ TITLES = {
 
 @dataclass(frozen=True)
 class Deck:
-    """Where a deck's draw and discard counts live in ``ScrapState.decks``."""
+    """One deck: its cards, and where its draw and discard counts live (``ScrapState.decks[index]``)."""
 
     prefix: str
     cards: tuple[str, ...]
-    draw: int
-    discard: int
+    index: int
     total: int
     discard_on_draw: bool
     actions: tuple[str, ...]   # the chance outcome of drawing each card: "<prefix>:<card>"
@@ -64,13 +64,6 @@ class ScrapRacer(Game):
         (5, {"track": "C"}),
     )
 
-    STAT_CRASH: ClassVar[int] = 0      # crash cards drawn, one counter per pile (three piles)
-    STAT_FIGHTS: ClassVar[int] = 3
-    STAT_BOOSTS: ClassVar[int] = 4
-    STAT_CARDS_DRAWN: ClassVar[int] = 5
-    STAT_CARDS_PLAYED: ClassVar[int] = 6
-    N_STATS: ClassVar[int] = 7
-
     content: Content
     track: Track
 
@@ -83,7 +76,7 @@ class ScrapRacer(Game):
         self.track = load_track(track, bool(opts["short"]))
         self.length = self.track.length
         self.boost_slot = {space: i for i, space in enumerate(self.track.boost)}
-        """The index of each boost space among the track's boost spaces (the bit in ``filled``)."""
+        """The index of each boost space among the track's boost spaces (in ``boost_spaces_filled``)."""
         content = opts["content"]
         self.content = load_content(Path(content) if content else None)
         if opts["two_racers"] and self.players != 3:
@@ -116,33 +109,31 @@ class ScrapRacer(Game):
     def _build_decks(self) -> None:
         c = self.content
         decks: list[Deck] = []
-        offset = 0
-        for prefix, cards, discard_on_draw in (
-            *(("crash", tuple(n for n, _ in pile), True) for pile in c.piles),
-            ("bonus", tuple(n for n, _ in c.bonus), False),
-            ("goal", tuple(n for n, _ in c.goal), True),
+        counts: list[dict[str, int]] = []
+        for prefix, deck_counts, discard_on_draw in (
+            *(("crash", dict(pile), True) for pile in c.piles),
+            ("bonus", dict(c.bonus), False),
+            ("goal", dict(c.goal), True),
         ):
-            n = len(cards)
-            counts = dict(c.piles[len(decks)] if prefix == "crash" else c.bonus if prefix == "bonus" else c.goal)
-            actions = tuple(f"{prefix}:{card}" for card in cards)
-            decks.append(Deck(prefix, cards, offset, offset + n, sum(counts.values()), discard_on_draw, actions))
-            offset += 2 * n
+            cards = tuple(deck_counts)
+            actions = tuple(notation.deck_card(prefix, card) for card in cards)
+            decks.append(Deck(prefix, cards, len(decks), sum(deck_counts.values()), discard_on_draw, actions))
+            counts.append(deck_counts)
         self.crash_decks = tuple(decks[:-2])
         self.bonus_deck = decks[-2]
         self.n_bonus_cards = len(self.bonus_deck.cards)
         self.goal_deck = decks[-1]
-        self._initial_decks = [0] * offset
-        for deck in decks:
-            counts = dict(c.piles[self.crash_decks.index(deck)]) if deck.prefix == "crash" else (
-                dict(c.bonus) if deck.prefix == "bonus" else dict(c.goal))
-            for i, card in enumerate(deck.cards):
-                self._initial_decks[deck.draw + i] = counts[card]
+        self._initial_decks = tuple(
+            DeckCounts(tuple(n[card] for card in deck.cards), (0,) * len(deck.cards))
+            for deck, n in zip(decks, counts, strict=True)
+        )
 
     def deck_for(self, need: tuple[Any, ...]) -> Deck:
+        """The deck a card is drawn from for ``need`` (``ScrapState.need``: a crash pile, bonus or goal)."""
         kind = need[0]
-        if kind == "crash":
+        if kind == Need.CRASH_CARD:
             return self.crash_decks[int(need[1])]
-        return self.bonus_deck if kind == "bonus" else self.goal_deck
+        return self.bonus_deck if kind == Need.BONUS_CARD else self.goal_deck
 
     def deck_table(self) -> list[tuple[str, Deck]]:
         names = [f"crash-{self.content.pile_names[i]}" for i in range(len(self.crash_decks))]
@@ -174,26 +165,26 @@ class ScrapRacer(Game):
 
     def _initial_state(self) -> ScrapState:
         s = ScrapState()
-        s.g = self
+        s.game = s.g = self
         n = len(self.owner)
-        s.phase = SETUP
-        s.racer = list(self.fixed_racers) if self.fixed_racers else [""] * n
+        s.stage = Stage.SETUP
+        s.racer = self.fixed_racers if self.fixed_racers else ("",) * n
         s.owner = self.owner
-        s.order = []
-        s.pos = [0] * n
-        s.laps = [0] * n
-        s.bmark = [0] * n
-        s.boosts = [0] * (3 * n)
-        s.cards = [0] * (self.players * len(self.bonus_deck.cards))
-        s.decks = self._initial_decks[:]
+        s.order = ()
+        s.progress = [0] * n
+        s.laps = (0,) * n
+        s.bonus_markers = (0,) * n
+        s.boost_markers = ((0,) * len(BOOST_TYPES),) * n
+        s.bonus_cards = ((0,) * self.n_bonus_cards,) * self.players
+        s.decks = self._initial_decks
         s.bonus_supply = self.content.bonus_markers
         markers = dict(self.content.boost)
-        s.unseen = [markers[t] for t in BOOST_TYPES]
-        on_track = min(len(self.track.boost), sum(s.unseen))
-        s.filled = (1 << on_track) - 1
-        s.boost_supply = sum(s.unseen) - on_track
+        s.unseen_boosts = tuple(markers[t] for t in BOOST_TYPES)
+        on_track = min(len(self.track.boost), sum(s.unseen_boosts))
+        s.boost_spaces_filled = tuple(i < on_track for i in range(len(self.track.boost)))
+        s.boost_supply = sum(s.unseen_boosts) - on_track
         s.turn = 0
-        s.rnd = 1
+        s.round = 1
         s.turns = 0
         s.end_round = 0
         s.dice = ()
@@ -202,13 +193,16 @@ class ScrapRacer(Game):
         s.moved = ()
         s.crossed = False
         s.queue = ()
-        s.need = ("racer",)
+        s.need = (Need.RACER,)
         s.start_seat = int(self.options["start_player"]) - 1
-        s.stats = [0] * self.N_STATS
-        s.winner_info = ()
-        s.game = s.g = self
-        s.names = s._racer_names()
-        s._setup_next([])
+        s.crash_cards_drawn = (0,) * len(self.crash_decks)
+        s.fights = 0
+        s.boost_markers_used = 0
+        s.bonus_cards_drawn = 0
+        s.bonus_cards_played = 0
+        s.outcome = ()
+        s.names = rules.racer_names(s)
+        rules.next_setup_step(s, [])
         return s
 
     @property
@@ -221,4 +215,14 @@ class ScrapRacer(Game):
         return self.content.hover_markers_per_card
 
 
-__all__ = ["ROLL", "ScrapRacer"]
+    @classmethod
+    def hooks(cls) -> GameHooks:
+        from . import bot, metrics, render
+
+        return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
+                         race_metrics=metrics.race_metrics, seat_labels=metrics.seat_labels,
+                         standings=metrics.standings, position_value=metrics.position_value,
+                         heuristic_bot=bot.HeuristicBot, web_board="scrap-racer.js")
+
+
+__all__ = ["ScrapRacer"]

@@ -7,8 +7,7 @@ import math
 from slipstream.engine.estimate import win_chances
 from slipstream.engine.game import State
 
-from .game import ScrapRacer
-from .rules import ScrapState
+from .state import ScrapState
 
 
 def race_metrics(final: State) -> dict[str, float]:
@@ -16,25 +15,23 @@ def race_metrics(final: State) -> dict[str, float]:
     if not isinstance(final, ScrapState):
         return {}
     g = final.g
-    stats = final.stats
-    crash = {f"crash_cards_{name}": float(stats[ScrapRacer.STAT_CRASH + i])
-             for i, name in enumerate(g.content.pile_names)}
+    crash = {f"crash_cards_{name}": float(final.crash_cards_drawn[i]) for i, name in enumerate(g.content.pile_names)}
     return {
         "turns": float(final.turns),
-        "rounds": float(final.rnd),
+        "rounds": float(final.round),
         "crash_cards": float(sum(crash.values())),
         **crash,
-        "fights": float(stats[ScrapRacer.STAT_FIGHTS]),
-        "boost_markers_used": float(stats[ScrapRacer.STAT_BOOSTS]),
-        "bonus_cards_drawn": float(stats[ScrapRacer.STAT_CARDS_DRAWN]),
-        "bonus_cards_played": float(stats[ScrapRacer.STAT_CARDS_PLAYED]),
+        "fights": float(final.fights),
+        "boost_markers_used": float(final.boost_markers_used),
+        "bonus_cards_drawn": float(final.bonus_cards_drawn),
+        "bonus_cards_played": float(final.bonus_cards_played),
         "winning_margin": float(_margin(final)),
     }
 
 
 def _margin(final: ScrapState) -> int:
     order = final.standings()
-    return final.pos[order[0]] - final.pos[order[1]] if len(order) > 1 else 0
+    return final.progress[order[0]] - final.progress[order[1]] if len(order) > 1 else 0
 
 
 def seat_labels(final: State) -> dict[int, str]:
@@ -86,15 +83,12 @@ def position_value(state: State, seat: int) -> float:
     if result is not None:
         return 1.0 if seat in result.winners else 0.0
     goal = 3 * g.length + 1
-    held = [0.0] * g.players
-    ncards = g.n_bonus_cards
-    for s in range(g.players):
-        held[s] = CARD_WORTH * sum(state.cards[s * ncards:(s + 1) * ncards])
+    held = [CARD_WORTH * sum(hand) for hand in state.bonus_cards]
     turns_needed: list[list[float]] = [[] for _ in range(g.players)]
     for r, owner in enumerate(state.owner):
-        extra = BOOST_WORTH * sum(state.boosts[3 * r:3 * r + 3]) + MARKER_WORTH * state.bmark[r]
+        extra = BOOST_WORTH * sum(state.boost_markers[r]) + MARKER_WORTH * state.bonus_markers[r]
         extra += held[owner] / g.per_player
-        left = max(0.0, goal - state.pos[r] - extra)
+        left = max(0.0, goal - state.progress[r] - extra)
         turns_needed[owner].append(left / SPACES_PER_TURN)
     need = []
     for times in turns_needed:

@@ -6,7 +6,9 @@ from typing import Any
 
 from slipstream.engine.game import State
 
+from . import notation
 from .game import TITLES
+from .notation import Kind
 
 LETTER = {"swifty": "W", "jackal": "J", "crusher": "C", "hover": "H", "twister": "T", "steel-jacket": "S"}
 COLOUR = {"swifty": "yellow", "jackal": "red", "crusher": "magenta", "hover": "cyan", "twister": "green",
@@ -68,23 +70,34 @@ def board(view: dict[str, Any]) -> str:
 
 def describe_action(action: str) -> str:
     """A short label for an action."""
-    head, _, arg = action.partition(":")
-    labels = {
-        "roll": "roll another die", "stop": "stop and move by the dice", "crash": "accept the double: crash card",
-        "move": "move by the dice total", "done": "end the turn",
-    }
-    if head in labels and not arg:
-        return labels[head]
-    if head == "boost":
-        return {"up": "boost marker: +1 on this die", "down": "boost marker: -1 on this die",
-                "reroll": "boost marker: re-roll this die", "turn": "boost marker: turn this die over"}[arg]
-    if head == "play":
-        return f"play the bonus card {TITLES.get(arg, arg)}"
-    if head == "first":
-        return f"start with {arg}"
-    if head == "win":
-        return f"let {arg} win the fight"
+    try:
+        move = notation.parse(action)
+    except ValueError:
+        return action
+    kind = move.kind
+    if kind in LABELS:
+        return LABELS[kind]
+    if move.use is not None:
+        return BOOST_LABELS[move.use]
+    if kind == Kind.PLAY_CARD:
+        return f"play the bonus card {TITLES.get(move.name, move.name)}"
+    if kind == Kind.FIRST:
+        return f"start with {move.name}"
+    if kind == Kind.LET_WIN:
+        return f"let {move.name} win the fight"
     return action
+
+
+LABELS = {
+    Kind.ROLL_AGAIN: "roll another die", Kind.STOP: "stop and move by the dice",
+    Kind.ACCEPT_CRASH: "accept the double: crash card", Kind.MOVE: "move by the dice total", Kind.DONE: "end the turn",
+}
+BOOST_LABELS = {
+    notation.BoostUse.UP: "boost marker: +1 on this die",
+    notation.BoostUse.DOWN: "boost marker: -1 on this die",
+    notation.BoostUse.REROLL: "boost marker: re-roll this die",
+    notation.BoostUse.TURN: "boost marker: turn this die over",
+}
 
 
 def hints(state: State, seat: int) -> list[str]:

@@ -1,1141 +1,967 @@
-"""Scrap Racer, the rules: one ``ScrapState`` per position, read beside the rulebook.
+"""Scrap Racer, the rules: small functions in the order of the rulebook (../shared/rules/scrap-racer.txt).
 
-A racer's *progress* counts the spaces it has moved since the start (0 = not yet on the track,
-waiting behind the finish line); its space is ``(progress - 1) % length``. Decks and the face-down
-boost markers are multisets: a draw or a reveal is a chance node weighted by the counts, so no order
-is ever stored. Rule decisions (SR-* ids) are in docs/rules/scrap-racer.md.
+Each function changes a ``ScrapState`` (a fresh copy, private to the ``apply`` that made it) by the copy
+rule of ``slipstream.engine.fields``, appends the events it causes to ``events``, and cites its section of
+the rulebook. Rule decisions (SR-* ids) are in docs/rules/scrap-racer.md.
 
-Notation (docs/rules/scrap-racer.md has the full table):
-    decisions   roll, stop, crash, boost:up, boost:down, boost:reroll, boost:turn,
-                play:<bonus card>, move, done, first:<racer>, win:<racer>
-    chance      die:N, dice:A-B, fight:A-B, crash:<effect>, bonus:<card>, goal:<card>,
-                marker:<boost type>, racer:<racer>, start:P<n>
+A turn: roll dice until the player stops or rolls a double; A) move (bonus cards before and after),
+the racer's ability, fights; or B) a crash card and a bonus marker; then crossings of the finish line,
+the refill of boost spaces, collecting a boost marker, and the next turn. Everything after the dice
+resolves through the state's ``queue`` of steps (``run_queue``), pausing at each chance node.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
-from functools import cache
+import enum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
-from slipstream.engine.chance import DIE_OUTCOMES, DIE_TABLE, ChanceTable
-from slipstream.engine.game import CHANCE, Actor, Event, Result, State
+from slipstream.engine.fields import replaced
+from slipstream.engine.game import Event, EventCache
 
+from . import notation
 from .content import BOOST_TYPES
+from .notation import Action, BoostUse, Kind
+from .state import (
+    ABILITY,
+    ABILITY_STEP,
+    BONUS_MARKER,
+    BONUS_MARKER_STEPS,
+    CARDS_AFTER_MOVE,
+    CARDS_BEFORE_MOVE,
+    CHOOSE_ORDER,
+    COLLECT,
+    COLLECT_STEP,
+    CROSSINGS,
+    CROSSINGS_STEP,
+    DECIDE,
+    END,
+    END_STEP,
+    FIGHT_CHOICE,
+    FIGHTS,
+    FIGHTS_STEPS,
+    ONLY_CRASH,
+    ONLY_STOP,
+    OVER,
+    REFILL,
+    REFILL_STEP,
+    RESOLVING,
+    REVEAL,
+    REVEAL_STEPS,
+    ROLL,
+    ROLL_OR_STOP,
+    BoostType,
+    DeckCounts,
+    Need,
+)
 
 if TYPE_CHECKING:
-    from .game import ScrapRacer
+    from collections.abc import Sequence
 
-# Phases of a turn.
-SETUP, ORDER, ROLL, DECIDE, CARDS, CARDS_AFTER, WAIT_CHANCE, FIGHT_CHOICE, OVER = range(9)
+    from .state import ScrapState
 
-PM, REROLL, TURN = (BOOST_TYPES.index(t) for t in ("plus-minus", "reroll", "turn"))
-DIE_ACTIONS = tuple(a for a, _ in DIE_OUTCOMES)
-DIE_FACES = {a: int(a[4:]) for a in DIE_ACTIONS}
-FIGHT_OUTCOMES = tuple((f"fight:{a}-{b}", 1 / 36) for a in range(1, 7) for b in range(1, 7))
-TWO_DICE_OUTCOMES = tuple(
-    (f"dice:{a}-{b}", (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)
-)
-MARKER_ACTIONS = tuple(f"marker:{t}" for t in BOOST_TYPES)
-FIGHT_TABLE = ChanceTable(FIGHT_OUTCOMES)
-TWO_DICE_TABLE = ChanceTable(TWO_DICE_OUTCOMES)
-FIXED_CHANCE = {"fight": FIGHT_TABLE, "back-die": DIE_TABLE, "two-dice": TWO_DICE_TABLE}
-"""The chance nodes whose outcomes never change, by the kind of ``need`` they answer."""
-ROLL_OR_STOP = ("roll", "stop")
-ONLY_STOP = ("stop",)
-ONLY_CRASH = ("crash",)
-MOVE_ABILITIES = frozenset(("steel-jacket", "swifty", "twister", "crusher"))
+RULE_SETUP_DASHBOARDS = "Setup 7)"
+RULE_SETUP_START = "Setup 8)"
+RULE_PLAYING = "Playing the Game"
+RULE_ROLL = "Roll the dice"
+RULE_BOOST = "Boost markers"
+RULE_MOVE = "A) Move the Racer, 1) Dice results and bonus cards"
+RULE_BONUS_CARDS = "Bonus cards"
+RULE_ABILITY = "Racer abilities"
+RULE_FIGHT = "A) Move the Racer, 3) Fight"
+RULE_CRASH = "B) Doubles Rolled, 1st Draw a crash card"
+RULE_MARKER = "B) Doubles Rolled, 2nd Taking a bonus marker"
+RULE_CROSS = "Crossing the finish line, 1)"
+RULE_REFILL = "Crossing the finish line, 2)"
+RULE_COLLECT = "Collecting Boost markers"
+RULE_END = "End of the game and Awards Ceremony"
+RULE_TEAM = "Changes in a 2-player game"
+
+MOVE_ABILITIES: Final = frozenset(("steel-jacket", "swifty", "twister", "crusher"))
 """The abilities checked after a racer's own move (the others act in fights or on bonus markers)."""
-FORWARD_CARDS = {"forward-3": 3, "forward-5": 5, "forward-7": 7}
-GOAL_MOVES = {"last-place": 7, "last-two": 5, "all-but-first": 2, "all-but-first-two": 3}
+MAX_DICE: Final = 6
+"""Up to six dice a turn: the sixth is kept."""
+LAPS_TO_FINISH: Final = 3
 
-R_ROLL = "Roll the dice"
-R_BOOST = "Boost markers"
-R_MOVE = "A) Move the Racer, 1) Dice results and bonus cards"
-R_ABILITY = "A) Move the Racer, 2) The racer's ability; Racer abilities"
-R_FIGHT = "A) Move the Racer, 3) Fight"
-R_CRASH = "B) Doubles Rolled, 1st Draw a crash card"
-R_MARKER = "B) Doubles Rolled, 2nd Taking a bonus marker"
-R_CROSS = "Crossing the finish line, 1)"
-R_REFILL = "Crossing the finish line, 2)"
-R_COLLECT = "Collecting Boost markers"
-R_END = "End of the game and Awards Ceremony"
-R_TEAM = "Changes in a 2-player game"
+EVENTS: Final = EventCache()
+"""The events that recur with the same content (a die roll, the start of a turn), each made once."""
 
 
-@cache
+def increased(counts: tuple[int, ...], index: int, n: int) -> tuple[int, ...]:
+    """``counts`` with ``n`` added to entry ``index`` (a new tuple: the copy rule's change of one count).
+
+    ``slipstream.engine.fields.replaced`` for counts, written here so that the compiled build compiles it
+    with the rules (most counts change on some turn).
+    """
+    return (*counts[:index], counts[index] + n, *counts[index + 1:])
+
+
+# --- Setup --------------------------------------------------------------------------------------------
+
+def racer_names(s: ScrapState) -> tuple[str, ...]:
+    """Every slot's racer name, for ``names`` (set whenever ``racer`` changes, during setup)."""
+    names = s.g.racer_names
+    return tuple(names.get(rid) or f"racer {r + 1}" for r, rid in enumerate(s.racer))
+
+
+def setup_draw(s: ScrapState, action: Action, events: list[Event]) -> None:
+    """Setup 7) each player draws a dashboard at random; 8) a random start player (SR-G8)."""
+    g = s.g
+    if action.kind == Kind.RACER:
+        slot = s.racer.index("")
+        s.racer = replaced(s.racer, slot, action.name)
+        s.names = racer_names(s)
+        events.append(Event("setup", f"{g.seat_name(s.owner[slot])} draws the dashboard of {s.names[slot]}",
+                            RULE_SETUP_DASHBOARDS))
+    else:
+        s.start_seat = action.dice[0]
+        events.append(Event("setup", f"{g.seat_name(s.start_seat)} is the start player", RULE_SETUP_START))
+    next_setup_step(s, events)
+
+
+def next_setup_step(s: ScrapState, events: list[Event]) -> None:
+    """Setup: move on once every dashboard is drawn and the start player is known; play goes clockwise
+    from the start player (the team game chooses its order during play: ``choose_first_racer``)."""
+    if "" in s.racer:
+        s.need = (Need.RACER,)
+        return
+    if s.start_seat < 0:
+        s.need = (Need.START_PLAYER,)
+        return
+    g = s.g
+    if g.per_player == 1:
+        s.order = tuple(r for k in range(g.players) for r in g.racers_of((s.start_seat + k) % g.players))
+        begin_turn(s, events)
+    else:
+        s.stage = CHOOSE_ORDER
+
+
+# --- Playing the Game ---------------------------------------------------------------------------------
+
+def turn_event(s: ScrapState, r: int) -> Event:
+    """The event that opens racer ``r``'s turn (made once per round, racer and seat)."""
+    round_number, name, seat_name = s.round, s.names[r], s.g.seat_names[s.owner[r]]
+    return EVENTS.get(("turn", round_number, name, seat_name),
+                      lambda: Event("turn", f"Round {round_number}: {name} ({seat_name}) to play", RULE_PLAYING))
+
+
+def begin_turn(s: ScrapState, events: list[Event]) -> None:
+    """Playing the Game: the racers take turns clockwise, starting with the start player."""
+    if s.turn >= len(s.order):
+        s.stage = CHOOSE_ORDER
+        return
+    s.dice = ()
+    s.die = 0
+    s.passed = False
+    s.moved = ()
+    s.crossed = False
+    s.queue = ()
+    s.stage = ROLL
+    events.append(turn_event(s, s.order[s.turn]))
+
+
+# --- Roll the dice ------------------------------------------------------------------------------------
+
 def die_event(name: str, nth: int, face: int) -> Event:
-    """The event of a die roll (``nth``: 1 for the first die, ..., 0 for a re-roll).
+    """The event of a die roll (``nth``: 1 for the first die, ..., 0 for a re-roll), made once per racer,
+    die and face."""
+    return EVENTS.get(("die", name, nth, face), lambda: Event(
+        "die", f"{name} {f'rolls die {nth}:' if nth else 're-rolls'} {face}", RULE_ROLL if nth else RULE_BOOST,
+        MappingProxyType({"die": face})))
 
-    The commonest event of a race, built once per racer, die and face: events are immutable, and its
-    data is a read-only mapping.
+
+def roll_die(s: ScrapState, face: int, events: list[Event]) -> None:
+    """Roll the dice: the active player rolls one die and checks the result."""
+    nth = 0 if s.die else len(s.dice) + 1  # 0: a re-roll
+    s.die = face
+    events.append(die_event(s.names[s.order[s.turn]], nth, face))
+    check_die(s, events)
+
+
+def holds_boost_markers(s: ScrapState, r: int) -> bool:
+    return any(s.boost_markers[r])
+
+
+def check_die(s: ScrapState, events: list[Event]) -> None:
+    """Roll the dice: a double ends the rolling (B); the sixth die is kept; otherwise roll on or stop.
+    A player holding boost markers may change the die first, so is asked before the check."""
+    if holds_boost_markers(s, s.order[s.turn]):
+        s.stage = DECIDE
+    elif s.die in s.dice:  # a double
+        begin_crash(s, events)
+    elif len(s.dice) == MAX_DICE - 1:
+        keep_dice(s, events)
+    else:
+        s.stage = DECIDE
+
+
+BOOST_DOWN: Final = notation.boost(BoostUse.DOWN)
+BOOST_REROLL: Final = notation.boost(BoostUse.REROLL)
+BOOST_TURN: Final = notation.boost(BoostUse.TURN)
+BOOST_UP: Final = notation.boost(BoostUse.UP)
+
+
+def decision_actions(s: ScrapState) -> Sequence[str]:
+    """Roll the dice and Boost markers: after a die, change it with a boost marker, or accept it (a double:
+    the crash card; else roll again or stop; the sixth die: stop). Sorted, as the legal actions."""
+    if s.die in s.dice:  # a double
+        accept: Sequence[str] = ONLY_CRASH
+    elif len(s.dice) == MAX_DICE - 1:
+        accept = ONLY_STOP
+    else:
+        accept = ROLL_OR_STOP
+    held = s.boost_markers[s.order[s.turn]]
+    if not any(held):
+        return accept
+    die = s.die
+    boosts = []
+    if held[BoostType.PLUS_MINUS] and die > 1:
+        boosts.append(BOOST_DOWN)
+    if held[BoostType.REROLL]:
+        boosts.append(BOOST_REROLL)
+    if held[BoostType.TURN]:
+        boosts.append(BOOST_TURN)
+    if held[BoostType.PLUS_MINUS] and die < 6:
+        boosts.append(BOOST_UP)
+    return [*boosts, *accept]
+
+
+def decide(s: ScrapState, action: Action, events: list[Event]) -> None:
+    """Roll the dice: use a boost marker on the die, roll another die, stop and move, or take the crash."""
+    kind = action.kind
+    if kind == Kind.BOOST and action.use is not None:
+        use_boost_marker(s, s.order[s.turn], action.use, events)
+    elif kind == Kind.ROLL_AGAIN:
+        s.dice = (*s.dice, s.die)
+        s.die = 0
+        s.stage = ROLL
+    elif kind == Kind.STOP:
+        keep_dice(s, events)
+    else:  # ACCEPT_CRASH
+        begin_crash(s, events)
+
+
+def keep_event(name: str, dice: tuple[int, ...]) -> Event:
+    """The event of keeping the dice (made once per racer and dice)."""
+    return EVENTS.get(("keep", name, dice), lambda: Event(
+        "keep", f"{name} keeps {' + '.join(map(str, dice))} = {sum(dice)}", RULE_ROLL,
+        MappingProxyType({"dice": list(dice)})))
+
+
+def keep_dice(s: ScrapState, events: list[Event]) -> None:
+    """Roll the dice: the player stops and keeps the dice: A) Move the Racer."""
+    s.dice = (*s.dice, s.die)
+    s.die = 0
+    events.append(keep_event(s.names[s.order[s.turn]], s.dice))
+    s.stage = CARDS_BEFORE_MOVE
+    open_bonus_card_window(s, events)
+
+
+# --- Boost markers ------------------------------------------------------------------------------------
+
+BOOST_OF_USE: Final = {BoostUse.UP: BoostType.PLUS_MINUS, BoostUse.DOWN: BoostType.PLUS_MINUS,
+                       BoostUse.REROLL: BoostType.REROLL, BoostUse.TURN: BoostType.TURN}
+
+
+def give_boost_markers(s: ScrapState, r: int, boost: int, n: int) -> None:
+    """Racer ``r`` gains ``n`` boost markers of one type (a negative ``n`` gives them up)."""
+    held = s.boost_markers[r]
+    s.boost_markers = replaced(s.boost_markers, r, increased(held, boost, n))
+
+
+def use_boost_marker(s: ScrapState, r: int, use: BoostUse, events: list[Event]) -> None:
+    """Boost markers: used on the die just rolled, before the doubles check, then removed from the game.
+    Re-roll: only the new result counts; +/- 1: never from 6 to 1 or back; Turn: the opposite face."""
+    give_boost_markers(s, r, BOOST_OF_USE[use], -1)
+    s.boost_markers_used += 1
+    if use == BoostUse.REROLL:
+        events.append(Event("boost", f"{s.names[r]} uses a Re-roll marker", f"{RULE_BOOST}: Re-roll"))
+        s.stage = ROLL
+        return
+    old = s.die
+    s.die = old + 1 if use == BoostUse.UP else old - 1 if use == BoostUse.DOWN else 7 - old
+    label = "Turn" if use == BoostUse.TURN else "+/- 1"
+    events.append(Event("boost", f"{s.names[r]} uses a {label} marker: {old} becomes {s.die}",
+                        f"{RULE_BOOST}: {label}", {"die": s.die}))
+    check_die(s, events)
+
+
+# --- A) Move the Racer, 1) Dice results and bonus cards -----------------------------------------------
+
+FORWARD_CARDS: Final = {"forward-3": 3, "forward-5": 5, "forward-7": 7}
+"""Bonus cards that move a fixed number of spaces."""
+NEXT_SPACE_CARDS: Final = {"straight": "S", "curve": "C"}
+"""Bonus cards that move to the next space of a kind (S straight, C curve); ``catch-up`` moves to the next
+racer ahead."""
+
+
+def open_bonus_card_window(s: ScrapState, events: list[Event]) -> None:
+    """1) Bonus cards may be played before and after the dice move; a seat without any is not asked.
+
+    The window opens whenever the seat holds a card (public: the number of cards is open), so that it
+    tells no other seat whether the cards held can be played now.
     """
-    what = f"rolls die {nth}:" if nth else "re-rolls"
-    return Event("die", f"{name} {what} {face}", R_ROLL if nth else R_BOOST, MappingProxyType({"die": face}))
+    if holds_bonus_cards(s, s.owner[s.order[s.turn]]):
+        return
+    if s.stage == CARDS_BEFORE_MOVE:
+        dice_move(s, events)
+    after_move(s, events)
 
 
-@cache
-def keep_text(name: str, dice: tuple[int, ...]) -> str:
-    """The text of keeping the dice, built once per racer and dice."""
-    return f"{name} keeps {' + '.join(map(str, dice))} = {sum(dice)}"
+def holds_bonus_cards(s: ScrapState, seat: int) -> bool:
+    return any(s.bonus_cards[seat])
 
 
-@cache
-def turn_event(rnd: int, name: str, seat_name: str) -> Event:
-    """The event that opens a racer's turn, built once per round, racer and seat."""
-    return Event("turn", f"Round {rnd}: {name} ({seat_name}) to play", "Playing the Game")
+def playable_cards(s: ScrapState, seat: int) -> list[str]:
+    """1) The bonus cards ``seat`` may play now: those it holds that can move the active racer."""
+    hand = s.bonus_cards[seat]
+    if not any(hand):
+        return []
+    r = s.active
+    return [card for card, n in zip(s.g.bonus_deck.cards, hand, strict=True)
+            if n and card_target(s, r, card) is not None]
 
 
-SHARED_LISTS = ("racer", "order", "pos", "laps", "bmark", "boosts", "cards", "decks", "unseen", "stats")
-"""The lists of a state, shared with the states made from it: never changed in place (see ``ScrapState``)."""
-
-
-def added(values: list[int], i: int, n: int) -> list[int]:
-    """A copy of ``values`` with ``n`` added at index ``i`` (copy on write: see ``ScrapState``)."""
-    new = values[:]
-    new[i] += n
-    return new
-
-
-class ScrapState(State):
-    """One position of a Scrap Racer race: plain data.
-
-    Copy on write: ``_clone`` copies only the scalars and shares every list (``SHARED_LISTS``) with the
-    state it was made from, so a list is never changed in place; a change replaces it with a changed
-    copy (``added``, or a new list). The resolution queue and the kept dice are tuples. Most moves (a
-    die, a decision to roll on) change no list at all, and a turn copies only the lists it changes.
-    ``tests/games/scrap_racer/helpers.play`` checks that no apply changes the state it was applied to.
-    """
-
-    legal_is_sorted = True
-
-    __slots__ = (
-        "bmark",
-        "bonus_supply",
-        "boost_supply",
-        "boosts",
-        "cards",
-        "crossed",
-        "decks",
-        "dice",
-        "die",
-        "end_round",
-        "filled",
-        "g",
-        "laps",
-        "moved",
-        "names",
-        "need",
-        "order",
-        "owner",
-        "passed",
-        "phase",
-        "pos",
-        "queue",
-        "racer",
-        "rnd",
-        "start_seat",
-        "stats",
-        "turn",
-        "turns",
-        "unseen",
-        "winner_info",
-    )
-
-    g: ScrapRacer
-    """The game, typed as this one (the engine's ``game`` is the same object)."""
-    phase: int
-    racer: list[str]          # racer id (ability) per racer slot; "" until drawn
-    names: tuple[str, ...]    # racer name per slot (from racer; "racer N" until drawn)
-    owner: tuple[int, ...]    # seat per racer slot
-    order: list[int]          # turn order of racer slots (built during setup)
-    pos: list[int]            # progress per racer
-    laps: list[int]           # lap markers per racer
-    bmark: list[int]          # bonus markers per racer
-    boosts: list[int]         # boost markers held, 3 per racer (plus-minus, reroll, turn)
-    cards: list[int]          # bonus cards held, one count per card type per seat
-    decks: list[int]          # draw and discard counts of every deck (see Deck offsets in game.py)
-    bonus_supply: int
-    boost_supply: int         # face-down boost markers in the supply
-    unseen: list[int]         # face-down boost markers (track and supply) by type
-    filled: int               # bitmask over boost spaces that hold a face-down marker
-    turn: int                 # index into order of the active racer
-    rnd: int                  # round number, from 1
-    turns: int                # turns completed
-    end_round: int            # the round in which the end was triggered, 0 if not yet
-    dice: tuple[int, ...]     # the dice kept this turn
-    die: int                  # the die just rolled (0 when none)
-    passed: bool              # the active racer passed a space with another racer this turn
-    moved: tuple[int, ...]    # the racers moved this turn, each once, the last moved last (who "moved in")
-    crossed: bool             # some racer crossed the finish line this turn
-    queue: tuple[tuple[Any, ...], ...]  # the steps still to resolve this turn
-    need: tuple[Any, ...]     # the chance node or choice being waited for
-    start_seat: int
-    stats: list[int]          # counters for race metrics (see STAT_* in game.py)
-    winner_info: tuple[Any, ...]
-
-    # --- the engine hooks ------------------------------------------------------------------
-
-    def _clone(self) -> ScrapState:
-        """A copy that shares the lists (never changed in place: see the class)."""
-        new = ScrapState()
-        new.g = self.g
-        new.phase = self.phase
-        new.racer = self.racer
-        new.names = self.names
-        new.owner = self.owner
-        new.order = self.order
-        new.pos = self.pos
-        new.laps = self.laps
-        new.bmark = self.bmark
-        new.boosts = self.boosts
-        new.cards = self.cards
-        new.decks = self.decks
-        new.bonus_supply = self.bonus_supply
-        new.boost_supply = self.boost_supply
-        new.unseen = self.unseen
-        new.filled = self.filled
-        new.turn = self.turn
-        new.rnd = self.rnd
-        new.turns = self.turns
-        new.end_round = self.end_round
-        new.dice = self.dice
-        new.die = self.die
-        new.passed = self.passed
-        new.moved = self.moved
-        new.crossed = self.crossed
-        new.queue = self.queue
-        new.need = self.need
-        new.start_seat = self.start_seat
-        new.stats = self.stats
-        new.winner_info = self.winner_info
-        return new
-
-    def _actor(self) -> Actor:
-        phase = self.phase  # the commonest phases first
-        if phase in (ROLL, WAIT_CHANCE):
-            return CHANCE
-        if phase in (DECIDE, CARDS, CARDS_AFTER):
-            return self.owner[self.order[self.turn]]
-        if phase == OVER:
-            return None
-        if phase == SETUP:
-            return CHANCE
-        if phase == ORDER:
-            return self._order_chooser()
-        # FIGHT_CHOICE
-        return self.owner[int(self.need[1])]
-
-    def _chance_table(self) -> ChanceTable | None:
-        """The fixed outcomes of a die roll, a fight roll or two dice (None at other nodes)."""
-        phase = self.phase
-        if phase == ROLL:
-            return DIE_TABLE
-        if phase == WAIT_CHANCE:
-            return FIXED_CHANCE.get(self.need[0])
+def card_target(s: ScrapState, r: int, card: str) -> int | None:
+    """Overview of Cards, bonus cards: the progress a card takes racer ``r`` to, or None when it cannot be
+    played (a fixed number of spaces; the next straight or curve; Catch up: the next racer ahead)."""
+    progress = s.progress[r]
+    forward = FORWARD_CARDS.get(card)
+    if forward is not None:
+        return progress + forward
+    track = s.g.track
+    length = track.length
+    kind = NEXT_SPACE_CARDS.get(card)
+    if kind is not None:
+        for step in range(1, length + 1):
+            if track.kinds[(progress + step - 1) % length] == kind:
+                return progress + step
         return None
+    here = (progress - 1) % length
+    best = None
+    for other in range(len(s.progress)):
+        if other != r and s.progress[other] > 0:
+            gap = (s.space(other) - here) % length
+            if gap and (best is None or gap < best):
+                best = gap
+    return None if best is None else progress + best
 
-    def _chance(self) -> list[tuple[str, float]]:
-        g = self.g
-        table = self._chance_table()
-        if table is not None:
-            return list(table.outcomes)
-        if self.phase == SETUP:
-            if self.need[0] == "racer":
-                left = sorted(set(g.racer_ids) - set(self.racer))
-                return [(f"racer:{r}", 1 / len(left)) for r in left]
-            return [(f"start:P{s + 1}", 1 / g.players) for s in range(g.players)]
-        kind = self.need[0]
-        if kind == "marker":
-            total = sum(self.unseen)
-            return [(a, n / total) for a, n in zip(MARKER_ACTIONS, self.unseen, strict=True) if n]
-        deck = g.deck_for(self.need)
-        counts = self.decks[deck.draw: deck.draw + len(deck.cards)]
-        total = sum(counts)
-        return [(a, n / total) for a, n in zip(deck.actions, counts, strict=True) if n]
 
-    def _legal(self) -> Sequence[str]:
-        """The legal actions, already sorted (``legal_is_sorted``); constant tuples where they can be."""
-        phase = self.phase
-        if phase == ROLL:
-            return DIE_ACTIONS
-        if phase == DECIDE:
-            return self._decide_actions()
-        if phase in (WAIT_CHANCE, SETUP):
-            table = self._chance_table()
-            if table is not None:
-                return table.actions
-            return [a for a, _ in self._chance()]
-        if phase == OVER:
-            return []
-        if phase in (CARDS, CARDS_AFTER):
-            seat = self.owner[self.order[self.turn]]
-            plays = [f"play:{c}" for c in self._playable(seat)]
-            return ["move", *plays] if phase == CARDS else ["done", *plays]
-        if phase == ORDER:
-            seat = self._order_chooser()
-            return sorted(f"first:{self.racer[r]}" for r in self.g.racers_of(seat))
-        # FIGHT_CHOICE
-        return sorted([f"win:{self.racer[self.need[1]]}", f"win:{self.racer[self.need[2]]}"])
+def bonus_card_window(s: ScrapState, action: Action, events: list[Event]) -> None:
+    """1) Play a bonus card (a hidden card, then discarded), move by the dice, or close the window."""
+    r = s.active
+    kind = action.kind
+    if kind == Kind.PLAY_CARD:
+        play_bonus_card(s, r, action.name, events)
+    elif kind == Kind.MOVE:
+        dice_move(s, events)
+        s.stage = CARDS_AFTER_MOVE
+        open_bonus_card_window(s, events)
+    else:  # DONE
+        after_move(s, events)
 
-    def _do(self, action: str) -> list[Event]:
-        ev: list[Event] = []
-        phase = self.phase
-        if phase == ROLL:
-            self._on_die(DIE_FACES[action], ev)
-            return ev
-        head, _, arg = action.partition(":")
-        if phase == DECIDE:
-            self._on_decide(head, arg, ev)
-        elif phase in (CARDS, CARDS_AFTER):
-            self._on_cards(head, arg, ev)
-        elif phase == WAIT_CHANCE:
-            self._on_chance(head, arg, ev)
-        elif phase == SETUP:
-            self._on_setup(head, arg, ev)
-        elif phase == ORDER:
-            self._on_order(arg, ev)
-        elif phase == FIGHT_CHOICE:
-            winner = self.need[1] if self.racer[self.need[1]] == arg else self.need[2]
-            loser = self.need[2] if winner == self.need[1] else self.need[1]
-            ev.append(Event("fight", f"{self.g.seat_name(self.owner[winner])} lets {self.names[winner]} "
-                            f"win the fight against {self.names[loser]}", R_TEAM))
-            self._win_fight(winner, 1, ev)
-            self._run(ev)
-        return ev
 
-    @property
-    def result(self) -> Result | None:
-        if self.phase != OVER:
-            return None
-        order, winners, reason = self.winner_info
-        return Result(order=order, winners=winners, reason=reason,
-                      details={"progress": list(self.pos), "laps": list(self.laps), "racers": list(self.racer)})
+def play_bonus_card(s: ScrapState, r: int, card: str, events: list[Event]) -> None:
+    """Bonus cards: the active racer moves by the card; when the seat holds no more cards the window
+    closes (the dice move follows if it has not been made)."""
+    g = s.g
+    seat = s.owner[r]
+    deck = g.bonus_deck
+    i = deck.cards.index(card)
+    hand = s.bonus_cards[seat]
+    s.bonus_cards = replaced(s.bonus_cards, seat, increased(hand, i, -1))
+    counts = s.decks[deck.index]
+    s.decks = replaced(s.decks, deck.index, DeckCounts(counts.draw, increased(counts.discard, i, 1)))
+    s.bonus_cards_played += 1
+    target = card_target(s, r, card)
+    if target is None:  # pragma: no cover - only playable cards are legal
+        raise RuntimeError(f"bonus card {card} has no target")
+    events.append(Event("bonus-card", f"{s.names[r]} plays the bonus card {g.card_title(card)}", RULE_BONUS_CARDS,
+                        {"card": card}))
+    move_forward(s, r, target - s.progress[r], events, own_turn=True)
+    if not holds_bonus_cards(s, seat):
+        if s.stage == CARDS_BEFORE_MOVE:
+            dice_move(s, events)
+        after_move(s, events)
 
-    # --- small helpers ---------------------------------------------------------------------
 
-    def name(self, r: int) -> str:
-        """The racer's name ("racer N" until its dashboard is drawn)."""
-        return self.names[r]
+def dice_move(s: ScrapState, events: list[Event]) -> None:
+    """1) The racer moves forward by the sum of the dice kept."""
+    move_forward(s, s.order[s.turn], sum(s.dice), events, own_turn=True)
+    s.stage = CARDS_AFTER_MOVE
 
-    def _racer_names(self) -> tuple[str, ...]:
-        """Every slot's racer name, for ``names`` (set whenever ``racer`` changes, during setup)."""
-        names = self.g.racer_names
-        return tuple(names.get(rid) or f"racer {r + 1}" for r, rid in enumerate(self.racer))
 
-    def space(self, r: int) -> int:
-        """The 0-based space of an on-track racer."""
-        return (self.pos[r] - 1) % self.g.length
+def after_move(s: ScrapState, events: list[Event]) -> None:
+    """A) after the move: 2) the racer's ability, 3) fights, then the finish line, boost spaces, the end."""
+    r = s.order[s.turn]
+    s.queue = (ABILITY_STEP, FIGHTS_STEPS[r], CROSSINGS_STEP, REFILL_STEP,
+               COLLECT_STEP, END_STEP)
+    run_queue(s, events)
 
-    def on_track(self, r: int) -> bool:
-        return self.pos[r] > 0
 
-    @property
-    def active(self) -> int:
-        return self.order[self.turn]
+def move_forward(s: ScrapState, r: int, n: int, events: list[Event], own_turn: bool = False,
+                 rule: str = RULE_MOVE) -> None:
+    """1) Move racer ``r`` forward ``n`` spaces, counting occupied spaces too; a racer behind the line
+    enters the track (its first space is space 1)."""
+    if n <= 0:
+        return
+    start = s.progress[r]
+    end = start + n
+    s.progress[r] = end
+    note_moved(s, r)
+    if own_turn and not s.passed:
+        s.passed = passes_someone(s, r, start, end)
+    where = "enters the track and " if start == 0 else ""
+    space = (end - 1) % s.g.length + 1
+    events.append(Event("move", f"{s.names[r]} {where}moves {n} forward to space {space}", rule,
+                        {"racer": s.racer[r], "from": start, "to": end}))
 
-    def standings(self) -> list[int]:
-        """Racers from first to last: by progress; racers not yet on the track by turn order."""
-        n = len(self.pos)
-        if len(self.order) == n:  # a stable sort keeps the turn order among racers with equal progress
-            return sorted(self.order, key=self.pos.__getitem__, reverse=True)
-        rank = {r: i for i, r in enumerate(self.order)}
-        return sorted(range(n), key=lambda r: (-self.pos[r], rank.get(r, n + r)))
 
-    def _order_chooser(self) -> int:
-        if not self.order:
-            return self.start_seat
-        return (self.owner[self.order[-1]] + 1) % self.g.players
+def note_moved(s: ScrapState, r: int) -> None:
+    """Note that racer ``r`` moved: of racers sharing a space, the one moved last is the one that moved in."""
+    moved = s.moved
+    if not moved:
+        s.moved = (r,)  # the turn's first move, most often its only mover
+    elif moved[-1] != r:
+        s.moved = (*(x for x in moved if x != r), r)
 
-    # --- setup -------------------------------------------------------------------------------
 
-    def _on_setup(self, head: str, arg: str, ev: list[Event]) -> None:
-        g = self.g
-        if head == "racer":
-            slot = self.racer.index("")
-            self.racer = [*self.racer[:slot], arg, *self.racer[slot + 1:]]
-            self.names = self._racer_names()
-            ev.append(Event("setup", f"{g.seat_name(self.owner[slot])} draws the dashboard of {self.names[slot]}",
-                            "Setup 7)"))
-        else:
-            self.start_seat = int(arg[1:]) - 1
-            ev.append(Event("setup", f"{g.seat_name(self.start_seat)} is the start player", "Setup 8)"))
-        self._setup_next(ev)
+def passes_someone(s: ScrapState, r: int, start: int, end: int) -> bool:
+    """Does a move from ``start`` to ``end`` pass (not land on) a space with another racer (Twister,
+    Crusher)?
 
-    def _setup_next(self, ev: list[Event]) -> None:
-        """Move on from setup once every dashboard is drawn and the start player is known."""
-        if "" in self.racer:
-            self.need = ("racer",)
+    The space it leaves counts too (SR-A4): it is shared only after an earlier move of this turn
+    (Catch up), and moving on passes that racer. A racer entering the track leaves no space.
+    """
+    length = s.g.length
+    n = end - start
+    low = 0 if start > 0 else 1
+    progress = s.progress
+    for other in range(len(progress)):
+        q = progress[other]
+        if other != r and q > 0 and (n > length or low <= (q - start) % length < n):
+            return True
+    return False
+
+
+def move_backward(s: ScrapState, r: int, n: int, events: list[Event], rule: str) -> None:
+    """Crash cards: move back ``n`` spaces, never behind the finish line (SR-A1); off-track racers stay."""
+    start = s.progress[r]
+    if start == 0 or n <= 0:
+        return
+    length = s.g.length
+    floor = (start - 1) // length * length + 1
+    s.progress[r] = max(start - n, floor)
+    moved = start - s.progress[r]
+    if moved:
+        note_moved(s, r)
+    note = " (stopped at the finish line)" if moved < n else ""
+    events.append(Event("move", f"{s.names[r]} moves {moved} back to space {s.space(r) + 1}{note}", rule,
+                        {"racer": s.racer[r], "from": start, "to": s.progress[r]}))
+
+
+# --- Turn overview: the steps after the dice, in order ------------------------------------------------
+
+def run_queue(s: ScrapState, events: list[Event]) -> None:
+    """Turn overview: resolve the queued steps until one waits for a chance outcome or a choice, or the
+    turn ends."""
+    s.stage = RESOLVING
+    while s.queue:
+        step = s.queue[0]
+        s.queue = s.queue[1:]
+        kind = step.kind
+        if kind is ABILITY:  # the steps of every turn first, in their order, then the others
+            racer_ability(s, events)
+        elif kind is FIGHTS:
+            if next_fight(s, step.racer, events):
+                return
+        elif kind is CROSSINGS:
+            if next_crossing(s, events):
+                return
+        elif kind is REFILL:
+            if s.crossed:
+                refill_boost_spaces(s, events)
+        elif kind is COLLECT:
+            if reveal_boost_marker(s, s.order[s.turn]):  # the active racer collects a boost marker
+                return
+        elif kind is END:
+            end_turn(s, events)
             return
-        if self.start_seat < 0:
-            self.need = ("start",)
+        elif kind is BONUS_MARKER:
+            if take_bonus_marker(s, step.racer, events):
+                return
+        elif kind is REVEAL and reveal_boost_marker(s, step.racer):
             return
-        g = self.g
-        if g.per_player == 1:
-            self.order = [r for k in range(g.players) for r in g.racers_of((self.start_seat + k) % g.players)]
-            self._begin_turn(ev)
-        else:
-            self.phase = ORDER
 
-    def _on_order(self, arg: str, ev: list[Event]) -> None:
-        seat = self._order_chooser()
-        mine = self.g.racers_of(seat)
-        first = next(r for r in mine if self.racer[r] == arg)
-        self.order = [*self.order, first, *(r for r in mine if r != first)]
-        ev.append(Event("order", f"{self.g.seat_name(seat)} sends {self.names[first]} first", R_TEAM))
-        self._begin_turn(ev)
 
-    # --- rolling the dice ----------------------------------------------------------------------
+def wait_for(s: ScrapState, need: tuple[Any, ...]) -> bool:
+    """Pause the queue for a chance outcome (always True: the queue waits)."""
+    s.need = need
+    s.stage = RESOLVING
+    return True
 
-    def _begin_turn(self, ev: list[Event]) -> None:
-        if self.turn >= len(self.order):
-            self.phase = ORDER
-            return
-        self.dice = ()
-        self.die = 0
-        self.passed = False
-        self.moved = ()
-        self.crossed = False
-        self.queue = ()
-        self.phase = ROLL
-        r = self.order[self.turn]
-        ev.append(turn_event(self.rnd, self.names[r], self.g.seat_names[self.owner[r]]))
 
-    def _on_die(self, face: int, ev: list[Event]) -> None:
-        nth = 0 if self.die else len(self.dice) + 1  # 0: a re-roll
-        self.die = face
-        ev.append(die_event(self.names[self.order[self.turn]], nth, face))
-        self._after_die(ev)
+def chance_outcome(s: ScrapState, action: Action, events: list[Event]) -> None:
+    """A chance outcome arrived for the step that waits for it; then the queue resumes."""
+    need = s.need
+    kind = need[0]
+    waiting = False
+    if kind == Need.FIGHT:
+        waiting = fight_roll(s, need[1], need[2], action.dice, events)
+    elif kind == Need.CRASH_CARD:
+        waiting = crash_card(s, need[1], action.name, events)
+    elif kind == Need.TWO_DICE:
+        two_dice_roll(s, action.dice, events)
+    elif kind == Need.BACKWARDS_DIE:
+        backwards_die_roll(s, action.dice[0], events)
+    elif kind == Need.BONUS_CARD:
+        bonus_card_drawn(s, need[1], action.name, events)
+    elif kind == Need.GOAL_CARD:
+        goal_card(s, need[1], action.name, events)
+    else:  # Need.BOOST_MARKER
+        boost_marker_revealed(s, need[1], need[2], action.name, events)
+    if not waiting:
+        run_queue(s, events)
 
-    def _after_die(self, ev: list[Event]) -> None:
-        """With boost markers the player may change the die first; otherwise it is checked at once."""
-        b, i = self.boosts, 3 * self.order[self.turn]
-        if b[i] + b[i + 1] + b[i + 2]:  # holds boost markers
-            self.phase = DECIDE
-        elif self.die in self.dice:  # a double
-            self._begin_crash(ev)
-        elif len(self.dice) == 5:
-            self._keep(ev)
-        else:
-            self.phase = DECIDE
 
-    def _decide_actions(self) -> Sequence[str]:
-        """After a die: change it with a boost marker, or accept it (crash, roll again or stop)."""
-        if self.die in self.dice:  # a double
-            acts: Sequence[str] = ONLY_CRASH
-        elif len(self.dice) == 5:
-            acts = ONLY_STOP
-        else:
-            acts = ROLL_OR_STOP
-        r = 3 * self.order[self.turn]
-        b = self.boosts
-        if b[r] + b[r + 1] + b[r + 2]:
-            die = self.die
-            boosts = []
-            if b[r + PM] and die > 1:
-                boosts.append("boost:down")
-            if b[r + REROLL]:
-                boosts.append("boost:reroll")
-            if b[r + TURN]:
-                boosts.append("boost:turn")
-            if b[r + PM] and die < 6:
-                boosts.append("boost:up")
-            return [*boosts, *acts]
-        return acts
+# --- A) Move the Racer, 2) The racer's ability --------------------------------------------------------
 
-    def _on_decide(self, head: str, arg: str, ev: list[Event]) -> None:
-        if head == "boost":
-            self._use_boost(self.order[self.turn], arg, ev)
-        elif head == "roll":
-            self.dice = (*self.dice, self.die)
-            self.die = 0
-            self.phase = ROLL
-        elif head == "stop":
-            self._keep(ev)
-        else:  # crash
-            self._begin_crash(ev)
+def racer_ability(s: ScrapState, events: list[Event]) -> None:
+    """2) The racer's ability, checked after the move (never on a crash turn); Racer abilities: Steel
+    Jacket ends on a straight, Swifty on a curve: one more space; Twister passed a racer: one more space;
+    Crusher passed a racer: a bonus marker."""
+    r = s.order[s.turn]
+    ability = s.racer[r]
+    if ability not in MOVE_ABILITIES or not s.on_track(r):
+        return
+    kind = s.g.track.kinds[s.space(r)]
+    if (ability == "steel-jacket" and kind == "S") or (ability == "swifty" and kind == "C"):
+        move_forward(s, r, 1, events, rule=f"{RULE_ABILITY}: {s.names[r]}")
+    elif ability == "twister" and s.passed:
+        move_forward(s, r, 1, events, rule=f"{RULE_ABILITY}: Twister")
+    elif ability == "crusher" and s.passed:
+        events.append(Event("ability", "Crusher passed another racer: takes a bonus marker",
+                            f"{RULE_ABILITY}: Crusher"))
+        s.queue = (BONUS_MARKER_STEPS[r], *s.queue)
 
-    def _use_boost(self, r: int, how: str, ev: list[Event]) -> None:
-        """Boost markers: used on the die just rolled, before the doubles check, then removed."""
-        kind = {"up": PM, "down": PM, "reroll": REROLL, "turn": TURN}[how]
-        self.boosts = added(self.boosts, 3 * r + kind, -1)
-        self.stats = added(self.stats, self.g.STAT_BOOSTS, 1)
-        if how == "reroll":
-            ev.append(Event("boost", f"{self.names[r]} uses a Re-roll marker", f"{R_BOOST}: Re-roll"))
-            self.phase = ROLL
-            return
-        old = self.die
-        self.die = old + 1 if how == "up" else old - 1 if how == "down" else 7 - old
-        label = "Turn" if how == "turn" else "+/- 1"
-        ev.append(Event("boost", f"{self.names[r]} uses a {label} marker: {old} becomes {self.die}",
-                        f"{R_BOOST}: {label}", {"die": self.die}))
-        self._after_die(ev)
 
-    def _keep(self, ev: list[Event]) -> None:
-        """Keep the dice: A) Move the Racer."""
-        self.dice = (*self.dice, self.die)
-        self.die = 0
-        ev.append(Event("keep", keep_text(self.names[self.order[self.turn]], self.dice), R_ROLL,
-                        {"dice": list(self.dice)}))
-        self.phase = CARDS
-        self._cards_or_skip(ev)
+# --- A) Move the Racer, 3) Fight ----------------------------------------------------------------------
 
-    # --- A) Move the racer ---------------------------------------------------------------------
+def crowd(s: ScrapState, mover: int) -> tuple[int, int] | None:
+    """3) The next two racers that must fight (SR-A7), or None when every racer has a space of its own.
 
-    def _cards_or_skip(self, ev: list[Event]) -> None:
-        """Bonus cards may be played before and after the dice move; a seat without any is not asked.
+    The crowd of ``mover`` (the racer that just moved: the active racer, a fight's winner, a pushed
+    racer, the racer that drew a goal card) first, else the crowd farthest ahead. In the crowd, the
+    racer moved last this turn is the one that moved in ("a racer lands on a space with another
+    racer"); it fights the other racer there that is earliest in turn order.
+    """
+    progress = s.progress
+    length = s.g.length
+    if len({(p - 1) % length for p in progress if p > 0}) == len(progress) - progress.count(0):
+        return None  # every racer on the track has a space of its own
+    by_space: dict[int, list[int]] = {}
+    for r in range(len(progress)):
+        if progress[r] > 0:
+            by_space.setdefault((progress[r] - 1) % length, []).append(r)
+    crowded = [rs for rs in by_space.values() if len(rs) > 1]
+    if not crowded:
+        return None
+    found = max(crowded, key=lambda rs: max(progress[o] for o in rs))
+    for rs in crowded:
+        if mover in rs:
+            found = rs
+    rank = {r: i for i, r in enumerate(s.order)}
+    lander = found[0]  # every crowd holds a racer moved this turn (no two racers share a space between turns)
+    for r in s.moved:
+        if r in found:
+            lander = r
+    other = min((o for o in found if o != lander), key=lambda o: rank.get(o, o))
+    return lander, other
 
-        The window opens whenever the seat holds a card (public: the number of cards is open), so
-        that it tells no other seat whether the cards held can be played now.
-        """
-        if self._holds_cards(self.owner[self.order[self.turn]]):
-            return
-        if self.phase == CARDS:
-            self._dice_move(ev)
-        self._after_move(ev)
 
-    def _holds_cards(self, seat: int) -> bool:
-        n = self.g.n_bonus_cards
-        return any(self.cards[seat * n: (seat + 1) * n])
-
-    def _playable(self, seat: int) -> list[str]:
-        g = self.g
-        n = len(g.bonus_deck.cards)
-        base = seat * n
-        if not any(self.cards[base: base + n]):
-            return []
-        out = []
-        for i, card in enumerate(g.bonus_deck.cards):
-            if self.cards[base + i] and self._card_target(self.active, card) is not None:
-                out.append(card)
-        return out
-
-    def _card_target(self, r: int, card: str) -> int | None:
-        """The progress a bonus card takes racer ``r`` to, or None when it cannot be played."""
-        pos = self.pos[r]
-        if card in FORWARD_CARDS:
-            return pos + FORWARD_CARDS[card]
-        track = self.g.track
-        length = track.length
-        if card in ("straight", "curve"):
-            want = "S" if card == "straight" else "C"
-            for step in range(1, length + 1):
-                if track.kinds[(pos + step - 1) % length] == want:
-                    return pos + step
-            return None
-        here = (pos - 1) % length
-        best = None
-        for o in range(len(self.pos)):
-            if o != r and self.pos[o] > 0:
-                d = (self.space(o) - here) % length
-                if d and (best is None or d < best):
-                    best = d
-        return None if best is None else pos + best
-
-    def _on_cards(self, head: str, arg: str, ev: list[Event]) -> None:
-        r = self.active
-        if head == "play":
-            g = self.g
-            seat = self.owner[r]
-            i = g.bonus_deck.cards.index(arg)
-            self.cards = added(self.cards, seat * g.n_bonus_cards + i, -1)
-            self.decks = added(self.decks, g.bonus_deck.discard + i, 1)
-            self.stats = added(self.stats, g.STAT_CARDS_PLAYED, 1)
-            target = self._card_target(r, arg)
-            if target is None:  # pragma: no cover - only playable cards are legal
-                raise RuntimeError(f"bonus card {arg} has no target")
-            ev.append(Event("bonus-card", f"{self.names[r]} plays the bonus card {g.card_title(arg)}",
-                            "Bonus cards", {"card": arg}))
-            self._forward(r, target - self.pos[r], ev, own_turn=True)
-            if not self._holds_cards(seat):
-                if self.phase == CARDS:
-                    self._dice_move(ev)
-                self._after_move(ev)
-        elif head == "move":
-            self._dice_move(ev)
-            self.phase = CARDS_AFTER
-            self._cards_or_skip(ev)
-        else:  # done
-            self._after_move(ev)
-
-    def _dice_move(self, ev: list[Event]) -> None:
-        self._forward(self.order[self.turn], sum(self.dice), ev, own_turn=True)
-        self.phase = CARDS_AFTER
-
-    def _after_move(self, ev: list[Event]) -> None:
-        r = self.order[self.turn]
-        self.queue = (("ability",), ("fights", r), ("crossings",), ("refill",), ("collect",), ("end",))
-        self._run(ev)
-
-    def _forward(self, r: int, n: int, ev: list[Event], own_turn: bool = False, rule: str = R_MOVE) -> None:
-        """Move racer ``r`` forward ``n`` spaces, counting occupied spaces too."""
-        if n <= 0:
-            return
-        start = self.pos[r]
-        end = start + n
-        self.pos = added(self.pos, r, n)
-        self._moved(r)
-        if own_turn and not self.passed:
-            self.passed = self._passes_someone(r, start, end)
-        where = "enters the track and " if start == 0 else ""
-        space = (end - 1) % self.g.length + 1
-        ev.append(Event("move", f"{self.names[r]} {where}moves {n} forward to space {space}", rule,
-                        {"racer": self.racer[r], "from": start, "to": end}))
-
-    def _moved(self, r: int) -> None:
-        """Note that racer ``r`` moved: of racers sharing a space, the one moved last is the one that moved in."""
-        moved = self.moved
-        if not moved:
-            self.moved = (r,)  # the turn's first move, most often its only mover
-        elif moved[-1] != r:
-            self.moved = (*(x for x in moved if x != r), r)
-
-    def _passes_someone(self, r: int, start: int, end: int) -> bool:
-        """Does a move from ``start`` to ``end`` pass (not land on) a space with another racer?
-
-        The space it leaves counts too (SR-A4): it is shared only after an earlier move of this turn
-        (Catch up), and moving on passes that racer. A racer entering the track leaves no space.
-        """
-        length = self.g.length
-        n = end - start
-        lo = 0 if start > 0 else 1
-        pos = self.pos
-        for o in range(len(pos)):
-            q = pos[o]
-            if o != r and q > 0 and (n > length or lo <= (q - start) % length < n):
-                return True
+def next_fight(s: ScrapState, mover: int, events: list[Event]) -> bool:
+    """3) Fight: racers sharing a space fight until every racer has a space of its own (True: waiting).
+    Jackal wins every fight and moves 2 (SR-A2, SR-A3); two racers of one player: the player chooses."""
+    pair = crowd(s, mover)
+    if pair is None:
         return False
-
-    def _backward(self, r: int, n: int, ev: list[Event], rule: str) -> None:
-        """Move back ``n`` spaces, never behind the finish line (SR-A1); off-track racers stay."""
-        start = self.pos[r]
-        if start == 0 or n <= 0:
-            return
-        length = self.g.length
-        floor = (start - 1) // length * length + 1
-        self.pos = added(self.pos, r, max(start - n, floor) - start)
-        moved = start - self.pos[r]
-        if moved:
-            self._moved(r)
-        note = " (stopped at the finish line)" if moved < n else ""
-        ev.append(Event("move", f"{self.names[r]} moves {moved} back to space {self.space(r) + 1}{note}", rule,
-                        {"racer": self.racer[r], "from": start, "to": self.pos[r]}))
-
-    # --- the resolution queue -------------------------------------------------------------------
-
-    def _run(self, ev: list[Event]) -> None:
-        """Resolve queued steps until one waits for a chance outcome or a choice, or the turn ends."""
-        self.phase = WAIT_CHANCE
-        while self.queue:
-            step, self.queue = self.queue[0], self.queue[1:]
-            kind = step[0]
-            if kind == "ability":  # the steps of every turn first, in their order, then the others
-                self._ability(ev)
-            elif kind == "fights":
-                if self._fight_next(step[1], ev):
-                    return
-            elif kind == "crossings":
-                if self._crossing_next(ev):
-                    return
-            elif kind == "refill":
-                if self.crossed:
-                    self._refill(ev)
-            elif kind == "collect":
-                if self._reveal(self.order[self.turn], ev):  # the active racer collects a boost marker
-                    return
-            elif kind == "end":
-                self._end_turn(ev)
-                return
-            elif kind == "marker":
-                if self._take_marker(step[1], ev):
-                    return
-            elif kind == "reveal" and self._reveal(step[1], ev):
-                return
-
-    def _wait(self, need: tuple[Any, ...]) -> bool:
-        self.need = need
-        self.phase = WAIT_CHANCE
+    a, b = pair
+    s.fights += 1
+    jackal = a if s.racer[a] == "jackal" else b if s.racer[b] == "jackal" else None
+    if jackal is not None:
+        other = b if jackal == a else a
+        events.append(Event("fight", f"{s.names[jackal]} wins the fight against {s.names[other]} "
+                            "automatically and moves 2", f"{RULE_ABILITY}: Jackal (SR-A2, SR-A3)"))
+        win_fight(s, jackal, 2, events)
+        return False
+    if s.g.per_player > 1 and s.owner[a] == s.owner[b]:
+        s.need = (Need.OWN_FIGHT, a, b)
+        s.stage = FIGHT_CHOICE
         return True
+    return wait_for(s, (Need.FIGHT, a, b))
 
-    def _on_chance(self, head: str, arg: str, ev: list[Event]) -> None:
-        """A chance outcome arrived for the step that waits for it; then the queue resumes."""
-        need = self.need
-        kind = need[0]
-        waiting = False
-        if kind == "fight":
-            waiting = self._fight_roll(need[1], need[2], arg, ev)
-        elif kind == "crash":
-            waiting = self._crash_card(need[1], arg, ev)
-        elif kind == "two-dice":
-            a, b = (int(x) for x in arg.split("-"))
-            ev.append(Event("dice", f"{self.names[self.active]} rolls two dice: {a} + {b}",
-                            "Crash cards: 2 dice", {"dice": [a, b]}))
-            self._forward(self.active, a + b, ev, rule="Crash cards: 2 dice")
-        elif kind == "back-die":
-            n = int(arg)
-            ev.append(Event("dice", f"{self.names[self.active]} rolls the backwards die: {n}",
-                            "Crash cards: Backwards die", {"die": n}))
-            self._backward(self.active, n, ev, "Crash cards: Backwards die")
-        elif kind == "bonus":
-            self._bonus_card_drawn(need[1], arg, ev)
-        elif kind == "goal":
-            self._goal_card(need[1], arg, ev)
-        else:  # marker
-            self._marker_revealed(need[1], need[2], arg, ev)
-        if not waiting:
-            self._run(ev)
 
-    # --- abilities and fights -------------------------------------------------------------------
+def fight_roll(s: ScrapState, a: int, b: int, dice: tuple[int, ...], events: list[Event]) -> bool:
+    """3) Both racers roll a die; the higher advances one space; a tie rolls again (True: waiting)."""
+    die_a, die_b = dice
+    events.append(Event("fight-roll", f"Fight: {s.names[a]} rolls {die_a}, {s.names[b]} rolls {die_b}", RULE_FIGHT,
+                        {"dice": [die_a, die_b]}))
+    if die_a == die_b:
+        events.append(Event("fight-tie", "A tie: both roll again", RULE_FIGHT))
+        return True
+    win_fight(s, a if die_a > die_b else b, 1, events)
+    return False
 
-    def _ability(self, ev: list[Event]) -> None:
-        """2) The racer's ability, checked after the move (never on a crash turn)."""
-        r = self.order[self.turn]
-        ability = self.racer[r]
-        if ability not in MOVE_ABILITIES or not self.on_track(r):
+
+def win_fight(s: ScrapState, winner: int, spaces: int, events: list[Event]) -> None:
+    """3) The winner advances; if it lands on another racer, a new fight follows."""
+    move_forward(s, winner, spaces, events, rule=RULE_FIGHT)
+    s.queue = (FIGHTS_STEPS[winner], *s.queue)
+
+
+# --- B) Doubles Rolled, 1st Draw a crash card ---------------------------------------------------------
+
+class CrashEffect(enum.Enum):
+    """What a crash card does (Overview of Cards: Crash cards)."""
+
+    FORWARD = "forward"
+    TWO_DICE = "two-dice"
+    FIVE_FORWARD_TWO_BACK = "five-forward-two-back"
+    STAY_PUT = "stay-put"
+    CATCHING_UP = "catching-up"
+    BACKWARDS_DIE = "backwards-die"
+    PUSH = "push"
+    BACKWARDS = "backwards"
+    LOSS_OF_POSITION = "loss-of-position"
+    LAST_PLACE_FORWARD = "last-place"
+
+
+CRASH_EFFECTS: Final = {
+    "advance-2": (CrashEffect.FORWARD, 2), "advance-3": (CrashEffect.FORWARD, 3),
+    "advance-5": (CrashEffect.FORWARD, 5), "three-forward": (CrashEffect.FORWARD, 3),
+    "two-dice": (CrashEffect.TWO_DICE, 0), "five-forward-two-back": (CrashEffect.FIVE_FORWARD_TWO_BACK, 5),
+    "stay-put": (CrashEffect.STAY_PUT, 0), "catching-up-2": (CrashEffect.CATCHING_UP, 2),
+    "catching-up-4": (CrashEffect.CATCHING_UP, 4), "backwards-die": (CrashEffect.BACKWARDS_DIE, 0),
+    "push-5": (CrashEffect.PUSH, 5), "backwards-4": (CrashEffect.BACKWARDS, 4),
+    "backwards-6": (CrashEffect.BACKWARDS, 6), "loss-of-position": (CrashEffect.LOSS_OF_POSITION, 0),
+    "last-place-4": (CrashEffect.LAST_PLACE_FORWARD, 4),
+}
+"""Each crash card (the content's ids) as its effect and its number of spaces."""
+
+
+def begin_crash(s: ScrapState, events: list[Event]) -> None:
+    """B) A double: the die is kept, the turn's move is a crash card from the pile of the double, then a
+    fight and a bonus marker (no bonus cards, no ability: SR-A6)."""
+    g = s.g
+    pile = g.pile_of_double[s.die]
+    s.crash_cards_drawn = increased(s.crash_cards_drawn, pile, 1)
+    events.append(Event("double", f"{s.names[s.active]} rolled a double {s.die}: "
+                        f"a crash card from the {g.pile_label(pile)} pile", RULE_CRASH, {"die": s.die}))
+    s.dice = (*s.dice, s.die)
+    s.die = 0
+    r = s.order[s.turn]
+    s.queue = (FIGHTS_STEPS[r], BONUS_MARKER_STEPS[r], CROSSINGS_STEP,
+               REFILL_STEP, COLLECT_STEP, END_STEP)
+    wait_for(s, (Need.CRASH_CARD, pile))
+
+
+def draw_card(s: ScrapState, deck_need: tuple[Any, ...], card: str) -> None:
+    """Take a drawn card off its deck; crash and goal cards go to the discard pile at once."""
+    deck = s.g.deck_for(deck_need)
+    i = deck.cards.index(card)
+    counts = s.decks[deck.index]
+    draw = increased(counts.draw, i, -1)
+    discard = increased(counts.discard, i, 1) if deck.discard_on_draw else counts.discard
+    s.decks = replaced(s.decks, deck.index, DeckCounts(draw, discard))
+    reshuffle_if_empty(s, deck_need)
+
+
+def reshuffle_if_empty(s: ScrapState, deck_need: tuple[Any, ...]) -> None:
+    """An empty draw pile takes its discard pile as a new (shuffled) deck."""
+    deck = s.g.deck_for(deck_need)
+    counts = s.decks[deck.index]
+    if sum(counts.draw) == 0:
+        s.decks = replaced(s.decks, deck.index, DeckCounts(counts.discard, (0,) * len(counts.discard)))
+
+
+def crash_card(s: ScrapState, pile: int, card: str, events: list[Event]) -> bool:
+    """1st Draw a crash card from the pile and apply its effect (True: it waits for a die roll)."""
+    draw_card(s, (Need.CRASH_CARD, pile), card)
+    r = s.active
+    g = s.g
+    rule = f"Crash cards: {g.card_title(card)}"
+    events.append(Event("crash-card", f"Crash card: {g.card_title(card)}", rule, {"card": card}))
+    effect, spaces = CRASH_EFFECTS.get(card, (CrashEffect.STAY_PUT, 0))
+    if effect == CrashEffect.FORWARD:
+        move_forward(s, r, spaces, events, rule=rule)
+    elif effect == CrashEffect.TWO_DICE:
+        return wait_for(s, (Need.TWO_DICE,))
+    elif effect == CrashEffect.FIVE_FORWARD_TWO_BACK:
+        front = neighbour(s, r, -1)
+        if front is not None:
+            move_backward(s, front, 2, events, rule)
+        move_forward(s, r, spaces, events, rule=rule)
+    elif effect == CrashEffect.CATCHING_UP:
+        behind = neighbour(s, r, +1)
+        if behind is not None:
+            move_forward(s, behind, spaces, events, rule=rule)
+    elif effect == CrashEffect.BACKWARDS_DIE:
+        return wait_for(s, (Need.BACKWARDS_DIE,))
+    elif effect == CrashEffect.PUSH:
+        push(s, r, spaces, events, rule)
+    elif effect == CrashEffect.BACKWARDS:
+        move_backward(s, r, spaces, events, rule)
+    elif effect == CrashEffect.LOSS_OF_POSITION:
+        loss_of_position(s, r, events, rule)
+    elif effect == CrashEffect.LAST_PLACE_FORWARD:
+        move_forward(s, s.standings()[-1], spaces, events, rule=rule)
+    # STAY_PUT: nothing moves
+    return False
+
+
+def two_dice_roll(s: ScrapState, dice: tuple[int, ...], events: list[Event]) -> None:
+    """Crash cards, 2 dice: the active racer moves by two dice (no boost markers)."""
+    first, second = dice
+    rule = "Crash cards: 2 dice"
+    events.append(Event("dice", f"{s.names[s.active]} rolls two dice: {first} + {second}", rule,
+                        {"dice": [first, second]}))
+    move_forward(s, s.active, first + second, events, rule=rule)
+
+
+def backwards_die_roll(s: ScrapState, n: int, events: list[Event]) -> None:
+    """Crash cards, Backwards die: the active racer moves back by one die."""
+    rule = "Crash cards: Backwards die"
+    events.append(Event("dice", f"{s.names[s.active]} rolls the backwards die: {n}", rule, {"die": n}))
+    move_backward(s, s.active, n, events, rule)
+
+
+def neighbour(s: ScrapState, r: int, step: int) -> int | None:
+    """The racer directly in front of (-1) or behind (+1) racer ``r`` in the standings."""
+    order = s.standings()
+    i = order.index(r) + step
+    return order[i] if 0 <= i < len(order) else None
+
+
+def push(s: ScrapState, r: int, spaces: int, events: list[Event], rule: str) -> None:
+    """Crash cards, Push 5: forward up to 5, stopping on a racer, who is pushed 2 spaces on (and fights)."""
+    length = s.g.length
+    start = s.progress[r]
+    for step in range(1, spaces + 1):
+        here = (start + step - 1) % length
+        hit = [o for o in range(len(s.progress)) if o != r and s.progress[o] > 0 and s.space(o) == here]
+        if hit:
+            move_forward(s, r, step, events, rule=rule)
+            move_forward(s, hit[0], 2, events, rule=rule)
+            s.queue = (FIGHTS_STEPS[hit[0]], *s.queue[1:])  # the pushed racer fights
             return
-        kind = self.g.track.kinds[self.space(r)]
-        if (ability == "steel-jacket" and kind == "S") or (ability == "swifty" and kind == "C"):
-            self._forward(r, 1, ev, rule=f"Racer abilities: {self.names[r]}")
-        elif ability == "twister" and self.passed:
-            self._forward(r, 1, ev, rule="Racer abilities: Twister")
-        elif ability == "crusher" and self.passed:
-            ev.append(Event("ability", "Crusher passed another racer: takes a bonus marker",
-                            "Racer abilities: Crusher"))
-            self.queue = (("marker", r), *self.queue)
+    move_forward(s, r, spaces, events, rule=rule)
 
-    def _crowd(self, mover: int) -> tuple[int, int] | None:
-        """The next two racers that must fight (SR-A7), or None when every racer has a space of its own.
 
-        The crowd of ``mover`` (the racer that just moved: the active racer, a fight's winner, a pushed
-        racer, the racer that drew a goal card) first, else the crowd farthest ahead. In the crowd, the
-        racer moved last this turn is the one that moved in ("a racer lands on a space with another
-        racer"); it fights the other racer there that is earliest in turn order.
-        """
-        pos = self.pos
-        length = self.g.length
-        if len({(p - 1) % length for p in pos if p > 0}) == len(pos) - pos.count(0):
-            return None  # every racer on the track has a space of its own
-        by_space: dict[int, list[int]] = {}
-        for r in range(len(pos)):
-            if pos[r] > 0:
-                by_space.setdefault((pos[r] - 1) % length, []).append(r)
-        crowded = [rs for rs in by_space.values() if len(rs) > 1]
-        if not crowded:
-            return None
-        crowd = max(crowded, key=lambda rs: max(pos[o] for o in rs))
-        for rs in crowded:
-            if mover in rs:
-                crowd = rs
-        rank = {r: i for i, r in enumerate(self.order)}
-        lander = crowd[0]  # every crowd holds a racer moved this turn (no two racers share a space between turns)
-        for r in self.moved:
-            if r in crowd:
-                lander = r
-        other = min((o for o in crowd if o != lander), key=lambda o: rank.get(o, o))
-        return lander, other
+def loss_of_position(s: ScrapState, r: int, events: list[Event], rule: str) -> None:
+    """Crash cards, Loss of position: just behind the last racer, never behind the finish line (SR-A1)."""
+    last = s.standings()[-1]
+    if last == r or s.progress[r] == 0:
+        return
+    move_backward(s, r, s.progress[r] - (s.progress[last] - 1), events, rule)
 
-    def _fight_next(self, mover: int, ev: list[Event]) -> bool:
-        """3) Fight: racers sharing a space fight until every racer has a space of its own."""
-        pair = self._crowd(mover)
-        if pair is None:
-            return False
-        a, b = pair
-        self.stats = added(self.stats, self.g.STAT_FIGHTS, 1)
-        jackal = a if self.racer[a] == "jackal" else b if self.racer[b] == "jackal" else None
-        if jackal is not None:
-            other = b if jackal == a else a
-            ev.append(Event("fight", f"{self.names[jackal]} wins the fight against {self.names[other]} "
-                            "automatically and moves 2", "Racer abilities: Jackal (SR-A2, SR-A3)"))
-            self._win_fight(jackal, 2, ev)
-            return False
-        if self.g.per_player > 1 and self.owner[a] == self.owner[b]:
-            self.need = ("own-fight", a, b)
-            self.phase = FIGHT_CHOICE
-            return True
-        return self._wait(("fight", a, b))
 
-    def _fight_roll(self, a: int, b: int, arg: str, ev: list[Event]) -> bool:
-        """Both racers roll a die; the higher advances one space; a tie rolls again (True: waiting)."""
-        da, db = (int(x) for x in arg.split("-"))
-        ev.append(Event("fight-roll", f"Fight: {self.names[a]} rolls {da}, {self.names[b]} rolls {db}", R_FIGHT,
-                        {"dice": [da, db]}))
-        if da == db:
-            ev.append(Event("fight-tie", "A tie: both roll again", R_FIGHT))
-            return True
-        self._win_fight(a if da > db else b, 1, ev)
+# --- B) Doubles Rolled, 2nd Taking a bonus marker -----------------------------------------------------
+
+def take_bonus_marker(s: ScrapState, r: int, events: list[Event]) -> bool:
+    """2nd Take a bonus marker; the third (Hover: second) becomes a hidden bonus card and the markers go
+    back (the numbers are content); none when the supply is empty (SR-G7). True: waiting for the card."""
+    if s.bonus_supply == 0:
+        events.append(Event("marker", "No bonus markers left in the supply", f"{RULE_MARKER} (SR-G7)"))
         return False
-
-    def _win_fight(self, winner: int, spaces: int, ev: list[Event]) -> None:
-        """The winner advances; if it lands on another racer, a new fight follows."""
-        self._forward(winner, spaces, ev, rule=R_FIGHT)
-        self.queue = (("fights", winner), *self.queue)
-
-    # --- B) doubles rolled ------------------------------------------------------------------------
-
-    def _begin_crash(self, ev: list[Event]) -> None:
-        g = self.g
-        pile = g.pile_of_double[self.die]
-        self.stats = added(self.stats, g.STAT_CRASH + pile, 1)
-        ev.append(Event("double", f"{self.names[self.active]} rolled a double {self.die}: "
-                        f"a crash card from the {g.pile_label(pile)} pile", R_CRASH, {"die": self.die}))
-        self.dice = (*self.dice, self.die)
-        self.die = 0
-        r = self.order[self.turn]
-        self.queue = (("fights", r), ("marker", r), ("crossings",), ("refill",), ("collect",), ("end",))
-        self._wait(("crash", pile))
-
-    def _draw(self, deck_need: tuple[Any, ...], card: str) -> None:
-        """Take a drawn card off its deck; crash cards go to the discard pile at once."""
-        deck = self.g.deck_for(deck_need)
-        i = deck.cards.index(card)
-        self.decks = added(self.decks, deck.draw + i, -1)
-        if deck.discard_on_draw:
-            self.decks = added(self.decks, deck.discard + i, 1)
-        self._reshuffle_if_empty(deck_need)
-
-    def _reshuffle_if_empty(self, deck_need: tuple[Any, ...]) -> None:
-        """An empty draw pile takes its discard pile as a new (shuffled) deck."""
-        deck = self.g.deck_for(deck_need)
-        n = len(deck.cards)
-        if sum(self.decks[deck.draw: deck.draw + n]) == 0:
-            d = self.decks[:]  # copy on write
-            d[deck.draw: deck.draw + n] = d[deck.discard: deck.discard + n]
-            d[deck.discard: deck.discard + n] = [0] * n
-            self.decks = d
-
-    def _crash_card(self, pile: int, effect: str, ev: list[Event]) -> bool:
-        """Apply a crash card's effect (True: it waits for a die roll)."""
-        self._draw(("crash", pile), effect)
-        r = self.active
-        g = self.g
-        rule = f"Crash cards: {g.card_title(effect)}"
-        ev.append(Event("crash-card", f"Crash card: {g.card_title(effect)}", rule, {"card": effect}))
-        if effect.startswith("advance-") or effect == "three-forward":
-            self._forward(r, 3 if effect == "three-forward" else int(effect[-1]), ev, rule=rule)
-        elif effect == "two-dice":
-            return self._wait(("two-dice",))
-        elif effect == "five-forward-two-back":
-            front = self._neighbour(r, -1)
-            if front is not None:
-                self._backward(front, 2, ev, rule)
-            self._forward(r, 5, ev, rule=rule)
-        elif effect.startswith("catching-up-"):
-            behind = self._neighbour(r, +1)
-            if behind is not None:
-                self._forward(behind, int(effect[-1]), ev, rule=rule)
-        elif effect == "backwards-die":
-            return self._wait(("back-die",))
-        elif effect == "push-5":
-            self._push(r, ev, rule)
-        elif effect.startswith("backwards-"):
-            self._backward(r, int(effect[-1]), ev, rule)
-        elif effect == "loss-of-position":
-            self._loss_of_position(r, ev, rule)
-        elif effect == "last-place-4":
-            self._forward(self.standings()[-1], 4, ev, rule=rule)
-        # stay-put: nothing moves
+    s.bonus_supply -= 1
+    s.bonus_markers = increased(s.bonus_markers, r, 1)
+    need = s.g.hover_markers_per_card if s.racer[r] == "hover" else s.g.markers_per_card
+    events.append(Event("marker", f"{s.names[r]} takes bonus marker {s.bonus_markers[r]} of {need}", RULE_MARKER))
+    if s.bonus_markers[r] < need:
         return False
+    s.bonus_supply += s.bonus_markers[r]
+    s.bonus_markers = increased(s.bonus_markers, r, -s.bonus_markers[r])
+    reshuffle_if_empty(s, (Need.BONUS_CARD,))
+    if sum(s.decks[s.g.bonus_deck.index].draw) == 0:
+        events.append(Event("marker", "The bonus deck is empty: no card", RULE_MARKER))
+        return False
+    return wait_for(s, (Need.BONUS_CARD, s.owner[r]))
 
-    def _neighbour(self, r: int, step: int) -> int | None:
-        """The racer directly in front of (-1) or behind (+1) racer ``r`` in the standings."""
-        order = self.standings()
-        i = order.index(r) + step
-        return order[i] if 0 <= i < len(order) else None
 
-    def _push(self, r: int, ev: list[Event], rule: str) -> None:
-        """Push 5: forward up to 5, stopping on a racer, who is pushed 2 spaces on."""
-        length = self.g.length
-        start = self.pos[r]
-        for step in range(1, 6):
-            here = (start + step - 1) % length
-            hit = [o for o in range(len(self.pos)) if o != r and self.pos[o] > 0 and self.space(o) == here]
-            if hit:
-                self._forward(r, step, ev, rule=rule)
-                self._forward(hit[0], 2, ev, rule=rule)
-                self.queue = (("fights", hit[0]), *self.queue[1:])  # the pushed racer fights
-                return
-        self._forward(r, 5, ev, rule=rule)
-
-    def _loss_of_position(self, r: int, ev: list[Event], rule: str) -> None:
-        """Loss of position: just behind the last racer, never behind the finish line (SR-A1)."""
-        last = self.standings()[-1]
-        if last == r or self.pos[r] == 0:
-            return
-        self._backward(r, self.pos[r] - (self.pos[last] - 1), ev, rule)
-
-    def _take_marker(self, r: int, ev: list[Event]) -> bool:
-        """Take a bonus marker; the third (Hover: second) becomes a hidden bonus card (the numbers are content)."""
-        if self.bonus_supply == 0:
-            ev.append(Event("marker", "No bonus markers left in the supply", f"{R_MARKER} (SR-G7)"))
-            return False
-        self.bonus_supply -= 1
-        self.bmark = added(self.bmark, r, 1)
-        need = self.g.hover_markers_per_card if self.racer[r] == "hover" else self.g.markers_per_card
-        ev.append(Event("marker", f"{self.names[r]} takes bonus marker {self.bmark[r]} of {need}", R_MARKER))
-        if self.bmark[r] < need:
-            return False
-        self.bonus_supply += self.bmark[r]
-        self.bmark = added(self.bmark, r, -self.bmark[r])
-        deck = self.g.bonus_deck
-        self._reshuffle_if_empty(("bonus",))
-        if sum(self.decks[deck.draw: deck.draw + len(deck.cards)]) == 0:
-            ev.append(Event("marker", "The bonus deck is empty: no card", R_MARKER))
-            return False
-        return self._wait(("bonus", self.owner[r]))
-
-    def _bonus_card_drawn(self, seat: int, card: str, ev: list[Event]) -> None:
-        g = self.g
-        self._draw(("bonus",), card)
-        self.cards = added(self.cards, seat * g.n_bonus_cards + g.bonus_deck.cards.index(card), 1)
-        self.stats = added(self.stats, g.STAT_CARDS_DRAWN, 1)
-        ev.append(Event("bonus-draw", f"{g.seat_name(seat)} draws a bonus card", R_MARKER))
-        ev.append(Event("bonus-draw", f"{g.seat_name(seat)} draws the bonus card {g.card_title(card)}", R_MARKER,
+def bonus_card_drawn(s: ScrapState, seat: int, card: str, events: list[Event]) -> None:
+    """2nd The bonus card is drawn into the seat's hidden hand (every seat sees that a card was drawn)."""
+    g = s.g
+    draw_card(s, (Need.BONUS_CARD,), card)
+    i = g.bonus_deck.cards.index(card)
+    hand = s.bonus_cards[seat]
+    s.bonus_cards = replaced(s.bonus_cards, seat, increased(hand, i, 1))
+    s.bonus_cards_drawn += 1
+    events.append(Event("bonus-draw", f"{g.seat_name(seat)} draws a bonus card", RULE_MARKER))
+    events.append(Event("bonus-draw", f"{g.seat_name(seat)} draws the bonus card {g.card_title(card)}", RULE_MARKER,
                         {"card": card}, frozenset((seat,))))
 
-    # --- crossing the finish line and boost markers ---------------------------------------------
 
-    def _crossing_next(self, ev: list[Event]) -> bool:
-        """Lap markers and goal cards, one racer at a time clockwise from the active one (SR-A11)."""
-        length = self.g.length
-        order, pos, laps, turn = self.order, self.pos, self.laps, self.turn
-        n = len(order)
-        for k in range(n):
-            r = order[(turn + k) % n]
-            p = pos[r]
-            if laps[r] < 3 and p > (laps[r] + 1) * length:  # (p - 1) // length > laps[r]
-                self.crossed = True
-                self.laps = laps = added(laps, r, 1)
-                ev.append(Event("lap", f"{self.names[r]} crosses the finish line: lap marker {self.laps[r]}", R_CROSS,
-                                {"racer": self.racer[r], "laps": self.laps[r]}))
-                self.queue = (("crossings",), *self.queue)
-                if self.laps[r] == 3:
-                    if not self.end_round:
-                        self.end_round = self.rnd
-                        ev.append(Event("end", f"{self.names[r]} has three lap markers: the race ends when the "
-                                        "round is complete", R_END))
-                    return False
-                self.queue = (("fights", r), *self.queue)
-                return self._wait(("goal", r))
+# --- Crossing the finish line and collecting Boost markers --------------------------------------------
+
+GOAL_CARDS: Final = {"last-place": (-1, 7), "last-two": (-2, 5), "all-but-first": (1, 2), "all-but-first-two": (2, 3)}
+"""Each goal card as the racers it moves (a slice start into the standings: -1 the last racer, 1 all but
+the first) and the spaces they move."""
+
+
+def next_crossing(s: ScrapState, events: list[Event]) -> bool:
+    """1st Crossing the finish line: a lap marker and a goal card, one racer at a time clockwise from the
+    active one (SR-A11); the third lap marker draws no goal card and ends the race after the round."""
+    length = s.g.length
+    order, progress, laps, turn = s.order, s.progress, s.laps, s.turn
+    n = len(order)
+    for k in range(n):
+        r = order[(turn + k) % n]
+        if laps[r] < LAPS_TO_FINISH and progress[r] > (laps[r] + 1) * length:  # (p - 1) // length > laps[r]
+            s.crossed = True
+            s.laps = laps = increased(laps, r, 1)
+            events.append(Event("lap", f"{s.names[r]} crosses the finish line: lap marker {laps[r]}", RULE_CROSS,
+                                {"racer": s.racer[r], "laps": laps[r]}))
+            s.queue = (CROSSINGS_STEP, *s.queue)
+            if laps[r] == LAPS_TO_FINISH:
+                if not s.end_round:
+                    s.end_round = s.round
+                    events.append(Event("end", f"{s.names[r]} has three lap markers: the race ends when the "
+                                        "round is complete", RULE_END))
+                return False
+            s.queue = (FIGHTS_STEPS[r], *s.queue)
+            return wait_for(s, (Need.GOAL_CARD, r))
+    return False
+
+
+def goal_card(s: ScrapState, r: int, card: str, events: list[Event]) -> None:
+    """Goal cards: the racers the card names (by the standings) move forward."""
+    g = s.g
+    draw_card(s, (Need.GOAL_CARD,), card)
+    rule = f"Goal cards: {g.card_title(card)}"
+    events.append(Event("goal-card", f"{s.names[r]} draws the goal card {g.card_title(card)}", rule, {"card": card}))
+    first_mover, spaces = GOAL_CARDS[card]
+    for mover in s.standings()[first_mover:]:
+        move_forward(s, mover, spaces, events, rule=rule)
+
+
+def refill_boost_spaces(s: ScrapState, events: list[Event]) -> None:
+    """2) After a crossing (``crossed``), empty boost spaces are refilled from the finite supply, from
+    the line on; a racer on a refilled space reveals its marker."""
+    reveals = []
+    filled = s.boost_spaces_filled
+    for i, space in enumerate(s.g.track.boost):
+        if s.boost_supply == 0:
+            break
+        if not filled[i]:
+            filled = replaced(filled, i, True)
+            s.boost_supply -= 1
+            events.append(Event("refill", f"A boost marker is placed face down on space {space + 1}", RULE_REFILL))
+            for r in range(len(s.progress)):
+                if s.progress[r] > 0 and s.space(r) == space:
+                    reveals.append(REVEAL_STEPS[r])
+    s.boost_spaces_filled = filled
+    s.queue = (*reveals, *s.queue)
+
+
+def reveal_boost_marker(s: ScrapState, r: int) -> bool:
+    """Collecting Boost markers: a racer on a filled boost space reveals (collects) the marker: at the end
+    of the active racer's turn, and for a racer on a space just refilled (True: waiting for the marker)."""
+    if s.progress[r] == 0:
         return False
+    i = s.g.boost_slot.get(s.space(r))
+    if i is None or not s.boost_spaces_filled[i]:
+        return False
+    return wait_for(s, (Need.BOOST_MARKER, r, i))
 
-    def _goal_card(self, r: int, card: str, ev: list[Event]) -> None:
-        g = self.g
-        self._draw(("goal",), card)
-        rule = f"Goal cards: {g.card_title(card)}"
-        ev.append(Event("goal-card", f"{self.names[r]} draws the goal card {g.card_title(card)}", rule, {"card": card}))
-        order = self.standings()
-        if card == "last-place":
-            movers = order[-1:]
-        elif card == "last-two":
-            movers = order[-2:]
-        elif card == "all-but-first":
-            movers = order[1:]
-        else:
-            movers = order[2:]
-        for m in movers:
-            self._forward(m, GOAL_MOVES[card], ev, rule=rule)
 
-    def _refill(self, ev: list[Event]) -> None:
-        """After a crossing (``crossed``), empty boost spaces are refilled from the finite supply, from the
-        line on."""
-        boost = self.g.track.boost
-        reveals = []
-        for i, space in enumerate(boost):
-            if self.boost_supply == 0:
-                break
-            if not self.filled >> i & 1:
-                self.filled |= 1 << i
-                self.boost_supply -= 1
-                ev.append(Event("refill", f"A boost marker is placed face down on space {space + 1}", R_REFILL))
-                for r in range(len(self.pos)):
-                    if self.pos[r] > 0 and self.space(r) == space:
-                        reveals.append(("reveal", r))
-        self.queue = (*reveals, *self.queue)
+def boost_marker_revealed(s: ScrapState, r: int, i: int, boost_type: str, events: list[Event]) -> None:
+    """Collecting Boost markers: the racer keeps the marker revealed; the space is empty."""
+    t = BOOST_TYPES.index(boost_type)
+    s.boost_spaces_filled = replaced(s.boost_spaces_filled, i, False)
+    s.unseen_boosts = increased(s.unseen_boosts, t, -1)
+    give_boost_markers(s, r, t, 1)
+    events.append(Event("boost-collect", f"{s.names[r]} collects a boost marker: {s.g.card_title(boost_type)}",
+                        RULE_COLLECT, {"racer": s.racer[r], "marker": boost_type}))
 
-    def _reveal(self, r: int, ev: list[Event]) -> bool:
-        """A racer on a filled boost space reveals (collects) the marker: at the end of the active racer's
-        turn, and for a racer on a space just refilled."""
-        if self.pos[r] == 0:
-            return False
-        i = self.g.boost_slot.get(self.space(r))
-        if i is None or not self.filled >> i & 1:
-            return False
-        return self._wait(("marker", r, i))
 
-    def _marker_revealed(self, r: int, i: int, kind: str, ev: list[Event]) -> None:
-        t = BOOST_TYPES.index(kind)
-        self.filled &= ~(1 << i)
-        self.unseen = added(self.unseen, t, -1)
-        self.boosts = added(self.boosts, 3 * r + t, 1)
-        ev.append(Event("boost-collect", f"{self.names[r]} collects a boost marker: {self.g.card_title(kind)}",
-                        R_COLLECT, {"racer": self.racer[r], "marker": kind}))
+def end_turn(s: ScrapState, events: list[Event]) -> None:
+    """Play then passes to the next player clockwise; after the round in which a racer took its third lap
+    marker, the race ends."""
+    s.turns += 1
+    s.turn += 1
+    s.dice = ()
+    s.die = 0
+    s.need = ()
+    if s.turn == len(s.progress):
+        s.turn = 0
+        if s.end_round:
+            finish(s, events)
+            return
+        s.round += 1
+    begin_turn(s, events)
 
-    # --- the end of a turn and of the race --------------------------------------------------------
 
-    def _end_turn(self, ev: list[Event]) -> None:
-        self.turns += 1
-        self.turn += 1
-        self.dice = ()
-        self.die = 0
-        self.need = ()
-        if self.turn == len(self.pos):
-            self.turn = 0
-            if self.end_round:
-                self._finish(ev)
-                return
-            self.rnd += 1
-        self._begin_turn(ev)
+# --- End of the game and Awards Ceremony --------------------------------------------------------------
 
-    def _finish(self, ev: list[Event]) -> None:
-        self.phase = OVER
-        self.need = ()
-        g = self.g
-        standings = self.standings()
-        if g.per_player == 1:
-            order = tuple(self.owner[r] for r in standings)
-            leader = standings[0]
-            reason = (f"{self.names[leader]} ({g.seat_name(self.owner[leader])}) completed three laps and is "
-                      "farthest ahead")
-        else:
-            order, reason = self._team_order(standings)
-        self.winner_info = (order, (order[0],), reason)
-        ev.append(Event("result", f"The race is over: {reason}", R_END, {"order": list(order)}))
+def finish(s: ScrapState, events: list[Event]) -> None:
+    """End of the game: the racer farthest ahead wins (the team game: ``team_order``)."""
+    s.stage = OVER
+    s.need = ()
+    g = s.g
+    standings = s.standings()
+    if g.per_player == 1:
+        order = tuple(s.owner[r] for r in standings)
+        leader = standings[0]
+        reason = (f"{s.names[leader]} ({g.seat_name(s.owner[leader])}) completed three laps and is "
+                  "farthest ahead")
+    else:
+        order, reason = team_order(s, standings)
+    s.outcome = (order, (order[0],), reason)
+    events.append(Event("result", f"The race is over: {reason}", RULE_END, {"order": list(order)}))
 
-    def _team_order(self, standings: list[int]) -> tuple[tuple[int, ...], str]:
-        """2-player (and 3-player two-racer) winner: lap-3 racers first, then the second racer (SR-A12)."""
-        g = self.g
-        place = {r: i for i, r in enumerate(standings)}
 
-        def key(seat: int) -> tuple[int, int, int]:
-            mine = g.racers_of(seat)
-            finished = sum(1 for r in mine if self.laps[r] >= 3)
-            rear = max(place[r] for r in mine)
-            front = min(place[r] for r in mine)
-            return (-finished, rear, front)
+# --- Changes in a 2-player game (and the 3-player variant) --------------------------------------------
 
-        order = tuple(sorted(range(g.players), key=key))
-        best = order[0]
-        finishers = [s for s in range(g.players) if key(s)[0] < 0]
-        if len(finishers) == 1:
-            reason = f"{g.seat_name(best)} is the only player with a racer that completed three laps"
-        else:
-            reason = f"{g.seat_name(best)}'s second racer is farthest ahead"
-        return order, reason
+def choose_first_racer(s: ScrapState, racer_id: str, events: list[Event]) -> None:
+    """Turn order: the players take turns choosing which of their racers goes next, the start player
+    first."""
+    seat = s.order_chooser()
+    mine = s.g.racers_of(seat)
+    first = next(r for r in mine if s.racer[r] == racer_id)
+    s.order = (*s.order, first, *(r for r in mine if r != first))
+    events.append(Event("order", f"{s.g.seat_name(seat)} sends {s.names[first]} first", RULE_TEAM))
+    begin_turn(s, events)
 
-    # --- views ------------------------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        g = self.g
-        ncards = len(g.bonus_deck.cards)
-        actor = self._actor()
-        racers = []
-        for r in range(len(self.pos)):
-            racers.append({
-                "slot": r,
-                "id": self.racer[r],
-                "name": self.names[r] if self.racer[r] else "",
-                "seat": self.owner[r],
-                "progress": self.pos[r],
-                "space": self.space(r) if self.pos[r] else None,
-                "laps": self.laps[r],
-                "bonus_markers": self.bmark[r],
-                "boost_markers": {t: self.boosts[3 * r + i] for i, t in enumerate(BOOST_TYPES)},
-            })
-        hands = {}
-        for s in range(g.players):
-            counts = self.cards[s * ncards:(s + 1) * ncards]
-            hands[str(s)] = sum(counts)
-        mine = None
-        if seat is not None:
-            counts = self.cards[seat * ncards:(seat + 1) * ncards]
-            mine = {c: n for c, n in zip(g.bonus_deck.cards, counts, strict=True) if n}
-        pending = None
-        if actor == seat and seat is not None:
-            pending = self.legal_actions()
-        return {
-            "game": g.id,
-            "track": {"name": g.track.name, "length": g.track.length, "kinds": g.track.kinds,
-                      "boost_spaces": list(g.track.boost)},
-            "seat": seat,
-            "seats": [g.seat_name(s) for s in range(g.players)],
-            "racers": racers,
-            "order": list(self.order),
-            "standings": self.standings(),
-            "active": self.active if self.phase not in (SETUP, ORDER) and self.order else None,
-            "phase": ("setup", "order", "roll", "decide", "cards", "cards-after", "resolving", "fight-choice",
-                      "over")[self.phase],
-            "round": self.rnd,
-            "end_round": self.end_round,
-            "dice": list(self.dice),
-            "die": self.die or None,
-            "double_chance": self.double_chance(),
-            "boost_spaces_filled": [s for i, s in enumerate(g.track.boost) if self.filled >> i & 1],
-            "supply": {"bonus_markers": self.bonus_supply, "boost_markers": self.boost_supply},
-            "decks": {name: sum(self.decks[d.draw: d.draw + len(d.cards)]) for name, d in g.deck_table()},
-            "bonus_cards_held": hands,
-            "my_bonus_cards": mine,
-            "actor": sorted(actor) if isinstance(actor, frozenset) else actor,
-            "legal_actions": pending,
-            "events": self.visible_events(seat),
-            "result": self.result.to_json() if self.result else None,
-        }
+def choose_fight_winner(s: ScrapState, racer_id: str, events: list[Event]) -> None:
+    """Fights: when two racers of one player fight, the player decides which one wins."""
+    a, b = s.need[1], s.need[2]
+    winner = a if s.racer[a] == racer_id else b
+    loser = b if winner == a else a
+    events.append(Event("fight", f"{s.g.seat_name(s.owner[winner])} lets {s.names[winner]} "
+                        f"win the fight against {s.names[loser]}", RULE_TEAM))
+    win_fight(s, winner, 1, events)
+    run_queue(s, events)
 
-    def double_chance(self) -> float:
-        """The chance that the next die rolled makes a double, before boost markers."""
-        kept = set(self.dice)
-        if self.die:
-            kept.add(self.die)
-        return len(kept) / 6
 
-    def determinize(self, seat: int | None, rng: random.Random) -> ScrapState:
-        """Redeal the bonus cards ``seat`` cannot see (other hands and the deck) at random."""
-        g = self.g
-        n = len(g.bonus_deck.cards)
-        new = self._clone()
-        new.cards, new.decks = self.cards[:], self.decks[:]  # changed in place below: copies
-        new.game, new.seed, new.ply = self.g, self.seed, self.ply
-        new._history, new._legal_cache, new.events = self._history, None, self.events
-        hidden = [s for s in range(g.players) if s != seat]
-        pool: list[int] = []
-        for s in hidden:
-            for i in range(n):
-                pool += [i] * new.cards[s * n + i]
-        for i in range(n):
-            pool += [i] * new.decks[g.bonus_deck.draw + i]
-        rng.shuffle(pool)
-        for s in hidden:
-            size = sum(new.cards[s * n:(s + 1) * n])
-            new.cards[s * n:(s + 1) * n] = [0] * n
-            for i in pool[:size]:
-                new.cards[s * n + i] += 1
-            pool = pool[size:]
-        new.decks[g.bonus_deck.draw: g.bonus_deck.draw + n] = [pool.count(i) for i in range(n)]
-        return new
+def team_order(s: ScrapState, standings: list[int]) -> tuple[tuple[int, ...], str]:
+    """End of the game: players with a racer that completed three laps first, then by their second
+    racer (SR-A12)."""
+    g = s.g
+    place = {r: i for i, r in enumerate(standings)}
 
-    def invariant_problems(self) -> list[str]:
-        """Components are conserved: markers, cards and racers all accounted for."""
-        g = self.g
-        problems = []
-        if self.bonus_supply + sum(self.bmark) != g.content.bonus_markers:
-            problems.append("bonus markers are not conserved")
-        filled = bin(self.filled).count("1")
-        if sum(self.unseen) != self.boost_supply + filled:
-            problems.append("face-down boost markers do not match the unseen pool")
-        for name, d in g.deck_table():
-            n = len(d.cards)
-            held = 0
-            if name == "bonus":
-                held = sum(self.cards)
-            total = sum(self.decks[d.draw:d.draw + n]) + sum(self.decks[d.discard:d.discard + n]) + held
-            if total != d.total:
-                problems.append(f"the {name} deck has {total} cards, not {d.total}")
-        if any(p < 0 for p in self.pos):
-            problems.append("a racer has negative progress")
-        length = g.track.length
-        if self.phase in (ROLL, DECIDE, OVER):
-            spaces = [(p - 1) % length for p in self.pos if p > 0]
-            if len(spaces) != len(set(spaces)):
-                problems.append("two racers share a space between turns")
-        return problems
+    def key(seat: int) -> tuple[int, int, int]:
+        mine = g.racers_of(seat)
+        finished = sum(1 for r in mine if s.laps[r] >= LAPS_TO_FINISH)
+        rear = max(place[r] for r in mine)
+        front = min(place[r] for r in mine)
+        return (-finished, rear, front)
+
+    order = tuple(sorted(range(g.players), key=key))
+    best = order[0]
+    finishers = [seat for seat in range(g.players) if key(seat)[0] < 0]
+    if len(finishers) == 1:
+        reason = f"{g.seat_name(best)} is the only player with a racer that completed three laps"
+    else:
+        reason = f"{g.seat_name(best)}'s second racer is farthest ahead"
+    return order, reason

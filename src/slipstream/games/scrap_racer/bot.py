@@ -10,7 +10,10 @@ from __future__ import annotations
 import random
 
 from slipstream.engine.game import State
-from slipstream.games.scrap_racer.rules import CARDS, CARDS_AFTER, DECIDE, FIGHT_CHOICE, ORDER, ScrapState
+
+from . import notation, rules
+from .notation import BoostUse, Kind
+from .state import ScrapState, Stage
 
 # Expected movement of the active racer for each crash pile (docs/rules/scrap-racer.md), plus a
 # little for the bonus marker that every crash brings.
@@ -32,53 +35,55 @@ class HeuristicBot:
             return legal[0]
         if not isinstance(state, ScrapState):
             return self.rng.choice(legal)
-        phase = state.phase
-        if phase == DECIDE:
+        stage = state.stage
+        if stage == Stage.DECIDE:
             return self._decide(state, legal)
-        if phase in (CARDS, CARDS_AFTER):
+        if stage in (Stage.CARDS_BEFORE_MOVE, Stage.CARDS_AFTER_MOVE):
             return self._cards(state, legal)
-        if phase == ORDER:
+        if stage == Stage.CHOOSE_ORDER:
             return legal[0]
-        if phase == FIGHT_CHOICE:
+        if stage == Stage.FIGHT_CHOICE:
             return self._own_fight(state, legal)
         return self.rng.choice(legal)
 
     def _decide(self, s: ScrapState, legal: list[str]) -> str:
         die, dice = s.die, s.dice
-        if "crash" in legal:
-            fixes = [a for a in legal if a.startswith("boost:") and a != "boost:reroll" and
-                     _changed(die, a) not in dice]
+        uses = {use: action for action in legal if (use := notation.parse(action).use) is not None}
+        if notation.ACCEPT_CRASH in legal:
+            fixes = sorted(action for use, action in uses.items()
+                           if use != BoostUse.REROLL and _changed(die, use) not in dice)
             if CRASH_VALUE[die] > sum(dice) * 0.5 + 1:
-                return "crash"            # a low double is worth more than the dice
+                return notation.ACCEPT_CRASH   # a low double is worth more than the dice
             if fixes:
                 return fixes[0]
-            if "boost:reroll" in legal:
-                return "boost:reroll"
-            return "crash"
-        if die <= 2 and "boost:turn" in legal and 7 - die not in dice:
-            return "boost:turn"
-        if "roll" not in legal:
-            return "stop"
+            if BoostUse.REROLL in uses:
+                return uses[BoostUse.REROLL]
+            return notation.ACCEPT_CRASH
+        if die <= 2 and BoostUse.TURN in uses and 7 - die not in dice:
+            return uses[BoostUse.TURN]
+        if notation.ROLL_AGAIN not in legal:
+            return notation.STOP
         total = sum(dice) + die
         kept = {*dice, die}
         gain = sum(total + f for f in range(1, 7) if f not in kept) / 6
         loss = sum(CRASH_VALUE[f] for f in kept) / 6
-        if any(a.startswith("boost:") for a in legal):
+        if uses:
             loss = loss * BOOST_RISK_DISCOUNT + total * len(kept) / 6 * (1 - BOOST_RISK_DISCOUNT)
-        return "roll" if gain + loss > total else "stop"
+        return notation.ROLL_AGAIN if gain + loss > total else notation.STOP
 
     def _cards(self, s: ScrapState, legal: list[str]) -> str:
         """Play the card that gains the most ground now; keep Catch up for a long gap."""
-        r = s.order[s.turn]
-        best, best_gain = legal[0] if legal[0] in ("move", "done") else "move", 0
+        r = s.active
+        best, best_gain = legal[0] if legal[0] in (notation.MOVE, notation.DONE) else notation.MOVE, 0
         for action in legal:
-            if not action.startswith("play:"):
+            move = notation.parse(action)
+            if move.kind != Kind.PLAY_CARD:
                 continue
-            card = action[5:]
-            target = s._card_target(r, card)
+            card = move.name
+            target = rules.card_target(s, r, card)
             if target is None:
                 continue
-            gain = target - s.pos[r]
+            gain = target - s.progress[r]
             if card == "catch-up" and gain < 4:
                 continue
             if gain > best_gain:
@@ -91,14 +96,14 @@ class HeuristicBot:
         """Team game: the rear racer decides the winner, so let the one with fewer laps win."""
         a, b = s.need[1], s.need[2]
         rear = a if s.laps[a] <= s.laps[b] else b
-        return f"win:{s.racer[rear]}"
+        return notation.let_win(s.racer[rear])
 
 
-def _changed(die: int, action: str) -> int:
-    if action == "boost:up":
+def _changed(die: int, use: BoostUse) -> int:
+    if use == BoostUse.UP:
         return die + 1
-    if action == "boost:down":
+    if use == BoostUse.DOWN:
         return die - 1
-    if action == "boost:turn":
+    if use == BoostUse.TURN:
         return 7 - die
     return die

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
 from slipstream.engine.estimate import win_chances
@@ -62,16 +60,6 @@ def test_win_chances_compare_the_turns_each_seat_needs() -> None:
     assert ahead[0] > 0.8 and ahead[1] == pytest.approx(ahead[2]) and sum(ahead) == pytest.approx(1.0)
 
 
-@pytest.fixture
-def heuristic_bot_found(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The bot moved to ``games/scrap_racer/bot.py`` (declared in ``ScrapRacer.hooks``); until
-    ``bots/registry.py`` reads the hooks, it still looks for ``slipstream.bots.scrap_racer``."""
-    from slipstream.games.scrap_racer import bot
-
-    monkeypatch.setitem(sys.modules, "slipstream.bots.scrap_racer", bot)
-
-
-@pytest.mark.usefixtures("heuristic_bot_found")
 @pytest.mark.parametrize("players", [2, 4])
 def test_predicts_heuristic_races_better_than_a_fair_share(players: int) -> None:
     """Positions sampled from 40 races between heuristic bots: the Brier score of ``position_value``

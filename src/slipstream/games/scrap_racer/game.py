@@ -151,18 +151,6 @@ class ScrapRacer(Game):
         """The printed title of a crash, goal, bonus or boost card (its id if the content has none)."""
         return TITLES.get(card, card)
 
-    @classmethod
-    def hooks(cls) -> GameHooks:
-        """The terminal's board, the simulator's metrics, the heuristic bot and the web board."""
-        from slipstream.bots import scrap_racer as bot
-
-        from . import metrics, render
-
-        return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
-                         race_metrics=metrics.race_metrics, seat_labels=metrics.seat_labels,
-                         standings=metrics.standings, position_value=metrics.position_value,
-                         heuristic_bot=bot.HeuristicBot, web_board=Path(__file__).with_name("board.js"))
-
     def _initial_state(self) -> ScrapState:
         s = ScrapState()
         s.game = s.g = self
@@ -222,7 +210,7 @@ class ScrapRacer(Game):
         return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
                          race_metrics=metrics.race_metrics, seat_labels=metrics.seat_labels,
                          standings=metrics.standings, position_value=metrics.position_value,
-                         heuristic_bot=bot.HeuristicBot, web_board="scrap-racer.js")
+                         heuristic_bot=bot.HeuristicBot, web_board=Path(__file__).with_name("board.js"))
 
 
 __all__ = ["ScrapRacer"]

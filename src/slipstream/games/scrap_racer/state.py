@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from slipstream.engine.chance import DIE_OUTCOMES, DIE_TABLE, ChanceTable
-from slipstream.engine.fields import replaced
+from slipstream.engine.fields import replaced, slots
 from slipstream.engine.game import CHANCE, Actor, Event, Result, State
 
 from . import notation
@@ -238,6 +238,8 @@ class ScrapState(State):
     bonus_cards_played: int
     outcome: tuple[Any, ...]
     """``(order, winners, reason)`` once the race is over."""
+
+    __slots__ = slots(__annotations__)
 
     # --- the engine's contract ---------------------------------------------------------------
 

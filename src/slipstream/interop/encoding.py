@@ -1,0 +1,192 @@
+"""A fixed-length numeric picture of a seat's view: the observation every bridge hands to a learner.
+
+A view (``state.view(seat)``) is JSON: dicts, lists, strings, numbers, booleans and ``None``. The
+encoder flattens it into leaves named by their path (``cars/1/tyre``) and gives each path fixed slots:
+
+- a number or a boolean: one slot holding its value (a boolean as 0 or 1);
+- a string: a one-hot block over the strings seen at that path, plus one "other" slot for a string
+  never seen while the schema was built. Paths are pooled across list positions for this vocabulary
+  (``cars/*/tyre``), so every car shares one list of tyres. A path with more than ``MAX_CATEGORIES``
+  distinct strings is free text (an event's sentence, a name) and gets no slots;
+- a path that is ever ``None`` or missing: one slot saying it is present;
+- a list: one slot with its length, then its items by position, up to the longest list seen.
+
+The schema is learned from views met in seeded playouts (``slipstream.interop.spec``); only views
+are read, so an observation holds exactly what ``view(seat)`` shows that seat and nothing more.
+A path the schema never met (a list longer than any seen keeps its first items and its true length)
+is left out with a warning and counted in ``ViewEncoder.unseen``; ``strict=True`` raises instead.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+JSON = Any
+Vector = npt.NDArray[np.float32]
+
+MAX_CATEGORIES = 48
+"""A string path with more distinct values than this is free text, left out of the observation."""
+
+NUMBER_BOUND = 1.0e6
+"""Numbers are clipped to +-NUMBER_BOUND so the observation space has finite bounds."""
+
+
+class UnseenViewPathError(ValueError):
+    """A strict encoder met a view path its schema does not know."""
+
+
+def leaves(view: JSON) -> Iterator[tuple[str, str, JSON]]:
+    """Every leaf of a JSON value as ``(path, pooled path, value)``; a list also yields its length.
+
+    The pooled path writes list positions as ``*``: the key of a string's vocabulary.
+    """
+    stack: list[tuple[str, str, JSON]] = [("", "", view)]
+    while stack:
+        path, pooled, value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                stack.append((f"{path}/{key}", f"{pooled}/{key}", item))
+        elif isinstance(value, (list, tuple)):
+            yield f"{path}/#", f"{pooled}/#", len(value)
+            for index, item in enumerate(value):
+                stack.append((f"{path}/{index}", f"{pooled}/*", item))
+        else:
+            yield path, pooled, value
+
+
+@dataclass
+class SchemaBuilder:
+    """Collects the paths, kinds and strings of many views, then freezes them into a ``ViewEncoder``."""
+
+    numbers: set[str] = field(default_factory=set)
+    nullable: set[str] = field(default_factory=set)
+    strings: dict[str, str] = field(default_factory=dict)
+    vocab: dict[str, set[str]] = field(default_factory=dict)
+    views: int = 0
+
+    def observe(self, view: JSON) -> None:
+        self.views += 1
+        for path, pooled, value in leaves(view):
+            if value is None:
+                self.nullable.add(path)
+            elif isinstance(value, str):
+                self.strings[path] = pooled
+                words = self.vocab.setdefault(pooled, set())
+                if len(words) <= MAX_CATEGORIES:
+                    words.add(value)
+            else:
+                self.numbers.add(path)
+
+    def to_json(self) -> dict[str, JSON]:
+        """The schema as JSON: slots in a fixed order (sorted paths), the vocabularies sorted."""
+        categories = {
+            pooled: sorted(words) for pooled, words in sorted(self.vocab.items()) if len(words) <= MAX_CATEGORIES
+        }
+        return {
+            "numbers": sorted(self.numbers),
+            "nullable": sorted(self.nullable),
+            "strings": {path: pooled for path, pooled in sorted(self.strings.items()) if pooled in categories},
+            "categories": categories,
+            "text": sorted(pooled for pooled, words in self.vocab.items() if len(words) > MAX_CATEGORIES),
+        }
+
+
+class ViewEncoder:
+    """Turns a view into a float32 vector of fixed length ``size`` (see the module docstring).
+
+    The first ``max_players`` slots say which seat observes (a one-hot): a shared policy needs it and
+    it is no secret.
+    """
+
+    def __init__(self, schema: Mapping[str, JSON], max_players: int, strict: bool = False) -> None:
+        self.schema = schema
+        self.max_players = max_players
+        self.strict = strict
+        self.unseen: Counter[str] = Counter()
+        self._text = set(schema["text"])
+        names: list[str] = [f"seat={i}" for i in range(max_players)]
+        low: list[float] = [0.0] * max_players
+        high: list[float] = [1.0] * max_players
+        self._number_slot: dict[str, int] = {}
+        self._present_slot: dict[str, int] = {}
+        self._string_slots: dict[str, tuple[int, dict[str, int]]] = {}
+        slots: dict[str, list[tuple[str, str]]] = {}
+        for path in schema["numbers"]:
+            slots.setdefault(path, []).append(("number", path))
+        for path in schema["nullable"]:
+            slots.setdefault(path, []).append(("present", path))
+        for path, pooled in schema["strings"].items():
+            slots.setdefault(path, []).append(("string", pooled))
+        for path in sorted(slots):
+            for kind, pooled in sorted(slots[path]):
+                if kind == "number":
+                    self._number_slot[path] = len(names)
+                    names.append(path)
+                    low.append(-NUMBER_BOUND)
+                    high.append(NUMBER_BOUND)
+                elif kind == "present":
+                    self._present_slot[path] = len(names)
+                    names.append(f"{path}?")
+                    low.append(0.0)
+                    high.append(1.0)
+                else:
+                    words = schema["categories"][pooled]
+                    self._string_slots[path] = (len(names), {w: i for i, w in enumerate(words)})
+                    names.extend(f"{path}={w}" for w in words)
+                    names.append(f"{path}=<other>")
+                    low.extend([0.0] * (len(words) + 1))
+                    high.extend([1.0] * (len(words) + 1))
+        self.names: tuple[str, ...] = tuple(names)
+        """Each slot's name: ``seat=0``, ``cars/1/dist``, ``cars/1/pit?``, ``cars/1/tyre=soft``."""
+        self.low: Vector = np.array(low, dtype=np.float32)
+        self.high: Vector = np.array(high, dtype=np.float32)
+
+    @property
+    def size(self) -> int:
+        return len(self.names)
+
+    def encode(self, view: JSON, seat: int) -> Vector:
+        """The vector for ``view``, the view of ``seat``."""
+        out = np.zeros(len(self.names), dtype=np.float32)
+        out[seat] = 1.0
+        number_slot = self._number_slot
+        present_slot = self._present_slot
+        string_slots = self._string_slots
+        for path, pooled, value in leaves(view):
+            if value is None:
+                continue
+            slot = present_slot.get(path)
+            if slot is not None:
+                out[slot] = 1.0
+            if isinstance(value, str):
+                block = string_slots.get(path)
+                if block is not None:
+                    start, words = block
+                    out[start + words.get(value, len(words))] = 1.0
+                elif pooled not in self._text:
+                    self._miss(path)
+            else:
+                slot = number_slot.get(path)
+                if slot is not None:
+                    out[slot] = value
+                else:
+                    self._miss(path)
+        np.clip(out, -NUMBER_BOUND, NUMBER_BOUND, out=out)
+        return out
+
+    def _miss(self, path: str) -> None:
+        if self.strict:
+            raise UnseenViewPathError(
+                f"view path {path!r} is not in the observation schema; rebuild the spec with more playouts "
+                "or with this game configuration (slipstream.interop.spec.build_spec)"
+            )
+        if not self.unseen[path]:
+            warnings.warn(f"view path {path!r} is not in the observation schema: left out", stacklevel=3)
+        self.unseen[path] += 1

@@ -8,8 +8,12 @@ encoder flattens it into leaves named by their path (``cars/1/tyre``) and gives 
   never seen while the schema was built. Paths are pooled across list positions for this vocabulary
   (``cars/*/tyre``), so every car shares one list of tyres. A path with more than ``MAX_CATEGORIES``
   distinct strings is free text (an event's sentence, a name) and gets no slots;
-- a path that is ever ``None`` or missing: one slot saying it is present;
+- a path that is ever ``None``: one slot saying it is present;
 - a list: one slot with its length, then its items by position, up to the longest list seen.
+
+The schema is kept pooled (``racers/*/bag/coin-2``): a path seen at one position of a list gets its
+slots at every position, so seat 5's bag has a ``coin-2`` slot even if only seat 0's ever held one.
+A key missing from a view leaves its slots at zero.
 
 The schema is learned from views met in seeded playouts (``slipstream.interop.spec``); only views
 are read, so an observation holds exactly what ``view(seat)`` shows that seat and nothing more.
@@ -63,39 +67,54 @@ def leaves(view: JSON) -> Iterator[tuple[str, str, JSON]]:
 
 @dataclass
 class SchemaBuilder:
-    """Collects the paths, kinds and strings of many views, then freezes them into a ``ViewEncoder``."""
+    """Collects the pooled paths, kinds, list lengths and strings of many views, then freezes them
+    into a schema for ``ViewEncoder``."""
 
     numbers: set[str] = field(default_factory=set)
     nullable: set[str] = field(default_factory=set)
-    strings: dict[str, str] = field(default_factory=dict)
     vocab: dict[str, set[str]] = field(default_factory=dict)
+    lengths: dict[str, int] = field(default_factory=dict)
     views: int = 0
 
     def observe(self, view: JSON) -> None:
         self.views += 1
-        for path, pooled, value in leaves(view):
+        for _, pooled, value in leaves(view):
             if value is None:
-                self.nullable.add(path)
+                self.nullable.add(pooled)
             elif isinstance(value, str):
-                self.strings[path] = pooled
                 words = self.vocab.setdefault(pooled, set())
                 if len(words) <= MAX_CATEGORIES:
                     words.add(value)
             else:
-                self.numbers.add(path)
+                self.numbers.add(pooled)
+                if pooled.endswith("/#") and value > self.lengths.get(pooled, -1):
+                    self.lengths[pooled] = value
 
     def to_json(self) -> dict[str, JSON]:
-        """The schema as JSON: slots in a fixed order (sorted paths), the vocabularies sorted."""
+        """The schema as JSON, every list sorted."""
         categories = {
             pooled: sorted(words) for pooled, words in sorted(self.vocab.items()) if len(words) <= MAX_CATEGORIES
         }
         return {
             "numbers": sorted(self.numbers),
             "nullable": sorted(self.nullable),
-            "strings": {path: pooled for path, pooled in sorted(self.strings.items()) if pooled in categories},
             "categories": categories,
+            "lengths": dict(sorted(self.lengths.items())),
             "text": sorted(pooled for pooled, words in self.vocab.items() if len(words) > MAX_CATEGORIES),
         }
+
+
+def expand(pooled: str, lengths: Mapping[str, int]) -> list[str]:
+    """The concrete paths of a pooled path: each ``*`` becomes every position up to its list's longest."""
+    out = [""]
+    prefix = ""
+    for part in pooled.split("/")[1:]:
+        if part == "*":
+            out = [f"{path}/{i}" for path in out for i in range(lengths.get(f"{prefix}/#", 0))]
+        else:
+            out = [f"{path}/{part}" for path in out]
+        prefix = f"{prefix}/{part}"
+    return out
 
 
 class ViewEncoder:
@@ -118,12 +137,12 @@ class ViewEncoder:
         self._present_slot: dict[str, int] = {}
         self._string_slots: dict[str, tuple[int, dict[str, int]]] = {}
         slots: dict[str, list[tuple[str, str]]] = {}
-        for path in schema["numbers"]:
-            slots.setdefault(path, []).append(("number", path))
-        for path in schema["nullable"]:
-            slots.setdefault(path, []).append(("present", path))
-        for path, pooled in schema["strings"].items():
-            slots.setdefault(path, []).append(("string", pooled))
+        lengths = schema["lengths"]
+        for kind, pooled_paths in (("number", schema["numbers"]), ("present", schema["nullable"]),
+                                   ("string", schema["categories"])):
+            for pooled in pooled_paths:
+                for path in expand(pooled, lengths):
+                    slots.setdefault(path, []).append((kind, pooled))
         for path in sorted(slots):
             for kind, pooled in sorted(slots[path]):
                 if kind == "number":

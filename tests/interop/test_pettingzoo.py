@@ -17,6 +17,12 @@ def test_aec_api(game_id: str) -> None:
 
 
 @pytest.mark.parametrize("game_id", GAMES)
+def test_aec_api_with_the_most_players(game_id: str) -> None:
+    players = slipstream.available_games()[game_id].max_players
+    api_test(env(game_id, players=players), num_cycles=200)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
 def test_parallel_api(game_id: str) -> None:
     parallel_api_test(parallel_env(game_id, players=3), num_cycles=400)
 

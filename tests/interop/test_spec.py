@@ -55,25 +55,24 @@ def test_an_action_missing_from_the_spec_fails_loudly() -> None:
             aec.step(action)
 
 
-def test_the_encoder_uses_slots_by_kind_and_counts_what_it_never_saw() -> None:
+def test_the_encoder_uses_slots_by_kind_pools_list_positions_and_counts_what_it_never_saw() -> None:
     builder = SchemaBuilder()
     builder.observe({"a": 1, "b": "x", "c": [True, None], "d": {"k": "y"}})
     builder.observe({"a": 2.5, "b": "z", "c": [], "d": {"k": "y"}})
     encoder = ViewEncoder(builder.to_json(), max_players=2)
-    vector = encoder.encode({"a": 3, "b": "z", "c": [False, None], "d": {"k": "new"}}, seat=1)
+    vector = encoder.encode({"a": 3, "b": "z", "c": [False, 4], "d": {"k": "new"}}, seat=1)
     slots = dict(zip(encoder.names, vector.tolist(), strict=True))
     assert slots["seat=1"] == 1 and slots["seat=0"] == 0
     assert slots["/a"] == 3 and slots["/b=z"] == 1 and slots["/b=x"] == 0
-    assert slots["/c/#"] == 2 and slots["/c/0"] == 0 and slots["/c/1?"] == 0
+    assert slots["/c/#"] == 2 and slots["/c/0"] == 0 and slots["/c/0?"] == 1
+    assert slots["/c/1"] == 4, "a number seen at position 0 has a slot at every position"
     assert slots["/d/k=<other>"] == 1
-    assert "/c/1" not in slots, "a path only ever None has a presence slot only"
-    with pytest.warns(UserWarning, match="/c/1"):
-        vector = encoder.encode({"c": [True, 4]}, seat=0)
-    assert vector[encoder.names.index("/c/1?")] == 1
-    assert encoder.unseen["/c/1"] == 1
+    assert len(encoder.low) == len(encoder.high) == encoder.size
+    with pytest.warns(UserWarning, match="/c/2"):
+        vector = encoder.encode({"c": [1, 2, 3]}, seat=0)
+    assert vector[encoder.names.index("/c/#")] == 3 and encoder.unseen["/c/2"] == 1
     with pytest.raises(UnseenViewPathError):
         ViewEncoder(builder.to_json(), max_players=2, strict=True).encode({"e": 1}, seat=0)
-    assert len(encoder.low) == len(encoder.high) == encoder.size
 
 
 @pytest.mark.parametrize("game_id", GAMES)

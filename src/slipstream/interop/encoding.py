@@ -117,6 +117,50 @@ def expand(pooled: str, lengths: Mapping[str, int]) -> list[str]:
     return out
 
 
+class _Node:
+    """The slots of one path of the view, and its children: the encoder walks the view and this tree
+    together (no path strings are built while encoding)."""
+
+    __slots__ = ("children", "items", "length", "number", "present", "start", "text", "words")
+
+    def __init__(self) -> None:
+        self.number: int | None = None
+        self.present: int | None = None
+        self.start = 0
+        self.words: dict[str, int] | None = None
+        self.text = False
+        self.length: int | None = None
+        self.children: dict[str, _Node] = {}
+        self.items: list[_Node] = []
+
+    def at(self, pooled: str, path: str) -> _Node:
+        """The node of a concrete ``path`` (whose pooled form says which parts are list positions)."""
+        node = self
+        for pooled_part, part in zip(pooled.split("/")[1:], path.split("/")[1:], strict=True):
+            if pooled_part == "#":
+                return node
+            if pooled_part == "*":
+                index = int(part)
+                while len(node.items) <= index:
+                    node.items.append(_Node())
+                node = node.items[index]
+            else:
+                node = node.children.setdefault(part, _Node())
+        return node
+
+
+Chain = tuple[object, "Chain"] | None
+"""A path as a linked list of its parts, innermost first: made into a string only when reported."""
+
+
+def _path(chain: Chain) -> str:
+    parts: list[str] = []
+    while chain is not None:
+        parts.append(str(chain[0]))
+        chain = chain[1]
+    return "/" + "/".join(reversed(parts))
+
+
 class ViewEncoder:
     """Turns a view into a float32 vector of fixed length ``size`` (see the module docstring).
 
@@ -129,39 +173,42 @@ class ViewEncoder:
         self.max_players = max_players
         self.strict = strict
         self.unseen: Counter[str] = Counter()
-        self._text = set(schema["text"])
         names: list[str] = [f"seat={i}" for i in range(max_players)]
         low: list[float] = [0.0] * max_players
         high: list[float] = [1.0] * max_players
-        self._number_slot: dict[str, int] = {}
-        self._present_slot: dict[str, int] = {}
-        self._string_slots: dict[str, tuple[int, dict[str, int]]] = {}
+        self._root = _Node()
         slots: dict[str, list[tuple[str, str]]] = {}
         lengths = schema["lengths"]
         for kind, pooled_paths in (("number", schema["numbers"]), ("present", schema["nullable"]),
-                                   ("string", schema["categories"])):
+                                   ("string", schema["categories"]), ("text", schema["text"])):
             for pooled in pooled_paths:
                 for path in expand(pooled, lengths):
                     slots.setdefault(path, []).append((kind, pooled))
         for path in sorted(slots):
             for kind, pooled in sorted(slots[path]):
+                node = self._root.at(pooled, path)
                 if kind == "number":
-                    self._number_slot[path] = len(names)
+                    if pooled.endswith("/#"):
+                        node.length = len(names)
+                    else:
+                        node.number = len(names)
                     names.append(path)
                     low.append(-NUMBER_BOUND)
                     high.append(NUMBER_BOUND)
                 elif kind == "present":
-                    self._present_slot[path] = len(names)
+                    node.present = len(names)
                     names.append(f"{path}?")
                     low.append(0.0)
                     high.append(1.0)
-                else:
+                elif kind == "string":
                     words = schema["categories"][pooled]
-                    self._string_slots[path] = (len(names), {w: i for i, w in enumerate(words)})
+                    node.start, node.words = len(names), {w: i for i, w in enumerate(words)}
                     names.extend(f"{path}={w}" for w in words)
                     names.append(f"{path}=<other>")
                     low.extend([0.0] * (len(words) + 1))
                     high.extend([1.0] * (len(words) + 1))
+                else:
+                    node.text = True
         self.names: tuple[str, ...] = tuple(names)
         """Each slot's name: ``seat=0``, ``cars/1/dist``, ``cars/1/pit?``, ``cars/1/tyre=soft``."""
         self.low: Vector = np.array(low, dtype=np.float32)
@@ -173,39 +220,61 @@ class ViewEncoder:
 
     def encode(self, view: JSON, seat: int) -> Vector:
         """The vector for ``view``, the view of ``seat``."""
-        out = np.zeros(len(self.names), dtype=np.float32)
-        out[seat] = 1.0
-        number_slot = self._number_slot
-        present_slot = self._present_slot
-        string_slots = self._string_slots
-        for path, pooled, value in leaves(view):
-            if value is None:
-                continue
-            slot = present_slot.get(path)
-            if slot is not None:
-                out[slot] = 1.0
-            if isinstance(value, str):
-                block = string_slots.get(path)
-                if block is not None:
-                    start, words = block
-                    out[start + words.get(value, len(words))] = 1.0
-                elif pooled not in self._text:
-                    self._miss(path)
-            else:
-                slot = number_slot.get(path)
-                if slot is not None:
-                    out[slot] = value
-                else:
-                    self._miss(path)
-        np.clip(out, -NUMBER_BOUND, NUMBER_BOUND, out=out)
-        return out
+        slots: list[int] = [seat]
+        values: list[float] = [1.0]
+        self._walk(self._root, view, slots, values, None)
+        vector = np.zeros(len(self.names), dtype=np.float32)
+        vector[slots] = values
+        np.clip(vector, -NUMBER_BOUND, NUMBER_BOUND, out=vector)
+        return vector
 
-    def _miss(self, path: str) -> None:
+    def _walk(self, node: _Node, value: JSON, slots: list[int], values: list[float], chain: Chain) -> None:
+        """Append the slots ``value`` sets, and their values, to ``slots`` and ``values``."""
+        if value is None:
+            return
+        if node.present is not None:
+            slots.append(node.present)
+            values.append(1.0)
+        if isinstance(value, dict):
+            children = node.children
+            for key, item in value.items():
+                child = children.get(key)
+                if child is None:
+                    self._miss((key, chain))
+                else:
+                    self._walk(child, item, slots, values, (key, chain))
+        elif isinstance(value, (list, tuple)):
+            if node.length is None:
+                self._miss(("#", chain))
+            else:
+                slots.append(node.length)
+                values.append(len(value))
+            items = node.items
+            for index, item in enumerate(value):
+                if index < len(items):
+                    self._walk(items[index], item, slots, values, (index, chain))
+                else:
+                    self._miss((index, chain))
+        elif isinstance(value, str):
+            words = node.words
+            if words is not None:
+                slots.append(node.start + words.get(value, len(words)))
+                values.append(1.0)
+            elif not node.text:
+                self._miss(chain)
+        elif node.number is not None:
+            slots.append(node.number)
+            values.append(value)
+        else:
+            self._miss(chain)
+
+    def _miss(self, chain: Chain) -> None:
+        path = _path(chain)
         if self.strict:
             raise UnseenViewPathError(
                 f"view path {path!r} is not in the observation schema; rebuild the spec with more playouts "
                 "or with this game configuration (slipstream.interop.spec.build_spec)"
             )
         if not self.unseen[path]:
-            warnings.warn(f"view path {path!r} is not in the observation schema: left out", stacklevel=3)
+            warnings.warn(f"view path {path!r} is not in the observation schema: left out", stacklevel=4)
         self.unseen[path] += 1

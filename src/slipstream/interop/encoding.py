@@ -1,17 +1,17 @@
 """A fixed-length numeric picture of a seat's view: the observation every bridge hands to a learner.
 
 A view (``state.view(seat)``) is JSON: dicts, lists, strings, numbers, booleans and ``None``. The
-encoder flattens it into leaves named by their path (``cars/1/tyre``) and gives each path fixed slots:
+encoder flattens it into leaves named by their path (``/cars/1/tyre``) and gives each path fixed slots:
 
 - a number or a boolean: one slot holding its value (a boolean as 0 or 1);
 - a string: a one-hot block over the strings seen at that path, plus one "other" slot for a string
   never seen while the schema was built. Paths are pooled across list positions for this vocabulary
-  (``cars/*/tyre``), so every car shares one list of tyres. A path with more than ``MAX_CATEGORIES``
+  (``/cars/*/tyre``), so every car shares one list of tyres. A path with more than ``MAX_CATEGORIES``
   distinct strings is free text (an event's sentence, a name) and gets no slots;
 - a path that is ever ``None``: one slot saying it is present;
 - a list: one slot with its length, then its items by position, up to the longest list seen.
 
-The schema is kept pooled (``racers/*/bag/coin-2``): a path seen at one position of a list gets its
+The schema is kept pooled (``/racers/*/bag/coin-2``): a path seen at one position of a list gets its
 slots at every position, so seat 5's bag has a ``coin-2`` slot even if only seat 0's ever held one.
 A key missing from a view leaves its slots at zero.
 
@@ -210,7 +210,7 @@ class ViewEncoder:
                 else:
                     node.text = True
         self.names: tuple[str, ...] = tuple(names)
-        """Each slot's name: ``seat=0``, ``cars/1/dist``, ``cars/1/pit?``, ``cars/1/tyre=soft``."""
+        """Each slot's name: ``seat=0``, ``/cars/1/dist``, ``/cars/1/pit?``, ``/cars/1/tyre=soft``."""
         self.low: Vector = np.array(low, dtype=np.float32)
         self.high: Vector = np.array(high, dtype=np.float32)
 

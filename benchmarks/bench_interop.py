@@ -23,13 +23,14 @@ import argparse
 import random
 import time
 from collections.abc import Callable, Sequence
+from typing import cast
 
 import gymnasium
 import numpy as np
-import pyspiel
+import pyspiel  # type: ignore[import-not-found]
 
 import slipstream
-import slipstream.interop.gymnasium
+from slipstream.interop.gymnasium import SlipstreamEnv  # importing it registers the environments
 from slipstream.interop.openspiel import register, spiel_name
 from slipstream.interop.pettingzoo import env as aec_env
 from slipstream.interop.spec import acting_seat, settle
@@ -76,7 +77,7 @@ def pettingzoo(game_id: str, players: int) -> Runner:
 
 
 def gym(game_id: str, players: int) -> Runner:
-    env = gymnasium.make(f"slipstream/{game_id}-v0", players=players, opponents="random").unwrapped
+    env = cast(SlipstreamEnv, gymnasium.make(f"slipstream/{game_id}-v0", players=players, opponents="random").unwrapped)
 
     def run(seed: int) -> int:
         rng = np.random.default_rng(seed)

@@ -22,13 +22,14 @@ import random
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import gymnasium
 import numpy as np
 
-import slipstream.interop.gymnasium  # noqa: F401 - registers the environments
 from slipstream.bots.registry import make_bot
+from slipstream.interop.gymnasium import SlipstreamEnv  # importing it registers the environments
+from slipstream.interop.table import Table
 
 GAME = "brc-grand-prix"
 Key = tuple[object, ...]
@@ -90,11 +91,19 @@ class TabularAgent:
             self.value[key][action] = old + (reward - old) / n
 
 
-def make_env(opponent: str, seat: int) -> gymnasium.Env:  # type: ignore[type-arg]
+Env = gymnasium.Env[Any, Any]
+
+
+def make_env(opponent: str, seat: int) -> Env:
     return gymnasium.make(f"slipstream/{GAME}-v0", players=2, seat=seat, opponents=opponent)
 
 
-def play(env: gymnasium.Env, seed: int, choose: Callable[[np.ndarray, np.ndarray], int]) -> float:  # type: ignore[type-arg]
+def table_of(env: Env) -> Table:
+    """The bridge's match (its encoder names the observation's slots)."""
+    return cast(SlipstreamEnv, env.unwrapped).table
+
+
+def play(env: Env, seed: int, choose: Callable[[np.ndarray, np.ndarray], int]) -> float:
     obs, info = env.reset(seed=seed)
     while True:
         obs, reward, terminated, truncated, info = env.step(choose(obs, info["action_mask"]))
@@ -104,7 +113,7 @@ def play(env: gymnasium.Env, seed: int, choose: Callable[[np.ndarray, np.ndarray
 
 def train(agent: TabularAgent, episodes: int, seed: int) -> None:
     envs = {(o, s): make_env(o, s) for o in ("random", "heuristic") for s in (0, 1)}
-    features = {s: Features(envs[("random", s)].unwrapped.table.encoder.names, s) for s in (0, 1)}
+    features = {s: Features(table_of(envs[("random", s)]).encoder.names, s) for s in (0, 1)}
     for episode in range(episodes):
         opponent, seat = ("random", "heuristic")[episode % 2], (episode // 2) % 2
         epsilon = max(0.02, 0.3 * (1 - episode / (0.8 * episodes)))
@@ -123,11 +132,11 @@ def train(agent: TabularAgent, episodes: int, seed: int) -> None:
 def evaluate(agent: TabularAgent | str, opponent: str, races: int, seed: int) -> float:
     """The win rate of ``agent`` (the table, or a bot name) against ``opponent`` over ``races``."""
     envs = [make_env(opponent, seat) for seat in (0, 1)]
-    features = [Features(env.unwrapped.table.encoder.names, seat) for seat, env in enumerate(envs)]
+    features = [Features(table_of(env).encoder.names, seat) for seat, env in enumerate(envs)]
     wins = 0
     for race in range(races):
         seat = race % 2
-        table = envs[seat].unwrapped.table
+        table = table_of(envs[seat])
         bot = None if isinstance(agent, TabularAgent) else make_bot(agent, GAME, seed + race)
 
         def choose(obs: np.ndarray, mask: np.ndarray, seat: int = seat, table: Any = table, bot: Any = bot) -> int:

@@ -8,7 +8,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import slipstream
-import slipstream.interop.gymnasium
+import slipstream.interop.gymnasium  # registers slipstream/<game id>-v0
 from slipstream.engine import IllegalActionError
 
 GAMES = sorted(slipstream.available_games())

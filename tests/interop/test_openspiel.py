@@ -22,7 +22,7 @@ def test_register_names_every_game() -> None:
 def test_random_sim(game_id: str) -> None:
     register()
     game = pyspiel.load_game(spiel_name(game_id), {"players": 2})
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 def test_openspiel_mcts_plays_a_race() -> None:

@@ -16,8 +16,9 @@
   perfect-recall information state.
 - Utilities are terminal: +1 for a winner, -1 for every other seat (``GENERAL_SUM``).
 
-Each state holds an immutable engine state, so ``clone`` is cheap; the engine's own seeded chance is
-not used here: OpenSpiel (or its caller) picks every chance outcome.
+Each state holds an immutable engine state, so ``clone`` is cheap; serialization
+(``pyspiel.serialize_game_and_state``) writes the match record and replays it. The engine's own seeded
+chance is not used here: OpenSpiel (or its caller) picks every chance outcome.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from slipstream.engine import CHANCE, State, available_games, game_class, load
+from slipstream.engine.record import replay
 
 from .encoding import ViewEncoder
 from .spec import GameSpec, acting_seat, game_action, seat_actions, seat_reward, spec_for
@@ -53,6 +55,23 @@ class _Frozen:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Frozen:
         return self
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled (OpenSpiel's serialization) as what rebuilds it: a state as its match record,
+        replayed; a spec as its game's id."""
+        if isinstance(self.value, State):
+            return _frozen_replay, (self.value.record(),)
+        if isinstance(self.value, GameSpec):
+            return _frozen_spec, (self.value.game,)
+        return _Frozen, (self.value,)
+
+
+def _frozen_replay(record: dict[str, JSON]) -> _Frozen:
+    return _Frozen(replay(record))
+
+
+def _frozen_spec(game_id: str) -> _Frozen:
+    return _Frozen(spec_for(game_id))
 
 
 def _parameters(game_id: str) -> dict[str, JSON]:

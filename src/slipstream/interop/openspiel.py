@@ -1,0 +1,233 @@
+"""OpenSpiel games: ``register()`` makes every registered game loadable with ``pyspiel``.
+
+>>> import pyspiel
+>>> from slipstream.interop.openspiel import register
+>>> names = register()                       # ["slipstream_brc_grand_prix", ...]
+>>> game = pyspiel.load_game("slipstream_scrap_racer", {"players": 2})
+
+- Each game is ``slipstream_<game id with underscores>``; its parameters are ``players`` and every
+  option whose default is a number, a boolean or a string (an option that defaults to ``None``, a
+  content file, is left out).
+- Chance nodes are OpenSpiel chance nodes with the game's own probabilities; chance outcomes and seat
+  actions are numbered by the game's spec (``slipstream.interop.spec``), apart from each other.
+- A simultaneous choice becomes sequential moves in seat order. The game is declared
+  ``IMPERFECT_INFORMATION``: a seat's observation (``observation_tensor``/``observation_string``, from
+  ``view(seat)`` only) never shows the other seats' pending choices or hidden cards. There is no
+  perfect-recall information state.
+- Utilities are terminal: +1 for a winner, -1 for every other seat (``GENERAL_SUM``).
+
+Each state holds an immutable engine state, so ``clone`` is cheap; serialization
+(``pyspiel.serialize_game_and_state``) writes the match record and replays it. The engine's own seeded
+chance is not used here: OpenSpiel (or its caller) picks every chance outcome.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found]
+
+from slipstream.engine import CHANCE, State, available_games, game_class, load
+from slipstream.engine.record import replay
+
+from .encoding import ViewEncoder
+from .spec import GameSpec, acting_seat, game_action, seat_actions, seat_reward, spec_for
+
+JSON = Any
+GAME_LENGTH_MARGIN = 4
+"""``max_game_length`` is this many times the longest game met while the spec was built."""
+
+
+def spiel_name(game_id: str) -> str:
+    return "slipstream_" + game_id.replace("-", "_")
+
+
+class _Frozen:
+    """Holds a value that ``copy.deepcopy`` (OpenSpiel's clone of a Python state) shares instead of
+    copying: an engine state is never changed once made, and a spec never is."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Frozen:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled (OpenSpiel's serialization) as what rebuilds it: a state as its match record,
+        replayed; a spec as its game's id."""
+        if isinstance(self.value, State):
+            return _frozen_replay, (self.value.record(),)
+        if isinstance(self.value, GameSpec):
+            return _frozen_spec, (self.value.game,)
+        return _Frozen, (self.value,)
+
+
+def _frozen_replay(record: dict[str, JSON]) -> _Frozen:
+    return _Frozen(replay(record))
+
+
+def _frozen_spec(game_id: str) -> _Frozen:
+    return _Frozen(spec_for(game_id))
+
+
+def _parameters(game_id: str) -> dict[str, JSON]:
+    cls = game_class(game_id)
+    params: dict[str, JSON] = {"players": cls.default_players}
+    for option in cls.option_specs:
+        if isinstance(option.default, (bool, int, float, str)):
+            params[option.name] = option.default
+    return params
+
+
+def _game_type(game_id: str) -> pyspiel.GameType:
+    cls = game_class(game_id)
+    return pyspiel.GameType(
+        short_name=spiel_name(game_id),
+        long_name=f"Slipstream {cls.name}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=cls.max_players,
+        min_num_players=cls.min_players,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_parameters(game_id),
+    )
+
+
+class SlipstreamGame(pyspiel.Game):  # type: ignore[misc]
+    """One configuration of a Slipstream game, as an OpenSpiel game (``register`` makes a subclass per
+    game, naming its ``game_id``)."""
+
+    game_id: str
+
+    def __init__(self, params: dict[str, JSON] | None = None) -> None:
+        game_id = self.game_id
+        chosen = {**_parameters(game_id), **(params or {})}
+        players = int(chosen.pop("players"))
+        self.engine_game = load(game_id, players=players, **chosen)
+        spec = spec_for(game_id)
+        self._spec = _Frozen(spec)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(spec.actions),
+            max_chance_outcomes=len(spec.chance),
+            num_players=players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            max_game_length=GAME_LENGTH_MARGIN * spec.max_plies,
+        )
+        super().__init__(_game_type(game_id), info, {**chosen, "players": players})
+
+    @property
+    def spec(self) -> GameSpec:
+        spec: GameSpec = self._spec.value
+        return spec
+
+    def new_initial_state(self, seed: int = 0) -> SlipstreamState:
+        """The start; ``seed`` only matters for what the game sets up without a chance node."""
+        return SlipstreamState(self, self.engine_game.start(seed=seed))
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> SlipstreamObserver:
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            raise ValueError("Slipstream games have no perfect-recall information state, only observations")
+        return SlipstreamObserver(self.spec.encoder())
+
+
+class SlipstreamState(pyspiel.State):  # type: ignore[misc]
+    """An OpenSpiel state around an (immutable) engine state."""
+
+    def __init__(self, game: SlipstreamGame, state: State) -> None:
+        super().__init__(game)
+        self._spec = game._spec
+        self._engine = _Frozen(state)
+
+    @property
+    def engine_state(self) -> State:
+        """The engine state (``slipstream.State``) this position is."""
+        state: State = self._engine.value
+        return state
+
+    def current_player(self) -> int:
+        state = self.engine_state
+        actor = state.actor
+        if actor is None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if actor == CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        seat = acting_seat(state)
+        return int(pyspiel.PlayerId.INVALID) if seat is None else seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        state = self.engine_state
+        if player != acting_seat(state):
+            return []
+        action_id = self._spec.value.action_id
+        return sorted(action_id(a) for a in seat_actions(state, player))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        chance_id = self._spec.value.chance_id
+        return sorted((chance_id(a), p) for a, p in self.engine_state.chance_outcomes())
+
+    def _apply_action(self, action: int) -> None:
+        state = self.engine_state
+        spec: GameSpec = self._spec.value
+        if state.actor == CHANCE:
+            move = spec.chance[action]
+        else:
+            seat = acting_seat(state)
+            if seat is None:
+                raise ValueError(f"no seat acts in {state!r}")
+            move = game_action(state, seat, spec.actions[action])
+        self._engine = _Frozen(state.apply(move))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        spec: GameSpec = self._spec.value
+        if player == pyspiel.PlayerId.CHANCE:
+            return spec.chance[action]
+        return spec.actions[action]
+
+    def is_terminal(self) -> bool:
+        return self.engine_state.is_over
+
+    def returns(self) -> list[float]:
+        state = self.engine_state
+        return [seat_reward(state, seat) for seat in range(state.game.players)]
+
+    def __str__(self) -> str:
+        return json.dumps(self.engine_state.view(None), sort_keys=True)
+
+
+class SlipstreamObserver:
+    """OpenSpiel's observer interface over ``view(seat)``: ``tensor`` is the encoded view."""
+
+    def __init__(self, encoder: ViewEncoder) -> None:
+        self.encoder = encoder
+        self.tensor = np.zeros(encoder.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: SlipstreamState, player: int) -> None:
+        self.tensor[:] = self.encoder.encode(state.engine_state.view(player), player)
+
+    def string_from(self, state: SlipstreamState, player: int) -> str:
+        return json.dumps(state.engine_state.view(player), sort_keys=True)
+
+
+def register() -> list[str]:
+    """Register every Slipstream game with ``pyspiel`` (idempotent); return their OpenSpiel names."""
+    names = []
+    known = set(pyspiel.registered_names())
+    for game_id in available_games():
+        name = spiel_name(game_id)
+        if name not in known:
+            game_class_ = type(f"Slipstream_{name}", (SlipstreamGame,), {"game_id": game_id})
+            pyspiel.register_game(_game_type(game_id), game_class_)
+        names.append(name)
+    return names

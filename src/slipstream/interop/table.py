@@ -1,0 +1,96 @@
+"""One match as every bridge drives it: numbered actions in, masks and observation vectors out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from slipstream.engine import OptionError, State, load
+
+from .encoding import Vector
+from .spec import GameSpec, acting_seat, game_action, seat_actions, seat_reward, settle, spec_for
+
+JSON = Any
+Mask = npt.NDArray[np.int8]
+
+
+class Table:
+    """A match of ``game_id`` through the public contract, with chance resolved by the seed.
+
+    ``state`` is always a decision or the end (``settle``); ``seat`` is the one who decides now.
+    """
+
+    def __init__(
+        self,
+        game_id: str,
+        players: int | None = None,
+        options: Mapping[str, JSON] | None = None,
+        spec: GameSpec | None = None,
+    ) -> None:
+        self.game = load(game_id, players=players, **dict(options or {}))
+        self.spec = spec if spec is not None else spec_for(game_id)
+        if self.spec.game != game_id:
+            raise OptionError(f"a spec for {self.spec.game} cannot drive {game_id}")
+        if self.game.players > self.spec.max_players:
+            raise OptionError(f"{game_id}: the spec covers at most {self.spec.max_players} players")
+        self.players: int = self.game.players
+        self.encoder = self.spec.encoder()
+        self.state: State = settle(self.game.start(seed=0))
+        self.decisions = 0
+        """Seat decisions applied since the last reset."""
+
+    @property
+    def num_actions(self) -> int:
+        return len(self.spec.actions)
+
+    def reset(self, seed: int) -> None:
+        self.state = settle(self.game.start(seed=seed))
+        self.decisions = 0
+
+    @property
+    def seat(self) -> int | None:
+        return acting_seat(self.state)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    def legal_ids(self, seat: int) -> list[int]:
+        """The numbers of ``seat``'s legal actions (empty unless it decides now)."""
+        if acting_seat(self.state) != seat and not (
+            isinstance(self.state.actor, frozenset) and seat in self.state.actor
+        ):
+            return []
+        action_id = self.spec.action_id
+        return [action_id(a) for a in seat_actions(self.state, seat)]
+
+    def mask(self, seat: int) -> Mask:
+        out = np.zeros(len(self.spec.actions), dtype=np.int8)
+        out[self.legal_ids(seat)] = 1
+        return out
+
+    def observation(self, seat: int) -> Vector:
+        return self.encoder.encode(self.state.view(seat), seat)
+
+    def action(self, seat: int, action_id: int) -> str:
+        """The game's action string for ``seat`` choosing number ``action_id`` now."""
+        index = int(action_id)
+        if not 0 <= index < len(self.spec.actions):
+            raise ValueError(f"{self.game.id}: action number {action_id} is outside 0..{len(self.spec.actions) - 1}")
+        return game_action(self.state, seat, self.spec.actions[index])
+
+    def act(self, seat: int, action_id: int) -> None:
+        """Apply ``seat``'s numbered action (checked: an illegal one raises and changes nothing)."""
+        self.state = settle(self.state.apply(self.action(seat, action_id)))
+        self.decisions += 1
+
+    def apply(self, action: str) -> None:
+        """Apply an action in the game's notation (a bot's choice)."""
+        self.state = settle(self.state.apply(action))
+        self.decisions += 1
+
+    def reward(self, seat: int) -> float:
+        return seat_reward(self.state, seat)

@@ -1,0 +1,24 @@
+"""Every python code block of docs/interop.md runs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "interop.md"
+BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.DOTALL)
+
+
+def test_the_page_has_an_example_per_library() -> None:
+    text = "\n".join(BLOCKS)
+    assert len(BLOCKS) >= 3
+    for library in ("slipstream.interop.pettingzoo", "slipstream.interop.gymnasium", "slipstream.interop.openspiel"):
+        assert library in text
+
+
+@pytest.mark.parametrize("index", range(len(BLOCKS)))
+def test_code_block_runs(index: int) -> None:
+    namespace: dict[str, object] = {"__name__": f"docs_interop_block_{index}"}
+    exec(compile(BLOCKS[index], f"{DOC.name} block {index + 1}", "exec"), namespace)

@@ -1,0 +1,47 @@
+"""OpenSpiel's random_sim_test passes for every registered game, and its MCTS bot plays one of ours."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import mcts
+
+import slipstream
+from slipstream.interop.openspiel import register, spiel_name
+
+GAMES = sorted(slipstream.available_games())
+
+
+def test_register_names_every_game() -> None:
+    assert register() == [spiel_name(g) for g in slipstream.available_games()]
+    assert set(register()) <= set(pyspiel.registered_names())
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_random_sim(game_id: str) -> None:
+    register()
+    game = pyspiel.load_game(spiel_name(game_id), {"players": 2})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_openspiel_mcts_plays_a_race() -> None:
+    register()
+    game = pyspiel.load_game("slipstream_brc_grand_prix", {"players": 2, "laps": 1})
+    rng = np.random.RandomState(3)
+    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=20, evaluator=mcts.RandomRolloutEvaluator(1, rng),
+                       random_state=rng)
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+        elif state.current_player() == 0:
+            state.apply_action(bot.step(state))
+            moves += 1
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert moves > 0
+    assert sorted(state.returns()) == [-1.0, 1.0]
+    assert state.engine_state.record()["game"] == "brc-grand-prix"

@@ -48,13 +48,9 @@ class Stat(enum.IntEnum):
     SPACES_MOVED = 9
 
 
-class Mover(NamedTuple):
-    """One racer in a turn's movement order."""
-
-    seat: int
-    movement: int
-    before: int
-    """Its progress before moving."""
+DRAWS: Final = Stat.DRAWS
+SPACES_MOVED: Final = Stat.SPACES_MOVED
+"""The counters of every draw, read as constants (faster than the enum's members in compiled code)."""
 
 
 class Task(NamedTuple):
@@ -124,7 +120,7 @@ def _to_supply(s: RevState, kind: int, n: int = 1) -> None:
 
 
 def _count(s: RevState, seat: int, stat: int, n: int = 1) -> None:
-    s.stats = replaced(s.stats, seat, _added(s.stats[seat], stat, n))
+    s.stats[seat] = _added(s.stats[seat], stat, n)
 
 
 def _set_status(s: RevState, seat: int, status: int) -> None:
@@ -136,7 +132,7 @@ def _set_status(s: RevState, seat: int, status: int) -> None:
 def draw(s: RevState, seat: int, kind: int, events: list[Event]) -> None:
     """Turn Structure 1: "All players simultaneously draw 1 chip from their bags and reveal them"."""
     _to_bag(s, seat, kind, -1)
-    s.drawn = replaced(s.drawn, seat, kind)
+    s.drawn[seat] = kind
     chip = s.g.kinds.names[kind]
     events.append(_EVENTS.get(("draw", seat, chip), lambda: Event(
         "draw", f"P{seat + 1} draws {chip}", "Turn Structure 1", {"seat": seat, "chip": chip})))
@@ -144,21 +140,22 @@ def draw(s: RevState, seat: int, kind: int, events: list[Event]) -> None:
 
 # --- Turn Structure 2: movement -------------------------------------------------------------------
 
-def movement_order(s: RevState) -> tuple[Mover, ...]:
+def movement_order(s: RevState) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Turn Structure 2: "Highest movement moves first, then second highest and so on".
 
     RIU-A2: zero and backward moves come last; ties go to the racer further behind, then seat order.
-    The movement is the chip's own (an EMP zeroes an Ecoboost's or Nitrous').
+    The movement is the chip's own (an EMP zeroes an Ecoboost's or Nitrous'). Returns the seats in
+    that order and, for each, its tie group: the position in the order of the first racer with the
+    same movement from the same progress (RIU-A11).
     """
     g = s.g
     keys = sorted((-(0 if s.emp_jams[seat] and g.code[k] in (ECOBOOST, NITROUS) else g.move[k]), s.progress[seat], seat)
                   for seat, k in enumerate(s.drawn) if k != NO_CHIP)
-    return tuple(Mover(seat, -negative, before) for negative, before, seat in keys)
-
-
-def tied(a: Mover, b: Mover) -> bool:
-    """Two movers of one tie group (same movement from the same progress)."""
-    return a.movement == b.movement and a.before == b.before
+    groups: list[int] = []
+    for i, (movement, before, _) in enumerate(keys):
+        tied = i > 0 and keys[i - 1][0] == movement and keys[i - 1][1] == before
+        groups.append(groups[i - 1] if tied else i)
+    return tuple(seat for _, _, seat in keys), tuple(groups)
 
 
 def resolve_draw(s: RevState, seat: int, events: list[Event]) -> None:
@@ -169,8 +166,8 @@ def resolve_draw(s: RevState, seat: int, events: list[Event]) -> None:
     """
     g = s.g
     kind = s.drawn[seat]
-    s.drawn = replaced(s.drawn, seat, NO_CHIP)
-    _count(s, seat, Stat.DRAWS)
+    s.drawn[seat] = NO_CHIP
+    _count(s, seat, DRAWS)
     code = g.code[kind]
     move = g.move[kind]
     if s.emp_jams[seat] and code in (ECOBOOST, NITROUS):
@@ -230,7 +227,7 @@ def move_forward(s: RevState, seat: int, spaces: int, events: list[Event]) -> No
         s.item_rolls_due = _added(s.item_rolls_due, seat, item_spaces)
     moved = p - start
     s.progress = replaced(s.progress, seat, p)
-    _count(s, seat, Stat.SPACES_MOVED, moved)
+    _count(s, seat, SPACES_MOVED, moved)
     events.append(_EVENTS.get(("move", seat, moved, p), lambda: Event(
         "move", f"P{seat + 1} moves {moved} to {p}", "Turn Structure 2", {"seat": seat, "to": p})))
     if p >= g.finish and s.status[seat] != FINISHED:
@@ -261,8 +258,7 @@ def rerolls_for(s: RevState, seat: int) -> int:
 def item_rolls(s: RevState) -> tuple[Task, ...]:
     """Turn Structure 3: one item-die roll per item space passed, places measured after all moved."""
     tasks: list[Task] = []
-    for mover in s.movers:
-        seat = mover.seat
+    for seat in s.movement_order:
         if s.item_rolls_due[seat] and s.status[seat] != FINISHED:
             rerolls = rerolls_for(s, seat)
             tasks.extend(Task(True, seat, rerolls, "") for _ in range(s.item_rolls_due[seat]))
@@ -887,11 +883,9 @@ def resolve_buys(s: RevState, events: list[Event]) -> tuple[Task, ...]:
 
 def finish(s: RevState, seat: int, events: list[Event]) -> None:
     """Game End: crossing the finish line on the final lap."""
-    movers = s.movers
     group = s.mover_index
-    if 0 <= group < len(movers):
-        me = movers[group]
-        group = next(i for i, m in enumerate(movers) if tied(m, me))
+    if 0 <= group < len(s.tie_groups):
+        group = s.tie_groups[group]
     _set_status(s, seat, FINISHED)
     s.finished_at = replaced(s.finished_at, seat, FinishMark(s.turn, group, -s.progress[seat]))
     _ev(events, "finish", f"{_name(s, seat)} crosses the finish line on the final lap", "Game End",

@@ -48,11 +48,6 @@ class Stat(enum.IntEnum):
     SPACES_MOVED = 9
 
 
-DRAWS: Final = Stat.DRAWS
-SPACES_MOVED: Final = Stat.SPACES_MOVED
-"""The counters of every draw, read as constants (faster than the enum's members in compiled code)."""
-
-
 class Task(NamedTuple):
     """An item roll (``roll``: with ``rerolls``) or an item gain (``item``) still to play out."""
 
@@ -96,6 +91,7 @@ _EVENTS = EventCache()
 
 
 def _ev(events: list[Event], kind: str, text: str, rule: str, **data: object) -> None:
+    """An event made afresh (the rarer ones: the recurring ones come from ``_EVENTS``)."""
     events.append(Event(kind, text, rule, data))
 
 
@@ -167,7 +163,7 @@ def resolve_draw(s: RevState, seat: int, events: list[Event]) -> None:
     g = s.g
     kind = s.drawn[seat]
     s.drawn[seat] = NO_CHIP
-    _count(s, seat, DRAWS)
+    _count(s, seat, Stat.DRAWS)
     code = g.code[kind]
     move = g.move[kind]
     if s.emp_jams[seat] and code in (ECOBOOST, NITROUS):
@@ -227,7 +223,7 @@ def move_forward(s: RevState, seat: int, spaces: int, events: list[Event]) -> No
         s.item_rolls_due = _added(s.item_rolls_due, seat, item_spaces)
     moved = p - start
     s.progress = replaced(s.progress, seat, p)
-    _count(s, seat, SPACES_MOVED, moved)
+    _count(s, seat, Stat.SPACES_MOVED, moved)
     events.append(_EVENTS.get(("move", seat, moved, p), lambda: Event(
         "move", f"P{seat + 1} moves {moved} to {p}", "Turn Structure 2", {"seat": seat, "to": p})))
     if p >= g.finish and s.status[seat] != FINISHED:
@@ -266,6 +262,7 @@ def item_rolls(s: RevState) -> tuple[Task, ...]:
 
 
 def log_roll(s: RevState, seat: int, item: str, events: list[Event]) -> None:
+    """Turn Structure 3: "roll the item die and take the corresponding item chip"."""
     _ev(events, "item-die", f"{_name(s, seat)} rolls the item die: {item}", "Turn Structure 3",
         seat=seat, item=item)
 
@@ -323,6 +320,7 @@ def rocket_targets(s: RevState, seat: int) -> list[int]:
 
 
 def shockwave_targets(s: RevState, seat: int) -> list[int]:
+    """Items: Shockwave hits every racing racer 1-3 spaces ahead (RIU-G10; stopped racers are immune)."""
     p = s.progress[seat]
     return [t for t in s.g.seats
             if t != seat and s.status[t] == RACING and p < s.progress[t] <= p + SHOCKWAVE_RANGE]
@@ -388,6 +386,7 @@ def resolve_items(s: RevState, events: list[Event]) -> None:
 
 
 def _hit(s: RevState, target: int, effect: str, events: list[Event]) -> None:
+    """Items: an Attack or Weapon lands, unless its target has stopped (RIU-A13) or holds a Shield."""
     if s.status[target] != RACING:
         _ev(events, "immune", f"{_name(s, target)} has stopped and is immune", "RIU-A13", seat=target)
         return
@@ -404,6 +403,7 @@ def _hit(s: RevState, target: int, effect: str, events: list[Event]) -> None:
 # --- Round Structure ------------------------------------------------------------------------------
 
 def start_round(s: RevState, events: list[Event]) -> None:
+    """Round Structure: another round of turns."""
     s.round += 1
     _ev(events, "round", f"round {s.round} begins", "Round Structure", round=s.round)
 
@@ -466,6 +466,7 @@ def place_on_rev(s: RevState, seat: int, kind: int, space: int) -> None:
 
 
 def to_discard_or_supply(s: RevState, seat: int, kind: int) -> None:
+    """Rev Track (RIU-A1): a chip that cannot be placed goes to the discard; an item chip to the supply."""
     if s.g.code[kind] in (DEBRIS, BOMB):
         _to_supply(s, kind)
     else:
@@ -568,6 +569,8 @@ def gain_options(s: RevState, seat: int, item: str) -> list[str]:
 
 
 def resolve_gain(s: RevState, seat: int, item: str, choice: Action, events: list[Event]) -> None:
+    """Items: the Sticky Bomb goes into the chosen opponent's bag (a Shield stops it), or the chosen
+    item leaves a full ready area (RIU-G13)."""
     g = s.g
     if choice.verb is Verb.GIVE:
         victim = choice.target if choice.target is not None else -1
@@ -612,6 +615,7 @@ def use_boost(s: RevState, seat: int, item: str, events: list[Event]) -> None:
 
 
 def _spend(s: RevState, seat: int, item: str) -> None:
+    """Items: a used item leaves the ready area."""
     held = list(s.ready[seat])
     held.remove(item)
     s.ready = replaced(s.ready, seat, tuple(held))
@@ -679,6 +683,7 @@ def coins_of(s: RevState, seat: int) -> int:
 
 
 def _discard_coins(s: RevState, seat: int) -> int:
+    """Coins (Yellow): the coins in the discard (a Coin chip of level X is X coins)."""
     discard = s.discards[seat]
     coins = 0
     for k, level in s.g.coin_levels:
@@ -721,6 +726,7 @@ class CartTotals(NamedTuple):
 
 
 def cart_totals(s: RevState, seat: int) -> CartTotals:
+    """Buying: what the steps of a seat's cart add up to (the limits of rules 1 and 2 read these)."""
     g = s.g
     index = g.kinds.index
     left = s.coins_to_spend[seat]
@@ -898,6 +904,7 @@ def race_over(s: RevState) -> bool:
 
 
 def end_text(s: RevState) -> str:
+    """Game End: who won."""
     result = final_result(s)
     return f"race over: {', '.join(_name(s, w) for w in result.winners)} wins"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from slipstream.engine.chance import ChanceTable
 from slipstream.engine.game import CHANCE, JSON, Actor, Event, Result, State
@@ -58,25 +58,6 @@ class Stage(enum.IntEnum):
     ROUND_END = 17
 
 
-# The stages read as module constants in the automaton: compiled code reads these faster than Stage.X.
-_DRAW: Final = Stage.DRAW
-_ITEM_DIE: Final = Stage.ITEM_DIE
-_REROLL: Final = Stage.REROLL
-_GAIN_ITEM: Final = Stage.GAIN_ITEM
-_BOOST: Final = Stage.BOOST
-_STOP_OR_GO: Final = Stage.STOP_OR_GO
-_USE_ITEMS: Final = Stage.USE_ITEMS
-_BUY: Final = Stage.BUY
-_OVER: Final = Stage.OVER
-_TASKS: Final = Stage.TASKS
-_ROUND_START: Final = Stage.ROUND_START
-_TURN_START: Final = Stage.TURN_START
-_MOVE: Final = Stage.MOVE
-_STOP_OR_GO_START: Final = Stage.STOP_OR_GO_START
-_USE_ITEMS_START: Final = Stage.USE_ITEMS_START
-_BUY_START: Final = Stage.BUY_START
-_ROUND_END: Final = Stage.ROUND_END
-
 STAGE_NAMES: dict[Stage, str] = {
     Stage.DRAW: "draw", Stage.ITEM_DIE: "item-die", Stage.REROLL: "reroll", Stage.GAIN_ITEM: "gain-item",
     Stage.BOOST: "boost", Stage.STOP_OR_GO: "stop-or-go", Stage.USE_ITEMS: "use-items", Stage.BUY: "buy",
@@ -88,7 +69,9 @@ _REROLL_ACTIONS = (notation.KEEP, notation.REROLL)
 
 
 class RevState(State):
-    """A Rev it Up position: per-seat tuples, replaced (never changed) when a rule changes them."""
+    """A Rev it Up position. By the copy rule of ``engine.fields``: the two lists (``drawn``, ``stats``)
+    are copied by every apply and changed in place; every other field is shared and replaced (never
+    changed) when a rule changes it."""
 
     g: RevItUp
     stage: Stage
@@ -155,7 +138,7 @@ class RevState(State):
         n = game.players
         s = cls()
         s.g = game
-        s.stage = _TASKS
+        s.stage = Stage.TASKS
         s.current = -1
         s.round = 0
         s.turn = 0
@@ -181,7 +164,7 @@ class RevState(State):
         s.tie_groups = ()
         s.mover_index = 0
         s.tasks = tuple(Task(True, seat, 0, "") for seat in range(n) for _ in range(game.start_items[seat]))
-        s.after_tasks = _ROUND_START
+        s.after_tasks = Stage.ROUND_START
         s.rolled_item = ""
         s.rerolls_left = 0
         s.finished_at = (None,) * n
@@ -196,30 +179,30 @@ class RevState(State):
 
     def _actor(self) -> Actor:
         stage = self.stage
-        if stage is _DRAW or stage is _ITEM_DIE:
+        if stage is Stage.DRAW or stage is Stage.ITEM_DIE:
             return CHANCE
-        if stage is _REROLL or stage is _GAIN_ITEM or stage is _BOOST:
+        if stage is Stage.REROLL or stage is Stage.GAIN_ITEM or stage is Stage.BOOST:
             return self.current
-        if stage is _OVER:
+        if stage is Stage.OVER:
             return None
         return self.waiting
 
     def _legal(self) -> Sequence[str]:
         """Shared constant tuples where the actions are fixed (the engine never changes them)."""
         stage = self.stage
-        if stage is _DRAW:
+        if stage is Stage.DRAW:
             return self._draw_table().actions
-        if stage is _ITEM_DIE:
+        if stage is Stage.ITEM_DIE:
             return self.g.item_table.actions
-        if stage is _REROLL:
+        if stage is Stage.REROLL:
             return _REROLL_ACTIONS
-        if stage is _GAIN_ITEM:
+        if stage is Stage.GAIN_ITEM:
             return rules.gain_options(self, self.current, self.rolled_item)
-        if stage is _BOOST:
+        if stage is Stage.BOOST:
             return [*rules.boost_options(self, self.current), notation.PASS]  # "boost:..." sorts before "pass"
-        if stage is _OVER:
+        if stage is Stage.OVER:
             return ()
-        if stage is _STOP_OR_GO:
+        if stage is Stage.STOP_OR_GO:
             g = self.g
             legal = g.decide_legal.get(self.waiting)
             if legal is None:
@@ -244,19 +227,19 @@ class RevState(State):
         choice is open, so ``offers`` holds them from the start of the choice (and after each cart step).
         """
         stage = self.stage
-        if stage is _STOP_OR_GO:
+        if stage is Stage.STOP_OR_GO:
             return [notation.GO, notation.STOP]
-        if stage is _USE_ITEMS:
+        if stage is Stage.USE_ITEMS:
             return [notation.PASS, *rules.use_options(self, seat)]
-        if stage is _BUY:
+        if stage is Stage.BUY:
             return [notation.DONE, *rules.cart_options(self, seat)]
         return []
 
     def _chance(self) -> list[tuple[str, float]]:
         stage = self.stage
-        if stage is _DRAW:
+        if stage is Stage.DRAW:
             return list(self._draw_table().outcomes)
-        if stage is _ITEM_DIE:
+        if stage is Stage.ITEM_DIE:
             return list(self.g.item_die)
         return []
 
@@ -264,9 +247,9 @@ class RevState(State):
         """The draw's or the item die's outcomes with their running sums (``sample_chance`` picks
         from it and caches their actions as the legal actions)."""
         stage = self.stage
-        if stage is _DRAW:
+        if stage is Stage.DRAW:
             return self._draw_table()
-        if stage is _ITEM_DIE:
+        if stage is Stage.ITEM_DIE:
             return self.g.item_table
         return None
 
@@ -286,24 +269,24 @@ class RevState(State):
     def _do(self, action: str) -> list[Event]:
         events: list[Event] = []
         stage = self.stage
-        if stage is _DRAW:
+        if stage is Stage.DRAW:
             if self._draw(action, events):
                 return events
-        elif stage is _ITEM_DIE:
+        elif stage is Stage.ITEM_DIE:
             if self._roll_item_die(notation.parse(action).name, events):
                 return events
-        elif stage is _REROLL:
+        elif stage is Stage.REROLL:
             if notation.parse(action).verb is Verb.REROLL:
                 self.rerolls_left -= 1
-                self.stage = _ITEM_DIE
+                self.stage = Stage.ITEM_DIE
                 rules.log_reroll(self, self.current, events)
                 return events
-            self.stage = _TASKS
+            self.stage = Stage.TASKS
             self._gain(self.current, self.rolled_item, events)
-        elif stage is _GAIN_ITEM:
+        elif stage is Stage.GAIN_ITEM:
             rules.resolve_gain(self, self.current, self.rolled_item, notation.parse(action), events)
-            self.stage = _TASKS
-        elif stage is _BOOST:
+            self.stage = Stage.TASKS
+        elif stage is Stage.BOOST:
             chosen = notation.parse(action)
             if chosen.verb is Verb.BOOST:
                 rules.use_boost(self, self.current, chosen.name, events)
@@ -325,7 +308,7 @@ class RevState(State):
             return True
         self.movement_order, self.tie_groups = rules.movement_order(self)
         self.mover_index = 0
-        self.stage = _MOVE
+        self.stage = Stage.MOVE
         return False
 
     def _roll_item_die(self, item: str, events: list[Event]) -> bool:
@@ -333,9 +316,9 @@ class RevState(State):
         rules.log_roll(self, self.current, item, events)
         if self.rerolls_left > 0:
             self.rolled_item = item
-            self.stage = _REROLL
+            self.stage = Stage.REROLL
             return True
-        self.stage = _TASKS
+        self.stage = Stage.TASKS
         self._gain(self.current, item, events)
         return False
 
@@ -343,7 +326,7 @@ class RevState(State):
         """A seat's step at a simultaneous choice; True while other seats still have to choose."""
         seat, body, chosen = notation.parse_seated(action)
         stage = self.stage
-        buying = stage is _BUY
+        buying = stage is Stage.BUY
         if buying and chosen.verb is not Verb.DONE:
             self.carts = replaced(self.carts, seat, (*self.carts[seat], chosen))
             self.offers = replaced(self.offers, seat, notation.seated(seat, self.seat_options(seat)))
@@ -354,16 +337,16 @@ class RevState(State):
         events.append(rules.choice_event(seat, body))
         if self.waiting:
             return True
-        if stage is _STOP_OR_GO:
+        if stage is Stage.STOP_OR_GO:
             rules.resolve_stops(self, events)
-            self.stage = _USE_ITEMS_START
-        elif stage is _USE_ITEMS:
+            self.stage = Stage.USE_ITEMS_START
+        elif stage is Stage.USE_ITEMS:
             rules.resolve_items(self, events)
-            self.stage = _TURN_START
+            self.stage = Stage.TURN_START
         else:
             self.tasks = rules.resolve_buys(self, events)
-            self.after_tasks = _ROUND_END
-            self.stage = _TASKS
+            self.after_tasks = Stage.ROUND_END
+            self.stage = Stage.TASKS
         return False
 
     def _next_drawer(self, start: int) -> int:
@@ -377,7 +360,7 @@ class RevState(State):
         if rules.gain_item(self, seat, item, events):
             self.rolled_item = item
             self.current = seat
-            self.stage = _GAIN_ITEM
+            self.stage = Stage.GAIN_ITEM
 
     def _after_move(self, events: list[Event]) -> None:
         """Step past the mover at ``mover_index``; at the end of a tie group, see whether the race is over."""
@@ -386,41 +369,41 @@ class RevState(State):
         i = self.mover_index
         if FINISHED in self.status and (i == len(groups) or groups[i] != groups[i - 1]) \
                 and rules.race_over(self):
-            self.stage = _OVER
+            self.stage = Stage.OVER
             events.append(Event("game-end", rules.end_text(self), "Game End"))
             return
-        self.stage = _MOVE
+        self.stage = Stage.MOVE
 
     def _advance(self, events: list[Event]) -> None:
         """Run the automatic stages until the next input (a choice or a chance outcome)."""
         while True:
             stage = self.stage
-            if stage < _TASKS:
+            if stage < Stage.TASKS:
                 return
-            if stage is _MOVE:
+            if stage is Stage.MOVE:
                 if self._move(events):
                     return
-            elif stage is _TASKS:
+            elif stage is Stage.TASKS:
                 if self._next_task(events):
                     return
-            elif stage is _ROUND_START:
+            elif stage is Stage.ROUND_START:
                 rules.start_round(self, events)
-                self.stage = _TURN_START
-            elif stage is _TURN_START:
+                self.stage = Stage.TURN_START
+            elif stage is Stage.TURN_START:
                 if self._start_turn(events):
                     return
-            elif stage is _STOP_OR_GO_START:
+            elif stage is Stage.STOP_OR_GO_START:
                 if self._start_stop_or_go():
                     return
-            elif stage is _USE_ITEMS_START:
+            elif stage is Stage.USE_ITEMS_START:
                 if self._start_using_items():
                     return
-            elif stage is _BUY_START:
+            elif stage is Stage.BUY_START:
                 if self._start_buying(events):
                     return
-            elif stage is _ROUND_END:
+            elif stage is Stage.ROUND_END:
                 rules.end_round(self, events)
-                self.stage = _ROUND_START
+                self.stage = Stage.ROUND_START
 
     def _move(self, events: list[Event]) -> bool:
         """Turn Structure 2: the movers in order; True when one stops for a Boost choice or the race ends."""
@@ -430,14 +413,14 @@ class RevState(State):
             rules.resolve_draw(self, seat, events)
             if self.ready[seat] and rules.boost_options(self, seat):
                 self.current = seat
-                self.stage = _BOOST
+                self.stage = Stage.BOOST
                 return True
             self._after_move(events)
-            if self.stage is _OVER:
+            if self.stage is Stage.OVER:
                 return True
         self.tasks = rules.item_rolls(self)
-        self.after_tasks = _STOP_OR_GO_START
-        self.stage = _TASKS
+        self.after_tasks = Stage.STOP_OR_GO_START
+        self.stage = Stage.TASKS
         return False
 
     def _next_task(self, events: list[Event]) -> bool:
@@ -450,48 +433,48 @@ class RevState(State):
         if task.roll:
             self.current = task.seat
             self.rerolls_left = task.rerolls
-            self.stage = _ITEM_DIE
+            self.stage = Stage.ITEM_DIE
             return True
         self._gain(task.seat, task.item, events)
-        return self.stage is _GAIN_ITEM
+        return self.stage is Stage.GAIN_ITEM
 
     def _start_turn(self, events: list[Event]) -> bool:
         """Round Structure 1: another turn while anyone races (True), else on to buying."""
         rules.stop_empty_bags(self, events)
         first = self._next_drawer(0)
         if first < 0:
-            self.stage = _BUY_START
+            self.stage = Stage.BUY_START
             return False
         n = self.g.players
         self.turn += 1
         self.drawn = [NO_CHIP] * n
         self.item_rolls_due = (0,) * n
         self.current = first
-        self.stage = _DRAW
+        self.stage = Stage.DRAW
         return True
 
     def _start_stop_or_go(self) -> bool:
         """Turn Structure 4: every racing racer chooses (True), unless none is racing."""
         status = self.status
         if RACING not in status:
-            self.stage = _USE_ITEMS_START
+            self.stage = Stage.USE_ITEMS_START
             return False
         g = self.g
         racing = frozenset(seat for seat, st in enumerate(status) if st == RACING)
         self._open_choice(racing, tuple(g.decide_actions[seat] if seat in racing else () for seat in g.seats))
-        self.stage = _STOP_OR_GO
+        self.stage = Stage.STOP_OR_GO
         return True
 
     def _start_using_items(self) -> bool:
         """Turn Structure 5: every racer with an item to use chooses (True), unless none has one."""
         offered = [rules.use_options(self, seat) if held else [] for seat, held in enumerate(self.ready)]
         if not any(offered):
-            self.stage = _TURN_START
+            self.stage = Stage.TURN_START
             return False
         users = frozenset(seat for seat, options in enumerate(offered) if options)
         self._open_choice(users, tuple(notation.seated(seat, [notation.PASS, *options]) if options else ()
                                        for seat, options in enumerate(offered)))
-        self.stage = _USE_ITEMS
+        self.stage = Stage.USE_ITEMS
         return True
 
     def _start_buying(self, events: list[Event]) -> bool:
@@ -500,9 +483,9 @@ class RevState(State):
         self.carts = ((),) * n
         buyers = rules.start_buying(self, events)
         if not any(buyers):
-            self.stage = _ROUND_END
+            self.stage = Stage.ROUND_END
             return False
-        self.stage = _BUY
+        self.stage = Stage.BUY
         self._open_choice(frozenset(seat for seat in range(n) if buyers[seat]),
                           tuple(notation.seated(seat, self.seat_options(seat)) if buyers[seat] else ()
                                 for seat in range(n)))
@@ -545,7 +528,7 @@ class RevState(State):
                 "emp": self.emp_jams[s],
                 "collected_coins": self.collected_coins[s],
                 "next_round_coins": self.next_round_coins[s],
-                "coins_to_spend": self.coins_to_spend[s] if stage is _BUY else None,
+                "coins_to_spend": self.coins_to_spend[s] if stage is Stage.BUY else None,
                 "overheat_chance": round(rules.overheat_chance(self, s), 6),
             }
             if simultaneous and s in self.asked:
@@ -563,13 +546,13 @@ class RevState(State):
             "traps": [[trap.space, trap.item, trap.owner] for trap in self.traps],
             "finished": [s for s in g.seats if self.status[s] == FINISHED],
         }
-        if stage in (_REROLL, _GAIN_ITEM, _BOOST, _ITEM_DIE, _DRAW):
+        if stage in (Stage.REROLL, Stage.GAIN_ITEM, Stage.BOOST, Stage.ITEM_DIE, Stage.DRAW):
             out["current"] = self.current
-        if stage is _REROLL or stage is _GAIN_ITEM:
+        if stage is Stage.REROLL or stage is Stage.GAIN_ITEM:
             out["rolled"] = self.rolled_item
             out["rerolls_left"] = self.rerolls_left
         if seat is not None and simultaneous:
-            if stage is _BUY:
+            if stage is Stage.BUY:
                 out["my_cart"] = [notation.text(step) for step in self.carts[seat]]
             else:
                 mine = self.choices[seat]
@@ -585,7 +568,7 @@ class RevState(State):
         for other in self.g.seats:
             if other == seat:
                 continue
-            if stage is _BUY:
+            if stage is Stage.BUY:
                 new.carts = replaced(new.carts, other, ())
                 for _ in range(rng.randrange(4)):
                     options = rules.cart_options(new, other)
@@ -600,7 +583,7 @@ class RevState(State):
 
     @property
     def result(self) -> Result | None:
-        if self.stage is not _OVER:
+        if self.stage is not Stage.OVER:
             return None
         return rules.final_result(self)
 

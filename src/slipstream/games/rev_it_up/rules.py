@@ -100,15 +100,22 @@ def _name(s: RevState, seat: int) -> str:
 
 
 def _added(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
-    return replaced(values, index, values[index] + amount)
+    """``values`` with ``amount`` added to entry ``index`` (a new tuple)."""
+    items = list(values)
+    items[index] += amount
+    return tuple(items)
 
 
 def _to_bag(s: RevState, seat: int, kind: int, n: int = 1) -> None:
-    s.bags = replaced(s.bags, seat, _added(s.bags[seat], kind, n))
+    bag = list(s.bags[seat])
+    bag[kind] += n
+    s.bags = replaced(s.bags, seat, tuple(bag))
 
 
 def _to_discard(s: RevState, seat: int, kind: int, n: int = 1) -> None:
-    s.discards = replaced(s.discards, seat, _added(s.discards[seat], kind, n))
+    discard = list(s.discards[seat])
+    discard[kind] += n
+    s.discards = replaced(s.discards, seat, tuple(discard))
 
 
 def _to_supply(s: RevState, kind: int, n: int = 1) -> None:
@@ -116,7 +123,10 @@ def _to_supply(s: RevState, kind: int, n: int = 1) -> None:
 
 
 def _count(s: RevState, seat: int, stat: int, n: int = 1) -> None:
-    s.stats[seat] = _added(s.stats[seat], stat, n)
+    """Add to one of a seat's counters (``stats`` is a list: changed in place)."""
+    counters = list(s.stats[seat])
+    counters[stat] += n
+    s.stats[seat] = tuple(counters)
 
 
 def _set_status(s: RevState, seat: int, status: int) -> None:

@@ -23,12 +23,12 @@ def force(s: RevState, seat: int, *, bag: dict[str, int] | None = None, rev: lis
     """Set up one racer (test set-up only, on a state nobody else holds); chips keep being conserved
     because they are moved from and to the supply."""
     g = s.g
-    K = g.K
+    kinds = g.kind_count
     idx = g.kinds.index
     supply = list(s.supply)
     if bag is not None:
-        counts = [0] * K
-        for k in range(K):
+        counts = [0] * kinds
+        for k in range(kinds):
             supply[k] += s.bags[seat][k]
         for name, n in bag.items():
             supply[idx[name]] -= n

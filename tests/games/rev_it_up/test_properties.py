@@ -44,7 +44,7 @@ def chip_count(s: RevState) -> list[int]:
     g = s.g
     count = list(s.supply)
     for seat in range(g.players):
-        for k in range(g.K):
+        for k in range(g.kind_count):
             count[k] += s.bags[seat][k] + s.discards[seat][k]
         for k in s.rev_chips[seat]:
             count[k] += 1

@@ -69,7 +69,8 @@ class RevItUp(Game):
     draw_cache: dict[tuple[int, ...], ChanceTable]
     """Draw outcomes by bag contents (a bag's chance node depends on nothing else)."""
     kinds: Kinds
-    K: int
+    kind_count: int
+    """The number of chip kinds (the length of every per-kind count)."""
     track: TrackModel
     track_length: int
     laps: int
@@ -120,7 +121,7 @@ class RevItUp(Game):
         self.content = content = load_content(opts["content"] or None)
         kinds = content.kinds
         self.kinds = kinds
-        self.K = len(kinds)
+        self.kind_count = len(kinds)
         track = content.tracks.get(opts["track"])
         if track is None:
             raise OptionError(f"{self.id}: option 'track' cannot be {opts['track']!r}; choose one of: "
@@ -221,18 +222,18 @@ class RevItUp(Game):
         self.chip_action = tuple(notation.draw(n) for n in k.names)
         self.debris = k.index["debris"]
         self.bomb = k.index["bomb"]
-        self.coin_kinds = tuple(i for i in range(self.K) if self.code[i] == COIN)
+        self.coin_kinds = tuple(i for i in range(self.kind_count) if self.code[i] == COIN)
         self.coin_levels = tuple((i, k.level[i]) for i in self.coin_kinds)
-        self.recall_kinds = tuple(i for i in range(self.K) if self.code[i] == RECALL)
-        self.upgrade_kinds = tuple(i for i in range(self.K) if self.code[i] == UPGRADE)
-        self.buyable = tuple(i for i in range(self.K) if k.level[i] > 0)
+        self.recall_kinds = tuple(i for i in range(self.kind_count) if self.code[i] == RECALL)
+        self.upgrade_kinds = tuple(i for i in range(self.kind_count) if self.code[i] == UPGRADE)
+        self.buyable = tuple(i for i in range(self.kind_count) if k.level[i] > 0)
         self.shop = tuple((i, k.colour[i], k.cost[i], f"buy:{k.names[i]}", self.code[i] == RECALL)
                           for i in self.buyable)
-        self.heat = tuple(_heat(self.code[i], k.level[i]) for i in range(self.K))
-        self.move = tuple(_move(self.code[i], k.level[i]) for i in range(self.K))
+        self.heat = tuple(_heat(self.code[i], k.level[i]) for i in range(self.kind_count))
+        self.move = tuple(_move(self.code[i], k.level[i]) for i in range(self.kind_count))
         totals = list(self.content.supply)
         for seat in range(self.players):
-            for i in range(self.K):
+            for i in range(self.kind_count):
                 totals[i] += self.starting_bags[seat][i]
         self.totals = tuple(totals)
 

@@ -453,7 +453,7 @@ def end_round(s: RevState, events: list[Event]) -> None:
         if s.status[seat] != FINISHED:
             _set_status(s, seat, RACING)
     s.bags = tuple(bags)
-    s.discards = ((0,) * g.K,) * g.players
+    s.discards = ((0,) * g.kind_count,) * g.players
     s.rev_chips = ((),) * g.players
     s.rev_spaces = ((),) * g.players
     s.collected_coins = s.next_round_coins
@@ -780,8 +780,8 @@ def upgradable_pool(s: RevState, seat: int) -> list[int]:
     (RIU-A9: not Upgrades themselves, Recalls or item chips)."""
     g = s.g
     discard = s.discards[seat]
-    pool = [0] * g.K
-    for k in range(g.K):
+    pool = [0] * g.kind_count
+    for k in range(g.kind_count):
         if g.code[k] not in (UPGRADE, RECALL, DEBRIS, BOMB):
             pool[k] = discard[k]
     for k in s.rev_chips[seat]:
@@ -815,7 +815,7 @@ def cart_options(s: RevState, seat: int) -> list[str]:
             k = kinds.index[name]
             pool[k] -= 1
             pool[kinds.up[k]] += 1
-        for k in range(g.K):
+        for k in range(g.kind_count):
             higher = kinds.up[k]
             if pool[k] > 0 and higher >= 0 and supply[higher] - taken.get(higher, 0) > 0:
                 out.append(notation.upgrade(kinds.names[k]))
@@ -934,14 +934,14 @@ def conservation_problems(s: RevState) -> list[str]:
     g = s.g
     count = list(s.supply)
     for seat in g.seats:
-        for k in range(g.K):
+        for k in range(g.kind_count):
             count[k] += s.bags[seat][k] + s.discards[seat][k]
         for k in s.rev_chips[seat]:
             count[k] += 1
         if s.drawn[seat] != NO_CHIP:
             count[s.drawn[seat]] += 1
     problems = [f"{g.kinds.names[k]}: {count[k]} chips, expected {g.totals[k]}"
-                for k in range(g.K) if count[k] != g.totals[k]]
+                for k in range(g.kind_count) if count[k] != g.totals[k]]
     for seat in g.seats:
         if rev_last(s, seat) > g.rev_length[seat]:
             problems.append(f"P{seat + 1}: Rev Track over its length")

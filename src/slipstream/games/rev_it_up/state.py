@@ -166,7 +166,7 @@ class RevState(State):
         s.progress = (0,) * n
         s.status = (RACING,) * n
         s.bags = game.starting_bags
-        s.discards = ((0,) * game.K,) * n
+        s.discards = ((0,) * game.kind_count,) * n
         s.rev_chips = ((),) * n
         s.rev_spaces = ((),) * n
         s.drawn = [NO_CHIP] * n
@@ -526,7 +526,7 @@ class RevState(State):
         seats' pending choices and buying carts: a view says only whether a seat has chosen."""
         g = self.g
         names = g.kinds.names
-        kinds = range(g.K)
+        kinds = range(g.kind_count)
         stage = self.stage
         racers: list[dict[str, Any]] = []
         simultaneous = stage in SIMULTANEOUS

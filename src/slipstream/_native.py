@@ -36,6 +36,7 @@ MODULES: tuple[str, ...] = (
     "slipstream.games.brc_grand_prix.rules",
     "slipstream.games.brc_grand_prix.state",
     "slipstream.games.rev_it_up.game",
+    "slipstream.games.rev_it_up.notation",
     "slipstream.games.rev_it_up.rules",
     "slipstream.games.rev_it_up.state",
 )

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import slipstream
-from slipstream.games.rev_it_up.state import RevState
+from slipstream.engine.fields import replaced
+from slipstream.games.rev_it_up import notation
+from slipstream.games.rev_it_up.state import SIMULTANEOUS, RevState
 
 
 def new(players: int = 2, **options: Any) -> RevState:
@@ -20,22 +22,24 @@ def force(s: RevState, seat: int, *, bag: dict[str, int] | None = None, rev: lis
           disc: dict[str, int] | None = None) -> RevState:
     """Set up one racer (test set-up only, on a state nobody else holds); chips keep being conserved
     because they are moved from and to the supply."""
-    s._own()
     g = s.g
-    K = g.K
+    kinds = g.kind_count
     idx = g.kinds.index
     supply = list(s.supply)
     if bag is not None:
-        for k in range(K):
-            supply[k] += s.bag[seat * K + k]
-            s.bag[seat * K + k] = 0
+        counts = [0] * kinds
+        for k in range(kinds):
+            supply[k] += s.bags[seat][k]
         for name, n in bag.items():
             supply[idx[name]] -= n
-            s.bag[seat * K + idx[name]] += n
+            counts[idx[name]] += n
+        s.bags = replaced(s.bags, seat, tuple(counts))
     if disc is not None:
+        counts = list(s.discards[seat])
         for name, n in disc.items():
             supply[idx[name]] -= n
-            s.disc[seat * K + idx[name]] += n
+            counts[idx[name]] += n
+        s.discards = replaced(s.discards, seat, tuple(counts))
     if rev is not None:
         kinds: list[int] = []
         spaces: list[int] = []
@@ -46,18 +50,29 @@ def force(s: RevState, seat: int, *, bag: dict[str, int] | None = None, rev: lis
             supply[k] -= 1
             kinds.append(k)
             spaces.append(last)
-        s.rev_k[seat] = tuple(kinds)
-        s.rev_s[seat] = tuple(spaces)
+        s.rev_chips = replaced(s.rev_chips, seat, tuple(kinds))
+        s.rev_spaces = replaced(s.rev_spaces, seat, tuple(spaces))
     s.supply = tuple(supply)
     if pos is not None:
-        s.pos[seat] = pos
+        s.progress = replaced(s.progress, seat, pos)
     if ready is not None:
-        s.ready = tuple(ready if t == seat else r for t, r in enumerate(s.ready))
+        s.ready = replaced(s.ready, seat, ready)
+    return refresh(s)
+
+
+def refresh(s: RevState) -> RevState:
+    """After a test changed a position in place: the offers of a simultaneous choice worked out again
+    from the rules, and no legal actions kept from before."""
+    if s.stage in SIMULTANEOUS:
+        s.offers = tuple(notation.seated(t, s.seat_options(t)) if t in s.waiting else () for t in s.g.seats)
     s._legal_cache = None
-    s._act = False
-    s._cc = None
-    s._opts = [None] * g.players
     return s
+
+
+def choice_of(s: RevState, seat: int) -> str | None:
+    """A seat's choice at a simultaneous choice, as its action string (``None``: not chosen)."""
+    choice = s.choices[seat]
+    return notation.text(choice) if choice is not None else None
 
 
 def play(s: RevState, *actions: str) -> RevState:
@@ -89,14 +104,12 @@ def name_of(s: RevState, k: int) -> str:
 
 
 def bag_of(s: RevState, seat: int) -> dict[str, int]:
-    K = s.g.K
-    return {s.g.kinds.names[k]: s.bag[seat * K + k] for k in range(K) if s.bag[seat * K + k]}
+    return {s.g.kinds.names[k]: n for k, n in enumerate(s.bags[seat]) if n}
 
 
 def disc_of(s: RevState, seat: int) -> dict[str, int]:
-    K = s.g.K
-    return {s.g.kinds.names[k]: s.disc[seat * K + k] for k in range(K) if s.disc[seat * K + k]}
+    return {s.g.kinds.names[k]: n for k, n in enumerate(s.discards[seat]) if n}
 
 
 def rev_of(s: RevState, seat: int) -> list[tuple[str, int]]:
-    return [(s.g.kinds.names[k], sp) for k, sp in zip(s.rev_k[seat], s.rev_s[seat], strict=True)]
+    return [(s.g.kinds.names[k], sp) for k, sp in zip(s.rev_chips[seat], s.rev_spaces[seat], strict=True)]

@@ -9,7 +9,7 @@ import pytest
 
 from slipstream.engine import CHANCE, IllegalActionError
 
-from .helpers import bag_of, decide, disc_of, draws, force, new, play
+from .helpers import bag_of, decide, disc_of, draws, force, new, play, refresh
 
 
 def to_buy(*coins: int, **options: object):  # type: ignore[no-untyped-def]
@@ -28,9 +28,9 @@ def test_coins_come_from_the_discard_collected_coins_and_the_rev_bonus() -> None
     their Rev Track"; a Coin chip of level X is worth X (the starting bag's "level 2 Coin")."""
     s = new()
     force(s, 0, bag={"coin-2": 1}, disc={"coin-3": 1}, rev=["exhaust-3", "exhaust-3", "exhaust-2"])
-    s.collected = (2, 0)
+    s.collected_coins = (2, 0)
     s = decide(draws(s, "coin-2", "coin-1"), p0="stop", p1="stop")
-    assert s.coins[0] == 2 + 3 + 2 + 1
+    assert s.coins_to_spend[0] == 2 + 3 + 2 + 1
     assert s.view(0)["racers"][0]["coins_to_spend"] == 8
 
 
@@ -75,7 +75,7 @@ def test_costs_limit_what_a_racer_can_buy_and_leftover_coins_are_lost() -> None:
     assert "0:buy:nitrous-1" in legal and "0:buy:nitrous-2" not in legal and "0:buy:ecoboost-2" not in legal
     s = play(s, "0:buy:coolant-1", "0:done", "1:done")
     assert any("loses 1 leftover coins" in e.text for e in s.events)
-    assert s.collected == (0, 0)
+    assert s.collected_coins == (0, 0)
     assert bag_of(s, 0)["coolant-1"] == 1 and bag_of(s, 0)["coin-1"] == 4
 
 
@@ -99,7 +99,7 @@ def test_a_sold_out_chip_cannot_be_bought() -> None:
     force(s, 0)
     k = s.g.kinds.index["coin-2"]
     s.supply = tuple(0 if i == k else n for i, n in enumerate(s.supply))
-    s._opts = [None, None]
+    refresh(s)
     assert "0:buy:coin-2" not in s.legal_actions(0)
 
 

@@ -19,7 +19,7 @@ def test_the_first_racer_across_on_the_final_lap_wins_at_once() -> None:
     force(s, 1, pos=59)
     s = draws(s, "exhaust-3", "exhaust-1", "coin-1")
     assert s.is_over
-    assert s.pos == [61, 59, 0]
+    assert s.progress == (61, 59, 0)
     assert s.result is not None
     assert s.result.winners == (0,) and s.result.order == (0, 1, 2)
     assert s.legal_actions() == []
@@ -41,7 +41,7 @@ def test_higher_movement_resolves_first_at_the_finish() -> None:
     force(s, 1, pos=57)
     s = draws(s, "exhaust-1", "exhaust-3")
     assert s.result is not None and s.result.winners == (1,)
-    assert s.pos == [59, 60]
+    assert s.progress == (59, 60)
 
 
 def test_an_exact_tie_shares_the_win() -> None:
@@ -51,7 +51,7 @@ def test_an_exact_tie_shares_the_win() -> None:
     force(s, 1, pos=58)
     s = draws(s, "exhaust-2", "exhaust-2", "exhaust-1")
     assert s.result is not None and s.result.winners == (0, 1)
-    assert s.pos[2] == 0
+    assert s.progress[2] == 0
 
 
 def test_play_on_for_second_and_third() -> None:
@@ -85,7 +85,7 @@ def test_finished_racers_sit_out_the_rest_of_the_race() -> None:
     assert s.status[0] == rules.FINISHED
     s = decide(s, p1="stop", p2="stop")
     assert s.view(None)["phase"] == "buy"
-    assert s.actor == frozenset({1, 2}) and s.coins[0] == 0
+    assert s.actor == frozenset({1, 2}) and s.coins_to_spend[0] == 0
     s = s.apply("1:done").apply("2:done")
     assert s.actor == CHANCE
     assert s.view(None)["current"] == 1
@@ -103,7 +103,7 @@ def test_in_a_tie_the_racer_further_past_the_line_wins() -> None:
     s = s.apply("2:use:oil-slick")
     assert s.traps == ((0, "oil-slick", 2),)
     s = draws(s, "exhaust-3", "exhaust-3", "coin-2")
-    assert s.pos == [60, 61, 0]
+    assert s.progress == (60, 61, 0)
     assert s.result is not None and s.result.winners == (1,) and s.result.order == (1, 0, 2)
 
 
@@ -121,7 +121,7 @@ def test_a_finished_racer_no_longer_rolls_boosts_or_uses_items(tmp_path: Path) -
     s = new(players=3, podium=2, content=podium_content(tmp_path))
     force(s, 0, pos=58, ready=("turbo", "sponsor"))
     s = draws(s, "exhaust-2", "coin-1", "coin-1")
-    assert s.status[0] == rules.FINISHED and s.pos[0] == 60
+    assert s.status[0] == rules.FINISHED and s.progress[0] == 60
     assert s.actor == frozenset({1, 2})
     s = decide(s, p1="go", p2="go")
     assert s.actor == CHANCE and s.view(None)["current"] == 1
@@ -135,7 +135,7 @@ def test_a_finished_racer_gets_no_sticky_bomb() -> None:
     force(s, 0, pos=58)
     force(s, 1, pos=5)
     s = decide(draws(s, "exhaust-3", "coin-1", "coin-1"), p1="go", p2="stop")
-    assert s.status == [rules.FINISHED, rules.RACING, rules.STOPPED]
+    assert s.status == (rules.FINISHED, rules.RACING, rules.STOPPED)
     s = draws(s, "exhaust-2")
     s = play(s, "item:sticky-bomb", "keep")
     assert s.actor == 1 and s.legal_actions() == ["give:2"]
@@ -148,11 +148,11 @@ def test_an_overheating_chip_that_carries_a_racer_over_the_line_still_wins() -> 
     s = new()
     force(s, 0, pos=58, rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"])
     s = draws(s, "exhaust-2", "coin-1")
-    assert s.pos[0] == 60 and s.result is not None and s.result.winners == (0,)
+    assert s.progress[0] == 60 and s.result is not None and s.result.winners == (0,)
     t = new(overheat_penalty="lose_move")
     force(t, 0, pos=58, rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"])
     t = draws(t, "exhaust-2", "coin-1")
-    assert t.pos[0] == 58 and not t.is_over and t.status[0] == rules.OVERHEATED
+    assert t.progress[0] == 58 and not t.is_over and t.status[0] == rules.OVERHEATED
 
 
 def test_the_result_lists_finishers_in_crossing_order_then_the_rest_by_progress() -> None:
@@ -179,4 +179,4 @@ def test_a_boost_after_an_overheat_can_still_cross_the_line() -> None:
     s = draws(s, "exhaust-1", "coin-1")
     assert s.status[0] == rules.OVERHEATED and s.actor == 0
     s = s.apply("boost:turbo")
-    assert s.pos[0] == 60 and s.result is not None and s.result.winners == (0,)
+    assert s.progress[0] == 60 and s.result is not None and s.result.winners == (0,)

@@ -36,7 +36,7 @@ def test_oil_slick_stops_the_next_racer_there() -> None:
     s = play(to_use_phase(s), "0:use:oil-slick")
     assert s.traps == ((10, "oil-slick", 0),)
     s = draws(s, "coin-1", "exhaust-3")
-    assert s.pos[1] == 10 and s.traps == ()
+    assert s.progress[1] == 10 and s.traps == ()
 
 
 def test_caltrops_add_debris_to_the_next_racer_passing() -> None:
@@ -46,7 +46,7 @@ def test_caltrops_add_debris_to_the_next_racer_passing() -> None:
     force(s, 1, pos=8)
     s = play(to_use_phase(s), "0:use:caltrops")
     s = draws(s, "coin-1", "exhaust-3")
-    assert s.pos[1] == 11
+    assert s.progress[1] == 11
     assert rev_of(s, 1) == [("debris", 1), ("exhaust-3", 4)]
 
 
@@ -101,7 +101,7 @@ def test_shockwave_hits_everyone_up_to_three_ahead() -> None:
     force(s, 2, pos=9)
     force(s, 3, pos=6)
     s = play(to_use_phase(s), "0:use:shockwave")
-    assert [len(s.rev_k[t]) for t in range(4)] == [0, 1, 0, 1]
+    assert [len(s.rev_chips[t]) for t in range(4)] == [0, 1, 0, 1]
 
 
 def test_shield_cancels_the_next_attack_and_is_spent() -> None:
@@ -110,7 +110,7 @@ def test_shield_cancels_the_next_attack_and_is_spent() -> None:
     force(s, 0, ready=("rocket",))
     force(s, 1, pos=3, ready=("shield",))
     s = play(to_use_phase(s), "0:use:rocket:1")
-    assert s.rev_k[1] == () and s.ready[1] == ()
+    assert s.rev_chips[1] == () and s.ready[1] == ()
 
 
 def test_sticky_bomb_goes_into_an_opponents_bag() -> None:
@@ -127,7 +127,7 @@ def test_sticky_bomb_goes_into_an_opponents_bag() -> None:
     force(s, 2, pos=6, bag={"bomb": 1, "coin-1": 1})
     s = decide(s, p0="stop", p1="stop", p2="go")
     s = draws(s, "bomb")
-    assert s.pos[2] == 4 and rev_of(s, 2) == [("bomb", 1)]
+    assert s.progress[2] == 4 and rev_of(s, 2) == [("bomb", 1)]
     s = decide(s, p2="stop")
     while s.view(None)["phase"] == "buy":
         s = s.apply(s.legal_actions()[0].split(":")[0] + ":done")
@@ -140,9 +140,9 @@ def test_emp_cancels_the_next_ecoboost_or_nitrous() -> None:
     force(s, 0, ready=("emp",))
     force(s, 1, bag={"coin-1": 1, "ecoboost-2": 1})
     s = play(to_use_phase(s), "0:use:emp:1")
-    assert s.emp[1] == 1
+    assert s.emp_jams[1] == 1
     s = draws(s, "coin-1", "ecoboost-2")
-    assert s.pos[1] == 0 and s.emp[1] == 0
+    assert s.progress[1] == 0 and s.emp_jams[1] == 0
 
 
 def test_turbo_is_used_during_movement() -> None:
@@ -152,15 +152,15 @@ def test_turbo_is_used_during_movement() -> None:
     force(s, 0, ready=("turbo",), pos=2)
     s = draws(s, "exhaust-1", "coin-1")
     assert s.actor == 0 and s.legal_actions() == ["boost:turbo", "pass"]
-    assert s.pos[0] == 3
+    assert s.progress[0] == 3
     s = s.apply("boost:turbo")
-    assert s.pos[0] == 6 and rev_of(s, 0) == [("exhaust-1", 1)] and s.ready[0] == ()
+    assert s.progress[0] == 6 and rev_of(s, 0) == [("exhaust-1", 1)] and s.ready[0] == ()
     s = draws(s)
     t = new()
     force(t, 0, ready=("turbo",), pos=4)
     t = draws(t, "exhaust-1", "coin-1")
     t = t.apply("boost:turbo")
-    assert t.pos[0] == 8 and t.actor == CHANCE and t.legal_actions()[0].startswith("item:")
+    assert t.progress[0] == 8 and t.actor == CHANCE and t.legal_actions()[0].startswith("item:")
 
 
 def test_slipstream_moves_to_the_racer_ahead() -> None:
@@ -171,7 +171,7 @@ def test_slipstream_moves_to_the_racer_ahead() -> None:
     force(s, 2, pos=5)
     s = draws(s, "exhaust-1", "coin-1", "coin-1")
     s = s.apply("boost:slipstream")
-    assert s.pos[0] == 5
+    assert s.progress[0] == 5
 
 
 def test_profit_items_give_coins_to_spend() -> None:
@@ -181,14 +181,14 @@ def test_profit_items_give_coins_to_spend() -> None:
     force(s, 0, ready=("sponsor",))
     s = play(to_use_phase(s), "0:use:sponsor")
     s = decide(draws(s, "coin-1", "coin-1"), p0="stop", p1="stop")
-    assert s.coins == (2 + 2, 2)
+    assert s.coins_to_spend == (2 + 2, 2)
     t = new(items=ALT)
     force(t, 0, ready=("loose-change",))
     t = play(to_use_phase(t), "0:use:loose-change")
     t = decide(draws(t, "coin-1", "coin-1"), p0="stop", p1="stop")
-    assert t.coins[0] == 2 + 1
+    assert t.coins_to_spend[0] == 2 + 1
     t = play(t, "0:done", "1:done")
-    assert t.collected == (1, 0)
+    assert t.collected_coins == (1, 0)
 
 
 def test_heat_sink_removes_the_most_recent_chip() -> None:
@@ -222,7 +222,7 @@ def test_stopped_racers_do_not_move_or_roll() -> None:
     s = decide(s, p0="stop", p1="go")
     assert s.view(None)["current"] == 1
     s = draws(s, "exhaust-1")
-    assert s.pos == [0, 1]
+    assert s.progress == (0, 1)
 
 
 def test_shield_also_stops_a_sticky_bomb() -> None:
@@ -242,7 +242,7 @@ def test_a_bomb_that_cannot_be_placed_overheats_and_goes_back_to_the_supply() ->
     force(s, 1, pos=6, bag={"bomb": 1, "coin-1": 1}, rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"])
     bombs = s.supply[s.g.bomb]
     s = draws(s, "coin-1", "bomb")
-    assert s.pos[1] == 4 and s.status[1] == rules.OVERHEATED
+    assert s.progress[1] == 4 and s.status[1] == rules.OVERHEATED
     assert s.supply[s.g.bomb] == bombs + 1 and "bomb" not in bag_of(s, 1)
 
 
@@ -261,7 +261,7 @@ def test_shockwave_skips_racers_on_its_own_space_and_stopped_racers() -> None:
     s = draws(s, "coin-1", "coin-1", "coin-1", "coin-1")
     s = decide(s, p0="go", p1="go", p2="stop", p3="go")
     s = s.apply("0:use:shockwave")
-    assert [len(s.rev_k[t]) for t in range(4)] == [0, 0, 0, 1]
+    assert [len(s.rev_chips[t]) for t in range(4)] == [0, 0, 0, 1]
     t = new(players=3, items=ALT)
     force(t, 0, ready=("shockwave",), pos=5)
     force(t, 1, pos=7)
@@ -288,7 +288,7 @@ def test_items_resolve_furthest_behind_first_and_a_racer_overheated_by_one_is_im
     force(s, 2, pos=5, rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"])
     s = to_use_phase(s)
     s = play(s, "0:use:emp:2", "1:use:shockwave")
-    assert s.status[2] == rules.OVERHEATED and s.emp == (0, 0, 0)
+    assert s.status[2] == rules.OVERHEATED and s.emp_jams == (0, 0, 0)
     assert rev_of(s, 0) == [("debris", 1)]
     assert any(e.text == "P3 has stopped and is immune" for e in s.events)
 
@@ -301,11 +301,11 @@ def test_emps_stack() -> None:
     force(s, 1, ready=("emp",))
     force(s, 2, bag={"ecoboost-1": 1, "nitrous-1": 1, "coin-1": 3})
     s = play(to_use_phase(s), "0:use:emp:2", "1:use:emp:2")
-    assert s.emp == (0, 0, 2)
+    assert s.emp_jams == (0, 0, 2)
     s = decide(draws(s, "coin-1", "coin-1", "nitrous-1"), p0="go", p1="go", p2="go")
-    assert s.pos[2] == 0 and s.emp == (0, 0, 1) and rev_of(s, 2) == [("nitrous-1", 1)]
+    assert s.progress[2] == 0 and s.emp_jams == (0, 0, 1) and rev_of(s, 2) == [("nitrous-1", 1)]
     s = draws(s, "coin-2", "coin-2", "ecoboost-1")
-    assert s.pos[2] == 0 and s.emp == (0, 0, 0)
+    assert s.progress[2] == 0 and s.emp_jams == (0, 0, 0)
 
 
 def test_an_emp_cancelled_chip_moves_with_the_zero_moves() -> None:
@@ -314,10 +314,10 @@ def test_an_emp_cancelled_chip_moves_with_the_zero_moves() -> None:
     s = new(items=ALT)
     force(s, 0, bag={"ecoboost-3": 1, "coin-1": 1}, pos=2)
     force(s, 1, pos=8)
-    s.emp = (1, 0)
+    s.emp_jams = (1, 0)
     s = draws(s, "ecoboost-3", "exhaust-1")
     assert [e.data["seat"] for e in s.events if e.kind in ("move", "emp")] == [1, 0]
-    assert s.pos == [2, 9]
+    assert s.progress == (2, 9)
 
 
 def test_a_shield_cancels_a_trap() -> None:
@@ -328,7 +328,7 @@ def test_a_shield_cancels_a_trap() -> None:
     force(s, 1, pos=8, ready=("shield",))
     s = play(to_use_phase(s), "0:use:oil-slick")
     s = draws(s, "coin-1", "exhaust-3")
-    assert s.pos[1] == 11 and s.traps == () and s.ready[1] == ()
+    assert s.progress[1] == 11 and s.traps == () and s.ready[1] == ()
 
 
 def test_stopped_racers_may_still_use_items() -> None:
@@ -338,7 +338,7 @@ def test_stopped_racers_may_still_use_items() -> None:
     s = decide(draws(s, "coin-1", "coin-1"), p0="stop", p1="go")
     assert s.actor == frozenset({0}) and s.legal_actions(0) == ["0:pass", "0:use:sponsor"]
     s = s.apply("0:use:sponsor")
-    assert s.collected == (2, 0)
+    assert s.collected_coins == (2, 0)
 
 
 def test_every_trap_on_a_space_springs() -> None:
@@ -361,7 +361,7 @@ def test_lose_move_never_cancels_a_bomb_moving_back() -> None:
     s = new(overheat_penalty="lose_move")
     force(s, 1, pos=6, bag={"bomb": 1, "coin-1": 1}, rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"])
     s = draws(s, "coin-1", "bomb")
-    assert s.pos[1] == 4 and s.status[1] == rules.OVERHEATED
+    assert s.progress[1] == 4 and s.status[1] == rules.OVERHEATED
 
 
 def test_an_overheated_racer_may_still_boost_in_that_movement() -> None:
@@ -373,7 +373,7 @@ def test_an_overheated_racer_may_still_boost_in_that_movement() -> None:
     s = draws(s, "exhaust-1", "coin-1")
     assert s.status[0] == rules.OVERHEATED and s.actor == 0
     s = s.apply("boost:turbo")
-    assert s.pos[0] == 5 and s.status[0] == rules.OVERHEATED
+    assert s.progress[0] == 5 and s.status[0] == rules.OVERHEATED
 
 
 def test_moving_back_over_a_trap_does_not_spring_it() -> None:
@@ -384,9 +384,9 @@ def test_moving_back_over_a_trap_does_not_spring_it() -> None:
     force(s, 0, pos=12, bag={"recall-3": 1, "exhaust-3": 1, "coin-1": 1})
     s = play(to_use_phase(s), "1:use:oil-slick")
     s = decide(draws(s, "recall-3", "coin-2"), p0="go", p1="go")
-    assert s.pos[0] == 9 and s.traps == ((10, "oil-slick", 1),)
+    assert s.progress[0] == 9 and s.traps == ((10, "oil-slick", 1),)
     s = draws(s, "exhaust-3", "exhaust-1")
-    assert s.pos[0] == 10 and s.traps == ()
+    assert s.progress[0] == 10 and s.traps == ()
 
 
 def test_heat_sink_is_offered_only_with_a_chip_to_remove() -> None:
@@ -407,7 +407,7 @@ def test_with_no_item_chips_left_attacks_and_bombs_do_nothing() -> None:
     debris, bomb = s.g.debris, s.g.bomb
     s.supply = tuple(0 if k in (debris, bomb) else n for k, n in enumerate(s.supply))
     s = play(to_use_phase(s), "0:use:rocket:1")
-    assert s.rev_k[1] == () and s.ready[0] == ()
+    assert s.rev_chips[1] == () and s.ready[0] == ()
     assert any(e.text == "no Debris left in the supply" for e in s.events)
     s = draws(s, "exhaust-3", "coin-2")
     s = s.apply("item:sticky-bomb")
@@ -422,4 +422,4 @@ def test_slipstream_needs_a_racer_ahead() -> None:
     force(s, 0, ready=("slipstream",), pos=10)
     force(s, 1, pos=8)
     s = draws(s, "exhaust-1", "exhaust-3")
-    assert s.pos == [11, 11] and isinstance(s.actor, frozenset) and s.ready[0] == ("slipstream",)
+    assert s.progress == (11, 11) and isinstance(s.actor, frozenset) and s.ready[0] == ("slipstream",)

@@ -7,6 +7,7 @@ import pytest
 from slipstream.engine.estimate import win_chances
 from slipstream.engine.game import State
 from slipstream.games.rev_it_up.metrics import position_value, round_speed
+from slipstream.games.rev_it_up.rules import FinishMark
 from tests.games.brier import brier_scores
 
 from .helpers import force, new
@@ -38,7 +39,7 @@ def test_a_better_bag_counts_like_a_lead() -> None:
 
 def test_a_finisher_has_won() -> None:
     s = force(new(2), 0, pos=60)
-    s.fin = ((3, 0, -60), None)
+    s.finished_at = (FinishMark(3, 0, -60), None)
     assert values(s) == [1.0, 0.0]
 
 

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import slipstream
-from slipstream.games.rev_it_up.state import P_BUY, P_DRAW, RevState
+from slipstream.engine.fields import declarations_in_source
+from slipstream.games.rev_it_up import state as state_module
+from slipstream.games.rev_it_up.state import RevState, Stage
 from tests.playout import random_states
 
-from .helpers import draws, force, new
+from .helpers import choice_of, draws, force, new, refresh
 
 OPTIONS = st.fixed_dictionaries(
     {
@@ -41,9 +44,9 @@ def chip_count(s: RevState) -> list[int]:
     g = s.g
     count = list(s.supply)
     for seat in range(g.players):
-        for k in range(g.K):
-            count[k] += s.bag[seat * g.K + k] + s.disc[seat * g.K + k]
-        for k in s.rev_k[seat]:
+        for k in range(g.kind_count):
+            count[k] += s.bags[seat][k] + s.discards[seat][k]
+        for k in s.rev_chips[seat]:
             count[k] += 1
         if s.drawn[seat] >= 0:
             count[s.drawn[seat]] += 1
@@ -75,7 +78,7 @@ def test_no_seat_sees_another_seats_pending_choice(options: dict[str, Any], seed
         for seat in sorted(actor):
             others = [t for t in actor if t != seat]
             mine = s.legal_actions(seat)
-            if s.phase == P_BUY:
+            if s.stage is Stage.BUY:
                 mine = [a for a in mine if not a.endswith(":done")]
             seen: dict[int | None, Any] = {}
             for action in mine:
@@ -90,10 +93,13 @@ def test_no_seat_sees_another_seats_pending_choice(options: dict[str, Any], seed
     assert checked > 0
 
 
+_SOURCE = (Path(state_module.__file__).parent / "state.py").read_text()
+FIELDS = [name for name, _ in declarations_in_source(_SOURCE)["RevState"] if name != "g"]
+
+
 def raw(s: RevState) -> str:
     """Every piece of a state's data (copy on write must never change a state someone holds)."""
-    slots = [n for n in RevState.__slots__ if n not in ("_act", "_cc", "_draw_actions", "_opts", "_shared", "g")]
-    return repr([getattr(s, n) for n in slots])
+    return repr([getattr(s, n) for n in FIELDS])
 
 
 @settings(max_examples=10, deadline=None)
@@ -111,24 +117,20 @@ def test_determinize_redraws_the_choices_a_seat_cannot_see() -> None:
     """Simultaneous play: a seat sees only *that* another seat has chosen, so ``determinize(seat)``
     redraws that choice (stop or go; an item or pass) and keeps the seat's own."""
     s = draws(new(players=3), "coin-1", "coin-1", "coin-1").apply("1:stop").apply("0:go")
-    seen = {s.determinize(0, random.Random(i)).pending[1] for i in range(40)}
+    seen = {choice_of(s.determinize(0, random.Random(i)), 1) for i in range(40)}
     assert seen == {"go", "stop"}
-    assert {s.determinize(0, random.Random(i)).pending[0] for i in range(40)} == {"go"}
+    assert {choice_of(s.determinize(0, random.Random(i)), 0) for i in range(40)} == {"go"}
     t = new()
     force(t, 1, ready=("sponsor",))
     force(t, 0, ready=("sponsor",))
     t = draws(t, "coin-1", "coin-1")
     t = t.apply("0:go").apply("1:go").apply("1:use:sponsor")
-    assert {t.determinize(0, random.Random(i)).pending[1] for i in range(40)} == {"pass", "use:sponsor"}
+    assert {choice_of(t.determinize(0, random.Random(i)), 1) for i in range(40)} == {"pass", "use:sponsor"}
 
 
 def fresh(s: RevState) -> RevState:
-    """A copy of ``s`` with every cache dropped (options, draw table, actor, legal actions)."""
-    c = s._clone()
-    c.game, c.seed, c.ply, c._history, c.events = s.game, s.seed, s.ply, s._history, s.events
-    c._legal_cache = None
-    c._opts = [None] * s.g.players
-    return c
+    """A copy of ``s`` with every cache dropped (options, legal actions)."""
+    return refresh(s.copy())
 
 
 @settings(max_examples=12, deadline=None)
@@ -142,11 +144,10 @@ def test_the_fast_paths_agree_with_the_rules_worked_out_afresh(options: dict[str
         f = fresh(s)
         assert s.legal_actions() == f.legal_actions() == sorted(set(f._legal()))
         actor = s.actor
-        if actor == "chance" and s.phase == P_DRAW:
-            K = s.g.K
-            seg = s.bag[s.cur * K:(s.cur + 1) * K]
-            total = sum(seg)
-            want = {f"chip:{s.g.kinds.names[k]}": n / total for k, n in enumerate(seg) if n}
+        if actor == "chance" and s.stage is Stage.DRAW:
+            bag = s.bags[s.current]
+            total = sum(bag)
+            want = {f"chip:{s.g.kinds.names[k]}": n / total for k, n in enumerate(bag) if n}
             assert dict(s.chance_outcomes()) == want
         if isinstance(actor, frozenset):
             every: list[str] = []

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from slipstream.bots.random_bot import RandomBot
 from slipstream.bots.registry import make_bot
-from slipstream.bots.rev_it_up import HeuristicBot
 from slipstream.engine.play import play
 from slipstream.games.rev_it_up import metrics, render, rules
+from slipstream.games.rev_it_up.bot import HeuristicBot
 
 from .helpers import draws, force, new
 

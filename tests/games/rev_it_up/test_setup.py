@@ -20,8 +20,8 @@ def test_starting_bag_is_the_printed_one() -> None:
             "coolant-1": 1, "ecoboost-1": 1, "coin-2": 1, "coin-1": 2,
             "exhaust-1": 4, "exhaust-2": 2, "exhaust-3": 1,
         }
-        assert s.pos[seat] == 0
-        assert s.rev_k[seat] == () and s.ready[seat] == ()
+        assert s.progress[seat] == 0
+        assert s.rev_chips[seat] == () and s.ready[seat] == ()
     assert s.actor == CHANCE and s.round == 1 and s.turn == 1
 
 

@@ -36,7 +36,7 @@ def test_highest_movement_moves_first_ties_to_the_racer_behind() -> None:
     s = draws(s, "exhaust-1", "nitrous-1", "exhaust-1", "recall-1")
     moves = [e.data["seat"] for e in s.events if e.kind == "move"]
     assert moves == [1, 2, 0, 3]
-    assert s.pos == [6, 2, 4, 9]
+    assert s.progress == (6, 2, 4, 9)
 
 
 def test_exhaust_moves_its_level_and_skips_rev_spaces() -> None:
@@ -45,7 +45,7 @@ def test_exhaust_moves_its_level_and_skips_rev_spaces() -> None:
     s = new()
     force(s, 0, rev=["exhaust-2"], pos=3)
     s = draws(s, "exhaust-3", "coin-1")
-    assert s.pos[0] == 6
+    assert s.progress[0] == 6
     assert rev_of(s, 0) == [("exhaust-2", 2), ("exhaust-3", 5)]
 
 
@@ -63,7 +63,7 @@ def test_overheat_still_moves_then_stops_the_racer() -> None:
     s = new()
     force(s, 0, rev=["exhaust-3", "exhaust-3", "exhaust-3"], pos=10)
     s = draws(s, "exhaust-2", "exhaust-1")
-    assert s.pos[0] == 12
+    assert s.progress[0] == 12
     assert s.status[0] == rules.OVERHEATED
     assert disc_of(s, 0) == {"exhaust-2": 1}
     assert [sp for _, sp in rev_of(s, 0)] == [3, 6, 9]
@@ -77,7 +77,7 @@ def test_overheat_penalty_lose_move_option() -> None:
     s = new(overheat_penalty="lose_move")
     force(s, 0, rev=["exhaust-3", "exhaust-3", "exhaust-3"], pos=10)
     s = draws(s, "exhaust-2", "exhaust-1")
-    assert s.pos[0] == 10 and s.status[0] == rules.OVERHEATED
+    assert s.progress[0] == 10 and s.status[0] == rules.OVERHEATED
 
 
 def test_chips_without_heat_never_overheat() -> None:
@@ -86,7 +86,7 @@ def test_chips_without_heat_never_overheat() -> None:
     s = new()
     force(s, 0, rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"], bag={"ecoboost-1": 1, "coin-1": 1})
     s = draws(s, "ecoboost-1", "exhaust-1")
-    assert s.status[0] == rules.RACING and s.pos[0] == 1
+    assert s.status[0] == rules.RACING and s.progress[0] == 1
     assert disc_of(s, 0) == {"ecoboost-1": 1}
 
 
@@ -95,7 +95,7 @@ def test_ecoboost_moves_without_heat() -> None:
     s = new()
     force(s, 0, bag={"ecoboost-3": 1, "coin-1": 1})
     s = draws(s, "ecoboost-3", "exhaust-1")
-    assert s.pos[0] == 3 and rev_of(s, 0) == [] and disc_of(s, 0) == {"ecoboost-3": 1}
+    assert s.progress[0] == 3 and rev_of(s, 0) == [] and disc_of(s, 0) == {"ecoboost-3": 1}
 
 
 def test_nitrous_moves_double_and_takes_one_space() -> None:
@@ -103,7 +103,7 @@ def test_nitrous_moves_double_and_takes_one_space() -> None:
     s = new()
     force(s, 0, bag={"nitrous-2": 1, "coin-1": 1}, rev=["exhaust-3"])
     s = draws(s, "nitrous-2", "exhaust-1")
-    assert s.pos[0] == 4 and rev_of(s, 0) == [("exhaust-3", 3), ("nitrous-2", 4)]
+    assert s.progress[0] == 4 and rev_of(s, 0) == [("exhaust-3", 3), ("nitrous-2", 4)]
 
 
 def test_coolant_removes_the_most_recent_chips() -> None:
@@ -129,7 +129,7 @@ def test_recall_moves_backwards_and_never_behind_the_start() -> None:
     force(s, 0, bag={"recall-2": 1, "coin-1": 1}, pos=5)
     force(s, 1, bag={"recall-3": 1, "coin-1": 1}, pos=1)
     s = draws(s, "recall-2", "recall-3")
-    assert s.pos == [3, 0]
+    assert s.progress == (3, 0)
     assert disc_of(s, 0) == {"recall-2": 1}
 
 
@@ -141,7 +141,7 @@ def test_passing_or_landing_on_an_item_space_rolls_the_item_die() -> None:
     force(s, 1, pos=6)
     force(s, 2, pos=8, bag={"recall-1": 1, "coin-1": 1})
     s = draws(s, "exhaust-2", "exhaust-3", "recall-1")
-    assert s.pos == [7, 9, 7]
+    assert s.progress == (7, 9, 7)
     assert s.actor == CHANCE and s.view(None)["current"] == 1
     s = s.apply("item:turbo")
     assert s.ready[1] == ("turbo",)
@@ -207,7 +207,7 @@ def test_rev_bonus_for_stopping_on_the_last_three_spaces() -> None:
     s = draws(s, "coin-1", "coin-1")
     assert rules.rev_bonus_if_stopped(s, 0) == 1 and rules.rev_bonus_if_stopped(s, 1) == 2
     s = decide(s, p0="stop", p1="stop")
-    assert s.coins == (2, 3)
+    assert s.coins_to_spend == (2, 3)
     t = new(players=2)
     force(t, 0, bag={"coin-1": 1, "exhaust-2": 1}, rev=["exhaust-3", "exhaust-3", "exhaust-3"])
     force(t, 1, bag={"coin-1": 1, "exhaust-3": 1}, rev=["exhaust-3", "exhaust-3", "exhaust-1"])
@@ -215,9 +215,9 @@ def test_rev_bonus_for_stopping_on_the_last_three_spaces() -> None:
     assert rules.rev_bonus_if_stopped(t, 1) == 0
     t = decide(t, p0="go", p1="go")
     t = draws(t, "exhaust-2", "exhaust-3")
-    assert t.status == [rules.OVERHEATED, rules.RACING]
+    assert t.status == (rules.OVERHEATED, rules.RACING)
     t = decide(t, p1="stop")
-    assert t.coins == (1, 1 + 3)
+    assert t.coins_to_spend == (1, 1 + 3)
 
 
 def test_an_empty_bag_forces_a_stop() -> None:
@@ -241,7 +241,7 @@ def test_round_ends_when_all_stopped_and_everything_goes_back() -> None:
     assert s.view(None)["phase"] == "buy"
     assert s.actor == frozenset({1})
     s = s.apply("1:done")
-    assert s.round == 2 and s.status == [rules.RACING, rules.RACING]
+    assert s.round == 2 and s.status == (rules.RACING, rules.RACING)
     assert rev_of(s, 0) == [] and disc_of(s, 0) == {} and disc_of(s, 1) == {}
     assert bag_of(s, 0)["exhaust-3"] == 3 + 1 and bag_of(s, 1)["coin-2"] == 1
 
@@ -254,11 +254,11 @@ def test_a_chip_that_fits_on_the_last_space_is_placed() -> None:
         s = new(overheat_penalty=penalty)
         force(s, 0, rev=["exhaust-3", "exhaust-3", "exhaust-3"], pos=4)
         s = draws(s, "exhaust-1", "coin-1")
-        assert s.status[0] == rules.RACING and s.pos[0] == 5, penalty
+        assert s.status[0] == rules.RACING and s.progress[0] == 5, penalty
         assert rev_of(s, 0)[-1] == ("exhaust-1", 10)
         assert math.isclose(rules.overheat_chance(s, 0), 6 / 11)  # no room: the 6 Exhaust of 11 chips
         s = decide(s, p0="stop", p1="stop")
-        assert s.coins[0] == 3
+        assert s.coins_to_spend[0] == 3
 
 
 def test_a_shorter_asymmetric_rev_track_overheats_sooner_and_pays_on_its_own_last_spaces() -> None:
@@ -268,15 +268,15 @@ def test_a_shorter_asymmetric_rev_track_overheats_sooner_and_pays_on_its_own_las
     force(s, 0, rev=["exhaust-3", "exhaust-3", "exhaust-2"], bag={"exhaust-2": 1, "coin-1": 1})
     force(s, 1, rev=["exhaust-3", "exhaust-3", "exhaust-3"], bag={"exhaust-2": 1, "coin-1": 1})
     s = draws(s, "exhaust-2", "exhaust-2")
-    assert s.status == [rules.OVERHEATED, rules.RACING]
+    assert s.status == (rules.OVERHEATED, rules.RACING)
     assert rev_of(s, 1)[-1] == ("exhaust-2", 11)
     s = decide(s, p1="stop")
-    assert s.coins == (0, 3)
+    assert s.coins_to_spend == (0, 3)
     t = new(side="asymmetric", characters="racer-2,racer-6")
     force(t, 0, rev=["exhaust-3", "exhaust-3", "exhaust-1"], bag={"coin-1": 2})
     force(t, 1, rev=["exhaust-3", "exhaust-3", "exhaust-2"], bag={"coin-1": 2})
     t = decide(draws(t, "coin-1", "coin-1"), p0="stop", p1="stop")
-    assert t.coins == (1 + 1, 1 + 0)
+    assert t.coins_to_spend == (1 + 1, 1 + 0)
 
 
 def test_tied_racers_share_a_place_for_rerolls() -> None:
@@ -288,7 +288,7 @@ def test_tied_racers_share_a_place_for_rerolls() -> None:
     force(s, 1, pos=4)
     force(s, 2, pos=1)
     s = draws(s, "exhaust-2", "exhaust-3", "exhaust-3")
-    assert s.pos == [7, 7, 4]
+    assert s.progress == (7, 7, 4)
     for seat in (1, 0):
         assert s.view(None)["current"] == seat
         s = s.apply("item:sponsor")

@@ -7,9 +7,10 @@ from typing import ClassVar
 
 from slipstream.engine.chance import ChanceTable
 from slipstream.engine.errors import OptionError
-from slipstream.engine.game import Event, Game, OptionSpec
+from slipstream.engine.game import Game, OptionSpec
 from slipstream.engine.hooks import GameHooks
 
+from . import notation
 from .content import (
     BOMB,
     COIN,
@@ -64,14 +65,13 @@ class RevItUp(Game):
     )
 
     content: Content
-    keyed_events: dict[tuple[object, ...], Event]
     decide_legal: dict[frozenset[int], tuple[str, ...]]
     """Stop-or-go legal actions by the set of seats still choosing."""
     draw_cache: dict[tuple[int, ...], ChanceTable]
     """Draw outcomes by bag contents (a bag's chance node depends on nothing else)."""
-    """The hottest events (draws, moves, Rev placements) built once per game by a small key."""
     kinds: Kinds
-    K: int
+    kind_count: int
+    """The number of chip kinds (the length of every per-kind count)."""
     track: TrackModel
     track_length: int
     laps: int
@@ -93,14 +93,15 @@ class RevItUp(Game):
     rev_length: tuple[int, ...]
     short_names: tuple[str, ...]
     only: tuple[frozenset[int], ...]
-    decide_actions: tuple[tuple[str, str], ...]
+    decide_actions: tuple[tuple[str, ...], ...]
     reroll_bonus: tuple[int, ...]
     start_items: tuple[int, ...]
     bonus: tuple[int, ...]
-    starting_bags: tuple[int, ...]
+    starting_bags: tuple[tuple[int, ...], ...]
+    """Per seat, the count of each chip kind in its starting bag."""
     code: tuple[int, ...]
     chip_action: tuple[str, ...]
-    action_chip: dict[str, int]
+    """The draw action of each chip kind."""
     debris: int
     bomb: int
     coin_kinds: tuple[int, ...]
@@ -115,14 +116,13 @@ class RevItUp(Game):
     totals: tuple[int, ...]
 
     def _setup(self) -> None:
-        self.keyed_events = {}
         self.draw_cache = {}
         self.decide_legal = {}
         opts = self.options
         self.content = content = load_content(opts["content"] or None)
         kinds = content.kinds
         self.kinds = kinds
-        self.K = len(kinds)
+        self.kind_count = len(kinds)
         track = content.tracks.get(opts["track"])
         if track is None:
             raise OptionError(f"{self.id}: option 'track' cannot be {opts['track']!r}; choose one of: "
@@ -170,7 +170,7 @@ class RevItUp(Game):
             item_id = chosen[face]
             faces[item_id] = faces.get(item_id, 0) + 1
         total = sum(faces.values())
-        self.item_die = sorted((f"item:{i}", n / total) for i, n in faces.items())
+        self.item_die = sorted((notation.item(i), n / total) for i, n in faces.items())
         self.item_table = ChanceTable(self.item_die)
 
     def _setup_characters(self) -> None:
@@ -191,7 +191,7 @@ class RevItUp(Game):
         rev_length: list[int] = []
         reroll_bonus: list[int] = []
         start_items: list[int] = []
-        bags: list[int] = []
+        bags: list[tuple[int, ...]] = []
         for cid in ids:
             ch = content.characters.get(cid)
             if ch is None:
@@ -207,9 +207,9 @@ class RevItUp(Game):
             rev_length.append(a.rev_length if asym and a.rev_length else std.length)
             reroll_bonus.append(a.reroll_bonus if asym else 0)
             start_items.append(a.start_items if asym else 0)
-            bags.extend(bag)
+            bags.append(tuple(bag))
         self.short_names = tuple(f"P{seat + 1}" for seat in range(self.players))
-        self.decide_actions = tuple((f"{seat}:go", f"{seat}:stop") for seat in range(self.players))
+        self.decide_actions = tuple(notation.seated(seat, [notation.GO, notation.STOP]) for seat in range(self.players))
         self.only = tuple(frozenset((seat,)) for seat in range(self.players))
         self.rev_length = tuple(rev_length)
         self.reroll_bonus = tuple(reroll_bonus)
@@ -220,39 +220,35 @@ class RevItUp(Game):
     def _setup_tables(self) -> None:
         k = self.kinds
         self.code = tuple(COLOUR_CODE[c] for c in k.colour)
-        self.chip_action = tuple(f"chip:{n}" for n in k.names)
-        self.action_chip = {f"chip:{n}": i for i, n in enumerate(k.names)}
+        self.chip_action = tuple(notation.draw(n) for n in k.names)
         self.debris = k.index["debris"]
         self.bomb = k.index["bomb"]
-        self.coin_kinds = tuple(i for i in range(self.K) if self.code[i] == COIN)
+        self.coin_kinds = tuple(i for i in range(self.kind_count) if self.code[i] == COIN)
         self.coin_levels = tuple((i, k.level[i]) for i in self.coin_kinds)
-        self.recall_kinds = tuple(i for i in range(self.K) if self.code[i] == RECALL)
-        self.upgrade_kinds = tuple(i for i in range(self.K) if self.code[i] == UPGRADE)
-        self.buyable = tuple(i for i in range(self.K) if k.level[i] > 0)
+        self.recall_kinds = tuple(i for i in range(self.kind_count) if self.code[i] == RECALL)
+        self.upgrade_kinds = tuple(i for i in range(self.kind_count) if self.code[i] == UPGRADE)
+        self.buyable = tuple(i for i in range(self.kind_count) if k.level[i] > 0)
         self.shop = tuple((i, k.colour[i], k.cost[i], f"buy:{k.names[i]}", self.code[i] == RECALL)
                           for i in self.buyable)
-        self.heat = tuple(_heat(self.code[i], k.level[i]) for i in range(self.K))
-        self.move = tuple(_move(self.code[i], k.level[i]) for i in range(self.K))
+        self.heat = tuple(_heat(self.code[i], k.level[i]) for i in range(self.kind_count))
+        self.move = tuple(_move(self.code[i], k.level[i]) for i in range(self.kind_count))
         totals = list(self.content.supply)
         for seat in range(self.players):
-            for i in range(self.K):
-                totals[i] += self.starting_bags[seat * self.K + i]
+            for i in range(self.kind_count):
+                totals[i] += self.starting_bags[seat][i]
         self.totals = tuple(totals)
+
+    def _initial_state(self) -> RevState:
+        return RevState.initial(self)
 
     @classmethod
     def hooks(cls) -> GameHooks:
-        """The terminal's board, the simulator's metrics, the heuristic bot and the web board."""
-        from slipstream.bots import rev_it_up as bot
-
-        from . import metrics, render
+        from . import bot, metrics, render
 
         return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
                          race_metrics=metrics.race_metrics, seat_labels=metrics.seat_labels,
                          standings=metrics.standings, position_value=metrics.position_value,
                          heuristic_bot=bot.HeuristicBot, web_board=Path(__file__).with_name("board.js"))
-
-    def _initial_state(self) -> RevState:
-        return RevState.initial(self)
 
     def seat_name(self, seat: int) -> str:
         name = self.content.characters[self.characters[seat]].name

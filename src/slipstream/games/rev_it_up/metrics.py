@@ -8,7 +8,8 @@ from slipstream.engine.estimate import win_chances
 from slipstream.engine.game import State
 
 from . import rules
-from .state import P_OVER, RevState
+from .rules import NO_CHIP, Stat
+from .state import RevState, Stage
 
 
 def _rev(state: State) -> RevState:
@@ -22,12 +23,12 @@ def race_metrics(final_state: State) -> dict[str, float]:
     s = _rev(final_state)
     n = s.g.players
 
-    def total(stat: int) -> float:
-        return float(sum(s.stats[seat * rules.NSTATS + stat] for seat in range(n)))
+    def total(stat: Stat) -> float:
+        return float(sum(s.stats[seat][stat] for seat in range(n)))
 
-    draws = total(rules.ST_DRAWS) + sum(1 for k in s.drawn if k >= 0)
-    overheats = total(rules.ST_OVERHEATS)
-    stops = total(rules.ST_STOPS)
+    draws = total(Stat.DRAWS) + sum(1 for k in s.drawn if k != NO_CHIP)
+    overheats = total(Stat.OVERHEATS)
+    stops = total(Stat.STOPS)
     return {
         "turns": float(s.turn),
         "rounds": float(s.round),
@@ -36,13 +37,13 @@ def race_metrics(final_state: State) -> dict[str, float]:
         "overheats": overheats,
         "stops": stops,
         "overheat_rate": overheats / (overheats + stops) if overheats + stops else 0.0,
-        "items_gained": total(rules.ST_GAINED),
-        "items_used": total(rules.ST_USED),
-        "coins_spent": total(rules.ST_SPENT),
-        "chips_bought": total(rules.ST_BOUGHT),
-        "rev_bonus_coins": total(rules.ST_BONUS),
-        "debris_taken": total(rules.ST_DEBRIS),
-        "spaces_moved": total(rules.ST_MOVED),
+        "items_gained": total(Stat.ITEMS_GAINED),
+        "items_used": total(Stat.ITEMS_USED),
+        "coins_spent": total(Stat.COINS_SPENT),
+        "chips_bought": total(Stat.CHIPS_BOUGHT),
+        "rev_bonus_coins": total(Stat.REV_BONUS),
+        "debris_taken": total(Stat.DEBRIS_TAKEN),
+        "spaces_moved": total(Stat.SPACES_MOVED),
         "winner_margin": float(_margin(s)),
     }
 
@@ -52,8 +53,8 @@ def _margin(s: RevState) -> int:
     result = s.result
     if result is None or not result.winners:
         return 0
-    others = [s.pos[t] for t in range(s.g.players) if t not in result.winners]
-    return s.pos[result.winners[0]] - max(others) if others else 0
+    others = [s.progress[t] for t in range(s.g.players) if t not in result.winners]
+    return s.progress[result.winners[0]] - max(others) if others else 0
 
 
 def seat_labels(final_state: State) -> dict[int, str]:
@@ -66,8 +67,9 @@ def standings(state: State) -> list[int]:
     """Seats from leader to last now: finishers in finishing order, then by progress."""
     s = _rev(state)
     n = s.g.players
-    done = sorted((t for t in range(n) if s.fin[t] is not None), key=lambda t: (s.fin[t], t))
-    rest = sorted((t for t in range(n) if s.fin[t] is None), key=lambda t: (-s.pos[t], t))
+    marks = s.finished_at
+    done = sorted((t for t in range(n) if marks[t] is not None), key=lambda t: (marks[t], t))
+    rest = sorted((t for t in range(n) if marks[t] is None), key=lambda t: (-s.progress[t], t))
     return done + rest
 
 
@@ -83,11 +85,10 @@ def round_speed(s: RevState, seat: int) -> float:
     """Spaces ``seat`` can expect to move in a round with the chips it owns (bag, discard, Rev Track):
     ``DRAW_SHARE`` x the chips a Rev Track holds at their average heat, x their average movement."""
     g = s.g
-    base = seat * g.K
-    count = [s.bag[base + k] + s.disc[base + k] for k in range(g.K)]
-    for k in s.rev_k[seat]:
+    count = [in_bag + discarded for in_bag, discarded in zip(s.bags[seat], s.discards[seat], strict=True)]
+    for k in s.rev_chips[seat]:
         count[k] += 1
-    if s.drawn[seat] >= 0:
+    if s.drawn[seat] != NO_CHIP:
         count[s.drawn[seat]] += 1
     chips = sum(count)
     if not chips:
@@ -107,10 +108,10 @@ def position_value(state: State, seat: int) -> float:
     """
     s = _rev(state)
     g = s.g
-    if s.phase == P_OVER or any(f is not None for f in s.fin):
+    if s.stage is Stage.OVER or any(mark is not None for mark in s.finished_at):
         winners = rules.final_result(s).winners
         return 1.0 / len(winners) if seat in winners else 0.0
     speeds = [round_speed(s, t) for t in range(g.players)]
-    need = [max(0.0, g.finish - s.pos[t]) / speeds[t] for t in range(g.players)]
+    need = [max(0.0, g.finish - s.progress[t]) / speeds[t] for t in range(g.players)]
     spread = SPREAD_SHARE * math.sqrt(max(min(need), 0.3) * 2.0)
     return win_chances(need, spread)[seat]

@@ -6,7 +6,8 @@ from typing import Any
 
 from slipstream.engine.game import State
 
-from . import rules
+from . import notation, rules
+from .notation import Verb
 
 _COLOUR_TAG = {
     "exhaust": "white", "coin": "yellow", "ecoboost": "green", "coolant": "blue", "nitrous": "red",
@@ -70,39 +71,39 @@ def board(view: dict[str, Any]) -> str:
 
 
 _VERBS = {
-    "go": "keep going", "stop": "stop for this round", "pass": "do nothing", "done": "finish buying",
-    "keep": "keep the item", "reroll": "reroll the item die",
+    Verb.GO: "keep going", Verb.STOP: "stop for this round", Verb.PASS: "do nothing", Verb.DONE: "finish buying",
+    Verb.KEEP: "keep the item", Verb.REROLL: "reroll the item die", Verb.ROLL_ITEM_DIE: "roll the item die (1 coin)",
 }
 
 
 def describe_action(action: str) -> str:
-    """A short human label for an action (``2:buy:coolant-1`` -> ``P3: buy coolant-1``)."""
-    head, _, rest = action.partition(":")
-    if head.isdigit():
-        return f"P{int(head) + 1}: {describe_action(rest)}"
-    if action in _VERBS:
-        return _VERBS[action]
-    if head == "chip":
-        return f"draw {rest}"
-    if head == "item":
-        if rest == "roll":
-            return "roll the item die (1 coin)"
-        return f"take {rest} (the item die, or 3 coins when buying)"
-    if head == "buy":
-        name, _, target = rest.partition(":")
-        return f"buy {name}" + (f" for P{int(target) + 1}'s bag" if target else "")
-    if head == "up":
-        return f"upgrade a {rest}"
-    if head == "use":
-        item, _, target = rest.partition(":")
-        return f"use {item}" + (f" on P{int(target) + 1}" if target else "")
-    if head == "boost":
-        return f"use {rest} now"
-    if head == "drop":
-        return f"drop {rest}"
-    if head == "give":
-        return f"put the bomb in P{int(rest) + 1}'s bag"
-    return action
+    """A short human label for an action (``2:buy:coin-1`` -> ``P3: buy coin-1``)."""
+    try:
+        if action.partition(":")[0].isdigit():
+            seat, body, parsed = notation.parse_seated(action)
+            return f"P{seat + 1}: {describe_action(body)}"
+        parsed = notation.parse(action)
+    except notation.NotationError:
+        return action
+    verb, name, target = parsed
+    on = f" on P{target + 1}" if target is not None else ""
+    if verb in _VERBS:
+        return _VERBS[verb]
+    if verb is Verb.DRAW:
+        return f"draw {name}"
+    if verb is Verb.ITEM:
+        return f"take {name} (the item die, or 3 coins when buying)"
+    if verb is Verb.BUY:
+        return f"buy {name}" + (f" for P{target + 1}'s bag" if target is not None else "")
+    if verb is Verb.UPGRADE:
+        return f"upgrade a {name}"
+    if verb is Verb.USE:
+        return f"use {name}{on}"
+    if verb is Verb.BOOST:
+        return f"use {name} now"
+    if verb is Verb.DROP:
+        return f"drop {name}"
+    return f"put the bomb in P{(target or 0) + 1}'s bag"
 
 
 def hints(state: State, seat: int) -> list[str]:
@@ -114,10 +115,10 @@ def hints(state: State, seat: int) -> list[str]:
     s = state
     g = s.g
     out = [f"chance to overheat on your next draw: {rules.overheat_chance(s, seat):.0%}"]
-    base = seat * g.K
-    total = sum(s.bag[base: base + g.K])
+    bag = s.bags[seat]
+    total = sum(bag)
     if total:
-        moving = sum(s.bag[base + k] for k in range(g.K) if g.move[k] > 0)
+        moving = sum(n for k, n in enumerate(bag) if g.move[k] > 0)
         out.append(f"chips in bag: {total}; chance the next one moves you forward: {moving / total:.0%}")
     room = g.rev_length[seat] - rules.rev_last(s, seat)
     out.append(f"Rev Track room: {room} space(s); bonus coins now: {rules.rev_bonus_if_stopped(s, seat)}")

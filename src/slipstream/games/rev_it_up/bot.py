@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 
 from slipstream.engine.game import State
-from slipstream.games.rev_it_up import rules
-from slipstream.games.rev_it_up.state import P_BOOST, P_BUY, P_DECIDE, P_GAIN, P_REROLL, P_USE, RevState
+
+from . import notation, rules
+from .notation import Verb
+from .state import RevState, Stage
 
 ITEM_VALUE = {
     "turbo": 9, "rocket": 8, "shield": 7, "heat_sink": 7, "slipstream": 6, "sponsor": 6, "shockwave": 6,
@@ -49,51 +51,51 @@ class HeuristicBot:
         return action if action in legal else self.rng.choice(legal)
 
     def _choose(self, s: RevState, seat: int, options: list[str]) -> str:
-        ph = s.phase
-        if ph == P_DECIDE:
-            return "go" if self._push(s, seat) else "stop"
-        if ph == P_BOOST:
-            boosts = [o for o in options if o.startswith("boost:")]
-            return boosts[0] if boosts else "pass"
-        if ph == P_REROLL:
-            return "keep" if ITEM_VALUE[s.g.effect[s.rolled]] >= 6 else "reroll"
-        if ph == P_GAIN:
-            if options[0].startswith("give:"):
-                return max(options, key=lambda o: s.pos[int(o[5:])])
-            return min(options, key=lambda o: ITEM_VALUE[s.g.effect[o[5:]]])
-        if ph == P_USE:
+        stage = s.stage
+        if stage is Stage.STOP_OR_GO:
+            return notation.GO if self._push(s, seat) else notation.STOP
+        if stage is Stage.BOOST:
+            boosts = [o for o in options if notation.parse(o).verb is Verb.BOOST]
+            return boosts[0] if boosts else notation.PASS
+        if stage is Stage.REROLL:
+            return notation.KEEP if ITEM_VALUE[s.g.effect[s.rolled_item]] >= 6 else notation.REROLL
+        if stage is Stage.GAIN_ITEM:
+            if notation.parse(options[0]).verb is Verb.GIVE:
+                return max(options, key=lambda o: s.progress[notation.parse(o).target or 0])
+            return min(options, key=lambda o: ITEM_VALUE[s.g.effect[notation.parse(o).name]])
+        if stage is Stage.USE_ITEMS:
             return self._use(s, seat, options)
-        if ph == P_BUY:
+        if stage is Stage.BUY:
             return self._buy(s, seat, options)
         return self.rng.choice(options)
 
     def _push(self, s: RevState, seat: int) -> bool:
         """Go on while the chance of overheating is below the nerve; more nerve when behind."""
         risk = rules.overheat_chance(s, seat)
-        leader = max(s.pos)
-        nerve = self.nerve + (0.15 if leader - s.pos[seat] > 6 else 0.0)
+        leader = max(s.progress)
+        nerve = self.nerve + (0.15 if leader - s.progress[seat] > 6 else 0.0)
         if rules.rev_bonus_if_stopped(s, seat) >= 2:
             nerve -= 0.1
         return risk < nerve
 
     def _use(self, s: RevState, seat: int, options: list[str]) -> str:
-        best, score = "pass", 0.0
+        best, score = notation.PASS, 0.0
         for o in options:
-            parts = o.split(":")
-            if parts[0] != "use":
+            action = notation.parse(o)
+            if action.verb is not Verb.USE:
                 continue
-            effect = s.g.effect[parts[1]]
+            effect = s.g.effect[action.name]
             value = 0.0
             if effect in ("sponsor", "loose_change"):
                 value = 3.0
             elif effect in ("rocket", "emp"):
-                value = 2.0 + s.pos[int(parts[2])] / 100
+                value = 2.0 + s.progress[action.target or 0] / 100
             elif effect == "shockwave":
                 value = 2.5
             elif effect == "heat_sink":
                 value = 4.0 if s.status[seat] == rules.RACING and rules.overheat_chance(s, seat) > 0 else 0.0
             elif effect in ("oil_slick", "caltrops"):
-                value = 1.0 if any(q < s.pos[seat] for q in s.pos) else 0.0
+                value = 1.0 if any(q < s.progress[seat] for q in s.progress) else 0.0
             if value > score:
                 best, score = o, value
         return best
@@ -102,21 +104,22 @@ class HeuristicBot:
         opts = set(options)
         for colour in UPGRADE_PREFERENCE:
             for level in (2, 1):
-                if f"up:{colour}-{level}" in opts:
-                    return f"up:{colour}-{level}"
+                if notation.upgrade(f"{colour}-{level}") in opts:
+                    return notation.upgrade(f"{colour}-{level}")
         for name in CHIP_PREFERENCE:
-            if f"buy:{name}" in opts:
-                return f"buy:{name}"
-        recalls = sorted((o for o in options if o.startswith("buy:recall-")),
-                         key=lambda o: (-s.pos[int(o.rsplit(":", 1)[1])], o))
-        if recalls and max(s.pos) - s.pos[seat] > 5:
+            if notation.buy(name) in opts:
+                return notation.buy(name)
+        parsed = {o: notation.parse(o) for o in options}
+        recalls = sorted((o for o, a in parsed.items() if a.verb is Verb.BUY and a.target is not None),
+                         key=lambda o: (-s.progress[parsed[o].target or 0], o))
+        if recalls and max(s.progress) - s.progress[seat] > 5:
             return recalls[0]
-        items = [o for o in options if o.startswith("item:") and o != "item:roll"]
+        items = [o for o, a in parsed.items() if a.verb is Verb.ITEM]
         if items:
-            return max(items, key=lambda o: ITEM_VALUE[s.g.effect[o[5:]]])
-        if "item:roll" in opts:
-            return "item:roll"
+            return max(items, key=lambda o: ITEM_VALUE[s.g.effect[parsed[o].name]])
+        if notation.ROLL_ITEM_DIE in opts:
+            return notation.ROLL_ITEM_DIE
         for name in ("coin-1",):
-            if f"buy:{name}" in opts:
-                return f"buy:{name}"
-        return "done"
+            if notation.buy(name) in opts:
+                return notation.buy(name)
+        return notation.DONE

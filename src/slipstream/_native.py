@@ -27,6 +27,7 @@ from types import ModuleType
 
 MODULES: tuple[str, ...] = (
     "slipstream.engine.chance",
+    "slipstream.engine.fields",
     "slipstream.engine.game",
     "slipstream.games.scrap_racer.game",
     "slipstream.games.scrap_racer.notation",

@@ -9,8 +9,9 @@ them through the stages of a round.
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Final, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Final, NamedTuple
 
+from slipstream.engine.fields import replaced
 from slipstream.engine.game import Event, EventCache, Result
 
 from . import notation
@@ -75,15 +76,6 @@ class FinishMark(NamedTuple):
     """Minus its progress: further past the line is ahead."""
 
 
-T = TypeVar("T")
-
-
-def replaced(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    """``values`` with entry ``index`` replaced by ``value``: ``engine.fields.replaced``, compiled with
-    the rules (the engine's own runs interpreted, which costs a tenth of a race here)."""
-    items = list(values)
-    items[index] = value
-    return tuple(items)
 
 
 _EVENTS = EventCache()

@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from slipstream.engine.chance import ChanceTable
-from slipstream.engine.fields import slots
+from slipstream.engine.fields import replaced, slots
 from slipstream.engine.game import CHANCE, JSON, Actor, Event, Result, State
 
 from . import notation, rules
 from .notation import Action, Verb
-from .rules import FINISHED, NO_CHIP, RACING, FinishMark, Task, Trap, replaced
+from .rules import FINISHED, NO_CHIP, RACING, FinishMark, Task, Trap
 
 if TYPE_CHECKING:
     from .game import RevItUp

@@ -88,12 +88,8 @@ EVENTS: Final = EventCache()
 
 
 def increased(counts: tuple[int, ...], index: int, n: int) -> tuple[int, ...]:
-    """``counts`` with ``n`` added to entry ``index`` (a new tuple: the copy rule's change of one count).
-
-    ``slipstream.engine.fields.replaced`` for counts, written here so that the compiled build compiles it
-    with the rules (most counts change on some turn).
-    """
-    return (*counts[:index], counts[index] + n, *counts[index + 1:])
+    """``counts`` with ``n`` added to entry ``index`` (a new tuple: the copy rule's change of one count)."""
+    return replaced(counts, index, counts[index] + n)
 
 
 # --- Setup --------------------------------------------------------------------------------------------

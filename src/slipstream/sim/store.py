@@ -13,7 +13,7 @@ import json
 import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 RUN_FILE = "run.json"
 RACES_FILE = "races.jsonl.gz"
@@ -30,10 +30,19 @@ def compact(race: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in race.items() if k not in BULKY}
 
 
+def _open(path: Path) -> IO[str]:
+    """A records file for reading: gzip-compressed (as written), or plain JSON lines."""
+    with open(path, "rb") as raw:
+        magic = raw.read(2)
+    if magic == b"\x1f\x8b":
+        return gzip.open(path, "rt", encoding="utf-8")
+    return open(path, encoding="utf-8")
+
+
 def _lines(path: Path) -> Iterator[tuple[str, dict[str, Any] | None]]:
     """Each whole line with its race; a final ``("", None)`` if the file is cut short."""
     try:
-        with gzip.open(path, "rt", encoding="utf-8") as fh:
+        with _open(path) as fh:
             for line in fh:
                 if not line.endswith("\n"):
                     yield "", None
@@ -44,8 +53,16 @@ def _lines(path: Path) -> Iterator[tuple[str, dict[str, Any] | None]]:
                     yield "", None
                     return
                 yield line, race
-    except (EOFError, gzip.BadGzipFile, zlib.error):
+    except (EOFError, gzip.BadGzipFile, zlib.error, UnicodeDecodeError):
         yield "", None
+
+
+def iter_file(path: Path) -> Iterator[dict[str, Any]]:
+    """The whole races of one records file, in full, streamed (a torn end is left out)."""
+    for _, race in _lines(path):
+        if race is None or not isinstance(race, dict) or "index" not in race:
+            return
+        yield race
 
 
 def read_races(path: Path, full: bool = True) -> tuple[list[dict[str, Any]], bool]:

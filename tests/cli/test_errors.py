@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -119,3 +120,89 @@ def test_ctrl_c_during_play_saves_the_race_and_exits_130(tmp_path: Path) -> None
     assert "Race stopped" in out
     record = json.loads(save.read_text())
     assert record["game"] == "scrap-racer" and len(record["actions"]) >= 2
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+@pytest.fixture(scope="module")
+def corrupt(records: Path) -> Path:
+    (records / "corrupt").mkdir()
+    (records / "corrupt" / "run.json").write_text("{bad")
+    return records
+
+
+SIM_CASES = [
+    (["simulate", "scrap-racer", "-n", "3", "--jobs", "0", "--out", "o1"], "--jobs must be at least 1, not 0"),
+    (["simulate", "scrap-racer", "-n", "3", "--backend", "spark", "--out", "o2"],
+     "unknown backend 'spark'; the backends are: process, ray"),
+    (["simulate", "scrap-racer", "-n", "3", "--sweep", "foo=1,2", "--out", "o3"], "unknown option 'foo'"),
+    (["simulate", "scrap-racer", "-n", "3", "--sweep", "players=2,9", "--out", "o4"], "players"),
+    (["simulate", "scrap-racer", "-n", "3", "-o", "content=.", "--out", "o5"], "is a directory"),
+    (["simulate", "scrap-racer", "-n", "3", "--out", "corrupt"], "corrupt/run.json cannot be read"),
+    (["simulate", "scrap-racer", "-n", "3", "--out", "scrap-racer.json"], "is a file, not a directory"),
+    (["report", "corrupt"], "corrupt/run.json cannot be read"),
+    (["tournament", "scrap-racer", "--bots", "random,random", "--out", "o6"], "each bot once"),
+    (["tournament", "scrap-racer", "--bots", "random,greedy", "--jobs", "-1", "--out", "o7"], "--jobs must be"),
+]
+
+
+@pytest.mark.parametrize(("args", "words"), SIM_CASES, ids=[" ".join(a) for a, _ in SIM_CASES])
+def test_bad_simulation_input_is_one_line_and_exit_code_2(corrupt: Path, args: list[str], words: str) -> None:
+    assert_one_line_error(slipstream_cmd(args, corrupt), words)
+
+
+def test_an_unreachable_ray_cluster_is_one_line_within_seconds(records: Path) -> None:
+    pytest.importorskip("ray")
+    address = f"127.0.0.1:{free_port()}"
+    start = time.monotonic()
+    proc = slipstream_cmd(["simulate", "scrap-racer", "-n", "2", "--backend", "ray", "--address", address,
+                           "--out", "ray-out"], records)
+    assert_one_line_error(proc, f"cannot reach the Ray cluster at {address}")
+    assert time.monotonic() - start < 60
+    assert not (records / "ray-out" / "run.json").exists()
+
+
+def test_serve_refuses_a_bad_port_a_port_in_use_and_a_database_it_cannot_open(records: Path) -> None:
+    assert_one_line_error(slipstream_cmd(["serve", "--port", "99999"], records), "--port must be from 1 to 65535")
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        proc = slipstream_cmd(["serve", "--port", str(port), "--database-url", "x.sqlite3"], records)
+        assert_one_line_error(proc, f"cannot listen on 127.0.0.1:{port}: address already in use")
+        assert "running" not in proc.stdout
+    port = free_port()
+    assert_one_line_error(slipstream_cmd(["serve", "--port", str(port), "--database-url", "/nonexistent/dir/x.sqlite3"],
+                                         records), "cannot open the database /nonexistent/dir/x.sqlite3")
+    url = f"postgresql://nobody@127.0.0.1:{free_port()}/nothing"
+    assert_one_line_error(slipstream_cmd(["serve", "--port", str(port), "--database-url", url], records),
+                          f"cannot open the database {url}")
+
+
+def test_serve_starts_on_a_free_port(records: Path, tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([SRC, ROOT])}
+    proc = subprocess.Popen([sys.executable, "-m", "slipstream.cli.main", "serve", "--port", str(port),
+                             "--database-url", str(tmp_path / "db.sqlite3")], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in line
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            pytest.fail("the server did not listen")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=30)

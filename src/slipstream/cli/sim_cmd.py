@@ -8,30 +8,24 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TaskProgressColumn, TextColumn
 from rich.table import Table
+from rich.text import Text
 
-from slipstream.engine.errors import SlipstreamError
 from slipstream.engine.registry import game_class
 from slipstream.sim.race import RaceFailed
 
-console = Console()
-errors = Console(stderr=True)
+from .common import errors, fail, parse_options
+
+console = Console(soft_wrap=True)
 
 OptionList = Annotated[list[str] | None, typer.Option(
     "--option", "-o", help="A game option KEY=VALUE (repeatable), e.g. -o laps=4.")]
@@ -41,25 +35,12 @@ Out = Annotated[Path | None, typer.Option(
     "--out", help="Output directory (default: runs/<game>-<settings hash>); rerun to resume.")]
 Backend = Annotated[str, typer.Option("--backend", help="process (local processes) or ray.")]
 Address = Annotated[str | None, typer.Option(
-    "--address", help="Ray cluster address (default: start a local Ray).")]
+    "--address", help="Ray cluster address HOST:PORT (default: start a local Ray).")]
 Setup = Annotated[list[str] | None, typer.Option(
     "--setup", hidden=True, help="Modules to import first (module or module:function).")]
 
-
-def _fail(message: str) -> typer.Exit:
-    errors.print(f"[bold red]error:[/] {message}", markup=True, highlight=False)
-    return typer.Exit(2)
-
-
-def parse_options(items: Sequence[str]) -> dict[str, Any]:
-    """``["laps=4", "track=A"]`` -> ``{"laps": "4", "track": "A"}`` (the game converts the values)."""
-    out: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"bad option {item!r}: write KEY=VALUE, e.g. -o laps=4")
-        out[key.strip()] = value.strip()
-    return out
+USER_ERRORS = (ValueError, OSError)
+"""What bad input raises: ``SlipstreamError`` (a ``ValueError``) and unreadable or unwritable paths."""
 
 
 def _default_out(kind: str, data: dict[str, Any]) -> Path:
@@ -68,19 +49,66 @@ def _default_out(kind: str, data: dict[str, Any]) -> Path:
     return Path("runs") / f"{data['game']}-{kind}-{digest}"
 
 
+def _clock(seconds: float) -> str:
+    seconds = int(seconds + 0.5)
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+class RateColumn(ProgressColumn):
+    """Races per second and the time left, from the races played in this session only (not the ones
+    a resumed run already had), over the whole session (a strong bot's races come unevenly)."""
+
+    def render(self, task: Task) -> Text:
+        started, done0 = task.fields.get("started"), task.fields.get("done0", 0)
+        if started is None or task.total is None:
+            return Text("")
+        elapsed = time.monotonic() - started
+        played = task.completed - done0
+        left = task.total - task.completed
+        if left <= 0:
+            return Text(f"{_clock(elapsed)} elapsed", style="progress.elapsed")
+        if played <= 0:
+            return Text(f"{_clock(elapsed)} elapsed, time left: after the first race", style="progress.remaining")
+        rate = played / elapsed if elapsed > 0 else 0.0
+        eta = left / rate if rate > 0 else float("inf")
+        shown = f"{rate:.1f} races/s" if rate >= 1 else f"{1 / rate:.1f} s/race" if rate > 0 else ""
+        return Text(f"{_clock(elapsed)} elapsed, {shown}, about {_clock(eta)} left", style="progress.remaining")
+
+
 @contextmanager
 def _progress(label: str) -> Iterator[Callable[[str], Callable[[int, int], None]]]:
-    """A Rich progress display; ``bar(name)`` gives a ``progress(done, total)`` callback."""
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
-               TimeElapsedColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=False) as progress:
-        def bar(name: str) -> Callable[[int, int], None]:
-            task = progress.add_task(f"{label} {name}".strip(), total=None)
+    """``bar(name)`` gives a ``progress(done, total)`` callback showing a bar with a rate and an ETA.
 
-            def update(done: int, total: int) -> None:
-                progress.update(task, completed=done, total=total)
-            return update
+    Each bar's display starts at its first call (so an error found before the first race prints no
+    empty bar) and stops when its races are all done.
+    """
+    live: list[Progress] = []
+
+    def bar(name: str) -> Callable[[int, int], None]:
+        state: dict[str, Any] = {}
+
+        def update(done: int, total: int) -> None:
+            if "progress" not in state:
+                progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                    TaskProgressColumn(), RateColumn(), console=console, transient=False)
+                progress.start()
+                live.append(progress)
+                state["progress"] = progress
+                state["task"] = progress.add_task(f"{label} {name}".strip(), total=total, completed=done,
+                                                  started=time.monotonic(), done0=done)
+            progress = state["progress"]
+            progress.update(state["task"], completed=done, total=total)
+            if done >= total and progress in live:
+                progress.stop()
+                live.remove(progress)
+        return update
+
+    try:
         yield bar
+    finally:
+        for progress in live:
+            progress.stop()
 
 
 def _print_summary(races: list[dict[str, Any]], title: str) -> None:
@@ -117,17 +145,24 @@ def _print_summary(races: list[dict[str, Any]], title: str) -> None:
 
 
 def _config(game: str, players: int | None, bots: str, n: int, seed: int, option: list[str] | None,
-            setup: list[str] | None, rotate: bool = False) -> Any:
+            setup: list[str] | None, jobs: int, backend: str, rotate: bool = False) -> Any:
+    """The run's settings, every one checked (so no race starts, and nothing is shown, on bad input)."""
     from slipstream.sim.race import run_setup
-    from slipstream.sim.runner import SimConfig, validate
+    from slipstream.sim.runner import SimConfig, check_run
 
     run_setup(setup or [])
     cls = game_class(game)
     config = SimConfig(game=game, players=players if players is not None else cls.default_players,
                        bots=tuple(b.strip() for b in bots.split(",") if b.strip()), n=n, seed=seed,
                        options=parse_options(option or []), rotate=rotate, setup=tuple(setup or ()))
-    validate(config)
+    check_run(config, jobs, backend)
     return config
+
+
+def _race_failed(exc: RaceFailed) -> typer.Exit:
+    first = (str(exc).splitlines() or [""])[0]
+    errors.print(f"[bold red]a race failed[/] (a bug in a game or a bot): {first}")
+    return typer.Exit(1)
 
 
 def simulate_command(
@@ -148,13 +183,20 @@ def simulate_command(
     setup: Setup = None,
 ) -> None:
     """Simulate races between bots; write records, a results table and print a summary."""
-    from slipstream.sim.runner import run
-    from slipstream.sim.sweep import parse_sweep, run_sweep
+    from slipstream.sim.runner import check_out_dir, run
+    from slipstream.sim.sweep import check_sweep, parse_sweep, run_sweep
 
     try:
-        config = _config(game, players, bots, n, seed, option, setup)
+        config = _config(game, players, bots, n, seed, option, setup, jobs, backend)
         grid = parse_sweep(sweep or [])
         out_dir = out or _default_out("sweep" if grid else "sim", {**config.to_json(), "sweep": grid})
+        if grid:
+            check_sweep(config, grid, out_dir)
+        else:
+            check_out_dir(config, out_dir)
+    except USER_ERRORS as exc:
+        raise fail(exc) from None
+    try:
         if grid:
             with _progress("") as bar:
                 outcomes = run_sweep(config, grid, out_dir, jobs=jobs, backend=backend, address=address,
@@ -163,11 +205,10 @@ def simulate_command(
             with _progress(game) as bar:
                 outcomes = [run(config, out_dir, jobs=jobs, backend=backend, address=address,
                                 progress=bar(""))]
-    except (SlipstreamError, ValueError) as exc:
-        raise _fail(str(exc)) from None
     except RaceFailed as exc:
-        errors.print(f"[bold red]a race failed[/] (a bug in a game or a bot): {exc}", highlight=False)
-        raise typer.Exit(1) from None
+        raise _race_failed(exc) from None
+    except USER_ERRORS as exc:
+        raise fail(exc) from None
     for outcome in outcomes:
         title = outcome.out_dir.name if grid else game
         _print_summary(outcome.races, title)
@@ -187,8 +228,8 @@ def report_command(
 
     try:
         path = build(directory, out)
-    except (SlipstreamError, ValueError, OSError) as exc:
-        raise _fail(str(exc)) from None
+    except USER_ERRORS as exc:
+        raise fail(exc) from None
     console.print(f"wrote {path}")
 
 
@@ -206,19 +247,23 @@ def tournament_command(
     setup: Setup = None,
 ) -> None:
     """Play bots against each other in rotated seats and rate them (Elo with 95% intervals)."""
-    from slipstream.sim.tournament import run_tournament
+    from slipstream.sim.runner import check_out_dir
+    from slipstream.sim.tournament import check_tournament, run_tournament
 
     try:
-        config = _config(game, players, bots, n, seed, option, setup, rotate=True)
+        config = check_tournament(_config(game, players, bots, n, seed, option, setup, jobs, backend, rotate=True))
         out_dir = out or _default_out("tournament", config.to_json())
+        check_out_dir(config, out_dir)
+    except USER_ERRORS as exc:
+        raise fail(exc) from None
+    try:
         with _progress(game) as bar:
             outcome, rated = run_tournament(config, out_dir, jobs=jobs, backend=backend, address=address,
                                             progress=bar("tournament"))
-    except (SlipstreamError, ValueError) as exc:
-        raise _fail(str(exc)) from None
     except RaceFailed as exc:
-        errors.print(f"[bold red]a race failed[/] (a bug in a game or a bot): {exc}", highlight=False)
-        raise typer.Exit(1) from None
+        raise _race_failed(exc) from None
+    except USER_ERRORS as exc:
+        raise fail(exc) from None
     table = Table(title=f"{game}: {rated['races']} races, bots in rotated seats")
     for col in ("bot", "Elo", "95% CI", "pairwise wins"):
         table.add_column(col)

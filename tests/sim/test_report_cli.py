@@ -36,8 +36,8 @@ def test_report_of_a_run_has_the_tables_and_embedded_plots(tiny: str, tmp_path: 
     run(cfg(), tmp_path, jobs=1)
     page = build(tmp_path).read_text()
     self_contained(page)
-    for text in ("win rate by seat", "First-player advantage", "Race length", "Game metrics", "boosts",
-                 "mcts:10", "card-", "A sample race", "lead changes"):
+    for text in ("win rate by seat", "Win rate by turn order", "How races ended", "Race length", "Game metrics",
+                 "boosts", "mcts:10", "card-", "A sample race", "lead changes"):
         assert text in page, text
 
 
@@ -98,7 +98,7 @@ def test_simulate_command_writes_records_tables_and_summary(tiny: str, tmp_path:
     code, out = cli("simulate", "tiny-race", "--setup", SETUP[0], "-n", "6", "--bots", "greedy,random,random",
                     "-o", "length=15", "--seed", "2", "--out", str(tmp_path))
     assert code == 0, out
-    assert "win rate" in out and "first-player advantage" in out
+    assert "win rate" in out and "by turn order" in out and "first to play wins" in out
     assert {p.name for p in tmp_path.iterdir()} >= {"run.json", "races.jsonl.gz", "results.csv",
                                                     "results.parquet"}
     code, out = cli("report", str(tmp_path))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+import os
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -190,7 +191,8 @@ def test_the_ray_backend_gives_the_process_backends_races(tiny: str, tmp_path: P
     """A local Ray (2 CPUs, no dashboard) plays the same races as local processes for the same seed."""
     ray = pytest.importorskip("ray")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             runtime_env={"env_vars": {"PYTHONPATH": str(Path(__file__).resolve().parents[2])}})
+             runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(
+                 [str(Path(slipstream.__file__).resolve().parents[1]), str(Path(__file__).resolve().parents[2])])}})
     try:
         on_ray = run(config(n=8), tmp_path / "ray", jobs=2, backend="ray")
     finally:

@@ -26,6 +26,8 @@ from slipstream.sim.race import RaceFailed
 from .common import errors, fail, parse_options
 
 console = Console(soft_wrap=True)
+status = Console(stderr=True)
+"""The progress display goes to stderr, so stdout holds only the results (and can be compared or piped)."""
 
 OptionList = Annotated[list[str] | None, typer.Option(
     "--option", "-o", help="A game option KEY=VALUE (repeatable), e.g. -o laps=4.")]
@@ -91,7 +93,7 @@ def _progress(label: str) -> Iterator[Callable[[str], Callable[[int, int], None]
         def update(done: int, total: int) -> None:
             if "progress" not in state:
                 progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                    TaskProgressColumn(), RateColumn(), console=console, transient=False)
+                                    TaskProgressColumn(), RateColumn(), console=status, transient=False)
                 progress.start()
                 live.append(progress)
                 state["progress"] = progress
@@ -111,6 +113,11 @@ def _progress(label: str) -> Iterator[Callable[[str], Callable[[int, int], None]
             progress.stop()
 
 
+def words(name: str) -> str:
+    """A metric's name in words: ``crash_cards_low`` -> ``crash cards low``."""
+    return name.replace("_", " ")
+
+
 def _print_summary(races: list[dict[str, Any]], title: str) -> None:
     from slipstream.sim.stats import fmt_mean, fmt_rate, summarize
 
@@ -118,7 +125,8 @@ def _print_summary(races: list[dict[str, Any]], title: str) -> None:
     if not s["races"]:
         console.print("no races")
         return
-    for by, name in (("by_seat", "seat"), ("by_bot", "bot"), ("by_label", "racer")):
+    for by, name in (("by_seat", "seat"), ("by_turn_order", "turn order"), ("by_bot", "bot"),
+                     ("by_label", "racer")):
         groups = s[by]
         if not groups or (by == "by_bot" and len(groups) == 1):
             continue
@@ -134,14 +142,22 @@ def _print_summary(races: list[dict[str, Any]], title: str) -> None:
     rows = [(k, d) for k, d in s["length"].items() if d["n"]]
     if s["lead_changes"] is not None:
         rows.append(("lead changes", s["lead_changes"]))
-    rows += list(s["metrics"].items())
+    rows += [(words(k), d) for k, d in s["metrics"].items() if not (d["min"] == d["max"] == 0)]
     for name, d in rows:
         table.add_row(name, fmt_mean((d["mean"], d["lo"], d["hi"])))
     console.print(table)
-    fp = s["first_player"]
-    console.print(f"first-player advantage: seat 1 wins {fmt_rate(fp['win'])} against a fair "
-                  f"{100 * fp['fair']:.1f}% ({100 * fp['advantage'][0]:+.1f} points)"
-                  + ("" if fp["same_bots"] else "; the bots differ by seat, so this is not the seat alone"))
+    fair = 100 / s["players"]
+    first = next((g for g in s["by_turn_order"] if g["key"] == "1st to play"), None)
+    same = s["first_player"]["same_bots"]
+    caveat = "" if same else "; the bots differ by seat, so this is not the turn order alone"
+    if first is not None:
+        p = first["win"][0]
+        console.print(f"first to play wins {fmt_rate(first['win'])} against a fair {fair:.1f}% "
+                      f"({100 * p - fair:+.1f} points){caveat}")
+    else:
+        fp = s["first_player"]
+        console.print(f"seat 1 wins {fmt_rate(fp['win'])} against a fair {fair:.1f}% "
+                      f"({100 * fp['advantage'][0]:+.1f} points){caveat}")
 
 
 def _config(game: str, players: int | None, bots: str, n: int, seed: int, option: list[str] | None,

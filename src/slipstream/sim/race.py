@@ -84,7 +84,8 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
     turns divided by players, rounded up. ``positions`` holds the game's ``standings`` (when it has
     them) at the start of each turn and at the end, whenever they changed since the last look, with the
     number of decisions made so far; the lead changes are counted on them (so a lead taken and lost
-    within one turn is not a change).
+    within one turn is not a change). ``turn_order`` lists the seats in the order of their first turn of
+    their own (a choice all seats make at once is no one's turn): the order of play, whoever starts.
     """
     agents = [make_bot(name, game.id, bot_seed(seed, seat), simulation=True) for seat, name in enumerate(bots)]
     hooks = hooks_of(game)
@@ -95,6 +96,8 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
     decisions = 0
     turns = 0
     previous_actor: object = None
+    order: list[int] = []
+    players = game.players
     if standings is not None:
         last = list(standings(state))
         positions.append([0, last])
@@ -108,6 +111,8 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
         if actor.__class__ is int:
             seat = actor
             new_turn = actor != previous_actor
+            if len(order) < players and seat not in order:
+                order.append(seat)
         elif isinstance(actor, frozenset):
             seat = min(actor)
             new_turn = not (isinstance(previous_actor, frozenset) and actor < previous_actor)
@@ -154,6 +159,7 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
         "labels": labels,
         "lead_changes": lead_changes,
         "decisions": decisions,
+        "turn_order": order,
         "positions": positions,
     }
 

@@ -86,9 +86,17 @@ def run_section(directory: Path, title: str | None = None) -> str:
     if s["by_label"]:
         parts.append(_group_table(s["by_label"], "racer"))
         parts.append(_img(plots.rate_bars(s["by_label"], "win rate by racer"), "win rate by racer"))
+    if s["by_turn_order"]:
+        parts.append("<h3>Win rate by turn order</h3>")
+        parts.append(_group_table(s["by_turn_order"], "turn order"))
+        parts.append(_img(plots.rate_bars(s["by_turn_order"], "win rate by turn order", s["first_player"]["fair"]),
+                          "win rate by turn order"))
+        parts.append("<p class='note'>The seats in the order of their first turn of their own, whoever started "
+                     "(where the start player is drawn, this is the first-player advantage; seat 1 is not "
+                     "the first to play).</p>")
     fp = s["first_player"]
     parts.append(
-        f"<p><b>First-player advantage</b>: seat 1 won {fmt_rate(fp['win'])} of races against a fair share "
+        f"<p><b>Seat 1</b>: seat 1 won {fmt_rate(fp['win'])} of races against a fair share "
         f"of {100 * fp['fair']:.1f}%: {100 * fp['advantage'][0]:+.1f} points "
         f"(95% CI {100 * fp['advantage'][1]:+.1f} to {100 * fp['advantage'][2]:+.1f})."
         + ("" if fp["same_bots"] else " The bots differ between seats, so this mixes the seat's effect with "
@@ -104,7 +112,8 @@ def run_section(directory: Path, title: str | None = None) -> str:
     if s["metrics"]:
         parts.append("<h3>Game metrics</h3>")
         parts.append(_table(["metric", "mean per race (95% CI)", "median", "sd", "min", "max"],
-                            [_describe_row(n, d) for n, d in s["metrics"].items()]))
+                            [_describe_row(n.replace("_", " "), d) for n, d in s["metrics"].items()
+                             if not d["min"] == d["max"] == 0]))
         parts.append(_img(plots.metric_grid({n: [r["metrics"][n] for r in races if n in r["metrics"]]
                                              for n in s["metrics"]}), "metrics"))
         parts.append(f"<p class='note'>Histograms of up to {plots.MAX_GRID} metrics that vary between "
@@ -115,8 +124,9 @@ def run_section(directory: Path, title: str | None = None) -> str:
         names = [f"P{i + 1} {b}" + (f" ({sample['labels'][str(i)]})" if str(i) in sample["labels"] else "")
                  for i, b in enumerate(sample["bots"])]
         parts.append(_img(plots.positions_over_time(sample, names), "positions over time"))
-    reasons = ", ".join(f"{k}: {v}" for k, v in s["reasons"].items())
-    parts.append(f"<p class='note'>How races ended: {html.escape(reasons)}.</p>")
+    parts.append("<h3>How races ended</h3>")
+    parts.append(_table(["reason", "races", "share"], [(reason, count, f"{100 * count / len(races):.1f}%")
+                                                       for reason, count in s["reasons"].items()]))
     return "\n".join(parts)
 
 

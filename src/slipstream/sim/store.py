@@ -198,23 +198,23 @@ def table_rows(races: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 def write_tables(directory: Path, races: list[dict[str, Any]]) -> list[Path]:
     """Write ``results.csv`` (and ``results.parquet`` when pyarrow is there); the paths written."""
     rows = table_rows(races)
-    columns: list[str] = []
+    columns: dict[str, None] = {}
     for row in rows:
-        for key in row:
-            if key not in columns:
-                columns.append(key)
+        if len(row) != len(columns) or any(key not in columns for key in row):
+            columns.update(dict.fromkeys(row))
+    names = list(columns)
     written = [directory / CSV_FILE]
     with open(written[0], "w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=columns, restval="")
-        writer.writeheader()
-        writer.writerows(rows)
+        writer = csv.writer(fh)
+        writer.writerow(names)
+        writer.writerows([row.get(c, "") for c in names] for row in rows)
     try:
         import pyarrow as pa  # type: ignore[import-untyped]
         import pyarrow.parquet as pq  # type: ignore[import-untyped]
     except ImportError:  # pragma: no cover - pyarrow is in the sim extra
         return written
-    full = [{c: row.get(c) for c in columns} for row in rows]
-    pq.write_table(pa.Table.from_pylist(full), directory / PARQUET_FILE)
+    table = pa.Table.from_pydict({c: [row.get(c) for row in rows] for c in names})
+    pq.write_table(table, directory / PARQUET_FILE)
     written.append(directory / PARQUET_FILE)
     return written
 

@@ -205,3 +205,19 @@ def test_the_ray_backend_gives_the_process_backends_races(tiny: str, tmp_path: P
 def test_an_unknown_backend_is_refused(tiny: str, tmp_path: Path) -> None:
     with pytest.raises(SimError, match="process, ray"):
         run(config(n=1), tmp_path, backend="dask")
+
+
+def test_standings_are_looked_at_once_a_round(tiny: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game's standings hook is the simulator's main cost beyond the race itself: once a round (and at
+    the start and the end), not after every decision or turn."""
+    calls = []
+    standings = tiny_game.HOOKS.standings
+    assert standings is not None
+
+    def counted(state: object) -> list[int]:
+        calls.append(1)
+        return standings(state)  # type: ignore[arg-type]
+
+    tiny_game.use_hooks(monkeypatch, standings=counted)
+    race = play_race(slipstream.load("tiny-race", players=3), 5, ["random"] * 3)
+    assert len(calls) <= race["metrics"]["rounds"] + 2 < race["metrics"]["turns"], (len(calls), race["metrics"])

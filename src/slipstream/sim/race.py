@@ -82,10 +82,13 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
     The game's ``race_metrics`` give ``turns`` and ``rounds``; a game without them gets generic ones:
     a turn starts whenever another seat (or set of seats choosing at once) comes to act, and rounds are
     turns divided by players, rounded up. ``positions`` holds the game's ``standings`` (when it has
-    them) at the start of each turn and at the end, whenever they changed since the last look, with the
-    number of decisions made so far; the lead changes are counted on them (so a lead taken and lost
-    within one turn is not a change). ``turn_order`` lists the seats in the order of their first turn of
-    their own (a choice all seats make at once is no one's turn): the order of play, whoever starts.
+    them) at the start of each round (each turn of the first seat to have played; each turn while no seat
+    has had one of its own) and at the end, whenever they changed since the last look, with the number of
+    decisions made so far; the lead changes are counted on them (a lead taken and lost within a round is
+    not a change). Looking once a round, not once a turn, keeps the simulator's own cost small: the
+    games' ``standings`` hooks cost up to a fifth of a random race when called every turn. ``turn_order`` lists
+    the seats in the order of their first turn of their own (a choice all seats make at once is no one's turn):
+    the order of play, whoever starts.
     """
     agents = [make_bot(name, game.id, bot_seed(seed, seat), simulation=True) for seat, name in enumerate(bots)]
     hooks = hooks_of(game)
@@ -113,15 +116,18 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
             new_turn = actor != previous_actor
             if len(order) < players and seat not in order:
                 order.append(seat)
+            round_start = seat == order[0]
         elif isinstance(actor, frozenset):
             seat = min(actor)
             new_turn = not (isinstance(previous_actor, frozenset) and actor < previous_actor)
+            round_start = not order
         else:
             seat = int(actor)
             new_turn = actor != previous_actor
+            round_start = not order
         if new_turn:
             turns += 1
-            if standings is not None and decisions:
+            if standings is not None and decisions and round_start:
                 now = list(standings(state))
                 if now != last:
                     positions.append([decisions, now])

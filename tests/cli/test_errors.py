@@ -75,6 +75,7 @@ CASES = [
      "a brc-grand-prix record, not scrap-racer: slipstream play brc-grand-prix --resume"),
     (["play", "scrap-racer", "--humans", "5"], "--humans must be from 0 to 4"),
     (["play", "scrap-racer", "-p", "4", "--seats", "human,random"], "4 seats needed, got 2"),
+    (["games", "no-such-game"], "unknown game 'no-such-game'; the games are:"),
     (["play", "scrap-racer", "-o", "track=Z"],
      "option 'track' cannot be 'Z'; choose one of: A, B, C, or a track file ending .toml"),
 ]

@@ -53,6 +53,7 @@ def test_sweep_runs_the_grid_and_the_report_compares_the_points(tiny: str, tmp_p
     page = build(tmp_path).read_text()
     self_contained(page)
     assert "Sweep: side by side" in page and "length=40,players=3" in page
+    assert "Compared with length=10,players=2, race by race" in page and "sweep differences" in page
 
 
 @pytest.mark.parametrize("bad", ["length", "=1,2", "length="])
@@ -74,7 +75,7 @@ def test_tournament_rates_mcts_above_random(tiny: str, tmp_path: Path) -> None:
     seats = [tuple(r["bots"]) for r in outcome.races]
     assert seats.count(("mcts:40", "random")) == seats.count(("random", "mcts:40")) == 20
     page = build(tmp_path).read_text()
-    assert "Tournament ratings" in page and "Head to head" in page
+    assert "Tournament ratings" in page and "Head to head" in page and 'alt="Elo ratings"' in page
 
 
 def test_a_tournament_needs_distinct_bots(tiny: str, tmp_path: Path) -> None:
@@ -110,6 +111,7 @@ def test_simulate_command_sweep(tiny: str, tmp_path: Path) -> None:
                     "--sweep", "boosts=true,false", "--out", str(tmp_path))
     assert code == 0, out
     assert (tmp_path / "boosts=true").is_dir() and (tmp_path / "boosts=false").is_dir()
+    assert "against boosts=true, race by race" in out and "turns" in out
 
 
 def test_tournament_command_prints_elo(tiny: str, tmp_path: Path) -> None:

@@ -96,3 +96,20 @@ def test_a_race_records_its_order_of_play(tiny: str) -> None:
 
     race = play_race(slipstream.load("tiny-race", players=3), 5, ["random"] * 3)
     assert race["turn_order"] == [0, 1, 2]
+
+
+def test_sweep_points_are_compared_race_by_race() -> None:
+    """Paired differences: the same race index in two points of a sweep shares its seed."""
+    from slipstream.sim.stats import paired_differences
+
+    def race(index: int, turns: float, fights: float) -> dict[str, object]:
+        return {"index": index, "metrics": {"turns": turns, "rounds": turns / 2, "fights": fights},
+                "lead_changes": None, "turn_order": [0, 1], "result": {"winners": [index % 2]}}
+
+    base = [race(i, 40 + 10 * i, 3) for i in range(6)]
+    other = [race(i, 42 + 10 * i, 3) for i in range(6)]
+    d = paired_differences(base, other)
+    assert (d["turns"]["mean"], d["turns"]["lo"], d["turns"]["hi"]) == (2.0, 2.0, 2.0), \
+        "the races' own spread cancels in the pairs"
+    assert d["turns"]["base"] == 65.0 and d["rounds"]["mean"] == 1.0 and d["fights"]["mean"] == 0.0
+    assert d["first_to_play_won"]["n"] == 6

@@ -160,6 +160,31 @@ def _print_summary(races: list[dict[str, Any]], title: str) -> None:
                       f"({100 * fp['advantage'][0]:+.1f} points){caveat}")
 
 
+def _print_differences(outcomes: list[Any]) -> None:
+    """A sweep's points against the first, race by race (the points share their races' seeds)."""
+    from slipstream.sim.stats import paired_differences
+
+    base = outcomes[0]
+    diffs = {o.out_dir.name: paired_differences(base.races, o.races) for o in outcomes[1:]}
+    names = list(next(iter(diffs.values())))
+    table = Table(title=f"against {base.out_dir.name}, race by race: mean difference (95% CI)")
+    table.add_column("")
+    for label in diffs:
+        table.add_column(label)
+    for name in names:
+        cells = []
+        for d in diffs.values():
+            x = d.get(name)
+            if x is None:
+                cells.append("-")
+                continue
+            rel = f", {100 * x['mean'] / x['base']:+.1f}%" if x["base"] else ""
+            cells.append(f"{x['mean']:+.2f} ({x['lo']:+.2f} to {x['hi']:+.2f}){rel}")
+        if any(c not in ("-", "+0.00 (+0.00 to +0.00)") for c in cells):
+            table.add_row(words(name), *cells)
+    console.print(table)
+
+
 def _config(game: str, players: int | None, bots: str, n: int, seed: int, option: list[str] | None,
             setup: list[str] | None, jobs: int, backend: str, rotate: bool = False) -> Any:
     """The run's settings, every one checked (so no race starts, and nothing is shown, on bad input)."""
@@ -228,6 +253,8 @@ def simulate_command(
     for outcome in outcomes:
         title = outcome.out_dir.name if grid else game
         _print_summary(outcome.races, title)
+    if grid and len(outcomes) > 1:
+        _print_differences(outcomes)
     last = outcomes[-1] if outcomes else None
     console.print(f"records and results in [bold]{out_dir}[/]; slipstream report {out_dir}")
     if last is not None and last.interrupted:

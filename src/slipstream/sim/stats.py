@@ -136,6 +136,42 @@ def summarize(races: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def race_numbers(race: dict[str, Any]) -> dict[str, float]:
+    """The numbers of one race a sweep compares: length, lead changes, every metric, whether the first to
+    play won (1 or 0)."""
+    out = {k: float(v) for k, v in race["metrics"].items()}
+    if race.get("lead_changes") is not None:
+        out["lead_changes"] = float(race["lead_changes"])
+    order = race.get("turn_order")
+    if order:
+        out["first_to_play_won"] = float(order[0] in race["result"]["winners"])
+    return {k: v for k, v in out.items() if not math.isnan(v)}
+
+
+def paired_differences(base: Sequence[dict[str, Any]], other: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Each number of ``other`` minus ``base``, race by race (the races of a sweep's points share their
+    seeds, so pairing removes most of the luck): ``{name: {"mean", "lo", "hi", "n", "base"}}``, the mean
+    difference with its 95% interval, and the baseline's mean (for a relative change)."""
+    by_index = {r["index"]: race_numbers(r) for r in base}
+    diffs: dict[str, list[float]] = defaultdict(list)
+    base_values: dict[str, list[float]] = defaultdict(list)
+    for race in other:
+        mine = by_index.get(race["index"])
+        if mine is None:
+            continue
+        theirs = race_numbers(race)
+        for name, value in theirs.items():
+            if name in mine:
+                diffs[name].append(value - mine[name])
+                base_values[name].append(mine[name])
+    out = {}
+    for name, values in diffs.items():
+        m, lo, hi = mean_ci(values)
+        out[name] = {"mean": m, "lo": lo, "hi": hi, "n": len(values),
+                     "base": statistics.fmean(base_values[name])}
+    return out
+
+
 def fmt_rate(triple: Sequence[float]) -> str:
     """``"41.2% (38.1–44.4)"``."""
     p, lo, hi = triple

@@ -99,3 +99,14 @@ def test_the_time_left_counts_only_the_races_of_this_session() -> None:
     assert "2.0 races/s" in text and "0:50 left" in text, text
     waiting = progress.add_task("slow", total=5, completed=0, started=time.monotonic(), done0=0)
     assert "after the first race" in RateColumn().render(progress.tasks[waiting]).plain
+
+
+def test_the_runner_starts_a_local_ray_itself_and_gets_the_same_races(tmp_path: Path) -> None:
+    """No Ray running: ``--backend ray`` starts one (on the main thread: Ray ties the processes it starts to
+    the starting thread) and the races equal the process backend's."""
+    ray = pytest.importorskip("ray")
+    assert not ray.is_initialized()
+    config = SimConfig("scrap-racer", 2, ("random",), n=4, seed=1, options={"short": "true"})
+    on_ray = run(config, tmp_path / "ray", jobs=2, backend="ray")
+    assert not ray.is_initialized(), "the runner shuts down the Ray it started"
+    assert on_ray.races == run(config, tmp_path / "proc", jobs=1).races

@@ -172,16 +172,18 @@ def _print_differences(outcomes: list[Any]) -> None:
     for label in diffs:
         table.add_column(label)
     for name in names:
+        found = [d[name] for d in diffs.values() if name in d]
+        if all(x["mean"] == x["lo"] == x["hi"] == 0 for x in found):
+            continue
         cells = []
         for d in diffs.values():
             x = d.get(name)
             if x is None:
                 cells.append("-")
                 continue
-            rel = f", {100 * x['mean'] / x['base']:+.1f}%" if x["base"] else ""
-            cells.append(f"{x['mean']:+.2f} ({x['lo']:+.2f} to {x['hi']:+.2f}){rel}")
-        if any(c not in ("-", "+0.00 (+0.00 to +0.00)") for c in cells):
-            table.add_row(words(name), *cells)
+            rel = f" {100 * x['mean'] / x['base']:+.0f}%" if x["base"] else ""
+            cells.append(f"{x['mean']:+.2f} ({x['lo']:+.2f}…{x['hi']:+.2f}){rel}")
+        table.add_row(words(name), *cells)
     console.print(table)
 
 

@@ -25,6 +25,7 @@ import traceback
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import slipstream
@@ -268,29 +269,38 @@ def connect_ray(jobs: int, address: str | None, timeout: float = RAY_CONNECT_SEC
         return False
     if address is not None:
         _reachable(address, min(timeout, 5.0))
+    where = "a local Ray" if address is None else f"the Ray cluster at {address}"
+    if address is None:
+        # On this thread: Ray ties the processes it starts here to the thread that starts them.
+        paths = [str(Path(slipstream.__file__).resolve().parents[1]), os.environ.get("PYTHONPATH", "")]
+        try:
+            ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False,
+                     runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in paths if p)}})
+        except Exception as exc:
+            raise BackendError(f"could not start {where}: {_first_line(exc)}") from None
+        return True
     failure: list[BaseException] = []
 
-    def init() -> None:
+    def join() -> None:
         try:
-            if address is None:
-                ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
-            else:
-                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
         except BaseException as exc:
             failure.append(exc)
 
-    thread = threading.Thread(target=init, name="ray-connect", daemon=True)
+    thread = threading.Thread(target=join, name="ray-connect", daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout
     while thread.is_alive() and time.monotonic() < deadline:
         thread.join(0.2)  # short waits: Ctrl-C reaches this thread
-    where = "a local Ray" if address is None else f"the Ray cluster at {address}"
     if thread.is_alive():
         raise BackendError(f"could not connect to {where} within {timeout:.0f} s")
     if failure:
-        first = (str(failure[0]).strip().splitlines() or [type(failure[0]).__name__])[0]
-        raise BackendError(f"could not connect to {where}: {first}")
+        raise BackendError(f"could not connect to {where}: {_first_line(failure[0])}")
     return True
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
 class RayTasks:

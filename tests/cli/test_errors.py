@@ -31,6 +31,10 @@ def slipstream_cmd(args: Sequence[str], cwd: Path, stdin: str = "", timeout: flo
                           capture_output=True, text=True, timeout=timeout, env=env)
 
 
+def env_with_src() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([SRC, ROOT])}
+
+
 def assert_one_line_error(proc: subprocess.CompletedProcess[str], words: str) -> None:
     assert proc.returncode == 2, (proc.returncode, proc.stdout[-800:], proc.stderr[-2000:])
     assert "Traceback" not in proc.stderr + proc.stdout
@@ -207,3 +211,26 @@ def test_serve_starts_on_a_free_port(records: Path, tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=30)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_stopping_a_simulation_keeps_every_finished_race(tmp_path: Path, stop: signal.Signals) -> None:
+    """Ctrl-C or SIGTERM, two jobs: exit 130, the run says 'interrupted', every race in the records replays,
+    and the same command finishes the run."""
+    args = ["simulate", "scrap-racer", "-n", "3000", "--jobs", "2", "--out", "run"]
+    proc = subprocess.Popen([sys.executable, "-m", "slipstream.cli.main", *args], cwd=tmp_path, env=env_with_src(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    records = tmp_path / "run" / "races.jsonl.gz"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not records.exists() or records.stat().st_size < 2000):
+        time.sleep(0.2)
+    proc.send_signal(stop)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, (out[-1000:], err[-2000:])
+    meta = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert meta["status"] == "interrupted" and 0 < meta["races"] < 3000
+    from slipstream.sim import store
+
+    races, torn = store.read_races(records)
+    assert not torn and len(races) == meta["races"] == len({r["index"] for r in races})
+    assert f"{meta['races']} races kept" in out

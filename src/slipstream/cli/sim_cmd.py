@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import signal
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -202,6 +203,19 @@ def _config(game: str, players: int | None, bots: str, n: int, seed: int, option
     return config
 
 
+@contextmanager
+def _term_as_interrupt() -> Iterator[None]:
+    """SIGTERM (``kill``, a batch system's stop) stops a run like Ctrl-C: finished races kept, resumable."""
+    def stop(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _race_failed(exc: RaceFailed) -> typer.Exit:
     first = (str(exc).splitlines() or [""])[0]
     errors.print(f"[bold red]a race failed[/] (a bug in a game or a bot): {first}")
@@ -241,11 +255,11 @@ def simulate_command(
         raise fail(exc) from None
     try:
         if grid:
-            with _progress("") as bar:
+            with _term_as_interrupt(), _progress("") as bar:
                 outcomes = run_sweep(config, grid, out_dir, jobs=jobs, backend=backend, address=address,
                                      progress=bar)
         else:
-            with _progress(game) as bar:
+            with _term_as_interrupt(), _progress(game) as bar:
                 outcomes = [run(config, out_dir, jobs=jobs, backend=backend, address=address,
                                 progress=bar(""))]
     except RaceFailed as exc:
@@ -302,7 +316,7 @@ def tournament_command(
     except USER_ERRORS as exc:
         raise fail(exc) from None
     try:
-        with _progress(game) as bar:
+        with _term_as_interrupt(), _progress(game) as bar:
             outcome, rated = run_tournament(config, out_dir, jobs=jobs, backend=backend, address=address,
                                             progress=bar("tournament"))
     except RaceFailed as exc:

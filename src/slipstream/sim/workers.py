@@ -119,6 +119,17 @@ def _on_sigterm(_signum: int, _frame: object) -> None:
     raise _Stop()
 
 
+def _die_with_parent() -> None:
+    """On Linux, SIGTERM this worker when the process that started it dies (even by SIGKILL), so no
+    orphan plays on; elsewhere nothing."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 @contextmanager
 def _no_stop() -> Iterator[None]:
     """SIGTERM waits until the block ends (a finished race is held or sent whole, never twice)."""
@@ -132,6 +143,7 @@ def _no_stop() -> Iterator[None]:
 def _worker(work: Work, counter: Any, out: Any) -> None:
     """A worker process: take the next race from ``counter``, play it, send finished races in bunches."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
     held: list[Line] = []
     end = "done"
     try:

@@ -173,3 +173,20 @@ def test_ctrl_c_keeps_the_races_and_exits_130(tiny: str, tmp_path: Path) -> None
         assert (meta["status"], meta["races"]) == ("complete", 30)
     finally:
         registry._FACTORIES.pop("impatient")
+
+
+def test_summary_names_metrics_in_words_and_leaves_out_those_always_zero(tiny: str, tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.sim import tiny_game
+
+    def metrics(final: object) -> dict[str, float]:
+        return {"boosts_used": 1.0, "never_happened": 0.0}
+
+    tiny_game.use_hooks(monkeypatch, race_metrics=metrics)
+    code, out = cli("simulate", "tiny-race", "--setup", SETUP[0], "-n", "4", "--bots", "random",
+                    "--out", str(tmp_path))
+    assert code == 0, out
+    assert "boosts used" in out and "boosts_used" not in out
+    assert "never happened" not in out and "never_happened" not in out
+    page = build(tmp_path).read_text()
+    assert "boosts used" in page and "never happened" not in page

@@ -228,7 +228,8 @@ def simulate_command(
     players: Annotated[int | None, typer.Option("--players", "-p", help="Seats (default: the game's).")] = None,
     bots: Annotated[str, typer.Option(
         "--bots", "-b", help="Bots by seat, comma-separated (one name fills every seat): random, greedy, "
-        "heuristic, mcts, mcts:400, mcts:0.5s, mcts:200:h (heuristic playouts).")] = "random",
+        "heuristic, mcts (100 rollouts a move here, no clock), mcts:400, mcts:0.5s, mcts:200:h (heuristic "
+        "playouts).")] = "random",
     option: OptionList = None,
     sweep: Annotated[list[str] | None, typer.Option(
         "--sweep", help="Run a grid of options KEY=V1,V2 (repeatable); the report compares them.")] = None,

@@ -64,7 +64,7 @@ def test_bad_input_gets_a_clear_error_and_exit_code_2(tmp_path: Path) -> None:
     cases = [
         (["play", "no-such-game"], "unknown game"),
         (["play", "scrap-racer", "-o", "trak=B"], "unknown option 'trak'"),
-        (["play", "scrap-racer", "-o", "players"], "key=value"),
+        (["play", "scrap-racer", "-o", "players"], "write KEY=VALUE"),
         (["play", "scrap-racer", "--bots", "nobody"], "unknown bot 'nobody'"),
         (["play", "scrap-racer", "-p", "4", "--seats", "human,random,random"], "4 seats needed"),
     ]

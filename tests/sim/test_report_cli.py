@@ -36,8 +36,8 @@ def test_report_of_a_run_has_the_tables_and_embedded_plots(tiny: str, tmp_path: 
     run(cfg(), tmp_path, jobs=1)
     page = build(tmp_path).read_text()
     self_contained(page)
-    for text in ("win rate by seat", "First-player advantage", "Race length", "Game metrics", "boosts",
-                 "mcts:10", "card-", "A sample race", "lead changes"):
+    for text in ("win rate by seat", "Win rate by turn order", "How races ended", "Race length", "Game metrics",
+                 "boosts", "mcts:10", "card-", "A sample race", "lead changes"):
         assert text in page, text
 
 
@@ -53,6 +53,7 @@ def test_sweep_runs_the_grid_and_the_report_compares_the_points(tiny: str, tmp_p
     page = build(tmp_path).read_text()
     self_contained(page)
     assert "Sweep: side by side" in page and "length=40,players=3" in page
+    assert "Compared with length=10,players=2, race by race" in page and "sweep differences" in page
 
 
 @pytest.mark.parametrize("bad", ["length", "=1,2", "length="])
@@ -74,7 +75,7 @@ def test_tournament_rates_mcts_above_random(tiny: str, tmp_path: Path) -> None:
     seats = [tuple(r["bots"]) for r in outcome.races]
     assert seats.count(("mcts:40", "random")) == seats.count(("random", "mcts:40")) == 20
     page = build(tmp_path).read_text()
-    assert "Tournament ratings" in page and "Head to head" in page
+    assert "Tournament ratings" in page and "Head to head" in page and 'alt="Elo ratings"' in page
 
 
 def test_a_tournament_needs_distinct_bots(tiny: str, tmp_path: Path) -> None:
@@ -98,7 +99,7 @@ def test_simulate_command_writes_records_tables_and_summary(tiny: str, tmp_path:
     code, out = cli("simulate", "tiny-race", "--setup", SETUP[0], "-n", "6", "--bots", "greedy,random,random",
                     "-o", "length=15", "--seed", "2", "--out", str(tmp_path))
     assert code == 0, out
-    assert "win rate" in out and "first-player advantage" in out
+    assert "win rate" in out and "by turn order" in out and "first to play wins" in out
     assert {p.name for p in tmp_path.iterdir()} >= {"run.json", "races.jsonl.gz", "results.csv",
                                                     "results.parquet"}
     code, out = cli("report", str(tmp_path))
@@ -110,6 +111,7 @@ def test_simulate_command_sweep(tiny: str, tmp_path: Path) -> None:
                     "--sweep", "boosts=true,false", "--out", str(tmp_path))
     assert code == 0, out
     assert (tmp_path / "boosts=true").is_dir() and (tmp_path / "boosts=false").is_dir()
+    assert "against boosts=true, race by race" in out and "turns" in out
 
 
 def test_tournament_command_prints_elo(tiny: str, tmp_path: Path) -> None:
@@ -171,3 +173,20 @@ def test_ctrl_c_keeps_the_races_and_exits_130(tiny: str, tmp_path: Path) -> None
         assert (meta["status"], meta["races"]) == ("complete", 30)
     finally:
         registry._FACTORIES.pop("impatient")
+
+
+def test_summary_names_metrics_in_words_and_leaves_out_those_always_zero(tiny: str, tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.sim import tiny_game
+
+    def metrics(final: object) -> dict[str, float]:
+        return {"boosts_used": 1.0, "never_happened": 0.0}
+
+    tiny_game.use_hooks(monkeypatch, race_metrics=metrics)
+    code, out = cli("simulate", "tiny-race", "--setup", SETUP[0], "-n", "4", "--bots", "random",
+                    "--out", str(tmp_path))
+    assert code == 0, out
+    assert "boosts used" in out and "boosts_used" not in out
+    assert "never happened" not in out and "never_happened" not in out
+    page = build(tmp_path).read_text()
+    assert "boosts used" in page and "never happened" not in page

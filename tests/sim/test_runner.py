@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+import os
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -190,7 +191,8 @@ def test_the_ray_backend_gives_the_process_backends_races(tiny: str, tmp_path: P
     """A local Ray (2 CPUs, no dashboard) plays the same races as local processes for the same seed."""
     ray = pytest.importorskip("ray")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             runtime_env={"env_vars": {"PYTHONPATH": str(Path(__file__).resolve().parents[2])}})
+             runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(
+                 [str(Path(slipstream.__file__).resolve().parents[1]), str(Path(__file__).resolve().parents[2])])}})
     try:
         on_ray = run(config(n=8), tmp_path / "ray", jobs=2, backend="ray")
     finally:
@@ -203,3 +205,19 @@ def test_the_ray_backend_gives_the_process_backends_races(tiny: str, tmp_path: P
 def test_an_unknown_backend_is_refused(tiny: str, tmp_path: Path) -> None:
     with pytest.raises(SimError, match="process, ray"):
         run(config(n=1), tmp_path, backend="dask")
+
+
+def test_standings_are_looked_at_once_a_round(tiny: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game's standings hook is the simulator's main cost beyond the race itself: once a round (and at
+    the start and the end), not after every decision or turn."""
+    calls = []
+    standings = tiny_game.HOOKS.standings
+    assert standings is not None
+
+    def counted(state: object) -> list[int]:
+        calls.append(1)
+        return standings(state)  # type: ignore[arg-type]
+
+    tiny_game.use_hooks(monkeypatch, standings=counted)
+    race = play_race(slipstream.load("tiny-race", players=3), 5, ["random"] * 3)
+    assert len(calls) <= race["metrics"]["rounds"] + 2 < race["metrics"]["turns"], (len(calls), race["metrics"])

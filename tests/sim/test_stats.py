@@ -70,3 +70,46 @@ def test_ratings_from_races_rank_the_stronger_bot_first_with_intervals() -> None
     assert top["lo"] < top["elo"] < top["hi"] and bottom["lo"] < bottom["elo"] < bottom["hi"]
     assert rated == ratings(races, ["x", "y"], seed=1, bootstrap=100)
     assert rated["head_to_head"]["x"]["y"] == pytest.approx(1 - rated["head_to_head"]["y"]["x"])
+
+
+def test_win_rate_by_turn_order_follows_who_played_first_not_the_seat() -> None:
+    """Where the start player is drawn, seat 1 is not the first to play: group by the order of play."""
+    from slipstream.sim.stats import summarize
+
+    def race(order: list[int], winner: int) -> dict[str, object]:
+        ranks = [1 if s == winner else 2 for s in range(2)]
+        return {"index": 0, "game": "g", "options": {}, "bots": ["random", "random"], "labels": {},
+                "result": {"winners": [winner], "order": [winner, 1 - winner], "reason": f"P{winner + 1} won"},
+                "ranks": ranks, "metrics": {}, "lead_changes": None, "turn_order": order}
+
+    races = [race([1, 0], 1), race([0, 1], 0), race([1, 0], 1), race([0, 1], 1)]
+    s = summarize(races)
+    by_turn = {g["key"]: g["win"][0] for g in s["by_turn_order"]}
+    assert by_turn == {"1st to play": 0.75, "2nd to play": 0.25}
+    assert {g["key"]: g["win"][0] for g in s["by_seat"]} == {"seat 1": 0.25, "seat 2": 0.75}
+    assert s["reasons"] == {"a racer won": 4}, "races group by how they ended, not by who won"
+
+
+def test_a_race_records_its_order_of_play(tiny: str) -> None:
+    import slipstream
+    from slipstream.sim.race import play_race
+
+    race = play_race(slipstream.load("tiny-race", players=3), 5, ["random"] * 3)
+    assert race["turn_order"] == [0, 1, 2]
+
+
+def test_sweep_points_are_compared_race_by_race() -> None:
+    """Paired differences: the same race index in two points of a sweep shares its seed."""
+    from slipstream.sim.stats import paired_differences
+
+    def race(index: int, turns: float, fights: float) -> dict[str, object]:
+        return {"index": index, "metrics": {"turns": turns, "rounds": turns / 2, "fights": fights},
+                "lead_changes": None, "turn_order": [0, 1], "result": {"winners": [index % 2]}}
+
+    base = [race(i, 40 + 10 * i, 3) for i in range(6)]
+    other = [race(i, 42 + 10 * i, 3) for i in range(6)]
+    d = paired_differences(base, other)
+    assert (d["turns"]["mean"], d["turns"]["lo"], d["turns"]["hi"]) == (2.0, 2.0, 2.0), \
+        "the races' own spread cancels in the pairs"
+    assert d["turns"]["base"] == 65.0 and d["rounds"]["mean"] == 1.0 and d["fights"]["mean"] == 0.0
+    assert d["first_to_play_won"]["n"] == 6

@@ -44,6 +44,9 @@ from slipstream.engine.registry import game_class
 
 DEFAULT_PLAYOUTS = 500
 DEFAULT_SECONDS = 1.0
+SIMULATION_PLAYOUTS = 100
+"""Plain ``mcts`` in ``simulate`` and ``tournament``: this many rollouts a decision and no clock, so a
+run is reproducible whatever the machine's load (``registry.make_bot(..., simulation=True)``)."""
 DEFAULT_ROLLOUT_LIMIT = 2000
 DEFAULT_HORIZON = 60
 """Plies of heuristic play after a candidate move before ``position_value`` scores the position."""

@@ -23,7 +23,7 @@ from slipstream.engine.hooks import hooks_of
 from slipstream.engine.play import Agent
 from slipstream.engine.registry import game_class
 
-from .mcts import MCTSBot
+from .mcts import SIMULATION_PLAYOUTS, MCTSBot
 from .random_bot import RandomBot
 
 BotFactory = Callable[[str, int], Agent]
@@ -109,8 +109,13 @@ def check_bot(name: str, game_id: str) -> None:
     make_bot(name, game_id, 0)
 
 
-def make_bot(name: str, game_id: str, seed: int = 0) -> Agent:
-    """A bot by name for a game: ``make_bot("heuristic", "scrap-racer", seed=3)``."""
+def make_bot(name: str, game_id: str, seed: int = 0, simulation: bool = False) -> Agent:
+    """A bot by name for a game: ``make_bot("heuristic", "scrap-racer", seed=3)``.
+
+    ``simulation``: plain ``mcts`` gets the simulation budget (``SIMULATION_PLAYOUTS`` rollouts, no clock,
+    so a run is reproducible and thousands of races take minutes, not hours) instead of the interactive
+    default (at most ``DEFAULT_PLAYOUTS``, stopped at one second).
+    """
     base = name.split(":", 1)[0]
     if base in PARAMETRIC:
         parts = name.split(":")
@@ -118,6 +123,8 @@ def make_bot(name: str, game_id: str, seed: int = 0) -> Agent:
         if uct:
             parts.remove("uct")
         playouts, seconds, heuristic = parse_mcts(":".join(parts))
+        if simulation and playouts is None and seconds is None:
+            playouts = SIMULATION_PLAYOUTS
         return MCTSBot(seed, playouts=playouts, seconds=seconds, heuristic_rollouts=heuristic, guided=not uct)
     key = ALIASES.get(name, name)
     if key == "heuristic":

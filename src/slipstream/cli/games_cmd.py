@@ -11,6 +11,8 @@ from rich.table import Table
 
 import slipstream
 
+from .common import fail
+
 
 def games_command(
     game_id: Annotated[str | None, typer.Argument(help="show only this game")] = None,
@@ -19,8 +21,7 @@ def games_command(
     console = Console(highlight=False)
     known = slipstream.available_games()
     if game_id is not None and game_id not in known:
-        console.print(f"[red]error:[/] unknown game {game_id!r}; the games are: {', '.join(known)}")
-        raise typer.Exit(2)
+        raise fail(f"unknown game {game_id!r}; the games are: {', '.join(known)}")
     table = Table(title="Slipstream games")
     for col in ("id", "name", "players", "status"):
         table.add_column(col)

@@ -17,13 +17,15 @@ from rich.markup import escape
 from rich.panel import Panel
 
 import slipstream
-from slipstream.bots.registry import UnknownBotError, bot_names, make_bot
+from slipstream.bots.registry import bot_names, make_bot
 from slipstream.engine.errors import SlipstreamError
 from slipstream.engine.game import CHANCE, Game, State
 from slipstream.engine.hooks import hooks_of
 from slipstream.engine.play import Agent, pending_seats
 from slipstream.engine.record import dumps, parse, states
 from slipstream.engine.registry import game_class
+
+from .common import fail, message_of, parse_options
 
 console = Console(highlight=False)
 
@@ -87,18 +89,13 @@ class TerminalPlayer:
 
     def _save(self, state: State) -> None:
         path = self.save or Path(f"{state.game.id}-{state.seed}.json")
-        path.write_text(dumps(state))
+        try:
+            path.write_text(dumps(state))
+        except OSError as exc:
+            console.print(f"[red]Not saved: {escape(message_of(exc))}[/]")
+            return
         console.print(f"[green]Saved the race to {path}[/] (slipstream replay {path}; play --resume {path})")
 
-
-def parse_options(pairs: list[str]) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise typer.BadParameter(f"options are key=value, not {pair!r}", param_hint="--option")
-        options[key.strip()] = value.strip()
-    return options
 
 
 def build_seats(game: Game, humans: int, bots: str, seats: str | None, seed: int,
@@ -109,8 +106,8 @@ def build_seats(game: Game, humans: int, bots: str, seats: str | None, seed: int
         bot_list = [b.strip() for b in bots.split(",") if b.strip()] or ["heuristic"]
         kinds = ["human"] * humans + [bot_list[i % len(bot_list)] for i in range(game.players - humans)]
     if len(kinds) != game.players:
-        raise typer.BadParameter(f"{game.players} seats needed, got {len(kinds)}: {','.join(kinds)}",
-                                 param_hint="--seats/--humans")
+        raise SlipstreamError(f"{game.players} seats needed, got {len(kinds)}: {','.join(kinds)} "
+                              "(--seats names every seat)")
     agents: list[Agent] = []
     for i, kind in enumerate(kinds):
         if kind == "human":
@@ -120,7 +117,20 @@ def build_seats(game: Game, humans: int, bots: str, seats: str | None, seed: int
     return agents, kinds
 
 
+def save_record(state: State, save: Path | None, note: str) -> None:
+    """Write the record to ``save`` (checked writable when the race started)."""
+    if save is None:
+        return
+    try:
+        save.write_text(dumps(state))
+    except OSError as exc:
+        console.print(f"[red]Not saved: {escape(message_of(exc))}[/]")
+        return
+    console.print(f"[green]{note} {save}[/] (slipstream replay {save})")
+
+
 def run_race(state: State, agents: list[Agent], kinds: list[str], delay: float, save: Path | None) -> State:
+    """Play to the end; a quit (``q``, end of input) or Ctrl-C stops the race and saves it to ``save``."""
     humans = [i for i, k in enumerate(kinds) if k == "human"]
     watcher = humans[0] if len(humans) == 1 else None
     try:
@@ -137,17 +147,15 @@ def run_race(state: State, agents: list[Agent], kinds: list[str], delay: float, 
                     if delay:
                         time.sleep(delay)
             print_events(state, watcher)
-    except Quit:
-        console.print("[yellow]Race stopped.[/]")
-        if save:
-            save.write_text(dumps(state))
-            console.print(f"[green]Saved to {save}[/]")
+    except (Quit, KeyboardInterrupt) as stop:
+        console.print("\n[yellow]Race stopped.[/]")
+        save_record(state, save, "Saved to")
+        if isinstance(stop, KeyboardInterrupt):
+            raise typer.Exit(130) from None
         return state
     show_board(state, watcher)
     show_result(state)
-    if save:
-        save.write_text(dumps(state))
-        console.print(f"[green]Saved the record to {save}[/] (slipstream replay {save})")
+    save_record(state, save, "Saved the record to")
     return state
 
 
@@ -159,9 +167,14 @@ def show_result(state: State) -> None:
     console.print(Panel(f"{escape(result.reason)}\nFinishing order: {names}", title="Result", expand=False))
 
 
-def fail(exc: Exception) -> None:
-    console.print(f"[red]error:[/] {escape(str(exc))}")
-    raise typer.Exit(2)
+def check_writable(path: Path, state: State) -> None:
+    """Write the record now, so a path that cannot be written is refused before the race, not after."""
+    try:
+        if path.is_dir():
+            raise IsADirectoryError(21, "Is a directory", str(path))
+        path.write_text(dumps(state))
+    except OSError as exc:
+        raise SlipstreamError(f"cannot save the race to {path}: {(exc.strerror or str(exc)).lower()}") from None
 
 
 def play_command(
@@ -172,54 +185,88 @@ def play_command(
     seats: Annotated[str | None, typer.Option(help="every seat in order, e.g. human,heuristic,random")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="a game option key=value")] = None,
     seed: Annotated[int, typer.Option(help="the seed that fixes every roll and draw")] = 0,
-    save: Annotated[Path | None, typer.Option(help="write the race record here (also on quit)")] = None,
+    save: Annotated[Path | None, typer.Option(help="write the race record here (also on quit or Ctrl-C)")] = None,
     resume: Annotated[Path | None, typer.Option(help="continue a saved race record")] = None,
     delay: Annotated[float, typer.Option(help="seconds to pause after each bot move")] = 0.0,
 ) -> None:
     """Play a race in the terminal against bots, or hot-seat with several humans."""
     try:
+        if not delay >= 0:
+            raise SlipstreamError(f"--delay must be 0 or more seconds, not {delay}")
         if resume is not None:
-            record = parse(resume.read_text())
+            record = parse(resume.read_text(encoding="utf-8"))
             if record["game"] != game_id:
-                raise SlipstreamError(f"{resume} is a {record['game']} record, not {game_id}")
+                raise SlipstreamError(f"{resume} is a {record['game']} record, not {game_id}: "
+                                      f"slipstream play {record['game']} --resume {resume}")
             *_, state = states(record)
             game = state.game
         else:
             count = players if players is not None else len(seats.split(",")) if seats else None
             game = slipstream.load(game_id, players=count, **parse_options(option or []))
             state = game.start(seed=seed)
+        if not 0 <= humans <= game.players:
+            raise SlipstreamError(f"--humans must be from 0 to {game.players}, not {humans}")
         agents, kinds = build_seats(game, humans, bots, seats, seed, save)
-    except (SlipstreamError, UnknownBotError, OSError) as exc:
-        fail(exc)
-        return
+        if save is not None:
+            check_writable(save, state)
+    except (ValueError, OSError) as exc:
+        raise fail(exc) from None
     console.print(f"[bold]{game.name}[/]: {', '.join(f'{game.seat_name(i)} {k}' for i, k in enumerate(kinds))}"
                   f"  (bots available: {', '.join(bot_names(game.id))})")
     run_race(state, agents, kinds, delay, save)
 
 
+def load_race(path: Path, race: int | None) -> dict[str, Any]:
+    """The record to replay: a record file, or race ``race`` of a simulation run (its directory or its
+    ``races.jsonl.gz``)."""
+    from slipstream.sim import store
+
+    if path.is_dir() or path.name.endswith((".jsonl", ".jsonl.gz", ".gz")):
+        records = path / store.RACES_FILE if path.is_dir() else path
+        if not records.exists():
+            raise SlipstreamError(f"{path} holds no simulated races ({store.RACES_FILE} is missing)")
+        count = 0
+        for line in store.iter_file(records):
+            if line["index"] == race:
+                return {k: line[k] for k in ("game", "version", "options", "seed", "actions")}
+            count = max(count, line["index"] + 1)
+        if race is None:
+            raise SlipstreamError(f"{path} is a simulation run: choose a race with --race I (0 to {count - 1})")
+        raise SlipstreamError(f"{path} has no race {race}: its races are 0 to {count - 1}")
+    if race is not None:
+        raise SlipstreamError(f"--race picks a race of a simulation run; {path} is one race record")
+    return parse(path.read_text(encoding="utf-8"))
+
+
 def replay_command(
-    path: Annotated[Path, typer.Argument(help="a race record (JSON) saved by play, the server or simulate")],
+    path: Annotated[Path, typer.Argument(help="a race record (JSON) saved by play or the server, or a "
+                                              "simulation run's directory (with --race)")],
+    race: Annotated[int | None, typer.Option(help="the race of a simulation run to replay (0 is the first)")] = None,
     seat: Annotated[int | None, typer.Option(help="show what this seat (1-based) saw, hidden cards included")] = None,
     step: Annotated[bool, typer.Option(help="wait for Enter after each action")] = False,
 ) -> None:
     """Replay a saved race action by action, with the log and the final board."""
     try:
-        record = parse(path.read_text())
+        record = load_race(path, race)
+        all_states = states(record)
+        first = next(all_states)
+        players = first.game.players
+        if seat is not None and not 1 <= seat <= players:
+            raise SlipstreamError(f"--seat must be from 1 to {players} in this {players}-player race, not {seat}")
         index = None if seat is None else seat - 1
-        final: State | None = None
-        for state in states(record):
-            if state.ply:
-                console.print(f"[dim]{state.ply:4d}[/] {escape(state.actions[-1])}")
-                print_events(state, index)
-                if step:
-                    input()
+        final: State = first
+        for state in all_states:
+            console.print(f"[dim]{state.ply:4d}[/] {escape(state.actions[-1])}")
+            print_events(state, index)
+            if step:
+                input()
             final = state
-    except (SlipstreamError, OSError) as exc:
-        fail(exc)
-        return
-    if final is not None:
-        show_board(final, index)
-        show_result(final)
+    except (ValueError, OSError) as exc:
+        raise fail(exc) from None
+    except (KeyboardInterrupt, EOFError):
+        raise typer.Exit(130) from None
+    show_board(final, index)
+    show_result(final)
 
 
 def demo_command(
@@ -232,9 +279,8 @@ def demo_command(
         game = slipstream.load(game_id, **options)
         bots = "heuristic" if "heuristic" in bot_names(game_id) else "random"
         agents, kinds = build_seats(game, 0, bots, None, seed, None)
-    except (SlipstreamError, UnknownBotError) as exc:
-        fail(exc)
-        return
+    except (ValueError, OSError) as exc:
+        raise fail(exc) from None
     console.print(f"[bold]{game.name}[/]: a bot-only race ({', '.join(kinds)}), seed {seed}")
     run_race(game.start(seed=seed), agents, kinds, 0.0, None)
 

@@ -8,30 +8,27 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Sequence
+import signal
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TaskProgressColumn, TextColumn
 from rich.table import Table
+from rich.text import Text
 
-from slipstream.engine.errors import SlipstreamError
 from slipstream.engine.registry import game_class
 from slipstream.sim.race import RaceFailed
 
-console = Console()
-errors = Console(stderr=True)
+from .common import errors, fail, parse_options
+
+console = Console(soft_wrap=True)
+status = Console(stderr=True)
+"""The progress display goes to stderr, so stdout holds only the results (and can be compared or piped)."""
 
 OptionList = Annotated[list[str] | None, typer.Option(
     "--option", "-o", help="A game option KEY=VALUE (repeatable), e.g. -o laps=4.")]
@@ -41,25 +38,12 @@ Out = Annotated[Path | None, typer.Option(
     "--out", help="Output directory (default: runs/<game>-<settings hash>); rerun to resume.")]
 Backend = Annotated[str, typer.Option("--backend", help="process (local processes) or ray.")]
 Address = Annotated[str | None, typer.Option(
-    "--address", help="Ray cluster address (default: start a local Ray).")]
+    "--address", help="Ray cluster address HOST:PORT (default: start a local Ray).")]
 Setup = Annotated[list[str] | None, typer.Option(
     "--setup", hidden=True, help="Modules to import first (module or module:function).")]
 
-
-def _fail(message: str) -> typer.Exit:
-    errors.print(f"[bold red]error:[/] {message}", markup=True, highlight=False)
-    return typer.Exit(2)
-
-
-def parse_options(items: Sequence[str]) -> dict[str, Any]:
-    """``["laps=4", "track=A"]`` -> ``{"laps": "4", "track": "A"}`` (the game converts the values)."""
-    out: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"bad option {item!r}: write KEY=VALUE, e.g. -o laps=4")
-        out[key.strip()] = value.strip()
-    return out
+USER_ERRORS = (ValueError, OSError)
+"""What bad input raises: ``SlipstreamError`` (a ``ValueError``) and unreadable or unwritable paths."""
 
 
 def _default_out(kind: str, data: dict[str, Any]) -> Path:
@@ -68,19 +52,71 @@ def _default_out(kind: str, data: dict[str, Any]) -> Path:
     return Path("runs") / f"{data['game']}-{kind}-{digest}"
 
 
+def _clock(seconds: float) -> str:
+    seconds = int(seconds + 0.5)
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+class RateColumn(ProgressColumn):
+    """Races per second and the time left, from the races played in this session only (not the ones
+    a resumed run already had), over the whole session (a strong bot's races come unevenly)."""
+
+    def render(self, task: Task) -> Text:
+        started, done0 = task.fields.get("started"), task.fields.get("done0", 0)
+        if started is None or task.total is None:
+            return Text("")
+        elapsed = time.monotonic() - started
+        played = task.completed - done0
+        left = task.total - task.completed
+        if left <= 0:
+            return Text(f"{_clock(elapsed)} elapsed", style="progress.elapsed")
+        if played <= 0:
+            return Text(f"{_clock(elapsed)} elapsed, time left: after the first race", style="progress.remaining")
+        rate = played / elapsed if elapsed > 0 else 0.0
+        eta = left / rate if rate > 0 else float("inf")
+        shown = f"{rate:.1f} races/s" if rate >= 1 else f"{1 / rate:.1f} s/race" if rate > 0 else ""
+        return Text(f"{_clock(elapsed)} elapsed, {shown}, about {_clock(eta)} left", style="progress.remaining")
+
+
 @contextmanager
 def _progress(label: str) -> Iterator[Callable[[str], Callable[[int, int], None]]]:
-    """A Rich progress display; ``bar(name)`` gives a ``progress(done, total)`` callback."""
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
-               TimeElapsedColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=False) as progress:
-        def bar(name: str) -> Callable[[int, int], None]:
-            task = progress.add_task(f"{label} {name}".strip(), total=None)
+    """``bar(name)`` gives a ``progress(done, total)`` callback showing a bar with a rate and an ETA.
 
-            def update(done: int, total: int) -> None:
-                progress.update(task, completed=done, total=total)
-            return update
+    Each bar's display starts at its first call (so an error found before the first race prints no
+    empty bar) and stops when its races are all done.
+    """
+    live: list[Progress] = []
+
+    def bar(name: str) -> Callable[[int, int], None]:
+        state: dict[str, Any] = {}
+
+        def update(done: int, total: int) -> None:
+            if "progress" not in state:
+                progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                    TaskProgressColumn(), RateColumn(), console=status, transient=False)
+                progress.start()
+                live.append(progress)
+                state["progress"] = progress
+                state["task"] = progress.add_task(f"{label} {name}".strip(), total=total, completed=done,
+                                                  started=time.monotonic(), done0=done)
+            progress = state["progress"]
+            progress.update(state["task"], completed=done, total=total)
+            if done >= total and progress in live:
+                progress.stop()
+                live.remove(progress)
+        return update
+
+    try:
         yield bar
+    finally:
+        for progress in live:
+            progress.stop()
+
+
+def words(name: str) -> str:
+    """A metric's name in words: ``crash_cards_low`` -> ``crash cards low``."""
+    return name.replace("_", " ")
 
 
 def _print_summary(races: list[dict[str, Any]], title: str) -> None:
@@ -90,7 +126,8 @@ def _print_summary(races: list[dict[str, Any]], title: str) -> None:
     if not s["races"]:
         console.print("no races")
         return
-    for by, name in (("by_seat", "seat"), ("by_bot", "bot"), ("by_label", "racer")):
+    for by, name in (("by_seat", "seat"), ("by_turn_order", "turn order"), ("by_bot", "bot"),
+                     ("by_label", "racer")):
         groups = s[by]
         if not groups or (by == "by_bot" and len(groups) == 1):
             continue
@@ -106,28 +143,83 @@ def _print_summary(races: list[dict[str, Any]], title: str) -> None:
     rows = [(k, d) for k, d in s["length"].items() if d["n"]]
     if s["lead_changes"] is not None:
         rows.append(("lead changes", s["lead_changes"]))
-    rows += list(s["metrics"].items())
+    rows += [(words(k), d) for k, d in s["metrics"].items() if not (d["min"] == d["max"] == 0)]
     for name, d in rows:
         table.add_row(name, fmt_mean((d["mean"], d["lo"], d["hi"])))
     console.print(table)
-    fp = s["first_player"]
-    console.print(f"first-player advantage: seat 1 wins {fmt_rate(fp['win'])} against a fair "
-                  f"{100 * fp['fair']:.1f}% ({100 * fp['advantage'][0]:+.1f} points)"
-                  + ("" if fp["same_bots"] else "; the bots differ by seat, so this is not the seat alone"))
+    fair = 100 / s["players"]
+    first = next((g for g in s["by_turn_order"] if g["key"] == "1st to play"), None)
+    same = s["first_player"]["same_bots"]
+    caveat = "" if same else "; the bots differ by seat, so this is not the turn order alone"
+    if first is not None:
+        p = first["win"][0]
+        console.print(f"first to play wins {fmt_rate(first['win'])} against a fair {fair:.1f}% "
+                      f"({100 * p - fair:+.1f} points){caveat}")
+    else:
+        fp = s["first_player"]
+        console.print(f"seat 1 wins {fmt_rate(fp['win'])} against a fair {fair:.1f}% "
+                      f"({100 * fp['advantage'][0]:+.1f} points){caveat}")
+
+
+def _print_differences(outcomes: list[Any]) -> None:
+    """A sweep's points against the first, race by race (the points share their races' seeds)."""
+    from slipstream.sim.stats import paired_differences
+
+    base = outcomes[0]
+    diffs = {o.out_dir.name: paired_differences(base.races, o.races) for o in outcomes[1:]}
+    names = list(next(iter(diffs.values())))
+    table = Table(title=f"against {base.out_dir.name}, race by race: mean difference (95% CI)")
+    table.add_column("")
+    for label in diffs:
+        table.add_column(label)
+    for name in names:
+        found = [d[name] for d in diffs.values() if name in d]
+        if all(x["mean"] == x["lo"] == x["hi"] == 0 for x in found):
+            continue
+        cells = []
+        for d in diffs.values():
+            x = d.get(name)
+            if x is None:
+                cells.append("-")
+                continue
+            rel = f" {100 * x['mean'] / x['base']:+.0f}%" if x["base"] else ""
+            cells.append(f"{x['mean']:+.2f} ({x['lo']:+.2f}…{x['hi']:+.2f}){rel}")
+        table.add_row(words(name), *cells)
+    console.print(table)
 
 
 def _config(game: str, players: int | None, bots: str, n: int, seed: int, option: list[str] | None,
-            setup: list[str] | None, rotate: bool = False) -> Any:
+            setup: list[str] | None, jobs: int, backend: str, rotate: bool = False) -> Any:
+    """The run's settings, every one checked (so no race starts, and nothing is shown, on bad input)."""
     from slipstream.sim.race import run_setup
-    from slipstream.sim.runner import SimConfig, validate
+    from slipstream.sim.runner import SimConfig, check_run
 
     run_setup(setup or [])
     cls = game_class(game)
     config = SimConfig(game=game, players=players if players is not None else cls.default_players,
                        bots=tuple(b.strip() for b in bots.split(",") if b.strip()), n=n, seed=seed,
                        options=parse_options(option or []), rotate=rotate, setup=tuple(setup or ()))
-    validate(config)
+    check_run(config, jobs, backend)
     return config
+
+
+@contextmanager
+def _term_as_interrupt() -> Iterator[None]:
+    """SIGTERM (``kill``, a batch system's stop) stops a run like Ctrl-C: finished races kept, resumable."""
+    def stop(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _race_failed(exc: RaceFailed) -> typer.Exit:
+    first = (str(exc).splitlines() or [""])[0]
+    errors.print(f"[bold red]a race failed[/] (a bug in a game or a bot): {first}")
+    return typer.Exit(1)
 
 
 def simulate_command(
@@ -136,7 +228,8 @@ def simulate_command(
     players: Annotated[int | None, typer.Option("--players", "-p", help="Seats (default: the game's).")] = None,
     bots: Annotated[str, typer.Option(
         "--bots", "-b", help="Bots by seat, comma-separated (one name fills every seat): random, greedy, "
-        "heuristic, mcts, mcts:400, mcts:0.5s, mcts:200:h (heuristic playouts).")] = "random",
+        "heuristic, mcts (100 rollouts a move here, no clock), mcts:400, mcts:0.5s, mcts:200:h (heuristic "
+        "playouts).")] = "random",
     option: OptionList = None,
     sweep: Annotated[list[str] | None, typer.Option(
         "--sweep", help="Run a grid of options KEY=V1,V2 (repeatable); the report compares them.")] = None,
@@ -148,29 +241,37 @@ def simulate_command(
     setup: Setup = None,
 ) -> None:
     """Simulate races between bots; write records, a results table and print a summary."""
-    from slipstream.sim.runner import run
-    from slipstream.sim.sweep import parse_sweep, run_sweep
+    from slipstream.sim.runner import check_out_dir, run
+    from slipstream.sim.sweep import check_sweep, parse_sweep, run_sweep
 
     try:
-        config = _config(game, players, bots, n, seed, option, setup)
+        config = _config(game, players, bots, n, seed, option, setup, jobs, backend)
         grid = parse_sweep(sweep or [])
         out_dir = out or _default_out("sweep" if grid else "sim", {**config.to_json(), "sweep": grid})
         if grid:
-            with _progress("") as bar:
+            check_sweep(config, grid, out_dir)
+        else:
+            check_out_dir(config, out_dir)
+    except USER_ERRORS as exc:
+        raise fail(exc) from None
+    try:
+        if grid:
+            with _term_as_interrupt(), _progress("") as bar:
                 outcomes = run_sweep(config, grid, out_dir, jobs=jobs, backend=backend, address=address,
                                      progress=bar)
         else:
-            with _progress(game) as bar:
+            with _term_as_interrupt(), _progress(game) as bar:
                 outcomes = [run(config, out_dir, jobs=jobs, backend=backend, address=address,
                                 progress=bar(""))]
-    except (SlipstreamError, ValueError) as exc:
-        raise _fail(str(exc)) from None
     except RaceFailed as exc:
-        errors.print(f"[bold red]a race failed[/] (a bug in a game or a bot): {exc}", highlight=False)
-        raise typer.Exit(1) from None
+        raise _race_failed(exc) from None
+    except USER_ERRORS as exc:
+        raise fail(exc) from None
     for outcome in outcomes:
         title = outcome.out_dir.name if grid else game
         _print_summary(outcome.races, title)
+    if grid and len(outcomes) > 1:
+        _print_differences(outcomes)
     last = outcomes[-1] if outcomes else None
     console.print(f"records and results in [bold]{out_dir}[/]; slipstream report {out_dir}")
     if last is not None and last.interrupted:
@@ -187,8 +288,8 @@ def report_command(
 
     try:
         path = build(directory, out)
-    except (SlipstreamError, ValueError, OSError) as exc:
-        raise _fail(str(exc)) from None
+    except USER_ERRORS as exc:
+        raise fail(exc) from None
     console.print(f"wrote {path}")
 
 
@@ -206,19 +307,23 @@ def tournament_command(
     setup: Setup = None,
 ) -> None:
     """Play bots against each other in rotated seats and rate them (Elo with 95% intervals)."""
-    from slipstream.sim.tournament import run_tournament
+    from slipstream.sim.runner import check_out_dir
+    from slipstream.sim.tournament import check_tournament, run_tournament
 
     try:
-        config = _config(game, players, bots, n, seed, option, setup, rotate=True)
+        config = check_tournament(_config(game, players, bots, n, seed, option, setup, jobs, backend, rotate=True))
         out_dir = out or _default_out("tournament", config.to_json())
-        with _progress(game) as bar:
+        check_out_dir(config, out_dir)
+    except USER_ERRORS as exc:
+        raise fail(exc) from None
+    try:
+        with _term_as_interrupt(), _progress(game) as bar:
             outcome, rated = run_tournament(config, out_dir, jobs=jobs, backend=backend, address=address,
                                             progress=bar("tournament"))
-    except (SlipstreamError, ValueError) as exc:
-        raise _fail(str(exc)) from None
     except RaceFailed as exc:
-        errors.print(f"[bold red]a race failed[/] (a bug in a game or a bot): {exc}", highlight=False)
-        raise typer.Exit(1) from None
+        raise _race_failed(exc) from None
+    except USER_ERRORS as exc:
+        raise fail(exc) from None
     table = Table(title=f"{game}: {rated['races']} races, bots in rotated seats")
     for col in ("bot", "Elo", "95% CI", "pairwise wins"):
         table.add_column(col)

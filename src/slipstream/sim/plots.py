@@ -61,7 +61,8 @@ def histogram(values: Sequence[float], title: str, xlabel: str) -> bytes:
     if values:
         lo, hi = min(values), max(values)
         whole = all(float(v).is_integer() for v in values)
-        bins: Any = [x - 0.5 for x in range(int(lo), int(hi) + 2)] if whole and hi - lo <= 80 else 30
+        step = max(1, math.ceil((hi - lo + 1) / 60))
+        bins: Any = [x - 0.5 for x in range(int(lo), int(hi) + step + 1, step)] if whole else 30
         ax.hist(values, bins=bins, color="#8172b2", edgecolor="white")
     ax.set_title(title)
     ax.set_xlabel(xlabel)
@@ -130,4 +131,37 @@ def compare_bars(labels: Sequence[str], series: Mapping[str, Sequence[Sequence[f
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    return _png(fig)
+
+
+def difference_chart(names: Sequence[str], points: Mapping[str, Sequence[Sequence[float]]], title: str) -> bytes:
+    """Paired differences against the baseline, as a change in % of the baseline's mean with 95% error
+    bars: one row per number, one marker per sweep point (a scale every number shares)."""
+    fig, ax = plt.subplots(figsize=(7.5, 0.42 * len(names) * max(1, len(points)) ** 0.5 + 1.6))
+    k = max(1, len(points))
+    for j, (label, triples) in enumerate(points.items()):
+        ys = [i + (j - (k - 1) / 2) * 0.8 / k for i in range(len(names))]
+        centres = [t[0] for t in triples]
+        err = [[max(0.0, t[0] - t[1]) for t in triples], [max(0.0, t[2] - t[0]) for t in triples]]
+        ax.errorbar(centres, ys, xerr=err, fmt="o", capsize=3, label=label)
+    ax.axvline(0, color="#444", linewidth=0.8)
+    ax.set_yticks(range(len(names)))
+    ax.set_yticklabels(names, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("change against the baseline (% of its mean), 95% CI")
+    ax.set_title(title)
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    return _png(fig)
+
+
+def elo_bars(ratings: Sequence[dict[str, Any]]) -> bytes:
+    """Elo rating per bot with its 95% bootstrap interval (1500 is the average)."""
+    fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(ratings) + 2), 3.2))
+    centres = [r["elo"] for r in ratings]
+    err = [[max(0.0, r["elo"] - r["lo"]) for r in ratings], [max(0.0, r["hi"] - r["elo"]) for r in ratings]]
+    ax.errorbar([r["bot"] for r in ratings], centres, yerr=err, fmt="o", capsize=5, color="#4c72b0")
+    ax.axhline(1500, color="#c44e52", linestyle="--", linewidth=1, label="average")
+    ax.set_ylabel("Elo (95% CI)")
+    ax.set_title("tournament ratings")
+    ax.legend(fontsize=8)
     return _png(fig)

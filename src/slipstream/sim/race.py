@@ -82,9 +82,15 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
     The game's ``race_metrics`` give ``turns`` and ``rounds``; a game without them gets generic ones:
     a turn starts whenever another seat (or set of seats choosing at once) comes to act, and rounds are
     turns divided by players, rounded up. ``positions`` holds the game's ``standings`` (when it has
-    them) each time they change, with the number of decisions made so far.
+    them) at the start of each round (each turn of the first seat to have played; each turn while no seat
+    has had one of its own) and at the end, whenever they changed since the last look, with the number of
+    decisions made so far; the lead changes are counted on them (a lead taken and lost within a round is
+    not a change). Looking once a round, not once a turn, keeps the simulator's own cost small: the
+    games' ``standings`` hooks cost up to a fifth of a random race when called every turn. ``turn_order`` lists
+    the seats in the order of their first turn of their own (a choice all seats make at once is no one's turn):
+    the order of play, whoever starts.
     """
-    agents = [make_bot(name, game.id, bot_seed(seed, seat)) for seat, name in enumerate(bots)]
+    agents = [make_bot(name, game.id, bot_seed(seed, seat), simulation=True) for seat, name in enumerate(bots)]
     hooks = hooks_of(game)
     standings = hooks.standings
     state: State = game.start(seed=seed)
@@ -93,6 +99,8 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
     decisions = 0
     turns = 0
     previous_actor: object = None
+    order: list[int] = []
+    players = game.players
     if standings is not None:
         last = list(standings(state))
         positions.append([0, last])
@@ -103,20 +111,36 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
         if actor == CHANCE:
             state = state.apply_chance()
             continue
-        seat = min(actor) if isinstance(actor, frozenset) else int(actor)
-        if actor != previous_actor and not (
-                isinstance(actor, frozenset) and isinstance(previous_actor, frozenset) and actor < previous_actor):
+        if actor.__class__ is int:
+            seat = actor
+            new_turn = actor != previous_actor
+            if len(order) < players and seat not in order:
+                order.append(seat)
+            round_start = seat == order[0]
+        elif isinstance(actor, frozenset):
+            seat = min(actor)
+            new_turn = not (isinstance(previous_actor, frozenset) and actor < previous_actor)
+            round_start = not order
+        else:
+            seat = int(actor)
+            new_turn = actor != previous_actor
+            round_start = not order
+        if new_turn:
             turns += 1
+            if standings is not None and decisions and round_start:
+                now = list(standings(state))
+                if now != last:
+                    positions.append([decisions, now])
+                    last = now
         previous_actor = actor
         state = state.apply(agents[seat].choose(state, seat))
         decisions += 1
-        if standings is not None:
-            now = list(standings(state))
-            if now != last:
-                positions.append([decisions, now])
-                last = now
     else:
         raise RuntimeError(f"{game.id}: race {index} (seed {seed}) did not end in {MAX_PLIES} plies")
+    if standings is not None:
+        now = list(standings(state))
+        if now != last:
+            positions.append([decisions, now])
     result = state.result
     if result is None:  # pragma: no cover - the loop ends only when the game is over
         raise RuntimeError(f"{game.id}: race {index} (seed {seed}) ended without a result")
@@ -141,6 +165,7 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
         "labels": labels,
         "lead_changes": lead_changes,
         "decisions": decisions,
+        "turn_order": order,
         "positions": positions,
     }
 
@@ -171,13 +196,15 @@ Line = tuple[str, dict[str, Any]]
 def run_batch(spec: RaceSpec) -> list[Line]:
     """``run_spec`` with each race already serialised, so the process writing the records only writes.
 
-    The compact form is read back from the line, so it equals what a resumed run reads from the file.
+    The compact form goes through JSON, so it equals what a resumed run reads from the file.
     """
-    out: list[Line] = []
-    for race in run_spec(spec):
-        line = json.dumps(race, separators=(",", ":"))
-        out.append((line + "\n", compact(json.loads(line))))
-    return out
+    return [to_line(race) for race in run_spec(spec)]
+
+
+def to_line(race: dict[str, Any]) -> Line:
+    """A race as its records line and its compact form, read back from JSON (as a resumed run reads it)."""
+    small = compact(race)
+    return json.dumps(race, separators=(",", ":")) + "\n", json.loads(json.dumps(small))
 
 
 def run_batch_safe(spec: RaceSpec) -> tuple[list[Line], str | None]:

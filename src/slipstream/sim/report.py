@@ -13,7 +13,7 @@ from typing import Any
 
 from . import plots, store
 from .runner import SimConfig, SimError
-from .stats import fmt_mean, fmt_rate, summarize
+from .stats import fmt_mean, fmt_rate, paired_differences, summarize
 from .sweep import SWEEP_FILE
 from .tournament import TOURNAMENT_FILE
 
@@ -86,9 +86,17 @@ def run_section(directory: Path, title: str | None = None) -> str:
     if s["by_label"]:
         parts.append(_group_table(s["by_label"], "racer"))
         parts.append(_img(plots.rate_bars(s["by_label"], "win rate by racer"), "win rate by racer"))
+    if s["by_turn_order"]:
+        parts.append("<h3>Win rate by turn order</h3>")
+        parts.append(_group_table(s["by_turn_order"], "turn order"))
+        parts.append(_img(plots.rate_bars(s["by_turn_order"], "win rate by turn order", s["first_player"]["fair"]),
+                          "win rate by turn order"))
+        parts.append("<p class='note'>The seats in the order of their first turn of their own, whoever started "
+                     "(where the start player is drawn, this is the first-player advantage; seat 1 is not "
+                     "the first to play).</p>")
     fp = s["first_player"]
     parts.append(
-        f"<p><b>First-player advantage</b>: seat 1 won {fmt_rate(fp['win'])} of races against a fair share "
+        f"<p><b>Seat 1</b>: seat 1 won {fmt_rate(fp['win'])} of races against a fair share "
         f"of {100 * fp['fair']:.1f}%: {100 * fp['advantage'][0]:+.1f} points "
         f"(95% CI {100 * fp['advantage'][1]:+.1f} to {100 * fp['advantage'][2]:+.1f})."
         + ("" if fp["same_bots"] else " The bots differ between seats, so this mixes the seat's effect with "
@@ -104,7 +112,8 @@ def run_section(directory: Path, title: str | None = None) -> str:
     if s["metrics"]:
         parts.append("<h3>Game metrics</h3>")
         parts.append(_table(["metric", "mean per race (95% CI)", "median", "sd", "min", "max"],
-                            [_describe_row(n, d) for n, d in s["metrics"].items()]))
+                            [_describe_row(n.replace("_", " "), d) for n, d in s["metrics"].items()
+                             if not d["min"] == d["max"] == 0]))
         parts.append(_img(plots.metric_grid({n: [r["metrics"][n] for r in races if n in r["metrics"]]
                                              for n in s["metrics"]}), "metrics"))
         parts.append(f"<p class='note'>Histograms of up to {plots.MAX_GRID} metrics that vary between "
@@ -115,8 +124,9 @@ def run_section(directory: Path, title: str | None = None) -> str:
         names = [f"P{i + 1} {b}" + (f" ({sample['labels'][str(i)]})" if str(i) in sample["labels"] else "")
                  for i, b in enumerate(sample["bots"])]
         parts.append(_img(plots.positions_over_time(sample, names), "positions over time"))
-    reasons = ", ".join(f"{k}: {v}" for k, v in s["reasons"].items())
-    parts.append(f"<p class='note'>How races ended: {html.escape(reasons)}.</p>")
+    parts.append("<h3>How races ended</h3>")
+    parts.append(_table(["reason", "races", "share"], [(reason, count, f"{100 * count / len(races):.1f}%")
+                                                       for reason, count in s["reasons"].items()]))
     return "\n".join(parts)
 
 
@@ -125,13 +135,34 @@ def tournament_section(directory: Path) -> str:
     rows = [(r["bot"], f"{r['elo']:.0f}", f"{r['lo']:.0f} – {r['hi']:.0f}", f"{r['pair_wins']:.0f}",
              f"{r['pairs']:.0f}") for r in data["ratings"]]
     parts = ["<h2>Tournament ratings</h2>",
-             _table(["bot", "Elo", "95% CI", "pairwise wins", "pairwise games"], rows)]
+             _table(["bot", "Elo", "95% CI", "pairwise wins", "pairwise games"], rows),
+             _img(plots.elo_bars(data["ratings"]), "Elo ratings")]
     h2h = data["head_to_head"]
     bots = list(h2h)
     parts.append("<h3>Head to head (row placed ahead of column)</h3>")
     parts.append(_table(["", *bots], [[a] + ["" if a == b else ("-" if h2h[a].get(b) is None
                                              else f"{100 * h2h[a][b]:.1f}%") for b in bots] for a in bots]))
     return "\n".join(parts)
+
+
+def _point_races(directory: Path, point: dict[str, Any]) -> list[dict[str, Any]]:
+    sub = directory / point["dir"]
+    if not (sub / store.RUN_FILE).exists():
+        return []
+    n = SimConfig.from_json(store.read_json(sub / store.RUN_FILE)["config"]).n
+    return [r for r in store.iter_races(sub) if r["index"] < n]
+
+
+def _diff(d: dict[str, float]) -> str:
+    """``+1.20 (+0.80 to +1.60), +4.1%``."""
+    text = f"{d['mean']:+.2f} ({d['lo']:+.2f} to {d['hi']:+.2f})"
+    return text + (f", {100 * d['mean'] / d['base']:+.1f}%" if d["base"] else "")
+
+
+def _relative(d: dict[str, float] | None) -> list[float]:
+    if d is None or not d["base"]:
+        return [math.nan] * 3
+    return [100 * d["mean"] / abs(d["base"]), 100 * d["lo"] / abs(d["base"]), 100 * d["hi"] / abs(d["base"])]
 
 
 def _triple(d: dict[str, float] | None) -> list[float]:
@@ -158,34 +189,38 @@ def sweep_section(directory: Path) -> str:
         if races:
             labels.append(point["name"])
             summaries.append(summarize(races))
+    point_races = [(p["name"], list(_point_races(directory, p))) for p in meta["points"]]
+    point_races = [(name, races) for name, races in point_races if races]
     parts = ["<h2>Sweep: side by side</h2>"]
     if not summaries:
         parts.append("<p>No point of the sweep has races yet.</p>")
         return "\n".join(parts)
-    metric_names = sorted({m for s in summaries for m in s["metrics"]})
-    headers = ["point", "races", "turns", "rounds", "lead changes", "seat 1 win", *metric_names]
-    rows = []
-    for label, s in zip(labels, summaries, strict=True):
-        lead = s["lead_changes"]
-        rows.append([label, s["races"], fmt_mean(_triple(s["length"]["turns"]), 1),
-                     fmt_mean(_triple(s["length"]["rounds"]), 1), fmt_mean(_triple(lead)) if lead else "-",
-                     fmt_rate(s["first_player"]["win"]),
-                     *(fmt_mean(_triple(s["metrics"][m])) if m in s["metrics"] else "-"
-                       for m in metric_names)])
-    parts.append(_table(headers, rows))
-    for by, what in (("by_seat", "seat"), ("by_bot", "bot")):
-        keys = sorted({g["key"] for s in summaries for g in s[by]})
-        if by == "by_bot" and len(keys) < 2:
-            continue
-        series = {k: [_group_win(s[by], k) for s in summaries] for k in keys}
-        parts.append(_img(plots.compare_bars(labels, series, f"win rate by {what}", "win rate (%)", 100),
-                          f"sweep {what}"))
-    length = {k: [_triple(s["length"][k]) for s in summaries] for k in ("turns", "rounds")}
-    parts.append(_img(plots.compare_bars(labels, length, "race length", "mean per race"), "sweep length"))
-    if metric_names:
-        series = {m: [_triple(s["metrics"].get(m)) for s in summaries] for m in metric_names}
-        figure = plots.compare_bars(labels, series, "game metrics", "mean per race")
-        parts.append(_img(figure, "sweep metrics"))
+    parts.append(_table(["point", "races", "turns", "rounds", "lead changes", "first to play wins"],
+                        [[label, s["races"], fmt_mean(_triple(s["length"]["turns"]), 1),
+                          fmt_mean(_triple(s["length"]["rounds"]), 1),
+                          fmt_mean(_triple(s["lead_changes"])) if s["lead_changes"] else "-",
+                          next((fmt_rate(g["win"]) for g in s["by_turn_order"] if g["key"] == "1st to play"), "-")]
+                         for label, s in zip(labels, summaries, strict=True)]))
+    if len(point_races) > 1:
+        base_label, base = point_races[0]
+        diffs = {label: paired_differences(base, races) for label, races in point_races[1:]}
+        names = [n for n in diffs[point_races[1][0]] if any(abs(d[n]["base"]) > 0 or d[n]["mean"] != 0
+                                                            for d in diffs.values() if n in d)]
+        parts.append(f"<h3>Compared with {html.escape(base_label)}, race by race</h3>")
+        parts.append("<p class='note'>Each point's races have the same seeds as the baseline's, so the "
+                     "difference is taken race by race (paired): mean difference with its 95% interval, and "
+                     "the change in % of the baseline's mean.</p>")
+        rows = []
+        for name in names:
+            row: list[Any] = [name.replace("_", " "), _num(diffs[point_races[1][0]][name]["base"])]
+            for label in diffs:
+                d = diffs[label].get(name)
+                row.append("-" if d is None else _diff(d))
+            rows.append(row)
+        parts.append(_table(["number", f"baseline mean ({base_label})", *diffs], rows))
+        series = {label: [_relative(diffs[label].get(name)) for name in names] for label in diffs}
+        parts.append(_img(plots.difference_chart([n.replace("_", " ") for n in names], series,
+                                                 f"against {base_label}"), "sweep differences"))
     for point in meta["points"]:
         if (directory / point["dir"] / store.RUN_FILE).exists():
             parts.append(run_section(directory / point["dir"], point["name"]))

@@ -1,17 +1,16 @@
 """The batch runner: many races in parallel, reproducible from one master seed, resumable.
 
 ``run(config, out_dir, jobs=N)`` plays the races ``0 .. n-1`` of ``config`` that ``out_dir`` does not
-hold yet, in ``jobs`` local processes (``backend="process"``) or on a Ray cluster (``backend="ray"``),
-appends each finished race to ``races.jsonl.gz`` and writes the results table at the end, or when
-interrupted (Ctrl-C): running the same command again finishes the run.
+hold yet, in this process (one job), ``jobs`` local processes (``backend="process"``) or on a Ray
+cluster (``backend="ray"``) (see ``slipstream.sim.workers``), appends each finished race to
+``races.jsonl.gz`` as it arrives and writes the results table at the end, or when interrupted (Ctrl-C:
+every finished race is kept): running the same command again finishes the run.
 """
 
 from __future__ import annotations
 
 import itertools
-import multiprocessing
-import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,8 @@ from slipstream.bots.registry import check_bot
 from slipstream.engine.errors import SlipstreamError
 
 from . import store
-from .race import Line, RaceFailed, RaceSpec, run_batch, run_batch_safe, run_setup
+from .race import run_setup
+from .workers import Bunch, Work, executor
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``, called as races finish."""
@@ -107,25 +107,6 @@ def seating(bots: Sequence[str], players: int, rotate: bool) -> Callable[[int], 
     return lambda i: tuple(bots[(i + s) % k] for s in range(players))
 
 
-def _batches(indices: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
-    for start in range(0, len(indices), size):
-        yield tuple(indices[start:start + size])
-
-
-def _specs(config: SimConfig, todo: Sequence[int], jobs: int) -> list[RaceSpec]:
-    seat_of = seating(config.bots, config.players, config.rotate)
-    size = max(1, min(25, len(todo) // max(1, jobs * 8)))
-    return [
-        RaceSpec(config.game, config.players, dict(config.options), tuple(seat_of(i) for i in batch), batch,
-                 config.seed, config.setup)
-        for batch in _batches(todo, size)
-    ]
-
-
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 @dataclass
 class RunOutcome:
     """What ``run`` did: the races in the directory (``store.compact``: no actions, no positions; the
@@ -139,15 +120,30 @@ class RunOutcome:
     files: list[Path]
 
 
-def prepare(config: SimConfig, out_dir: Path) -> tuple[list[dict[str, Any]], list[int]]:
-    """Check ``out_dir`` against ``config``; the races already there and the indices still to play."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+def _read_run_file(path: Path) -> SimConfig:
+    try:
+        return SimConfig.from_json(store.read_json(path)["config"])
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise SimError(f"{path} is not a run file Slipstream can read ({type(exc).__name__}: {exc}); "
+                       "remove it, or choose another --out directory") from None
+
+
+def check_out_dir(config: SimConfig, out_dir: Path) -> None:
+    """Refuse a directory that holds another run (or an unreadable run file), before anything starts."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise SimError(f"{out_dir} is a file, not a directory: choose another --out")
     run_file = out_dir / store.RUN_FILE
     if run_file.exists():
-        old = SimConfig.from_json(store.read_json(run_file)["config"])
+        old = _read_run_file(run_file)
         if not old.same_run(config):
             raise SimError(f"{out_dir} holds a run with other settings ({old.to_json()}); "
                            "choose another --out directory to start a new run")
+
+
+def prepare(config: SimConfig, out_dir: Path) -> tuple[list[dict[str, Any]], list[int]]:
+    """Check ``out_dir`` against ``config``; the races already there and the indices still to play."""
+    check_out_dir(config, out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
     races_path = out_dir / store.RACES_FILE
     races, cut = store.read_races(races_path, full=False)
     if cut:
@@ -158,95 +154,71 @@ def prepare(config: SimConfig, out_dir: Path) -> tuple[list[dict[str, Any]], lis
     return races, todo
 
 
-def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process",
-        address: str | None = None, progress: Progress | None = None) -> RunOutcome:
-    """Play the races of ``config`` still missing from ``out_dir``; see the module docstring."""
+def check_run(config: SimConfig, jobs: int = 1, backend: str = "process") -> slipstream.Game:
+    """Every setting of a run checked (game, options, bots, jobs, backend); the loaded game."""
     if backend not in BACKENDS:
         raise SimError(f"unknown backend {backend!r}; the backends are: {', '.join(BACKENDS)}")
     if jobs < 1:
-        raise SimError(f"jobs must be at least 1, not {jobs}")
-    validate(config)
+        raise SimError(f"--jobs must be at least 1, not {jobs}")
+    return validate(config)
+
+
+def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process",
+        address: str | None = None, progress: Progress | None = None) -> RunOutcome:
+    """Play the races of ``config`` still missing from ``out_dir``; see the module docstring.
+
+    Each finished race is written as soon as it arrives; Ctrl-C (``KeyboardInterrupt``) stops the
+    workers, writes every race they had finished, and returns with ``interrupted`` set.
+    """
+    check_run(config, jobs, backend)
     races, todo = prepare(config, out_dir)
     resumed = len(races)
-    store.write_json(out_dir / store.RUN_FILE, {"config": config.to_json(), "status": "running",
-                                                "version": slipstream.__version__})
+    seat_of = seating(config.bots, config.players, config.rotate)
+    work = Work(config.game, config.players, dict(config.options), tuple(seat_of(i) for i in todo), tuple(todo),
+                config.seed, config.setup)
+    pool = executor(work, jobs, backend, address) if todo else None
     total = config.n
     if progress is not None:
         progress(len(races), total)
-    specs = _specs(config, todo, jobs)
-    interrupted = False
+    store.write_json(out_dir / store.RUN_FILE, {"config": config.to_json(), "status": "running",
+                                                "version": slipstream.__version__})
+    status = "failed"
     writer = store.RaceWriter(out_dir / store.RACES_FILE)
-    try:
-        for batch in _execute(specs, jobs, backend, address):
-            for line, race in batch:
+
+    def keep(finished: Bunch) -> None:
+        data, compact = finished
+        if isinstance(data, bytes):
+            writer.write_packed(data)
+        else:
+            for line in data:
                 writer.write_line(line)
-                races.append(race)
-            if progress is not None:
-                progress(len(races), total)
-    except KeyboardInterrupt:
-        interrupted = True
+        races.extend(compact)
+
+    try:
+        try:
+            if pool is not None:
+                for lines in pool.results():
+                    keep(lines)
+                    if progress is not None:
+                        progress(len(races), total)
+            status = "complete"
+        except KeyboardInterrupt:
+            status = "interrupted"
+            if pool is not None:
+                for lines in pool.stop():
+                    keep(lines)
+        except BaseException:
+            if pool is not None:
+                for lines in pool.stop():
+                    keep(lines)
+            raise
     finally:
+        if pool is not None:
+            pool.close()
         writer.close()
         files = store.write_tables(out_dir, races)
-        status = "interrupted" if interrupted else "complete"
         store.write_json(out_dir / store.RUN_FILE, {"config": config.to_json(), "status": status,
                                                     "races": len(races),
                                                     "version": slipstream.__version__})
     races.sort(key=lambda r: r["index"])
-    return RunOutcome(out_dir, races, len(races) - resumed, resumed, interrupted, files)
-
-
-def _execute(specs: list[RaceSpec], jobs: int, backend: str, address: str | None
-             ) -> Iterator[list[Line]]:
-    if not specs:
-        return
-    if backend == "ray":
-        yield from _execute_ray(specs, jobs, address)
-    elif jobs == 1:
-        for spec in specs:
-            yield run_batch(spec)
-    else:
-        ctx = multiprocessing.get_context("spawn")
-        pool = ctx.Pool(jobs, initializer=_ignore_sigint)
-        try:
-            for races, error in pool.imap_unordered(run_batch_safe, specs):
-                if error is not None:
-                    raise RaceFailed(error)
-                yield races
-            pool.close()
-        except BaseException:
-            pool.terminate()
-            raise
-        finally:
-            pool.join()
-
-
-def _execute_ray(specs: list[RaceSpec], jobs: int, address: str | None) -> Iterator[list[Line]]:
-    try:
-        import ray
-    except ImportError:  # pragma: no cover - ray is an optional extra
-        raise SimError("the ray backend needs Ray: pip install 'slipstream[ray]'") from None
-    started = False
-    if not ray.is_initialized():
-        if address is None:
-            ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
-        started = True
-    remote = ray.remote(run_batch_safe)
-    pending = [remote.remote(spec) for spec in specs]
-    try:
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                races, error = ray.get(ref)
-                if error is not None:
-                    raise RaceFailed(error)
-                yield races
-    except BaseException:
-        for ref in pending:
-            ray.cancel(ref, force=True)
-        raise
-    finally:
-        if started:
-            ray.shutdown()
+    return RunOutcome(out_dir, races, len(races) - resumed, resumed, status == "interrupted", files)

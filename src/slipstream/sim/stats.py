@@ -5,11 +5,14 @@
   ``mean ± 1.96·s/√n`` (fine for the hundreds of races a run has; with under 30 races treat it as rough).
 - The first-player advantage is the first seat's win rate minus the fair share ``1/players``, with the
   Wilson interval shifted by the same amount.
+- Win rate by turn order: the seat that took the first turn of its own, the second, ... (where the start
+  player is drawn, seat 1 is not the first to play, so this is the first-player advantage that counts).
 """
 
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -71,6 +74,29 @@ def _groups(races: Iterable[dict[str, Any]], key: Callable[[dict[str, Any], int]
     return out
 
 
+def reason_kind(race: dict[str, Any]) -> str:
+    """How a race ended, without who: seat names (``P3``) and racer names become ``a racer``, so the
+    races group by the way they ended."""
+    text = str(race["result"]["reason"])
+    for label in sorted(set(race.get("labels", {}).values()), key=len, reverse=True):
+        if label:
+            text = text.replace(label, "a racer")
+    text = re.sub(r"\bP\d+\b", "a racer", text)
+    return re.sub(r"a racer \(a racer\)", "a racer", text)
+
+
+ORDINALS = ("1st", "2nd", "3rd")
+
+
+def _turn_position(race: dict[str, Any], seat: int) -> str | None:
+    """``"2nd to play"`` for the seat that took the second turn of its own in the race."""
+    order = race.get("turn_order")
+    if not order or seat not in order:
+        return None
+    k = order.index(seat) + 1
+    return f"{ORDINALS[k - 1] if k <= 3 else f'{k}th'} to play"
+
+
 def _natural(text: str) -> tuple[Any, ...]:
     head, _, tail = text.rpartition(" ")
     return (head, int(tail), "") if tail.isdigit() else (text, -1, text)
@@ -103,10 +129,47 @@ def summarize(races: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "lead_changes": describe(lead) if lead else None,
         "first_player": {"win": [p, lo, hi], "fair": fair, "advantage": [p - fair, lo - fair, hi - fair],
                          "same_bots": all(len(set(r["bots"])) == 1 for r in races)},
+        "by_turn_order": _groups(races, _turn_position),
         "metrics": {name: describe([float(r["metrics"][name]) for r in races if name in r["metrics"]])
                     for name in metric_names if name not in ("turns", "rounds")},
-        "reasons": dict(Counter(r["result"]["reason"] for r in races).most_common()),
+        "reasons": dict(Counter(reason_kind(r) for r in races).most_common()),
     }
+
+
+def race_numbers(race: dict[str, Any]) -> dict[str, float]:
+    """The numbers of one race a sweep compares: length, lead changes, every metric, whether the first to
+    play won (1 or 0)."""
+    out = {k: float(v) for k, v in race["metrics"].items()}
+    if race.get("lead_changes") is not None:
+        out["lead_changes"] = float(race["lead_changes"])
+    order = race.get("turn_order")
+    if order:
+        out["first_to_play_won"] = float(order[0] in race["result"]["winners"])
+    return {k: v for k, v in out.items() if not math.isnan(v)}
+
+
+def paired_differences(base: Sequence[dict[str, Any]], other: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Each number of ``other`` minus ``base``, race by race (the races of a sweep's points share their
+    seeds, so pairing removes most of the luck): ``{name: {"mean", "lo", "hi", "n", "base"}}``, the mean
+    difference with its 95% interval, and the baseline's mean (for a relative change)."""
+    by_index = {r["index"]: race_numbers(r) for r in base}
+    diffs: dict[str, list[float]] = defaultdict(list)
+    base_values: dict[str, list[float]] = defaultdict(list)
+    for race in other:
+        mine = by_index.get(race["index"])
+        if mine is None:
+            continue
+        theirs = race_numbers(race)
+        for name, value in theirs.items():
+            if name in mine:
+                diffs[name].append(value - mine[name])
+                base_values[name].append(mine[name])
+    out = {}
+    for name, values in diffs.items():
+        m, lo, hi = mean_ci(values)
+        out[name] = {"mean": m, "lo": lo, "hi": hi, "n": len(values),
+                     "base": statistics.fmean(base_values[name])}
+    return out
 
 
 def fmt_rate(triple: Sequence[float]) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import store
-from .runner import Progress, RunOutcome, SimConfig, SimError, run, validate
+from .runner import Progress, RunOutcome, SimConfig, SimError, check_out_dir, run, validate
 
 SWEEP_FILE = "sweep.json"
 
@@ -68,14 +68,25 @@ def point_config(base: SimConfig, point: dict[str, str]) -> SimConfig:
     return replace(base, options=options, players=players)
 
 
+def check_sweep(base: SimConfig, sweep: dict[str, list[str]], out_dir: Path) -> list[SimConfig]:
+    """Every point's settings checked, and its directory (a clear error before any race); the configs."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise SimError(f"{out_dir} is a file, not a directory: choose another --out")
+    configs = []
+    for point in grid(sweep):
+        config = point_config(base, point)
+        validate(config)
+        check_out_dir(config, out_dir / point_dir(point))
+        configs.append(config)
+    return configs
+
+
 def run_sweep(base: SimConfig, sweep: dict[str, list[str]], out_dir: Path, jobs: int = 1,
               backend: str = "process", address: str | None = None,
               progress: Callable[[str], Progress] | None = None) -> list[RunOutcome]:
     """Run every point of the grid into ``out_dir/<point>``; ``progress(point)`` gives a callback."""
     points = grid(sweep)
-    configs = [point_config(base, p) for p in points]
-    for config in configs:
-        validate(config)
+    configs = check_sweep(base, sweep, out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     meta: dict[str, Any] = {
         "base": base.to_json(),

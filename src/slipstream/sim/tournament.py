@@ -98,16 +98,21 @@ def ratings(races: Sequence[dict[str, Any]], bots: Sequence[str], seed: int = 0,
     return {"ratings": table, "head_to_head": head_to_head, "bootstrap": bootstrap}
 
 
+def check_tournament(config: SimConfig) -> SimConfig:
+    """The tournament's settings (bots seated in rotation); a ``SimError`` unless two or more distinct bots."""
+    if len(config.bots) < 2:
+        raise SimError("a tournament needs at least two bots, e.g. --bots mcts,greedy,random")
+    if len(set(config.bots)) != len(config.bots):
+        raise SimError(f"each bot once, please: {', '.join(config.bots)}")
+    return replace(config, rotate=True)
+
+
 def run_tournament(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process",
                    address: str | None = None, progress: Progress | None = None
                    ) -> tuple[RunOutcome, dict[str, Any]]:
     """Play ``config`` (its bots are the pool, seated in rotation) and rate the bots; writes
     ``tournament.json`` beside the run's files."""
-    if len(config.bots) < 2:
-        raise SimError("a tournament needs at least two bots, e.g. --bots mcts,greedy,random")
-    if len(set(config.bots)) != len(config.bots):
-        raise SimError(f"each bot once, please: {', '.join(config.bots)}")
-    config = replace(config, rotate=True)
+    config = check_tournament(config)
     outcome = run(config, out_dir, jobs=jobs, backend=backend, address=address, progress=progress)
     rated = ratings(outcome.races, config.bots, seed=config.seed)
     rated["races"] = len(outcome.races)

@@ -31,6 +31,7 @@ MODULES: tuple[str, ...] = (
     "slipstream.games.scrap_racer.game",
     "slipstream.games.scrap_racer.rules",
     "slipstream.games.brc_grand_prix.game",
+    "slipstream.games.brc_grand_prix.notation",
     "slipstream.games.brc_grand_prix.rules",
     "slipstream.games.brc_grand_prix.state",
     "slipstream.games.rev_it_up.game",

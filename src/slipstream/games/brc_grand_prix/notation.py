@@ -86,6 +86,8 @@ def _parse(action: str) -> Action:
         return Choice(action)
     if head.isdigit():
         seat, word = split_seat_action(action)
+        if word == TYRE_WORDS[2]:  # WET is never a starting tyre
+            raise ValueError(f"not BRC Grand Prix notation: {action!r}")
         return StartingTyre(seat, _tyre(word, action))
     if head == "die":
         return Roll(_die(rest, action), 0)

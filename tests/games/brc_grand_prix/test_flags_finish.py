@@ -14,7 +14,7 @@ from slipstream.engine.game import Event
 from slipstream.games.brc_grand_prix import BRCState
 from slipstream.games.brc_grand_prix.content import load_content
 from slipstream.games.brc_grand_prix.metrics import race_metrics
-from slipstream.games.brc_grand_prix.rules import DRS, NO_OVERTAKE, TYRE_SAVER, card_effect
+from slipstream.games.brc_grand_prix.rules import DRS, NO_OVERTAKE, TYRE_SAVER, card_effect, read_card_effect
 from slipstream.games.brc_grand_prix.state import Stage
 
 from .helpers import poised, started, texts
@@ -66,7 +66,7 @@ def test_once_every_card_is_seen_the_order_is_known_and_draws_need_no_chance() -
 
 def effect(s: BRCState, seat: int, name: str) -> list[Event]:
     ev: list[Event] = []
-    card_effect(s, seat, name, ev)
+    card_effect(s, seat, read_card_effect(name), ev)
     return ev
 
 

@@ -11,7 +11,7 @@ from slipstream.engine.hooks import GameHooks
 
 from . import notation
 from .content import Content, load_content
-from .rules import DRY_TRACK, HARD, SOFT, WET, pit_window, standard_move
+from .rules import DRY_TRACK, HARD, SOFT, WET, CardEffect, Effect, pit_window, read_card_effect, standard_move
 from .state import BRCState, Counter, MoveKind, Stage
 
 
@@ -63,6 +63,8 @@ class BRCGrandPrix(Game):
     attack_table: chance.ChanceTable
     sprint_table: chance.ChanceTable
     """The Attack Die and Sprint's 2d6, ready for ``BRCState._chance_table`` (one d6 is ``chance.DIE_TABLE``)."""
+    card_effects: tuple[dict[str, CardEffect], ...]
+    """Each flag card's lines by colour, read once (``rules.read_card_effect``)."""
     card_actions: tuple[str, ...]
     """``card:<id>`` for each flag card, by its index in ``content.card_ids``."""
     card_index: dict[str, int]
@@ -78,6 +80,8 @@ class BRCGrandPrix(Game):
         if self.players > len(self.content.pit_boxes):
             raise OptionError(f"{self.id}: {self.players} players need {self.players} pit boxes; "
                               f"the content has {len(self.content.pit_boxes)}")
+        self.card_effects = tuple({colour: read_card_effect(text) for colour, text in lines.items()}
+                                  for lines in self.content.card_lines)
         self.laps = opts["laps"]
         self.sprint = opts["sprint"]
         self.dynamic_weather = opts["dynamic_weather"]
@@ -117,7 +121,7 @@ class BRCGrandPrix(Game):
         """Every move must be shorter than a lap: the rules find the cars in a car's way by their offset
         round the loop, so a longer move could end on an occupied space or miss the Pit Entry."""
         c = self.content
-        bonus = max([0, *(int(e[5:]) for lines in c.card_lines for e in lines.values() if e.startswith("roll+"))])
+        bonus = max([0, *(e.amount for lines in self.card_effects for e in lines.values() if e.kind == Effect.ROLL)])
         base, how = (16, "Sprint 2d6 + 4") if self.sprint else (8, "a d6 + 2")
         longest = base + bonus
         if longest >= c.length:

@@ -117,7 +117,7 @@ def _die(text: str, action: str) -> int:
     return int(text)
 
 
-# --- typed readers for the rules (each stage knows which kind of action it takes) -------------------
+# --- typed readers for the rules (each stage knows which kind of action it takes) ---------------------------
 
 
 def roll(action: str) -> Roll:
@@ -170,7 +170,7 @@ def choice(action: str) -> Choice:
 _ROLLS: dict[str, Roll] = {}
 
 
-# --- writing actions -----------------------------------------------------------------------------
+# --- writing actions ----------------------------------------------------------------------------------------
 
 
 def format_action(value: Action) -> str:

@@ -8,7 +8,8 @@ copy) and the list of events it appends to; the state's per-car tuples are repla
 
 from __future__ import annotations
 
-from typing import Final
+import enum
+from typing import Final, NamedTuple
 
 from slipstream.engine.fields import replaced
 from slipstream.engine.game import Event
@@ -31,7 +32,7 @@ from .state import (
     Counter,
 )
 
-# --- the tables ------------------------------------------------------------------------------------
+# --- the tables ---------------------------------------------------------------------------------------------
 
 SOFT: Final = 0
 HARD: Final = 1
@@ -50,12 +51,51 @@ PERK_NAMES: Final = ((DRS, "drs"), (NO_OVERTAKE, "no-overtake"), (TYRE_SAVER, "t
 SAFETY_CAR_SPACES: Final = 6
 
 
+class Effect(enum.Enum):
+    """What a line of a BRC flag card does (F1-G5)."""
+
+    NONE = "none"
+    MOVE = "move+"
+    MOVE_BACK = "move-"
+    ROLL = "roll"
+    DRS = "drs"
+    NO_OVERTAKE = "no-overtake"
+    TYRE_SAVER = "tyre-saver"
+    LET_BY = "let-by"
+    BLUE_MISS = "blue-miss"
+
+
+class CardEffect(NamedTuple):
+    """One line of a BRC flag card, read from the content once (``read_card_effect``)."""
+
+    kind: Effect
+    amount: int
+    """The spaces of a move, or the modifier of a roll (0 for the other effects)."""
+    text: str
+    """The line as the card reads (``move+2``, ``drs``, ...)."""
+
+
+def read_card_effect(text: str) -> CardEffect:
+    """A card line of the content (``content.EFFECT_RE``): ``move+N``, ``move-N``, ``roll+N``/``roll-N``
+    or one of the named effects."""
+    if text.startswith(Effect.MOVE.value):
+        return CardEffect(Effect.MOVE, int(text.removeprefix(Effect.MOVE.value)), text)
+    if text.startswith(Effect.MOVE_BACK.value):
+        return CardEffect(Effect.MOVE_BACK, int(text.removeprefix(Effect.MOVE_BACK.value)), text)
+    if text.startswith(Effect.ROLL.value):
+        return CardEffect(Effect.ROLL, int(text.removeprefix(Effect.ROLL.value)), text)
+    return CardEffect(Effect(text), 0, text)
+
+
+PERK_OF_EFFECT: Final = {Effect.DRS: DRS, Effect.NO_OVERTAKE: NO_OVERTAKE, Effect.TYRE_SAVER: TYRE_SAVER}
+
+
 def name(seat: int) -> str:
     """A car's name in the events."""
     return f"P{seat + 1}"
 
 
-# --- The Board (F1-G1, F1-G3): where the cars are --------------------------------------------------
+# --- The Board (F1-G1, F1-G3): where the cars are -----------------------------------------------------------
 
 
 def in_action(state: BRCState, car: int) -> bool:
@@ -130,7 +170,7 @@ def standings(state: BRCState) -> list[int]:
     return [*state.finishing_order, *(i for _, i in keyed)]
 
 
-# --- events ----------------------------------------------------------------------------------------
+# --- events -------------------------------------------------------------------------------------------------
 
 
 def simple_event(state: BRCState, kind: str, seat: int, other: int, text: str, rule: str) -> Event:
@@ -145,7 +185,7 @@ def _make_simple_event(kind: str, seat: int, other: int, text: str, rule: str) -
     return Event(kind, text.format(me=name(seat), other=name(other)), rule, data)
 
 
-# --- Setup: Tyre Selection -------------------------------------------------------------------------
+# --- Setup: Tyre Selection ----------------------------------------------------------------------------------
 
 
 def choose_starting_tyre(state: BRCState, seat: int, tyre: int, events: list[Event]) -> None:
@@ -171,7 +211,7 @@ def choose_starting_tyre(state: BRCState, seat: int, tyre: int, events: list[Eve
         state.grid_rolls = ()
 
 
-# --- The grid: roll-off and Tie-Breaker --------------------------------------------------------------
+# --- The grid: roll-off and Tie-Breaker ---------------------------------------------------------------------
 
 
 def grid_roll(state: BRCState, roll: int, events: list[Event]) -> None:
@@ -210,7 +250,7 @@ def next_grid_roll(state: BRCState, events: list[Event]) -> None:
     next_turn(state, events)
 
 
-# --- Qualifying: the hot lap -------------------------------------------------------------------------
+# --- Qualifying: the hot lap --------------------------------------------------------------------------------
 
 
 def qualifying_roll(roll: int, tyre: int) -> tuple[int, int]:
@@ -248,7 +288,7 @@ def hot_lap_roll(state: BRCState, roll: int, events: list[Event]) -> None:
     next_grid_roll(state, events)
 
 
-# --- Turns (F1-G8) and Serving the Penalty --------------------------------------------------------------
+# --- Turns (F1-G8) ------------------------------------------------------------------------------------------
 
 
 def next_turn(state: BRCState, events: list[Event]) -> None:
@@ -278,28 +318,7 @@ def next_turn(state: BRCState, events: list[Event]) -> None:
         return
 
 
-def serve_penalty_or_rejoin(state: BRCState, seat: int, events: list[Event]) -> bool:
-    """Serving the Penalty, the Occupied Space Rule and the Rejoin Move: a car owing a turn misses it; an
-    off-track car rejoins its space unless a car in action is there (then it misses another turn, F1-G10).
-    True if the car takes its turn."""
-    if state.turns_to_miss[seat] > 0:
-        state.turns_to_miss = replaced(state.turns_to_miss, seat, state.turns_to_miss[seat] - 1)
-        state.counters[Counter.SKIPPED_TURNS] += 1
-        events.append(simple_event(state, "skip", seat, -1, "{me} misses a turn", "Serving the Penalty"))
-        return False
-    if state.off_track[seat]:
-        blocker = occupant(state, state.distance[seat] % state.g.length, seat)
-        if blocker >= 0:
-            state.counters[Counter.SKIPPED_TURNS] += 1
-            events.append(Event("skip", f"{name(seat)} cannot rejoin: {name(blocker)} is on its space; "
-                                "misses another turn", "Occupied Space Rule", {"seat": seat}))
-            return False
-        state.off_track = replaced(state.off_track, seat, False)
-        events.append(simple_event(state, "rejoin", seat, -1, "{me} rejoins the track", "The Rejoin Move"))
-    return True
-
-
-# --- Movement: The Calculation Formula, The Lock-up, The Minimum Movement Rule ---------------------------
+# --- Movement: The Calculation Formula, The Lock-up, The Minimum Movement Rule ------------------------------
 
 
 def tyre_modifier(tyre: int, weather: int) -> int:
@@ -428,7 +447,7 @@ def _make_roll_event(seat: int, first: int, second: int, tyre: int, weather: int
     return Event("roll", text, rule, {"seat": seat, "roll": roll, "move": move, "lockup": locked_up})
 
 
-# --- Occupying Spaces and The Overtaking Trigger ---------------------------------------------------------
+# --- Occupying Spaces and The Overtaking Trigger ------------------------------------------------------------
 
 
 def advance(state: BRCState, events: list[Event]) -> None:
@@ -470,7 +489,7 @@ def behind_defender(state: BRCState) -> int:
     return state.move_position + (state.distance[state.defender] - state.move_position) % length - 1
 
 
-# --- Challenger's Choice -------------------------------------------------------------------------------
+# --- Challenger's Choice ------------------------------------------------------------------------------------
 
 
 def challengers_choice(state: BRCState, attempt: bool, events: list[Event]) -> None:
@@ -494,7 +513,7 @@ def challengers_choice(state: BRCState, attempt: bool, events: list[Event]) -> N
     state.stage = ATTACK
 
 
-# --- The Attack Die and Securing the Spot --------------------------------------------------------------
+# --- The Attack Die and Securing the Spot -------------------------------------------------------------------
 
 
 def attack_die(state: BRCState, face: AttackFace, events: list[Event]) -> None:
@@ -542,7 +561,7 @@ def drop_back(state: BRCState, car: int, mover: int, events: list[Event]) -> Non
     state.distance[car] -= 1
 
 
-# --- Collisions: Immediate Stop, The Penalty, Safety Car Boost -------------------------------------------
+# --- Collisions: Immediate Stop, The Penalty, Safety Car Boost ----------------------------------------------
 
 
 def collision(state: BRCState, events: list[Event]) -> None:
@@ -595,7 +614,31 @@ def safety_car_boost(state: BRCState, involved: tuple[int, ...], events: list[Ev
                         "Safety Car Boost", {"moved": moved}))
 
 
-# --- The Mandatory Pit Window ----------------------------------------------------------------------------
+# --- Serving the Penalty, Occupied Space Rule, The Rejoin Move ----------------------------------------------
+
+
+def serve_penalty_or_rejoin(state: BRCState, seat: int, events: list[Event]) -> bool:
+    """Serving the Penalty, the Occupied Space Rule and the Rejoin Move: a car owing a turn misses it; an
+    off-track car rejoins its space unless a car in action is there (then it misses another turn, F1-G10).
+    True if the car takes its turn."""
+    if state.turns_to_miss[seat] > 0:
+        state.turns_to_miss = replaced(state.turns_to_miss, seat, state.turns_to_miss[seat] - 1)
+        state.counters[Counter.SKIPPED_TURNS] += 1
+        events.append(simple_event(state, "skip", seat, -1, "{me} misses a turn", "Serving the Penalty"))
+        return False
+    if state.off_track[seat]:
+        blocker = occupant(state, state.distance[seat] % state.g.length, seat)
+        if blocker >= 0:
+            state.counters[Counter.SKIPPED_TURNS] += 1
+            events.append(Event("skip", f"{name(seat)} cannot rejoin: {name(blocker)} is on its space; "
+                                "misses another turn", "Occupied Space Rule", {"seat": seat}))
+            return False
+        state.off_track = replaced(state.off_track, seat, False)
+        events.append(simple_event(state, "rejoin", seat, -1, "{me} rejoins the track", "The Rejoin Move"))
+    return True
+
+
+# --- The Mandatory Pit Window -------------------------------------------------------------------------------
 
 
 def pit_window(laps: int) -> tuple[int, int] | None:
@@ -632,7 +675,7 @@ def stop_go_check(state: BRCState, seat: int, old: int, new: int, events: list[E
                             "The Mandatory Pit Window (F1-G9: stop-go)", {"seat": seat}))
 
 
-# --- The Commitment (Pit Entry) ----------------------------------------------------------------------------
+# --- The Commitment (Pit Entry) -----------------------------------------------------------------------------
 
 
 def pit_entry_choice(state: BRCState, enter: bool, events: list[Event]) -> None:
@@ -676,7 +719,7 @@ def enter_pit(state: BRCState, seat: int, at: int, events: list[Event]) -> None:
                         "The Commitment (Pit Entry)", {"seat": seat, "lap": entry_lap}))
 
 
-# --- Pit Lane: Movement Rules --------------------------------------------------------------------------------
+# --- Pit Lane: Movement Rules -------------------------------------------------------------------------------
 
 
 def pit_lane_roll(state: BRCState, seat: int, roll: int, events: list[Event], flip: bool) -> None:
@@ -721,7 +764,7 @@ def pit_lane_roll(state: BRCState, seat: int, roll: int, events: list[Event], fl
     pit_lane_move(state, events)
 
 
-# --- The Pit Stop: Single Change Rule --------------------------------------------------------------------------
+# --- The Pit Stop: Single Change Rule -----------------------------------------------------------------------
 
 
 def pit_stop(state: BRCState, tyre: int, events: list[Event]) -> None:
@@ -740,7 +783,7 @@ def pit_stop(state: BRCState, tyre: int, events: list[Event]) -> None:
     pit_lane_move(state, events)
 
 
-# --- Pit Exit (Rejoining) and The Weather Change space -----------------------------------------------------------
+# --- Pit Exit (Rejoining) and The Weather Change space ------------------------------------------------------
 
 
 def pit_lane_move(state: BRCState, events: list[Event]) -> None:
@@ -795,7 +838,7 @@ def flip_weather(state: BRCState, why: str, rule: str, events: list[Event]) -> N
                         {"weather": WEATHER_NAMES[state.weather]}))
 
 
-# --- The end of a move: the pits, the line, the lock-up, the flags ------------------------------------------------
+# --- The end of a move: the pits, the line, the lock-up, the flags ------------------------------------------
 
 
 def end_move(state: BRCState, events: list[Event]) -> None:
@@ -850,7 +893,7 @@ def place(state: BRCState, seat: int, new: int, events: list[Event], old: int | 
     return False
 
 
-# --- Flag spaces: Trigger, The Action, Execution -------------------------------------------------------------------
+# --- Flag spaces: Trigger, The Action, Execution ------------------------------------------------------------
 
 
 def land_on_flag(state: BRCState, seat: int, colour: str, events: list[Event]) -> bool:
@@ -881,34 +924,35 @@ def draw_flag_card(state: BRCState, card: int, events: list[Event]) -> None:
 def resolve_card(state: BRCState, seat: int, card: int, events: list[Event]) -> None:
     """Execution: "Read and follow only the instruction that matches the color of the space you landed
     on. Once resolved, place the card at the bottom of the deck"."""
-    c = state.g.content
-    effect = c.card_lines[card][state.flag_colour]
-    events.append(Event("card", f"BRC card {c.card_ids[card]}: {state.flag_colour} line '{effect}'",
-                        "Flag spaces: Execution", {"seat": seat, "card": c.card_ids[card],
-                                                   "colour": state.flag_colour, "effect": effect}))
+    game = state.g
+    card_id = game.content.card_ids[card]
+    effect = game.card_effects[card][state.flag_colour]
+    events.append(Event("card", f"BRC card {card_id}: {state.flag_colour} line '{effect.text}'",
+                        "Flag spaces: Execution", {"seat": seat, "card": card_id,
+                                                   "colour": state.flag_colour, "effect": effect.text}))
     card_effect(state, seat, effect, events)
 
 
-def card_effect(state: BRCState, seat: int, effect: str, events: list[Event]) -> None:
+def card_effect(state: BRCState, seat: int, effect: CardEffect, events: list[Event]) -> None:
     """One line of a BRC flag card (F1-G5)."""
     rule = "BRC flag card"
-    if effect == "none":
+    kind = effect.kind
+    if kind == Effect.NONE:
         return
-    if effect.startswith("move+"):
-        free_move(state, seat, int(effect[5:]), events)
-    elif effect.startswith("move-"):
-        move_back(state, seat, int(effect[5:]), events)
-    elif effect.startswith("roll"):
-        modifier = int(effect[4:])
+    if kind == Effect.MOVE:
+        free_move(state, seat, effect.amount, events)
+    elif kind == Effect.MOVE_BACK:
+        move_back(state, seat, effect.amount, events)
+    elif kind == Effect.ROLL:
+        modifier = effect.amount
         state.roll_modifier = replaced(state.roll_modifier, seat, state.roll_modifier[seat] + modifier)
         events.append(Event("card-effect", f"{name(seat)}'s next roll {modifier:+d}", rule, {"seat": seat}))
-    elif effect in ("drs", "no-overtake", "tyre-saver"):
-        bit = {"drs": DRS, "no-overtake": NO_OVERTAKE, "tyre-saver": TYRE_SAVER}[effect]
-        state.perks = replaced(state.perks, seat, state.perks[seat] | bit)
-        events.append(Event("card-effect", f"{name(seat)} gets {effect}", rule, {"seat": seat}))
-    elif effect == "let-by":
+    elif kind in PERK_OF_EFFECT:
+        state.perks = replaced(state.perks, seat, state.perks[seat] | PERK_OF_EFFECT[kind])
+        events.append(Event("card-effect", f"{name(seat)} gets {effect.text}", rule, {"seat": seat}))
+    elif kind == Effect.LET_BY:
         let_by(state, seat, events)
-    elif effect == "blue-miss":
+    elif kind == Effect.BLUE_MISS:
         if standings(state)[0] == seat:
             events.append(Event("card-effect", f"{name(seat)} leads and ignores the blue flag", rule,
                                 {"seat": seat}))
@@ -955,7 +999,7 @@ def let_by(state: BRCState, seat: int, events: list[Event]) -> None:
     place(state, behind, state.distance[behind] + 1, events)
 
 
-# --- Crossing the Line and Final Standings -------------------------------------------------------------------------
+# --- Crossing the Line and Final Standings ------------------------------------------------------------------
 
 
 def finish(state: BRCState, seat: int, events: list[Event]) -> None:
@@ -973,7 +1017,7 @@ def finish(state: BRCState, seat: int, events: list[Event]) -> None:
                         {"seat": seat, "place": place_number}))
 
 
-# --- Sprint mode -----------------------------------------------------------------------------------------------------
+# --- Sprint mode --------------------------------------------------------------------------------------------
 
 
 def sprint_move(first: int, second: int, tyre: int) -> tuple[int, bool]:
@@ -984,7 +1028,7 @@ def sprint_move(first: int, second: int, tyre: int) -> tuple[int, bool]:
     return first + second, False
 
 
-# --- Dynamic Weather -------------------------------------------------------------------------------------------------
+# --- Dynamic Weather ----------------------------------------------------------------------------------------
 
 
 def six_pair(state: BRCState, seat: int, roll: int) -> bool:

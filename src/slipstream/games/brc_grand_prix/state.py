@@ -171,7 +171,7 @@ class BRCState(State):
     counters: list[int]
     """The metrics' counters, indexed by ``Counter``."""
 
-    # --- the contract ------------------------------------------------------------------------
+    # --- the contract ---------------------------------------------------------------------------------------
 
     def _actor(self) -> Actor:
         stage = self.stage

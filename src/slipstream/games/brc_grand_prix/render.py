@@ -7,7 +7,7 @@ from typing import Any
 from slipstream.engine.game import State
 
 from . import notation
-from .rules import DRY_TRACK, SOFT, TYRE_NAMES, WET_TRACK, lap, standard_move
+from .rules import DRY_TRACK, SOFT, TYRE_NAMES, WEATHER_NAMES, WET_TRACK, lap, standard_move
 from .state import BRCState, Stage
 
 FLAG_STYLE = {"green": "[green]g[/green]", "yellow": "[yellow]y[/yellow]", "blue": "[blue]b[/blue]"}
@@ -138,7 +138,7 @@ def hints(state: State, seat: int) -> list[str]:
         out.append(f"pit lane: one unmodified d6; past P{game.content.pit_spaces} the roll takes your "
                    "tyre/weather modifier")
     else:
-        out.append(f"{TYRE_NAMES[tyre].upper()} on {('DRY', 'WET')[s.weather]}: "
+        out.append(f"{TYRE_NAMES[tyre].upper()} on {WEATHER_NAMES[s.weather]}: "
                    + _move_odds(tyre, s.weather))
         other = WET_TRACK if s.weather == DRY_TRACK else DRY_TRACK
         out.append(f"if the weather flips: {_move_odds(tyre, other)}")

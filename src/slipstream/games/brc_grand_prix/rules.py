@@ -135,11 +135,11 @@ def lap_of(distance: int, length: int) -> int:
 
 def line_distance(state: BRCState, seat: int) -> int:
     """The main-track distance that counts for laps (the line crosses the pit lane after P4, F1-G3)."""
-    k = state.pit_space[seat]
-    if k < 0:
+    pit_space = state.pit_space[seat]
+    if pit_space < 0:
         return state.distance[seat]
     c = state.g.content
-    return state.distance[seat] + (c.bypass_before_line if k > c.pit_line_after else 0)
+    return state.distance[seat] + (c.bypass_before_line if pit_space > c.pit_line_after else 0)
 
 
 def lap(state: BRCState, seat: int) -> int:
@@ -149,14 +149,15 @@ def lap(state: BRCState, seat: int) -> int:
 
 def progress(state: BRCState, seat: int) -> float:
     """How far round the race a car is, comparable between the main track and the pit lane (F1-G8)."""
-    k = state.pit_space[seat]
+    pit_space = state.pit_space[seat]
     at = state.distance[seat]
-    if k < 0:
+    if pit_space < 0:
         return float(at)
     c = state.g.content
-    if k <= c.pit_line_after:
-        return at - 1 + (k + 1) * (c.bypass_before_line + 1) / (c.pit_line_after + 2)
-    return at + c.bypass_before_line + (k - c.pit_line_after - 0.5) * c.rejoin / (c.pit_spaces - c.pit_line_after)
+    if pit_space <= c.pit_line_after:
+        return at - 1 + (pit_space + 1) * (c.bypass_before_line + 1) / (c.pit_line_after + 2)
+    past_the_line = pit_space - c.pit_line_after - 0.5
+    return at + c.bypass_before_line + past_the_line * c.rejoin / (c.pit_spaces - c.pit_line_after)
 
 
 def standings(state: BRCState) -> list[int]:
@@ -283,7 +284,8 @@ def hot_lap_roll(state: BRCState, roll: int, events: list[Event]) -> None:
         state.qualifying_distance = state.qualifying_rolls = 0
         return
     counts = sorted(set(state.qualifying_results))
-    state.grid_groups = tuple(tuple(i for i, c in enumerate(state.qualifying_results) if c == k) for k in counts)
+    results = state.qualifying_results
+    state.grid_groups = tuple(tuple(seat for seat, count in enumerate(results) if count == rolls) for rolls in counts)
     state.grid_rolls = ()
     next_grid_roll(state, events)
 
@@ -728,10 +730,10 @@ def pit_lane_roll(state: BRCState, seat: int, roll: int, events: list[Event], fl
     Exit line" (F1-A8; Sprint keeps the raw die, F1-A9). Overtaking in the pits is automatic."""
     game = state.g
     c = game.content
-    k = state.pit_space[seat]
+    pit_space = state.pit_space[seat]
     locked_up = False
     rule = "Pit Lane: Movement Rules"
-    if k + roll <= c.pit_spaces or game.sprint:
+    if pit_space + roll <= c.pit_spaces or game.sprint:
         move = roll
     else:
         move, locked_up = standard_move(roll, state.tyres[seat], state.weather)
@@ -755,10 +757,10 @@ def pit_lane_roll(state: BRCState, seat: int, roll: int, events: list[Event], fl
     if state.no_overtaking:
         state.perks = replaced(state.perks, seat, state.perks[seat] & ~NO_OVERTAKE)
     state.move_locked_up = locked_up
-    state.move_start = k
-    state.move_target = k + move
+    state.move_start = pit_space
+    state.move_target = pit_space + move
     box = c.pit_boxes[seat]
-    if k < box <= k + move:
+    if pit_space < box <= pit_space + move:
         state.stage = PIT_BOX
         return
     pit_lane_move(state, events)
@@ -793,25 +795,25 @@ def pit_lane_move(state: BRCState, events: list[Event]) -> None:
     seat = state.mover
     game = state.g
     c = game.content
-    k, new = state.move_start, state.move_target
+    old_space, new_space = state.move_start, state.move_target
     at = state.distance[seat]
-    if k <= c.pit_line_after < new:
+    if old_space <= c.pit_line_after < new_space:
         line = at + c.bypass_before_line
         if line >= game.finish_distance:
             finish(state, seat, events)
             next_turn(state, events)
             return
         stop_go_check(state, seat, at, line, events)
-    if new <= c.pit_spaces:
-        state.pit_space = replaced(state.pit_space, seat, new)
-        if new == c.weather_space and new != k and not game.sprint:
+    if new_space <= c.pit_spaces:
+        state.pit_space = replaced(state.pit_space, seat, new_space)
+        if new_space == c.weather_space and new_space != old_space and not game.sprint:
             flip_weather(state, f"{name(seat)} lands on the Weather Change space", "The Weather Change space",
                          events)
         next_turn(state, events)
         return
     state.move_kind = OUT_OF_PIT
     state.move_start = state.move_position = at + c.bypass - 1
-    state.move_target = state.move_start + new - c.pit_spaces
+    state.move_target = state.move_start + new_space - c.pit_spaces
     advance(state, events)
 
 

@@ -20,9 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 import slipstream
-from slipstream.bots.brc_grand_prix import HeuristicBot
 from slipstream.engine.game import State
 from slipstream.engine.play import play
+from slipstream.games.brc_grand_prix.bot import HeuristicBot
 from slipstream.games.brc_grand_prix.metrics import race_metrics
 
 

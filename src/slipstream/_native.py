@@ -34,6 +34,7 @@ MODULES: tuple[str, ...] = (
     "slipstream.games.scrap_racer.rules",
     "slipstream.games.scrap_racer.state",
     "slipstream.games.brc_grand_prix.game",
+    "slipstream.games.brc_grand_prix.notation",
     "slipstream.games.brc_grand_prix.rules",
     "slipstream.games.brc_grand_prix.state",
     "slipstream.games.rev_it_up.game",

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from slipstream.games.brc_grand_prix import BRCGrandPrix, BRCState
 from slipstream.games.brc_grand_prix.rules import TYRE_NAMES
-from slipstream.games.brc_grand_prix.state import ROLL
+from slipstream.games.brc_grand_prix.state import Stage
 
 L = 30
 """Main-track spaces per lap in the packaged content."""
@@ -24,9 +24,8 @@ def started(players: int = 4, tyres: Sequence[str] | None = None, **options: obj
 
 
 def copy(state: BRCState) -> BRCState:
-    new = state._clone()
-    new.game, new.seed, new.ply = state.game, state.seed, state.ply
-    new._history, new._legal_cache, new.events = state._history, None, ()
+    new = state.copy()
+    new.events = ()
     return new
 
 
@@ -45,25 +44,25 @@ def poised(
 ) -> BRCState:
     """``state`` with the cars placed as given and ``seat`` about to roll (then the others in order)."""
     s = copy(state)
-    n = len(s.dist)
+    n = len(s.distance)
     if dist is not None:
-        s.dist = list(dist)
+        s.distance = list(dist)
     if tyres is not None:
-        s.tyre = tuple(TYRE_NAMES.index(t) for t in tyres)
+        s.tyres = tuple(TYRE_NAMES.index(t) for t in tyres)
     if weather is not None:
         s.weather = ("DRY", "WET").index(weather)
     if pit is not None:
-        s.pit = tuple(pit)
+        s.pit_space = tuple(pit)
     if off is not None:
-        s.off = tuple(off)
+        s.off_track = tuple(off)
     if miss is not None:
-        s.miss = tuple(miss)
+        s.turns_to_miss = tuple(miss)
     if stops is not None:
-        s.stops = tuple(stops)
-    s.order = tuple(order) if order is not None else (seat, *[i for i in range(n) if i != seat])
-    s.turn_i = s.order.index(seat)
-    s.mv_seat = seat
-    s.step = ROLL
+        s.window_stops = tuple(stops)
+    s.race_order = tuple(order) if order is not None else (seat, *[i for i in range(n) if i != seat])
+    s.turn_index = s.race_order.index(seat)
+    s.mover = seat
+    s.stage = Stage.ROLL
     return s
 
 

@@ -19,7 +19,7 @@ import pytest
 from slipstream.engine.errors import OptionError
 from slipstream.games.brc_grand_prix import BRCGrandPrix
 from slipstream.games.brc_grand_prix.rules import HARD, SOFT, sprint_move
-from slipstream.games.brc_grand_prix.state import BOX, ROLL, TYRES
+from slipstream.games.brc_grand_prix.state import Stage
 
 from .helpers import poised, started, texts
 
@@ -27,7 +27,7 @@ from .helpers import poised, started, texts
 def test_starting_tyres_are_chosen_at_once_and_hidden_until_all_have_chosen() -> None:
     """Setup, Tyre Selection: each player selects SOFT or HARD (a simultaneous choice)."""
     s = BRCGrandPrix(players=3).start(seed=1)
-    assert s.step == TYRES and s.actor == frozenset({0, 1, 2})
+    assert s.stage == Stage.STARTING_TYRES and s.actor == frozenset({0, 1, 2})
     assert s.legal_actions(1) == ["1:hard", "1:soft"]
     s = s.apply("0:soft")
     assert s.actor == frozenset({1, 2})
@@ -50,8 +50,8 @@ def test_grid_roll_off_ties_are_rolled_again_among_the_tied_drivers() -> None:
     for roll in (2, 6, 4):  # P1, P2, P4
         s = s.apply(f"die:{roll}")
     assert s.grid == (1, 3, 0, 2)
-    assert [s.dist[i] for i in (1, 3, 0, 2)] == [-1, -2, -3, -4]
-    assert s.step == ROLL and s.mv_seat == 1  # pole moves first
+    assert [s.distance[i] for i in (1, 3, 0, 2)] == [-1, -2, -3, -4]
+    assert s.stage == Stage.ROLL and s.mover == 1  # pole moves first
 
 
 def _qualifying() -> object:
@@ -65,10 +65,10 @@ def test_qualifying_fewest_rolls_takes_pole_and_a_soft_1_adds_a_roll() -> None:
     s = _qualifying()
     for _ in range(5):
         s = s.apply("die:6")  # type: ignore[attr-defined]
-    assert s.qual == (5,)  # type: ignore[attr-defined]
+    assert s.qualifying_results == (5,)  # type: ignore[attr-defined]
     for roll in (1, 6, 6, 6, 6):  # 3 + 8 + 8 + 8 = 27, then 35: 1 counts twice -> 6 rolls
         s = s.apply(f"die:{roll}")  # type: ignore[attr-defined]
-    assert s.qual == (5, 6) and s.grid == (0, 1)  # type: ignore[attr-defined]
+    assert s.qualifying_results == (5, 6) and s.grid == (0, 1)  # type: ignore[attr-defined]
 
 
 def test_qualifying_ties_are_settled_by_a_roll_off() -> None:
@@ -76,7 +76,7 @@ def test_qualifying_ties_are_settled_by_a_roll_off() -> None:
     s = _qualifying()
     for roll in (6, 6, 6, 6, 6, 4, 4, 4, 4, 4):  # HARD 5 rolls; SOFT 6 x 5 = 30 in 5 rolls
         s = s.apply(f"die:{roll}")  # type: ignore[attr-defined]
-    assert s.qual == (5, 5) and "tie" not in texts(s)  # type: ignore[attr-defined, arg-type]
+    assert s.qualifying_results == (5, 5) and "tie" not in texts(s)  # type: ignore[attr-defined, arg-type]
     s = s.apply("die:2").apply("die:5")  # type: ignore[attr-defined]
     assert s.grid == (1, 0)  # type: ignore[attr-defined]
 
@@ -92,9 +92,9 @@ def test_sprint_rolls_2d6_and_soft_adds_4() -> None:
     assert dict(outcomes)["dice:2-5"] == 2 / 36 and dict(outcomes)["dice:6-6"] == 1 / 36
     base = s
     s = s.apply("dice:2-4")
-    assert s.dist[0] == 40 and "P1 rolls 2+4 on SOFT (DRY): moves 10" in texts(s)
+    assert s.distance[0] == 40 and "P1 rolls 2+4 on SOFT (DRY): moves 10" in texts(s)
     s = base.apply("dice:2-5")  # the same game: the event names both dice
-    assert s.dist[0] == 41 and "P1 rolls 2+5 on SOFT (DRY): moves 11" in texts(s)
+    assert s.distance[0] == 41 and "P1 rolls 2+5 on SOFT (DRY): moves 11" in texts(s)
 
 
 def test_sprint_lock_up_completes_the_move_then_misses_a_turn() -> None:
@@ -104,7 +104,7 @@ def test_sprint_lock_up_completes_the_move_then_misses_a_turn() -> None:
     lock = sum(p for a, p in s.chance_outcomes() if "1" in a[5:])
     assert math.isclose(lock, 11 / 36)  # the rulebook's odds follow from 2d6: 11 of 36
     s = s.apply("dice:1-4")
-    assert s.dist[0] == 39 and s.off[0] and s.miss[0] == 1
+    assert s.distance[0] == 39 and s.off_track[0] and s.turns_to_miss[0] == 1
 
 
 def test_sprint_is_dry_only() -> None:
@@ -112,7 +112,7 @@ def test_sprint_is_dry_only() -> None:
     and Dynamic Weather cannot be combined with it."""
     s = poised(started(sprint=True), 0, dist=[56, 70, 76, 80], pit=[0, -1, -1, -1], tyres=["soft"] * 4)
     s = s.apply("die:2")
-    assert s.step == BOX and s.legal_actions() == ["tyre:hard", "tyre:keep"]
+    assert s.stage == Stage.PIT_BOX and s.legal_actions() == ["tyre:hard", "tyre:keep"]
     s = poised(started(sprint=True), 0, dist=[56, 70, 76, 80], pit=[5, -1, -1, -1], tyres=["soft"] * 4)
     assert s.apply("die:3").weather == 0
     with pytest.raises(OptionError, match="Sprint"):
@@ -124,7 +124,7 @@ def test_sprint_pit_lane_roll_is_one_raw_d6_even_at_the_exit() -> None:
     s = poised(started(sprint=True), 0, dist=[56, 70, 76, 80], pit=[8, -1, -1, -1], tyres=["soft"] * 4)
     assert s.legal_actions()[0] == "die:1"
     s = s.apply("die:4")
-    assert s.dist[0] == 56 + 5 + 4 and not s.off[0]
+    assert s.distance[0] == 56 + 5 + 4 and not s.off_track[0]
 
 
 def _dynamic() -> object:
@@ -151,7 +151,7 @@ def test_dynamic_weather_ignores_overtake_rolls() -> None:
     s = poised(started(dynamic_weather=True), 0, dist=[30, 34, 26, 26], pit=[-1, -1, 0, 0],
                tyres=["hard"] * 4, order=[0, 1, 2, 3])
     s = s.apply("die:6").apply("attempt").apply("attack:pass")
-    assert s.last_six == 0
+    assert s.last_six_roller == 0
     s = s.apply("die:6")
     assert s.weather == 1
 
@@ -178,13 +178,13 @@ def test_dynamic_weather_the_pairing_roll_moves_on_the_old_weather() -> None:
     s = poised(started(dynamic_weather=True), 0, dist=[30, 40, 50, 26], pit=[-1, -1, -1, 0],
                tyres=["soft"] * 4, order=[0, 1, 2, 3])
     s = s.apply("die:6")
-    assert s.dist[0] == 38 and s.weather == 0
+    assert s.distance[0] == 38 and s.weather == 0
     s = s.apply("die:6")
-    assert s.weather == 1 and s.dist[1] == 48  # 6 + 2 on the old (DRY) weather, not 6 - 2
+    assert s.weather == 1 and s.distance[1] == 48  # 6 + 2 on the old (DRY) weather, not 6 - 2
     lines = texts(s).splitlines()
     assert lines[0] == "P2 rolls 6 on SOFT (DRY): moves 8" and "the track is now WET" in lines[1]
     s = s.apply("die:6")  # P3: a new pair starts, and SOFT on WET is -2
-    assert s.dist[2] == 54 and s.weather == 1
+    assert s.distance[2] == 54 and s.weather == 1
 
 
 def test_dynamic_weather_an_exit_roll_that_pairs_uses_the_old_weather() -> None:
@@ -192,9 +192,9 @@ def test_dynamic_weather_an_exit_roll_that_pairs_uses_the_old_weather() -> None:
     the exit roll that completes it takes the modifier of the weather at the start of the turn."""
     s = poised(started(dynamic_weather=True), 1, dist=[40, 56, 70, 76], pit=[-1, 8, -1, -1],
                tyres=["hard", "soft", "hard", "hard"], order=[0, 1, 2, 3])
-    s.turn_i, s.mv_seat = 0, 0
+    s.turn_index, s.mover = 0, 0
     s = s.apply("die:6").apply("die:6")  # P1 on the main track, then P2's exit roll: 6 + 2 on DRY
-    assert s.weather == 1 and s.pit[1] == -1 and s.dist[1] == 56 + 5 + 8
+    assert s.weather == 1 and s.pit_space[1] == -1 and s.distance[1] == 56 + 5 + 8
 
 
 def test_dynamic_weather_the_same_driver_twice_is_not_a_pair() -> None:
@@ -203,9 +203,9 @@ def test_dynamic_weather_the_same_driver_twice_is_not_a_pair() -> None:
     s = poised(started(players=2, dynamic_weather=True), 0, dist=[40, 30], tyres=["hard"] * 2,
                miss=[0, 1], order=[0, 1])
     s = s.apply("die:6")
-    assert "P2 misses a turn" in texts(s) and s.mv_seat == 0
+    assert "P2 misses a turn" in texts(s) and s.mover == 0
     s = s.apply("die:6")
-    assert s.weather == 0 and s.dist[0] == 52
+    assert s.weather == 0 and s.distance[0] == 52
 
 
 def test_grid_roll_off_two_tied_groups_and_a_tie_rolled_again() -> None:
@@ -225,17 +225,17 @@ def test_grid_roll_off_two_tied_groups_and_a_tie_rolled_again() -> None:
 def test_sprint_hard_tyres_never_lock_up_and_the_race_is_8_laps() -> None:
     """Sprint: "HARD Tyres: +0 Modifier. Risk: None." and "Race Length: 8 Laps." (F1-A10)."""
     game = BRCGrandPrix(players=2, sprint=True)
-    assert game.laps == 8 and game.finish_dist == 240
+    assert game.laps == 8 and game.finish_distance == 240
     s = poised(started(sprint=True), 0, dist=[30, 26, 26, 26], pit=[-1, 0, 0, 0], tyres=["hard"] * 4)
     s = s.apply("dice:1-1")
-    assert s.dist[0] == 32 and not s.off[0] and s.miss[0] == 0
+    assert s.distance[0] == 32 and not s.off_track[0] and s.turns_to_miss[0] == 0
 
 
 def test_sprint_keeps_the_mandatory_pit_window() -> None:
     """F1-A9: the mandatory stop is kept in Sprint (drive-through on lap 7 without a stop)."""
     s = poised(started(sprint=True), 0, dist=[200, 70, 71, 76], tyres=["hard"] * 4)
     s = s.apply("dice:3-4")  # space 20 + 7 passes the entry
-    assert s.pit[0] == 0 and s.stops[0] == 1
+    assert s.pit_space[0] == 0 and s.window_stops[0] == 1
 
 
 def test_dynamic_weather_two_consecutive_drivers_flip_it_1_time_in_36(tmp_path: Path) -> None:
@@ -251,7 +251,7 @@ def test_dynamic_weather_two_consecutive_drivers_flip_it_1_time_in_36(tmp_path: 
     flip = 0.0
     for a, pa in s.chance_outcomes():
         after_a = s.apply(a)
-        assert after_a.mv_seat == 1
+        assert after_a.mover == 1
         for b, pb in after_a.chance_outcomes():
             flip += pa * pb * after_a.apply(b).weather
     assert math.isclose(flip, 1 / 36)

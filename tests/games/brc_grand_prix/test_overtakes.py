@@ -8,8 +8,10 @@ The Rejoin Move). Gap decisions F1-A4, F1-A5, F1-A6, F1-G10 in docs/rules/brc-gr
 
 from __future__ import annotations
 
+from slipstream.engine.fields import replaced
 from slipstream.games.brc_grand_prix import BRCState
-from slipstream.games.brc_grand_prix.state import DRS, NO_OVERTAKE, OVERTAKE, ROLL
+from slipstream.games.brc_grand_prix.rules import DRS, NO_OVERTAKE, lap
+from slipstream.games.brc_grand_prix.state import Counter, Stage
 
 from .helpers import poised, started, texts
 
@@ -27,14 +29,14 @@ def duel(**kw: object) -> BRCState:
 def test_passing_a_car_triggers_the_challengers_choice() -> None:
     """The Overtaking Trigger: a move that would put you in front of a car asks: attempt or play safe."""
     s = duel().apply("die:4")
-    assert s.step == OVERTAKE and s.mv_def == 1
+    assert s.stage == Stage.OVERTAKE and s.defender == 1
     assert s.actor == 0 and s.legal_actions() == ["attempt", "safe"]
 
 
 def test_play_it_safe_stops_directly_behind() -> None:
     """Play it Safe: stop your car in the space directly behind the Defender. Your turn ends."""
     s = duel().apply("die:4").apply("safe")
-    assert s.dist[:2] == [31, 32] and s.mv_seat == 1
+    assert s.distance[:2] == [31, 32] and s.mover == 1
 
 
 def test_attack_die_pass_reaches_the_destination() -> None:
@@ -42,32 +44,32 @@ def test_attack_die_pass_reaches_the_destination() -> None:
     s = duel().apply("die:4").apply("attempt")
     assert s.chance_outcomes() == [("attack:crash", 1 / 6), ("attack:fail", 2 / 6), ("attack:pass", 3 / 6)]
     s = s.apply("attack:pass")
-    assert s.dist[:2] == [36, 32]
+    assert s.distance[:2] == [36, 32]
 
 
 def test_attack_die_fail_stops_behind_and_loses_the_rest() -> None:
     """Overtake failed: stop in the space immediately behind the Defender and lose all remaining movement."""
     s = duel().apply("die:4").apply("attempt").apply("attack:fail")
-    assert s.dist[:2] == [31, 32] and not s.off[0]
+    assert s.distance[:2] == [31, 32] and not s.off_track[0]
 
 
 def test_collision_stops_both_who_miss_their_next_turn_and_the_safety_car_moves_the_rest() -> None:
     """Collisions: both cars stop and miss their next full turn; every other car moves forward 6."""
     s = duel(dist=[30, 32, 40, 50], pit=[-1, -1, -1, -1]).apply("die:4").apply("attempt")
     s = s.apply("attack:crash")
-    assert s.dist == [31, 32, 46, 56]
-    assert s.off[:2] == (True, True)
+    assert s.distance == [31, 32, 46, 56]
+    assert s.off_track[:2] == (True, True)
     assert "collide" in texts(s) and "safety car: P4 +6, P3 +6" in texts(s)
-    assert s.miss[:2] == (1, 0) and "P2 misses a turn" in texts(s)  # P2's next turn came this round
-    assert s.stats[6] == 1  # safety_cars
+    assert s.turns_to_miss[:2] == (1, 0) and "P2 misses a turn" in texts(s)  # P2's next turn came this round
+    assert s.counters[Counter.SAFETY_CARS] == 1  # safety_cars
 
 
 def test_safety_car_never_overtakes_and_is_capped_at_the_finish_line() -> None:
     """F1-A4: the boost moves cars in race order without overtaking and never across the finish line."""
     s = duel(dist=[30, 32, 55, 57], pit=[-1, -1, -1, -1])
-    s = poised(started(laps=2), 0, dist=s.dist, pit=s.pit, tyres=["soft", "hard", "hard", "hard"])
+    s = poised(started(laps=2), 0, dist=s.distance, pit=s.pit_space, tyres=["soft", "hard", "hard", "hard"])
     s = s.apply("die:4").apply("attempt").apply("attack:crash")
-    assert s.dist[2:] == [58, 59] and not s.finish
+    assert s.distance[2:] == [58, 59] and not s.finishing_order
 
 
 def test_literal_safety_car_can_carry_cars_over_the_line() -> None:
@@ -75,26 +77,26 @@ def test_literal_safety_car_can_carry_cars_over_the_line() -> None:
     s = poised(started(laps=2, safety_car="literal"), 0, dist=[30, 32, 55, 57], pit=[-1] * 4,
                tyres=["soft", "hard", "hard", "hard"])
     s = s.apply("die:4").apply("attempt").apply("attack:crash")
-    assert s.finish == (3, 2)
+    assert s.finishing_order == (3, 2)
 
 
 def test_cars_missing_a_turn_are_passed_freely_and_their_space_can_be_taken() -> None:
     """'You do not roll the Attack Die to pass a car that is missing a turn ... Move past them as if
     they were an empty space' (F1-G10: an off-track car leaves its space free)."""
     s = duel(off=[False, True, False, False], miss=[0, 1, 0, 0]).apply("die:4")
-    assert s.dist[0] == 36 and s.step != OVERTAKE
+    assert s.distance[0] == 36 and s.stage != Stage.OVERTAKE
     s = duel(dist=[30, 36, 26, 26], off=[False, True, False, False], miss=[0, 1, 0, 0]).apply("die:4")
-    assert s.dist[0] == 36
+    assert s.distance[0] == 36
 
 
 def test_several_defenders_are_resolved_one_at_a_time_from_the_closest() -> None:
     """When passing multiple cars in one turn, resolve each overtake individually, closest first."""
     s = duel(dist=[30, 32, 34, 26], pit=[-1, -1, -1, 0]).apply("die:6")  # target 38
-    assert s.mv_def == 1
+    assert s.defender == 1
     s = s.apply("attempt").apply("attack:pass")
-    assert s.step == OVERTAKE and s.mv_def == 2
+    assert s.stage == Stage.OVERTAKE and s.defender == 2
     s = s.apply("attempt").apply("attack:pass")
-    assert s.dist[:3] == [38, 32, 34]
+    assert s.distance[:3] == [38, 32, 34]
 
 
 def test_securing_the_spot_moves_the_passed_car_back_one_space() -> None:
@@ -102,10 +104,10 @@ def test_securing_the_spot_moves_the_passed_car_back_one_space() -> None:
     space back and you take its space; you may then challenge the next car."""
     s = duel(dist=[30, 32, 33, 26], pit=[-1, -1, -1, 0]).apply("die:4")  # target 36
     s = s.apply("attempt").apply("attack:pass")
-    assert s.dist[:3] == [32, 31, 33] and "secures the spot" in texts(s)
-    assert s.step == OVERTAKE and s.mv_def == 2
+    assert s.distance[:3] == [32, 31, 33] and "secures the spot" in texts(s)
+    assert s.stage == Stage.OVERTAKE and s.defender == 2
     s = s.apply("safe")
-    assert s.dist[:3] == [32, 31, 33]
+    assert s.distance[:3] == [32, 31, 33]
 
 
 def test_securing_the_spot_pushes_a_chain_back() -> None:
@@ -113,36 +115,36 @@ def test_securing_the_spot_pushes_a_chain_back() -> None:
     the cars behind drop back one space each."""
     s = poised(started(), 0, dist=[26, 31, 32, 33], pit=[8, -1, -1, -1], tyres=["hard"] * 4, stops=[1, 0, 0, 0])
     s = s.apply("die:2")  # leaves the pit lane: rejoins at space 2 with one more space to go
-    assert s.mv_def == 2
+    assert s.defender == 2
     s = s.apply("attempt").apply("attack:pass")
-    assert s.dist == [32, 30, 31, 33]
+    assert s.distance == [32, 30, 31, 33]
 
 
 def test_occupied_rejoin_space_costs_another_turn() -> None:
     """Occupied Space Rule: if the space you are about to rejoin is occupied at the start of your turn,
     you miss an additional turn, until it clears; then you roll as normal (The Rejoin Move)."""
     s = duel(dist=[30, 36, 26, 26], off=[False, True, False, False]).apply("die:4")
-    assert s.dist[0] == 36
-    assert "cannot rejoin" in texts(s) and s.off[1]
+    assert s.distance[0] == 36
+    assert "cannot rejoin" in texts(s) and s.off_track[1]
     s = poised(s, 0)
     s = s.apply("die:2")  # P1 moves on to space 10
-    assert "P2 rejoins the track" in texts(s) and s.mv_seat == 1 and not s.off[1]
+    assert "P2 rejoins the track" in texts(s) and s.mover == 1 and not s.off_track[1]
 
 
 def test_drs_card_passes_without_the_attack_die() -> None:
     """BRC flag card DRS (F1-G5): the next overtake attempt passes automatically."""
     s = duel()
-    s._put("perks", 0, DRS)
+    s.perks = replaced(s.perks, 0, DRS)
     s = s.apply("die:4").apply("attempt")
-    assert s.dist[0] == 36 and s.perks[0] == 0
+    assert s.distance[0] == 36 and s.perks[0] == 0
 
 
 def test_no_overtake_card_stops_behind() -> None:
     """BRC flag card no-overtake (F1-G5): on the next turn the car may not attempt an overtake."""
     s = duel()
-    s._put("perks", 0, NO_OVERTAKE)
+    s.perks = replaced(s.perks, 0, NO_OVERTAKE)
     s = s.apply("die:4")
-    assert s.dist[0] == 31 and s.perks[0] == 0
+    assert s.distance[0] == 31 and s.perks[0] == 0
 
 
 def test_a_failed_second_overtake_keeps_the_first_pass() -> None:
@@ -150,9 +152,9 @@ def test_a_failed_second_overtake_keeps_the_first_pass() -> None:
     failed attempt on the second stops directly behind the second (Overtake failed)."""
     s = duel(dist=[30, 32, 35, 26], pit=[-1, -1, -1, 0]).apply("die:6")  # target 38
     s = s.apply("attempt").apply("attack:pass")
-    assert s.mv_def == 2
+    assert s.defender == 2
     s = s.apply("attempt").apply("attack:fail")
-    assert s.dist[:3] == [34, 32, 35] and s.mv_seat != 0
+    assert s.distance[:3] == [34, 32, 35] and s.mover != 0
 
 
 def test_a_collision_on_the_second_defender_after_a_pass() -> None:
@@ -161,16 +163,16 @@ def test_a_collision_on_the_second_defender_after_a_pass() -> None:
     crashed cars, off track, are empty spaces to it)."""
     s = duel(dist=[30, 32, 35, 26], pit=[-1, -1, -1, 0]).apply("die:6")
     s = s.apply("attempt").apply("attack:pass").apply("attempt").apply("attack:crash")
-    assert s.dist[:3] == [34, 38, 35] and s.off[:3] == (True, False, True)
+    assert s.distance[:3] == [34, 38, 35] and s.off_track[:3] == (True, False, True)
     assert "safety car: P2 +6" in texts(s)
 
 
 def test_a_lock_up_that_ends_in_a_collision_costs_one_missed_turn() -> None:
     """The Lock-up and The Penalty (docs: one missed turn, not two, when a lock-up move collides)."""
     s = duel().apply("die:1")  # SOFT 1: 3 spaces, past P2 on space 2
-    assert s.step == OVERTAKE
+    assert s.stage == Stage.OVERTAKE
     s = s.apply("attempt").apply("attack:crash")
-    assert s.dist[:2] == [31, 32] and s.off[:2] == (True, True) and s.miss[0] == 1
+    assert s.distance[:2] == [31, 32] and s.off_track[:2] == (True, True) and s.turns_to_miss[0] == 1
 
 
 def test_safety_car_moves_only_cars_in_action_on_the_main_track() -> None:
@@ -178,17 +180,17 @@ def test_safety_car_moves_only_cars_in_action_on_the_main_track() -> None:
     car takes no flag and no pit entry, and its laps count."""
     s = duel(dist=[30, 32, 56, 41], pit=[-1, -1, 3, -1])  # P3 on P3 in the pit lane; P4 on space 11
     s = s.apply("die:4").apply("attempt").apply("attack:crash")
-    assert s.pit[2] == 3 and s.dist[2] == 56
-    assert s.dist[3] == 47 and s.step == ROLL  # space 17 is green: no card drawn
+    assert s.pit_space[2] == 3 and s.distance[2] == 56
+    assert s.distance[3] == 47 and s.stage == Stage.ROLL  # space 17 is green: no card drawn
     s = duel(dist=[30, 32, 56, 41], pit=[-1, -1, 3, -1], off=[False, False, False, True], miss=[0, 0, 0, 1])
     s = s.apply("die:4").apply("attempt").apply("attack:crash")
-    assert s.dist[3] == 41 and "no car can move" in texts(s)
+    assert s.distance[3] == 41 and "no car can move" in texts(s)
     s = duel(dist=[30, 32, 26, 52], pit=[-1, -1, 0, -1])  # P4 on space 22 (lap 2): 6 passes the entry
     s = s.apply("die:4").apply("attempt").apply("attack:crash")
-    assert s.pit[3] == -1 and s.dist[3] == 58 and s.lap(3) == 2
+    assert s.pit_space[3] == -1 and s.distance[3] == 58 and lap(s, 3) == 2
     s = duel(dist=[30, 32, 26, 87], pit=[-1, -1, 0, -1])  # P4 on space 27 of lap 3: over the line
     s = s.apply("die:4").apply("attempt").apply("attack:crash")
-    assert s.dist[3] == 93 and s.lap(3) == 4
+    assert s.distance[3] == 93 and lap(s, 3) == 4
 
 
 def test_occupied_space_rule_repeats_until_the_space_is_clear() -> None:
@@ -197,13 +199,13 @@ def test_occupied_space_rule_repeats_until_the_space_is_clear() -> None:
     clear." The Rejoin Move: then the car rolls as normal."""
     s = poised(started(players=2), 1, dist=[36, 30], tyres=["hard"] * 2, off=[True, False], order=[1, 0])
     s = s.apply("die:6")  # P2 lands on P1's space 6 (P1 is off track: an empty space)
-    assert s.dist[1] == 36 and s.mv_seat == 1
+    assert s.distance[1] == 36 and s.mover == 1
     assert texts(s).count("P1 cannot rejoin: P2 is on its space; misses another turn") == 2  # two rounds
     s = s.apply("die:1")  # P2 moves on to space 7; the new round starts with P2, the leader
-    assert s.mv_seat == 1 and s.off[0]
+    assert s.mover == 1 and s.off_track[0]
     s = s.apply("die:1")
-    assert "P1 rejoins the track" in texts(s) and s.mv_seat == 0 and not s.off[0]
-    assert s.apply("die:1").dist[0] == 37  # P2 is on 38
+    assert "P1 rejoins the track" in texts(s) and s.mover == 0 and not s.off_track[0]
+    assert s.apply("die:1").distance[0] == 37  # P2 is on 38
 
 
 def test_safety_car_stops_a_car_exactly_six_from_the_line_before_it() -> None:
@@ -211,7 +213,7 @@ def test_safety_car_stops_a_car_exactly_six_from_the_line_before_it() -> None:
     s = poised(started(laps=2), 0, dist=[30, 32, 26, 54], pit=[-1, -1, 0, -1],
                tyres=["soft", "hard", "hard", "hard"])
     s = s.apply("die:4").apply("attempt").apply("attack:crash")
-    assert s.dist[3] == 59 and not s.finish
+    assert s.distance[3] == 59 and not s.finishing_order
 
 
 def test_the_occupied_space_rule_applies_after_a_lock_up() -> None:
@@ -220,11 +222,11 @@ def test_the_occupied_space_rule_applies_after_a_lock_up() -> None:
     misses another turn."""
     s = poised(started(players=2), 0, dist=[34, 33], tyres=["soft", "wet"], order=[0, 1])
     s = s.apply("die:1")  # P1: SOFT 1 on DRY, 3 spaces to 37, off track
-    assert s.off[0] and s.mv_seat == 1
+    assert s.off_track[0] and s.mover == 1
     s = s.apply("die:6")  # P2: WET on DRY, 6 - 2 = 4, onto space 7
-    assert s.dist[1] == 37 and "P1 misses a turn" in texts(s) and s.mv_seat == 1
+    assert s.distance[1] == 37 and "P1 misses a turn" in texts(s) and s.mover == 1
     s = s.apply("die:2")  # P2: 2 - 2 = 0, stays on space 7
-    assert "P1 cannot rejoin: P2 is on its space" in texts(s) and s.off[0]
+    assert "P1 cannot rejoin: P2 is on its space" in texts(s) and s.off_track[0]
 
 
 def test_a_safety_car_boost_out_of_the_window_gets_the_stop_go() -> None:
@@ -233,4 +235,5 @@ def test_a_safety_car_boost_out_of_the_window_gets_the_stop_go() -> None:
     s = poised(started(pit_penalty="stop-go"), 0, dist=[30, 32, 26, 207], pit=[-1, -1, 0, -1],
                tyres=["soft", "hard", "hard", "hard"])
     s = s.apply("die:4").apply("attempt").apply("attack:crash")
-    assert s.dist[3] == 213 and s.pens[3] == 1 and s.off[3] and s.miss[3] == 2 and "stop-go" in texts(s)
+    assert s.distance[3] == 213 and s.penalised[3] == 1 and s.off_track[3] and s.turns_to_miss[3] == 2
+    assert "stop-go" in texts(s)

@@ -9,8 +9,10 @@ F1-A15 in docs/rules/brc-grand-prix.md.
 
 from __future__ import annotations
 
+from slipstream.engine.fields import replaced
 from slipstream.games.brc_grand_prix import BRCState
-from slipstream.games.brc_grand_prix.state import BOX, NO_OVERTAKE, OVERTAKE, PIT_CHOICE, ROLL
+from slipstream.games.brc_grand_prix.rules import NO_OVERTAKE, lap
+from slipstream.games.brc_grand_prix.state import Stage
 
 from .helpers import poised, started, texts
 
@@ -28,86 +30,86 @@ def p1(dist: int, pit: int = -1, tyre: str = "soft", **kw: object) -> BRCState:
 def test_a_move_reaching_the_pit_entry_may_enter_and_ends_there() -> None:
     """The Commitment (Pit Entry): move onto the Pit Entry space; your movement ends immediately."""
     s = p1(50).apply("die:6")  # space 20 + 8 passes the entry after space 25
-    assert s.step == PIT_CHOICE and s.legal_actions() == ["pit", "stay"]
+    assert s.stage == Stage.PIT_CHOICE and s.legal_actions() == ["pit", "stay"]
     entered = s.apply("pit")
-    assert entered.pit[0] == 0 and entered.dist[0] == 56
+    assert entered.pit_space[0] == 0 and entered.distance[0] == 56
     assert "enters the pit lane on lap 2" in texts(entered)
-    assert entered.stops[0] == 1  # lap 2: inside the window
+    assert entered.window_stops[0] == 1  # lap 2: inside the window
     stayed = s.apply("stay")
-    assert stayed.pit[0] == -1 and stayed.dist[0] == 58
+    assert stayed.pit_space[0] == -1 and stayed.distance[0] == 58
 
 
 def test_a_stop_on_lap_1_does_not_count_for_the_window() -> None:
     """The Mandatory Pit Window: at least one stop between the start of lap 2 and the end of lap 7."""
     s = p1(20).apply("die:6").apply("pit")
-    assert s.pit[0] == 0 and s.stops[0] == 0
+    assert s.pit_space[0] == 0 and s.window_stops[0] == 0
 
 
 def test_grid_cars_cannot_enter_before_crossing_the_line() -> None:
     """F1-G2/F1-A7: a car still behind the start line (on the grid) cannot take the pit entry."""
     s = p1(-6).apply("die:6")
-    assert s.step == ROLL and s.dist[0] == 2
+    assert s.stage == Stage.ROLL and s.distance[0] == 2
 
 
 def test_pit_lane_movement_is_one_unmodified_d6_and_the_box_offers_one_tyre_change() -> None:
     """Movement Rules: a single d6, no tyre or weather modifiers. The Pit Stop: passing your Pit Box you
     may change tyres (SOFT/HARD flip, or WET); Single Change Rule: one change per entry."""
     s = p1(56, pit=0).apply("die:3")  # SOFT on DRY would be +2; in the pit lane it is not
-    assert s.step == BOX and s.legal_actions() == ["tyre:hard", "tyre:keep", "tyre:wet"]
+    assert s.stage == Stage.PIT_BOX and s.legal_actions() == ["tyre:hard", "tyre:keep", "tyre:wet"]
     s = s.apply("tyre:hard")
-    assert s.tyre[0] == 1 and s.pit[0] == 3 and "changes SOFT for HARD" in texts(s)
+    assert s.tyres[0] == 1 and s.pit_space[0] == 3 and "changes SOFT for HARD" in texts(s)
     s = poised(s, 0).apply("die:2")
-    assert s.step == ROLL and s.pit[0] == 5  # the box is behind: no second change
+    assert s.stage == Stage.ROLL and s.pit_space[0] == 5  # the box is behind: no second change
 
 
 def test_pit_lane_spaces_are_shared_and_overtaking_is_automatic() -> None:
     """The Pit Lane Exception (shared spaces) and Overtaking in the pits (no Attack Die)."""
     s = poised(started(), 0, dist=[56, 56, 76, 80], pit=[3, 4, -1, -1], tyres=["soft"] * 4)
     s = s.apply("die:3")
-    assert s.pit[:2] == (6, 4) and s.step == ROLL
+    assert s.pit_space[:2] == (6, 4) and s.stage == Stage.ROLL
     s = poised(s, 1).apply("die:2")
-    assert s.pit[:2] == (6, 6)
+    assert s.pit_space[:2] == (6, 6)
 
 
 def test_pit_exit_example_one_space_from_the_exit_4_plus_2_moves_6() -> None:
     """Pit Exit (Rejoining): 'If you are 1 space away from the exit and roll a 4 with a +2 modifier,
     your total move is 4 + 2 = 6. Move 6 spaces forward from your current position.'"""
     s = p1(56, pit=8).apply("die:4")
-    assert s.pit[0] == -1 and s.dist[0] == 56 + 5 + 6  # P8 -> space 2 is 1 space; 6 reach space 7
-    assert s.dist[0] % 30 == 7
+    assert s.pit_space[0] == -1 and s.distance[0] == 56 + 5 + 6  # P8 -> space 2 is 1 space; 6 reach space 7
+    assert s.distance[0] % 30 == 7
 
 
 def test_a_modified_exit_roll_that_falls_short_stays_in_the_pit_lane() -> None:
     """Pit Exit: the modifier applies once the roll would pass the exit; the modified move may not."""
     s = p1(56, pit=6, weather="WET").apply("die:3")  # raw 3 would exit; SOFT on WET: 3 - 2 = 1
-    assert s.pit[0] == 7
+    assert s.pit_space[0] == 7
 
 
 def test_lock_up_applies_on_the_exit_roll() -> None:
     """F1-A8: a SOFT 1 on a DRY track that takes the car out of the pit lane locks up: 3, off, miss."""
     s = p1(56, pit=8).apply("die:1")
-    assert s.dist[0] == 56 + 5 + 3 and s.off[0] and s.miss[0] == 1
+    assert s.distance[0] == 56 + 5 + 3 and s.off_track[0] and s.turns_to_miss[0] == 1
 
 
 def test_a_car_that_cannot_rejoin_waits_at_the_exit() -> None:
     """F1-G3: the rejoin space is occupied and the move ends there: the car stays on the last pit space."""
     s = poised(started(), 0, dist=[56, 62, 76, 80], pit=[8, -1, -1, -1], tyres=["hard"] * 4)
     s = s.apply("die:1")
-    assert s.pit[0] == 8 and s.dist[0] == 56 and "waits at the pit exit" in texts(s)
+    assert s.pit_space[0] == 8 and s.distance[0] == 56 and "waits at the pit exit" in texts(s)
 
 
 def test_the_line_crosses_the_pit_lane() -> None:
     """F1-G3: the start/finish line crosses the pit lane between P4 and P5, so laps count there."""
     s = p1(56, pit=3)
-    assert s.lap(0) == 2
+    assert lap(s, 0) == 2
     s = s.apply("die:2")
-    assert s.pit[0] == 5 and s.lap(0) == 3
+    assert s.pit_space[0] == 5 and lap(s, 0) == 3
 
 
 def test_finishing_in_the_pit_lane() -> None:
     """Crossing the Line: any movement on or past the finish line finishes, in the pit lane too."""
     s = p1(56, pit=3, state=started(laps=2)).apply("die:2")
-    assert s.finish == (0,)
+    assert s.finishing_order == (0,)
 
 
 def test_weather_change_space_flips_the_track_for_everyone_from_their_next_turn() -> None:
@@ -117,7 +119,7 @@ def test_weather_change_space_flips_the_track_for_everyone_from_their_next_turn(
     s = s.apply("die:3")
     assert s.weather == 1 and "the track is now WET" in texts(s)
     s = poised(s, 1).apply("die:4")  # P2 on SOFT, now on a WET track: 4 - 2
-    assert s.dist[1] == 72
+    assert s.distance[1] == 72
 
 
 def test_passing_the_weather_space_without_landing_does_not_flip() -> None:
@@ -129,35 +131,35 @@ def test_passing_the_weather_space_without_landing_does_not_flip() -> None:
 def test_drive_through_forces_an_unpitted_car_in_on_the_last_lap_of_the_window() -> None:
     """F1-G9 (default drive-through): a car without a stop must take the pit lane on lap 7."""
     s = p1(200).apply("die:6")  # lap 7, space 20: the move passes the entry
-    assert s.pit[0] == 0 and s.stops[0] == 1 and "must take the pit lane" in texts(s)
+    assert s.pit_space[0] == 0 and s.window_stops[0] == 1 and "must take the pit lane" in texts(s)
 
 
 def test_drive_through_penalty_after_the_window() -> None:
     """F1-G9: still unpitted after lap 7, the car is sent through the pit lane as a penalty."""
     s = p1(230).apply("die:6")  # lap 8
-    assert s.pit[0] == 0 and s.pens[0] == 1 and "drive-through penalty" in texts(s)
+    assert s.pit_space[0] == 0 and s.penalised[0] == 1 and "drive-through penalty" in texts(s)
 
 
 def test_stop_go_penalty_option() -> None:
     """F1-G9, option pit_penalty=stop-go: leaving lap 7 without a stop costs 2 turns, off the track."""
     s = p1(207, tyre="hard", state=started(pit_penalty="stop-go")).apply("die:4")  # lap 7 -> lap 8
-    assert s.dist[0] == 211 and s.pens[0] == 1 and s.off[0]
-    assert s.miss[0] == 2 and "stop-go" in texts(s)
+    assert s.distance[0] == 211 and s.penalised[0] == 1 and s.off_track[0]
+    assert s.turns_to_miss[0] == 2 and "stop-go" in texts(s)
     s = p1(207, tyre="hard", state=started(pit_penalty="stop-go"), stops=[1, 0, 0, 0]).apply("die:4")
-    assert s.pens[0] == 0 and not s.off[0]  # a car that has stopped owes nothing
+    assert s.penalised[0] == 0 and not s.off_track[0]  # a car that has stopped owes nothing
 
 
 def test_a_stop_go_costs_two_turns_then_the_car_rejoins() -> None:
     """F1-G9 stop-go: the car misses its next 2 turns (Serving the Penalty), then rejoins and rolls."""
     s = poised(started(players=2, pit_penalty="stop-go"), 0, dist=[207, 95], tyres=["hard"] * 2)
     s = s.apply("die:4")
-    assert s.miss[0] == 2 and s.mv_seat == 1
+    assert s.turns_to_miss[0] == 2 and s.mover == 1
     s = s.apply("die:1")  # round 2: P1 (leading) misses a turn
-    assert "P1 misses a turn" in texts(s) and s.mv_seat == 1
+    assert "P1 misses a turn" in texts(s) and s.mover == 1
     s = s.apply("die:1")  # round 3: and another
-    assert "P1 misses a turn" in texts(s) and s.mv_seat == 1
+    assert "P1 misses a turn" in texts(s) and s.mover == 1
     s = s.apply("die:1")  # round 4: P1 rejoins and rolls
-    assert "P1 rejoins the track" in texts(s) and s.mv_seat == 0
+    assert "P1 rejoins the track" in texts(s) and s.mover == 0
 
 
 def test_a_collision_on_the_exit_roll_leaves_the_attacker_at_the_exit() -> None:
@@ -165,8 +167,8 @@ def test_a_collision_on_the_exit_roll_leaves_the_attacker_at_the_exit() -> None:
     rejoin space stops where it is, on P8 (F1-G3), and misses its next turn; the defender goes off."""
     s = poised(started(), 0, dist=[56, 62, 76, 80], pit=[8, -1, -1, -1], tyres=["hard"] * 4)
     s = s.apply("die:3").apply("attempt").apply("attack:crash")
-    assert s.pit[0] == 8 and s.dist[0] == 56 and not s.off[0] and s.miss[0] == 1
-    assert s.off[1] and s.dist[1] == 62
+    assert s.pit_space[0] == 8 and s.distance[0] == 56 and not s.off_track[0] and s.turns_to_miss[0] == 1
+    assert s.off_track[1] and s.distance[1] == 62
 
 
 def test_leaving_wet_tyres_the_driver_picks_soft_or_hard() -> None:
@@ -180,21 +182,21 @@ def test_a_pit_entry_move_challenges_cars_before_the_branch_only() -> None:
     (an overtake, then the entry); a car on space 26, after the branch, is not in the way."""
     s = poised(started(), 0, dist=[50, 54, 56, 76], tyres=["soft", "hard", "hard", "hard"])
     s = s.apply("die:6").apply("pit")
-    assert s.step == OVERTAKE and s.mv_def == 1
+    assert s.stage == Stage.OVERTAKE and s.defender == 1
     s = s.apply("attempt").apply("attack:pass")
-    assert s.pit[0] == 0 and s.dist[0] == 56 and s.dist[1:3] == [54, 56]
+    assert s.pit_space[0] == 0 and s.distance[0] == 56 and s.distance[1:3] == [54, 56]
     s = poised(started(), 0, dist=[50, 54, 56, 76], tyres=["soft", "hard", "hard", "hard"])
     s = s.apply("die:6").apply("pit").apply("safe")  # stopped behind on space 23: not in the pit lane
-    assert s.pit[0] == -1 and s.dist[0] == 53
+    assert s.pit_space[0] == -1 and s.distance[0] == 53
 
 
 def test_each_car_stops_at_its_own_pit_box() -> None:
     """The Action: "pass your designated Pit Box" (F1-G3: P1's box is P2, P4's is P5, past the line)."""
     s = poised(started(), 3, dist=[70, 71, 76, 56], pit=[-1, -1, -1, 3], tyres=["hard"] * 4)
     s = s.apply("die:2")
-    assert s.step == BOX and s.mv_seat == 3
+    assert s.stage == Stage.PIT_BOX and s.mover == 3
     s = p1(56, pit=3).apply("die:2")  # P1's box (P2) is behind it: no change offered
-    assert s.step == ROLL and s.pit[0] == 5
+    assert s.stage == Stage.ROLL and s.pit_space[0] == 5
 
 
 def test_a_roll_that_reaches_the_last_pit_space_is_not_modified() -> None:
@@ -202,20 +204,20 @@ def test_a_roll_that_reaches_the_last_pit_space_is_not_modified() -> None:
     line": from P6 a 2 reaches P8 (raw; SOFT +2 would have left the pit lane). Landing on P8, the
     Weather Change space, flips the track."""
     s = p1(56, pit=6).apply("die:2")
-    assert s.pit[0] == 8 and s.weather == 1
+    assert s.pit_space[0] == 8 and s.weather == 1
 
 
 def test_wet_tyres_on_a_wet_track_exit_with_plus_two() -> None:
     """Pit Exit (Rejoining) on a WET track with WET tyres: 3 + 2 = 5 from P8 reaches space 6."""
     s = p1(56, pit=8, tyre="wet", weather="WET").apply("die:3")
-    assert s.pit[0] == -1 and s.dist[0] % 30 == 6
+    assert s.pit_space[0] == -1 and s.distance[0] % 30 == 6
 
 
 def test_keeping_the_tyres_at_the_box_still_counts_as_the_pit_stop() -> None:
     """The Pit Stop: "you may change" (tyre:keep is allowed); the window stop was counted at the entry
     (F1-G9) and the tyres are unchanged."""
     s = p1(56, pit=0).apply("die:3").apply("tyre:keep")
-    assert s.tyre[0] == 0 and s.pit[0] == 3 and "keeps SOFT" in texts(s)
+    assert s.tyres[0] == 0 and s.pit_space[0] == 3 and "keeps SOFT" in texts(s)
 
 
 def test_a_tyre_change_on_the_exit_roll_does_not_change_that_rolls_modifier() -> None:
@@ -225,22 +227,22 @@ def test_a_tyre_change_on_the_exit_roll_does_not_change_that_rolls_modifier() ->
     s = poised(started(players=6), 5, dist=[70, 71, 76, 80, 84, 56], pit=[-1] * 5 + [6],
                tyres=["hard"] * 5 + ["soft"])
     s = s.apply("die:3")
-    assert s.step == BOX and s.mv_seat == 5
+    assert s.stage == Stage.PIT_BOX and s.mover == 5
     s = s.apply("tyre:hard")
-    assert s.tyre[5] == 1 and s.pit[5] == -1 and s.dist[5] % 30 == 4
+    assert s.tyres[5] == 1 and s.pit_space[5] == -1 and s.distance[5] % 30 == 4
 
 
 def test_a_car_that_stays_on_the_weather_space_does_not_flip_it_again() -> None:
     """The Weather Change space, The Trigger: "If a car lands exactly on this space". A car on P8 whose
     exit roll is modified to 0 (SOFT on a WET track, a 2) stays there: no landing, no flip."""
     s = p1(56, pit=8, weather="WET").apply("die:2")
-    assert s.pit[0] == 8 and s.weather == 1 and "track is now" not in texts(s)
+    assert s.pit_space[0] == 8 and s.weather == 1 and "track is now" not in texts(s)
 
 
 def test_finishing_from_the_last_pit_space_before_the_line() -> None:
     """Crossing the Line in the pit lane (F1-G3: the line is between P4 and P5): from P4 a 1 finishes."""
     s = p1(56, pit=4, state=started(laps=2)).apply("die:1")
-    assert s.finish == (0,)
+    assert s.finishing_order == (0,)
 
 
 def test_an_exit_lock_up_held_at_the_exit_still_misses_a_turn() -> None:
@@ -248,15 +250,15 @@ def test_an_exit_lock_up_held_at_the_exit_still_misses_a_turn() -> None:
     rejoin space leaves the car waiting on P8, and the lock-up still costs its next turn."""
     s = poised(started(), 0, dist=[56, 62, 76, 80], pit=[8, -1, -1, -1], tyres=["soft", "hard", "hard", "hard"])
     s = s.apply("die:1")
-    assert s.mv_def == 1
+    assert s.defender == 1
     s = s.apply("safe")
-    assert s.pit[0] == 8 and s.miss[0] == 1 and not s.off[0]
+    assert s.pit_space[0] == 8 and s.turns_to_miss[0] == 1 and not s.off_track[0]
 
 
 def test_a_no_overtake_card_also_holds_on_the_exit_roll() -> None:
     """F1-G5 no-overtake ("no overtake attempts on the next turn"): the next turn is the exit roll, so
     the car stops behind the car on space 3 instead of being offered an overtake; the card is spent."""
     s = poised(started(), 0, dist=[56, 63, 76, 80], pit=[8, -1, -1, -1], tyres=["hard"] * 4)
-    s._put("perks", 0, NO_OVERTAKE)
+    s.perks = replaced(s.perks, 0, NO_OVERTAKE)
     s = s.apply("die:4")
-    assert s.pit[0] == -1 and s.dist[0] == 62 and s.perks[0] == 0 and s.step == ROLL
+    assert s.pit_space[0] == -1 and s.distance[0] == 62 and s.perks[0] == 0 and s.stage == Stage.ROLL

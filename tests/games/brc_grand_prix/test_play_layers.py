@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import slipstream
-from slipstream.bots.brc_grand_prix import HeuristicBot
 from slipstream.bots.registry import make_bot
 from slipstream.engine.play import play
 from slipstream.games.brc_grand_prix import metrics, render
-from slipstream.games.brc_grand_prix.state import BOX, PIT_CHOICE
+from slipstream.games.brc_grand_prix.bot import HeuristicBot
+from slipstream.games.brc_grand_prix.state import Stage
 
 from .helpers import poised, started
 
@@ -46,12 +46,12 @@ def test_metrics_count_what_happened() -> None:
 def test_heuristic_bot_pits_in_the_window_and_fits_tyres_for_the_weather() -> None:
     bot = HeuristicBot(0)
     s = poised(started(), 0, dist=[50, 70, 71, 76], tyres=["soft", "hard", "hard", "hard"]).apply("die:6")
-    assert s.step == PIT_CHOICE and bot.choose(s, 0) == "stay"  # lap 2, tyres right: it stops late
+    assert s.stage == Stage.PIT_CHOICE and bot.choose(s, 0) == "stay"  # lap 2, tyres right: it stops late
     s = poised(started(), 0, dist=[200, 220, 221, 226], tyres=["soft", "hard", "hard", "hard"]).apply("die:6")
-    assert s.step != PIT_CHOICE and s.pit[0] == 0  # lap 7 unpitted: the drive-through takes it in (F1-G9)
+    assert s.stage != Stage.PIT_CHOICE and s.pit_space[0] == 0  # lap 7 unpitted: the drive-through takes it in (F1-G9)
     stop_go = started(pit_penalty="stop-go")
     s = poised(stop_go, 0, dist=[200, 220, 221, 226], tyres=["soft", "hard", "hard", "hard"]).apply("die:6")
-    assert s.step == PIT_CHOICE and bot.choose(s, 0) == "pit"  # with stop-go it chooses: the window's last lap
+    assert s.stage == Stage.PIT_CHOICE and bot.choose(s, 0) == "pit"  # with stop-go it chooses: the window's last lap
     s = poised(started(), 0, dist=[50, 70, 71, 76], tyres=["soft", "hard", "hard", "hard"], stops=[1, 0, 0, 0])
     assert bot.choose(s.apply("die:6"), 0) == "stay"  # already stopped, tyres right for DRY
     s = poised(started(), 0, dist=[52, 70, 71, 76], tyres=["soft", "hard", "hard", "hard"], stops=[1, 0, 0, 0],
@@ -59,7 +59,7 @@ def test_heuristic_bot_pits_in_the_window_and_fits_tyres_for_the_weather() -> No
     assert bot.choose(s.apply("die:6"), 0) == "pit"  # dry tyres on a wet track
     s = poised(started(), 0, dist=[56, 70, 71, 76], pit=[0, -1, -1, -1], tyres=["soft"] * 4, weather="WET")
     s = s.apply("die:3")
-    assert s.step == BOX and bot.choose(s, 0) == "tyre:wet"
+    assert s.stage == Stage.PIT_BOX and bot.choose(s, 0) == "tyre:wet"
 
 
 def test_heuristic_bot_weighs_overtakes() -> None:

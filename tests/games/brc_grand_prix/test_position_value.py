@@ -44,7 +44,7 @@ def test_missed_turns_an_owed_pit_stop_and_wrong_tyres_cost() -> None:
 
 def test_the_first_finisher_has_won() -> None:
     s = copy(poised(started(3), 0, dist=[8 * L, 8 * L - 3, 8 * L - 5]))
-    s.finish = (1,)
+    s.finishing_order = (1,)
     assert values(s) == [0.0, 1.0, 0.0]
 
 

@@ -38,17 +38,17 @@ def test_random_races_end_with_every_seat_ranked_and_the_rules_kept(
     states = playout(game, seed)
     final = states[-1]
     assert final.result is not None and sorted(final.result.order) == list(range(players))
-    assert final.result.order[: len(final.finish)] == final.finish
+    assert final.result.order[: len(final.finishing_order)] == final.finishing_order
     if game.race_to_end:
-        assert len(final.finish) == players
+        assert len(final.finishing_order) == players
     else:
-        assert len(final.finish) == 1
+        assert len(final.finishing_order) == 1
     for s in states:
         assert not s.invariant_problems()
         if s.actor == CHANCE:
             assert math.isclose(sum(p for _, p in s.chance_outcomes()), 1.0)
-    for seat in final.finish:
-        assert final.dist[seat] >= game.finish_dist
+    for seat in final.finishing_order:
+        assert final.distance[seat] >= game.finish_distance
     assert replay(parse(dumps(final))).view(None) == final.view(None)
 
 
@@ -71,5 +71,6 @@ def test_cars_only_move_forward_except_by_a_rule_that_says_so(seed: int) -> None
             continue
         allowed = {e.kind for e in after.events} & {"pass", "card-effect"}
         for seat in range(4):
-            if before.pit[seat] < 0 and after.pit[seat] < 0 and after.dist[seat] < before.dist[seat]:
-                assert allowed, (seat, before.dist, after.dist, [e.text for e in after.events])
+            moved_back = after.distance[seat] < before.distance[seat]
+            if before.pit_space[seat] < 0 and after.pit_space[seat] < 0 and moved_back:
+                assert allowed, (seat, before.distance, after.distance, [e.text for e in after.events])

@@ -7,12 +7,13 @@ from typing import ClassVar
 
 from slipstream.engine import chance
 from slipstream.engine.errors import ContentError, OptionError
-from slipstream.engine.game import Event, Game, OptionSpec
+from slipstream.engine.game import EventCache, Game, OptionSpec
 from slipstream.engine.hooks import GameHooks
 
+from . import notation
 from .content import Content, load_content
-from .rules import pit_window, standard_move
-from .state import BRCState
+from .rules import DRY_TRACK, HARD, SOFT, WET, CardEffect, Effect, pit_window, read_card_effect, standard_move
+from .state import BRCState, Counter, MoveKind, Stage
 
 
 class BRCGrandPrix(Game):
@@ -55,14 +56,23 @@ class BRCGrandPrix(Game):
     literal_safety_car: bool
     window: tuple[int, int] | None
     length: int
-    finish_dist: int
+    """Main-track spaces in a lap."""
+    finish_distance: int
+    """The distance past the start line at which a car has finished (laps x length)."""
     move_table: tuple[tuple[tuple[tuple[int, bool], ...], ...], ...]
     """``move_table[tyre][weather][roll]``: the tyre and weather table, precomputed."""
     attack_table: chance.ChanceTable
     sprint_table: chance.ChanceTable
     """The Attack Die and Sprint's 2d6, ready for ``BRCState._chance_table`` (one d6 is ``chance.DIE_TABLE``)."""
-    all_done: int
-    event_cache: dict[tuple[object, ...], Event]
+    card_effects: tuple[dict[str, CardEffect], ...]
+    """Each flag card's lines by colour, read once (``rules.read_card_effect``)."""
+    card_actions: tuple[str, ...]
+    """``card:<id>`` for each flag card, by its index in ``content.card_ids``."""
+    card_index: dict[str, int]
+    """Each flag card's index in ``content.card_ids``, by its id."""
+    pit_box_actions: tuple[tuple[str, ...], ...]
+    """The legal actions at the Pit Box (sorted), by the tyre the car has on."""
+    event_cache: EventCache
     """Events that read the same every time (a roll, a skipped turn), made once per game."""
 
     def _setup(self) -> None:
@@ -71,6 +81,8 @@ class BRCGrandPrix(Game):
         if self.players > len(self.content.pit_boxes):
             raise OptionError(f"{self.id}: {self.players} players need {self.players} pit boxes; "
                               f"the content has {len(self.content.pit_boxes)}")
+        self.card_effects = tuple({colour: read_card_effect(text) for colour, text in lines.items()}
+                                  for lines in self.content.card_lines)
         self.laps = opts["laps"]
         self.sprint = opts["sprint"]
         self.dynamic_weather = opts["dynamic_weather"]
@@ -84,24 +96,33 @@ class BRCGrandPrix(Game):
         self.literal_safety_car = opts["safety_car"] == "literal"
         self.window = pit_window(self.laps)
         self.length = self.content.length
-        self.finish_dist = self.laps * self.length
+        self.finish_distance = self.laps * self.length
         self.move_table = tuple(
             tuple(((0, False), *(standard_move(r, tyre, weather) for r in range(1, 7))) for weather in (0, 1))
             for tyre in (0, 1, 2)
         )
-        self.event_cache = {}
-        self.attack_table = chance.ChanceTable(
-            chance.weighted([(f"attack:{f}", c) for f, c in self.content.attack_faces]))
-        self.all_done = (1 << self.players) - 1
+        self.event_cache = EventCache()
+        self.attack_table = chance.ChanceTable(chance.weighted(
+            [(notation.format_action(notation.AttackFace(face)), count) for face, count in self.content.attack_faces]))
         self.sprint_table = chance.ChanceTable(sorted(
-            (f"dice:{a}-{b}", (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)
+            (notation.format_action(notation.Roll(a, b)), (1 if a == b else 2) / 36)
+            for a in range(1, 7) for b in range(a, 7)
         ))
+        self.card_actions = tuple(notation.format_action(notation.FlagCard(i)) for i in self.content.card_ids)
+        self.card_index = {}
+        for i, card_id in enumerate(self.content.card_ids):
+            self.card_index.setdefault(card_id, i)
+        fitted = (SOFT, HARD) if self.sprint else (SOFT, HARD, WET)
+        self.pit_box_actions = tuple(
+            tuple(sorted(notation.format_action(notation.TyreChange(t)) for t in (notation.KEEP, *fitted) if t != on))
+            for on in (SOFT, HARD, WET)
+        )
 
     def _check_track_length(self) -> None:
         """Every move must be shorter than a lap: the rules find the cars in a car's way by their offset
         round the loop, so a longer move could end on an occupied space or miss the Pit Entry."""
         c = self.content
-        bonus = max([0, *(int(e[5:]) for lines in c.card_lines for e in lines.values() if e.startswith("roll+"))])
+        bonus = max([0, *(e.amount for lines in self.card_effects for e in lines.values() if e.kind == Effect.ROLL)])
         base, how = (16, "Sprint 2d6 + 4") if self.sprint else (8, "a d6 + 2")
         longest = base + bonus
         if longest >= c.length:
@@ -109,18 +130,52 @@ class BRCGrandPrix(Game):
                                f"{c.length} spaces is too short: a move can be {longest} spaces ({how}"
                                f"{f' and a roll+{bonus} card' if bonus else ''}), and must stay below a lap")
 
+    def _initial_state(self) -> BRCState:
+        """Setup: lap 1, track DRY, the flag deck shuffled face down, tyres to choose."""
+        s = BRCState()
+        n = self.players
+        s.g = self
+        s.stage = Stage.STARTING_TYRES
+        s.weather = DRY_TRACK
+        s.distance = [0] * n
+        s.pit_space = (-1,) * n
+        s.tyres = (-1,) * n
+        s.turns_to_miss = (0,) * n
+        s.off_track = (False,) * n
+        s.window_stops = (0,) * n
+        s.penalised = (False,) * n
+        s.roll_modifier = (0,) * n
+        s.perks = (0,) * n
+        s.finished = (False,) * n
+        s.finishing_order = ()
+        s.race_order = ()
+        s.turn_index = -1
+        s.round_number = 0
+        s.mover = -1
+        s.move_start = s.move_position = s.move_target = 0
+        s.move_kind = MoveKind.MAIN_TRACK
+        s.move_locked_up = False
+        s.defender = -1
+        s.no_overtaking = False
+        s.unseen_cards = (1,) * len(self.content.card_ids)
+        s.bottom_cards = ()
+        s.flag_colour = ""
+        s.last_six_roller = -1
+        s.grid_groups = ()
+        s.grid_rolls = ()
+        s.qualifying_seat = s.qualifying_distance = s.qualifying_rolls = 0
+        s.qualifying_results = ()
+        s.grid = ()
+        s.starting_tyres = ()
+        s.counters = [0] * len(Counter)
+        return s
+
     @classmethod
     def hooks(cls) -> GameHooks:
-        """The terminal's board, the simulator's metrics, the heuristic bot and the web board."""
-        from slipstream.bots import brc_grand_prix as bot
-
-        from . import metrics, render
+        from . import bot, metrics, render
 
         return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
                          race_metrics=metrics.race_metrics, seat_labels=metrics.seat_labels,
                          standings=metrics.standings, position_value=metrics.position_value,
                          heuristic_bot=bot.HeuristicBot, web_board=Path(__file__).with_name("board.js"))
-
-    def _initial_state(self) -> BRCState:
-        return BRCState.initial(self)
 

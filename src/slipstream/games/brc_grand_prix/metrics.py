@@ -7,8 +7,9 @@ import math
 from slipstream.engine.estimate import win_chances
 from slipstream.engine.game import State
 
-from .rules import DRY_TRACK, TYRE_NAMES, WET
-from .state import STAT_NAMES, BRCState
+from .rules import DRY_TRACK, TYRE_NAMES, WET, progress
+from .rules import standings as race_standings
+from .state import BRCState, Counter
 
 
 def _brc(state: State) -> BRCState:
@@ -20,10 +21,10 @@ def _brc(state: State) -> BRCState:
 def race_metrics(final_state: State) -> dict[str, float]:
     """Turns, rounds and the rule events a designer watches (overtakes, crashes, pit stops, weather...)."""
     s = _brc(final_state)
-    out: dict[str, float] = {name: float(v) for name, v in zip(STAT_NAMES, s.stats, strict=True)}
-    out["rounds"] = float(s.rnd)
+    out: dict[str, float] = {counter.name.lower(): float(s.counters[counter]) for counter in Counter}
+    out["rounds"] = float(s.round_number)
     out["overtake_success_rate"] = out["overtakes"] / out["overtake_attempts"] if out["overtake_attempts"] else 0.0
-    out["finished"] = float(len(s.finish))
+    out["finished"] = float(len(s.finishing_order))
     out["weather_changed"] = 1.0 if out["weather_flips"] else 0.0
     out["safety_car_out"] = 1.0 if out["safety_cars"] else 0.0
     out["sprint_lockup_rate"] = (out["sprint_lockups"] / out["sprint_soft_rolls"]
@@ -34,12 +35,12 @@ def race_metrics(final_state: State) -> dict[str, float]:
 def seat_labels(final_state: State) -> dict[int, str]:
     """The starting tyre each seat chose ("SOFT start"/"HARD start"): the game has no named cars."""
     s = _brc(final_state)
-    return {seat: f"{TYRE_NAMES[t].upper()} start" for seat, t in enumerate(s.start_tyres)}
+    return {seat: f"{TYRE_NAMES[t].upper()} start" for seat, t in enumerate(s.starting_tyres)}
 
 
 def standings(state: State) -> list[int]:
     """Seats from the leader to the last at this moment (finishers first, in finishing order)."""
-    return _brc(state).standings()
+    return race_standings(_brc(state))
 
 
 # --- position value (for search bots) -------------------------------------------------------------
@@ -66,15 +67,15 @@ def position_value(state: State, seat: int) -> float:
     """
     s = _brc(state)
     g = s.g
-    if s.finish:
-        return 1.0 if s.finish[0] == seat else 0.0
+    if s.finishing_order:
+        return 1.0 if s.finishing_order[0] == seat else 0.0
     speed = SPRINT_SPACES_PER_TURN if g.sprint else SPACES_PER_TURN
     need = []
     for i in range(g.players):
-        turns = max(0.0, g.finish_dist - s.progress(i)) / speed + s.miss[i]
-        if g.window is not None and not s.stops[i] and s.pit[i] < 0:
+        turns = max(0.0, g.finish_distance - progress(s, i)) / speed + s.turns_to_miss[i]
+        if g.window is not None and not s.window_stops[i] and s.pit_space[i] < 0:
             turns += PIT_STOP_TURNS
-        if not g.sprint and s.tyre[i] >= 0 and (s.weather == DRY_TRACK) == (s.tyre[i] == WET):
+        if not g.sprint and s.tyres[i] >= 0 and (s.weather == DRY_TRACK) == (s.tyres[i] == WET):
             turns += WRONG_TYRE_TURNS
         need.append(turns)
     spread = SPREAD_PER_TURN / speed * math.sqrt(max(min(need), 0.5) * 2.0)

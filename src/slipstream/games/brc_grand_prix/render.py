@@ -6,8 +6,9 @@ from typing import Any
 
 from slipstream.engine.game import State
 
-from .rules import DRY_TRACK, SOFT, TYRE_NAMES, WET_TRACK, standard_move
-from .state import ATTACK, OVERTAKE, PIT_CHOICE, ROLL, BRCState
+from . import notation
+from .rules import DRY_TRACK, SOFT, TYRE_NAMES, WEATHER_NAMES, WET_TRACK, lap, standard_move
+from .state import BRCState, Stage
 
 FLAG_STYLE = {"green": "[green]g[/green]", "yellow": "[yellow]y[/yellow]", "blue": "[blue]b[/blue]"}
 CAR_STYLE = ("bold red", "bold cyan", "bold magenta", "bold yellow", "bold green", "bold white")
@@ -89,23 +90,25 @@ def board(view: dict[str, Any]) -> str:
 
 def describe_action(action: str) -> str:
     """A short human label for an action string."""
-    head, _, rest = action.partition(":")
-    if head.isdigit():
-        return f"P{int(head) + 1} starts on {rest.upper()}"
-    if head == "die":
-        return f"roll {rest}"
-    if head == "dice":
-        a, _, b = rest.partition("-")
-        return f"roll {a}+{b}"
-    if head == "attack":
-        return {"pass": "Attack Die: pass", "fail": "Attack Die: overtake failed",
-                "crash": "Attack Die: collision!"}.get(rest, action)
-    if head == "card":
-        return f"BRC flag card {rest}"
-    if head == "tyre":
-        return "keep the tyres" if rest == "keep" else f"fit {rest.upper()} tyres"
-    return {"pit": "enter the pit lane", "stay": "stay out", "attempt": "attempt the overtake",
-            "safe": "play it safe"}.get(action, action)
+    try:
+        value = notation.parse(action)
+    except ValueError:
+        return action
+    if isinstance(value, notation.StartingTyre):
+        return f"P{value.seat + 1} starts on {notation.TYRE_WORDS[value.tyre].upper()}"
+    if isinstance(value, notation.Roll):
+        return f"roll {value.first}+{value.second}" if value.second else f"roll {value.first}"
+    if isinstance(value, notation.AttackFace):
+        return {notation.AttackFace.PASS: "Attack Die: pass", notation.AttackFace.FAIL: "Attack Die: overtake failed",
+                notation.AttackFace.CRASH: "Attack Die: collision!"}[value]
+    if isinstance(value, notation.FlagCard):
+        return f"BRC flag card {value.card_id}"
+    if isinstance(value, notation.TyreChange):
+        if value.tyre == notation.KEEP:
+            return "keep the tyres"
+        return f"fit {notation.TYRE_WORDS[value.tyre].upper()} tyres"
+    return {notation.Choice.PIT: "enter the pit lane", notation.Choice.STAY: "stay out",
+            notation.Choice.ATTEMPT: "attempt the overtake", notation.Choice.SAFE: "play it safe"}[value]
 
 
 def _move_odds(tyre: int, weather: int) -> str:
@@ -122,35 +125,35 @@ def hints(state: State, seat: int) -> list[str]:
     s = state
     game = s.g
     out: list[str] = []
-    if s.tyre[seat] < 0 or not s.grid:
+    if s.tyres[seat] < 0 or not s.grid:
         out.append("SOFT: +2 on DRY but a 1 locks up (3 spaces, miss a turn); HARD: +0, no lock-up")
         return out
-    tyre = s.tyre[seat]
+    tyre = s.tyres[seat]
     if game.sprint:
         if tyre == SOFT:
             out.append("Sprint SOFT: 2d6+4 (average 11); lock-up if either die is 1: 11 in 36 (30.6%)")
         else:
             out.append("Sprint HARD: 2d6 (average 7), no lock-up")
-    elif s.pit[seat] >= 0:
+    elif s.pit_space[seat] >= 0:
         out.append(f"pit lane: one unmodified d6; past P{game.content.pit_spaces} the roll takes your "
                    "tyre/weather modifier")
     else:
-        out.append(f"{TYRE_NAMES[tyre].upper()} on {('DRY', 'WET')[s.weather]}: "
+        out.append(f"{TYRE_NAMES[tyre].upper()} on {WEATHER_NAMES[s.weather]}: "
                    + _move_odds(tyre, s.weather))
         other = WET_TRACK if s.weather == DRY_TRACK else DRY_TRACK
         out.append(f"if the weather flips: {_move_odds(tyre, other)}")
-    if s.mv_seat == seat and s.step in (OVERTAKE, ATTACK):
+    if s.mover == seat and s.stage in (Stage.OVERTAKE, Stage.ATTACK):
         faces = dict(game.content.attack_faces)
         total = sum(faces.values())
         out.append(f"Attack Die: pass {faces.get('pass', 0)}/{total}, fail {faces.get('fail', 0)}/{total}, "
                    f"collision {faces.get('crash', 0)}/{total} (both miss a turn; the others move 6)")
     window = game.window
-    if window is not None and not s.stops[seat] and s.step in (PIT_CHOICE, ROLL):
-        lap = s.lap(seat)
-        if lap < window[0]:
-            out.append(f"pit window opens on lap {window[0]} (you are on lap {lap})")
+    if window is not None and not s.window_stops[seat] and s.stage in (Stage.PIT_CHOICE, Stage.ROLL):
+        on_lap = lap(s, seat)
+        if on_lap < window[0]:
+            out.append(f"pit window opens on lap {window[0]} (you are on lap {on_lap})")
         else:
-            out.append(f"you must pit by the end of lap {window[1]} (you are on lap {lap})")
-    unseen = sum(s.deck)
+            out.append(f"you must pit by the end of lap {window[1]} (you are on lap {on_lap})")
+    unseen = sum(s.unseen_cards)
     out.append(f"flag deck: {unseen} unseen cards" if unseen else "flag deck: every card seen, the order is known")
     return out

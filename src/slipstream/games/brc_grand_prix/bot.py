@@ -26,8 +26,10 @@ from __future__ import annotations
 import random
 
 from slipstream.engine.game import State
-from slipstream.games.brc_grand_prix.rules import DRY_TRACK, SOFT, TYRE_NAMES, WET
-from slipstream.games.brc_grand_prix.state import BOX, DRS, OVERTAKE, PIT_CHOICE, TYRES, BRCState
+
+from . import notation
+from .rules import DRS, DRY_TRACK, SOFT, WET, lap, progress
+from .state import BRCState, Stage
 
 CRASH_COST = 8.0
 """Spaces a collision costs: a missed turn (about 5) plus the others' safety-car boost, roughly."""
@@ -48,16 +50,17 @@ class HeuristicBot:
         legal = state.legal_actions(seat)
         if not isinstance(state, BRCState) or len(legal) == 1:
             return legal[0]
-        step = state.step
-        if step == TYRES:
-            return f"{seat}:soft"
-        if step == PIT_CHOICE:
-            return "pit" if self.wants_pit(state, seat) else "stay"
-        if step == BOX:
-            best = f"tyre:{TYRE_NAMES[self.best_tyre(state)]}"
-            return best if best in legal else "tyre:keep"
-        if step == OVERTAKE:
-            return "attempt" if self.wants_attempt(state, seat) else "safe"
+        stage = state.stage
+        if stage == Stage.STARTING_TYRES:
+            return notation.format_action(notation.StartingTyre(seat, SOFT))
+        if stage == Stage.PIT_CHOICE:
+            return notation.format_action(notation.Choice.PIT if self.wants_pit(state, seat) else notation.Choice.STAY)
+        if stage == Stage.PIT_BOX:
+            best = notation.format_action(notation.TyreChange(self.best_tyre(state)))
+            return best if best in legal else notation.format_action(notation.TyreChange(notation.KEEP))
+        if stage == Stage.OVERTAKE:
+            return notation.format_action(
+                notation.Choice.ATTEMPT if self.wants_attempt(state, seat) else notation.Choice.SAFE)
         return self.rng.choice(legal)
 
     @staticmethod
@@ -71,12 +74,12 @@ class HeuristicBot:
         """Pit when the tyres are wrong for the weather with more than a lap to go, and otherwise for the
         mandatory window on its last lap (the pit entry comes once a lap)."""
         game = state.g
-        lap = state.lap(seat)
-        wrong = (state.weather == DRY_TRACK) == (state.tyre[seat] == WET)
-        if wrong and lap < game.laps:
+        on_lap = lap(state, seat)
+        wrong = (state.weather == DRY_TRACK) == (state.tyres[seat] == WET)
+        if wrong and on_lap < game.laps:
             return True
         window = game.window
-        return window is not None and not state.stops[seat] and lap == window[1]
+        return window is not None and not state.window_stops[seat] and on_lap == window[1]
 
     @staticmethod
     def wants_attempt(state: BRCState, seat: int) -> bool:
@@ -84,11 +87,11 @@ class HeuristicBot:
         beyond the defender, plus ``PASS_VALUE`` if the defender is ahead in the race (not lapped)."""
         if state.perks[seat] & DRS:
             return True
-        length = state.g.content.length
-        defender = state.dist[state.mv_def]
-        spot = state.mv_cur + (defender - state.mv_cur) % length
-        gain = state.mv_target - spot
-        if state.progress(state.mv_def) > state.progress(seat):
+        length = state.g.length
+        defender = state.distance[state.defender]
+        spot = state.move_position + (defender - state.move_position) % length
+        gain: float = state.move_target - spot
+        if progress(state, state.defender) > progress(state, seat):
             gain += PASS_VALUE
         faces = dict(state.g.content.attack_faces)
         total = sum(faces.values())

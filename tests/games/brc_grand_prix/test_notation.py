@@ -46,6 +46,7 @@ def test_typed_values() -> None:
 
 def test_the_hooks_are_declared_on_the_game() -> None:
     hooks = hooks_of(BRCGrandPrix)
-    assert hooks.heuristic_bot is HeuristicBot and hooks.web_board is not None and hooks.web_board.name == "board.js" and hooks.web_board.is_file()
+    assert hooks.heuristic_bot is HeuristicBot
+    assert hooks.web_board is not None and hooks.web_board.name == "board.js" and hooks.web_board.is_file()
     assert hooks.board_text is not None and hooks.describe_action is not None
     assert hooks.describe_action("dice:2-5") == "roll 2+5" and hooks.describe_action("tyre:keep") == "keep the tyres"

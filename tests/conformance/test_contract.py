@@ -15,6 +15,7 @@ import pytest
 
 import slipstream
 from slipstream.engine import CHANCE, IllegalActionError, State
+from slipstream.engine.errors import SeatError
 from slipstream.engine.fields import copy_rule_problems
 from slipstream.engine.record import dumps, parse, replay
 from tests.conftest import conformance_configs
@@ -143,3 +144,13 @@ def test_views_hide_what_a_seat_cannot_see(config: Any) -> None:
                 actor = state.actor
                 if seat is not None and (actor == seat or (isinstance(actor, frozenset) and seat in actor)):
                     assert other.legal_actions(seat) == state.legal_actions(seat)
+
+
+def test_a_seat_the_game_does_not_have_gets_a_clear_error(config: Any) -> None:
+    """``view`` checks the seat for every game (the engine's ``State.view``), before the game's ``_view``."""
+    state = load(config).start(seed=3)
+    players = state.game.players
+    for seat in (-1, players, 99, True, "0", 1.0):
+        with pytest.raises(SeatError, match=f"the seats are 0 to {players - 1}"):
+            state.view(seat)  # type: ignore[arg-type]
+    assert state.view(players - 1) and state.view(None)

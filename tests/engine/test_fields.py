@@ -51,7 +51,7 @@ class Counter(State):
         self.turn += 1
         return [Event("step", "a step", "test")]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         return {"positions": list(self.positions), "names": list(self.names), "turn": self.turn}
 
     @property

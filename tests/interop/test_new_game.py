@@ -68,7 +68,7 @@ class DuelState(State):
             self.turn = 1 - self.turn
         return [Event("step", action, "Turn")]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         mine = self.bids[seat] if seat is not None else None
         return {"stage": self.stage, "turn": self.turn, "spaces": list(self.spaces), "my_bid": mine,
                 "bid_done": [b is not None for b in self.bids]}

@@ -96,7 +96,7 @@ class TinyState(State):
         self.turns += 1
         return [Event("move", f"P{seat + 1} moves {step}", action)]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         hidden_style = "" in self.style
         return {
             "pos": list(self.pos),

@@ -151,7 +151,7 @@ class DashState(State):
         self.phase = "choose"
         return []
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         over = self.phase == "over"
         return {
             "length": self.game.options["length"],

@@ -41,6 +41,16 @@ class IllegalActionError(SlipstreamError):
         super().__init__(f"illegal action {action!r}{why}; legal actions: {shown or 'none'}")
 
 
+class SeatError(SlipstreamError):
+    """A seat number the game does not have (seats are numbered from 0)."""
+
+    code = "bad_seat"
+
+    def __init__(self, seat: object, players: int) -> None:
+        self.seat = seat
+        super().__init__(f"no seat {seat!r}: the seats are 0 to {players - 1} (None: a spectator)")
+
+
 class RecordError(SlipstreamError):
     """A malformed match record, or one that does not replay."""
 

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 from mypy_extensions import mypyc_attr
 
 from . import chance
-from .errors import IllegalActionError, OptionError
+from .errors import IllegalActionError, OptionError, SeatError
 from .fields import copy_declared, install_clone, missing_fields
 
 CHANCE = "chance"
@@ -328,8 +328,8 @@ class State(ABC):
         return []
 
     @abstractmethod
-    def view(self, seat: int | None) -> dict[str, JSON]:
-        """A JSON-able picture of what ``seat`` may see (``None``: a spectator)."""
+    def _view(self, seat: int | None) -> dict[str, JSON]:
+        """A JSON-able picture of what ``seat`` may see (``None``: a spectator); ``seat`` is checked."""
 
     @property
     @abstractmethod
@@ -344,6 +344,14 @@ class State(ABC):
         return self
 
     # --- the public contract ---------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        """A JSON-able picture of what ``seat`` may see (``None``: a spectator, who sees only what is
+        public). A seat the game does not have is a ``SeatError``."""
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                 or not 0 <= seat < self.game.players):
+            raise SeatError(seat, self.game.players)
+        return self._view(seat)
 
     @property
     def actor(self) -> Actor:

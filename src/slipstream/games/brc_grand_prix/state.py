@@ -250,7 +250,7 @@ class BRCState(State):
             rules.hot_lap_roll(self, notation.roll(action).first, events)
         return events
 
-    def view(self, seat: int | None) -> dict[str, JSON]:
+    def _view(self, seat: int | None) -> dict[str, JSON]:
         game = self.g
         c = game.content
         hide_tyres = self.stage == STARTING_TYRES

@@ -524,7 +524,7 @@ class RevState(State):
 
     # --- what a seat may see -----------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, JSON]:
+    def _view(self, seat: int | None) -> dict[str, JSON]:
         """Everything is public (bags are built from public buys and public draws) except the other
         seats' pending choices and buying carts: a view says only whether a seat has chosen."""
         g = self.g

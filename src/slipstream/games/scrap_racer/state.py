@@ -336,7 +336,7 @@ class ScrapState(State):
         return Result(order=order, winners=winners, reason=reason,
                       details={"progress": list(self.progress), "laps": list(self.laps), "racers": list(self.racer)})
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         g = self.g
         actor = self._actor()
         racers = []

@@ -347,10 +347,13 @@ class State(ABC):
 
     def view(self, seat: int | None) -> dict[str, JSON]:
         """A JSON-able picture of what ``seat`` may see (``None``: a spectator, who sees only what is
-        public). A seat the game does not have is a ``SeatError``."""
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
-                                 or not 0 <= seat < self.game.players):
-            raise SeatError(seat, self.game.players)
+        public). A seat the game does not have is a ``SeatError``; a seat that is not a whole number is a
+        ``TypeError`` (the compiled build checks the type on the way in, so both builds raise it)."""
+        if seat is not None:
+            if not isinstance(seat, int):
+                raise TypeError(f"a seat is a whole number or None, not {type(seat).__name__} {seat!r}")
+            if isinstance(seat, bool) or not 0 <= seat < self.game.players:
+                raise SeatError(seat, self.game.players)
         return self._view(seat)
 
     @property

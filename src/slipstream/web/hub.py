@@ -3,7 +3,8 @@
 Every change to a match happens under the room's lock, in this order: check the request against
 the server's own state, apply it through the engine, commit it to the database, then change the
 room and tell every client. A request that fails any step changes nothing. Chance outcomes are
-sampled from the match's seed and bots choose in a thread, so the event loop never blocks.
+drawn from the match's secret key (``dice``) and bots choose in worker processes, so the event loop
+never blocks.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from slipstream.engine.errors import IllegalActionError, SlipstreamError
 from slipstream.engine.game import CHANCE, Event, Game, State
 from slipstream.engine.registry import load
 
-from . import botpool
+from . import botpool, dice
 from .protocol import board_module, events_payload, pending_seats, seat_payload
 from .storage import MatchData, MoveData, SeatData, Store
 
@@ -248,6 +249,7 @@ class Hub:
     async def startup(self) -> None:
         """Load every open or running match and resume it exactly where it was."""
         for data in await self.db(self.store.load_active):
+            await self._keyed(data)
             room = self._restore(data)
             if room is not None and data.status == "running":
                 self.kick(room)
@@ -261,6 +263,13 @@ class Hub:
         self.bot_pool.shutdown(wait=True, cancel_futures=True)
         self.db_pool.shutdown(wait=True)
         self.store.close()
+
+    async def _keyed(self, data: MatchData) -> None:
+        """A match stored before chance keys existed gets one now, before it draws again."""
+        if data.chance_key is None and data.status in ("open", "running"):
+            key = dice.new_key()
+            await self.db(self.store.set_chance_key, data.id, key)
+            data.chance_key = key
 
     def _restore(self, data: MatchData) -> Room | None:
         try:
@@ -299,6 +308,7 @@ class Hub:
                 data = await self.db(self.store.load, match_id)
                 if data is None:
                     raise ApiError(404, "not_found", f"no match {match_id!r}")
+                await self._keyed(data)
                 room = self._restore(data)
                 if room is None:
                     raise ApiError(409, "not_found", f"match {match_id!r} can no longer be loaded")
@@ -318,6 +328,7 @@ class Hub:
             version=game.version,
             options=game.record_options(),
             seed=secrets.randbits(48),
+            chance_key=dice.new_key(),
             status="open",
             title=title.strip()[:80] or game.name,
             host_hash=hash_token(host_token),
@@ -476,6 +487,13 @@ class Hub:
             self._evict()
         room.broadcast()
 
+    def _draw(self, room: Room, state: State) -> str:
+        """The chance outcome at this state, from the match's secret key (never from its seed)."""
+        key = room.data.chance_key
+        if key is None:  # a match stored before keys existed: ``_keyed`` gives it one on load
+            raise RuntimeError(f"match {room.data.id} has no chance key")
+        return dice.draw(key, state.ply, state.chance_outcomes())
+
     def kick(self, room: Room) -> None:
         """Make sure the room's automatic steps (chance, bots) are running."""
         if room.advancing or room.data.status != "running":
@@ -496,7 +514,7 @@ class Hub:
                         room.advancing = False
                         return
                     if bot_seat is None:
-                        outcome = state.sample_chance()
+                        outcome = self._draw(room, state)
                         await self._commit(room, state.apply(outcome), MoveData(state.ply, outcome))
                         continue
                 if self.bot_delay:

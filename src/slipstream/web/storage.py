@@ -53,6 +53,17 @@ class MatchRow(Base):
     updated_at: Mapped[float] = mapped_column(Float)
 
 
+class ChanceKeyRow(Base):
+    """The secret each live match draws its chance outcomes from: never served, never in a record.
+
+    A table of its own, so a database made before it existed gains it by ``create_all``."""
+
+    __tablename__ = "chance_keys"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    key: Mapped[str] = mapped_column(String(64))
+
+
 class SeatRow(Base):
     __tablename__ = "seats"
 
@@ -106,6 +117,8 @@ class MatchData:
     updated_at: float
     seats: list[SeatData] = field(default_factory=list)
     moves: list[MoveData] = field(default_factory=list)
+    chance_key: str | None = None
+    """256 secret bits (hex) the server draws this match's chance outcomes from."""
 
 
 def normalize_url(url: str) -> str:
@@ -154,6 +167,9 @@ class Store:
                     updated_at=data.updated_at,
                 )
             )
+            session.flush()  # the match row first: the key and seats refer to it
+            if data.chance_key is not None:
+                session.add(ChanceKeyRow(match_id=data.id, key=data.chance_key))
             for s in data.seats:
                 session.add(
                     SeatRow(
@@ -173,6 +189,11 @@ class Store:
                 raise KeyError(f"no seat {seat.seat} in match {match_id}")
             row.kind, row.name, row.bot, row.token_hash = seat.kind, seat.name, seat.bot, seat.token_hash
             session.execute(update(MatchRow).where(MatchRow.id == match_id).values(updated_at=time.time()))
+
+    def set_chance_key(self, match_id: str, key: str) -> None:
+        """Give a match stored before chance keys existed its key (once: a second key for it fails)."""
+        with Session(self.engine) as session, session.begin():
+            session.add(ChanceKeyRow(match_id=match_id, key=key))
 
     def set_status(self, match_id: str, status: str) -> None:
         with Session(self.engine) as session, session.begin():
@@ -245,6 +266,8 @@ class Store:
 
     def _full(self, session: Session, row: MatchRow) -> MatchData:
         data = _match(row)
+        key = session.get(ChanceKeyRow, row.id)
+        data.chance_key = key.key if key is not None else None
         for s in session.scalars(select(SeatRow).where(SeatRow.match_id == row.id).order_by(SeatRow.seat)):
             data.seats.append(_seat(s))
         query = select(MoveRow).where(MoveRow.match_id == row.id).order_by(MoveRow.ply)

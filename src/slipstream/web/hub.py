@@ -88,13 +88,32 @@ class Subscriber:
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
 
 
+def names_a_file(value: Any) -> bool:
+    """Whether an option value could be read as a path on the server (a separator, a dot, a ``~``)."""
+    return isinstance(value, str) and (any(c in value for c in "/\\.\0") or value.startswith("~"))
+
+
 def load_game(game_id: str, options: dict[str, Any]) -> Game:
+    """A client's game: options checked by the game, and none of them naming a file on the server.
+
+    The options are refused before the game sees them, so the answer never depends on which files
+    exist (and no FIFO or device is ever opened). It may read the game's shipped content, so the
+    server calls it in a thread, never on the event loop.
+    """
     opts = dict(options)
     players = opts.pop("players", None)
     for name in FORBIDDEN_OPTIONS:
         if name in opts:
             raise ApiError(
                 400, "bad_option", f"option {name!r} (a server file path) is not accepted over the web"
+            )
+    for name, value in opts.items():
+        if names_a_file(value):
+            raise ApiError(
+                400,
+                "bad_option",
+                f"option {name!r}: over the web only the game's own values are accepted, not a file "
+                f"(a value has no '/', '\\', '.' or leading '~'); got {str(value)[:80]!r}",
             )
     try:
         return load(game_id, players=players, **opts)
@@ -319,7 +338,9 @@ class Hub:
     async def create(
         self, game_id: str, players: int | None, options: dict[str, Any], title: str, bots: dict[int, str]
     ) -> tuple[Room, str]:
-        game = load_game(game_id, {"players": players, **options} if players is not None else options)
+        game = await asyncio.to_thread(
+            load_game, game_id, {"players": players, **options} if players is not None else options
+        )
         host_token = secrets.token_urlsafe(24)
         now = time.time()
         data = MatchData(

@@ -55,3 +55,18 @@ def test_a_fifo_as_a_track_does_not_freeze_the_server(api: Api, server: Server, 
     assert (status, code) == (400, "bad_option")
     assert time.monotonic() - started < 5
     assert httpx.get(f"{server.url}/api/health", timeout=5).status_code == 200
+
+
+def test_only_the_lobbys_bots_or_a_bounded_search_are_accepted(api: Api) -> None:
+    """Item 3: a search without a time bound, or with one above the limit, would pin a bot worker."""
+    for bot in ("mcts:infs:uct", "mcts:999999999", "mcts:400", "mcts:nans", "mcts:60s", "nobody"):
+        status, code, message = error(
+            api, "POST", "/api/matches", json={"game": "toy-dash", "players": 2, "bots": {"1": bot}}
+        )
+        assert (status, code) == (400, "unknown_bot"), (bot, message)
+    made = api.ok("POST", "/api/matches", json={"game": "toy-dash", "players": 3})
+    status, code, _ = error(api, "POST", f"/api/matches/{made['id']}/seats/0/bot", made["host_token"],
+                            json={"bot": "mcts:infs"})
+    assert (status, code) == (400, "unknown_bot")
+    for bot in ("random", "mcts", "mcts:3s", "mcts:400:2s", "mcts:200:h:1s", "mcts:0.5s:uct"):
+        api.ok("POST", f"/api/matches/{made['id']}/seats/0/bot", made["host_token"], json={"bot": bot})

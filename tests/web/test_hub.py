@@ -16,6 +16,7 @@ from slipstream.engine.registry import load as slipstream_load
 from slipstream.web import botpool
 from slipstream.web import hub as hub_module
 from slipstream.web.hub import ApiError, Hub
+from slipstream.web.limits import Limits
 from slipstream.web.storage import Store
 
 
@@ -138,3 +139,40 @@ def test_a_bot_sees_only_what_its_seat_may_see(toy: str) -> None:
         assert len(gems) > 1 and choices == {"dash", "walk"}, "the bot never saw the true hidden values"
     finally:
         bot_registry._FACTORIES.pop("peeker", None)
+
+
+def test_a_bot_past_its_deadline_is_replaced_and_other_matches_play_on(tmp_path: Path, toy: str) -> None:
+    """Issue 14, item 3: two bots that never answer pin both bot workers. Each move still ends at the
+    deadline (the workers are replaced, the seat plays a random move), and a random bot in another match
+    plays meanwhile."""
+    import tests.web.stuckbot  # noqa: F401 - registers ``stuck`` here too
+
+    async def scenario() -> None:
+        hub = Hub(
+            Store(str(tmp_path / "stuck.sqlite3")),
+            plugins=["tests.web.toyplugin", "tests.web.stuckbot"],
+            limits=Limits(bot_deadline=1.0),
+        )
+        stuck = []
+        for _ in range(2):
+            room, host = await hub.create(toy, 2, {"length": 3}, "", {0: "stuck", 1: "random"})
+            await hub.start(room.data.id, host)
+            stuck.append(room)
+        other, host = await hub.create(toy, 2, {"length": 6}, "", {0: "random", 1: "random"})
+        await hub.start(other.data.id, host)
+        for _ in range(1000):
+            if other.state.is_over:
+                break
+            await asyncio.sleep(0.01)
+        assert other.state.is_over, "a random bot in another match is not held up by pinned workers"
+        for _ in range(6000):
+            if all(r.state.is_over for r in stuck):
+                break
+            await asyncio.sleep(0.01)
+        assert all(r.state.is_over for r in stuck), "a bot past its deadline plays a random move instead"
+        await hub.shutdown()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        bot_registry._FACTORIES.pop("stuck", None)

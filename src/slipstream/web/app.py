@@ -28,6 +28,7 @@ from slipstream.engine.hooks import hooks_of
 from slipstream.engine.registry import game_class, games
 
 from .hub import ApiError, Hub, Room, Subscriber, bot_menu
+from .limits import Limits
 from .protocol import ERROR_CODES, actor_info, events_payload, seat_payload
 from .storage import DEFAULT_SQLITE, Store
 
@@ -122,8 +123,9 @@ def create_app(
     ]
     names = [n for n in names if n]
     load_plugins(names)
+    limits = Limits.from_env()
     store = Store(database_url or DEFAULT_SQLITE)
-    hub = Hub(store, bot_delay=bot_delay, plugins=names)
+    hub = Hub(store, bot_delay=bot_delay, plugins=names, limits=limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -23,12 +23,13 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from slipstream.bots.random_bot import RandomBot
-from slipstream.bots.registry import bot_names, make_bot
+from slipstream.bots.registry import bot_names, make_bot, parse_mcts
 from slipstream.engine.errors import IllegalActionError, SlipstreamError
 from slipstream.engine.game import CHANCE, Event, Game, State
 from slipstream.engine.registry import load
 
 from . import botpool, dice
+from .limits import Limits
 from .protocol import board_module, events_payload, pending_seats, seat_payload
 from .storage import MatchData, MoveData, SeatData, Store
 
@@ -248,9 +249,15 @@ class Hub:
     """Every live room, the database thread and the bot threads."""
 
     def __init__(
-        self, store: Store, bot_delay: float = 0.0, plugins: Sequence[str] = (), bot_workers: int = 2
+        self,
+        store: Store,
+        bot_delay: float = 0.0,
+        plugins: Sequence[str] = (),
+        bot_workers: int = 2,
+        limits: Limits | None = None,
     ) -> None:
         self.store = store
+        self.limits = limits or Limits()
         self.bot_delay = bot_delay
         self.rooms: dict[str, Room] = {}
         self.db_pool = ThreadPoolExecutor(1 if store.is_sqlite else 4, thread_name_prefix="slipstream-db")
@@ -368,6 +375,25 @@ class Hub:
         return room, host_token
 
     def _check_bot(self, game_id: str, bot: str) -> None:
+        """The lobby's bots, or a search whose time is bounded (``mcts:400:2s``) by ``max_bot_seconds``."""
+        menu = bot_menu(game_id)
+        if bot not in menu:
+            parts = bot.split(":")
+            seconds: float | None = None
+            if parts[0] in STRENGTHS:
+                try:
+                    _playouts, seconds, _heuristic = parse_mcts(":".join(p for p in parts if p != "uct"))
+                except SlipstreamError:
+                    seconds = None
+            limit = self.limits.max_bot_seconds
+            if seconds is None or not seconds <= limit:
+                raise ApiError(
+                    400,
+                    "unknown_bot",
+                    f"bot {bot[:60]!r} is not offered: choose one of {', '.join(menu)}, or a search with "
+                    f"a time bound of at most {limit:g} s (e.g. mcts:400:{limit:g}s)",
+                    bots=menu,
+                )
         try:
             make_bot(bot, game_id, 0)
         except SlipstreamError as exc:
@@ -524,8 +550,18 @@ class Hub:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
+    def _replace_pool(self, pool: Any) -> None:
+        """Kill the bot workers (a search past its deadline cannot be cancelled) and start fresh ones;
+        moves other matches had in flight fail with ``BrokenProcessPool`` and are asked again."""
+        if self.bot_pool is not pool:
+            return  # already replaced
+        log.error("the bot workers are replaced")
+        botpool.kill_pool(pool)
+        self.bot_pool = botpool.make_pool(self.bot_workers, self.plugins)
+
     async def _advance(self, room: Room) -> None:
         """Play chance and bot steps until a human must act or the match ends."""
+        broken = 0
         try:
             while True:
                 async with room.lock:
@@ -542,27 +578,51 @@ class Hub:
                     await asyncio.sleep(self.bot_delay)
                 name, bot_seed = room.bots[bot_seat]
                 d = room.data
-                try:
-                    action = await asyncio.get_running_loop().run_in_executor(
-                        self.bot_pool,
-                        botpool.choose,
-                        d.id,
-                        d.game_id,
-                        d.options,
-                        d.seed,
-                        state.actions,
-                        bot_seat,
-                        name,
-                        bot_seed,
-                    )
-                except BrokenProcessPool:
-                    log.error("the bot workers stopped; starting new ones")
-                    self.bot_pool.shutdown(wait=False, cancel_futures=True)
-                    self.bot_pool = botpool.make_pool(self.bot_workers, self.plugins)
-                    continue
-                except Exception:
-                    log.exception("match %s: bot %s failed in its worker; it plays a random move", d.id, name)
-                    action = RandomBot(state.ply).choose(state, bot_seat)
+                pool = self.bot_pool
+                fallback = RandomBot(bot_seed * 1_000_003 + state.ply)
+                if name == "random":  # a uniform pick among the seat's own legal actions peeks at nothing
+                    action = fallback.choose(state, bot_seat)
+                    broken = 0
+                else:
+                    try:
+                        action = await asyncio.wait_for(
+                            asyncio.get_running_loop().run_in_executor(
+                                pool,
+                                botpool.choose,
+                                d.id,
+                                d.game_id,
+                                d.options,
+                                d.seed,
+                                state.actions,
+                                bot_seat,
+                                name,
+                                bot_seed,
+                            ),
+                            self.limits.bot_deadline,
+                        )
+                        broken = 0
+                    except TimeoutError:
+                        log.error(
+                            "match %s: bot %s took more than %s s; its workers are replaced and it plays a "
+                            "random move",
+                            d.id,
+                            name,
+                            self.limits.bot_deadline,
+                        )
+                        self._replace_pool(pool)
+                        action = fallback.choose(state, bot_seat)
+                    except BrokenProcessPool:
+                        self._replace_pool(pool)
+                        broken += 1
+                        if broken < 3:
+                            continue
+                        log.error("match %s: bot %s broke its workers three times; a random move", d.id, name)
+                        action, broken = fallback.choose(state, bot_seat), 0
+                    except Exception:
+                        log.exception(
+                            "match %s: bot %s failed in its worker; it plays a random move", d.id, name
+                        )
+                        action = fallback.choose(state, bot_seat)
                 async with room.lock:
                     if room.state is state:
                         await self._commit(room, state.apply(action), MoveData(state.ply, action, bot_seat))

@@ -4,6 +4,7 @@ and come back from the database unchanged."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -176,3 +177,41 @@ def test_a_bot_past_its_deadline_is_replaced_and_other_matches_play_on(tmp_path:
         asyncio.run(scenario())
     finally:
         bot_registry._FACTORIES.pop("stuck", None)
+
+
+def test_looking_up_unknown_ids_leaves_nothing_behind(tmp_path: Path, toy: str) -> None:
+    """Issue 14, item 4: every lookup of an unknown id used to leave a lock in memory."""
+
+    async def scenario() -> None:
+        hub = Hub(Store(str(tmp_path / "ids.sqlite3")), plugins=["tests.web.toyplugin"])
+        for i in range(300):
+            with pytest.raises(ApiError) as info:
+                await hub.room(f"nobody{i}" if i % 2 else "../" * 20)
+            assert info.value.code == "not_found"
+        assert not hub._loading and not hub.rooms
+        await hub.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_open_and_abandoned_matches_expire(tmp_path: Path, toy: str) -> None:
+    async def scenario() -> None:
+        hub = Hub(Store(str(tmp_path / "sweep.sqlite3")), plugins=["tests.web.toyplugin"])
+        waiting, _host = await hub.create(toy, 2, {}, "", {})
+        running, host = await hub.create(toy, 2, {}, "", {})
+        await hub.join(running.data.id, 0, "a")
+        await hub.join(running.data.id, 1, "b")
+        await hub.start(running.data.id, host)
+        now = time.time()
+        assert await hub.sweep(now + 60) == []
+        assert await hub.sweep(now + hub.limits.open_expiry + 1) == [waiting.data.id]
+        assert await hub.sweep(now + hub.limits.abandoned_expiry + 1) == [running.data.id]
+        assert not hub.rooms
+        assert (await hub.room(waiting.data.id)).data.status == "expired"
+        assert (await hub.room(running.data.id)).data.status == "abandoned"
+        with pytest.raises(ApiError) as info:
+            await hub.act(running, 0, "0:dash", running.state.ply, None)
+        assert info.value.code == "not_running"
+        await hub.shutdown()
+
+    asyncio.run(scenario())

@@ -14,6 +14,7 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable, Sequence
@@ -43,6 +44,9 @@ MAX_BACKLOG = 500
 MAX_IDLE_FINISHED = 500
 """Finished matches kept in memory with nobody watching; older ones are reloaded from the database."""
 FORBIDDEN_OPTIONS = ("content",)
+MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a match id looks like (``secrets.token_urlsafe(8)``): anything else is not looked up."""
+ACTIVE = ("open", "running")
 
 
 STRENGTHS = {"mcts": ("mcts:0.25s", "mcts", "mcts:3s")}
@@ -137,14 +141,31 @@ def stored_game(data: MatchData) -> Game:
 
 
 class Room:
-    """One match in memory."""
+    """One match in memory.
+
+    **Hidden steps.** A step a seat takes that nobody else can see (Rev it Up's secret cart steps: the
+    seat stays asked to act, no event is visible to another seat, and every other seat's view and legal
+    actions and the spectator's view are unchanged) must not advance anything another seat can see. So
+    the ``ply`` a seat is told (``shown(seat)``) counts the steps it can see: the real ply less the
+    hidden steps of other seats. Such a step is sent only to its own seat, and a seat acts, is
+    acknowledged and is checked for staleness in its own count. Once the match is over every step is
+    public and ``shown`` is the real ply.
+    """
 
     def __init__(self, data: MatchData, game: Game) -> None:
         self.data = data
         self.game = game
         self.state: State = game.start(seed=data.seed)
-        self.log: list[tuple[int, tuple[Event, ...]]] = []
+        self.log: list[tuple[dict[int | None, int], tuple[Event, ...]]] = []
+        """Each step's events, with the ply each seat (``None``: spectators) was shown for it."""
         self.since: dict[int, int] = {s: 0 for s in pending_seats(self.state)}
+        """For each seat asked to act: the real ply at which its current decision began ..."""
+        self.since_shown: dict[int, int] = dict(self.since)
+        """... and that ply as the seat was shown it."""
+        self.hidden_total = 0
+        self.hidden_by: dict[int, int] = {}
+        self.private_to: int | None = None
+        """The seat the last step was hidden for (``None``: a public step)."""
         self.accepted: dict[tuple[int, str], int] = {}
         self.lock = asyncio.Lock()
         self.subs: set[Subscriber] = set()
@@ -164,17 +185,47 @@ class Room:
         for move in moves:
             self.set_state(self.state.apply(move.action), move)
 
+    def shown(self, seat: int | None) -> int:
+        """The ply ``seat`` is told: the steps it can see (see the class docstring)."""
+        if self.data.status == "finished":
+            return self.state.ply
+        own = self.hidden_by.get(seat, 0) if seat is not None else 0
+        return self.state.ply - self.hidden_total + own
+
+    def _hidden_step(self, old: State, new: State, seat: int | None) -> bool:
+        """Whether the step from ``old`` to ``new``, taken by ``seat``, shows nothing to anyone else."""
+        if seat is None or pending_seats(old) != pending_seats(new) or seat not in pending_seats(new):
+            return False
+        others = [t for t in self.game.seats if t != seat]
+        if any(e.visible_to(t) for e in new.events for t in (None, *others)):
+            return False
+        pending = set(pending_seats(new))
+        return all(
+            old.view(t) == new.view(t)
+            and (t not in pending or old.legal_actions(t) == new.legal_actions(t))
+            for t in (None, *others)
+        )
+
     def set_state(self, new: State, move: MoveData) -> None:
-        before = set(pending_seats(self.state))
+        old = self.state
+        before = set(pending_seats(old))
+        hidden = self._hidden_step(old, new, move.seat)
         self.state = new
+        self.private_to = move.seat if hidden else None
+        if hidden and move.seat is not None:
+            self.hidden_total += 1
+            self.hidden_by[move.seat] = self.hidden_by.get(move.seat, 0) + 1
         if new.events:
-            self.log.append((new.ply, new.events))
+            shown = {t: self.shown(t) for t in (None, *self.game.seats)}
+            self.log.append((shown, new.events))
         now = set(pending_seats(new))
-        self.since = {
-            s: (new.ply if s not in before or s == move.seat else self.since.get(s, new.ply)) for s in now
+        fresh = {s for s in now if s not in before or s == move.seat}
+        self.since = {s: new.ply if s in fresh else self.since.get(s, new.ply) for s in now}
+        self.since_shown = {
+            s: self.shown(s) if s in fresh else self.since_shown.get(s, self.shown(s)) for s in now
         }
         if move.seat is not None and move.client_id:
-            self.accepted[(move.seat, move.client_id)] = new.ply
+            self.accepted[(move.seat, move.client_id)] = self.shown(move.seat)
 
     def seat_for_token(self, token: str) -> int | None:
         for s in self.data.seats:
@@ -182,7 +233,8 @@ class Room:
                 return s.seat
         return None
 
-    def match_info(self) -> dict[str, Any]:
+    def match_info(self, seat: int | None = None) -> dict[str, Any]:
+        """Public match info, with the ply as ``seat`` is shown it (``None``: a spectator)."""
         d = self.data
         info: dict[str, Any] = {
             "id": d.id,
@@ -192,7 +244,7 @@ class Room:
             "status": d.status,
             "options": d.options,
             "players": self.game.players,
-            "ply": self.state.ply,
+            "ply": self.shown(seat),
             "created_at": d.created_at,
             "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in d.seats],
             "bots": self.bot_choices,
@@ -204,10 +256,11 @@ class Room:
 
     def message(self, seat: int | None) -> str:
         payload = seat_payload(self.state, seat, live=self.data.status == "running")
+        payload["ply"] = self.shown(seat)
         return json.dumps(
             {
                 "type": "state",
-                "match": self.match_info(),
+                "match": self.match_info(seat),
                 "seat": seat,
                 **payload,
                 "events": events_payload(self.state, seat),
@@ -216,17 +269,20 @@ class Room:
 
     def log_message(self, seat: int | None) -> str:
         entries = []
-        for ply, events in self.log:
+        for shown, events in self.log:
             visible = [e.to_json() for e in events if e.visible_to(seat)]
             if visible:
-                entries.append({"ply": ply, "events": visible})
+                entries.append({"ply": shown.get(seat, shown[None]), "events": visible})
         return json.dumps({"type": "log", "entries": entries[-LOG_REPLAY:]})
 
     def broadcast(self) -> None:
         """Queue the new position for every client (a client too far behind is disconnected; it
-        gets the current state again when it reconnects)."""
+        gets the current state again when it reconnects). A hidden step goes to its own seat only."""
         cache: dict[int | None, str] = {}
+        private_to, self.private_to = self.private_to, None
         for sub in list(self.subs):
+            if private_to is not None and sub.seat != private_to:
+                continue
             if sub.queue.qsize() > MAX_BACKLOG:
                 self.subs.discard(sub)
                 sub.queue.put_nowait(None)
@@ -265,7 +321,8 @@ class Hub:
         self.bot_workers = bot_workers
         self.bot_pool = botpool.make_pool(bot_workers, self.plugins)
         self.tasks: set[asyncio.Task[None]] = set()
-        self._loading: dict[str, asyncio.Lock] = {}
+        self._loading: dict[str, asyncio.Task[Room]] = {}
+        self._buckets: dict[str, tuple[float, float]] = {}
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
@@ -273,12 +330,68 @@ class Hub:
     # --- lifecycle -----------------------------------------------------------------------
 
     async def startup(self) -> None:
-        """Load every open or running match and resume it exactly where it was."""
+        """Load every open or running match and resume it exactly where it was; start the sweeper."""
         for data in await self.db(self.store.load_active):
             await self._keyed(data)
             room = self._restore(data)
             if room is not None and data.status == "running":
                 self.kick(room)
+        task = asyncio.get_running_loop().create_task(self._sweeper())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _sweeper(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.sweep_every)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the sweep for expired matches failed")
+
+    async def sweep(self, now: float | None = None) -> list[str]:
+        """Expire open matches nobody started and abandon running ones nobody plays or watches."""
+        now = time.time() if now is None else now
+        done = []
+        for room in list(self.rooms.values()):
+            idle = now - room.data.updated_at
+            if room.data.status == "open" and idle > self.limits.open_expiry:
+                status = "expired"
+            elif room.data.status == "running" and not room.subs and idle > self.limits.abandoned_expiry:
+                status = "abandoned"
+            else:
+                continue
+            async with room.lock:
+                if room.data.status not in ACTIVE:
+                    continue
+                await self.db(self.store.set_status, room.data.id, status)
+                room.data.status = status
+                room.broadcast()
+            for sub in list(room.subs):
+                sub.queue.put_nowait(None)
+            room.subs.clear()
+            self.rooms.pop(room.data.id, None)
+            done.append(room.data.id)
+            log.info("match %s is %s after %.0f s idle", room.data.id, status, idle)
+        return done
+
+    def allow_creation(self, client: str) -> None:
+        """A client may create ``creations_per_minute`` matches in a minute (a token bucket)."""
+        rate = self.limits.creations_per_minute
+        now = time.monotonic()
+        tokens, last = self._buckets.get(client, (float(rate), now))
+        tokens = min(float(rate), tokens + (now - last) * rate / 60.0)
+        if tokens < 1.0:
+            raise ApiError(
+                429,
+                "too_many",
+                f"at most {rate} matches a minute from one address; try again in "
+                f"{(1.0 - tokens) * 60.0 / rate:.0f} s",
+            )
+        self._buckets[client] = (tokens - 1.0, now)
+        if len(self._buckets) > 10_000:  # forget the addresses whose bucket is full again
+            full = [c for c, (t, at) in self._buckets.items() if t + (now - at) * rate / 60.0 >= rate]
+            for c in full:
+                del self._buckets[c]
 
     async def shutdown(self) -> None:
         for task in list(self.tasks):
@@ -292,7 +405,7 @@ class Hub:
 
     async def _keyed(self, data: MatchData) -> None:
         """A match stored before chance keys existed gets one now, before it draws again."""
-        if data.chance_key is None and data.status in ("open", "running"):
+        if data.chance_key is None and data.status in ACTIVE:
             key = dice.new_key()
             await self.db(self.store.set_chance_key, data.id, key)
             data.chance_key = key
@@ -317,27 +430,36 @@ class Hub:
         return room
 
     def _evict(self) -> None:
-        idle = [r for r in self.rooms.values() if r.data.status == "finished" and not r.subs]
+        idle = [r for r in self.rooms.values() if r.data.status not in ACTIVE and not r.subs]
         for r in sorted(idle, key=lambda r: r.data.updated_at)[: max(0, len(idle) - MAX_IDLE_FINISHED)]:
             del self.rooms[r.data.id]
 
     async def room(self, match_id: str) -> Room:
+        """The match's room, loaded from the database if it is not in memory (one load at a time per
+        id; nothing is kept for an id that does not exist)."""
         room = self.rooms.get(match_id)
         if room is not None:
             return room
-        if len(match_id) > 32:
+        if not MATCH_ID.fullmatch(match_id):
+            raise ApiError(404, "not_found", f"no match {match_id[:40]!r}")
+        task = self._loading.get(match_id)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._load_room(match_id))
+            self._loading[match_id] = task
+            task.add_done_callback(lambda _t: self._loading.pop(match_id, None))
+        return await asyncio.shield(task)
+
+    async def _load_room(self, match_id: str) -> Room:
+        data = await self.db(self.store.load, match_id)
+        if data is None:
             raise ApiError(404, "not_found", f"no match {match_id!r}")
-        lock = self._loading.setdefault(match_id, asyncio.Lock())
-        async with lock:
-            room = self.rooms.get(match_id)
-            if room is None:
-                data = await self.db(self.store.load, match_id)
-                if data is None:
-                    raise ApiError(404, "not_found", f"no match {match_id!r}")
-                await self._keyed(data)
-                room = self._restore(data)
-                if room is None:
-                    raise ApiError(409, "not_found", f"match {match_id!r} can no longer be loaded")
+        room = self.rooms.get(match_id)
+        if room is not None:
+            return room
+        await self._keyed(data)
+        room = self._restore(data)
+        if room is None:
+            raise ApiError(409, "not_found", f"match {match_id!r} can no longer be loaded")
         return room
 
     # --- lobby ---------------------------------------------------------------------------
@@ -345,6 +467,11 @@ class Hub:
     async def create(
         self, game_id: str, players: int | None, options: dict[str, Any], title: str, bots: dict[int, str]
     ) -> tuple[Room, str]:
+        open_now = sum(1 for r in self.rooms.values() if r.data.status == "open")
+        if open_now >= self.limits.max_open_matches:
+            raise ApiError(
+                503, "busy", f"the server holds {open_now} matches waiting for players; try again later"
+            )
         game = await asyncio.to_thread(
             load_game, game_id, {"players": players, **options} if players is not None else options
         )
@@ -425,6 +552,7 @@ class Hub:
             )
             await self.db(self.store.set_seat, room.data.id, new)
             room.data.seats[seat] = new
+            room.data.updated_at = time.time()
             room.broadcast()
         return room, token
 
@@ -452,6 +580,7 @@ class Hub:
                 new = SeatData(seat=seat, kind="bot", name=f"{bot} bot", bot=bot)
             await self.db(self.store.set_seat, room.data.id, new)
             room.data.seats[seat] = new
+            room.data.updated_at = time.time()
             room.bots.pop(seat, None)
             room._make_bots()
             room.broadcast()
@@ -474,6 +603,7 @@ class Hub:
             status = "finished" if room.state.is_over else "running"
             await self.db(self.store.set_status, room.data.id, status)
             room.data.status = status
+            room.data.updated_at = time.time()
             room.broadcast()
         self.kick(room)
         return room
@@ -501,14 +631,12 @@ class Hub:
             if room.data.status != "running":
                 raise ApiError(409, "not_running", f"the match is {room.data.status}")
             state = room.state
+            now = room.shown(seat)
             if seat not in pending_seats(state):
-                raise ApiError(409, "not_your_turn", f"seat {seat} is not asked to act now", ply=state.ply)
-            if not room.since.get(seat, state.ply) <= ply <= state.ply:
+                raise ApiError(409, "not_your_turn", f"seat {seat} is not asked to act now", ply=now)
+            if not room.since_shown.get(seat, now) <= ply <= now:
                 raise ApiError(
-                    409,
-                    "stale",
-                    f"the action was chosen at ply {ply}; the match is at ply {state.ply}",
-                    ply=state.ply,
+                    409, "stale", f"the action was chosen at ply {ply}; the match is at ply {now}", ply=now
                 )
             legal = state.legal_actions(seat)
             if action not in legal:
@@ -517,8 +645,9 @@ class Hub:
             await self._commit(
                 room, new, MoveData(ply=state.ply, action=action, seat=seat, client_id=client_id)
             )
+            acked = room.shown(seat)
         self.kick(room)
-        return {"type": "ack", "id": client_id, "ply": new.ply}
+        return {"type": "ack", "id": client_id, "ply": acked}
 
     async def _commit(self, room: Room, new: State, move: MoveData) -> None:
         status = "finished" if new.is_over else None

@@ -151,3 +151,22 @@ def test_a_seats_hidden_steps_advance_nothing_another_seat_can_see(api: Any, ser
         api.ok("POST", f"/api/matches/{mid}/actions", tokens[0], json={"action": done, "ply": mine["ply"]})
         seen = ws_until(other, lambda m: m["type"] == "state")
         assert seen["ply"] == other_before["ply"] + 1, "other seats see one step: seat 0 is done"
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_board_text_is_rich_markup_made_plain(game_id: str) -> None:
+    """The server strips a board's Rich markup itself (Rich's own styled text cost ~1 ms a message):
+    the text must be exactly Rich's plain text."""
+    from rich.text import Text
+
+    from slipstream.engine.hooks import hooks_of
+    from slipstream.web.protocol import plain
+
+    board = hooks_of(slipstream.load(game_id).__class__).board_text
+    if board is None:
+        pytest.skip(f"{game_id} has no board text")
+    states = playout(game_id, 9)
+    for state in states[:: max(1, len(states) // 40)]:
+        for seat in [None, *state.game.seats]:
+            markup = str(board(state.view(seat)))
+            assert plain(markup) == Text.from_markup(markup).plain

@@ -60,6 +60,8 @@ class Load:
         """A new match with both seats joined, started: its id and the seat tokens."""
         body = {"game": self.game, "players": 2, "options": self.options}
         made = (await http.post("/api/matches", json=body)).json()
+        if "id" not in made:
+            raise RuntimeError(f"could not create a match: {made}")
         mid = made["id"]
         tokens = []
         for seat in (0, 1):

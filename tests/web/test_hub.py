@@ -57,10 +57,10 @@ class FailingStore(Store):
 
     fail = False
 
-    def append_moves(self, *args: Any, **kwargs: Any) -> None:
+    def append_many(self, *args: Any, **kwargs: Any) -> None:
         if self.fail:
             raise OSError("disk full")
-        super().append_moves(*args, **kwargs)
+        super().append_many(*args, **kwargs)
 
 
 def test_an_action_the_database_refuses_changes_nothing(tmp_path: Path, toy: str) -> None:

@@ -172,15 +172,21 @@ def test_every_websocket_message_is_exactly_what_the_engine_shows_that_seat(
     for seat, messages in inbox.items():
         real = real_plies(record, seat)
         checked = 0
+        previous: int | None = None
         for msg in messages:
             if msg["type"] == "log":
                 for entry in msg["entries"]:
                     assert entry["events"] == jsonish(states[real[entry["ply"]]].visible_events(seat))
             elif msg["type"] == "state":
-                st = states[msg["ply"] if msg["result"] is not None else real[msg["ply"]]]
+                ply = msg["ply"] if msg["result"] is not None else real[msg["ply"]]
+                st = states[ply]
                 assert msg["seat"] == seat
                 assert msg["view"] == jsonish(st.view(seat)), f"{game_id} ply {msg['ply']} seat {seat}"
-                assert msg["events"] == jsonish(st.visible_events(seat))
+                # a message carries the visible events of every step since the seat's previous one (a
+                # step and the chance steps after it are sent together); the first, the last step's
+                steps = range(ply, ply + 1) if previous is None else range(previous + 1, ply + 1)
+                assert msg["events"] == jsonish([e for k in steps for e in states[k].visible_events(seat)])
+                previous = ply
                 actor = st.actor
                 mine = seat is not None and (
                     actor == seat or (isinstance(actor, frozenset) and seat in actor)

@@ -123,6 +123,7 @@ def create_app(
     ]
     names = [n for n in names if n]
     load_plugins(names)
+    games()  # discover every game now: discovery is not thread-safe, and games are loaded in threads
     limits = Limits.from_env()
     store = Store(database_url or DEFAULT_SQLITE)
     hub = Hub(store, bot_delay=bot_delay, plugins=names, limits=limits)

@@ -39,6 +39,8 @@ T = TypeVar("T")
 
 MAX_NAME = 40
 LOG_REPLAY = 300
+MAX_BATCH = 200
+"""Chance steps committed and sent together with the step before them, at most."""
 MAX_BACKLOG = 500
 """Messages a client may leave unread before the server disconnects it."""
 MAX_IDLE_FINISHED = 500
@@ -166,6 +168,9 @@ class Room:
         self.hidden_by: dict[int, int] = {}
         self.private_to: int | None = None
         """The seat the last step was hidden for (``None``: a public step)."""
+        self.unsent: list[State] = []
+        """The steps since the last broadcast (a seat's action and the chance steps that follow it
+        are committed and sent together)."""
         self.accepted: dict[tuple[int, str], int] = {}
         self.lock = asyncio.Lock()
         self.subs: set[Subscriber] = set()
@@ -184,6 +189,7 @@ class Room:
     def restore(self, moves: list[MoveData]) -> None:
         for move in moves:
             self.set_state(self.state.apply(move.action), move)
+        self.unsent.clear()
 
     def shown(self, seat: int | None) -> int:
         """The ply ``seat`` is told: the steps it can see (see the class docstring)."""
@@ -211,6 +217,7 @@ class Room:
         before = set(pending_seats(old))
         hidden = self._hidden_step(old, new, move.seat)
         self.state = new
+        self.unsent.append(new)
         self.private_to = move.seat if hidden else None
         if hidden and move.seat is not None:
             self.hidden_total += 1
@@ -254,7 +261,10 @@ class Room:
             info["seed"] = d.seed
         return info
 
-    def message(self, seat: int | None) -> str:
+    def message(self, seat: int | None, steps: Sequence[State] = ()) -> str:
+        """The ``state`` message for ``seat``, with the visible events of ``steps`` (by default the
+        last step's)."""
+        events = [e for st in steps or (self.state,) for e in events_payload(st, seat)]
         payload = seat_payload(self.state, seat, live=self.data.status == "running")
         payload["ply"] = self.shown(seat)
         return json.dumps(
@@ -263,7 +273,7 @@ class Room:
                 "match": self.match_info(seat),
                 "seat": seat,
                 **payload,
-                "events": events_payload(self.state, seat),
+                "events": events,
             }
         )
 
@@ -280,6 +290,7 @@ class Room:
         gets the current state again when it reconnects). A hidden step goes to its own seat only."""
         cache: dict[int | None, str] = {}
         private_to, self.private_to = self.private_to, None
+        steps, self.unsent = self.unsent or [self.state], []
         for sub in list(self.subs):
             if private_to is not None and sub.seat != private_to:
                 continue
@@ -288,7 +299,7 @@ class Room:
                 sub.queue.put_nowait(None)
                 continue
             if sub.seat not in cache:
-                cache[sub.seat] = self.message(sub.seat)
+                cache[sub.seat] = self.message(sub.seat, steps)
             sub.queue.put_nowait(cache[sub.seat])
 
     def states(self) -> list[State]:
@@ -299,6 +310,56 @@ class Room:
                 out.append(out[-1].apply(action))
             self.states_cache = out
         return self.states_cache
+
+
+class GroupCommit:
+    """Moves from many rooms that arrive while a commit runs go to the database together in the next
+    one: a busy server makes a few large commits instead of one per move. A batch the database
+    refuses is retried one room at a time, so one room's failure is only that room's."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.pending: list[tuple[str, list[MoveData], str | None, asyncio.Future[None]]] = []
+        self.running = False
+
+    async def append(self, match_id: str, moves: list[MoveData], status: str | None) -> None:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.pending.append((match_id, moves, status, future))
+        if not self.running:
+            self.running = True
+            task = asyncio.get_running_loop().create_task(self._run())
+            self.hub.tasks.add(task)
+            task.add_done_callback(self.hub.tasks.discard)
+        await future
+
+    async def _run(self) -> None:
+        store = self.hub.store
+        try:
+            while self.pending:
+                batch, self.pending = self.pending, []
+                try:
+                    await self.hub.db(store.append_many, [(m, moves, st) for m, moves, st, _f in batch])
+                    outcomes: list[BaseException | None] = [None] * len(batch)
+                except Exception as exc:
+                    if len(batch) == 1:
+                        outcomes = [exc]
+                    else:
+                        outcomes = []
+                        for m, moves, st, _f in batch:
+                            try:
+                                await self.hub.db(store.append_many, [(m, moves, st)])
+                                outcomes.append(None)
+                            except Exception as one:
+                                outcomes.append(one)
+                for (_m, _moves, _st, future), outcome in zip(batch, outcomes, strict=True):
+                    if future.done():
+                        continue
+                    if outcome is None:
+                        future.set_result(None)
+                    else:
+                        future.set_exception(outcome)
+        finally:
+            self.running = False
 
 
 class Hub:
@@ -323,6 +384,7 @@ class Hub:
         self.tasks: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Task[Room]] = {}
         self._buckets: dict[str, tuple[float, float]] = {}
+        self.writer = GroupCommit(self)
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
@@ -641,22 +703,36 @@ class Hub:
             legal = state.legal_actions(seat)
             if action not in legal:
                 raise ApiError(422, "illegal_action", str(IllegalActionError(action, legal)), legal=legal)
-            new = state.apply(action)
-            await self._commit(
-                room, new, MoveData(ply=state.ply, action=action, seat=seat, client_id=client_id)
-            )
+            move = MoveData(ply=state.ply, action=action, seat=seat, client_id=client_id)
+            await self._commit(room, self._with_chance(room, state.apply(action), move))
             acked = room.shown(seat)
+            if client_id is not None:
+                room.accepted[(seat, client_id)] = acked
         self.kick(room)
         return {"type": "ack", "id": client_id, "ply": acked}
 
-    async def _commit(self, room: Room, new: State, move: MoveData) -> None:
+    def _with_chance(self, room: Room, new: State, move: MoveData) -> list[tuple[State, MoveData]]:
+        """A step and the chance steps that follow it (drawn from the match's key), to be committed
+        and sent together: one database write and one message per seat instead of one per step."""
+        steps = [(new, move)]
+        while new.actor == CHANCE and len(steps) < MAX_BATCH:
+            outcome = self._draw(room, new)
+            move = MoveData(new.ply, outcome)
+            new = new.apply(outcome)
+            steps.append((new, move))
+        return steps
+
+    async def _commit(self, room: Room, steps: list[tuple[State, MoveData]]) -> None:
+        """Store the steps in one transaction, then change the room and tell every client."""
+        new = steps[-1][0]
         status = "finished" if new.is_over else None
         try:
-            await self.db(self.store.append_moves, room.data.id, [move], status)
+            await self.writer.append(room.data.id, [m for _s, m in steps], status)
         except Exception as exc:
-            log.exception("match %s: could not save ply %s", room.data.id, move.ply)
+            log.exception("match %s: could not save ply %s", room.data.id, steps[0][1].ply)
             raise ApiError(503, "unavailable", "the action could not be saved; nothing changed") from exc
-        room.set_state(new, move)
+        for state, move in steps:
+            room.set_state(state, move)
         room.data.updated_at = time.time()
         if status:
             room.data.status = status
@@ -701,7 +777,9 @@ class Hub:
                         return
                     if bot_seat is None:
                         outcome = self._draw(room, state)
-                        await self._commit(room, state.apply(outcome), MoveData(state.ply, outcome))
+                        await self._commit(
+                            room, self._with_chance(room, state.apply(outcome), MoveData(state.ply, outcome))
+                        )
                         continue
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
@@ -754,7 +832,8 @@ class Hub:
                         action = fallback.choose(state, bot_seat)
                 async with room.lock:
                     if room.state is state:
-                        await self._commit(room, state.apply(action), MoveData(state.ply, action, bot_seat))
+                        move = MoveData(state.ply, action, bot_seat)
+                        await self._commit(room, self._with_chance(room, state.apply(action), move))
         except ApiError:
             room.advancing = False
             await asyncio.sleep(1.0)

@@ -24,7 +24,6 @@ from sqlalchemy import (
     create_engine,
     event,
     func,
-    insert,
     select,
     update,
 )
@@ -203,24 +202,43 @@ class Store:
 
     def append_moves(self, match_id: str, moves: Sequence[MoveData], status: str | None = None) -> None:
         """Commit moves (and a new status) in one transaction; a ply stored twice fails."""
-        now = time.time()
-        rows = [
-            {
-                "match_id": match_id,
-                "ply": m.ply,
-                "action": m.action,
-                "seat": m.seat,
-                "client_id": m.client_id,
-                "at": now,
-            }
-            for m in moves
+        self.append_many([(match_id, moves, status)])
+
+    def append_many(
+        self, batches: Sequence[tuple[str, Sequence[MoveData], str | None]], now: float | None = None
+    ) -> None:
+        """Commit several matches' moves (and new statuses) in one transaction: all or none.
+
+        The hot path of a busy server, so it speaks the driver's own SQL (SQLAlchemy's statement
+        building cost about 1 ms a commit, most of a move's time)."""
+        now = time.time() if now is None else now
+        p = "?" if self.is_sqlite else "%s"
+        moves = [
+            (match_id, m.ply, m.action, m.seat, m.client_id, now)
+            for match_id, batch, _status in batches
+            for m in batch
         ]
-        values: dict[str, Any] = {"updated_at": now}
-        if status is not None:
-            values["status"] = status
-        with self.engine.begin() as conn:
-            conn.execute(insert(MoveRow), rows)
-            conn.execute(update(MatchRow).where(MatchRow.id == match_id).values(**values))
+        conn = self.engine.raw_connection()
+        try:
+            cursor = conn.cursor()
+            cursor.executemany(
+                f"INSERT INTO moves (match_id, ply, action, seat, client_id, at) VALUES ({p}, {p}, {p}, {p}, {p}, {p})",
+                moves,
+            )
+            for match_id, _batch, status in batches:
+                if status is None:
+                    cursor.execute(f"UPDATE matches SET updated_at = {p} WHERE id = {p}", (now, match_id))
+                else:
+                    cursor.execute(
+                        f"UPDATE matches SET updated_at = {p}, status = {p} WHERE id = {p}", (now, status, match_id)
+                    )
+            cursor.close()
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+        finally:
+            conn.close()
 
     # --- reads ---------------------------------------------------------------------------
 

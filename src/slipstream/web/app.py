@@ -37,6 +37,8 @@ log = logging.getLogger("slipstream.web")
 STATUSES = ("open", "running", "finished", "expired", "abandoned")
 STATIC = Path(__file__).parent / "static"
 PLUGINS_ENV = "SLIPSTREAM_PLUGINS"
+PEER_POLL_ENV = "SLIPSTREAM_PEER_POLL"
+"""Seconds between looks at the database for matches other server processes changed (0: one process)."""
 
 
 class CreateMatch(BaseModel):
@@ -126,7 +128,8 @@ def create_app(
     games()  # discover every game now: discovery is not thread-safe, and games are loaded in threads
     limits = Limits.from_env()
     store = Store(database_url or DEFAULT_SQLITE)
-    hub = Hub(store, bot_delay=bot_delay, plugins=names, limits=limits)
+    peer_poll = float(os.environ.get(PEER_POLL_ENV, "0") or 0)
+    hub = Hub(store, bot_delay=bot_delay, plugins=names, limits=limits, peer_poll=peer_poll)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -77,6 +77,25 @@ class ApiError(Exception):
         return {"code": self.code, "message": self.message, **self.extra}
 
 
+class Conflict(Exception):
+    """Another server process stored this ply of the match first (the database is the shared truth)."""
+
+
+def is_conflict(exc: BaseException) -> bool:
+    """Whether a failed commit was a ply already stored (a unique key broken), not a failing database."""
+    import sqlite3
+
+    from sqlalchemy.exc import IntegrityError
+
+    if isinstance(exc, sqlite3.IntegrityError | IntegrityError):
+        return True
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover - psycopg is a dependency
+        return False
+    return isinstance(exc, psycopg.IntegrityError)
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -372,6 +391,7 @@ class Hub:
         plugins: Sequence[str] = (),
         bot_workers: int = 2,
         limits: Limits | None = None,
+        peer_poll: float = 0.0,
     ) -> None:
         self.store = store
         self.limits = limits or Limits()
@@ -385,6 +405,7 @@ class Hub:
         self._loading: dict[str, asyncio.Task[Room]] = {}
         self._buckets: dict[str, tuple[float, float]] = {}
         self.writer = GroupCommit(self)
+        self.peer_poll = peer_poll
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
@@ -398,9 +419,28 @@ class Hub:
             room = self._restore(data)
             if room is not None and data.status == "running":
                 self.kick(room)
-        task = asyncio.get_running_loop().create_task(self._sweeper())
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        for job in (self._sweeper(), self._peer_watch()) if self.peer_poll > 0 else (self._sweeper(),):
+            task = asyncio.get_running_loop().create_task(job)
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def _peer_watch(self) -> None:
+        """With several server processes on one database (``peer_poll`` > 0): every ``peer_poll``
+        seconds, catch up the open and running matches another process changed, so clients connected
+        here see its moves and lobby changes too."""
+        while True:
+            await asyncio.sleep(self.peer_poll)
+            try:
+                rooms = {i: r for i, r in self.rooms.items() if r.data.status in ACTIVE}
+                seen = await self.db(self.store.activity, list(rooms))
+                for match_id, (changed_at, moves) in seen.items():
+                    room = rooms[match_id]
+                    if moves != room.state.ply or changed_at > room.data.updated_at:
+                        async with room.lock:
+                            await self.refresh(room)
+                        self.kick(room)
+            except Exception:
+                log.exception("catching up with the other server processes failed")
 
     async def _sweeper(self) -> None:
         while True:
@@ -682,34 +722,62 @@ class Hub:
             )
         if client_id is not None and (not isinstance(client_id, str) or not 0 < len(client_id) <= 64):
             raise ApiError(400, "bad_request", "'id' must be a string of 1 to 64 characters")
-        async with room.lock:
-            if client_id is not None and (seat, client_id) in room.accepted:
-                raise ApiError(
-                    409,
-                    "duplicate",
-                    f"action id {client_id!r} was already accepted",
-                    ply=room.accepted[(seat, client_id)],
-                )
-            if room.data.status != "running":
-                raise ApiError(409, "not_running", f"the match is {room.data.status}")
-            state = room.state
-            now = room.shown(seat)
-            if seat not in pending_seats(state):
-                raise ApiError(409, "not_your_turn", f"seat {seat} is not asked to act now", ply=now)
-            if not room.since_shown.get(seat, now) <= ply <= now:
-                raise ApiError(
-                    409, "stale", f"the action was chosen at ply {ply}; the match is at ply {now}", ply=now
-                )
-            legal = state.legal_actions(seat)
-            if action not in legal:
-                raise ApiError(422, "illegal_action", str(IllegalActionError(action, legal)), legal=legal)
-            move = MoveData(ply=state.ply, action=action, seat=seat, client_id=client_id)
-            await self._commit(room, self._with_chance(room, state.apply(action), move))
-            acked = room.shown(seat)
-            if client_id is not None:
-                room.accepted[(seat, client_id)] = acked
+        for _attempt in range(3):
+            async with room.lock:
+                if client_id is not None and (seat, client_id) in room.accepted:
+                    raise ApiError(
+                        409,
+                        "duplicate",
+                        f"action id {client_id!r} was already accepted",
+                        ply=room.accepted[(seat, client_id)],
+                    )
+                if room.data.status != "running":
+                    raise ApiError(409, "not_running", f"the match is {room.data.status}")
+                state = room.state
+                now = room.shown(seat)
+                if seat not in pending_seats(state):
+                    raise ApiError(409, "not_your_turn", f"seat {seat} is not asked to act now", ply=now)
+                if not room.since_shown.get(seat, now) <= ply <= now:
+                    raise ApiError(
+                        409, "stale", f"the action was chosen at ply {ply}; the match is at ply {now}", ply=now
+                    )
+                legal = state.legal_actions(seat)
+                if action not in legal:
+                    raise ApiError(422, "illegal_action", str(IllegalActionError(action, legal)), legal=legal)
+                move = MoveData(ply=state.ply, action=action, seat=seat, client_id=client_id)
+                try:
+                    await self._commit(room, self._with_chance(room, state.apply(action), move))
+                except Conflict:  # another process moved the match on: catch up and check again
+                    await self.refresh(room)
+                    continue
+                acked = room.shown(seat)
+                if client_id is not None:
+                    room.accepted[(seat, client_id)] = acked
+                break
+        else:
+            raise ApiError(409, "stale", "the match moved on in another server process", ply=room.shown(seat))
         self.kick(room)
         return {"type": "ack", "id": client_id, "ply": acked}
+
+    async def refresh(self, room: Room) -> bool:
+        """Catch the room up with the database (moves, seats, status another process stored); the
+        caller holds the room's lock. Whether anything changed."""
+        data = await self.db(self.store.load, room.data.id)
+        if data is None:
+            return False
+        changed = False
+        for move in data.moves[room.state.ply :]:
+            room.set_state(room.state.apply(move.action), move)
+            changed = True
+        if data.status != room.data.status or data.seats != room.data.seats:
+            room.data.status, room.data.seats = data.status, data.seats
+            room.bots.clear()
+            room._make_bots()
+            changed = True
+        if changed:
+            room.data.updated_at = max(room.data.updated_at, data.updated_at)
+            room.broadcast()
+        return changed
 
     def _with_chance(self, room: Room, new: State, move: MoveData) -> list[tuple[State, MoveData]]:
         """A step and the chance steps that follow it (drawn from the match's key), to be committed
@@ -729,6 +797,8 @@ class Hub:
         try:
             await self.writer.append(room.data.id, [m for _s, m in steps], status)
         except Exception as exc:
+            if is_conflict(exc):
+                raise Conflict(f"match {room.data.id}: ply {steps[0][1].ply} is already stored") from exc
             log.exception("match %s: could not save ply %s", room.data.id, steps[0][1].ply)
             raise ApiError(503, "unavailable", "the action could not be saved; nothing changed") from exc
         for state, move in steps:
@@ -777,9 +847,12 @@ class Hub:
                         return
                     if bot_seat is None:
                         outcome = self._draw(room, state)
-                        await self._commit(
-                            room, self._with_chance(room, state.apply(outcome), MoveData(state.ply, outcome))
-                        )
+                        try:
+                            await self._commit(
+                                room, self._with_chance(room, state.apply(outcome), MoveData(state.ply, outcome))
+                            )
+                        except Conflict:
+                            await self.refresh(room)
                         continue
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
@@ -833,7 +906,10 @@ class Hub:
                 async with room.lock:
                     if room.state is state:
                         move = MoveData(state.ply, action, bot_seat)
-                        await self._commit(room, self._with_chance(room, state.apply(action), move))
+                        try:
+                            await self._commit(room, self._with_chance(room, state.apply(action), move))
+                        except Conflict:
+                            await self.refresh(room)
         except ApiError:
             room.advancing = False
             await asyncio.sleep(1.0)

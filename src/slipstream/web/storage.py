@@ -282,6 +282,20 @@ class Store:
                 out.append((data, int(counts.get(r.id, 0))))
             return out
 
+    def activity(self, ids: Sequence[str]) -> dict[str, tuple[float, int]]:
+        """For each match id: when it last changed and how many moves it has (what a peer process
+        compares with its own copy)."""
+        if not ids:
+            return {}
+        with Session(self.engine) as session:
+            changed = dict(session.execute(select(MatchRow.id, MatchRow.updated_at).where(MatchRow.id.in_(ids))).all())
+            counts = dict(
+                session.execute(
+                    select(MoveRow.match_id, func.count()).where(MoveRow.match_id.in_(ids)).group_by(MoveRow.match_id)
+                ).all()
+            )
+        return {i: (float(changed[i]), int(counts.get(i, 0))) for i in changed}
+
     def _full(self, session: Session, row: MatchRow) -> MatchData:
         data = _match(row)
         key = session.get(ChanceKeyRow, row.id)

@@ -334,7 +334,11 @@ class Room:
 class GroupCommit:
     """Moves from many rooms that arrive while a commit runs go to the database together in the next
     one: a busy server makes a few large commits instead of one per move. A batch the database
-    refuses is retried one room at a time, so one room's failure is only that room's."""
+    refuses is retried one room at a time, so one room's failure is only that room's.
+
+    SQLite commits run on the event loop itself: in WAL mode with ``synchronous=NORMAL`` a commit does
+    not wait for the disk (about 0.25 ms), while handing it to a thread cost the loop milliseconds in
+    GIL switches. PostgreSQL commits (network round trips) run on the database threads."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
@@ -355,9 +359,14 @@ class GroupCommit:
         store = self.hub.store
         try:
             while self.pending:
+                await asyncio.sleep(0)  # let the moves that are ready join this commit
                 batch, self.pending = self.pending, []
                 try:
-                    await self.hub.db(store.append_many, [(m, moves, st) for m, moves, st, _f in batch])
+                    rows = [(m, moves, st) for m, moves, st, _f in batch]
+                    if store.is_sqlite:  # a local commit without fsync (WAL) costs less than a thread hop
+                        store.append_many(rows)
+                    else:
+                        await self.hub.db(store.append_many, rows)
                     outcomes: list[BaseException | None] = [None] * len(batch)
                 except Exception as exc:
                     if len(batch) == 1:

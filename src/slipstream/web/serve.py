@@ -7,12 +7,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import resource
+import sys
 from typing import Any
 
 import uvicorn
 
 from .guard import protocol_with
 from .limits import Limits
+
+SWITCH_INTERVAL = 0.0005
 
 
 def raise_open_files() -> None:
@@ -32,6 +35,7 @@ def config(app: Any, host: str, port: int, limits: Limits | None = None, **kwarg
         log_level=kwargs.pop("log_level", "warning"),
         http=protocol_with(limits),
         ws_max_size=limits.max_frame,
+        ws_per_message_deflate=False,
         timeout_keep_alive=int(max(1, limits.keep_alive)),
         h11_max_incomplete_event_size=16 * 1024,
         **kwargs,
@@ -40,6 +44,9 @@ def config(app: Any, host: str, port: int, limits: Limits | None = None, **kwarg
 
 def run(app: Any, host: str = "127.0.0.1", port: int = 8000, limits: Limits | None = None) -> None:
     raise_open_files()
+    # the database thread hands the GIL back sooner: with the default 5 ms a commit could stall the
+    # event loop (and every move waiting on it) for whole switch intervals
+    sys.setswitchinterval(SWITCH_INTERVAL)
     uvicorn.Server(config(app, host, port, limits)).run()
 
 

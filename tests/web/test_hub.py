@@ -215,3 +215,32 @@ def test_open_and_abandoned_matches_expire(tmp_path: Path, toy: str) -> None:
         await hub.shutdown()
 
     asyncio.run(scenario())
+
+
+def test_a_match_stored_before_chance_keys_gets_one_when_loaded(tmp_path: Path, toy: str) -> None:
+    """A database from before issue 14's item 5 has no ``chance_keys`` row for its matches: loading
+    such a match gives it a key (stored, so a restart draws from the same one) and it plays on."""
+    import sqlite3
+
+    db = str(tmp_path / "old.sqlite3")
+
+    async def scenario() -> None:
+        hub = Hub(Store(db), plugins=["tests.web.toyplugin"])
+        room, host = await hub.create(toy, 2, {}, "", {0: "random", 1: "random"})
+        await hub.shutdown()
+        with sqlite3.connect(db) as conn:
+            conn.execute("DELETE FROM chance_keys")
+        again = Hub(Store(db), plugins=["tests.web.toyplugin"])
+        loaded = await again.room(room.data.id)
+        assert loaded.data.chance_key is not None
+        stored = again.store.load(room.data.id)
+        assert stored is not None and stored.chance_key == loaded.data.chance_key
+        await again.start(room.data.id, host)
+        for _ in range(1000):
+            if loaded.state.is_over:
+                break
+            await asyncio.sleep(0.01)
+        assert loaded.state.is_over
+        await again.shutdown()
+
+    asyncio.run(scenario())

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import sys
@@ -37,6 +38,11 @@ sys.path.insert(0, str(ROOT))
 from tests.web.server import Server  # noqa: E402
 
 TARGET_P99_MS = 50.0
+BENCH_LIMITS = {
+    "SLIPSTREAM_LIMIT_CREATIONS_PER_MINUTE": "1000000",
+    "SLIPSTREAM_LIMIT_MAX_OPEN_MATCHES": "100000",
+}
+"""One load script creates every match from one address: the per-client limits are lifted."""
 
 
 class Load:
@@ -55,6 +61,8 @@ class Load:
         """A new match with both seats joined, started: its id and the seat tokens."""
         body = {"game": self.game, "players": 2, "options": self.options}
         made = (await http.post("/api/matches", json=body)).json()
+        if "id" not in made:
+            raise RuntimeError(f"could not create a match: {made}")
         mid = made["id"]
         tokens = []
         for seat in (0, 1):
@@ -115,6 +123,17 @@ class Load:
                     )
 
 
+def server_cpu(server: Server) -> float:
+    """CPU seconds the server process has used so far (0 if it is not ours to read)."""
+    if server.proc is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{server.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def run(
     server: Server,
     games: int,
@@ -125,6 +144,7 @@ async def run(
     options: dict[str, Any],
 ) -> dict[str, Any]:
     load = Load(server, game, options, think, seed=games)
+    server_cpu0, load_cpu0 = server_cpu(server), time.process_time()
     limits = httpx.Limits(max_connections=16)
     async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
         firsts = await asyncio.gather(*(load.create(http) for _ in range(games)))
@@ -136,6 +156,7 @@ async def run(
 
         await asyncio.gather(record_after_warmup(), *(load.match(http, f, deadline) for f in firsts))
         elapsed = duration
+    server_cpu_s, load_cpu_s = server_cpu(server) - server_cpu0, time.process_time() - load_cpu0
     lat = sorted(load.latencies)
     if not lat:
         return {"games": games, "moves": 0, "errors": load.errors}
@@ -147,6 +168,8 @@ async def run(
         "p99_ms": lat[min(len(lat) - 1, int(0.99 * len(lat)))],
         "max_ms": lat[-1],
         "matches_finished": load.matches,
+        "server_cpu_s": round(server_cpu_s, 2),
+        "load_cpu_s": round(load_cpu_s, 2),
         "errors": load.errors,
     }
 
@@ -172,7 +195,7 @@ def main() -> None:
         rows = []
         for n in counts:
             db = args.database_url or str(Path(tmp) / f"bench-{n}.sqlite3")
-            server = Server(db, Path(tmp) / "server.log")
+            server = Server(db, Path(tmp) / "server.log", env=BENCH_LIMITS)
             if args.port:
                 server.port = args.port
             else:

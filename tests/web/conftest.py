@@ -10,12 +10,15 @@ import pytest
 from tests.web import toygame
 from tests.web.server import Api, Server
 
+ROOMY = {"SLIPSTREAM_LIMIT_CREATIONS_PER_MINUTE": "100000"}
+"""The shared test server lets one client create many matches (test_attacks checks the limit)."""
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server per test module (a fresh SQLite file in a temporary directory); stopped after."""
     tmp: Path = tmp_path_factory.mktemp("web")
-    srv = Server(str(tmp / "slipstream.sqlite3"), tmp / "server.log").start()
+    srv = Server(str(tmp / "slipstream.sqlite3"), tmp / "server.log", env=ROOMY).start()
     try:
         yield srv
     finally:

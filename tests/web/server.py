@@ -28,11 +28,19 @@ def free_port() -> int:
 
 
 class Server:
-    """``slipstream serve`` in a subprocess, with Toy Dash registered through the plugin hook."""
+    """The server in a subprocess (``python -m slipstream.web serve``: ``slipstream serve`` with every
+    protocol limit set), with Toy Dash registered through the plugin hook; ``env`` adds variables
+    (``SLIPSTREAM_LIMIT_*``)."""
 
     def __init__(
-        self, database_url: str, log_path: Path, bot_delay: float = 0.0, plugins: str = PLUGIN
+        self,
+        database_url: str,
+        log_path: Path,
+        bot_delay: float = 0.0,
+        plugins: str = PLUGIN,
+        env: dict[str, str] | None = None,
     ) -> None:
+        self.env = env or {}
         self.database_url = database_url
         self.log_path = log_path
         self.bot_delay = bot_delay
@@ -50,7 +58,11 @@ class Server:
 
     def start(self, timeout: float = 30.0, port: int = 0) -> Server:
         """Start on ``port`` (a free one if 0; a given port is retried while it is still held)."""
-        env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+            **self.env,
+        }
         for attempt in range(3):
             self.port = port or free_port()
             log = self.log_path.open("ab")
@@ -58,7 +70,7 @@ class Server:
                 [
                     sys.executable,
                     "-m",
-                    "slipstream.cli.main",
+                    "slipstream.web",
                     "serve",
                     "--port",
                     str(self.port),

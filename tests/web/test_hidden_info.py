@@ -9,6 +9,7 @@ import asyncio
 import json
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -100,3 +101,72 @@ def test_room_log_and_messages_carry_only_events_the_seat_may_see(game_id: str) 
         assert message["events"] == room.state.visible_events(seat)
     if game_id == toygame.ToyDash.id:
         assert hidden_events > 0, "Toy Dash deals secret cards, so some events are hidden from some seats"
+
+
+def test_a_seats_hidden_steps_advance_nothing_another_seat_can_see(api: Any, server: Any) -> None:
+    """Issue 14, item 6: in Rev it Up's buying phase each secret cart step used to reach every seat as a
+    new state with ply + 1 (and ``GET /api/matches`` counted it), so others could count a cart. Now a
+    hidden step goes only to its seat, and every other seat's and the spectator's ply stays put."""
+    from tests.web.server import ws_open, ws_recv, ws_until
+
+    mid, _host, tokens = api.new_match(game="rev-it-up", players=2, humans=2)
+    for _ in range(400):
+        states = [api.state(mid, t) for t in tokens]
+        if states[0]["view"]["phase"] == "buy" and any(":buy:" in a for a in states[0]["legal"]):
+            break
+        for token, st in zip(tokens, states, strict=True):
+            if st["legal"]:
+                api.call("POST", f"/api/matches/{mid}/actions", token,
+                         json={"action": st["legal"][0], "ply": st["ply"]})
+    else:
+        raise AssertionError("no buying phase")
+    other_before = api.state(mid, tokens[1])
+    spectator_before = api.state(mid)
+    listed_before = next(m for m in api.ok("GET", "/api/matches?limit=200") if m["id"] == mid)["ply"]
+    with ws_open(server, mid, tokens[1]) as other, ws_open(server, mid, None) as watcher:
+        for ws in (other, watcher):
+            ws_until(ws, lambda m: m["type"] == "state")
+        mine = api.state(mid, tokens[0])
+        steps = 0
+        while steps < 3 and any(":buy:" in a for a in mine["legal"]):
+            pick = next(a for a in mine["legal"] if ":buy:" in a)
+            ack = api.ok("POST", f"/api/matches/{mid}/actions", tokens[0], json={"action": pick, "ply": mine["ply"]})
+            mine = api.state(mid, tokens[0])
+            assert ack["ply"] == mine["ply"], "the seat itself counts its own steps"
+            steps += 1
+        assert steps >= 1
+        for ws in (other, watcher):
+            with pytest.raises(TimeoutError):
+                ws_recv(ws, timeout=1.0)
+        for token, before in ((tokens[1], other_before), (None, spectator_before)):
+            now = api.state(mid, token)
+            assert {k: now[k] for k in ("ply", "view", "legal", "actor")} == {
+                k: before[k] for k in ("ply", "view", "legal", "actor")
+            }
+            assert now["match"]["ply"] == before["match"]["ply"]
+        listed = next(m for m in api.ok("GET", "/api/matches?limit=200") if m["id"] == mid)["ply"]
+        assert listed == listed_before
+        # seat 1 may still act with the ply it was shown; then seat 0 finishes its cart: one public step each
+        done = next(a for a in mine["legal"] if a.endswith(":done"))
+        api.ok("POST", f"/api/matches/{mid}/actions", tokens[0], json={"action": done, "ply": mine["ply"]})
+        seen = ws_until(other, lambda m: m["type"] == "state")
+        assert seen["ply"] == other_before["ply"] + 1, "other seats see one step: seat 0 is done"
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_board_text_is_rich_markup_made_plain(game_id: str) -> None:
+    """The server strips a board's Rich markup itself (Rich's own styled text cost ~1 ms a message):
+    the text must be exactly Rich's plain text."""
+    from rich.text import Text
+
+    from slipstream.engine.hooks import hooks_of
+    from slipstream.web.protocol import plain
+
+    board = hooks_of(slipstream.load(game_id).__class__).board_text
+    if board is None:
+        pytest.skip(f"{game_id} has no board text")
+    states = playout(game_id, 9)
+    for state in states[:: max(1, len(states) // 40)]:
+        for seat in [None, *state.game.seats]:
+            markup = str(board(state.view(seat)))
+            assert plain(markup) == Text.from_markup(markup).plain

@@ -4,6 +4,7 @@ and come back from the database unchanged."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from slipstream.engine.registry import load as slipstream_load
 from slipstream.web import botpool
 from slipstream.web import hub as hub_module
 from slipstream.web.hub import ApiError, Hub
+from slipstream.web.limits import Limits
 from slipstream.web.storage import Store
 
 
@@ -55,10 +57,10 @@ class FailingStore(Store):
 
     fail = False
 
-    def append_moves(self, *args: Any, **kwargs: Any) -> None:
+    def append_many(self, *args: Any, **kwargs: Any) -> None:
         if self.fail:
             raise OSError("disk full")
-        super().append_moves(*args, **kwargs)
+        super().append_many(*args, **kwargs)
 
 
 def test_an_action_the_database_refuses_changes_nothing(tmp_path: Path, toy: str) -> None:
@@ -138,3 +140,107 @@ def test_a_bot_sees_only_what_its_seat_may_see(toy: str) -> None:
         assert len(gems) > 1 and choices == {"dash", "walk"}, "the bot never saw the true hidden values"
     finally:
         bot_registry._FACTORIES.pop("peeker", None)
+
+
+def test_a_bot_past_its_deadline_is_replaced_and_other_matches_play_on(tmp_path: Path, toy: str) -> None:
+    """Issue 14, item 3: two bots that never answer pin both bot workers. Each move still ends at the
+    deadline (the workers are replaced, the seat plays a random move), and a random bot in another match
+    plays meanwhile."""
+    import tests.web.stuckbot  # noqa: F401 - registers ``stuck`` here too
+
+    async def scenario() -> None:
+        hub = Hub(
+            Store(str(tmp_path / "stuck.sqlite3")),
+            plugins=["tests.web.toyplugin", "tests.web.stuckbot"],
+            limits=Limits(bot_deadline=1.0),
+        )
+        stuck = []
+        for _ in range(2):
+            room, host = await hub.create(toy, 2, {"length": 3}, "", {0: "stuck", 1: "random"})
+            await hub.start(room.data.id, host)
+            stuck.append(room)
+        other, host = await hub.create(toy, 2, {"length": 6}, "", {0: "random", 1: "random"})
+        await hub.start(other.data.id, host)
+        for _ in range(1000):
+            if other.state.is_over:
+                break
+            await asyncio.sleep(0.01)
+        assert other.state.is_over, "a random bot in another match is not held up by pinned workers"
+        for _ in range(6000):
+            if all(r.state.is_over for r in stuck):
+                break
+            await asyncio.sleep(0.01)
+        assert all(r.state.is_over for r in stuck), "a bot past its deadline plays a random move instead"
+        await hub.shutdown()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        bot_registry._FACTORIES.pop("stuck", None)
+
+
+def test_looking_up_unknown_ids_leaves_nothing_behind(tmp_path: Path, toy: str) -> None:
+    """Issue 14, item 4: every lookup of an unknown id used to leave a lock in memory."""
+
+    async def scenario() -> None:
+        hub = Hub(Store(str(tmp_path / "ids.sqlite3")), plugins=["tests.web.toyplugin"])
+        for i in range(300):
+            with pytest.raises(ApiError) as info:
+                await hub.room(f"nobody{i}" if i % 2 else "../" * 20)
+            assert info.value.code == "not_found"
+        assert not hub._loading and not hub.rooms
+        await hub.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_open_and_abandoned_matches_expire(tmp_path: Path, toy: str) -> None:
+    async def scenario() -> None:
+        hub = Hub(Store(str(tmp_path / "sweep.sqlite3")), plugins=["tests.web.toyplugin"])
+        waiting, _host = await hub.create(toy, 2, {}, "", {})
+        running, host = await hub.create(toy, 2, {}, "", {})
+        await hub.join(running.data.id, 0, "a")
+        await hub.join(running.data.id, 1, "b")
+        await hub.start(running.data.id, host)
+        now = time.time()
+        assert await hub.sweep(now + 60) == []
+        assert await hub.sweep(now + hub.limits.open_expiry + 1) == [waiting.data.id]
+        assert await hub.sweep(now + hub.limits.abandoned_expiry + 1) == [running.data.id]
+        assert not hub.rooms
+        assert (await hub.room(waiting.data.id)).data.status == "expired"
+        assert (await hub.room(running.data.id)).data.status == "abandoned"
+        with pytest.raises(ApiError) as info:
+            await hub.act(running, 0, "0:dash", running.state.ply, None)
+        assert info.value.code == "not_running"
+        await hub.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_a_match_stored_before_chance_keys_gets_one_when_loaded(tmp_path: Path, toy: str) -> None:
+    """A database from before issue 14's item 5 has no ``chance_keys`` row for its matches: loading
+    such a match gives it a key (stored, so a restart draws from the same one) and it plays on."""
+    import sqlite3
+
+    db = str(tmp_path / "old.sqlite3")
+
+    async def scenario() -> None:
+        hub = Hub(Store(db), plugins=["tests.web.toyplugin"])
+        room, host = await hub.create(toy, 2, {}, "", {0: "random", 1: "random"})
+        await hub.shutdown()
+        with sqlite3.connect(db) as conn:
+            conn.execute("DELETE FROM chance_keys")
+        again = Hub(Store(db), plugins=["tests.web.toyplugin"])
+        loaded = await again.room(room.data.id)
+        assert loaded.data.chance_key is not None
+        stored = again.store.load(room.data.id)
+        assert stored is not None and stored.chance_key == loaded.data.chance_key
+        await again.start(room.data.id, host)
+        for _ in range(1000):
+            if loaded.state.is_over:
+                break
+            await asyncio.sleep(0.01)
+        assert loaded.state.is_over
+        await again.shutdown()
+
+    asyncio.run(scenario())

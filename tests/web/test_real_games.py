@@ -99,6 +99,29 @@ def test_any_option_value_gets_a_clear_answer_never_a_500(api: Api, game_id: str
             )
 
 
+def real_plies(record: dict[str, Any], seat: int | None) -> dict[int, int]:
+    """For each ply a seat is shown during a match, the real ply of the step that showed it: a seat's
+    ply does not count other seats' hidden steps (``Room``), so the server's own rule is replayed."""
+    from slipstream.engine.game import split_seat_action
+    from slipstream.web.hub import Room, stored_game
+    from slipstream.web.storage import MatchData, MoveData, SeatData
+
+    game = stored_game(MatchData("t", record["game"], "", record["options"], record["seed"], "running", "",
+                                 "", 0.0, 0.0))
+    data = MatchData("t", game.id, game.version, record["options"], record["seed"], "running", "", "", 0.0,
+                     0.0, seats=[SeatData(seat=s) for s in game.seats])
+    room = Room(data, game)
+    out = {0: 0}
+    for ply, action in enumerate(record["actions"]):
+        actor = room.state.actor
+        by = actor if isinstance(actor, int) and not isinstance(actor, bool) else None
+        if isinstance(actor, frozenset):
+            by = split_seat_action(action)[0]
+        room.set_state(room.state.apply(action), MoveData(ply, action, by))
+        out.setdefault(room.shown(seat), room.state.ply)
+    return out
+
+
 def jsonish(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
@@ -144,18 +167,26 @@ def test_every_websocket_message_is_exactly_what_the_engine_shows_that_seat(
             inbox[None].append(msg)
             if msg["type"] == "state" and msg["result"] is not None:
                 break
-    states = list(record_states(api.ok("GET", f"/api/matches/{mid}/record")))
+    record = api.ok("GET", f"/api/matches/{mid}/record")
+    states = list(record_states(record))
     for seat, messages in inbox.items():
+        real = real_plies(record, seat)
         checked = 0
+        previous: int | None = None
         for msg in messages:
             if msg["type"] == "log":
                 for entry in msg["entries"]:
-                    assert entry["events"] == jsonish(states[entry["ply"]].visible_events(seat))
+                    assert entry["events"] == jsonish(states[real[entry["ply"]]].visible_events(seat))
             elif msg["type"] == "state":
-                st = states[msg["ply"]]
+                ply = msg["ply"] if msg["result"] is not None else real[msg["ply"]]
+                st = states[ply]
                 assert msg["seat"] == seat
                 assert msg["view"] == jsonish(st.view(seat)), f"{game_id} ply {msg['ply']} seat {seat}"
-                assert msg["events"] == jsonish(st.visible_events(seat))
+                # a message carries the visible events of every step since the seat's previous one (a
+                # step and the chance steps after it are sent together); the first, the last step's
+                steps = range(ply, ply + 1) if previous is None else range(previous + 1, ply + 1)
+                assert msg["events"] == jsonish([e for k in steps for e in states[k].visible_events(seat)])
+                previous = ply
                 actor = st.actor
                 mine = seat is not None and (
                     actor == seat or (isinstance(actor, frozenset) and seat in actor)

@@ -122,7 +122,11 @@ def test_a_real_games_match_resumes_after_sigkill(
         if st["result"] is not None:
             break
         api.ok("POST", f"/api/matches/{mid}/actions", token, json={"action": st["legal"][0], "ply": st["ply"]})
-    before = api.wait(mid, token, lambda s: bool(s["legal"]) or s["result"] is not None)
+    # the bot's own pending choice (a simultaneous one) is made before the kill: after it, nothing is left
+    # for the server to do until seat 0 acts
+    before = api.wait(
+        mid, token, lambda s: (bool(s["legal"]) and s["actor"]["seats"] == [0]) or s["result"] is not None
+    )
     srv.kill()
 
     _srv2, api2 = run_server(servers, db, tmp_path)

@@ -67,10 +67,10 @@ def serve_command(
     ),
 ) -> None:
     """Play in the browser: start the server and print the URL to open."""
-    import uvicorn
     from sqlalchemy.exc import SQLAlchemyError
 
     from slipstream.web.app import create_app
+    from slipstream.web.serve import run
 
     try:
         if not bot_delay >= 0:
@@ -88,8 +88,7 @@ def serve_command(
         raise fail(exc) from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"Slipstream is running: open http://{shown}:{port}/ in your browser (Ctrl+C stops it)")
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    server.run(sockets=[sock])
+    run(app, host, port, sockets=[sock])  # with every protocol-level limit of docs/web.md
 
 
 def register(app: typer.Typer) -> None:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import threading
 
 from .errors import UnknownGameError
 from .game import JSON, Game
 
 _GAMES: dict[str, type[Game]] = {}
 _discovered = False
+_DISCOVERY = threading.RLock()
 
 
 def register(cls: type[Game]) -> type[Game]:
@@ -19,17 +21,22 @@ def register(cls: type[Game]) -> type[Game]:
 
 
 def _discover() -> None:
+    """Import every game package once; under a lock, so a thread that asks while another imports waits
+    for the whole list (the server loads games in threads)."""
     global _discovered
     if _discovered:
         return
-    _discovered = True
-    import slipstream.games as pkg
+    with _DISCOVERY:
+        if _discovered:
+            return
+        import slipstream.games as pkg
 
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{pkg.__name__}.{info.name}")
-        cls = getattr(module, "GAME", None)
-        if isinstance(cls, type) and issubclass(cls, Game):
-            register(cls)
+        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+            module = importlib.import_module(f"{pkg.__name__}.{info.name}")
+            cls = getattr(module, "GAME", None)
+            if isinstance(cls, type) and issubclass(cls, Game):
+                register(cls)
+        _discovered = True
 
 
 def games() -> dict[str, type[Game]]:

@@ -27,15 +27,18 @@ from slipstream.engine.errors import UnknownGameError
 from slipstream.engine.hooks import hooks_of
 from slipstream.engine.registry import game_class, games
 
+from .guard import BodyGuard, too_deep
 from .hub import ApiError, Hub, Room, Subscriber, bot_menu
+from .limits import Limits
 from .protocol import ERROR_CODES, actor_info, events_payload, seat_payload
 from .storage import DEFAULT_SQLITE, Store
 
 log = logging.getLogger("slipstream.web")
+STATUSES = ("open", "running", "finished", "expired", "abandoned")
 STATIC = Path(__file__).parent / "static"
 PLUGINS_ENV = "SLIPSTREAM_PLUGINS"
-HELLO_TIMEOUT = 15.0
-MAX_MESSAGE = 4096
+PEER_POLL_ENV = "SLIPSTREAM_PEER_POLL"
+"""Seconds between looks at the database for matches other server processes changed (0: one process)."""
 
 
 class CreateMatch(BaseModel):
@@ -122,8 +125,11 @@ def create_app(
     ]
     names = [n for n in names if n]
     load_plugins(names)
+    games()  # discover every game now: discovery is not thread-safe, and games are loaded in threads
+    limits = Limits.from_env()
     store = Store(database_url or DEFAULT_SQLITE)
-    hub = Hub(store, bot_delay=bot_delay, plugins=names)
+    peer_poll = float(os.environ.get(PEER_POLL_ENV, "0") or 0)
+    hub = Hub(store, bot_delay=bot_delay, plugins=names, limits=limits, peer_poll=peer_poll)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -135,6 +141,8 @@ def create_app(
         title="Slipstream", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json"
     )
     app.state.hub = hub
+    app.state.limits = limits
+    app.add_middleware(BodyGuard, limits=limits)
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -195,6 +203,7 @@ def create_app(
 
     @app.post("/api/matches", status_code=201)
     async def create_match(body: CreateMatch, request: Request) -> dict[str, Any]:
+        hub.allow_creation(request.client.host if request.client else "?")
         room, host_token = await hub.create(body.game, body.players, body.options, body.title, body.bots)
         return {
             "id": room.data.id,
@@ -205,10 +214,18 @@ def create_app(
 
     @app.get("/api/matches")
     async def list_matches(status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
-        if status is not None and status not in ("open", "running", "finished"):
-            raise ApiError(400, "bad_request", "status must be open, running or finished")
+        if status is not None and status not in STATUSES:
+            raise ApiError(400, "bad_request", f"status must be one of {', '.join(STATUSES)}")
         limit = max(1, min(limit, 200))
         rows = await hub.db(hub.store.list_matches, status, limit)
+
+        def public_ply(d: Any, moves: int) -> int | None:
+            """The ply a spectator is shown: hidden steps (see ``Room``) are not counted."""
+            room = hub.rooms.get(d.id)
+            if room is not None:
+                return room.shown(None)
+            return moves if d.status in ("open", "finished") else None
+
         return [
             {
                 "id": d.id,
@@ -217,7 +234,7 @@ def create_app(
                 "status": d.status,
                 "players": len(d.seats),
                 "created_at": d.created_at,
-                "ply": moves,
+                "ply": public_ply(d, moves),
                 "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in d.seats],
             }
             for d, moves in rows
@@ -312,7 +329,7 @@ def create_app(
     async def live(websocket: WebSocket, match_id: str) -> None:
         await websocket.accept()
         try:
-            hello = json.loads(await asyncio.wait_for(_receive_text(websocket), HELLO_TIMEOUT))
+            hello = parse_message(await asyncio.wait_for(_receive_text(websocket), limits.hello_timeout), limits)
             if not isinstance(hello, dict) or hello.get("type") != "hello":
                 raise ApiError(
                     400, "bad_request", 'the first message must be {"type": "hello", "token": ...}'
@@ -324,7 +341,7 @@ def create_app(
                 seat = room.seat_for_token(token) if isinstance(token, str) else None
                 if seat is None:
                     raise ApiError(403, "bad_token", "this token does not hold a seat in this match")
-        except (ApiError, json.JSONDecodeError, TimeoutError, WebSocketDisconnect) as exc:
+        except (ApiError, TimeoutError, WebSocketDisconnect) as exc:
             with contextlib.suppress(Exception):
                 err = (
                     exc
@@ -346,7 +363,7 @@ def create_app(
                 except ApiError as exc:
                     sub.queue.put_nowait(json.dumps({"type": "error", "id": None, **exc.to_json()}))
                     continue
-                reply = await _handle(hub, room, seat, text)
+                reply = await _handle(hub, room, seat, text, limits)
                 if reply is not None:
                     sub.queue.put_nowait(json.dumps(reply))
         except (WebSocketDisconnect, RuntimeError):
@@ -380,16 +397,25 @@ async def _writer(websocket: WebSocket, sub: Subscriber) -> None:
             await websocket.send_text(text)
 
 
-async def _handle(hub: Hub, room: Room, seat: int | None, text: str) -> dict[str, Any] | None:
+def parse_message(text: str, limits: Limits) -> Any:
+    """A client's WebSocket message as JSON: too long, too deeply nested or not JSON is a ``bad_request``."""
+    if len(text) > limits.max_message:
+        raise ApiError(400, "bad_request", f"messages are at most {limits.max_message} characters")
+    if too_deep(text, limits.max_depth):
+        raise ApiError(400, "bad_request", f"JSON is nested at most {limits.max_depth} deep")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise ApiError(400, "bad_request", "the message is not valid JSON") from None
+
+
+async def _handle(
+    hub: Hub, room: Room, seat: int | None, text: str, limits: Limits
+) -> dict[str, Any] | None:
     """One client message: ``act`` or ``ping``; a bad one gets an error message, never a disconnect."""
     msg_id = None
     try:
-        if len(text) > MAX_MESSAGE:
-            raise ApiError(400, "bad_request", f"messages are at most {MAX_MESSAGE} characters")
-        try:
-            msg = json.loads(text)
-        except json.JSONDecodeError:
-            raise ApiError(400, "bad_request", "the message is not valid JSON") from None
+        msg = parse_message(text, limits)
         if not isinstance(msg, dict):
             raise ApiError(400, "bad_request", "a message is a JSON object with a 'type'")
         msg_id = msg.get("id") if isinstance(msg.get("id"), str) else None

@@ -9,6 +9,7 @@ the choices other seats have already made in a simultaneous choice.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import multiprocessing
@@ -92,6 +93,14 @@ def choose(
     except Exception:
         log.exception("%s: bot %s failed for seat %s", game_id, bot, seat)
     return RandomBot(state.ply).choose(state, seat)
+
+
+def kill_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now, killing its workers even in the middle of a move (no clean way exists)."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        with contextlib.suppress(Exception):
+            process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def make_pool(workers: int, plugins: list[str]) -> ProcessPoolExecutor:

@@ -3,7 +3,8 @@
 Every change to a match happens under the room's lock, in this order: check the request against
 the server's own state, apply it through the engine, commit it to the database, then change the
 room and tell every client. A request that fails any step changes nothing. Chance outcomes are
-sampled from the match's seed and bots choose in a thread, so the event loop never blocks.
+drawn from the match's secret key (``dice``) and bots choose in worker processes, so the event loop
+never blocks.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable, Sequence
@@ -22,12 +24,13 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from slipstream.bots.random_bot import RandomBot
-from slipstream.bots.registry import bot_names, make_bot
+from slipstream.bots.registry import bot_names, make_bot, parse_mcts
 from slipstream.engine.errors import IllegalActionError, SlipstreamError
 from slipstream.engine.game import CHANCE, Event, Game, State
 from slipstream.engine.registry import load
 
-from . import botpool
+from . import botpool, dice
+from .limits import Limits
 from .protocol import board_module, events_payload, pending_seats, seat_payload
 from .storage import MatchData, MoveData, SeatData, Store
 
@@ -36,11 +39,16 @@ T = TypeVar("T")
 
 MAX_NAME = 40
 LOG_REPLAY = 300
+MAX_BATCH = 200
+"""Chance steps committed and sent together with the step before them, at most."""
 MAX_BACKLOG = 500
 """Messages a client may leave unread before the server disconnects it."""
 MAX_IDLE_FINISHED = 500
 """Finished matches kept in memory with nobody watching; older ones are reloaded from the database."""
 FORBIDDEN_OPTIONS = ("content",)
+MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a match id looks like (``secrets.token_urlsafe(8)``): anything else is not looked up."""
+ACTIVE = ("open", "running")
 
 
 STRENGTHS = {"mcts": ("mcts:0.25s", "mcts", "mcts:3s")}
@@ -69,6 +77,25 @@ class ApiError(Exception):
         return {"code": self.code, "message": self.message, **self.extra}
 
 
+class Conflict(Exception):
+    """Another server process stored this ply of the match first (the database is the shared truth)."""
+
+
+def is_conflict(exc: BaseException) -> bool:
+    """Whether a failed commit was a ply already stored (a unique key broken), not a failing database."""
+    import sqlite3
+
+    from sqlalchemy.exc import IntegrityError
+
+    if isinstance(exc, sqlite3.IntegrityError | IntegrityError):
+        return True
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover - psycopg is a dependency
+        return False
+    return isinstance(exc, psycopg.IntegrityError)
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -87,13 +114,32 @@ class Subscriber:
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
 
 
+def names_a_file(value: Any) -> bool:
+    """Whether an option value could be read as a path on the server (a separator, a dot, a ``~``)."""
+    return isinstance(value, str) and (any(c in value for c in "/\\.\0") or value.startswith("~"))
+
+
 def load_game(game_id: str, options: dict[str, Any]) -> Game:
+    """A client's game: options checked by the game, and none of them naming a file on the server.
+
+    The options are refused before the game sees them, so the answer never depends on which files
+    exist (and no FIFO or device is ever opened). It may read the game's shipped content, so the
+    server calls it in a thread, never on the event loop.
+    """
     opts = dict(options)
     players = opts.pop("players", None)
     for name in FORBIDDEN_OPTIONS:
         if name in opts:
             raise ApiError(
                 400, "bad_option", f"option {name!r} (a server file path) is not accepted over the web"
+            )
+    for name, value in opts.items():
+        if names_a_file(value):
+            raise ApiError(
+                400,
+                "bad_option",
+                f"option {name!r}: over the web only the game's own values are accepted, not a file "
+                f"(a value has no '/', '\\', '.' or leading '~'); got {str(value)[:80]!r}",
             )
     try:
         return load(game_id, players=players, **opts)
@@ -116,14 +162,34 @@ def stored_game(data: MatchData) -> Game:
 
 
 class Room:
-    """One match in memory."""
+    """One match in memory.
+
+    **Hidden steps.** A step a seat takes that nobody else can see (Rev it Up's secret cart steps: the
+    seat stays asked to act, no event is visible to another seat, and every other seat's view and legal
+    actions and the spectator's view are unchanged) must not advance anything another seat can see. So
+    the ``ply`` a seat is told (``shown(seat)``) counts the steps it can see: the real ply less the
+    hidden steps of other seats. Such a step is sent only to its own seat, and a seat acts, is
+    acknowledged and is checked for staleness in its own count. Once the match is over every step is
+    public and ``shown`` is the real ply.
+    """
 
     def __init__(self, data: MatchData, game: Game) -> None:
         self.data = data
         self.game = game
         self.state: State = game.start(seed=data.seed)
-        self.log: list[tuple[int, tuple[Event, ...]]] = []
+        self.log: list[tuple[dict[int | None, int], tuple[Event, ...]]] = []
+        """Each step's events, with the ply each seat (``None``: spectators) was shown for it."""
         self.since: dict[int, int] = {s: 0 for s in pending_seats(self.state)}
+        """For each seat asked to act: the real ply at which its current decision began ..."""
+        self.since_shown: dict[int, int] = dict(self.since)
+        """... and that ply as the seat was shown it."""
+        self.hidden_total = 0
+        self.hidden_by: dict[int, int] = {}
+        self.private_to: int | None = None
+        """The seat the last step was hidden for (``None``: a public step)."""
+        self.unsent: list[State] = []
+        """The steps since the last broadcast (a seat's action and the chance steps that follow it
+        are committed and sent together)."""
         self.accepted: dict[tuple[int, str], int] = {}
         self.lock = asyncio.Lock()
         self.subs: set[Subscriber] = set()
@@ -142,18 +208,50 @@ class Room:
     def restore(self, moves: list[MoveData]) -> None:
         for move in moves:
             self.set_state(self.state.apply(move.action), move)
+        self.unsent.clear()
+
+    def shown(self, seat: int | None) -> int:
+        """The ply ``seat`` is told: the steps it can see (see the class docstring)."""
+        if self.data.status == "finished":
+            return self.state.ply
+        own = self.hidden_by.get(seat, 0) if seat is not None else 0
+        return self.state.ply - self.hidden_total + own
+
+    def _hidden_step(self, old: State, new: State, seat: int | None) -> bool:
+        """Whether the step from ``old`` to ``new``, taken by ``seat``, shows nothing to anyone else."""
+        if seat is None or pending_seats(old) != pending_seats(new) or seat not in pending_seats(new):
+            return False
+        others = [t for t in self.game.seats if t != seat]
+        if any(e.visible_to(t) for e in new.events for t in (None, *others)):
+            return False
+        pending = set(pending_seats(new))
+        return all(
+            old.view(t) == new.view(t)
+            and (t not in pending or old.legal_actions(t) == new.legal_actions(t))
+            for t in (None, *others)
+        )
 
     def set_state(self, new: State, move: MoveData) -> None:
-        before = set(pending_seats(self.state))
+        old = self.state
+        before = set(pending_seats(old))
+        hidden = self._hidden_step(old, new, move.seat)
         self.state = new
+        self.unsent.append(new)
+        self.private_to = move.seat if hidden else None
+        if hidden and move.seat is not None:
+            self.hidden_total += 1
+            self.hidden_by[move.seat] = self.hidden_by.get(move.seat, 0) + 1
         if new.events:
-            self.log.append((new.ply, new.events))
+            shown = {t: self.shown(t) for t in (None, *self.game.seats)}
+            self.log.append((shown, new.events))
         now = set(pending_seats(new))
-        self.since = {
-            s: (new.ply if s not in before or s == move.seat else self.since.get(s, new.ply)) for s in now
+        fresh = {s for s in now if s not in before or s == move.seat}
+        self.since = {s: new.ply if s in fresh else self.since.get(s, new.ply) for s in now}
+        self.since_shown = {
+            s: self.shown(s) if s in fresh else self.since_shown.get(s, self.shown(s)) for s in now
         }
         if move.seat is not None and move.client_id:
-            self.accepted[(move.seat, move.client_id)] = new.ply
+            self.accepted[(move.seat, move.client_id)] = self.shown(move.seat)
 
     def seat_for_token(self, token: str) -> int | None:
         for s in self.data.seats:
@@ -161,7 +259,8 @@ class Room:
                 return s.seat
         return None
 
-    def match_info(self) -> dict[str, Any]:
+    def match_info(self, seat: int | None = None) -> dict[str, Any]:
+        """Public match info, with the ply as ``seat`` is shown it (``None``: a spectator)."""
         d = self.data
         info: dict[str, Any] = {
             "id": d.id,
@@ -171,7 +270,7 @@ class Room:
             "status": d.status,
             "options": d.options,
             "players": self.game.players,
-            "ply": self.state.ply,
+            "ply": self.shown(seat),
             "created_at": d.created_at,
             "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in d.seats],
             "bots": self.bot_choices,
@@ -181,37 +280,45 @@ class Room:
             info["seed"] = d.seed
         return info
 
-    def message(self, seat: int | None) -> str:
+    def message(self, seat: int | None, steps: Sequence[State] = ()) -> str:
+        """The ``state`` message for ``seat``, with the visible events of ``steps`` (by default the
+        last step's)."""
+        events = [e for st in steps or (self.state,) for e in events_payload(st, seat)]
         payload = seat_payload(self.state, seat, live=self.data.status == "running")
+        payload["ply"] = self.shown(seat)
         return json.dumps(
             {
                 "type": "state",
-                "match": self.match_info(),
+                "match": self.match_info(seat),
                 "seat": seat,
                 **payload,
-                "events": events_payload(self.state, seat),
+                "events": events,
             }
         )
 
     def log_message(self, seat: int | None) -> str:
         entries = []
-        for ply, events in self.log:
+        for shown, events in self.log:
             visible = [e.to_json() for e in events if e.visible_to(seat)]
             if visible:
-                entries.append({"ply": ply, "events": visible})
+                entries.append({"ply": shown.get(seat, shown[None]), "events": visible})
         return json.dumps({"type": "log", "entries": entries[-LOG_REPLAY:]})
 
     def broadcast(self) -> None:
         """Queue the new position for every client (a client too far behind is disconnected; it
-        gets the current state again when it reconnects)."""
+        gets the current state again when it reconnects). A hidden step goes to its own seat only."""
         cache: dict[int | None, str] = {}
+        private_to, self.private_to = self.private_to, None
+        steps, self.unsent = self.unsent or [self.state], []
         for sub in list(self.subs):
+            if private_to is not None and sub.seat != private_to:
+                continue
             if sub.queue.qsize() > MAX_BACKLOG:
                 self.subs.discard(sub)
                 sub.queue.put_nowait(None)
                 continue
             if sub.seat not in cache:
-                cache[sub.seat] = self.message(sub.seat)
+                cache[sub.seat] = self.message(sub.seat, steps)
             sub.queue.put_nowait(cache[sub.seat])
 
     def states(self) -> list[State]:
@@ -224,13 +331,79 @@ class Room:
         return self.states_cache
 
 
+class GroupCommit:
+    """Moves from many rooms that arrive while a commit runs go to the database together in the next
+    one: a busy server makes a few large commits instead of one per move. A batch the database
+    refuses is retried one room at a time, so one room's failure is only that room's.
+
+    SQLite commits run on the event loop itself: in WAL mode with ``synchronous=NORMAL`` a commit does
+    not wait for the disk (about 0.25 ms), while handing it to a thread cost the loop milliseconds in
+    GIL switches. PostgreSQL commits (network round trips) run on the database threads."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.pending: list[tuple[str, list[MoveData], str | None, asyncio.Future[None]]] = []
+        self.running = False
+
+    async def append(self, match_id: str, moves: list[MoveData], status: str | None) -> None:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.pending.append((match_id, moves, status, future))
+        if not self.running:
+            self.running = True
+            task = asyncio.get_running_loop().create_task(self._run())
+            self.hub.tasks.add(task)
+            task.add_done_callback(self.hub.tasks.discard)
+        await future
+
+    async def _run(self) -> None:
+        store = self.hub.store
+        try:
+            while self.pending:
+                await asyncio.sleep(0)  # let the moves that are ready join this commit
+                batch, self.pending = self.pending, []
+                try:
+                    rows = [(m, moves, st) for m, moves, st, _f in batch]
+                    if store.is_sqlite:  # a local commit without fsync (WAL) costs less than a thread hop
+                        store.append_many(rows)
+                    else:
+                        await self.hub.db(store.append_many, rows)
+                    outcomes: list[BaseException | None] = [None] * len(batch)
+                except Exception as exc:
+                    if len(batch) == 1:
+                        outcomes = [exc]
+                    else:
+                        outcomes = []
+                        for m, moves, st, _f in batch:
+                            try:
+                                await self.hub.db(store.append_many, [(m, moves, st)])
+                                outcomes.append(None)
+                            except Exception as one:
+                                outcomes.append(one)
+                for (_m, _moves, _st, future), outcome in zip(batch, outcomes, strict=True):
+                    if future.done():
+                        continue
+                    if outcome is None:
+                        future.set_result(None)
+                    else:
+                        future.set_exception(outcome)
+        finally:
+            self.running = False
+
+
 class Hub:
     """Every live room, the database thread and the bot threads."""
 
     def __init__(
-        self, store: Store, bot_delay: float = 0.0, plugins: Sequence[str] = (), bot_workers: int = 2
+        self,
+        store: Store,
+        bot_delay: float = 0.0,
+        plugins: Sequence[str] = (),
+        bot_workers: int = 2,
+        limits: Limits | None = None,
+        peer_poll: float = 0.0,
     ) -> None:
         self.store = store
+        self.limits = limits or Limits()
         self.bot_delay = bot_delay
         self.rooms: dict[str, Room] = {}
         self.db_pool = ThreadPoolExecutor(1 if store.is_sqlite else 4, thread_name_prefix="slipstream-db")
@@ -238,7 +411,10 @@ class Hub:
         self.bot_workers = bot_workers
         self.bot_pool = botpool.make_pool(bot_workers, self.plugins)
         self.tasks: set[asyncio.Task[None]] = set()
-        self._loading: dict[str, asyncio.Lock] = {}
+        self._loading: dict[str, asyncio.Task[Room]] = {}
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self.writer = GroupCommit(self)
+        self.peer_poll = peer_poll
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
@@ -246,11 +422,87 @@ class Hub:
     # --- lifecycle -----------------------------------------------------------------------
 
     async def startup(self) -> None:
-        """Load every open or running match and resume it exactly where it was."""
+        """Load every open or running match and resume it exactly where it was; start the sweeper."""
         for data in await self.db(self.store.load_active):
+            await self._keyed(data)
             room = self._restore(data)
             if room is not None and data.status == "running":
                 self.kick(room)
+        for job in (self._sweeper(), self._peer_watch()) if self.peer_poll > 0 else (self._sweeper(),):
+            task = asyncio.get_running_loop().create_task(job)
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def _peer_watch(self) -> None:
+        """With several server processes on one database (``peer_poll`` > 0): every ``peer_poll``
+        seconds, catch up the open and running matches another process changed, so clients connected
+        here see its moves and lobby changes too."""
+        while True:
+            await asyncio.sleep(self.peer_poll)
+            try:
+                rooms = {i: r for i, r in self.rooms.items() if r.data.status in ACTIVE}
+                seen = await self.db(self.store.activity, list(rooms))
+                for match_id, (changed_at, moves) in seen.items():
+                    room = rooms[match_id]
+                    if moves != room.state.ply or changed_at > room.data.updated_at:
+                        async with room.lock:
+                            await self.refresh(room)
+                        self.kick(room)
+            except Exception:
+                log.exception("catching up with the other server processes failed")
+
+    async def _sweeper(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.sweep_every)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the sweep for expired matches failed")
+
+    async def sweep(self, now: float | None = None) -> list[str]:
+        """Expire open matches nobody started and abandon running ones nobody plays or watches."""
+        now = time.time() if now is None else now
+        done = []
+        for room in list(self.rooms.values()):
+            idle = now - room.data.updated_at
+            if room.data.status == "open" and idle > self.limits.open_expiry:
+                status = "expired"
+            elif room.data.status == "running" and not room.subs and idle > self.limits.abandoned_expiry:
+                status = "abandoned"
+            else:
+                continue
+            async with room.lock:
+                if room.data.status not in ACTIVE:
+                    continue
+                await self.db(self.store.set_status, room.data.id, status)
+                room.data.status = status
+                room.broadcast()
+            for sub in list(room.subs):
+                sub.queue.put_nowait(None)
+            room.subs.clear()
+            self.rooms.pop(room.data.id, None)
+            done.append(room.data.id)
+            log.info("match %s is %s after %.0f s idle", room.data.id, status, idle)
+        return done
+
+    def allow_creation(self, client: str) -> None:
+        """A client may create ``creations_per_minute`` matches in a minute (a token bucket)."""
+        rate = self.limits.creations_per_minute
+        now = time.monotonic()
+        tokens, last = self._buckets.get(client, (float(rate), now))
+        tokens = min(float(rate), tokens + (now - last) * rate / 60.0)
+        if tokens < 1.0:
+            raise ApiError(
+                429,
+                "too_many",
+                f"at most {rate} matches a minute from one address; try again in "
+                f"{(1.0 - tokens) * 60.0 / rate:.0f} s",
+            )
+        self._buckets[client] = (tokens - 1.0, now)
+        if len(self._buckets) > 10_000:  # forget the addresses whose bucket is full again
+            full = [c for c, (t, at) in self._buckets.items() if t + (now - at) * rate / 60.0 >= rate]
+            for c in full:
+                del self._buckets[c]
 
     async def shutdown(self) -> None:
         for task in list(self.tasks):
@@ -261,6 +513,13 @@ class Hub:
         self.bot_pool.shutdown(wait=True, cancel_futures=True)
         self.db_pool.shutdown(wait=True)
         self.store.close()
+
+    async def _keyed(self, data: MatchData) -> None:
+        """A match stored before chance keys existed gets one now, before it draws again."""
+        if data.chance_key is None and data.status in ACTIVE:
+            key = dice.new_key()
+            await self.db(self.store.set_chance_key, data.id, key)
+            data.chance_key = key
 
     def _restore(self, data: MatchData) -> Room | None:
         try:
@@ -282,26 +541,36 @@ class Hub:
         return room
 
     def _evict(self) -> None:
-        idle = [r for r in self.rooms.values() if r.data.status == "finished" and not r.subs]
+        idle = [r for r in self.rooms.values() if r.data.status not in ACTIVE and not r.subs]
         for r in sorted(idle, key=lambda r: r.data.updated_at)[: max(0, len(idle) - MAX_IDLE_FINISHED)]:
             del self.rooms[r.data.id]
 
     async def room(self, match_id: str) -> Room:
+        """The match's room, loaded from the database if it is not in memory (one load at a time per
+        id; nothing is kept for an id that does not exist)."""
         room = self.rooms.get(match_id)
         if room is not None:
             return room
-        if len(match_id) > 32:
+        if not MATCH_ID.fullmatch(match_id):
+            raise ApiError(404, "not_found", f"no match {match_id[:40]!r}")
+        task = self._loading.get(match_id)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._load_room(match_id))
+            self._loading[match_id] = task
+            task.add_done_callback(lambda _t: self._loading.pop(match_id, None))
+        return await asyncio.shield(task)
+
+    async def _load_room(self, match_id: str) -> Room:
+        data = await self.db(self.store.load, match_id)
+        if data is None:
             raise ApiError(404, "not_found", f"no match {match_id!r}")
-        lock = self._loading.setdefault(match_id, asyncio.Lock())
-        async with lock:
-            room = self.rooms.get(match_id)
-            if room is None:
-                data = await self.db(self.store.load, match_id)
-                if data is None:
-                    raise ApiError(404, "not_found", f"no match {match_id!r}")
-                room = self._restore(data)
-                if room is None:
-                    raise ApiError(409, "not_found", f"match {match_id!r} can no longer be loaded")
+        room = self.rooms.get(match_id)
+        if room is not None:
+            return room
+        await self._keyed(data)
+        room = self._restore(data)
+        if room is None:
+            raise ApiError(409, "not_found", f"match {match_id!r} can no longer be loaded")
         return room
 
     # --- lobby ---------------------------------------------------------------------------
@@ -309,7 +578,14 @@ class Hub:
     async def create(
         self, game_id: str, players: int | None, options: dict[str, Any], title: str, bots: dict[int, str]
     ) -> tuple[Room, str]:
-        game = load_game(game_id, {"players": players, **options} if players is not None else options)
+        open_now = sum(1 for r in self.rooms.values() if r.data.status == "open")
+        if open_now >= self.limits.max_open_matches:
+            raise ApiError(
+                503, "busy", f"the server holds {open_now} matches waiting for players; try again later"
+            )
+        game = await asyncio.to_thread(
+            load_game, game_id, {"players": players, **options} if players is not None else options
+        )
         host_token = secrets.token_urlsafe(24)
         now = time.time()
         data = MatchData(
@@ -318,6 +594,7 @@ class Hub:
             version=game.version,
             options=game.record_options(),
             seed=secrets.randbits(48),
+            chance_key=dice.new_key(),
             status="open",
             title=title.strip()[:80] or game.name,
             host_hash=hash_token(host_token),
@@ -336,6 +613,25 @@ class Hub:
         return room, host_token
 
     def _check_bot(self, game_id: str, bot: str) -> None:
+        """The lobby's bots, or a search whose time is bounded (``mcts:400:2s``) by ``max_bot_seconds``."""
+        menu = bot_menu(game_id)
+        if bot not in menu:
+            parts = bot.split(":")
+            seconds: float | None = None
+            if parts[0] in STRENGTHS:
+                try:
+                    _playouts, seconds, _heuristic = parse_mcts(":".join(p for p in parts if p != "uct"))
+                except SlipstreamError:
+                    seconds = None
+            limit = self.limits.max_bot_seconds
+            if seconds is None or not seconds <= limit:
+                raise ApiError(
+                    400,
+                    "unknown_bot",
+                    f"bot {bot[:60]!r} is not offered: choose one of {', '.join(menu)}, or a search with "
+                    f"a time bound of at most {limit:g} s (e.g. mcts:400:{limit:g}s)",
+                    bots=menu,
+                )
         try:
             make_bot(bot, game_id, 0)
         except SlipstreamError as exc:
@@ -367,6 +663,7 @@ class Hub:
             )
             await self.db(self.store.set_seat, room.data.id, new)
             room.data.seats[seat] = new
+            room.data.updated_at = time.time()
             room.broadcast()
         return room, token
 
@@ -394,6 +691,7 @@ class Hub:
                 new = SeatData(seat=seat, kind="bot", name=f"{bot} bot", bot=bot)
             await self.db(self.store.set_seat, room.data.id, new)
             room.data.seats[seat] = new
+            room.data.updated_at = time.time()
             room.bots.pop(seat, None)
             room._make_bots()
             room.broadcast()
@@ -416,6 +714,7 @@ class Hub:
             status = "finished" if room.state.is_over else "running"
             await self.db(self.store.set_status, room.data.id, status)
             room.data.status = status
+            room.data.updated_at = time.time()
             room.broadcast()
         self.kick(room)
         return room
@@ -432,49 +731,99 @@ class Hub:
             )
         if client_id is not None and (not isinstance(client_id, str) or not 0 < len(client_id) <= 64):
             raise ApiError(400, "bad_request", "'id' must be a string of 1 to 64 characters")
-        async with room.lock:
-            if client_id is not None and (seat, client_id) in room.accepted:
-                raise ApiError(
-                    409,
-                    "duplicate",
-                    f"action id {client_id!r} was already accepted",
-                    ply=room.accepted[(seat, client_id)],
-                )
-            if room.data.status != "running":
-                raise ApiError(409, "not_running", f"the match is {room.data.status}")
-            state = room.state
-            if seat not in pending_seats(state):
-                raise ApiError(409, "not_your_turn", f"seat {seat} is not asked to act now", ply=state.ply)
-            if not room.since.get(seat, state.ply) <= ply <= state.ply:
-                raise ApiError(
-                    409,
-                    "stale",
-                    f"the action was chosen at ply {ply}; the match is at ply {state.ply}",
-                    ply=state.ply,
-                )
-            legal = state.legal_actions(seat)
-            if action not in legal:
-                raise ApiError(422, "illegal_action", str(IllegalActionError(action, legal)), legal=legal)
-            new = state.apply(action)
-            await self._commit(
-                room, new, MoveData(ply=state.ply, action=action, seat=seat, client_id=client_id)
-            )
+        for _attempt in range(3):
+            async with room.lock:
+                if client_id is not None and (seat, client_id) in room.accepted:
+                    raise ApiError(
+                        409,
+                        "duplicate",
+                        f"action id {client_id!r} was already accepted",
+                        ply=room.accepted[(seat, client_id)],
+                    )
+                if room.data.status != "running":
+                    raise ApiError(409, "not_running", f"the match is {room.data.status}")
+                state = room.state
+                now = room.shown(seat)
+                if seat not in pending_seats(state):
+                    raise ApiError(409, "not_your_turn", f"seat {seat} is not asked to act now", ply=now)
+                if not room.since_shown.get(seat, now) <= ply <= now:
+                    raise ApiError(
+                        409, "stale", f"the action was chosen at ply {ply}; the match is at ply {now}", ply=now
+                    )
+                legal = state.legal_actions(seat)
+                if action not in legal:
+                    raise ApiError(422, "illegal_action", str(IllegalActionError(action, legal)), legal=legal)
+                move = MoveData(ply=state.ply, action=action, seat=seat, client_id=client_id)
+                try:
+                    await self._commit(room, self._with_chance(room, state.apply(action), move))
+                except Conflict:  # another process moved the match on: catch up and check again
+                    await self.refresh(room)
+                    continue
+                acked = room.shown(seat)
+                if client_id is not None:
+                    room.accepted[(seat, client_id)] = acked
+                break
+        else:
+            raise ApiError(409, "stale", "the match moved on in another server process", ply=room.shown(seat))
         self.kick(room)
-        return {"type": "ack", "id": client_id, "ply": new.ply}
+        return {"type": "ack", "id": client_id, "ply": acked}
 
-    async def _commit(self, room: Room, new: State, move: MoveData) -> None:
+    async def refresh(self, room: Room) -> bool:
+        """Catch the room up with the database (moves, seats, status another process stored); the
+        caller holds the room's lock. Whether anything changed."""
+        data = await self.db(self.store.load, room.data.id)
+        if data is None:
+            return False
+        changed = False
+        for move in data.moves[room.state.ply :]:
+            room.set_state(room.state.apply(move.action), move)
+            changed = True
+        if data.status != room.data.status or data.seats != room.data.seats:
+            room.data.status, room.data.seats = data.status, data.seats
+            room.bots.clear()
+            room._make_bots()
+            changed = True
+        if changed:
+            room.data.updated_at = max(room.data.updated_at, data.updated_at)
+            room.broadcast()
+        return changed
+
+    def _with_chance(self, room: Room, new: State, move: MoveData) -> list[tuple[State, MoveData]]:
+        """A step and the chance steps that follow it (drawn from the match's key), to be committed
+        and sent together: one database write and one message per seat instead of one per step."""
+        steps = [(new, move)]
+        while new.actor == CHANCE and len(steps) < MAX_BATCH:
+            outcome = self._draw(room, new)
+            move = MoveData(new.ply, outcome)
+            new = new.apply(outcome)
+            steps.append((new, move))
+        return steps
+
+    async def _commit(self, room: Room, steps: list[tuple[State, MoveData]]) -> None:
+        """Store the steps in one transaction, then change the room and tell every client."""
+        new = steps[-1][0]
         status = "finished" if new.is_over else None
         try:
-            await self.db(self.store.append_moves, room.data.id, [move], status)
+            await self.writer.append(room.data.id, [m for _s, m in steps], status)
         except Exception as exc:
-            log.exception("match %s: could not save ply %s", room.data.id, move.ply)
+            if is_conflict(exc):
+                raise Conflict(f"match {room.data.id}: ply {steps[0][1].ply} is already stored") from exc
+            log.exception("match %s: could not save ply %s", room.data.id, steps[0][1].ply)
             raise ApiError(503, "unavailable", "the action could not be saved; nothing changed") from exc
-        room.set_state(new, move)
+        for state, move in steps:
+            room.set_state(state, move)
         room.data.updated_at = time.time()
         if status:
             room.data.status = status
             self._evict()
         room.broadcast()
+
+    def _draw(self, room: Room, state: State) -> str:
+        """The chance outcome at this state, from the match's secret key (never from its seed)."""
+        key = room.data.chance_key
+        if key is None:  # a match stored before keys existed: ``_keyed`` gives it one on load
+            raise RuntimeError(f"match {room.data.id} has no chance key")
+        return dice.draw(key, state.ply, state.chance_outcomes())
 
     def kick(self, room: Room) -> None:
         """Make sure the room's automatic steps (chance, bots) are running."""
@@ -485,8 +834,18 @@ class Hub:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
+    def _replace_pool(self, pool: Any) -> None:
+        """Kill the bot workers (a search past its deadline cannot be cancelled) and start fresh ones;
+        moves other matches had in flight fail with ``BrokenProcessPool`` and are asked again."""
+        if self.bot_pool is not pool:
+            return  # already replaced
+        log.error("the bot workers are replaced")
+        botpool.kill_pool(pool)
+        self.bot_pool = botpool.make_pool(self.bot_workers, self.plugins)
+
     async def _advance(self, room: Room) -> None:
         """Play chance and bot steps until a human must act or the match ends."""
+        broken = 0
         try:
             while True:
                 async with room.lock:
@@ -496,37 +855,70 @@ class Hub:
                         room.advancing = False
                         return
                     if bot_seat is None:
-                        outcome = state.sample_chance()
-                        await self._commit(room, state.apply(outcome), MoveData(state.ply, outcome))
+                        outcome = self._draw(room, state)
+                        try:
+                            await self._commit(
+                                room, self._with_chance(room, state.apply(outcome), MoveData(state.ply, outcome))
+                            )
+                        except Conflict:
+                            await self.refresh(room)
                         continue
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
                 name, bot_seed = room.bots[bot_seat]
                 d = room.data
-                try:
-                    action = await asyncio.get_running_loop().run_in_executor(
-                        self.bot_pool,
-                        botpool.choose,
-                        d.id,
-                        d.game_id,
-                        d.options,
-                        d.seed,
-                        state.actions,
-                        bot_seat,
-                        name,
-                        bot_seed,
-                    )
-                except BrokenProcessPool:
-                    log.error("the bot workers stopped; starting new ones")
-                    self.bot_pool.shutdown(wait=False, cancel_futures=True)
-                    self.bot_pool = botpool.make_pool(self.bot_workers, self.plugins)
-                    continue
-                except Exception:
-                    log.exception("match %s: bot %s failed in its worker; it plays a random move", d.id, name)
-                    action = RandomBot(state.ply).choose(state, bot_seat)
+                pool = self.bot_pool
+                fallback = RandomBot(bot_seed * 1_000_003 + state.ply)
+                if name == "random":  # a uniform pick among the seat's own legal actions peeks at nothing
+                    action = fallback.choose(state, bot_seat)
+                    broken = 0
+                else:
+                    try:
+                        action = await asyncio.wait_for(
+                            asyncio.get_running_loop().run_in_executor(
+                                pool,
+                                botpool.choose,
+                                d.id,
+                                d.game_id,
+                                d.options,
+                                d.seed,
+                                state.actions,
+                                bot_seat,
+                                name,
+                                bot_seed,
+                            ),
+                            self.limits.bot_deadline,
+                        )
+                        broken = 0
+                    except TimeoutError:
+                        log.error(
+                            "match %s: bot %s took more than %s s; its workers are replaced and it plays a "
+                            "random move",
+                            d.id,
+                            name,
+                            self.limits.bot_deadline,
+                        )
+                        self._replace_pool(pool)
+                        action = fallback.choose(state, bot_seat)
+                    except BrokenProcessPool:
+                        self._replace_pool(pool)
+                        broken += 1
+                        if broken < 3:
+                            continue
+                        log.error("match %s: bot %s broke its workers three times; a random move", d.id, name)
+                        action, broken = fallback.choose(state, bot_seat), 0
+                    except Exception:
+                        log.exception(
+                            "match %s: bot %s failed in its worker; it plays a random move", d.id, name
+                        )
+                        action = fallback.choose(state, bot_seat)
                 async with room.lock:
                     if room.state is state:
-                        await self._commit(room, state.apply(action), MoveData(state.ply, action, bot_seat))
+                        move = MoveData(state.ply, action, bot_seat)
+                        try:
+                            await self._commit(room, self._with_chance(room, state.apply(action), move))
+                        except Conflict:
+                            await self.refresh(room)
         except ApiError:
             room.advancing = False
             await asyncio.sleep(1.0)

@@ -1,0 +1,65 @@
+"""Every limit the server sets, in one place, with its default (docs/web.md lists them all).
+
+Each can be changed without code through ``SLIPSTREAM_LIMIT_<NAME>`` (e.g.
+``SLIPSTREAM_LIMIT_CREATIONS_PER_MINUTE=600`` for a load test); a bad value stops the server at start.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass
+
+ENV_PREFIX = "SLIPSTREAM_LIMIT_"
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_body: int = 16 * 1024
+    """Bytes in an HTTP request body; more gets 413 ``too_large`` before the rest is read."""
+    body_timeout: float = 10.0
+    """Seconds to send a request body once its headers are in (else 408 ``timeout``)."""
+    header_timeout: float = 10.0
+    """Seconds a connection may take to send a request's headers (else it is closed)."""
+    keep_alive: float = 5.0
+    """Seconds an idle HTTP keep-alive connection stays open between requests."""
+    max_frame: int = 64 * 1024
+    """Bytes in one WebSocket message; a larger one closes the socket with 1009 (message too big)."""
+    max_message: int = 4096
+    """Characters in a WebSocket message the server reads; more gets a ``bad_request`` error."""
+    max_depth: int = 32
+    """Nesting depth of a JSON message or body; deeper gets a ``bad_request`` error."""
+    hello_timeout: float = 15.0
+    """Seconds a new WebSocket has to say hello."""
+    creations_per_minute: int = 30
+    """Matches one client address may create in a minute (a burst of as many, refilled evenly): 429."""
+    max_open_matches: int = 1000
+    """Matches waiting for players (status ``open``) on one server: more gets 503 ``busy``."""
+    open_expiry: float = 3600.0
+    """Seconds an open match may wait, since its last change, before it expires (status ``expired``)."""
+    abandoned_expiry: float = 86400.0
+    """Seconds a running match may go without a move and with nobody connected before it is abandoned."""
+    sweep_every: float = 60.0
+    """Seconds between the server's looks for matches to expire."""
+    bot_deadline: float = 10.0
+    """Seconds a bot has for one move; then its worker is replaced and the seat plays a random move."""
+    max_bot_seconds: float = 3.0
+    """The longest thinking time a bot name may ask for (``mcts:3s``)."""
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> Limits:
+        env = os.environ if environ is None else environ
+        values: dict[str, float | int] = {}
+        for f in dataclasses.fields(cls):
+            raw = env.get(ENV_PREFIX + f.name.upper())
+            if raw is None:
+                continue
+            kind = int if f.type in ("int", int) else float
+            try:
+                value = kind(raw)
+            except ValueError:
+                raise ValueError(f"{ENV_PREFIX}{f.name.upper()} must be a number, not {raw!r}") from None
+            if not value > 0:
+                raise ValueError(f"{ENV_PREFIX}{f.name.upper()} must be above 0, not {raw!r}")
+            values[f.name] = value
+        return cls(**values)  # type: ignore[arg-type]

@@ -1,0 +1,68 @@
+"""Two server processes on one database serve one match consistently (issue 14, Load): the database is
+the shared truth, a ply one process stored first makes the other catch up and check the action again,
+and each process catches up with the other's moves, so both tell every seat the same match."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import ROOMY
+from tests.web.server import Api, Server
+
+
+@pytest.fixture
+def peers(tmp_path: Path) -> Iterator[list[Server]]:
+    db = str(tmp_path / "shared.sqlite3")
+    env = {**ROOMY, "SLIPSTREAM_PEER_POLL": "0.1"}
+    started = []
+    try:
+        for name in ("a", "b"):
+            started.append(Server(db, tmp_path / f"{name}.log", env=env).start())
+        yield started
+    finally:
+        for srv in started:
+            srv.stop()
+
+
+def test_two_processes_serve_one_match_consistently(peers: list[Server]) -> None:
+    a, b = peers[0].client(), peers[1].client()
+    made = a.ok("POST", "/api/matches", json={"game": "toy-dash", "players": 2, "options": {"length": 12}})
+    mid = made["id"]
+    tokens = [
+        a.ok("POST", f"/api/matches/{mid}/seats/0/join", json={"name": "ann"})["token"],
+        b.ok("POST", f"/api/matches/{mid}/seats/1/join", json={"name": "bob"})["token"],
+    ]
+    b.wait(mid, None, lambda s: [x["kind"] for x in s["match"]["seats"]] == ["human", "human"], timeout=10)
+    b.ok("POST", f"/api/matches/{mid}/start", made["host_token"])
+    a.wait(mid, None, lambda s: s["match"]["status"] == "running", timeout=10)
+
+    def act(api: Api, token: str, out: list[Any]) -> None:
+        st = api.state(mid, token)
+        if st["legal"] and st["result"] is None:
+            pick = next((x for x in st["legal"] if x.endswith("dash")), st["legal"][0])
+            out.append(api.call("POST", f"/api/matches/{mid}/actions", token, json={"action": pick, "ply": st["ply"]}))
+
+    for turn in range(400):
+        # both seats act at once, each through "its" process, which swap every turn
+        apis = (a, b) if turn % 2 else (b, a)
+        answers: list[Any] = []
+        threads = [threading.Thread(target=act, args=(apis[s], tokens[s], answers)) for s in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for status, body in answers:
+            assert status == 200 or body["error"]["code"] in ("stale", "not_your_turn", "not_running"), body
+        if a.state(mid)["result"] is not None:
+            break
+    final_a = a.wait(mid, None, lambda s: s["result"] is not None, timeout=10)
+    final_b = b.wait(mid, None, lambda s: s["result"] is not None, timeout=10)
+    assert final_a["ply"] == final_b["ply"] and final_a["view"] == final_b["view"]
+    record_a = a.ok("GET", f"/api/matches/{mid}/record")
+    assert record_a == b.ok("GET", f"/api/matches/{mid}/record"), "one match, the same record in both"
+    assert len(record_a["actions"]) == final_a["ply"]

@@ -2,8 +2,9 @@
 
     python -m benchmarks.run [--races N] [--repeat K]
 
-Each game as ``python -m benchmarks.races GAME`` reports it; the other benchmarks (simulator, MCTS, web)
-take longer and are run on their own (see their docstrings).
+Each game as ``python -m benchmarks.races GAME`` reports it, then the cost of one action as a ratio to
+OpenSpiel's backgammon in the same run (``benchmarks.peer``); the other benchmarks (simulator, MCTS, web,
+the AI bridges) take longer and are run on their own (see their docstrings).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import argparse
 from collections.abc import Sequence
 
 import slipstream
-from benchmarks import races
+from benchmarks import peer, races
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -22,6 +23,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     for game_id in slipstream.available_games():
         races.main([game_id, "--races", str(args.races), "--repeat", str(args.repeat)])
+    peer.main(["--rounds", str(args.repeat)])
 
 
 if __name__ == "__main__":

@@ -51,6 +51,11 @@ class RaceSpec:
     setup: tuple[str, ...] = field(default=())
     """Modules to import first (``module`` or ``module:function``): a game defined outside the package."""
 
+    def part(self, positions: Sequence[int]) -> RaceSpec:
+        """The races at ``positions`` of ``indices``, as a spec of their own (a worker's batch)."""
+        return RaceSpec(self.game, self.players, dict(self.options), tuple(self.seats_bots[p] for p in positions),
+                        tuple(self.indices[p] for p in positions), self.master_seed, self.setup)
+
 
 class SetupError(SlipstreamError):
     """A setup module that cannot be imported (or has no such function)."""

@@ -20,8 +20,8 @@ from slipstream.bots.registry import check_bot
 from slipstream.engine.errors import SlipstreamError
 
 from . import store
-from .race import run_setup
-from .workers import Bunch, Work, executor
+from .race import RaceSpec, run_setup
+from .workers import Bunch, executor
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``, called as races finish."""
@@ -174,7 +174,7 @@ def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process
     races, todo = prepare(config, out_dir)
     resumed = len(races)
     seat_of = seating(config.bots, config.players, config.rotate)
-    work = Work(config.game, config.players, dict(config.options), tuple(seat_of(i) for i in todo), tuple(todo),
+    work = RaceSpec(config.game, config.players, dict(config.options), tuple(seat_of(i) for i in todo), tuple(todo),
                 config.seed, config.setup)
     pool = executor(work, jobs, backend, address) if todo else None
     total = config.n

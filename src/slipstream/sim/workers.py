@@ -24,7 +24,6 @@ import time
 import traceback
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,25 +50,6 @@ RAY_CONNECT_SECONDS = 20.0
 """How long to wait for a Ray cluster before giving up with a clear error."""
 
 
-@dataclass(frozen=True)
-class Work:
-    """The races a run still has to play: plain data, sent once to each worker."""
-
-    game: str
-    players: int
-    options: dict[str, Any]
-    seats_bots: tuple[tuple[str, ...], ...]
-    """The bots by seat of each race in ``indices``."""
-    indices: tuple[int, ...]
-    master_seed: int
-    setup: tuple[str, ...] = field(default=())
-
-    def spec(self, positions: Sequence[int]) -> RaceSpec:
-        """The batch of the races at ``positions`` (of ``indices``)."""
-        return RaceSpec(self.game, self.players, dict(self.options), tuple(self.seats_bots[p] for p in positions),
-                        tuple(self.indices[p] for p in positions), self.master_seed, self.setup)
-
-
 class BackendError(slipstream.SlipstreamError):
     """A backend that cannot be used (Ray missing or unreachable)."""
 
@@ -82,7 +62,7 @@ class BackendError(slipstream.SlipstreamError):
 class InProcess:
     """One job: the races played here, one by one (no worker start-up, no messages)."""
 
-    def __init__(self, work: Work) -> None:
+    def __init__(self, work: RaceSpec) -> None:
         self.work = work
 
     def results(self) -> Iterator[Bunch]:
@@ -140,7 +120,7 @@ def _no_stop() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
 
 
-def _worker(work: Work, counter: Any, out: Any) -> None:
+def _worker(work: RaceSpec, counter: Any, out: Any) -> None:
     """A worker process: take the next race from ``counter``, play it, send finished races in bunches."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent()
@@ -190,7 +170,7 @@ def _context() -> Any:
 class Processes:
     """``jobs`` local worker processes sharing the races through a counter; see the module docstring."""
 
-    def __init__(self, work: Work, jobs: int) -> None:
+    def __init__(self, work: RaceSpec, jobs: int) -> None:
         ctx = _context()
         self.counter = ctx.Value("q", 0)
         self.out = ctx.Queue()
@@ -318,7 +298,7 @@ def _first_line(exc: BaseException) -> str:
 class RayTasks:
     """Races as Ray tasks of about ``RAY_TASK_SECONDS`` each, ``2 * jobs`` in flight."""
 
-    def __init__(self, work: Work, jobs: int, started: bool) -> None:
+    def __init__(self, work: RaceSpec, jobs: int, started: bool) -> None:
         import ray
 
         self.ray = ray
@@ -336,7 +316,7 @@ class RayTasks:
             size = 1 if self.seconds_per_race is None else max(1, int(RAY_TASK_SECONDS / self.seconds_per_race))
             positions = range(self.next, min(total, self.next + size))
             self.next = positions.stop
-            ref = self.remote.remote(self.work.spec(positions))
+            ref = self.remote.remote(self.work.part(positions))
             self.pending[ref] = (len(positions), time.monotonic())
 
     def results(self) -> Iterator[Bunch]:
@@ -368,7 +348,7 @@ class RayTasks:
 Executor = InProcess | Processes | RayTasks
 
 
-def executor(work: Work, jobs: int, backend: str, address: str | None) -> Executor:
+def executor(work: RaceSpec, jobs: int, backend: str, address: str | None) -> Executor:
     """The executor for ``backend`` (connecting to Ray first: a clear error if it cannot)."""
     if backend == "ray":
         started = connect_ray(jobs, address)

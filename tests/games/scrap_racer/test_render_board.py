@@ -12,6 +12,7 @@ from rich.text import Text
 
 import slipstream
 from slipstream.engine.game import CHANCE, State
+from slipstream.engine.play import pending_seats
 from slipstream.games.scrap_racer.render import TABLE_HEADER, board
 
 WIDTH = 76
@@ -31,7 +32,8 @@ def _states(players: int, seed: int, **options: Any) -> list[State]:
         if state.actor == CHANCE:
             state = state.apply_chance()
         else:
-            state = state.apply(rng.choice(state.legal_actions(state.actor)))
+            seat = pending_seats(state)[0]
+            state = state.apply(rng.choice(state.legal_actions(seat)))
         out.append(state)
     return out
 

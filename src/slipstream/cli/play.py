@@ -7,6 +7,7 @@ and ``hints(state, seat)``; without it the view is shown as plain data.
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -48,10 +49,21 @@ def describe(game_id: str, action: str) -> str:
     return str(describe_action(action)) if describe_action is not None else action
 
 
+_ENUMERATOR = re.compile(r"(?:(?<=^)|(?<=\s))([A-Z]|\d{1,2})\)")
+
+
+def cite(rule: str) -> str:
+    """A rule citation as printed after an event: ``— Setup 7.`` for ``Setup 7)``.
+
+    The rulebooks number their sections ``A)`` and ``1)``; wrapped in brackets those read as doubled
+    brackets (``(Setup 7))``), so the numbers end with a full stop and the citation follows a dash."""
+    return "\u2014 " + _ENUMERATOR.sub(r"\1.", rule)
+
+
 def print_events(state: State, seat: int | None) -> None:
     for event in state.events:
         if event.visible_to(seat):
-            rule = f" [dim]({escape(event.rule)})[/]" if event.rule else ""
+            rule = f" [dim]{escape(cite(event.rule))}[/]" if event.rule else ""
             console.print(f"  {escape(event.text)}{rule}")
 
 

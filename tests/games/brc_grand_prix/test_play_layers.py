@@ -17,8 +17,8 @@ def test_board_shows_track_pit_lane_weather_and_each_cars_tyres() -> None:
                weather="WET")
     text = render.board(s.view(None))
     assert "track [bold blue]WET[/]" in text and "pit window laps 2-7" in text
-    assert "pit    after 25:" in text and "W weather space P8" in text
-    assert "pit P3" in text and "WET" in text and "no stop yet" in text
+    assert "pit lane: in after space 25, out to space 2" in text and "W weather change" in text
+    assert "pit space 3" in text and "WET" in text and "no stop yet" in text
 
 
 def test_action_labels_and_hints() -> None:

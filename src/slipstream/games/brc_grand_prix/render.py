@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from slipstream.engine.game import State
@@ -18,8 +19,61 @@ def _car(seat: int) -> str:
     return f"[{CAR_STYLE[seat % len(CAR_STYLE)]}]{seat + 1}[/]"
 
 
+WIDTH = 76
+"""The widest board line: an 80-column terminal less the panel's border and padding."""
+ROW = 30
+"""Track spaces on one line of the board: longer tracks (a content file's) go on several lines."""
+
+
+def _pit_lane(view: dict[str, Any]) -> list[str]:
+    """The pit lane as two rows: the pit space numbers, and what stands on each (cars, E, W, the line).
+
+    The rulebook calls the pit spaces P1..P8, which reads like the players: here they are "pit space 3"
+    and plain numbers under the heading "pit space"."""
+    layout = view["board"]
+    cars = view["cars"]
+    numbers: list[str] = []
+    marks: list[str] = []
+    for k in range(layout["pit_spaces"] + 1):
+        here = [c for c in cars if c["pit"] == k and not c["finished"]]
+        if here:
+            mark, width = "".join(_car(c["seat"]) for c in here), len(here)
+        elif k == 0:
+            mark, width = "E", 1
+        elif k == layout["weather_space"] and not view["sprint"]:
+            mark, width = "[bold blue]W[/]", 1
+        else:
+            mark, width = ".", 1
+        label = str(k)
+        cell = max(width, len(label))
+        numbers.append(label.ljust(cell))
+        marks.append(mark + " " * (cell - width))
+        if k == layout["pit_line_after"]:
+            numbers.append(" ")
+            marks.append("|")
+    return [
+        f"pit lane: in after space {layout['pit_entry_after']}, out to space {layout['rejoin']}",
+        "  pit space " + " ".join(numbers).rstrip(),
+        "            " + " ".join(marks),
+    ]
+
+
+def _key(view: dict[str, Any]) -> list[str]:
+    """What the letters, digits and signs stand for, and each car's pit box."""
+    layout = view["board"]
+    cars = view["cars"]
+    boxes = "  ".join(f"{_car(i)}->{b}" for i, b in enumerate(layout["pit_boxes"]) if i < len(cars))
+    weather = "" if view["sprint"] else "  W weather change"
+    return [
+        f"pit boxes (car->pit space): {boxes}",
+        f"1-6 cars (dim: off the track)  {FLAG_STYLE['green']}/{FLAG_STYLE['yellow']}/{FLAG_STYLE['blue']} "
+        "green/yellow/blue flag  . empty",
+        f"| finish line (in the pit lane: the line)  E pit entry{weather}",
+    ]
+
+
 def board(view: dict[str, Any]) -> str:
-    """The main track, the pit lane and a table of the cars (tyres, pit status, penalties)."""
+    """The main track, the pit lane, a key and a table of the cars (tyres, pit status, penalties)."""
     layout = view["board"]
     length = int(view["track_length"])
     cars = view["cars"]
@@ -42,31 +96,21 @@ def board(view: dict[str, Any]) -> str:
             cells.append(f" {FLAG_STYLE[layout['flags'][space]]}")
         else:
             cells.append(" .")
-    numbers = "".join(f"{s:<10}" for s in range(0, length, 5))
-    lines.append("track  " + numbers)
-    lines.append("      " + "".join(cells) + " |")
-    pit_cells = []
-    for k in range(layout["pit_spaces"] + 1):
-        here = [c for c in cars if c["pit"] == k and not c["finished"]]
-        mark = "".join(_car(c["seat"]) for c in here) or ("E" if k == 0 else ".")
-        if k == layout["weather_space"] and not view["sprint"] and not here:
-            mark = "[bold blue]W[/]"
-        pit_cells.append(mark)
-        if k == layout["pit_line_after"]:
-            pit_cells.append("|")
-    lines.append(f"pit    after {layout['pit_entry_after']}: " + " ".join(pit_cells)
-                 + f" -> space {layout['rejoin']}")
-    boxes = " ".join(f"{_car(i)}:P{b}" for i, b in enumerate(layout["pit_boxes"]) if i < len(cars))
-    lines.append(f"       boxes {boxes}" + ("" if view["sprint"] else f"  W weather space P{layout['weather_space']}")
-                 + "  | = the line")
-    lines.append("pos car  lap  where        tyre  status")
+    for first in range(0, length, ROW):
+        last = min(length, first + ROW)
+        numbers = "".join(f"{s:<10}" for s in range(first, last, 5)).rstrip()
+        lines.append(("track  " if first == 0 else "       ") + numbers)
+        lines.append("      " + "".join(cells[first:last]) + (" |" if last == length else ""))
+    lines.extend(_pit_lane(view))
+    lines.extend(_key(view))
+    lines.append("pos car  lap  where          tyre  status")
     for c in sorted(cars, key=lambda c: c["position"]):
         if c["finished"]:
             where = "finished"
         elif c["space"] is None and c["pit"] is None:
             where = "grid to set"
         elif c["pit"] is not None:
-            where = f"pit P{c['pit']}" if c["pit"] else "pit entry"
+            where = f"pit space {c['pit']}" if c["pit"] else "pit entry"
         else:
             where = f"space {c['space']}"
         status = []
@@ -81,8 +125,11 @@ def board(view: dict[str, Any]) -> str:
             status.append(f"next roll {c['roll_mod']:+d}")
         status.extend(c["perks"])
         tyre = (c["tyre"] or "?").upper()
-        lines.append(f"{c['position']:>3} {_car(c['seat'])}   {c['lap']:>3}  {where:<12} {tyre:<5} "
-                     + ", ".join(status))
+        rest = f"   {c['lap']:>3}  {where:<14} {tyre:<5} "
+        indent = len(f"{c['position']:>3} {c['seat'] + 1}{rest}")
+        wrapped = textwrap.wrap(", ".join(status), WIDTH - indent, break_on_hyphens=False) or [""]
+        lines.append(f"{c['position']:>3} {_car(c['seat'])}{rest}{wrapped[0]}")
+        lines.extend(" " * indent + more for more in wrapped[1:])
     deck = view["flag_deck"]
     lines.append(f"flag deck: {deck['unseen']} unseen, {deck['used']} at the bottom")
     return "\n".join(lines)
@@ -135,7 +182,7 @@ def hints(state: State, seat: int) -> list[str]:
         else:
             out.append("Sprint HARD: 2d6 (average 7), no lock-up")
     elif s.pit_space[seat] >= 0:
-        out.append(f"pit lane: one unmodified d6; past P{game.content.pit_spaces} the roll takes your "
+        out.append(f"pit lane: one unmodified d6; past pit space {game.content.pit_spaces} the roll takes your "
                    "tyre/weather modifier")
     else:
         out.append(f"{TYRE_NAMES[tyre].upper()} on {WEATHER_NAMES[s.weather]}: "

@@ -15,15 +15,62 @@ COLOUR = {"swifty": "yellow", "jackal": "red", "crusher": "magenta", "hover": "c
           "steel-jacket": "blue"}
 
 
+def letter(racer: dict[str, Any]) -> str:
+    """The one letter that stands for a racer on the track (``W`` for Swifty: ``S`` is Steel-Jacket)."""
+    return LETTER.get(racer["id"]) or (racer["name"] or "?")[0].upper()
+
+
 def _cell(space: int, view: dict[str, Any], here: dict[int, list[dict[str, Any]]]) -> str:
     racers = here.get(space, [])
     if racers:
         r = racers[0]
-        text = LETTER.get(r["id"], "?") + ("+" if len(racers) > 1 else " ")
+        text = letter(r) + ("+" if len(racers) > 1 else " ")
         return f"[bold {COLOUR.get(r['id'], 'white')}]{text}[/]"
     if space in view["boost_spaces_filled"]:
         return "[bold yellow]* [/]"
     return "[dim]- [/]" if view["track"]["kinds"][space] == "S" else "[dim]o [/]"
+
+
+def _key(view: dict[str, Any]) -> list[str]:
+    """What the letters and signs on the track stand for."""
+    racers = [r for r in view["racers"] if r["id"]]
+    named = "  ".join(f"[{COLOUR.get(r['id'], 'white')}]{letter(r)}[/] {r['name']}" for r in racers)
+    lines = [named] if racers else []
+    lines.append("+ more racers there  - straight  o curve  * boost marker  |> finish line")
+    return lines
+
+
+TABLE_HEADER = (("", "racer"), ("", "seat"), ("", "laps"), ("", "space"), ("bonus", "markers"),
+                ("bonus", "cards"), ("", "boost markers"))
+"""Each column's heading on two lines, so that the narrow numbers keep narrow columns."""
+_LEFT = (True, True, False, False, False, False, True)
+
+
+def _table(view: dict[str, Any]) -> list[str]:
+    """The racers in race order, one column per field, two spaces between columns whatever they hold."""
+    seats = view["seats"]
+    rows: list[tuple[str, ...]] = []
+    colours: list[str] = []
+    for slot in view["standings"]:
+        r = view["racers"][slot]
+        boosts = ", ".join(f"{n} {TITLES[t]}" for t, n in r["boost_markers"].items() if n) or "-"
+        space = "-" if r["space"] is None else str(r["space"] + 1)
+        cards = view["bonus_cards_held"][str(r["seat"])]
+        rows.append((r["name"] or "?", seats[r["seat"]], str(r["laps"]), space, str(r["bonus_markers"]),
+                     str(cards), boosts))
+        colours.append(COLOUR.get(r["id"], "white"))
+    heads = tuple(tuple(h[i] for h in TABLE_HEADER) for i in (0, 1))
+    widths = [max(len(row[i]) for row in (*heads, *rows)) for i in range(len(TABLE_HEADER))]
+
+    def line(row: tuple[str, ...]) -> list[str]:
+        return [cell.ljust(w) if ln else cell.rjust(w) for cell, w, ln in zip(row, widths, _LEFT, strict=True)]
+
+    out = ["  ".join(line(head)).rstrip() for head in heads]
+    for row, colour in zip(rows, colours, strict=True):
+        cells = line(row)
+        cells[0] = f"[{colour}]{cells[0]}[/]"
+        out.append("  ".join(cells).rstrip())
+    return out
 
 
 def board(view: dict[str, Any]) -> str:
@@ -37,24 +84,17 @@ def board(view: dict[str, Any]) -> str:
     half = (length + 1) // 2
     top = list(range(half))
     bottom = list(range(length - 1, half - 1, -1))
-    lines = [f"[bold]{track['name']}[/]  ({length} spaces; - straight, o curve, * boost marker, | finish line)"]
-    lines.append("   " + "".join(f"{s + 1:<2}" if (s + 1) % 4 == 1 else "  " for s in top))
+    lines = [f"[bold]{track['name']}[/]  ({length} spaces, read clockwise from |>)"]
+    lines.append("   " + "".join(f"{s + 1:<2}" if (s + 1) % 4 == 1 else "  " for s in top).rstrip())
     lines.append(" |>" + "".join(_cell(s, view, here) for s in top))
     lines.append(" | " + "".join(_cell(s, view, here) for s in bottom))
-    lines.append("   " + "".join(f"{s + 1:<2}" if (s + 1) % 4 == 1 else "  " for s in bottom))
+    lines.append("   " + "".join(f"{s + 1:<2}" if (s + 1) % 4 == 1 else "  " for s in bottom).rstrip())
+    lines.extend(_key(view))
     waiting = [r for r in view["racers"] if r["space"] is None and r["id"]]
     if waiting:
         lines.append("Behind the line: " + ", ".join(r["name"] for r in waiting))
     lines.append("")
-    lines.append(f"{'racer':14}{'player':8}{'laps':>5}{'space':>7}{'boost markers':>16}{'bonus mk':>10}{'cards':>7}")
-    seats = view["seats"]
-    for slot in view["standings"]:
-        r = view["racers"][slot]
-        boosts = ", ".join(f"{n} {TITLES[t]}" for t, n in r["boost_markers"].items() if n) or "-"
-        space = "-" if r["space"] is None else str(r["space"] + 1)
-        name = f"[{COLOUR.get(r['id'], 'white')}]{r['name'] or '?':14}[/]"
-        cards = view["bonus_cards_held"][str(r["seat"])]
-        lines.append(f"{name}{seats[r['seat']]:8}{r['laps']:>5}{space:>7}{boosts:>16}{r['bonus_markers']:>10}{cards:>7}")
+    lines.extend(_table(view))
     mine = view.get("my_bonus_cards")
     if mine:
         lines.append("Your bonus cards: " + ", ".join(f"{n} x {TITLES[c]}" for c, n in mine.items()))

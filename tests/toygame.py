@@ -275,8 +275,10 @@ def use_hooks(monkeypatch: Any, **changes: Any) -> None:
     """For one test: ``ToyDash`` declares ``HOOKS`` with ``changes`` (a hook set to ``None`` is absent)."""
     from slipstream.engine import hooks
 
-    monkeypatch.setattr(sys.modules[__name__], "HOOKS", dataclasses.replace(HOOKS, **changes))
-    monkeypatch.delitem(hooks._CACHE, ToyDash, raising=False)
+    changed = dataclasses.replace(HOOKS, **changes)
+    monkeypatch.setattr(sys.modules[__name__], "HOOKS", changed)
+    # setitem, not delitem: the undo also drops what the test cached, so the next test sees the real hooks
+    monkeypatch.setitem(hooks._CACHE, ToyDash, changed)
 
 
 def install() -> None:

@@ -1,4 +1,4 @@
-"""The generic MCTS bot, on the tiny dice race (hidden cards, a simultaneous choice, dice).
+"""The generic MCTS bot, on Toy Dash (secret gems, a simultaneous choice, dice, a once-per-race sprint).
 
 ``guided=False`` tests the tree search itself (what a game without a heuristic bot gets); the default,
 guided search (around the game's heuristic move) is tested at the end."""
@@ -15,7 +15,12 @@ from slipstream.bots.random_bot import RandomBot
 from slipstream.engine import registry
 from slipstream.engine.game import CHANCE, Result, State
 from slipstream.engine.play import play
-from tests.sim import tiny_game
+from tests import toygame
+
+DEALT = ["card:gem-coral", "card:gem-amber"]
+"""Seat 0 is dealt the coral gem, seat 1 the amber."""
+OTHER_DEAL = ["card:gem-coral", "card:gem-flint"]
+"""The same for seat 0; seat 1's secret gem differs."""
 
 
 def at(state: State, actions: list[str]) -> State:
@@ -25,10 +30,11 @@ def at(state: State, actions: list[str]) -> State:
 
 
 @pytest.mark.parametrize("guided", [False, True])
-def test_plays_whole_races_with_legal_moves_at_every_kind_of_node(tiny: str, guided: bool) -> None:
-    """Dealt cards (chance), the simultaneous style choice and the turns: MCTS in every seat ends the race."""
+def test_plays_whole_races_with_legal_moves_at_every_kind_of_node(toy: str, guided: bool) -> None:
+    """Dealt gems (chance), the simultaneous walk/dash choice, the rolls and sprints: MCTS in every seat ends
+    the race."""
     for players in (2, 3, 4):
-        game = slipstream.load(tiny, players=players)
+        game = slipstream.load(toy, players=players, sprint=True)
         bots = [MCTSBot(seed, playouts=20, guided=guided) for seed in range(players)]
         final = play(game.start(seed=players), bots)  # play() uses the checked apply
         assert final.is_over
@@ -36,59 +42,59 @@ def test_plays_whole_races_with_legal_moves_at_every_kind_of_node(tiny: str, gui
 
 
 @pytest.mark.parametrize("guided", [False, True])
-def test_same_seed_and_playouts_give_the_same_choices(tiny: str, guided: bool) -> None:
-    game = slipstream.load(tiny, players=3)
+def test_same_seed_and_playouts_give_the_same_choices(toy: str, guided: bool) -> None:
+    game = slipstream.load(toy, players=3, sprint=True)
     finals = [play(game.start(seed=9), [MCTSBot(s, playouts=30, guided=guided) for s in range(3)]) for _ in range(2)]
     assert finals[0].actions == finals[1].actions
 
 
-def test_takes_the_boost_that_wins_the_race_now(tiny: str) -> None:
-    """On a 5-space track, P1 (calm) rolls 2 holding a 3 card: boost finishes now, a move leaves P2 a
-    chance to win first."""
-    game = slipstream.load(tiny, players=2, length=5)
-    state = at(game.start(seed=1), ["card:3", "card:1", "0:calm", "1:calm", "die:2"])
-    assert state.legal_actions(0) == ["boost", "move"]
-    assert MCTSBot(0, playouts=200, guided=False).choose(state, 0) == "boost"
+def test_takes_the_sprint_that_wins_the_race_now(toy: str) -> None:
+    """On a 5-space track, P1 dashes and P2 walks (to 1); P1 rolls 2: the sprint (2 + 3) finishes and wins
+    now, a move leaves P2 a chance to win."""
+    game = slipstream.load(toy, players=2, length=5, sprint=True)
+    state = at(game.start(seed=1), [*DEALT, "0:dash", "1:walk", "roll", "die:2"])
+    assert state.legal_actions(0) == ["move", "sprint"]
+    assert MCTSBot(0, playouts=200, guided=False).choose(state, 0) == "sprint"
 
 
-def test_learns_that_bold_is_the_better_style(tiny: str) -> None:
-    """Bold moves 25/6 a turn on average against calm's 3.5: the search should prefer it."""
-    game = slipstream.load(tiny, players=2, boosts=False)
-    state = at(game.start(seed=2), ["card:2", "card:3"])
+def test_learns_that_dash_is_the_better_choice(toy: str) -> None:
+    """Dash moves 20/6 a round on average against walk's 1: the search should prefer it."""
+    game = slipstream.load(toy, players=2)
+    state = at(game.start(seed=2), ["card:gem-beryl", "card:gem-emerald"])
     assert state.actor == frozenset({0, 1})
     bot = MCTSBot(3, playouts=1500, guided=False)
     root = bot.search(state, 0)
-    assert bot.choose(state, 0) == "0:bold"
-    assert root.stats["0:bold"][0] > root.stats["0:calm"][0]
+    assert bot.choose(state, 0) == "0:dash"
+    assert root.stats["0:dash"][0] > root.stats["0:walk"][0]
 
 
-def test_search_does_not_depend_on_what_the_seat_cannot_see(tiny: str) -> None:
-    """Two worlds that differ only in the opponent's face-down card and in the state's seed (the future
+def test_search_does_not_depend_on_what_the_seat_cannot_see(toy: str) -> None:
+    """Two worlds that differ only in the opponent's secret gem and in the state's seed (the future
     dice) give the same statistics: the bot determinizes and samples chance with its own RNG."""
-    game = slipstream.load(tiny, players=2)
-    a = at(game.start(seed=1), ["card:2", "card:1", "0:bold", "1:bold", "die:4"])
-    b = at(game.start(seed=777), ["card:2", "card:3", "0:bold", "1:bold", "die:4"])
+    game = slipstream.load(toy, players=2, sprint=True)
+    a = at(game.start(seed=1), [*DEALT, "0:dash", "1:dash", "roll", "die:4"])
+    b = at(game.start(seed=777), [*OTHER_DEAL, "0:dash", "1:dash", "roll", "die:4"])
     assert a.view(0) == b.view(0)
     stats_a = MCTSBot(5, playouts=150, guided=False).search(a, 0).stats
     stats_b = MCTSBot(5, playouts=150, guided=False).search(b, 0).stats
     assert stats_a == stats_b
 
 
-def test_a_pending_simultaneous_choice_stays_hidden(tiny: str) -> None:
+def test_a_pending_simultaneous_choice_stays_hidden(toy: str) -> None:
     """P2 chooses after P1 has chosen in secret: P1's choice does not change P2's search."""
-    game = slipstream.load(tiny, players=2)
-    base = at(game.start(seed=4), ["card:1", "card:2"])
-    calm = base.apply("0:calm")
-    bold = base.apply("0:bold")
-    assert calm.view(1) == bold.view(1)
-    assert MCTSBot(8, playouts=100).search(calm, 1).stats == MCTSBot(8, playouts=100).search(bold, 1).stats
+    game = slipstream.load(toy, players=2, sprint=True)
+    base = at(game.start(seed=4), ["card:gem-amber", "card:gem-beryl"])
+    walk = base.apply("0:walk")
+    dash = base.apply("0:dash")
+    assert walk.view(1) == dash.view(1)
+    assert MCTSBot(8, playouts=100).search(walk, 1).stats == MCTSBot(8, playouts=100).search(dash, 1).stats
 
 
-def test_beats_random_in_a_seeded_match(tiny: str) -> None:
+def test_beats_random_in_a_seeded_match(toy: str) -> None:
     """30 two-player races of 100 spaces, seats alternating: MCTS (60 playouts) wins at least 70%.
 
-    (Two random bots would win 21 of 30 about 2% of the time; MCTS finds the bold style.)"""
-    game = slipstream.load(tiny, players=2, length=100)
+    (Two random bots would win 21 of 30 about 2% of the time; MCTS finds that dash is better.)"""
+    game = slipstream.load(toy, players=2, length=100, sprint=True)
     wins = 0
     for race in range(30):
         mcts_seat = race % 2
@@ -100,34 +106,35 @@ def test_beats_random_in_a_seeded_match(tiny: str) -> None:
     assert wins >= 21
 
 
-def test_a_time_budget_stops_the_search(tiny: str) -> None:
-    game = slipstream.load(tiny, players=2)
-    state = at(game.start(seed=1), ["card:2", "card:1"])
+def test_a_time_budget_stops_the_search(toy: str) -> None:
+    game = slipstream.load(toy, players=2, sprint=True)
+    state = at(game.start(seed=1), DEALT)
     bot = MCTSBot(0, playouts=10**9, seconds=0.05, guided=False)
     assert bot.choose(state, 0) in state.legal_actions(0)
     assert bot.capped_moves == 1
     assert 0 < bot.total_playouts < 10**9
 
 
-def test_a_single_legal_action_needs_no_search(tiny: str) -> None:
-    game = slipstream.load(tiny, players=2, boosts=False)
-    state = at(game.start(seed=1), ["card:2", "card:1", "0:bold", "1:bold", "die:3"])
+def test_a_single_legal_action_needs_no_search(toy: str) -> None:
+    game = slipstream.load(toy, players=2)
+    state = at(game.start(seed=1), [*DEALT, "0:dash", "1:dash"])
+    assert state.legal_actions(0) == ["roll"]
     bot = MCTSBot(0, playouts=50)
-    assert bot.choose(state, 0) == "move"
+    assert bot.choose(state, 0) == "roll"
     assert bot.searched_moves == 0
 
 
 @pytest.mark.parametrize("guided", [False, True])
-def test_never_uses_the_states_own_chance_sampler(tiny: str, monkeypatch: pytest.MonkeyPatch,
+def test_never_uses_the_states_own_chance_sampler(toy: str, monkeypatch: pytest.MonkeyPatch,
                                                   guided: bool) -> None:
     """``sample_chance`` reads the real future from the seed: the search must not call it."""
     def forbidden(self: State) -> str:
         raise AssertionError("MCTS read the state's seeded chance")
 
     monkeypatch.setattr(State, "sample_chance", forbidden)
-    game = slipstream.load(tiny, players=2)
-    state = at(game.start(seed=1), ["card:2", "card:1", "0:bold", "1:bold", "die:3"])
-    assert state.actor == 0 and state.actor != CHANCE
+    game = slipstream.load(toy, players=2, sprint=True)
+    state = at(game.start(seed=1), [*DEALT, "0:dash", "1:dash", "roll", "die:3"])
+    assert state.actor == 0 and state.actor != CHANCE and len(state.legal_actions(0)) > 1
     MCTSBot(0, playouts=50, guided=guided).choose(state, 0)
 
 
@@ -170,25 +177,25 @@ def test_plays_a_registered_game_through_the_contract_only() -> None:
             decisions += 1
 
 
-def test_heuristic_playouts_keep_the_heuristic_move_unless_clearly_worse(tiny: str) -> None:
+def test_heuristic_playouts_keep_the_heuristic_move_unless_clearly_worse(toy: str) -> None:
     """With ``:h`` the game's heuristic bot plays the playouts, and its move stands unless the search
-    finds another better by two standard errors (here: boost now to win, which the heuristic also does)."""
+    finds another better by two standard errors (here: sprint now to win, which the heuristic also does)."""
     from slipstream.bots.registry import make_bot
 
-    game = slipstream.load(tiny, players=2, length=5)
-    state = at(game.start(seed=1), ["card:3", "card:1", "0:calm", "1:calm", "die:2"])
-    bot = make_bot("mcts:100:h", tiny, 0)
+    game = slipstream.load(toy, players=2, length=5, sprint=True)
+    state = at(game.start(seed=1), [*DEALT, "0:dash", "1:walk", "roll", "die:2"])
+    bot = make_bot("mcts:100:h", toy, 0)
     assert isinstance(bot, MCTSBot) and bot.heuristic_rollouts
-    assert bot.choose(state, 0) == "boost"
-    early = at(game.start(seed=1), ["card:1", "card:1"])
-    assert bot.choose(early, 0) == "0:bold"
+    assert bot.choose(state, 0) == "sprint"
+    early = at(game.start(seed=1), DEALT)
+    assert bot.choose(early, 0) == "0:dash"
 
 
 # --- the default, guided search ------------------------------------------------------------------
 
 
-class CalmBot:
-    """A poor heuristic: calm style and never a boost."""
+class WalkBot:
+    """A poor heuristic: walk and never a sprint."""
 
     name = "heuristic"
 
@@ -197,67 +204,67 @@ class CalmBot:
 
     def choose(self, state: State, seat: int) -> str:
         legal = state.legal_actions(seat)
-        return f"{seat}:calm" if f"{seat}:calm" in legal else "move" if "move" in legal else legal[0]
+        return f"{seat}:walk" if f"{seat}:walk" in legal else "move" if "move" in legal else legal[0]
 
 
-def test_guided_search_keeps_a_sound_heuristic_move(tiny: str) -> None:
-    """The tiny race's heuristic picks bold, the better style: the search finds nothing clearly better."""
-    game = slipstream.load(tiny, players=2, boosts=False)
-    state = at(game.start(seed=2), ["card:2", "card:3"])
+def test_guided_search_keeps_a_sound_heuristic_move(toy: str) -> None:
+    """Toy Dash's heuristic picks dash, the better choice: the search finds nothing clearly better."""
+    game = slipstream.load(toy, players=2)
+    state = at(game.start(seed=2), ["card:gem-beryl", "card:gem-emerald"])
     bot = MCTSBot(3, playouts=600)
-    assert bot.choose(state, 0) == "0:bold"
+    assert bot.choose(state, 0) == "0:dash"
     assert bot.deviations == 0 and bot.searched_moves == 1
 
 
 def test_guided_search_overrides_a_poor_heuristic_when_clearly_better(
-        tiny: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With a heuristic that always plays calm, the paired rollouts show bold clearly better."""
-    tiny_game.use_hooks(monkeypatch, heuristic_bot=CalmBot)
-    game = slipstream.load(tiny, players=2, boosts=False, length=40)
-    state = at(game.start(seed=2), ["card:2", "card:3"])
+        toy: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a heuristic that always walks, the paired rollouts show dash clearly better."""
+    toygame.use_hooks(monkeypatch, heuristic_bot=WalkBot)
+    game = slipstream.load(toy, players=2, length=40)
+    state = at(game.start(seed=2), ["card:gem-beryl", "card:gem-emerald"])
     bot = MCTSBot(3, playouts=2000, horizon=400)
-    choice, diff = bot.guided_search(state, 0, state.legal_actions(0), CalmBot())
-    assert choice == "0:bold" and bot.deviations == 1
-    pairs, total, _ = diff["0:bold"]
+    choice, diff = bot.guided_search(state, 0, state.legal_actions(0), WalkBot())
+    assert choice == "0:dash" and bot.deviations == 1
+    pairs, total, _ = diff["0:dash"]
     assert pairs >= 16 and total / pairs > 0.05
 
 
 def test_guided_search_scores_the_horizon_with_the_games_position_value(
-        tiny: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """After ``horizon`` plies the game's ``position_value`` judges the position: a value that prizes the
-    calm style makes the bot leave the heuristic's bold for calm."""
+        toy: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After ``horizon`` plies the game's ``position_value`` judges the position: a value that prizes
+    walking makes the bot leave the heuristic's dash for walk."""
     calls: list[int] = []
 
     def position_value(state: State, seat: int) -> float:
         calls.append(seat)
-        return 1.0 if state.style[seat] == "calm" else 0.0  # type: ignore[attr-defined]
+        return 1.0 if state.revealed[seat] == "walk" else 0.0  # type: ignore[attr-defined]
 
-    tiny_game.use_hooks(monkeypatch, position_value=position_value)
-    game = slipstream.load(tiny, players=2, boosts=False)
-    state = at(game.start(seed=2), ["card:2", "card:3"])
+    toygame.use_hooks(monkeypatch, position_value=position_value)
+    game = slipstream.load(toy, players=2)
+    state = at(game.start(seed=2), ["card:gem-beryl", "card:gem-emerald"])
     bot = MCTSBot(1, playouts=200, horizon=3)
-    assert bot.choose(state, 0) == "0:calm"
+    assert bot.choose(state, 0) == "0:walk"
     assert calls and set(calls) == {0}
 
 
-def test_guided_search_does_not_depend_on_what_the_seat_cannot_see(tiny: str) -> None:
-    game = slipstream.load(tiny, players=2)
-    a = at(game.start(seed=1), ["card:2", "card:1", "0:bold", "1:bold", "die:4"])
-    b = at(game.start(seed=777), ["card:2", "card:3", "0:bold", "1:bold", "die:4"])
+def test_guided_search_does_not_depend_on_what_the_seat_cannot_see(toy: str) -> None:
+    game = slipstream.load(toy, players=2, sprint=True)
+    a = at(game.start(seed=1), [*DEALT, "0:dash", "1:dash", "roll", "die:4"])
+    b = at(game.start(seed=777), [*OTHER_DEAL, "0:dash", "1:dash", "roll", "die:4"])
     assert a.view(0) == b.view(0)
     legal = a.legal_actions(0)
     assert len(legal) > 1
-    from tests.sim.tiny_game import HeuristicBot
+    from tests.toygame import HeuristicBot
 
     diff_a = MCTSBot(5, playouts=150).guided_search(a, 0, legal, HeuristicBot(0))
     diff_b = MCTSBot(5, playouts=150).guided_search(b, 0, legal, HeuristicBot(0))
     assert diff_a == diff_b
 
 
-def test_guided_search_stops_at_the_time_budget(tiny: str) -> None:
+def test_guided_search_stops_at_the_time_budget(toy: str) -> None:
     """With a confidence no evidence can reach, only the clock ends the search."""
-    game = slipstream.load(tiny, players=2)
-    state = at(game.start(seed=1), ["card:2", "card:1"])
+    game = slipstream.load(toy, players=2, sprint=True)
+    state = at(game.start(seed=1), DEALT)
     bot = MCTSBot(0, playouts=10**9, seconds=0.05, confidence=1e9)
-    assert bot.choose(state, 0) == "0:bold"
+    assert bot.choose(state, 0) == "0:dash"
     assert bot.capped_moves == 1 and 0 < bot.total_playouts < 10**9

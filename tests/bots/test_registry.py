@@ -7,26 +7,23 @@ import pytest
 from slipstream.bots.mcts import DEFAULT_PLAYOUTS, MCTSBot
 from slipstream.bots.random_bot import RandomBot
 from slipstream.bots.registry import UnknownBotError, bot_names, check_bot, make_bot, parse_mcts
-from tests.sim.tiny_game import HeuristicBot
-from tests.web import toygame
+from tests import toygame
+from tests.toygame import HeuristicBot
 
 
-def test_names_for_a_game_with_a_heuristic_bot(tiny: str) -> None:
-    assert bot_names(tiny) == ["greedy", "heuristic", "mcts", "random"]
-    assert isinstance(make_bot("greedy", tiny, 1), HeuristicBot)
-    assert isinstance(make_bot("heuristic", tiny, 1), HeuristicBot)
-    assert isinstance(make_bot("random", tiny, 1), RandomBot)
+def test_names_for_a_game_with_a_heuristic_bot(toy: str) -> None:
+    assert bot_names(toy) == ["greedy", "heuristic", "mcts", "random"]
+    assert isinstance(make_bot("greedy", toy, 1), HeuristicBot)
+    assert isinstance(make_bot("heuristic", toy, 1), HeuristicBot)
+    assert isinstance(make_bot("random", toy, 1), RandomBot)
 
 
-def test_a_game_without_a_heuristic_bot_lists_what_it_has() -> None:
-    """Toy Dash declares no hooks, so no heuristic bot."""
-    toygame.install()
-    try:
-        assert bot_names("toy-dash") == ["mcts", "random"]
-        with pytest.raises(UnknownBotError, match="no heuristic bot yet; the bots are: mcts, random"):
-            make_bot("greedy", "toy-dash")
-    finally:
-        toygame.uninstall()
+def test_a_game_without_a_heuristic_bot_lists_what_it_has(toy: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Toy Dash declaring no heuristic bot."""
+    toygame.use_hooks(monkeypatch, heuristic_bot=None)
+    assert bot_names(toy) == ["mcts", "random"]
+    with pytest.raises(UnknownBotError, match="no heuristic bot yet; the bots are: mcts, random"):
+        make_bot("greedy", toy)
 
 
 @pytest.mark.parametrize(
@@ -47,9 +44,9 @@ def test_bad_mcts_strength_is_refused_with_the_forms(name: str) -> None:
         check_bot(name, "any-game")
 
 
-def test_unknown_bot_lists_the_bots(tiny: str) -> None:
+def test_unknown_bot_lists_the_bots(toy: str) -> None:
     with pytest.raises(UnknownBotError, match="unknown bot 'wizard'; the bots are: greedy, heuristic, mcts"):
-        make_bot("wizard", tiny)
+        make_bot("wizard", toy)
     assert parse_mcts("mcts") == (None, None, False)
     assert parse_mcts("mcts:50:h") == (50, None, True)
 

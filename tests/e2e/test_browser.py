@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from slipstream.engine.record import check
-from tests.web import toygame
+from tests import toygame
 from tests.web.server import Server
 
 pytestmark = pytest.mark.e2e

@@ -1,4 +1,4 @@
-"""Fixtures for the simulator tests: the tiny dice race registered for the test's duration."""
+"""Fixtures for the simulator tests: Toy Dash (tests/toygame.py) registered for the test's duration."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.sim import tiny_game
+from tests import toygame
 
 
 @pytest.fixture
-def tiny() -> Iterator[str]:
-    """Register the tiny race (and its bot and metrics modules); its game id."""
-    tiny_game.install()
-    yield tiny_game.TinyRace.id
-    tiny_game.uninstall()
+def toy() -> Iterator[str]:
+    """Register Toy Dash (its hooks declared on the game); its game id."""
+    toygame.install()
+    yield toygame.ToyDash.id
+    toygame.uninstall()

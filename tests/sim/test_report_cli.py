@@ -15,13 +15,14 @@ from slipstream.sim.report import build
 from slipstream.sim.sweep import grid, parse_sweep, point_config, run_sweep
 from slipstream.sim.tournament import run_tournament
 
-SETUP = ("tests.sim.tiny_game:install",)
+SETUP = ("tests.toygame:install",)
 runner = CliRunner()
 
 
 def cfg(**kw: object) -> SimConfig:
-    base: dict[str, object] = {"game": "tiny-race", "players": 3, "bots": ("greedy", "random", "mcts:10"),
-                               "n": 8, "seed": 1, "setup": SETUP}
+    base: dict[str, object] = {"game": "toy-dash", "players": 3, "bots": ("greedy", "random", "mcts:10"),
+                               "n": 8, "seed": 1, "setup": SETUP,
+                               "options": {"length": "20", "sprint": "true"}}
     base.update(kw)
     return SimConfig(**base)  # type: ignore[arg-type]
 
@@ -32,16 +33,16 @@ def self_contained(page: str) -> None:
     assert page.count("data:image/png;base64,") >= 4
 
 
-def test_report_of_a_run_has_the_tables_and_embedded_plots(tiny: str, tmp_path: Path) -> None:
+def test_report_of_a_run_has_the_tables_and_embedded_plots(toy: str, tmp_path: Path) -> None:
     run(cfg(), tmp_path, jobs=1)
     page = build(tmp_path).read_text()
     self_contained(page)
     for text in ("win rate by seat", "Win rate by turn order", "How races ended", "Race length", "Game metrics",
-                 "boosts", "mcts:10", "card-", "A sample race", "lead changes"):
+                 "sprints", "mcts:10", "gem-", "A sample race", "lead changes"):
         assert text in page, text
 
 
-def test_sweep_runs_the_grid_and_the_report_compares_the_points(tiny: str, tmp_path: Path) -> None:
+def test_sweep_runs_the_grid_and_the_report_compares_the_points(toy: str, tmp_path: Path) -> None:
     sweep = parse_sweep(["length=10,40", "players=2,3"])
     assert grid(sweep) == [{"length": "10", "players": "2"}, {"length": "10", "players": "3"},
                            {"length": "40", "players": "2"}, {"length": "40", "players": "3"}]
@@ -67,9 +68,9 @@ def test_sweeping_players_needs_one_bot_for_every_seat() -> None:
         point_config(cfg(), {"players": "2"})
 
 
-def test_tournament_rates_mcts_above_random(tiny: str, tmp_path: Path) -> None:
+def test_tournament_rates_mcts_above_random(toy: str, tmp_path: Path) -> None:
     outcome, rated = run_tournament(cfg(bots=("mcts:40", "random"), players=2, n=40,
-                                        options={"length": "60"}), tmp_path, jobs=1)
+                                        options={"length": "60", "sprint": "true"}), tmp_path, jobs=1)
     assert [r["bot"] for r in rated["ratings"]] == ["mcts:40", "random"]
     assert json.loads((tmp_path / "tournament.json").read_text())["races"] == 40
     seats = [tuple(r["bots"]) for r in outcome.races]
@@ -78,7 +79,7 @@ def test_tournament_rates_mcts_above_random(tiny: str, tmp_path: Path) -> None:
     assert "Tournament ratings" in page and "Head to head" in page and 'alt="Elo ratings"' in page
 
 
-def test_a_tournament_needs_distinct_bots(tiny: str, tmp_path: Path) -> None:
+def test_a_tournament_needs_distinct_bots(toy: str, tmp_path: Path) -> None:
     with pytest.raises(SimError, match="each bot once"):
         run_tournament(cfg(bots=("random", "random")), tmp_path)
     with pytest.raises(SimError, match="at least two bots"):
@@ -95,9 +96,9 @@ def cli(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output + (result.stderr if result.stderr_bytes else "")
 
 
-def test_simulate_command_writes_records_tables_and_summary(tiny: str, tmp_path: Path) -> None:
-    code, out = cli("simulate", "tiny-race", "--setup", SETUP[0], "-n", "6", "--bots", "greedy,random,random",
-                    "-o", "length=15", "--seed", "2", "--out", str(tmp_path))
+def test_simulate_command_writes_records_tables_and_summary(toy: str, tmp_path: Path) -> None:
+    code, out = cli("simulate", "toy-dash", "--setup", SETUP[0], "-n", "6", "--bots", "greedy,random,random",
+                    "--players", "3", "-o", "length=15", "--seed", "2", "--out", str(tmp_path))
     assert code == 0, out
     assert "win rate" in out and "by turn order" in out and "first to play wins" in out
     assert {p.name for p in tmp_path.iterdir()} >= {"run.json", "races.jsonl.gz", "results.csv",
@@ -106,16 +107,16 @@ def test_simulate_command_writes_records_tables_and_summary(tiny: str, tmp_path:
     assert code == 0 and (tmp_path / "report.html").exists()
 
 
-def test_simulate_command_sweep(tiny: str, tmp_path: Path) -> None:
-    code, out = cli("simulate", "tiny-race", "--setup", SETUP[0], "-n", "3", "--bots", "random",
-                    "--sweep", "boosts=true,false", "--out", str(tmp_path))
+def test_simulate_command_sweep(toy: str, tmp_path: Path) -> None:
+    code, out = cli("simulate", "toy-dash", "--setup", SETUP[0], "-n", "3", "--bots", "random",
+                    "--sweep", "sprint=true,false", "--out", str(tmp_path))
     assert code == 0, out
-    assert (tmp_path / "boosts=true").is_dir() and (tmp_path / "boosts=false").is_dir()
-    assert "against boosts=true, race by race" in out and "turns" in out
+    assert (tmp_path / "sprint=true").is_dir() and (tmp_path / "sprint=false").is_dir()
+    assert "against sprint=true, race by race" in out and "turns" in out
 
 
-def test_tournament_command_prints_elo(tiny: str, tmp_path: Path) -> None:
-    code, out = cli("tournament", "tiny-race", "--setup", SETUP[0], "--bots", "greedy,random", "-n", "6",
+def test_tournament_command_prints_elo(toy: str, tmp_path: Path) -> None:
+    code, out = cli("tournament", "toy-dash", "--setup", SETUP[0], "--bots", "greedy,random", "-n", "6",
                     "--players", "2", "--out", str(tmp_path))
     assert code == 0, out
     assert "Elo" in out and "greedy" in out
@@ -125,17 +126,17 @@ def test_tournament_command_prints_elo(tiny: str, tmp_path: Path) -> None:
     ("args", "listed"),
     [
         (["simulate", "no-such-game"], "the games are:"),
-        (["simulate", "tiny-race", "-o", "speed=9"], "the options are: boosts, length"),
-        (["simulate", "tiny-race", "-o", "speed"], "write KEY=VALUE"),
-        (["simulate", "tiny-race", "--bots", "genius"], "the bots are: greedy, heuristic, mcts, random"),
-        (["simulate", "tiny-race", "--sweep", "length"], "KEY=VALUE1,VALUE2"),
-        (["simulate", "tiny-race", "--backend", "dask", "-n", "1"], "the backends are: process, ray"),
+        (["simulate", "toy-dash", "-o", "speed=9"], "the options are: length, sprint"),
+        (["simulate", "toy-dash", "-o", "speed"], "write KEY=VALUE"),
+        (["simulate", "toy-dash", "--bots", "genius"], "the bots are: greedy, heuristic, mcts, random"),
+        (["simulate", "toy-dash", "--sweep", "length"], "KEY=VALUE1,VALUE2"),
+        (["simulate", "toy-dash", "--backend", "dask", "-n", "1"], "the backends are: process, ray"),
         (["tournament", "no-such-game", "--bots", "random,greedy"], "the games are:"),
-        (["tournament", "tiny-race", "--bots", "random,nobody"], "the bots are:"),
+        (["tournament", "toy-dash", "--bots", "random,nobody"], "the bots are:"),
         (["report", "/no/such/dir"], "is not a directory"),
     ],
 )
-def test_bad_input_is_a_clear_error_with_exit_code_2(tiny: str, tmp_path: Path, args: list[str],
+def test_bad_input_is_a_clear_error_with_exit_code_2(toy: str, tmp_path: Path, args: list[str],
                                                      listed: str) -> None:
     if args[0] != "report":
         args = [*args, "--setup", SETUP[0], "--out", str(tmp_path / "out")]
@@ -144,7 +145,7 @@ def test_bad_input_is_a_clear_error_with_exit_code_2(tiny: str, tmp_path: Path, 
     assert listed in out and "Traceback" not in out
 
 
-def test_ctrl_c_keeps_the_races_and_exits_130(tiny: str, tmp_path: Path) -> None:
+def test_ctrl_c_keeps_the_races_and_exits_130(toy: str, tmp_path: Path) -> None:
     """A KeyboardInterrupt in the middle of a run: the finished races stay, rerunning completes it."""
     from slipstream.bots import registry
     from slipstream.bots.random_bot import RandomBot
@@ -160,7 +161,7 @@ def test_ctrl_c_keeps_the_races_and_exits_130(tiny: str, tmp_path: Path) -> None
 
     registry.register_bot("impatient", lambda gid, seed: Impatient(seed))
     try:
-        args = ["simulate", "tiny-race", "--setup", SETUP[0], "-n", "30", "--bots", "impatient",
+        args = ["simulate", "toy-dash", "--setup", SETUP[0], "-n", "30", "--bots", "impatient",
                 "--out", str(tmp_path)]
         code, out = cli(*args)
         assert code == 130, out
@@ -175,18 +176,18 @@ def test_ctrl_c_keeps_the_races_and_exits_130(tiny: str, tmp_path: Path) -> None
         registry._FACTORIES.pop("impatient")
 
 
-def test_summary_names_metrics_in_words_and_leaves_out_those_always_zero(tiny: str, tmp_path: Path,
+def test_summary_names_metrics_in_words_and_leaves_out_those_always_zero(toy: str, tmp_path: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    from tests.sim import tiny_game
+    from tests import toygame
 
     def metrics(final: object) -> dict[str, float]:
-        return {"boosts_used": 1.0, "never_happened": 0.0}
+        return {"sprints_used": 1.0, "never_happened": 0.0}
 
-    tiny_game.use_hooks(monkeypatch, race_metrics=metrics)
-    code, out = cli("simulate", "tiny-race", "--setup", SETUP[0], "-n", "4", "--bots", "random",
+    toygame.use_hooks(monkeypatch, race_metrics=metrics)
+    code, out = cli("simulate", "toy-dash", "--setup", SETUP[0], "-n", "4", "--bots", "random",
                     "--out", str(tmp_path))
     assert code == 0, out
-    assert "boosts used" in out and "boosts_used" not in out
+    assert "sprints used" in out and "sprints_used" not in out
     assert "never happened" not in out and "never_happened" not in out
     page = build(tmp_path).read_text()
-    assert "boosts used" in page and "never happened" not in page
+    assert "sprints used" in page and "never happened" not in page

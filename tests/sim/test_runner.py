@@ -17,14 +17,15 @@ from slipstream.engine.errors import OptionError, UnknownGameError
 from slipstream.sim import SimConfig, SimError, run, store
 from slipstream.sim.race import RaceFailed, play_race, race_seed
 from slipstream.sim.runner import seating
-from tests.sim import tiny_game
+from tests import toygame
 
-SETUP = ("tests.sim.tiny_game:install",)
+SETUP = ("tests.toygame:install",)
 
 
 def config(n: int = 12, seed: int = 3, **kw: object) -> SimConfig:
-    base: dict[str, object] = {"game": "tiny-race", "players": 3, "bots": ("greedy", "random", "random"),
-                               "n": n, "seed": seed, "setup": SETUP}
+    base: dict[str, object] = {"game": "toy-dash", "players": 3, "bots": ("greedy", "random", "random"),
+                               "n": n, "seed": seed, "setup": SETUP,
+                               "options": {"length": "20", "sprint": "true"}}
     base.update(kw)
     return SimConfig(**base)  # type: ignore[arg-type]
 
@@ -33,7 +34,7 @@ def strip(races: list[dict[str, object]]) -> list[dict[str, object]]:
     return sorted(races, key=lambda r: r["index"])  # type: ignore[arg-type, return-value]
 
 
-def test_same_seed_same_races_whatever_the_jobs(tiny: str, tmp_path: Path) -> None:
+def test_same_seed_same_races_whatever_the_jobs(toy: str, tmp_path: Path) -> None:
     one = run(config(n=16), tmp_path / "one", jobs=1)
     two = run(config(n=16), tmp_path / "two", jobs=2)
     assert one.races == two.races
@@ -50,7 +51,7 @@ def test_race_seeds_are_distinct_and_fixed_by_master_seed_and_index() -> None:
     assert race_seed(7, 5) == seeds[5] != race_seed(8, 5)
 
 
-def test_each_record_replays_to_the_same_result(tiny: str, tmp_path: Path) -> None:
+def test_each_record_replays_to_the_same_result(toy: str, tmp_path: Path) -> None:
     outcome = run(config(n=6), tmp_path, jobs=1)
     full = strip(list(store.iter_races(tmp_path, full=True)))
     assert [store.compact(r) for r in full] == outcome.races
@@ -62,39 +63,43 @@ def test_each_record_replays_to_the_same_result(tiny: str, tmp_path: Path) -> No
         assert [final.result.rank(s) for s in range(3)] == race["ranks"]
 
 
-def test_races_carry_the_games_metrics_labels_and_standings(tiny: str, tmp_path: Path) -> None:
+def test_races_carry_the_games_metrics_labels_and_standings(toy: str, tmp_path: Path) -> None:
     run(config(n=1), tmp_path, jobs=1)
     race = store.first_race(tmp_path)
     assert race is not None
-    assert set(race["metrics"]) == {"turns", "rounds", "boosts", "bold"}
+    assert set(race["metrics"]) == {"turns", "rounds", "sprints", "dashes"}
     assert set(race["labels"]) == {"0", "1", "2"}
     assert race["positions"][0][0] == 0 and race["lead_changes"] is not None
     leaders = [order[0] for _, order in race["positions"]]
     assert race["lead_changes"] == sum(a != b for a, b in itertools.pairwise(leaders))
 
 
-def test_a_game_without_metrics_hooks_gets_generic_numbers(tiny: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    tiny_game.use_hooks(monkeypatch, race_metrics=None, seat_labels=None, standings=None)
-    game = slipstream.load("tiny-race", players=2)
+def test_a_game_without_metrics_hooks_gets_generic_numbers(toy: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    toygame.use_hooks(monkeypatch, race_metrics=None, seat_labels=None, standings=None)
+    game = slipstream.load("toy-dash", players=2, length=20, sprint=True)
     race = play_race(game, 5, ["random", "random"])
     assert set(race["metrics"]) == {"turns", "rounds"}
-    assert race["metrics"]["turns"] == race["decisions"] - 1  # the two style choices are one turn
+    choices = [a for a in race["actions"] if a.endswith((":dash", ":walk"))]
+    moves = [a for a in race["actions"] if a in ("move", "sprint")]
+    assert choices and moves
+    # each round's two choices are one turn, and a dasher's roll and its move (or sprint) are one turn
+    assert race["metrics"]["turns"] == race["decisions"] - len(choices) // 2 - len(moves)
     assert race["labels"] == {} and race["lead_changes"] is None and race["positions"] == []
 
 
-def test_results_table_has_a_row_per_race_and_seat(tiny: str, tmp_path: Path) -> None:
+def test_results_table_has_a_row_per_race_and_seat(toy: str, tmp_path: Path) -> None:
     outcome = run(config(n=5), tmp_path, jobs=1)
     assert {p.name for p in outcome.files} == {"results.csv", "results.parquet"}
     lines = (tmp_path / "results.csv").read_text().splitlines()
     header = lines[0].split(",")
     assert header[:7] == ["race", "seed", "seat", "bot", "label", "rank", "won"]
-    assert {"turns", "rounds", "m_boosts", "m_bold", "lead_changes"} <= set(header)
+    assert {"turns", "rounds", "m_sprints", "m_dashes", "lead_changes"} <= set(header)
     assert len(lines) == 1 + 5 * 3
     table = pq.read_table(tmp_path / "results.parquet").to_pylist()
     assert len(table) == 15 and sum(row["won"] for row in table) == 5
 
 
-def test_a_run_can_be_extended_and_gives_what_one_long_run_gives(tiny: str, tmp_path: Path) -> None:
+def test_a_run_can_be_extended_and_gives_what_one_long_run_gives(toy: str, tmp_path: Path) -> None:
     first = run(config(n=6), tmp_path / "a", jobs=1)
     assert first.played == 6
     more = run(config(n=14), tmp_path / "a", jobs=2)
@@ -103,7 +108,7 @@ def test_a_run_can_be_extended_and_gives_what_one_long_run_gives(tiny: str, tmp_
     assert more.races == fresh.races
 
 
-def test_an_interrupted_run_keeps_its_races_and_resumes(tiny: str, tmp_path: Path) -> None:
+def test_an_interrupted_run_keeps_its_races_and_resumes(toy: str, tmp_path: Path) -> None:
     """Ctrl-C (a KeyboardInterrupt while races are finishing) keeps what is done; rerunning finishes."""
     calls = []
 
@@ -123,7 +128,7 @@ def test_an_interrupted_run_keeps_its_races_and_resumes(tiny: str, tmp_path: Pat
     assert json.loads((tmp_path / "a" / "run.json").read_text())["status"] == "complete"
 
 
-def test_a_records_file_cut_short_is_repaired_on_resume(tiny: str, tmp_path: Path) -> None:
+def test_a_records_file_cut_short_is_repaired_on_resume(toy: str, tmp_path: Path) -> None:
     run(config(n=10), tmp_path, jobs=1)
     path = tmp_path / store.RACES_FILE
     raw = gzip.decompress(path.read_bytes())
@@ -137,7 +142,7 @@ def test_a_records_file_cut_short_is_repaired_on_resume(tiny: str, tmp_path: Pat
     assert not torn and strip(after) == again.races
 
 
-def test_another_run_in_the_same_directory_is_refused(tiny: str, tmp_path: Path) -> None:
+def test_another_run_in_the_same_directory_is_refused(toy: str, tmp_path: Path) -> None:
     run(config(n=2), tmp_path, jobs=1)
     with pytest.raises(SimError, match="other settings"):
         run(config(n=2, seed=99), tmp_path, jobs=1)
@@ -146,8 +151,8 @@ def test_another_run_in_the_same_directory_is_refused(tiny: str, tmp_path: Path)
 @pytest.mark.parametrize(
     ("kw", "error", "listed"),
     [
-        ({"game": "no-such-game"}, UnknownGameError, "tiny-race"),
-        ({"options": {"lenght": "9"}}, OptionError, "boosts, length"),
+        ({"game": "no-such-game"}, UnknownGameError, "toy-dash"),
+        ({"options": {"lenght": "9"}}, OptionError, "length, sprint"),
         ({"options": {"length": "two"}}, OptionError, "whole number"),
         ({"bots": ("greedy", "nobody", "random")}, UnknownBotError, "greedy, heuristic, mcts, random"),
         ({"bots": ("mcts:lots",)}, UnknownBotError, "mcts:PLAYOUTS"),
@@ -155,14 +160,14 @@ def test_another_run_in_the_same_directory_is_refused(tiny: str, tmp_path: Path)
         ({"players": 9}, OptionError, "from 2 to 4"),
     ],
 )
-def test_bad_settings_are_clear_errors_before_any_race(tiny: str, tmp_path: Path, kw: dict[str, object],
+def test_bad_settings_are_clear_errors_before_any_race(toy: str, tmp_path: Path, kw: dict[str, object],
                                                        error: type[Exception], listed: str) -> None:
     with pytest.raises(error, match=listed):
         run(config(**kw), tmp_path / "out", jobs=1)
     assert not (tmp_path / "out").exists()
 
 
-def test_a_failing_bot_names_the_race_and_keeps_the_others(tiny: str, tmp_path: Path) -> None:
+def test_a_failing_bot_names_the_race_and_keeps_the_others(toy: str, tmp_path: Path) -> None:
     from slipstream.bots import registry
 
     class Broken:
@@ -187,7 +192,7 @@ def test_rotated_seating_gives_every_bot_every_seat() -> None:
     assert seating(("x",), 3, rotate=False)(5) == ("x", "x", "x")
 
 
-def test_the_ray_backend_gives_the_process_backends_races(tiny: str, tmp_path: Path) -> None:
+def test_the_ray_backend_gives_the_process_backends_races(toy: str, tmp_path: Path) -> None:
     """A local Ray (2 CPUs, no dashboard) plays the same races as local processes for the same seed."""
     ray = pytest.importorskip("ray")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
@@ -202,22 +207,22 @@ def test_the_ray_backend_gives_the_process_backends_races(tiny: str, tmp_path: P
         list(store.iter_races(tmp_path / "proc", full=True)))
 
 
-def test_an_unknown_backend_is_refused(tiny: str, tmp_path: Path) -> None:
+def test_an_unknown_backend_is_refused(toy: str, tmp_path: Path) -> None:
     with pytest.raises(SimError, match="process, ray"):
         run(config(n=1), tmp_path, backend="dask")
 
 
-def test_standings_are_looked_at_once_a_round(tiny: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_standings_are_looked_at_once_a_round(toy: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The game's standings hook is the simulator's main cost beyond the race itself: once a round (and at
     the start and the end), not after every decision or turn."""
     calls = []
-    standings = tiny_game.HOOKS.standings
+    standings = toygame.HOOKS.standings
     assert standings is not None
 
     def counted(state: object) -> list[int]:
         calls.append(1)
         return standings(state)  # type: ignore[arg-type]
 
-    tiny_game.use_hooks(monkeypatch, standings=counted)
-    race = play_race(slipstream.load("tiny-race", players=3), 5, ["random"] * 3)
+    toygame.use_hooks(monkeypatch, standings=counted)
+    race = play_race(slipstream.load("toy-dash", players=3, length=20, sprint=True), 5, ["random"] * 3)
     assert len(calls) <= race["metrics"]["rounds"] + 2 < race["metrics"]["turns"], (len(calls), race["metrics"])

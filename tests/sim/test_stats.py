@@ -90,11 +90,11 @@ def test_win_rate_by_turn_order_follows_who_played_first_not_the_seat() -> None:
     assert s["reasons"] == {"a racer won": 4}, "races group by how they ended, not by who won"
 
 
-def test_a_race_records_its_order_of_play(tiny: str) -> None:
+def test_a_race_records_its_order_of_play(toy: str) -> None:
     import slipstream
     from slipstream.sim.race import play_race
 
-    race = play_race(slipstream.load("tiny-race", players=3), 5, ["random"] * 3)
+    race = play_race(slipstream.load("toy-dash", players=3, length=20, sprint=True), 5, ["random"] * 3)
     assert race["turn_order"] == [0, 1, 2]
 
 

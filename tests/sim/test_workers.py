@@ -17,18 +17,19 @@ from slipstream.sim import SimConfig, run, store
 from slipstream.sim.workers import BackendError, connect_ray
 from tests.sim import slow_bot
 
-SETUP = ("tests.sim.tiny_game:install", "tests.sim.slow_bot:install")
+SETUP = ("tests.toygame:install", "tests.sim.slow_bot:install")
 
 
 def counted(n: int, **kw: object) -> SimConfig:
-    base: dict[str, object] = {"game": "tiny-race", "players": 3, "bots": ("counted", "random", "random"),
-                               "n": n, "seed": 5, "setup": SETUP}
+    base: dict[str, object] = {"game": "toy-dash", "players": 3, "bots": ("counted", "random", "random"),
+                               "n": n, "seed": 5, "setup": SETUP,
+                               "options": {"length": "20", "sprint": "true"}}
     base.update(kw)
     return SimConfig(**base)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_ctrl_c_keeps_every_finished_race(tiny: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+def test_ctrl_c_keeps_every_finished_race(toy: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                           jobs: int) -> None:
     """Only the races still being played are lost: at most one per worker, however many were sent out."""
     started = tmp_path / "started.txt"
@@ -58,7 +59,7 @@ def test_plain_mcts_in_a_simulation_has_a_playout_budget_and_no_clock() -> None:
     assert isinstance(named, MCTSBot) and (named.playouts, named.seconds) == (40, None)
 
 
-def test_simulated_races_build_their_bots_for_simulation(tiny: str, tmp_path: Path,
+def test_simulated_races_build_their_bots_for_simulation(toy: str, tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[tuple[int | None, float | None]] = []
     original = MCTSBot.__init__
@@ -68,7 +69,7 @@ def test_simulated_races_build_their_bots_for_simulation(tiny: str, tmp_path: Pa
         seen.append((self.playouts, self.seconds))
 
     monkeypatch.setattr(MCTSBot, "__init__", spy)
-    run(SimConfig("tiny-race", 2, ("mcts", "random"), n=2, seed=1, setup=SETUP[:1]), tmp_path, jobs=1)
+    run(SimConfig("toy-dash", 2, ("mcts", "random"), n=2, seed=1, setup=SETUP[:1]), tmp_path, jobs=1)
     assert seen[-2:] == [(SIMULATION_PLAYOUTS, None)] * 2, "each race's bot (the first is the settings check)"
 
 
@@ -79,7 +80,7 @@ def free_port() -> int:
     return port
 
 
-def test_an_unreachable_ray_cluster_is_a_quick_clear_error(tiny: str, tmp_path: Path) -> None:
+def test_an_unreachable_ray_cluster_is_a_quick_clear_error(toy: str, tmp_path: Path) -> None:
     pytest.importorskip("ray")
     address = f"127.0.0.1:{free_port()}"
     start = time.monotonic()

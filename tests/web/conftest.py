@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web import toygame
+from tests import toygame
 from tests.web.server import Api, Server
 
 ROOMY = {"SLIPSTREAM_LIMIT_CREATIONS_PER_MINUTE": "100000"}

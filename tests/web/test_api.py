@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from slipstream.engine.record import parse, replay
-from tests.web import toygame
+from tests import toygame
 from tests.web.server import Api
 
 
@@ -23,7 +23,7 @@ def test_catalog_lists_registered_games_with_options_and_bots(api: Api) -> None:
     games = {g["id"]: g for g in api.ok("GET", "/api/games")}
     toy = games["toy-dash"]
     assert (toy["min_players"], toy["max_players"]) == (2, 4)
-    assert [o["name"] for o in toy["options"]] == ["length"]
+    assert [o["name"] for o in toy["options"]] == ["length", "sprint"]
     assert "random" in toy["bots"]
 
 
@@ -35,7 +35,8 @@ def test_lobby_flow_create_join_bots_start(api: Api) -> None:
     )
     mid, host = made["id"], made["host_token"]
     assert made["join_url"].endswith(f"/m/{mid}")
-    assert made["match"]["status"] == "open" and made["match"]["options"] == {"players": 3, "length": 5}
+    assert made["match"]["status"] == "open"
+    assert made["match"]["options"] == {"players": 3, "length": 5, "sprint": False}
     assert mid in [m["id"] for m in api.ok("GET", "/api/matches?status=open")]
     assert error(api, "POST", f"/api/matches/{mid}/start", host) == (409, "seats_open")
     joined = api.ok("POST", f"/api/matches/{mid}/seats/0/join", json={"name": "Ann"})

@@ -19,8 +19,8 @@ from slipstream.engine.registry import games
 from slipstream.web.hub import Room
 from slipstream.web.protocol import seat_payload
 from slipstream.web.storage import MatchData, SeatData
+from tests import toygame
 from tests.playout import random_states
-from tests.web import toygame
 
 MAX_PLIES = 600
 

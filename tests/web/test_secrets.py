@@ -11,7 +11,7 @@ from pathlib import Path
 import slipstream
 from slipstream.engine.record import replay
 from slipstream.web import dice
-from tests.web import toygame
+from tests import toygame
 from tests.web.server import Api, Server
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from tests.web import toygame
+from tests import toygame
 from tests.web.server import Api, Server, ws_open, ws_recv, ws_until
 
 

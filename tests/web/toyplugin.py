@@ -1,5 +1,5 @@
 """Imported by a test server (``SLIPSTREAM_PLUGINS=tests.web.toyplugin``): registers Toy Dash."""
 
-from tests.web import toygame
+from tests import toygame
 
 toygame.install()

@@ -11,9 +11,9 @@ import pytest
 from rich.text import Text
 
 import slipstream
-from slipstream.engine.game import CHANCE, State
-from slipstream.engine.play import pending_seats
+from slipstream.engine.game import State
 from slipstream.games.brc_grand_prix.render import board, hints
+from tests.playout import random_states
 
 WIDTH = 76
 """An 80-column terminal less the panel's border and padding."""
@@ -24,17 +24,9 @@ def _plain(markup: str) -> list[str]:
 
 
 def _states(players: int, seed: int, **options: Any) -> list[State]:
-    rng = random.Random(seed)
-    state = slipstream.load("brc-grand-prix", players=players, **options).start(seed=seed)
-    out = [state]
-    while state.actor is not None:
-        if state.actor == CHANCE:
-            state = state.apply_chance()
-        else:
-            seat = pending_seats(state)[0]
-            state = state.apply(rng.choice(state.legal_actions(seat)))
-        out.append(state)
-    return out
+    """Every state of a random race (random choices, seeded chance)."""
+    game = slipstream.load("brc-grand-prix", players=players, **options)
+    return random_states(game.start(seed=seed), random.Random(seed))
 
 
 RACES = [(6, 1, {}), (4, 2, {"sprint": True}), (2, 3, {"laps": 3}), (5, 4, {"dynamic_weather": True})]

@@ -16,6 +16,7 @@ from slipstream.engine.play import pending_seats
 from slipstream.games.rev_it_up import rules
 from slipstream.games.rev_it_up.render import board, hints
 from slipstream.games.rev_it_up.state import RevState, Stage
+from tests.playout import random_states
 
 WIDTH = 76
 """An 80-column terminal less the panel's border and padding."""
@@ -26,17 +27,9 @@ def _plain(markup: str) -> list[str]:
 
 
 def _states(players: int, seed: int, **options: Any) -> list[State]:
-    rng = random.Random(seed)
-    state = slipstream.load("rev-it-up", players=players, **options).start(seed=seed)
-    out = [state]
-    while state.actor is not None:
-        if state.actor == CHANCE:
-            state = state.apply_chance()
-        else:
-            seat = pending_seats(state)[0]
-            state = state.apply(rng.choice(state.legal_actions(seat)))
-        out.append(state)
-    return out
+    """Every state of a random race (random choices, seeded chance)."""
+    game = slipstream.load("rev-it-up", players=players, **options)
+    return random_states(game.start(seed=seed), random.Random(seed))
 
 
 RACES = [(4, 1, {}), (6, 2, {"side": "asymmetric"}), (2, 3, {"track": "grand"}), (3, 4, {"track": "short"})]

@@ -11,9 +11,9 @@ import pytest
 from rich.text import Text
 
 import slipstream
-from slipstream.engine.game import CHANCE, State
-from slipstream.engine.play import pending_seats
+from slipstream.engine.game import State
 from slipstream.games.scrap_racer.render import TABLE_HEADER, board
+from tests.playout import random_states
 
 WIDTH = 76
 """An 80-column terminal less the panel's border and padding."""
@@ -25,17 +25,8 @@ def _plain(markup: str) -> list[str]:
 
 def _states(players: int, seed: int, **options: Any) -> list[State]:
     """Every state of a random race (random choices, seeded chance)."""
-    rng = random.Random(seed)
-    state = slipstream.load("scrap-racer", players=players, **options).start(seed=seed)
-    out = [state]
-    while state.actor is not None:
-        if state.actor == CHANCE:
-            state = state.apply_chance()
-        else:
-            seat = pending_seats(state)[0]
-            state = state.apply(rng.choice(state.legal_actions(seat)))
-        out.append(state)
-    return out
+    game = slipstream.load("scrap-racer", players=players, **options)
+    return random_states(game.start(seed=seed), random.Random(seed))
 
 
 def _table_rows(lines: list[str]) -> list[str]:

@@ -31,9 +31,9 @@ import pyspiel  # type: ignore[import-not-found]
 
 import slipstream
 from slipstream.interop.gymnasium import SlipstreamEnv  # importing it registers the environments
-from slipstream.interop.openspiel import register, spiel_name
+from slipstream.interop.openspiel import register
 from slipstream.interop.pettingzoo import env as aec_env
-from slipstream.interop.spec import acting_seat, settle
+from slipstream.interop.spec import acting_seat, library_name, settle
 
 Runner = Callable[[int], int]
 """Plays one game from a seed, returns its decision steps."""
@@ -94,7 +94,7 @@ def gym(game_id: str, players: int) -> Runner:
 
 
 def openspiel(game_id: str, players: int, observe: bool) -> Runner:
-    game = pyspiel.load_game(spiel_name(game_id), {"players": players})
+    game = pyspiel.load_game(library_name(game_id), {"players": players})
 
     def run(seed: int) -> int:
         rng = random.Random(seed)

@@ -8,20 +8,21 @@ import pytest
 from open_spiel.python.algorithms import mcts
 
 import slipstream
-from slipstream.interop.openspiel import register, spiel_name
+from slipstream.interop.openspiel import register
+from slipstream.interop.spec import library_name
 
 GAMES = sorted(slipstream.available_games())
 
 
 def test_register_names_every_game() -> None:
-    assert register() == [spiel_name(g) for g in slipstream.available_games()]
+    assert register() == [library_name(g) for g in slipstream.available_games()]
     assert set(register()) <= set(pyspiel.registered_names())
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_random_sim(game_id: str) -> None:
     register()
-    game = pyspiel.load_game(spiel_name(game_id), {"players": 2})
+    game = pyspiel.load_game(library_name(game_id), {"players": 2})
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 

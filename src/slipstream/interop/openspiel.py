@@ -33,15 +33,11 @@ from slipstream.engine import CHANCE, State, available_games, game_class, load
 from slipstream.engine.record import replay
 
 from .encoding import ViewEncoder
-from .spec import GameSpec, acting_seat, game_action, seat_actions, seat_reward, spec_for
+from .spec import GameSpec, acting_seat, game_action, library_name, seat_actions, seat_reward, spec_for
 
 JSON = Any
 GAME_LENGTH_MARGIN = 4
 """``max_game_length`` is this many times the longest game met while the spec was built."""
-
-
-def spiel_name(game_id: str) -> str:
-    return "slipstream_" + game_id.replace("-", "_")
 
 
 class _Frozen:
@@ -86,7 +82,7 @@ def _parameters(game_id: str) -> dict[str, JSON]:
 def _game_type(game_id: str) -> pyspiel.GameType:
     cls = game_class(game_id)
     return pyspiel.GameType(
-        short_name=spiel_name(game_id),
+        short_name=library_name(game_id),
         long_name=f"Slipstream {cls.name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
@@ -225,7 +221,7 @@ def register() -> list[str]:
     names = []
     known = set(pyspiel.registered_names())
     for game_id in available_games():
-        name = spiel_name(game_id)
+        name = library_name(game_id)
         if name not in known:
             game_class_ = type(f"Slipstream_{name}", (SlipstreamGame,), {"game_id": game_id})
             pyspiel.register_game(_game_type(game_id), game_class_)

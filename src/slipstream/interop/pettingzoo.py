@@ -28,7 +28,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
-from .spec import GameSpec
+from .spec import GameSpec, library_name
 from .table import Table
 
 JSON = Any
@@ -75,7 +75,7 @@ class SlipstreamAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         self.table = Table(game_id, players, options, spec)
-        self.metadata = {**self.metadata, "name": f"slipstream_{game_id.replace('-', '_')}_v0"}
+        self.metadata = {**self.metadata, "name": f"{library_name(game_id)}_v0"}
         self.render_mode = render_mode
         self.possible_agents = [agent_name(s) for s in range(self.table.players)]
         observation, action = _spaces(self.table)
@@ -164,7 +164,7 @@ class SlipstreamParallel(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc]
         **options: JSON,
     ) -> None:
         self.table = Table(game_id, players, options, spec)
-        self.metadata = {**self.metadata, "name": f"slipstream_{game_id.replace('-', '_')}_v0"}
+        self.metadata = {**self.metadata, "name": f"{library_name(game_id)}_v0"}
         self.render_mode = render_mode
         self.possible_agents = [agent_name(s) for s in range(self.table.players)]
         self.agents = list(self.possible_agents)

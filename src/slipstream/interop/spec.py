@@ -156,6 +156,12 @@ class GameSpec:
 # --- the seat's side of the contract, shared by every bridge ------------------------------------
 
 
+
+def library_name(game_id: str) -> str:
+    """The game's name in the AI libraries, which take identifiers: ``slipstream_<id with underscores>``
+    (OpenSpiel's short name; PettingZoo's environment name adds ``_v0``). A name, not a module lookup."""
+    return "slipstream_" + game_id.replace("-", "_")
+
 def acting_seat(state: State) -> int | None:
     """The seat that decides now: the turn's seat, or the lowest seat of a simultaneous choice (the
     others follow in seat order, each seeing only its own view). ``None`` at the end or at chance."""

@@ -133,10 +133,10 @@ GENERATED_MARK = "Generated at build time from the declared fields"
 def with_generated_copies(source: str, package_dir: Path = PACKAGE_DIR) -> str:
     """``source`` with a ``_clone`` method written into each ``State`` subclass that declares fields.
 
-    The interpreted build copies a state through its ``__dict__`` (``engine.fields.copy_declared``); a
-    compiled state has no ``__dict__``, and a generic copy by attribute name costs four times a written
-    one, so the build writes that method from the declarations, by the same copy rule, into the text it
-    compiles. The source file itself is never changed.
+    The interpreted build writes the same method when the class is created (``engine.fields.install_clone``);
+    a compiled class keeps no annotations at run time, and a generic copy by attribute name costs four
+    times a written one, so the build writes the method from the declarations read in the source, with
+    the same ``clone_method_source``, into the text it compiles. The source file itself is never changed.
     """
     fields = _fields_module(package_dir)
     declared = fields.declarations_in_source(source)

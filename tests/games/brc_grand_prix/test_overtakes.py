@@ -80,6 +80,38 @@ def test_literal_safety_car_can_carry_cars_over_the_line() -> None:
     assert s.finishing_order == (3, 2)
 
 
+def test_safety_car_moves_the_field_at_once_a_leader_behind_a_lapped_car_gains_6() -> None:
+    """Safety Car Boost: "Every other car on the track (not involved in the crash) immediately moves
+    forward 6 spaces" (issue 13): the race leader P3 stands directly behind the lapped P4; both move 6,
+    with either option (the lapped car is not a wall that moves only after the leader)."""
+    for option in ("capped", "literal"):
+        s = poised(started(safety_car=option), 0, dist=[30, 32, 45, 16], pit=[-1] * 4,
+                   tyres=["soft", "hard", "hard", "hard"])
+        s = s.apply("die:4").apply("attempt").apply("attack:crash")
+        assert s.distance[2:] == [51, 22], option
+        assert "safety car: P3 +6, P4 +6" in texts(s)
+
+
+def test_a_capped_car_at_the_line_holds_up_the_car_behind_it() -> None:
+    """F1-A4 (capped): the car before the line moves only to the last space before it, so the car directly
+    behind it, moving at the same time, stops behind that space."""
+    s = poised(started(laps=2), 0, dist=[30, 32, 56, 57], pit=[-1] * 4, tyres=["soft", "hard", "hard", "hard"])
+    s = s.apply("die:4").apply("attempt").apply("attack:crash")
+    assert s.distance[2:] == [58, 59] and "safety car: P4 +2, P3 +2" in texts(s)
+
+
+def test_a_literal_safety_car_in_current_position_mode_has_one_winner() -> None:
+    """Final Standings, Current Position: "The race ends immediately when the winner crosses the line,
+    and the remaining positions are taken from the cars' current spots". A literal boost (F1-A4) carries
+    P4 and P3 over the line together: P4, in front, wins; P3 is second by its spot and is not a second
+    finisher. (The case `test_properties.py` found with --hypothesis-seed=2.)"""
+    s = poised(started(laps=2, safety_car="literal", standings="current-position"), 0, dist=[30, 32, 55, 57],
+               pit=[-1] * 4, tyres=["soft", "hard", "hard", "hard"])
+    s = s.apply("die:4").apply("attempt").apply("attack:crash")
+    assert s.is_over and s.finishing_order == (3,)
+    assert s.result is not None and s.result.order[:2] == (3, 2) and s.distance[2] == 61
+
+
 def test_cars_missing_a_turn_are_passed_freely_and_their_space_can_be_taken() -> None:
     """'You do not roll the Attack Die to pass a car that is missing a turn ... Move past them as if
     they were an empty space' (F1-G10: an off-track car leaves its space free)."""

@@ -591,29 +591,57 @@ def safety_car_boost(state: BRCState, involved: tuple[int, ...], events: list[Ev
     """Safety Car Boost: "Every other car on the track (not involved in the crash) immediately moves
     forward 6 spaces" (F1-A4).
 
-    In race order from the front, without overtaking (a car stops behind any car in action), with no
-    flags and no pit entry; capped below the finish line unless ``safety_car=literal``.
+    The field moves at once: a car stops behind a car in action only where that car ends up after its
+    own boost, so a car directly behind another is never held back by it (``safety_car_moves``). No
+    overtakes, no flags, no pit entry; capped below the finish line unless ``safety_car=literal``. The
+    cars are then placed in race order (laps count; a literal boost may finish cars, the car in front
+    first).
     """
-    game = state.g
     state.counters[Counter.SAFETY_CARS] += 1
-    finish = game.finish_distance
+    moves = safety_car_moves(state, involved)
     moved = []
     for car in standings(state):
-        if car in involved or not in_action(state, car):
+        spaces = moves.get(car, 0)
+        if spaces > 0:
+            moved.append(f"{name(car)} +{spaces}")
+            place(state, car, state.distance[car] + spaces, events)
+    events.append(Event("safety-car", "safety car: " + (", ".join(moved) or "no car can move"),
+                        "Safety Car Boost", {"moved": moved}))
+
+
+def safety_car_moves(state: BRCState, involved: tuple[int, ...]) -> dict[int, int]:
+    """How far each boosted car moves (F1-A4): up to 6 (capped: to the last space before the finish line),
+    but never onto or past the space where a car ahead of it ends its own boost. Every boosted car starts
+    with its full allowance and is cut short behind the end of any car ahead, repeated until nothing
+    changes: cars moving together keep their gaps (so a literal boost is always the full 6), and only a
+    capped car near the line can hold up the cars behind it."""
+    game = state.g
+    length, finish = game.length, game.finish_distance
+    cars = [car for car in range(len(state.distance)) if in_action(state, car)]
+    moves: dict[int, int] = {}
+    for car in cars:
+        if car in involved:
             continue
         at = state.distance[car]
         limit = SAFETY_CAR_SPACES
-        crossing = at + limit >= finish
-        if crossing and not game.literal_safety_car:
+        if at + limit >= finish and not game.literal_safety_car:
             limit = max(0, finish - 1 - at)
-        ahead, offset = closest_ahead(state, at, limit - 1 if crossing and game.literal_safety_car else limit, car)
-        spaces = limit if ahead < 0 else offset - 1
-        if spaces <= 0:
-            continue
-        moved.append(f"{name(car)} +{spaces}")
-        place(state, car, at + spaces, events)
-    events.append(Event("safety-car", "safety car: " + (", ".join(moved) or "no car can move"),
-                        "Safety Car Boost", {"moved": moved}))
+        moves[car] = limit
+    changed = True
+    while changed:
+        changed = False
+        for car, spaces in moves.items():
+            at = state.distance[car]
+            for other in cars:
+                if other == car:
+                    continue
+                end = (state.distance[other] - at) % length + moves.get(other, 0)  # its end, seen from here
+                if end <= spaces:
+                    spaces = end - 1
+            if spaces != moves[car]:
+                moves[car] = spaces
+                changed = True
+    return moves
 
 
 # --- Serving the Penalty, Occupied Space Rule, The Rejoin Move ----------------------------------------------
@@ -880,7 +908,9 @@ def end_move(state: BRCState, events: list[Event]) -> None:
 
 def place(state: BRCState, seat: int, new: int, events: list[Event], old: int | None = None) -> bool:
     """Put ``seat`` on main-track distance ``new`` (from ``old``): laps count (a stop-go if it leaves the
-    pit window); True if that crossed the line and finished its race."""
+    pit window); True if that crossed the line and finished its race. With ``standings=current-position``
+    only the first car across finishes: a second car carried over the line in the same safety-car boost
+    is ranked by its current spot ("The race ends immediately when the winner crosses the line")."""
     if old is None:
         old = line_distance(state, seat)
     if state.pit_space[seat] >= 0:
@@ -889,7 +919,7 @@ def place(state: BRCState, seat: int, new: int, events: list[Event], old: int | 
     game = state.g
     if new > old and game.stop_go:
         stop_go_check(state, seat, old, new, events)
-    if new >= game.finish_distance:
+    if new >= game.finish_distance and (game.race_to_end or not state.finishing_order):
         finish(state, seat, events)
         return True
     return False

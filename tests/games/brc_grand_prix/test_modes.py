@@ -235,7 +235,9 @@ def test_sprint_keeps_the_mandatory_pit_window() -> None:
     """F1-A9: the mandatory stop is kept in Sprint (drive-through on lap 7 without a stop)."""
     s = poised(started(sprint=True), 0, dist=[200, 70, 71, 76], tyres=["hard"] * 4)
     s = s.apply("dice:3-4")  # space 20 + 7 passes the entry
-    assert s.pit_space[0] == 0 and s.window_stops[0] == 1
+    assert s.pit_space[0] == 0 and "must take the pit lane" in texts(s)
+    s = poised(s, 0, dist=s.distance, pit=s.pit_space).apply("die:2").apply("tyre:keep")  # P1's box: P2
+    assert s.window_stops[0] == 1
 
 
 def test_dynamic_weather_two_consecutive_drivers_flip_it_1_time_in_36(tmp_path: Path) -> None:

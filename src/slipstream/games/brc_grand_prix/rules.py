@@ -679,12 +679,30 @@ def pit_window(laps: int) -> tuple[int, int] | None:
     return 2, laps - 1
 
 
+def box_lap(state: BRCState, seat: int) -> int:
+    """The lap on which a car that took the Pit Entry at its ``distance`` passes its Pit Box: the entry's
+    lap, or the next one for a box after the line (which crosses the pit lane, F1-G3)."""
+    c = state.g.content
+    after_line = c.pit_boxes[seat] > c.pit_line_after
+    return lap_of(state.distance[seat] + (c.bypass_before_line if after_line else 0), c.length)
+
+
+def last_entry_lap(state: BRCState, seat: int) -> int:
+    """The last lap on which ``seat`` can take the Pit Entry and still pass its box inside the window (the
+    window's last lap, or the lap before it for a box after the line); 0 without a window."""
+    window = state.g.window
+    if window is None:
+        return 0
+    c = state.g.content
+    return window[1] - (1 if c.pit_boxes[seat] > c.pit_line_after else 0)
+
+
 def must_pit(state: BRCState, seat: int) -> bool:
-    """F1-G9 drive-through: unpitted on the window's last lap or later, the car must enter."""
+    """F1-G9 drive-through: unpitted on the last lap whose pit entry still completes the stop in the
+    window (``last_entry_lap``) or later, the car must enter."""
     game = state.g
-    window = game.window
-    return (window is not None and not game.stop_go and not state.window_stops[seat] and not state.penalised[seat]
-            and lap(state, seat) >= window[1])
+    return (game.window is not None and not game.stop_go and not state.window_stops[seat]
+            and not state.penalised[seat] and lap(state, seat) >= last_entry_lap(state, seat))
 
 
 def stop_go_check(state: BRCState, seat: int, old: int, new: int, events: list[Event]) -> None:
@@ -729,23 +747,13 @@ def aim_for_pit_entry(state: BRCState) -> None:
 
 
 def enter_pit(state: BRCState, seat: int, at: int, events: list[Event]) -> None:
-    """Pit Entry: the car moves onto the Pit Entry space; an entry in laps 2..7 fills the window, one after
-    it is a drive-through penalty (F1-G9)."""
-    game = state.g
+    """Pit Entry: the car moves onto the Pit Entry space (the stop counts for the window when the car
+    passes its box, ``pit_stop``)."""
     state.pit_space = replaced(state.pit_space, seat, 0)
     state.distance[seat] = at
-    entry_lap = lap_of(at, game.length)
+    entry_lap = lap_of(at, state.g.length)
     state.counters[Counter.PIT_STOPS] += 1
-    window = game.window
-    note = ""
-    if window is not None and window[0] <= entry_lap <= window[1]:
-        state.window_stops = replaced(state.window_stops, seat, state.window_stops[seat] + 1)
-    elif (window is not None and entry_lap > window[1] and not state.window_stops[seat]
-          and not state.penalised[seat]):
-        state.penalised = replaced(state.penalised, seat, True)
-        state.counters[Counter.PENALTIES] += 1
-        note = " (drive-through penalty for missing the pit window)"
-    events.append(Event("pit-entry", f"{name(seat)} enters the pit lane on lap {entry_lap}{note}",
+    events.append(Event("pit-entry", f"{name(seat)} enters the pit lane on lap {entry_lap}",
                         "The Commitment (Pit Entry)", {"seat": seat, "lap": entry_lap}))
 
 
@@ -810,7 +818,29 @@ def pit_stop(state: BRCState, tyre: int, events: list[Event]) -> None:
         word = TYRE_NAMES[tyre]
         events.append(Event("box", f"{name(seat)} changes {old} for {word.upper()}",
                             "The Pit Stop: Single Change Rule", {"seat": seat, "tyre": word}))
+    count_window_stop(state, seat, events)
     pit_lane_move(state, events)
+
+
+def count_window_stop(state: BRCState, seat: int, events: list[Event]) -> None:
+    """The Mandatory Pit Window: "complete at least one pit stop between the start of Lap 2 and the end of
+    Lap 7"; a stop is complete when the car passes its box, so the lap it passes the box on counts, not
+    the lap it entered (issue 13). A first stop completed after the window is the drive-through penalty
+    (F1-G9)."""
+    window = state.g.window
+    if window is None:
+        return
+    stop_lap = box_lap(state, seat)
+    if window[0] <= stop_lap <= window[1]:
+        state.window_stops = replaced(state.window_stops, seat, state.window_stops[seat] + 1)
+        events.append(Event("window-stop", f"{name(seat)}'s pit stop on lap {stop_lap} counts for the pit window",
+                            "The Mandatory Pit Window", {"seat": seat, "lap": stop_lap}))
+    elif stop_lap > window[1] and not state.window_stops[seat] and not state.penalised[seat]:
+        state.penalised = replaced(state.penalised, seat, True)
+        state.counters[Counter.PENALTIES] += 1
+        events.append(Event("penalty", f"{name(seat)}'s pit stop on lap {stop_lap} is after the window: "
+                            "a drive-through penalty", "The Mandatory Pit Window (F1-G9)",
+                            {"seat": seat, "lap": stop_lap}))
 
 
 # --- Pit Exit (Rejoining) and The Weather Change space ------------------------------------------------------

@@ -119,12 +119,24 @@ def test_sprint_is_dry_only() -> None:
         BRCGrandPrix(players=2, sprint=True, dynamic_weather=True)
 
 
-def test_sprint_pit_lane_roll_is_one_raw_d6_even_at_the_exit() -> None:
-    """F1-A9: in Sprint the pit lane uses one unmodified d6, the exit roll included."""
-    s = poised(started(sprint=True), 0, dist=[56, 70, 76, 80], pit=[8, -1, -1, -1], tyres=["soft"] * 4)
-    assert s.legal_actions()[0] == "die:1"
-    s = s.apply("die:4")
-    assert s.distance[0] == 56 + 5 + 4 and not s.off_track[0]
+def test_sprint_pit_lane_rolls_one_d6_and_the_exit_roll_takes_the_sprint_modifier() -> None:
+    """Pit Exit (Rejoining): "Modifiers are reapplied as soon as a roll would take your car past the Pit
+    Exit line" with the Sprint Tyre Modifiers (issue 13, F1-A9): the pit lane's single d6 stays single,
+    but the exit roll on SOFT is +4 and a 1 locks up (Sprint Lock-up Penalty: the move is completed, then
+    the car misses its next turn); on HARD it is +0. A roll that stays in the pit lane is raw."""
+    soft = poised(started(sprint=True), 0, dist=[56, 70, 76, 80], pit=[8, -1, -1, -1], tyres=["soft"] * 4)
+    assert soft.legal_actions()[0] == "die:1"
+    s = soft.apply("die:4")
+    assert s.distance[0] == 56 + 5 + 8 and not s.off_track[0]
+    s = soft.apply("die:1")
+    assert s.distance[0] == 56 + 5 + 5 and s.off_track[0] and s.turns_to_miss[0] == 1
+    assert "Sprint Lock-up Penalty" in [e.rule for e in s.events]
+    hard = poised(started(sprint=True), 0, dist=[56, 70, 76, 80], pit=[8, -1, -1, -1], tyres=["hard"] * 4)
+    s = hard.apply("die:1")
+    assert s.distance[0] == 56 + 5 + 1 and not s.off_track[0]
+    s = poised(started(sprint=True), 0, dist=[56, 70, 76, 80], pit=[1, -1, -1, -1], tyres=["soft"] * 4)
+    s = s.apply("die:1").apply("tyre:keep")
+    assert s.pit_space[0] == 2 and not s.off_track[0]
 
 
 def _dynamic() -> object:

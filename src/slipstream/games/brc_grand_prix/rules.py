@@ -763,16 +763,20 @@ def enter_pit(state: BRCState, seat: int, at: int, events: list[Event]) -> None:
 def pit_lane_roll(state: BRCState, seat: int, roll: int, events: list[Event], flip: bool) -> None:
     """Movement Rules: "While inside the Pit Lane, roll a single 6-sided dice. No tyre or weather modifiers
     are applied"; Pit Exit: "Modifiers are reapplied as soon as a roll would take your car past the Pit
-    Exit line" (F1-A8; Sprint keeps the raw die, F1-A9). Overtaking in the pits is automatic."""
+    Exit line" (F1-A8; in Sprint the die stays single and takes the Sprint tyre modifier, SOFT +4 with a
+    lock-up on a 1, F1-A9). Overtaking in the pits is automatic."""
     game = state.g
     c = game.content
     pit_space = state.pit_space[seat]
     locked_up = False
     rule = "Pit Lane: Movement Rules"
-    if pit_space + roll <= c.pit_spaces or game.sprint:
+    if pit_space + roll <= c.pit_spaces:
         move = roll
     else:
-        move, locked_up = standard_move(roll, state.tyres[seat], state.weather)
+        if game.sprint:
+            move, locked_up = sprint_move(roll, 0, state.tyres[seat])
+        else:
+            move, locked_up = standard_move(roll, state.tyres[seat], state.weather)
         rule = "Pit Exit (Rejoining)"
         if locked_up:
             state.counters[Counter.LOCKUPS] += 1  # rolled, as on the main track, even if tyre-saver cancels it
@@ -782,7 +786,7 @@ def pit_lane_roll(state: BRCState, seat: int, roll: int, events: list[Event], fl
         modifier = state.roll_modifier[seat]
         if modifier:
             state.roll_modifier = replaced(state.roll_modifier, seat, 0)
-            if not locked_up:
+            if not locked_up or game.sprint:  # a Sprint lock-up completes its move, modifier included
                 move = max(0, move + modifier)
     events.append(Event("roll", f"{name(seat)} rolls {roll} in the pit lane: moves {move}"
                         f"{', LOCK-UP' if locked_up else ''}", rule,

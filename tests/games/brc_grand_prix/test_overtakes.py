@@ -146,10 +146,23 @@ def test_securing_the_spot_pushes_a_chain_back() -> None:
     """F1-A5: if the space behind the passed car is taken (a car rejoining from the pit lane passes),
     the cars behind drop back one space each."""
     s = poised(started(), 0, dist=[26, 31, 32, 33], pit=[8, -1, -1, -1], tyres=["hard"] * 4, stops=[1, 0, 0, 0])
-    s = s.apply("die:2")  # leaves the pit lane: rejoins at space 2 with one more space to go
+    s = s.apply("die:3")  # leaves the pit lane: rejoins at space 2 with two more spaces to go (to space 4)
     assert s.defender == 2
     s = s.apply("attempt").apply("attack:pass")
     assert s.distance == [32, 30, 31, 33]
+    assert s.stage == Stage.OVERTAKE and s.defender == 3  # one space left: P4 on space 3 is next
+
+
+def test_landing_on_a_car_with_the_space_behind_taken_stops_in_the_first_free_space() -> None:
+    """Occupying Spaces: "If your final movement count lands you exactly on an occupied space, you must
+    stop in the unoccupied space immediately behind them" (issue 13): P1's 6 ends on P3's space 6; the
+    space behind, 5, holds P2, so P1 stops on space 4, the first free space behind, and is not offered
+    an overtake of P2."""
+    s = duel(dist=[30, 35, 36, 26], pit=[-1, -1, -1, 0]).apply("die:4")  # SOFT 4: 6 spaces, onto space 6
+    assert s.distance[:3] == [34, 35, 36] and s.stage == Stage.ROLL and s.mover != 0
+    assert "P1 would land on P3: stops in the first free space behind" in texts(s)
+    s = duel(dist=[30, 34, 35, 36], pit=[-1] * 4).apply("die:4")  # a queue of three from space 4 to 6
+    assert s.distance == [33, 34, 35, 36] and s.stage == Stage.FLAG_CARD  # space 3 is a blue flag
 
 
 def test_occupied_rejoin_space_costs_another_turn() -> None:

@@ -454,8 +454,9 @@ def _make_roll_event(seat: int, first: int, second: int, tyre: int, weather: int
 
 def advance(state: BRCState, events: list[Event]) -> None:
     """Move space by space towards the target: "If your final movement count lands you exactly on an
-    occupied space, you must stop in the unoccupied space immediately behind them"; a car in the way
-    triggers an overtake, closest first (F1-A6); off-track cars count as empty (F1-G10)."""
+    occupied space, you must stop in the unoccupied space immediately behind them" (the first free space
+    behind, ``landing``); a car in the way before it triggers an overtake, closest first (F1-A6);
+    off-track cars count as empty (F1-G10)."""
     seat = state.mover
     finish = state.g.finish_distance
     if state.move_kind == MAIN_TRACK and state.move_target >= finish:
@@ -464,15 +465,15 @@ def advance(state: BRCState, events: list[Event]) -> None:
     strict = state.move_kind == INTO_PIT or target >= finish
     while True:
         position = state.move_position
-        limit = target - position
-        car, offset = closest_ahead(state, position, limit - 1 if strict else limit, seat)
+        end = target if strict else landing(state, seat, position, target)
+        car, offset = closest_ahead(state, position, end - position - (1 if strict else 0), seat)
         if car < 0:
-            state.move_position = target
-            break
-        if offset == limit:
-            state.move_position = target - 1
-            events.append(simple_event(state, "blocked", seat, car, "{me} would land on {other}: stops behind",
-                                       "Occupying Spaces"))
+            state.move_position = end
+            if end < target:
+                blocker = occupant(state, target % state.g.length, seat)
+                text = ("{me} would land on {other}: stops behind" if end == target - 1 else
+                        "{me} would land on {other}: stops in the first free space behind")
+                events.append(simple_event(state, "blocked", seat, blocker, text, "Occupying Spaces"))
             break
         state.defender = car
         if state.no_overtaking:
@@ -483,6 +484,17 @@ def advance(state: BRCState, events: list[Event]) -> None:
         state.stage = OVERTAKE
         return
     end_move(state, events)
+
+
+def landing(state: BRCState, seat: int, position: int, target: int) -> int:
+    """Occupying Spaces: where a move to ``target`` ends: the target, or if a car in action is on it, the
+    unoccupied space immediately behind, further back past a queue of cars (issue 13: no overtake of the
+    cars queued behind the one landed on is offered); never behind ``position``."""
+    length = state.g.length
+    end = target
+    while end > position and occupant(state, end % length, seat) >= 0:
+        end -= 1
+    return end
 
 
 def behind_defender(state: BRCState) -> int:

@@ -19,7 +19,7 @@ import pytest
 from slipstream.engine.errors import OptionError
 from slipstream.games.brc_grand_prix import BRCGrandPrix
 from slipstream.games.brc_grand_prix.rules import HARD, SOFT, sprint_move
-from slipstream.games.brc_grand_prix.state import Stage
+from slipstream.games.brc_grand_prix.state import Counter, Stage
 
 from .helpers import poised, started, texts
 
@@ -195,8 +195,22 @@ def test_dynamic_weather_the_pairing_roll_moves_on_the_old_weather() -> None:
     assert s.weather == 1 and s.distance[1] == 48  # 6 + 2 on the old (DRY) weather, not 6 - 2
     lines = texts(s).splitlines()
     assert lines[0] == "P2 rolls 6 on SOFT (DRY): moves 8" and "the track is now WET" in lines[1]
-    s = s.apply("die:6")  # P3: a new pair starts, and SOFT on WET is -2
-    assert s.distance[2] == 54 and s.weather == 1
+    s = s.apply("die:5")  # P3: SOFT on WET is -2
+    assert s.distance[2] == 53 and s.weather == 1
+
+
+def test_dynamic_weather_three_sixes_in_a_row_flip_the_weather_twice() -> None:
+    """Dynamic Weather, Trigger: "If any two players roll a 6 on their movement die consecutively (one
+    after the other), the weather state immediately flips" (issue 13): each consecutive pair counts, so
+    P1, P2 and P3 rolling 6 in turn make two pairs (P1-P2, P2-P3) and flip DRY -> WET -> DRY; a fourth 6
+    by P4 flips it again."""
+    s = poised(started(dynamic_weather=True), 0, dist=[30, 40, 50, 60], tyres=["hard"] * 4, order=[0, 1, 2, 3])
+    s = s.apply("die:6").apply("die:6")
+    assert s.weather == 1
+    s = s.apply("die:6")
+    assert s.weather == 0 and "two 6s in a row: the track is now DRY" in texts(s)
+    s = s.apply("die:6")
+    assert s.weather == 1 and s.counters[Counter.DYNAMIC_WEATHER_FLIPS] == 3
 
 
 def test_dynamic_weather_an_exit_roll_that_pairs_uses_the_old_weather() -> None:

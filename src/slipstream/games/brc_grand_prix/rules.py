@@ -1112,16 +1112,15 @@ def sprint_move(first: int, second: int, tyre: int) -> tuple[int, bool]:
 def six_pair(state: BRCState, seat: int, roll: int) -> bool:
     """Dynamic Weather: "If any two players roll a 6 on their movement die consecutively ... the weather
     state immediately flips": True if this movement roll is the second of two consecutive 6s by different
-    players. A flip starts a new pair (F1-A11). The caller flips the weather once the roll's move is
-    known: the roll was made on the weather at the start of the turn (F1-A13)."""
+    players. Each consecutive pair counts, so this 6 can also start the next pair: three 6s in a row flip
+    the weather twice (F1-A11, issue 13). The caller flips the weather once the roll's move is known: the
+    roll was made on the weather at the start of the turn (F1-A13)."""
     if roll != 6:
         state.last_six_roller = -1
-    elif state.last_six_roller >= 0 and state.last_six_roller != seat:
-        state.last_six_roller = -1
-        return True
-    else:
-        state.last_six_roller = seat
-    return False
+        return False
+    pair = state.last_six_roller >= 0 and state.last_six_roller != seat
+    state.last_six_roller = seat
+    return pair
 
 
 def dynamic_weather_flip(state: BRCState, events: list[Event]) -> None:

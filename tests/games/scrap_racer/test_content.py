@@ -261,7 +261,8 @@ def test_content_that_is_not_toml(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("kwargs", "listed"), [
-    ({"variant": "x"}, "content, racers, short, start_player, track, two_racers"),
+    ({"variant": "x"}, "content, jackal, racers, short, start_player, track, two_racers"),
+    ({"jackal": "always"}, "own-turn, every-fight"),
     ({"track": "Z"}, "A, B, C"),
     ({"racers": "swifty,jackal,crusher,rocket"}, "swifty, jackal, crusher, hover, twister, steel-jacket"),
     ({"racers": "swifty,jackal"}, "needs 4 different racers"),

@@ -56,6 +56,8 @@ class ScrapRacer(Game):
         OptionSpec("racers", "random", "random dashboards, or racer ids in seat order, comma-separated"),
         OptionSpec("start_player", 0, "0: a random start player (SR-G8), or the seat number 1-6",
                    kind=int, minimum=0, maximum=6),
+        OptionSpec("jackal", "own-turn", "Jackal's fight ability (SR-A2): own-turn (on its player's turns, not "
+                   "on crash turns) or every-fight (every fight it is in)", choices=("own-turn", "every-fight")),
         OptionSpec("content", None, "a content file (decks, markers, racers) replacing the shipped one"),
     )
     conformance_options: ClassVar[tuple[tuple[int, dict[str, Any]], ...]] = (
@@ -82,6 +84,7 @@ class ScrapRacer(Game):
         if opts["two_racers"] and self.players != 3:
             raise OptionError(f"{self.id}: option 'two_racers' is the 3-player variant; players must be 3")
         self.per_player = 2 if self.players == 2 or opts["two_racers"] else 1
+        self.jackal_every_fight = opts["jackal"] == "every-fight"
         slots = self.players * self.per_player
         self.racer_ids = tuple(r for r, _ in self.content.racers)
         self.racer_names = dict(self.content.racers)

@@ -187,7 +187,7 @@ def test_only_the_choosing_player_may_pick_the_start_racer() -> None:
 
 def test_the_start_player_chooses_first() -> None:
     """Changes in a 2-player game: "The first player determines a start racer" — the start player (here P2)."""
-    g = race(players=2, racers=TEAM, start_player=2)
+    g = race(players=2, racers=TEAM, start_seat=1)
     s = g.start(seed=0)
     assert s.actor == 1 and s.legal_actions() == ["first:steel-jacket", "first:swifty"]
     s = play(s, "first:swifty", *roll(1, 2), *roll(1, 3))

@@ -219,7 +219,7 @@ def test_used_boost_markers_are_removed_from_the_game() -> None:
 def test_play_begins_with_the_start_player_and_passes_clockwise() -> None:
     """Playing the Game: "Play begins with the start player and continues in a clockwise order. After the
     active player has completed their turn, play passes to the next player"."""
-    g = race(racers="hover,twister,crusher,swifty", start_player=3)
+    g = race(racers="hover,twister,crusher,swifty", start_seat=2)
     s = g.start(seed=0)
     seats = []
     for faces in ((1, 2), (1, 3), (1, 4), (1, 5), (2, 6), (2, 6)):   # no two racers meet

@@ -71,6 +71,29 @@ def test_qualifying_fewest_rolls_takes_pole_and_a_soft_1_adds_a_roll() -> None:
     assert s.qualifying_results == (5, 6) and s.grid == (0, 1)  # type: ignore[attr-defined]
 
 
+def test_the_view_names_whose_roll_every_chance_step_is() -> None:
+    """Issue 13: the view's ``roller`` (and ``pending.seat``) names whose roll it is at every chance step:
+    each driver of the grid roll-off in turn, the tied drivers of a Tie-Breaker, each hot lap's driver,
+    the mover's movement roll; no one at a player's choice."""
+    s = BRCGrandPrix(players=3).start(seed=1)
+    assert s.view(None)["roller"] is None  # the starting tyres: a choice, not a roll
+    for seat in range(3):
+        s = s.apply(f"{seat}:hard")
+    rollers = []
+    for roll in (4, 4, 2, 6, 5):  # P1 and P2 tie on 4 and roll again: 6 and 5
+        view = s.view(None)
+        rollers.append(view["roller"])
+        assert view["pending"]["seat"] == view["roller"]  # type: ignore[index]
+        s = s.apply(f"die:{roll}")
+    assert rollers == [0, 1, 2, 0, 1] and s.grid == (0, 1, 2)
+    assert s.view(None)["roller"] == s.mover == 0
+    q = _qualifying()
+    assert q.view(None)["roller"] == 0  # type: ignore[attr-defined]
+    for _ in range(5):
+        q = q.apply("die:6")  # type: ignore[attr-defined]
+    assert q.view(None)["roller"] == 1  # type: ignore[attr-defined]
+
+
 def test_qualifying_ties_are_settled_by_a_roll_off() -> None:
     """The Grid: ties are settled by a single d6 roll-off."""
     s = _qualifying()

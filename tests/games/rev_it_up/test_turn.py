@@ -19,8 +19,9 @@ def test_everyone_draws_one_chip_weighted_by_the_bag() -> None:
     assert s.actor == CHANCE
     out = dict(s.chance_outcomes())
     assert math.isclose(out["chip:exhaust-1"], 0.75) and math.isclose(out["chip:coin-1"], 0.25)
+    assert s.view(None)["roller"] == 0  # issue 13: whose draw the chance step is
     s = s.apply("chip:coin-1")
-    assert s.actor == CHANCE and s.view(None)["current"] == 1
+    assert s.actor == CHANCE and s.view(None)["current"] == 1 == s.view(None)["roller"]
     assert bag_of(s, 0) == {"exhaust-1": 3}
     assert s.view(1)["racers"][0]["drawn"] == "coin-1"
 

@@ -584,6 +584,7 @@ class RevState(State):
         }
         if stage in (_REROLL, _GAIN_ITEM, _BOOST, _ITEM_DIE, _DRAW):
             out["current"] = self.current
+        out["roller"] = self.current if stage is _DRAW or stage is _ITEM_DIE else None
         if stage is _REROLL or stage is _GAIN_ITEM:
             out["rolled"] = self.rolled_item
             out["rerolls_left"] = self.rerolls_left

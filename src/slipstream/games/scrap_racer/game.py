@@ -77,7 +77,7 @@ class ScrapRacer(Game):
             if "start_seat" in options:
                 raise OptionError(f"{self.id}: give 'start_seat' (0-based) only; 'start_player' is its old "
                                   "1-based name")
-            if isinstance(legacy, bool) or not isinstance(legacy, int | str):
+            if isinstance(legacy, bool) or not isinstance(legacy, (int, str)):
                 raise OptionError(f"{self.id}: option 'start_player' takes a whole number, not {legacy!r}")
             try:
                 number = int(legacy)

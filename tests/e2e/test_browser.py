@@ -9,67 +9,20 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser, Page
 
 from slipstream.engine.record import check
 from tests import toygame
+from tests.e2e.browser import CHROMIUM, watch
 from tests.web.server import Server
 
 pytestmark = pytest.mark.e2e
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
 if not Path(CHROMIUM).exists() and os.environ.get("CI") != "true":
     pytest.skip("Debian's chromium is not installed (.ci/run installs it)", allow_module_level=True)
-
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp("e2e")
-    srv = Server(str(tmp / "e2e.sqlite3"), tmp / "server.log").start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    base = os.environ.get("SLIPSTREAM_ARTIFACTS")
-    out = Path(base) / "e2e" if base else tmp_path / "screenshots"
-    out.mkdir(parents=True, exist_ok=True)
-    return out
-
-
-def watch(page: Page, errors: list[str]) -> Page:
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_default_timeout(30_000)
-    return page
 
 
 def create_race(page: Page, server: Server, hotseat: bool) -> None:

@@ -273,3 +273,68 @@ def test_phone_layout_brc(server: Server, browser: Browser, shots: Path) -> None
     assert not errors, errors
     host_ctx.close()
     phone_ctx.close()
+
+
+def test_undo_with_the_keyboard_then_resign_and_rematch(server: Server, browser: Browser, shots: Path) -> None:
+    """Hot-seat Toy Dash: choose with a number key, take it back with Undo (the other seat never saw
+    it), choose again; the second player resigns (ranked last, a bot plays on); Rematch starts the same
+    race with the same seats."""
+    errors: list[str] = []
+    ctx = browser.new_context()
+    page = watch(ctx.new_page(), errors)
+    first = lobby_race(page, server, "toy-dash", 2, hotseat=True)
+    page.wait_for_selector("button.action[data-act='0:dash']")
+    page.keyboard.press("1")  # the first button: 0:dash
+    page.click("#curtain-show")  # P2's turn to choose: P1 is still at the device
+    page.wait_for_selector("#undo-btn:not([hidden])")
+    assert page.inner_text("#undo-btn") == "Undo P1's step"
+    page.screenshot(path=str(shots / "undo-offered.png"), full_page=True)
+    page.click("#undo-btn")
+    page.wait_for_selector("#seat-tabs button.active:has-text('P1')")
+    page.click("#curtain-show")
+    page.wait_for_selector("button.action[data-act='0:walk']")
+    assert "P1 has chosen" not in page.inner_text("#log"), "the undone choice left the log"
+    page.keyboard.press("2")  # 0:walk
+    page.click("#curtain-show")
+    page.wait_for_selector("button.action[data-act='1:dash']")
+    assert page.inner_text("#undo-btn") == "Undo P1's step", "P2 has not chosen: P1's walk may still go back"
+    page.once("dialog", lambda d: d.accept())
+    page.click("#resign-btn")
+    page.wait_for_selector("#seat-list >> text=resigned")
+    for _ in range(400):
+        if "Race over" in page.inner_text("#turn"):
+            break
+        pass_curtain(page)
+        if not click_action(page, ("dash",)):
+            page.wait_for_timeout(40)
+    else:
+        pytest.fail("the race did not end")
+    assert page.inner_text("#result ol li:last-child").strip().endswith("P2 (resigned)")
+    page.click("#rematch-btn")
+    page.wait_for_url(lambda url: url != first and "/m/" in url)
+    page.wait_for_selector("button.action")
+    assert "Race over" not in page.inner_text("#turn")
+    assert [t.strip() for t in page.locator("#seat-tabs button").all_inner_texts()] == ["P1", "P2"]
+    assert not errors, errors
+    ctx.close()
+
+
+def test_a_rule_tag_opens_the_rules_paragraph(server: Server, browser: Browser) -> None:
+    """Scrap Racer: a log entry's rule tag opens our rules text at the paragraph it names."""
+    errors: list[str] = []
+    ctx = browser.new_context()
+    page = watch(ctx.new_page(), errors)
+    lobby_race(page, server, "scrap-racer", 2, bots={1: "random"}, name="Alice")
+    page.wait_for_selector("#log a.rule")
+    tag = page.locator("#log a.rule").first
+    rule = tag.inner_text()
+    with ctx.expect_page() as opened:
+        tag.click()
+    rules = watch(opened.value, errors)
+    rules.wait_for_selector("#rule-target")
+    target = rules.inner_text("#rule-target")
+    words = re.split(r"[,)]", rule)[0].strip().lower()
+    assert words in target.lower(), (rule, target[:200])
+    assert rules.evaluate("document.getElementById('rule-target').getBoundingClientRect().top") < 844
+    assert not errors, errors
+    ctx.close()

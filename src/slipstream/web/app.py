@@ -233,7 +233,8 @@ def create_app(
             raise ApiError(404, "not_found", f"no rules text for {cls.id!r}")
         body = await asyncio.to_thread(render_markdown, path.read_text(encoding="utf-8"))
         page = RULES_PAGE.format(title=html.escape(cls.name), body=body)
-        return Response(page, media_type="text/html", headers={"Content-Security-Policy": "default-src 'self'"})
+        policy = "default-src 'self'; img-src 'self' data:"
+        return Response(page, media_type="text/html", headers={"Content-Security-Policy": policy})
 
     # --- lobby ---------------------------------------------------------------------------
 

@@ -185,8 +185,19 @@ function renderConn() {
   $("conn").title = open ? "connected" : "reconnecting…";
 }
 
+// The finishing order as the page shows it: a seat whose player resigned comes last, marked so (the
+// record keeps the engine's own result).
+function shownOrder(m, result) {
+  const resigned = (s) => m.seats[s] && m.seats[s].kind === "resigned";
+  return [...result.order.filter((s) => !resigned(s)), ...result.order.filter(resigned)];
+}
+
+function placeName(m, s) {
+  return `${seatName(m, s)}${m.seats[s] && m.seats[s].kind === "resigned" ? " (resigned)" : ""}`;
+}
+
 function resultText(m, result) {
-  return result.order.map((s, i) => `${i + 1}. ${seatName(m, s)}`).join(", ");
+  return shownOrder(m, result).map((s, i) => `${i + 1}. ${placeName(m, s)}`).join(", ");
 }
 
 function turnText(st) {
@@ -429,14 +440,24 @@ function renderPlayControls(st, conn) {
   const m = st.match;
   const seat = typeof activeKey === "number" ? activeKey : null;
   const playing = seat !== null && m.status === "running" && playingSeats(m).includes(seat);
-  $("undo-btn").hidden = !(playing && st.can_undo && ready(conn) && !replayMode);
+  const undoSeat = undoableSeat(m);
+  $("undo-btn").hidden = undoSeat === null || !!replayMode;
+  $("undo-btn").textContent = undoSeat !== null && heldSeats().length > 1 ? `Undo ${seatName(m, undoSeat)}'s step` : "Undo";
   $("resign-btn").hidden = !playing || !!replayMode;
   $("rematch-btn").hidden = !(m.status === "finished" && (heldSeats().length || tokens.host));
   box.hidden = $("undo-btn").hidden && $("resign-btn").hidden && $("rematch-btn").hidden;
 }
 
+// The seat whose last step this browser may take back: the shown seat's, else (hot-seat) another held seat's.
+function undoableSeat(m) {
+  if (m.status !== "running") return null;
+  const seats = playingSeats(m);
+  const order = seats.includes(activeKey) ? [activeKey, ...seats.filter((s) => s !== activeKey)] : seats;
+  return order.find((s) => ready(conns.get(s)) && conns.get(s).state.can_undo) ?? null;
+}
+
 async function undo() {
-  const seat = activeKey;
+  const seat = undoableSeat(active().match);
   const st = conns.get(seat)?.state;
   if (!st) return;
   try { await api("POST", `/api/matches/${matchId}/undo`, { ply: st.ply }, tokens.seats[seat]); }
@@ -472,9 +493,11 @@ function renderResult(st) {
   const box = $("result");
   if (!st.result) { box.hidden = true; $("replay").hidden = true; return; }
   box.hidden = false;
-  const winners = st.result.winners.map((s) => seatName(m, s)).join(", ") || "nobody";
-  box.innerHTML = `<h3>Result</h3><p>Winner: <b>${esc(winners)}</b> (${esc(named(st.result.reason, m))})</p>
-    <ol>${st.result.order.map((s) => `<li><span class="swatch" style="background:${seatColour(s)}"></span> ${esc(seatName(m, s))}</li>`).join("")}</ol>`;
+  const order = shownOrder(m, st.result);
+  const winners = st.result.winners.filter((s) => m.seats[s].kind !== "resigned");
+  const won = winners.length ? winners : [order[0]];
+  box.innerHTML = `<h3>Result</h3><p>Winner: <b>${esc(won.map((s) => seatName(m, s)).join(", "))}</b> (${esc(named(st.result.reason, m))})</p>
+    <ol>${order.map((s) => `<li><span class="swatch" style="background:${seatColour(s)}"></span> ${esc(placeName(m, s))}</li>`).join("")}</ol>`;
   const rp = $("replay");
   if (rp.hidden) {
     rp.hidden = false;
@@ -521,7 +544,7 @@ function wireReplay() {
 
 // Keyboard: 1-9 take the action on that button, u undoes, Enter/Space on a board space or card takes it.
 function onKey(e) {
-  if (e.target.matches("input, select, textarea")) return;
+  if (curtain || e.target.matches("input, select, textarea")) return;
   if (e.key === "u" && !$("undo-btn").hidden) { undo(); return; }
   if ((e.key === "Enter" || e.key === " ") && e.target.dataset && e.target.dataset.action) {
     e.preventDefault();

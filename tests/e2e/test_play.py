@@ -42,12 +42,11 @@ def lobby_race(
     page.select_option("#game-select", game)
     page.fill("#players", str(players))
     page.dispatch_event("#players", "change")
+    page.check("#hotseat" if hotseat else "#mode-friends")  # every other seat a person, then the bots asked for
     for seat, bot in (bots or {}).items():
         page.select_option(f".seat-kind[data-seat='{seat}']", bot)
     if name:
         page.fill("#my-name", name)
-    if hotseat:
-        page.check("#hotseat")
     page.click("#create-btn")
     page.wait_for_url(re.compile(r".*/m/[\w-]+$"))
     return page.url
@@ -291,7 +290,6 @@ def test_undo_with_the_keyboard_then_resign_and_rematch(server: Server, browser:
     page.screenshot(path=str(shots / "undo-offered.png"), full_page=True)
     page.click("#undo-btn")
     page.wait_for_selector("#seat-tabs button.active:has-text('P1')")
-    page.click("#curtain-show")
     page.wait_for_selector("button.action[data-act='0:walk']")
     assert "P1 has chosen" not in page.inner_text("#log"), "the undone choice left the log"
     page.keyboard.press("2")  # 0:walk
@@ -336,5 +334,34 @@ def test_a_rule_tag_opens_the_rules_paragraph(server: Server, browser: Browser) 
     words = re.split(r"[,)]", rule)[0].strip().lower()
     assert words in target.lower(), (rule, target[:200])
     assert rules.evaluate("document.getElementById('rule-target').getBoundingClientRect().top") < 844
+    assert not errors, errors
+    ctx.close()
+
+
+def test_lobby_defaults_to_bots_with_options_in_words(server: Server, browser: Browser) -> None:
+    """The lobby: "against bots" fills the other seats with the game's bot, options read as words
+    with their help shown, and the race is titled after its creator, not "BRC Grand Prix · BRC Grand Prix"."""
+    errors: list[str] = []
+    ctx = browser.new_context()
+    page = watch(ctx.new_page(), errors)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#game-select option[value='brc-grand-prix']", state="attached")
+    page.select_option("#game-select", "brc-grand-prix")
+    page.fill("#players", "3")
+    page.dispatch_event("#players", "change")
+    assert page.is_checked("#mode-bots")
+    assert [page.input_value(f".seat-kind[data-seat='{s}']") for s in range(3)] == ["", "heuristic", "heuristic"]
+    label = page.inner_text("label[for='opt-dynamic_weather'], label:has(#opt-dynamic_weather)")
+    assert label.strip() == "Dynamic Weather"
+    assert "flip the weather" in page.inner_text("#opt-dynamic_weather-help")
+    assert "Roll Off" in page.locator("#opt-grid option").all_inner_texts()
+    page.fill("#my-name", "Ann")
+    page.click("#create-btn")
+    page.wait_for_url(re.compile(r".*/m/[\w-]+$"))
+    page.wait_for_selector("button.action")
+    assert page.inner_text("#match-title") == "Ann's race · BRC Grand Prix"
+    assert page.title().endswith("Ann's race · Slipstream")
+    seats = page.inner_text("#seat-list")
+    assert "Heuristic bot 2" in seats and "Heuristic bot 3" in seats
     assert not errors, errors
     ctx.close()

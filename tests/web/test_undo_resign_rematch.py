@@ -153,3 +153,18 @@ def test_rules_pages_are_our_text_escaped(api: Api) -> None:
     assert api.call("GET", "/rules/no-such-game")[0] == 404
     assert api.call("GET", "/rules/toy-dash")[0] == 404, "a game without a rules text"
     assert api.call("GET", "/rules/..%2F..%2Fpyproject")[0] == 404
+
+
+def test_option_errors_list_the_valid_values(api: Api) -> None:
+    def message(options: dict[str, Any]) -> str:
+        status, body = api.call("POST", "/api/matches", json={"game": "brc-grand-prix", "options": options})
+        assert status == 400 and body["error"]["code"] == "bad_option", body
+        text: str = body["error"]["message"]
+        return text
+
+    assert "roll-off, qualifying" in message({"grid": "nope"})
+    unknown = message({"lapz": 3})
+    assert "'lapz'" in unknown and "laps: a whole number from 1 to 50" in unknown
+    assert "content" not in unknown, "a server file is not an option over the web"
+    assert "from 1 to 50" in message({"laps": 0})
+    assert "whole number" in message({"laps": "many"}) and "from" in message({"laps": "many"})

@@ -29,7 +29,7 @@ from slipstream.engine.hooks import hooks_of
 from slipstream.engine.registry import game_class, games
 
 from .guard import BodyGuard, too_deep
-from .hub import ApiError, Hub, Room, Subscriber, bot_menu, token_matches
+from .hub import BOT_WORDS, ApiError, Hub, Room, Subscriber, bot_menu, token_matches
 from .limits import Limits
 from .protocol import ERROR_CODES, actor_info, describe, events_payload, replay_log, seat_payload
 from .storage import DEFAULT_SQLITE, Store
@@ -144,6 +144,7 @@ def catalog() -> list[dict[str, Any]]:
                     if s.name != "content"
                 ],
                 "bots": bot_menu(gid),
+                "bot_labels": {b: BOT_WORDS.get(b, b) for b in bot_menu(gid)},
             }
         )
     return out

@@ -27,7 +27,7 @@ from slipstream.bots.random_bot import RandomBot
 from slipstream.bots.registry import bot_names, make_bot, parse_mcts
 from slipstream.engine.errors import IllegalActionError, SlipstreamError
 from slipstream.engine.game import CHANCE, Event, Game, State
-from slipstream.engine.registry import load
+from slipstream.engine.registry import game_class, load
 
 from . import botpool, dice
 from .limits import Limits
@@ -185,11 +185,36 @@ def load_game(game_id: str, options: dict[str, Any]) -> Game:
         return load(game_id, players=players, **opts)
     except SlipstreamError as exc:
         code = getattr(exc, "code", "bad_option")
-        raise ApiError(
-            400, code if code in ("unknown_game", "bad_content") else "bad_option", str(exc)
-        ) from None
+        if code in ("unknown_game", "bad_content"):
+            raise ApiError(400, code, str(exc)) from None
+        message = str(exc).split("; the options are:")[0]
+        raise ApiError(400, "bad_option", f"{message}. Valid: {valid_options(game_id)}") from None
     except TypeError as exc:
         raise ApiError(400, "bad_option", f"{game_id}: {exc}") from None
+
+
+def valid_options(game_id: str) -> str:
+    """Every option a client may send for a game, with its valid values, in words:
+    "laps: a whole number from 1 to 50; grid: roll-off or qualifying; sprint: true or false"."""
+    parts = []
+    cls = game_class(game_id)
+    for spec in cls.option_specs:
+        if spec.name in FORBIDDEN_OPTIONS:
+            continue
+        if spec.choices is not None:
+            values = [str(c) for c in spec.choices]
+            shown = values[0] if len(values) == 1 else f"{', '.join(values[:-1])} or {values[-1]}"
+        elif spec.kind is bool:
+            shown = "true or false"
+        elif spec.kind is int:
+            low = "" if spec.minimum is None else f" from {spec.minimum}"
+            high = "" if spec.maximum is None else f" to {spec.maximum}"
+            shown = f"a whole number{low}{high}"
+        else:
+            shown = "text"
+        parts.append(f"{spec.name}: {shown}")
+    players = f"players: {cls.min_players} to {cls.max_players}"
+    return "; ".join([players, *parts])
 
 
 def stored_game(data: MatchData) -> Game:

@@ -80,7 +80,6 @@ function onMessage(key, msg) {
     conn.log = msg.entries;
     conn.lastPly = msg.entries.length ? msg.entries[msg.entries.length - 1].ply : -1;
     conn.queue = []; // the current state follows
-    if (msg.reset) conn.state = null;
   } else if (msg.type === "state") {
     conn.queue.push(msg);
     conn.busy = false;
@@ -119,6 +118,12 @@ function pump(key) {
     if (msg.ply < conn.lastPly) conn.lastPly = msg.ply;
     conn.state = msg;
     conn.shownAt = Date.now();
+    if (conn.undoing && msg.legal.length) { // the player who took a step back chooses again
+      conn.undoing = false;
+      activeKey = key;
+      pinned = true;
+      curtain = false;
+    }
     autoSwitch();
     render();
     autoPlay(key);
@@ -137,7 +142,8 @@ function autoPlay(key) {
   conn.autoPly = st.ply;
   setTimeout(() => {
     const now = conns.get(key)?.state;
-    if (now && now.ply === st.ply && now.legal.length === 1) act(now.legal[0], key);
+    if (!now || now.ply !== st.ply || now.legal.length !== 1) return;
+    if (!act(now.legal[0], key)) { conn.autoPly = null; autoPlay(key); } // busy or a newer state queued: again later
   }, AUTO_DELAY);
 }
 
@@ -150,6 +156,7 @@ function mustChoose(key) {
 // Hot-seat: show the held seat that must act now (unless the user pinned a tab and it still must act).
 function autoSwitch() {
   if (pinned && mustChoose(activeKey)) return;
+  if ([...conns.values()].some((c) => c.undoing)) return;
   const mine = heldSeats().filter(mustChoose);
   if (mine.length && !mine.includes(activeKey)) {
     const before = activeKey;
@@ -357,11 +364,12 @@ function renderActions(st, conn) {
 function act(action, key = activeKey) {
   const conn = conns.get(key);
   const st = conn?.state;
-  if (!st || conn.busy || !st.legal.includes(action) || conn.queue.length) return;
+  if (!st || conn.busy || !st.legal.includes(action) || conn.queue.length || conn.ws.readyState !== WebSocket.OPEN) return false;
   conn.busy = true;
   conn.mine = true;
   conn.ws.send(JSON.stringify({ type: "act", action, ply: st.ply, id: `${key}-${st.ply}-${Math.random().toString(36).slice(2, 8)}` }));
   if (key === activeKey) renderActions(st, conn);
+  return true;
 }
 
 function renderSeats(st) {
@@ -460,8 +468,14 @@ async function undo() {
   const seat = undoableSeat(active().match);
   const st = conns.get(seat)?.state;
   if (!st) return;
-  try { await api("POST", `/api/matches/${matchId}/undo`, { ply: st.ply }, tokens.seats[seat]); }
-  catch (e) { toast(e.message); }
+  const conn = conns.get(seat);
+  conn.undoing = true;
+  try {
+    await api("POST", `/api/matches/${matchId}/undo`, { ply: st.ply }, tokens.seats[seat]);
+  } catch (e) {
+    conn.undoing = false;
+    toast(e.message);
+  }
 }
 
 async function resign() {

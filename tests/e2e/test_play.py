@@ -356,10 +356,13 @@ def test_lobby_defaults_to_bots_with_options_in_words(server: Server, browser: B
     assert "flip the weather" in page.inner_text("#opt-dynamic_weather-help")
     assert "Roll Off" in page.locator("#opt-grid option").all_inner_texts()
     page.fill("#my-name", "Ann")
+    page.select_option("#turn-seconds", "60")
     page.click("#create-btn")
     page.wait_for_url(re.compile(r".*/m/[\w-]+$"))
     page.wait_for_selector("button.action")
     assert page.inner_text("#match-title") == "Ann's race · BRC Grand Prix"
+    page.wait_for_selector("#clock:not([hidden])")
+    assert re.search(r"Turn timer \(60 s.*Ann (1:00|0:[56]\d)", page.inner_text("#clock")), page.inner_text("#clock")
     assert page.title().endswith("Ann's race · Slipstream")
     seats = page.inner_text("#seat-list")
     assert "Heuristic bot 2" in seats and "Heuristic bot 3" in seats

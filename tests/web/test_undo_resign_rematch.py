@@ -168,3 +168,29 @@ def test_option_errors_list_the_valid_values(api: Api) -> None:
     assert "content" not in unknown, "a server file is not an option over the web"
     assert "from 1 to 50" in message({"laps": 0})
     assert "whole number" in message({"laps": "many"}) and "from" in message({"laps": "many"})
+
+
+def test_a_player_out_of_time_is_played_by_a_bot_and_the_log_says_so(server: Server, api: Api) -> None:
+    made = api.ok(
+        "POST",
+        "/api/matches",
+        json={"game": "toy-dash", "players": 2, "options": {"length": 30}, "turn_seconds": 3},
+    )
+    mid, host = made["id"], made["host_token"]
+    assert made["match"]["turn_seconds"] == 3
+    ann = api.ok("POST", f"/api/matches/{mid}/seats/0/join", json={"name": "Ann"})["token"]
+    api.ok("POST", f"/api/matches/{mid}/seats/1/join", json={"name": "Bob"})
+    api.ok("POST", f"/api/matches/{mid}/start", host)
+    st = choosing(api, mid, ann)
+    assert 0 < st["turn_left"]["0"] <= 3 and 0 < st["turn_left"]["1"] <= 3
+    act(api, mid, ann, "0:dash")
+    with ws_open(server, mid, ann) as ws:
+        log = ws_until(ws, lambda m: m["type"] == "log")
+        assert not any(e["kind"] == "timeout" for entry in log["entries"] for e in entry["events"])
+        state = ws_until(ws, lambda m: m["type"] == "state" and m["view"]["last_choices"][1] is not None, timeout=10)
+    note = next(e for e in state["events"] if e["kind"] == "timeout")
+    assert note["text"] == "P2 ran out of time: a bot played for them" and note["rule"] == "turn timer"
+    assert api.state(mid, ann)["view"]["chosen"] != [True, False], "Bob's choice was made for him"
+    assert st["view"]["positions"] == [0, 0]
+    status, body = api.call("POST", "/api/matches", json={"game": "toy-dash", "turn_seconds": 1})
+    assert (status, body["error"]["code"]) == (400, "bad_request") and "from 3 to 3600" in body["error"]["message"]

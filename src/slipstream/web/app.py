@@ -59,6 +59,7 @@ class CreateMatch(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, max_length=32)
     title: str = Field(default="", max_length=80)
     bots: dict[int, str] = Field(default_factory=dict, max_length=16)
+    turn_seconds: int | None = None
 
 
 class JoinSeat(BaseModel):
@@ -254,7 +255,9 @@ def create_app(
     @app.post("/api/matches", status_code=201)
     async def create_match(body: CreateMatch, request: Request) -> dict[str, Any]:
         hub.allow_creation(request.client.host if request.client else "?")
-        room, host_token = await hub.create(body.game, body.players, body.options, body.title, body.bots)
+        room, host_token = await hub.create(
+            body.game, body.players, body.options, body.title, body.bots, body.turn_seconds
+        )
         return {
             "id": room.data.id,
             "host_token": host_token,

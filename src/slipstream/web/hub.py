@@ -49,6 +49,10 @@ FORBIDDEN_OPTIONS = ("content",)
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 """What a match id looks like (``secrets.token_urlsafe(8)``): anything else is not looked up."""
 ACTIVE = ("open", "running")
+TIMEOUT_ID = "timeout-"
+"""How a move the turn timer played for a seat is marked (its stored client id)."""
+TURN_SECONDS = (3, 3600)
+"""The turn timer a host may set, in seconds (the lobby offers 30 s to 5 minutes)."""
 BOT_KINDS = ("bot", "resigned")
 """Seat kinds a bot plays: a bot's seat, and a player's who resigned (ranked last on the page)."""
 
@@ -277,6 +281,11 @@ class Room:
         are committed and sent together)."""
         self.accepted: dict[tuple[int, str], int] = {}
         self.states_cache: list[State] | None = None
+        self.turn_started: dict[int, float] = {}
+        """For each seat asked to act: when (``time.time()``) its current decision began (the turn timer)."""
+        self.notes: dict[int, Event] = {}
+        """What the server did that the engine's events do not say, by the ply after it (a seat out of
+        time played by a bot)."""
 
     def rewind(self, moves: list[MoveData]) -> None:
         """Rebuild the match from these moves (an undo took back the last ones)."""
@@ -341,17 +350,38 @@ class Room:
         if hidden and move.seat is not None:
             self.hidden_total += 1
             self.hidden_by[move.seat] = self.hidden_by.get(move.seat, 0) + 1
-        if new.events:
+        events = new.events
+        if move.seat is not None and (move.client_id or "").startswith(TIMEOUT_ID):
+            note = Event(
+                "timeout", f"P{move.seat + 1} ran out of time: a bot played for them", rule="turn timer"
+            )
+            self.notes[new.ply] = note
+            events = (note, *events)
+        if events:
             shown = {t: self.shown(t) for t in (None, *self.game.seats)}
-            self.log.append((shown, new.events))
+            self.log.append((shown, events))
         now = set(pending_seats(new))
         fresh = {s for s in now if s not in before or s == move.seat}
+        started = time.time()
+        self.turn_started = {s: started if s in fresh else self.turn_started.get(s, started) for s in now}
         self.since = {s: new.ply if s in fresh else self.since.get(s, new.ply) for s in now}
         self.since_shown = {
             s: self.shown(s) if s in fresh else self.since_shown.get(s, self.shown(s)) for s in now
         }
         if move.seat is not None and move.client_id:
             self.accepted[(move.seat, move.client_id)] = self.shown(move.seat)
+
+    def turn_left(self) -> dict[int, float]:
+        """With a turn timer: the seconds each player asked to act has left (bots have no timer)."""
+        limit = self.data.turn_seconds
+        if limit is None or self.data.status != "running":
+            return {}
+        now = time.time()
+        return {
+            s: max(0.0, round(limit - (now - self.turn_started.get(s, now)), 1))
+            for s in pending_seats(self.state)
+            if self.data.seats[s].kind == "human"
+        }
 
     def _track_window(self, old: State, new: State, seat: int | None) -> None:
         """Follow who has chosen in an open simultaneous choice, to know whether a step closed one in
@@ -388,6 +418,7 @@ class Room:
             "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in d.seats],
             "bots": self.bot_choices,
             "bot_labels": {b: BOT_WORDS.get(b, b) for b in self.bot_choices},
+            "turn_seconds": d.turn_seconds,
             "board": board_module(d.game_id),
         }
         if d.status == "finished":
@@ -397,10 +428,15 @@ class Room:
     def message(self, seat: int | None, steps: Sequence[State] = ()) -> str:
         """The ``state`` message for ``seat``, with the visible events of ``steps`` (by default the
         last step's)."""
-        events = [e for st in steps or (self.state,) for e in events_payload(st, seat)]
+        events = [
+            e
+            for st in steps or (self.state,)
+            for e in ([self.notes[st.ply].to_json()] if st.ply in self.notes else []) + events_payload(st, seat)
+        ]
         payload = seat_payload(self.state, seat, live=self.data.status == "running")
         payload["ply"] = self.shown(seat)
         payload["can_undo"] = seat is not None and self.undoable(seat)
+        payload["turn_left"] = self.turn_left()
         return json.dumps(
             {
                 "type": "state",
@@ -544,7 +580,8 @@ class Hub:
             room = self._restore(data)
             if room is not None and data.status == "running":
                 self.kick(room)
-        for job in (self._sweeper(), self._peer_watch()) if self.peer_poll > 0 else (self._sweeper(),):
+        jobs = [self._sweeper(), self._timer()] + ([self._peer_watch()] if self.peer_poll > 0 else [])
+        for job in jobs:
             task = asyncio.get_running_loop().create_task(job)
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
@@ -566,6 +603,37 @@ class Hub:
                         self.kick(room)
             except Exception:
                 log.exception("catching up with the other server processes failed")
+
+    async def _timer(self) -> None:
+        """Every half second: a player out of time on a timed match has its decision played by a bot
+        (a uniform pick among its own legal actions, which peeks at nothing); the log says so."""
+        while True:
+            await asyncio.sleep(0.5)
+            for room in [r for r in self.rooms.values() if r.data.turn_seconds and r.data.status == "running"]:
+                try:
+                    await self._out_of_time(room)
+                except ApiError:
+                    pass  # the database refused: the next look tries again
+                except Exception:
+                    log.exception("match %s: the turn timer failed", room.data.id)
+
+    async def _out_of_time(self, room: Room) -> None:
+        late = [s for s, left in room.turn_left().items() if left <= 0]
+        if not late:
+            return
+        async with room.lock:
+            state = room.state
+            for seat in late:
+                if room.state is not state or seat not in room.turn_left():
+                    continue
+                action = RandomBot(room.data.seed * 31 + state.ply).choose(state, seat)
+                move = MoveData(state.ply, action, seat, f"{TIMEOUT_ID}{state.ply}")
+                try:
+                    await self._commit(room, self._with_chance(room, state.apply(action), move))
+                except Conflict:
+                    await self.refresh(room)
+                break
+        self.kick(room)
 
     async def _sweeper(self) -> None:
         while True:
@@ -692,8 +760,20 @@ class Hub:
     # --- lobby ---------------------------------------------------------------------------
 
     async def create(
-        self, game_id: str, players: int | None, options: dict[str, Any], title: str, bots: dict[int, str]
+        self,
+        game_id: str,
+        players: int | None,
+        options: dict[str, Any],
+        title: str,
+        bots: dict[int, str],
+        turn_seconds: int | None = None,
     ) -> tuple[Room, str]:
+        if turn_seconds is not None and not TURN_SECONDS[0] <= turn_seconds <= TURN_SECONDS[1]:
+            raise ApiError(
+                400,
+                "bad_request",
+                f"turn_seconds must be from {TURN_SECONDS[0]} to {TURN_SECONDS[1]} (or left out: no timer)",
+            )
         open_now = sum(1 for r in self.rooms.values() if r.data.status == "open")
         if open_now >= self.limits.max_open_matches:
             raise ApiError(
@@ -717,6 +797,7 @@ class Hub:
             created_at=now,
             updated_at=now,
             seats=[SeatData(seat=s) for s in game.seats],
+            turn_seconds=turn_seconds,
         )
         for seat, bot in bots.items():
             if seat not in game.seats:
@@ -979,6 +1060,7 @@ class Hub:
                     host_hash=old.host_hash,
                     created_at=now,
                     updated_at=now,
+                    turn_seconds=old.turn_seconds,
                     seats=[
                         SeatData(seat=s.seat, kind="bot", name=bot_seat_name(s.bot, s.seat), bot=s.bot)
                         if s.kind == "bot" and s.bot

@@ -75,6 +75,17 @@ class RematchRow(Base):
     next_id: Mapped[str] = mapped_column(String(32))
 
 
+class TurnTimerRow(Base):
+    """A match's turn timer: seconds a player has for each decision (no row: no timer).
+
+    A table of its own, so a database made before it existed gains it by ``create_all``."""
+
+    __tablename__ = "turn_timers"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seconds: Mapped[int] = mapped_column(Integer)
+
+
 class SeatRow(Base):
     __tablename__ = "seats"
 
@@ -130,6 +141,8 @@ class MatchData:
     moves: list[MoveData] = field(default_factory=list)
     chance_key: str | None = None
     """256 secret bits (hex) the server draws this match's chance outcomes from."""
+    turn_seconds: int | None = None
+    """Seconds a player has for each decision before a bot plays it (``None``: no timer)."""
 
 
 def normalize_url(url: str) -> str:
@@ -183,6 +196,8 @@ class Store:
             session.flush()  # the match row first: the key and seats refer to it
             if data.chance_key is not None:
                 session.add(ChanceKeyRow(match_id=data.id, key=data.chance_key))
+            if data.turn_seconds is not None:
+                session.add(TurnTimerRow(match_id=data.id, seconds=data.turn_seconds))
             for s in data.seats:
                 session.add(
                     SeatRow(
@@ -328,6 +343,8 @@ class Store:
         data = _match(row)
         key = session.get(ChanceKeyRow, row.id)
         data.chance_key = key.key if key is not None else None
+        timer = session.get(TurnTimerRow, row.id)
+        data.turn_seconds = timer.seconds if timer is not None else None
         for s in session.scalars(select(SeatRow).where(SeatRow.match_id == row.id).order_by(SeatRow.seat)):
             data.seats.append(_seat(s))
         query = select(MoveRow).where(MoveRow.match_id == row.id).order_by(MoveRow.ply)

@@ -95,7 +95,7 @@ async function createRace(ev) {
   try {
     const made = await api("POST", "/api/matches", {
       game: g.id, players: Number(document.getElementById("players").value), options: readOptions(),
-      title, bots,
+      title, bots, turn_seconds: Number(document.getElementById("turn-seconds").value) || null,
     });
     const tokens = { host: made.host_token, seats: {} };
     const mine = hotseat ? humans : humans.slice(0, 1);

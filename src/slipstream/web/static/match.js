@@ -118,6 +118,7 @@ function pump(key) {
     if (msg.ply < conn.lastPly) conn.lastPly = msg.ply;
     conn.state = msg;
     conn.shownAt = Date.now();
+    conn.receivedAt = Date.now();
     if (conn.undoing && msg.legal.length) { // the player who took a step back chooses again
       conn.undoing = false;
       activeKey = key;
@@ -317,6 +318,22 @@ function render() {
   }
   renderPlayControls(st, conn);
   renderResult(st);
+  renderClock();
+}
+
+// The turn timer: the time each player asked to act has left, counting down between messages.
+function renderClock() {
+  const conn = conns.get(activeKey);
+  const st = conn?.state;
+  const box = $("clock");
+  const left = st && !replayMode ? st.turn_left || {} : {};
+  const seats = Object.keys(left).map(Number);
+  box.hidden = !seats.length;
+  if (!seats.length) return;
+  const gone = (Date.now() - (conn.receivedAt || Date.now())) / 1000;
+  const clock = (t) => { const s = Math.max(0, Math.ceil(t - gone)); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
+  box.textContent = `Turn timer (${st.match.turn_seconds} s; out of time, a bot plays the move): `
+    + seats.map((s) => `${seatName(st.match, s)} ${clock(left[s])}`).join(" · ");
 }
 
 // The tab title says it, and (if the player asked for it) a short tone sounds, when a turn begins.
@@ -587,6 +604,7 @@ function main() {
   $("resign-btn").onclick = resign;
   $("rematch-btn").onclick = rematch;
   wireReplay();
+  setInterval(renderClock, 1000);
   $("curtain-show").onclick = () => { curtain = false; render(); };
   setupConnections();
 }

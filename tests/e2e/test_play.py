@@ -7,6 +7,7 @@ real games where the bug was theirs.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from pathlib import Path
@@ -366,5 +367,40 @@ def test_lobby_defaults_to_bots_with_options_in_words(server: Server, browser: B
     assert page.title().endswith("Ann's race · Slipstream")
     seats = page.inner_text("#seat-list")
     assert "Heuristic bot 2" in seats and "Heuristic bot 3" in seats
+    assert not errors, errors
+    ctx.close()
+
+
+def test_rev_it_up_buying_is_a_shop_on_the_board(server: Server, browser: Browser, shots: Path) -> None:
+    """Rev it Up's buying phase: a shop of chips with price, effect and supply, the coins left and the
+    cart; clicking a chip buys it (it goes in the cart); the buttons stay, folded, for the keyboard."""
+    errors: list[str] = []
+    ctx = browser.new_context()
+    page = watch(ctx.new_page(), errors)
+    lobby_race(page, server, "rev-it-up", 2, bots={1: "random"}, name="Ann")
+    for _ in range(600):
+        if page.locator(".shop .shop-item.clickable[data-action*=':buy:']").count():
+            break
+        if "Race over" in page.inner_text("#turn"):
+            pytest.fail("no chip could be bought in the whole race")
+        buttons = page.locator("button.action:not([disabled])")
+        labels = buttons.all_inner_texts()
+        pick = next((i for i, t in enumerate(labels) if "stop" in t or "finish" in t or "nothing" in t), None)
+        if pick is None or any(t.startswith("buy ") for t in labels):
+            page.wait_for_timeout(40)  # never buy here: the test buys from the shop
+            continue
+        with contextlib.suppress(Exception):  # redrawn by a newer state between reading and clicking
+            buttons.nth(pick).click(timeout=2000)
+    else:
+        pytest.fail("no buying phase with a chip to buy")
+    shop = page.inner_text(".shop")
+    assert re.search(r"coins left: \d+", shop) and "your cart: empty" in shop
+    assert re.search(r"exhaust-1\s+1 coin\s+moves 1, heat 1", shop), shop[:400]
+    page.screenshot(path=str(shots / "rev-it-up-shop.png"), full_page=True)
+    item = page.locator(".shop .shop-item.clickable[data-action*=':buy:']").first
+    chip = (item.get_attribute("data-action") or "").rsplit(":", 1)[1]
+    item.click()
+    # the chip goes in the cart (then, with nothing left to buy, "finish buying" plays itself)
+    page.wait_for_selector(f".shop h4 .chip[title='{chip}'], #log li:has-text('Ann') >> text={chip}")
     assert not errors, errors
     ctx.close()

@@ -74,7 +74,12 @@ export function draw(view, ctx) {
   }).join("");
   let html = `${svg}<table class="view-table dash"><tr><th>#</th><th>racer</th><th>player</th><th>laps</th><th>space</th><th>boost markers</th><th>bonus mk</th><th>cards</th></tr>${rows}</table>`;
   const mine = Object.entries(view.my_bonus_cards || {});
-  if (mine.length) html += `<p>Your bonus cards: ${mine.map(([c, k]) => `<span class="playing-card">${k}× ${esc(c)}</span>`).join(" ")}</p>`;
+  // a bonus card the seat may play now is clicked to play it (the button stays for the keyboard)
+  const card = (c, k) => {
+    const play = ctx.legal.includes(`play:${c}`) ? ` data-action="play:${esc(c)}" title="play ${esc(c)}"` : "";
+    return `<span class="playing-card"${play}>${k}× ${esc(c)}</span>`;
+  };
+  if (mine.length) html += `<p>Your bonus cards: ${mine.map(([c, k]) => card(c, k)).join(" ")}</p>`;
   html += `<p class="muted">Decks: ${Object.entries(view.decks).map(([d, k]) => `${esc(d)} ${k}`).join(" · ")} · supply: ${view.supply.bonus_markers} bonus, ${view.supply.boost_markers} boost markers</p>`;
   return html;
 }

@@ -256,7 +256,7 @@ function chanceHtml(events) {
 function boardContext(st, seat, legal) {
   return {
     match: st.match, seat, legal, names: st.match.seats.map((_, s) => seatName(st.match, s)),
-    colours: SEAT_COLOURS, narrow: $("board").clientWidth < 600,
+    colours: SEAT_COLOURS, narrow: $("board").clientWidth < 600, hints: legal.length ? st.hints || [] : [],
   };
 }
 
@@ -308,12 +308,11 @@ function render() {
   renderSeats(st);
   if (!replayMode) {
     const legal = ready(conn) ? st.legal : [];
-    drawBoard(st, st.view, st.seat, legal);
+    drawBoard(st, st.view, st.seat, legal).then(() => { if (active() === st) renderActions(st, conn); });
     $("board-text-box").hidden = !st.board_text;
     $("board-text").textContent = st.board_text;
     $("dice").innerHTML = chanceHtml(st.events);
-    renderActions(st, conn);
-    $("hints").innerHTML = st.hints.map((h) => `<li>${esc(named(h, m))}</li>`).join("");
+    renderHints(st.hints, m);
     renderLog(conn.log, m);
   }
   renderPlayControls(st, conn);
@@ -334,6 +333,14 @@ function renderClock() {
   const clock = (t) => { const s = Math.max(0, Math.ceil(t - gone)); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
   box.textContent = `Turn timer (${st.match.turn_seconds} s; out of time, a bot plays the move): `
     + seats.map((s) => `${seatName(st.match, s)} ${clock(left[s])}`).join(" · ");
+}
+
+// The game's hints for the seat; a long list (a shop, a rules summary) folds under its first line.
+function renderHints(hints, m) {
+  const items = hints.map((h) => `<li>${esc(named(h, m))}</li>`);
+  $("hints").innerHTML = items.length > 4
+    ? `${items[0]}<li><details><summary>${items.length - 1} more lines of help</summary><ul>${items.slice(1).join("")}</ul></details></li>`
+    : items.join("");
 }
 
 // The tab title says it, and (if the player asked for it) a short tone sounds, when a turn begins.
@@ -371,10 +378,16 @@ function renderActions(st, conn) {
   const box = $("actions");
   if (!st.legal.length || !ready(conn)) { box.innerHTML = ""; return; }
   const auto = st.legal.length === 1;
-  box.innerHTML = st.legal.map((a, i) => {
+  const buttons = st.legal.map((a, i) => {
     const key = i < 9 ? ` data-key="${i + 1}" aria-keyshortcuts="${i + 1}"` : "";
     return `<button class="action" data-act="${esc(a)}"${key} ${conn.busy || auto ? "disabled" : ""} title="${esc(a)}">${esc(actionLabel(st, a, st.seat))}</button>`;
   }).join("") + (auto ? `<span class="muted auto-note">only move: played for you</span>` : "");
+  // many moves that the board offers as spaces, cards or a shop: the buttons stay, folded, for the keyboard
+  const onBoard = new Set([...$("board").querySelectorAll("[data-action].clickable")].map((el) => el.dataset.action));
+  const fold = st.legal.length > 6 && st.legal.filter((a) => onBoard.has(a)).length >= st.legal.length / 2;
+  box.innerHTML = fold
+    ? `<details class="all-moves"><summary>All ${st.legal.length} moves as buttons (or click them on the board)</summary><div class="actions">${buttons}</div></details>`
+    : buttons;
   for (const b of box.querySelectorAll("button")) b.onclick = () => act(b.dataset.act);
 }
 

@@ -25,7 +25,7 @@ if not Path(CHROMIUM).exists() and os.environ.get("CI") != "true":
     pytest.skip("Debian's chromium is not installed (.ci/run installs it)", allow_module_level=True)
 
 
-def create_race(page: Page, server: Server, hotseat: bool) -> None:
+def create_race(page: Page, server: Server, hotseat: bool, length: int | None = None) -> None:
     page.goto(server.url + "/")
     page.wait_for_selector("#game-select option[value='toy-dash']", state="attached")
     page.select_option("#game-select", "toy-dash")
@@ -33,6 +33,8 @@ def create_race(page: Page, server: Server, hotseat: bool) -> None:
     page.dispatch_event("#players", "change")
     page.fill("#my-name", "Ann")
     page.check("#hotseat" if hotseat else "#mode-friends")
+    if length is not None:
+        page.fill("#opt-length", str(length))
     page.click("#create-btn")
     page.wait_for_url(re.compile(r".*/m/[\w-]+$"))
 
@@ -162,7 +164,7 @@ def test_the_page_reconnects_after_the_server_is_killed_and_restarted(
     ctx = browser.new_context()
     try:
         page = watch(ctx.new_page(), errors)
-        create_race(page, srv, hotseat=True)
+        create_race(page, srv, hotseat=True, length=30)  # rolls play themselves: a short race could end first
         page.wait_for_selector("button.action")
         for _ in range(3):
             if page.locator("#curtain-show").is_visible():

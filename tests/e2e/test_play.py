@@ -404,3 +404,43 @@ def test_rev_it_up_buying_is_a_shop_on_the_board(server: Server, browser: Browse
     page.wait_for_selector(f".shop h4 .chip[title='{chip}'], #log li:has-text('Ann') >> text={chip}")
     assert not errors, errors
     ctx.close()
+
+
+def test_bot_moves_are_paced_animated_and_the_tab_title_calls_you(server: Server, browser: Browser) -> None:
+    """At the "slow" pace each bot or dice step stays on screen at least 1.4 s (the steps that
+    arrived at once are shown one by one), racers glide to their new places, and the tab title says
+    when it is your turn; "instant" shows everything at once."""
+    errors: list[str] = []
+    ctx = browser.new_context()
+    page = watch(ctx.new_page(), errors, paced=True)
+    page.add_init_script("localStorage.setItem('slipstream:speed', 'slow')")
+    lobby_race(page, server, "toy-dash", 3, bots={1: "random", 2: "random"}, name="Ann")
+    page.wait_for_selector("button.action[data-act='0:dash']")
+    assert page.title().startswith("▶ Your turn")
+    page.evaluate("""() => {
+        window.shownAt = [];
+        let count = document.querySelectorAll('#log li').length;
+        new MutationObserver(() => {
+            const now = document.querySelectorAll('#log li').length;
+            if (now !== count) {
+                count = now;
+                const last = [...document.querySelectorAll('#log li')].pop().innerText;
+                window.shownAt.push([performance.now(), last]);
+            }
+        }).observe(document.getElementById('log'), {childList: true});
+        window.glides = 0;
+        const animate = Element.prototype.animate;
+        Element.prototype.animate = function (...args) { window.glides += 1; return animate.apply(this, args); };
+    }""")
+    page.click("button.action[data-act='0:dash']")
+    page.wait_for_function("document.getElementById('log').innerText.includes('reveal') || window.shownAt.length >= 4")
+    page.wait_for_timeout(4500)
+    times = page.evaluate("window.shownAt")
+    # a step of a bot (or a roll after one) waits its turn on screen; Ann's own steps show at once
+    gaps = [(b - a, text) for (a, _), (b, text) in zip(times, times[1:], strict=False) if "Ann" not in text]
+    assert len(gaps) >= 2 and min(g for g, _ in gaps) >= 1300, times
+    assert page.evaluate("window.glides") >= 1, "a racer glided to its new space"
+    page.select_option("#speed", "instant")
+    assert page.evaluate("localStorage.getItem('slipstream:speed')") == "instant"
+    assert not errors, errors
+    ctx.close()

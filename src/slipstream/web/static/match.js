@@ -12,6 +12,7 @@ let pinned = false; // the user picked a seat tab by hand
 let replayMode = null; // {ply, total, seat, data}
 let curtain = false; // hot-seat: hide the board until the next player is ready
 let lastTurnAlert = null;
+let diceShown = null; // the state whose dice are on screen
 const modules = new Map();
 const AUTO_DELAY = 500; // ms before a seat's only legal action is taken for it
 const SPEEDS = { slow: 1400, normal: 700, fast: 250, instant: 0 }; // ms each step stays on screen at least
@@ -260,15 +261,45 @@ function boardContext(st, seat, legal) {
   };
 }
 
+// Where each racer (any element a board marks class="racer" data-seat=...) stands on the screen.
+function racerPlaces() {
+  const seen = new Map();
+  const out = new Map();
+  for (const el of $("board").querySelectorAll(".racer[data-seat]")) {
+    const k = seen.get(el.dataset.seat) || 0;
+    seen.set(el.dataset.seat, k + 1);
+    const box = el.getBoundingClientRect();
+    out.set(`${el.dataset.seat}:${k}`, { el, x: box.x + box.width / 2, y: box.y + box.height / 2 });
+  }
+  return out;
+}
+
+// Racers glide from where they stood to where they stand now, within the pace's time for a step.
+function animateRacers(before) {
+  const duration = Math.min(600, SPEEDS[speed] * 0.8);
+  if (!duration || !before.size) return;
+  for (const [key, now] of racerPlaces()) {
+    const was = before.get(key);
+    if (!was || (Math.abs(was.x - now.x) < 1 && Math.abs(was.y - now.y) < 1)) continue;
+    const svg = now.el.ownerSVGElement;
+    const view = svg && svg.viewBox.baseVal;
+    const scale = view && view.width ? view.width / svg.getBoundingClientRect().width : 1;
+    const dx = (was.x - now.x) * scale, dy = (was.y - now.y) * scale;
+    now.el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { duration, easing: "ease-in-out" });
+  }
+}
+
 async function drawBoard(st, view, seat, legal) {
   const mod = await boardModule(st.match);
   const ctx = boardContext(st, seat, legal);
+  const before = racerPlaces();
   try {
     $("board").innerHTML = mod.draw(view, ctx);
   } catch (e) {
     console.error(e);
     $("board").innerHTML = generic.draw(view, ctx);
   }
+  if (!replayMode) animateRacers(before);
   for (const el of $("board").querySelectorAll("[data-action]")) {
     const on = ctx.legal.includes(el.dataset.action);
     el.classList.toggle("clickable", on);
@@ -311,7 +342,11 @@ function render() {
     drawBoard(st, st.view, st.seat, legal).then(() => { if (active() === st) renderActions(st, conn); });
     $("board-text-box").hidden = !st.board_text;
     $("board-text").textContent = st.board_text;
-    $("dice").innerHTML = chanceHtml(st.events);
+    if (diceShown !== st) { // dice tumble as they land, once per step
+      diceShown = st;
+      $("dice").innerHTML = chanceHtml(st.events);
+      if (SPEEDS[speed]) for (const d of $("dice").querySelectorAll(".die, .playing-card")) d.classList.add("landing");
+    }
     renderHints(st.hints, m);
     renderLog(conn.log, m);
   }
@@ -568,6 +603,7 @@ async function showReplay(ply) {
     $("board-text-box").hidden = !r.board_text;
     $("board-text").textContent = r.board_text;
     $("dice").innerHTML = chanceHtml(r.events);
+    diceShown = null;
     $("actions").innerHTML = r.events.map((e) => `<div class="replay-event">${esc(named(e.text, m))}${ruleHtml(e.rule, m)}</div>`).join("");
     $("hints").innerHTML = "";
     renderLog(r.log, m);

@@ -11,6 +11,7 @@ import contextlib
 import itertools
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -86,8 +87,17 @@ def test_hot_seat_banner_names_the_seat_whose_tab_shows_rev_it_up(server: Server
     errors: list[str] = []
     ctx = browser.new_context()
     page = watch(ctx.new_page(), errors)
-    lobby_race(page, server, "rev-it-up", 2, hotseat=True)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#game-select option[value='rev-it-up']", state="attached")
+    page.select_option("#game-select", "rev-it-up")
+    page.fill("#players", "2")
+    page.dispatch_event("#players", "change")
+    page.check("#hotseat")
+    page.fill("#my-name", "Ann")
+    page.fill(".seat-name[data-seat='1']", "Bob")  # each player at the device names their seat
+    page.click("#create-btn")
     page.wait_for_selector("#seat-tabs button >> nth=1")
+    assert [t.strip() for t in page.locator("#seat-tabs button").all_inner_texts()] == ["Ann", "Bob"]
     checked = buying = 0
     for _ in range(300):
         pass_curtain(page)
@@ -379,7 +389,8 @@ def test_rev_it_up_buying_is_a_shop_on_the_board(server: Server, browser: Browse
     ctx = browser.new_context()
     page = watch(ctx.new_page(), errors)
     lobby_race(page, server, "rev-it-up", 2, bots={1: "random"}, name="Ann")
-    for _ in range(600):
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
         if page.locator(".shop .shop-item.clickable[data-action*=':buy:']").count():
             break
         if "Race over" in page.inner_text("#turn"):

@@ -774,11 +774,7 @@ class Hub:
                 "bad_request",
                 f"turn_seconds must be from {TURN_SECONDS[0]} to {TURN_SECONDS[1]} (or left out: no timer)",
             )
-        open_now = sum(1 for r in self.rooms.values() if r.data.status == "open")
-        if open_now >= self.limits.max_open_matches:
-            raise ApiError(
-                503, "busy", f"the server holds {open_now} matches waiting for players; try again later"
-            )
+        self._room_for_one_more()
         game = await asyncio.to_thread(
             load_game, game_id, {"players": players, **options} if players is not None else options
         )
@@ -808,6 +804,14 @@ class Hub:
         await self.db(self.store.create_match, data)
         self.rooms[data.id] = room
         return room, host_token
+
+    def _room_for_one_more(self) -> None:
+        """A new match (created or a rematch) only while fewer than ``max_open_matches`` wait for players."""
+        open_now = sum(1 for r in self.rooms.values() if r.data.status == "open")
+        if open_now >= self.limits.max_open_matches:
+            raise ApiError(
+                503, "busy", f"the server holds {open_now} matches waiting for players; try again later"
+            )
 
     def _check_bot(self, game_id: str, bot: str) -> None:
         """The lobby's bots, or a search whose time is bounded (``mcts:400:2s``) by ``max_bot_seconds``."""
@@ -1046,6 +1050,7 @@ class Hub:
                 raise ApiError(409, "not_finished", "a rematch is offered once the race is over")
             next_id = await self.db(self.store.rematch_of, room.data.id)
             if next_id is None:
+                self._room_for_one_more()
                 old = room.data
                 now = time.time()
                 data = MatchData(

@@ -55,7 +55,9 @@ function renderSeats(keep = true) {
   const n = Number(document.getElementById("players").value) || g.default_players;
   const box = document.getElementById("seats");
   const before = {};
+  const names = {};
   if (keep) for (const el of box.querySelectorAll(".seat-kind")) before[el.dataset.seat] = el.value;
+  for (const el of box.querySelectorAll(".seat-name")) names[el.dataset.seat] = el.value;
   const how = mode();
   const person = how === "hotseat" ? "player here" : "a friend";
   let html = "<legend>Seats</legend>";
@@ -63,8 +65,11 @@ function renderSeats(keep = true) {
     const fallback = s > 0 && how === "bots" ? defaultBot(g) : "";
     const chosen = s in before ? before[s] : fallback;
     const bots = g.bots.map((b) => `<option value="${esc(b)}" ${chosen === b ? "selected" : ""}>${esc(g.bot_labels?.[b] || b)} bot</option>`).join("");
+    // hot-seat: each player at this device gives a name (seat 1's is "Your name")
+    const named = how === "hotseat" && s > 0 && !chosen
+      ? ` <input class="seat-name" data-seat="${s}" maxlength="40" placeholder="P${s + 1}" aria-label="name for seat ${s + 1}" value="${esc(names[s] || "")}">` : "";
     html += `<label>Seat ${s + 1} <select data-seat="${s}" class="seat-kind">
-      <option value="">${s === 0 ? "me" : person}</option>${bots}</select></label>`;
+      <option value="">${s === 0 ? "me" : person}</option>${bots}</select>${named}</label>`;
   }
   box.innerHTML = html;
 }
@@ -91,7 +96,7 @@ async function createRace(ev) {
   }
   const hotseat = mode() === "hotseat";
   const name = document.getElementById("my-name").value.trim();
-  const title = document.getElementById("title").value.trim() || (name && !hotseat ? `${name}'s race` : "");
+  const title = document.getElementById("title").value.trim() || (name ? `${name}'s race` : "");
   try {
     const made = await api("POST", "/api/matches", {
       game: g.id, players: Number(document.getElementById("players").value), options: readOptions(),
@@ -100,7 +105,8 @@ async function createRace(ev) {
     const tokens = { host: made.host_token, seats: {} };
     const mine = hotseat ? humans : humans.slice(0, 1);
     for (const seat of mine) {
-      const joined = await api("POST", `/api/matches/${made.id}/seats/${seat}/join`, { name: (hotseat ? "" : name) || `P${seat + 1}` });
+      const given = seat === 0 ? name : document.querySelector(`.seat-name[data-seat="${seat}"]`)?.value.trim();
+      const joined = await api("POST", `/api/matches/${made.id}/seats/${seat}/join`, { name: given || `P${seat + 1}` });
       tokens.seats[seat] = joined.token;
     }
     saveTokens(made.id, tokens);
@@ -141,6 +147,7 @@ async function main() {
   });
   document.getElementById("players").addEventListener("change", () => renderSeats());
   for (const radio of document.querySelectorAll("input[name='mode']")) radio.addEventListener("change", () => renderSeats(false));
+  document.getElementById("seats").addEventListener("change", (e) => { if (e.target.matches(".seat-kind")) renderSeats(); });
   document.getElementById("create-form").addEventListener("submit", createRace);
   for (const b of document.querySelectorAll("#list-tabs button")) {
     b.addEventListener("click", () => {

@@ -1102,8 +1102,12 @@ class Hub:
         ours = [(m.ply, m.action) for m in room.moves]
         if [(m.ply, m.action) for m in data.moves[: len(ours)]] != ours:  # another process took steps back
             room.rewind(data.moves)
-            room.unsent = [room.state]
-            changed = True
+            room.data.status, room.data.seats = data.status, data.seats
+            room.data.updated_at = max(room.data.updated_at, data.updated_at)
+            for sub in list(room.subs):  # as after an undo here: the log from the start, then the state
+                sub.queue.put_nowait(room.log_message(sub.seat, reset=True))
+                sub.queue.put_nowait(room.message(sub.seat))
+            return True
         for move in data.moves[room.state.ply :]:
             room.set_state(room.state.apply(move.action), move)
             changed = True

@@ -131,9 +131,13 @@ def draw(s: RevState, seat: int, kind: int, events: list[Event]) -> None:
     """Turn Structure 1: "All players simultaneously draw 1 chip from their bags and reveal them"."""
     _to_bag(s, seat, kind, -1)
     s.drawn[seat] = kind
-    chip = s.g.kinds.names[kind]
-    events.append(_EVENTS.get(("draw", seat, chip), lambda: Event(
-        "draw", f"P{seat + 1} draws {chip}", "Turn Structure 1", {"seat": seat, "chip": chip})))
+    events.append(draw_event(seat, s.g.kinds.names[kind]))
+
+
+@_EVENTS.memo
+def draw_event(seat: int, chip: str) -> Event:
+    """Turn Structure 1: the chip a seat drew (made once per seat and chip)."""
+    return Event("draw", f"P{seat + 1} draws {chip}", "Turn Structure 1", {"seat": seat, "chip": chip})
 
 
 # --- Turn Structure 2: movement -------------------------------------------------------------------
@@ -189,10 +193,7 @@ def resolve_draw(s: RevState, seat: int, events: list[Event]) -> None:
         target = rev_last(s, seat) + heat
         if target <= g.rev_length[seat] and s.status[seat] != OVERHEATED:
             place_on_rev(s, seat, kind, target)
-            chip = g.kinds.names[kind]
-            events.append(_EVENTS.get(("rev", seat, chip, target), lambda: Event(
-                "rev", f"P{seat + 1} places {chip} on Rev space {target}", "Rev Track",
-                {"seat": seat, "space": target})))
+            events.append(rev_event(seat, g.kinds.names[kind], target))
         else:
             to_discard_or_supply(s, seat, kind)
             overheat(s, seat, events, g.kinds.names[kind])
@@ -201,6 +202,13 @@ def resolve_draw(s: RevState, seat: int, events: list[Event]) -> None:
         coolant(s, seat, g.kinds.level[kind], events)
     else:
         _to_discard(s, seat, kind)
+
+
+@_EVENTS.memo
+def rev_event(seat: int, chip: str, target: int) -> Event:
+    """Rev Track: a chip placed on a Rev space (made once per seat, chip and space)."""
+    return Event("rev", f"P{seat + 1} places {chip} on Rev space {target}", "Rev Track",
+                 {"seat": seat, "space": target})
 
 
 def move_forward(s: RevState, seat: int, spaces: int, events: list[Event]) -> None:
@@ -227,10 +235,16 @@ def move_forward(s: RevState, seat: int, spaces: int, events: list[Event]) -> No
     moved = p - start
     s.progress = replaced(s.progress, seat, p)
     _count(s, seat, Stat.SPACES_MOVED, moved)
-    events.append(_EVENTS.get(("move", seat, moved, p), lambda: Event(
-        "move", f"P{seat + 1} moves {moved} to {p}", "Turn Structure 2", {"seat": seat, "to": p})))
+    events.append(move_event(seat, moved, p))
     if p >= g.finish and s.status[seat] != FINISHED:
         finish(s, seat, events)
+
+
+@_EVENTS.memo
+def move_event(seat: int, moved: int, progress: int) -> Event:
+    """Turn Structure 2: a move forward (made once per seat, spaces and progress)."""
+    return Event("move", f"P{seat + 1} moves {moved} to {progress}", "Turn Structure 2",
+                 {"seat": seat, "to": progress})
 
 
 def move_back(s: RevState, seat: int, spaces: int, events: list[Event], rule: str) -> None:
@@ -277,18 +291,18 @@ def log_reroll(s: RevState, seat: int, events: list[Event]) -> None:
 
 # --- Turn Structure 4: stop or keep going ---------------------------------------------------------
 
+@_EVENTS.memo
 def chosen_event(seat: int) -> Event:
     """Simultaneous play: everyone sees *that* a seat has chosen."""
-    return _EVENTS.get(("chosen", seat), lambda: Event(
-        "chosen", f"P{seat + 1} has chosen", "Simultaneous play", {"seat": seat}))
+    return Event("chosen", f"P{seat + 1} has chosen", "Simultaneous play", {"seat": seat})
 
 
+@_EVENTS.memo
 def choice_event(seat: int, choice: str) -> Event:
     """Simultaneous play: the choice itself, for that seat only (a buying step shows only this one, so
     nobody counts another's cart)."""
-    return _EVENTS.get(("choice", seat, choice), lambda: Event(
-        "choice", f"P{seat + 1} chose {choice}", "Simultaneous play", {"seat": seat, "choice": choice},
-        frozenset((seat,))))
+    return Event("choice", f"P{seat + 1} chose {choice}", "Simultaneous play", {"seat": seat, "choice": choice},
+                 frozenset((seat,)))
 
 
 def resolve_stops(s: RevState, events: list[Event]) -> None:
@@ -304,10 +318,10 @@ def resolve_stops(s: RevState, events: list[Event]) -> None:
             events.append(_stop_go_event(seat, notation.GO))
 
 
+@_EVENTS.memo
 def _stop_go_event(seat: int, choice: str) -> Event:
-    return _EVENTS.get(("stop-go", seat, choice), lambda: Event(
-        choice, f"P{seat + 1} stops" if choice == notation.STOP else f"P{seat + 1} keeps going",
-        "Turn Structure 4", {"seat": seat}))
+    return Event(choice, f"P{seat + 1} stops" if choice == notation.STOP else f"P{seat + 1} keeps going",
+                 "Turn Structure 4", {"seat": seat})
 
 
 # --- Turn Structure 5: items from the ready area --------------------------------------------------

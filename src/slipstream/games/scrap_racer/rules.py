@@ -134,11 +134,10 @@ def next_setup_step(s: ScrapState, events: list[Event]) -> None:
 
 # --- Playing the Game ---------------------------------------------------------------------------------
 
-def turn_event(s: ScrapState, r: int) -> Event:
-    """The event that opens racer ``r``'s turn (made once per round, racer and seat)."""
-    round_number, name, seat_name = s.round, s.names[r], s.g.seat_names[s.owner[r]]
-    return EVENTS.get(("turn", round_number, name, seat_name),
-                      lambda: Event("turn", f"Round {round_number}: {name} ({seat_name}) to play", RULE_PLAYING))
+@EVENTS.memo
+def turn_event(round_number: int, name: str, seat_name: str) -> Event:
+    """The event that opens a racer's turn (made once per round, racer and seat)."""
+    return Event("turn", f"Round {round_number}: {name} ({seat_name}) to play", RULE_PLAYING)
 
 
 def begin_turn(s: ScrapState, events: list[Event]) -> None:
@@ -153,17 +152,18 @@ def begin_turn(s: ScrapState, events: list[Event]) -> None:
     s.crossed = False
     s.queue = ()
     s.stage = ROLL
-    events.append(turn_event(s, s.order[s.turn]))
+    r = s.order[s.turn]
+    events.append(turn_event(s.round, s.names[r], s.g.seat_names[s.owner[r]]))
 
 
 # --- Roll the dice ------------------------------------------------------------------------------------
 
+@EVENTS.memo
 def die_event(name: str, nth: int, face: int) -> Event:
     """The event of a die roll (``nth``: 1 for the first die, ..., 0 for a re-roll), made once per racer,
     die and face."""
-    return EVENTS.get(("die", name, nth, face), lambda: Event(
-        "die", f"{name} {f'rolls die {nth}:' if nth else 're-rolls'} {face}", RULE_ROLL if nth else RULE_BOOST,
-        MappingProxyType({"die": face})))
+    return Event("die", f"{name} {f'rolls die {nth}:' if nth else 're-rolls'} {face}",
+                 RULE_ROLL if nth else RULE_BOOST, MappingProxyType({"die": face}))
 
 
 def roll_die(s: ScrapState, face: int, events: list[Event]) -> None:
@@ -237,11 +237,11 @@ def decide(s: ScrapState, action: Action, events: list[Event]) -> None:
         begin_crash(s, events)
 
 
+@EVENTS.memo
 def keep_event(name: str, dice: tuple[int, ...]) -> Event:
     """The event of keeping the dice (made once per racer and dice)."""
-    return EVENTS.get(("keep", name, dice), lambda: Event(
-        "keep", f"{name} keeps {' + '.join(map(str, dice))} = {sum(dice)}", RULE_ROLL,
-        MappingProxyType({"dice": list(dice)})))
+    return Event("keep", f"{name} keeps {' + '.join(map(str, dice))} = {sum(dice)}", RULE_ROLL,
+                 MappingProxyType({"dice": list(dice)}))
 
 
 def keep_dice(s: ScrapState, events: list[Event]) -> None:

@@ -18,7 +18,7 @@ from slipstream.engine.fields import (
     replaced,
     slots,
 )
-from slipstream.engine.game import Actor, Event, Game, Result, State
+from slipstream.engine.game import Actor, Event, EventCache, Game, Result, State
 
 SOURCE = '''
 class Counter(State):
@@ -162,3 +162,40 @@ def test_no_game_writes_its_copy_by_hand(game_id: str) -> None:
                       and any(getattr(t, "id", "") == "__slots__" for t in item.targets)
                       and ast.unparse(item.value) != "slots(__annotations__)"]
             assert "_clone" not in names and not listed, f"{state_class.__name__} copies itself by hand"
+
+
+def test_replaced_makes_a_new_tuple_and_refuses_an_index_out_of_range() -> None:
+    """``replaced`` changes one entry of a new tuple, counts a negative index from the end, and leaves the
+    tuple it was given alone; an index out of range is an ``IndexError`` (never a longer tuple)."""
+    values = (1, 2, 3)
+    assert replaced(values, 0, 9) == (9, 2, 3)
+    assert replaced(values, -1, 9) == (1, 2, 9)
+    assert values == (1, 2, 3)
+    with pytest.raises(IndexError):
+        replaced(values, 3, 9)
+
+
+def test_event_cache_memo_makes_each_event_once_and_verifies_under_the_test_suite() -> None:
+    """``EventCache.memo``: the arguments are the key. Without ``verify`` an event is made once per
+    arguments; with it (the test suite's setting) a maker that reads anything besides its arguments fails."""
+    made: list[int] = []
+    suffix = ["!"]
+
+    def make(face: int) -> Event:
+        made.append(face)
+        return Event("die", f"rolls {face}{suffix[0]}", "Roll")
+
+    previous = EventCache.verify
+    try:
+        EventCache.verify = False
+        fast = EventCache().memo(make)
+        assert fast(3) is fast(3) and fast(4).text == "rolls 4!"
+        assert made == [3, 4]
+        EventCache.verify = True
+        checked = EventCache().memo(make)
+        assert checked(5) is checked(5)
+        suffix[0] = "?"
+        with pytest.raises(RuntimeError, match="does not determine its event"):
+            checked(5)
+    finally:
+        EventCache.verify = previous

@@ -16,7 +16,7 @@ from slipstream.engine.game import Event, EventCache, Result
 
 from . import notation
 from .content import BOMB, COOLANT, DEBRIS, ECOBOOST, NITROUS, RECALL, UPGRADE
-from .notation import Action, Verb
+from .notation import BUY_VERB, GIVE_VERB, GO_VERB, ROLL_ITEM_DIE_VERB, STOP_VERB, UPGRADE_VERB, USE_VERB, Action
 
 if TYPE_CHECKING:
     from .state import RevState
@@ -47,6 +47,19 @@ class Stat(enum.IntEnum):
     REV_BONUS = 7
     DEBRIS_TAKEN = 8
     SPACES_MOVED = 9
+
+
+# The counters as module constants (as ``notation``'s verbs): one is counted on nearly every action.
+DRAWS_STAT: Final = Stat.DRAWS
+OVERHEATS_STAT: Final = Stat.OVERHEATS
+STOPS_STAT: Final = Stat.STOPS
+ITEMS_GAINED_STAT: Final = Stat.ITEMS_GAINED
+ITEMS_USED_STAT: Final = Stat.ITEMS_USED
+COINS_SPENT_STAT: Final = Stat.COINS_SPENT
+CHIPS_BOUGHT_STAT: Final = Stat.CHIPS_BOUGHT
+REV_BONUS_STAT: Final = Stat.REV_BONUS
+DEBRIS_TAKEN_STAT: Final = Stat.DEBRIS_TAKEN
+SPACES_MOVED_STAT: Final = Stat.SPACES_MOVED
 
 
 class Task(NamedTuple):
@@ -131,9 +144,13 @@ def draw(s: RevState, seat: int, kind: int, events: list[Event]) -> None:
     """Turn Structure 1: "All players simultaneously draw 1 chip from their bags and reveal them"."""
     _to_bag(s, seat, kind, -1)
     s.drawn[seat] = kind
-    chip = s.g.kinds.names[kind]
-    events.append(_EVENTS.get(("draw", seat, chip), lambda: Event(
-        "draw", f"P{seat + 1} draws {chip}", "Turn Structure 1", {"seat": seat, "chip": chip})))
+    events.append(draw_event(seat, s.g.kinds.names[kind]))
+
+
+@_EVENTS.memo
+def draw_event(seat: int, chip: str) -> Event:
+    """Turn Structure 1: the chip a seat drew (made once per seat and chip)."""
+    return Event("draw", f"P{seat + 1} draws {chip}", "Turn Structure 1", {"seat": seat, "chip": chip})
 
 
 # --- Turn Structure 2: movement -------------------------------------------------------------------
@@ -166,7 +183,7 @@ def resolve_draw(s: RevState, seat: int, events: list[Event]) -> None:
     g = s.g
     kind = s.drawn[seat]
     s.drawn[seat] = NO_CHIP
-    _count(s, seat, Stat.DRAWS)
+    _count(s, seat, DRAWS_STAT)
     code = g.code[kind]
     move = g.move[kind]
     if s.emp_jams[seat] and code in (ECOBOOST, NITROUS):
@@ -189,10 +206,7 @@ def resolve_draw(s: RevState, seat: int, events: list[Event]) -> None:
         target = rev_last(s, seat) + heat
         if target <= g.rev_length[seat] and s.status[seat] != OVERHEATED:
             place_on_rev(s, seat, kind, target)
-            chip = g.kinds.names[kind]
-            events.append(_EVENTS.get(("rev", seat, chip, target), lambda: Event(
-                "rev", f"P{seat + 1} places {chip} on Rev space {target}", "Rev Track",
-                {"seat": seat, "space": target})))
+            events.append(rev_event(seat, g.kinds.names[kind], target))
         else:
             to_discard_or_supply(s, seat, kind)
             overheat(s, seat, events, g.kinds.names[kind])
@@ -201,6 +215,13 @@ def resolve_draw(s: RevState, seat: int, events: list[Event]) -> None:
         coolant(s, seat, g.kinds.level[kind], events)
     else:
         _to_discard(s, seat, kind)
+
+
+@_EVENTS.memo
+def rev_event(seat: int, chip: str, target: int) -> Event:
+    """Rev Track: a chip placed on a Rev space (made once per seat, chip and space)."""
+    return Event("rev", f"P{seat + 1} places {chip} on Rev space {target}", "Rev Track",
+                 {"seat": seat, "space": target})
 
 
 def move_forward(s: RevState, seat: int, spaces: int, events: list[Event]) -> None:
@@ -226,11 +247,17 @@ def move_forward(s: RevState, seat: int, spaces: int, events: list[Event]) -> No
         s.item_rolls_due = _added(s.item_rolls_due, seat, item_spaces)
     moved = p - start
     s.progress = replaced(s.progress, seat, p)
-    _count(s, seat, Stat.SPACES_MOVED, moved)
-    events.append(_EVENTS.get(("move", seat, moved, p), lambda: Event(
-        "move", f"P{seat + 1} moves {moved} to {p}", "Turn Structure 2", {"seat": seat, "to": p})))
+    _count(s, seat, SPACES_MOVED_STAT, moved)
+    events.append(move_event(seat, moved, p))
     if p >= g.finish and s.status[seat] != FINISHED:
         finish(s, seat, events)
+
+
+@_EVENTS.memo
+def move_event(seat: int, moved: int, progress: int) -> Event:
+    """Turn Structure 2: a move forward (made once per seat, spaces and progress)."""
+    return Event("move", f"P{seat + 1} moves {moved} to {progress}", "Turn Structure 2",
+                 {"seat": seat, "to": progress})
 
 
 def move_back(s: RevState, seat: int, spaces: int, events: list[Event], rule: str) -> None:
@@ -277,18 +304,18 @@ def log_reroll(s: RevState, seat: int, events: list[Event]) -> None:
 
 # --- Turn Structure 4: stop or keep going ---------------------------------------------------------
 
+@_EVENTS.memo
 def chosen_event(seat: int) -> Event:
     """Simultaneous play: everyone sees *that* a seat has chosen."""
-    return _EVENTS.get(("chosen", seat), lambda: Event(
-        "chosen", f"P{seat + 1} has chosen", "Simultaneous play", {"seat": seat}))
+    return Event("chosen", f"P{seat + 1} has chosen", "Simultaneous play", {"seat": seat})
 
 
+@_EVENTS.memo
 def choice_event(seat: int, choice: str) -> Event:
     """Simultaneous play: the choice itself, for that seat only (a buying step shows only this one, so
     nobody counts another's cart)."""
-    return _EVENTS.get(("choice", seat, choice), lambda: Event(
-        "choice", f"P{seat + 1} chose {choice}", "Simultaneous play", {"seat": seat, "choice": choice},
-        frozenset((seat,))))
+    return Event("choice", f"P{seat + 1} chose {choice}", "Simultaneous play", {"seat": seat, "choice": choice},
+                 frozenset((seat,)))
 
 
 def resolve_stops(s: RevState, events: list[Event]) -> None:
@@ -296,18 +323,18 @@ def resolve_stops(s: RevState, events: list[Event]) -> None:
     for seat, choice in enumerate(s.choices):
         if choice is None:
             continue
-        if choice.verb is Verb.STOP:
+        if choice.verb is STOP_VERB:
             _set_status(s, seat, STOPPED)
-            _count(s, seat, Stat.STOPS)
+            _count(s, seat, STOPS_STAT)
             events.append(_stop_go_event(seat, notation.STOP))
-        elif choice.verb is Verb.GO:
+        elif choice.verb is GO_VERB:
             events.append(_stop_go_event(seat, notation.GO))
 
 
+@_EVENTS.memo
 def _stop_go_event(seat: int, choice: str) -> Event:
-    return _EVENTS.get(("stop-go", seat, choice), lambda: Event(
-        choice, f"P{seat + 1} stops" if choice == notation.STOP else f"P{seat + 1} keeps going",
-        "Turn Structure 4", {"seat": seat}))
+    return Event(choice, f"P{seat + 1} stops" if choice == notation.STOP else f"P{seat + 1} keeps going",
+                 "Turn Structure 4", {"seat": seat})
 
 
 # --- Turn Structure 5: items from the ready area --------------------------------------------------
@@ -361,7 +388,7 @@ def resolve_items(s: RevState, events: list[Event]) -> None:
     g = s.g
     for seat in priority(s):
         choice = s.choices[seat]
-        if choice is None or choice.verb is not Verb.USE:
+        if choice is None or choice.verb is not USE_VERB:
             continue
         item = choice.name
         if item not in s.ready[seat]:
@@ -417,7 +444,7 @@ def stop_empty_bags(s: RevState, events: list[Event]) -> None:
     for seat, status in enumerate(s.status):
         if status == RACING and not any(s.bags[seat]):
             _set_status(s, seat, STOPPED)
-            _count(s, seat, Stat.STOPS)
+            _count(s, seat, STOPS_STAT)
             _ev(events, "stop", f"{_name(s, seat)} has an empty bag and stops", "RIU-X1", seat=seat)
 
 
@@ -481,7 +508,7 @@ def overheat(s: RevState, seat: int, events: list[Event], chip: str) -> None:
     must stop pulling chips for the remainder of the round" (RIU-A1: the chip goes to the discard)."""
     if s.status[seat] == RACING:
         _set_status(s, seat, OVERHEATED)
-        _count(s, seat, Stat.OVERHEATS)
+        _count(s, seat, OVERHEATS_STAT)
         _ev(events, "overheat", f"{_name(s, seat)} cannot place {chip} and overheats", "Rev Track",
             seat=seat)
 
@@ -550,7 +577,7 @@ def gain_item(s: RevState, seat: int, item: str, events: list[Event]) -> bool:
     Returns True when the gainer must choose (the victim, or which item to drop when full, RIU-G13).
     """
     g = s.g
-    _count(s, seat, Stat.ITEMS_GAINED)
+    _count(s, seat, ITEMS_GAINED_STAT)
     if g.to_bag[item]:
         if not s.supply[g.bomb] or not gain_options(s, seat, item):
             _ev(events, "gain", f"{_name(s, seat)} gains {item}, but it cannot be played", "Items",
@@ -575,7 +602,7 @@ def resolve_gain(s: RevState, seat: int, item: str, choice: Action, events: list
     """Items: the Sticky Bomb goes into the chosen opponent's bag (a Shield stops it), or the chosen
     item leaves a full ready area (RIU-G13)."""
     g = s.g
-    if choice.verb is Verb.GIVE:
+    if choice.verb is GIVE_VERB:
         victim = choice.target if choice.target is not None else -1
         if shielded(s, victim, events):
             return
@@ -622,7 +649,7 @@ def _spend(s: RevState, seat: int, item: str) -> None:
     held = list(s.ready[seat])
     held.remove(item)
     s.ready = replaced(s.ready, seat, tuple(held))
-    _count(s, seat, Stat.ITEMS_USED)
+    _count(s, seat, ITEMS_USED_STAT)
 
 
 def spring_traps(s: RevState, seat: int, space: int, events: list[Event]) -> bool:
@@ -671,7 +698,7 @@ def add_debris(s: RevState, seat: int, events: list[Event]) -> None:
     if space <= g.rev_length[seat]:
         _to_supply(s, g.debris, -1)
         place_on_rev(s, seat, g.debris, space)
-        _count(s, seat, Stat.DEBRIS_TAKEN)
+        _count(s, seat, DEBRIS_TAKEN_STAT)
         _ev(events, "debris", f"{_name(s, seat)} takes a Debris on Rev space {space}", "Items: Attack",
             seat=seat)
     else:
@@ -702,7 +729,7 @@ def start_buying(s: RevState, events: list[Event]) -> list[bool]:
     for seat in s.g.seats:
         racing = s.status[seat] != FINISHED
         bonus = rev_bonus(s, seat)
-        _count(s, seat, Stat.REV_BONUS, bonus)
+        _count(s, seat, REV_BONUS_STAT, bonus)
         coins = _discard_coins(s, seat) + s.collected_coins[seat] + bonus if racing else 0
         purses.append(coins)
         if racing:
@@ -740,20 +767,20 @@ def cart_totals(s: RevState, seat: int) -> CartTotals:
     upgraded: list[str] = []
     for step in s.carts[seat]:
         verb = step.verb
-        if verb is Verb.BUY:
+        if verb is BUY_VERB:
             k = index[step.name]
             left -= g.kinds.cost[k]
             colours.add(g.kinds.colour[k])
             chips += 1
             taken[k] = taken.get(k, 0) + 1
-        elif verb is Verb.UPGRADE:
+        elif verb is UPGRADE_VERB:
             upgrades += 1
             k = g.kinds.up[index[step.name]]
             taken[k] = taken.get(k, 0) + 1
             upgraded.append(step.name)
         else:
             item = True
-            left -= 1 if verb is Verb.ROLL_ITEM_DIE else 3
+            left -= 1 if verb is ROLL_ITEM_DIE_VERB else 3
     return CartTotals(left, colours, chips, upgrades, item, taken, upgraded)
 
 
@@ -882,21 +909,21 @@ def fill_cart(s: RevState, seat: int, events: list[Event]) -> None:
     for step in s.carts[seat]:
         verb = step.verb
         name = step.name
-        if verb is Verb.BUY:
+        if verb is BUY_VERB:
             k = kinds.index[name]
             _to_supply(s, k, -1)
             owner = step.target if step.target is not None else seat
             _to_bag(s, owner, k)
             spent += kinds.cost[k]
-            _count(s, seat, Stat.CHIPS_BOUGHT)
+            _count(s, seat, CHIPS_BOUGHT_STAT)
             where = f" into {_name(s, owner)}'s bag" if step.target is not None else ""
             _ev(events, "buy", f"{_name(s, seat)} buys {name}{where}", "Buying New Chips and Items",
                 seat=seat, chip=name)
-        elif verb is Verb.UPGRADE:
+        elif verb is UPGRADE_VERB:
             ok = _upgrade(s, seat, kinds.index[name])
             text = f"upgrades a {name}" if ok else f"cannot upgrade {name} (none left)"
             _ev(events, "upgrade", f"{_name(s, seat)} {text}", "Upgrades (Orange)", seat=seat)
-        elif verb is Verb.ROLL_ITEM_DIE:
+        elif verb is ROLL_ITEM_DIE_VERB:
             spent += 1
             tasks.append(Task(True, seat, 0, ""))
         else:
@@ -904,7 +931,7 @@ def fill_cart(s: RevState, seat: int, events: list[Event]) -> None:
             tasks.append(Task(False, seat, 0, name))
             _ev(events, "buy-item", f"{_name(s, seat)} takes {name} for 3 coins", "Buying: items",
                 seat=seat, item=name)
-    _count(s, seat, Stat.COINS_SPENT, spent)
+    _count(s, seat, COINS_SPENT_STAT, spent)
     lost = s.coins_to_spend[seat] - spent
     if lost > 0:
         _ev(events, "coins-lost", f"{_name(s, seat)} loses {lost} leftover coins", "Buying rule 3",

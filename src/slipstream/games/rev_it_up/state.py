@@ -18,7 +18,7 @@ from slipstream.engine.fields import replaced, slots
 from slipstream.engine.game import CHANCE, JSON, Actor, Event, Result, State
 
 from . import notation, rules
-from .notation import Action, Verb
+from .notation import BOOST_VERB, DONE_VERB, REROLL_VERB, Action
 from .rules import FINISHED, NO_CHIP, RACING, FinishMark, Task, Trap
 
 if TYPE_CHECKING:
@@ -300,7 +300,7 @@ class RevState(State):
             if self._roll_item_die(notation.parse(action).name, events):
                 return events
         elif stage is _REROLL:
-            if notation.parse(action).verb is Verb.REROLL:
+            if notation.parse(action).verb is REROLL_VERB:
                 self.rerolls_left -= 1
                 self.stage = _ITEM_DIE
                 rules.log_reroll(self, self.current, events)
@@ -312,7 +312,7 @@ class RevState(State):
             self.stage = _TASKS
         elif stage is _BOOST:
             chosen = notation.parse(action)
-            if chosen.verb is Verb.BOOST:
+            if chosen.verb is BOOST_VERB:
                 rules.use_boost(self, self.current, chosen.name, events)
             self._after_move(events)
         elif self._choose(action, events):
@@ -351,7 +351,7 @@ class RevState(State):
         seat, body, chosen = notation.parse_seated(action)
         stage = self.stage
         buying = stage is _BUY
-        if buying and chosen.verb is not Verb.DONE:
+        if buying and chosen.verb is not DONE_VERB:
             self.carts = replaced(self.carts, seat, (*self.carts[seat], chosen))
             self.offers = replaced(self.offers, seat, notation.seated(seat, self.seat_options(seat)))
         else:
@@ -382,7 +382,7 @@ class RevState(State):
         seat = unresolved[0]
         self.waiting = frozenset((seat,))
         self.asked = frozenset(unresolved)
-        self.choices = tuple(None if t == seat else Action(Verb.DONE) for t in self.g.seats)
+        self.choices = tuple(None if t == seat else Action(DONE_VERB) for t in self.g.seats)
         self.offers = replaced(self.offers, seat, notation.seated(seat, self.seat_options(seat)))
 
     def _next_drawer(self, start: int) -> int:
@@ -527,7 +527,7 @@ class RevState(State):
                                 for seat in range(n)))
         # A racer that sits the phase out counts as done (a view shows that it has chosen).
         self.asked = frozenset(range(n))
-        self.choices = tuple(None if buyers[seat] else Action(Verb.DONE) for seat in range(n))
+        self.choices = tuple(None if buyers[seat] else Action(DONE_VERB) for seat in range(n))
         return True
 
     def _open_choice(self, seats: frozenset[int], offers: tuple[tuple[str, ...], ...]) -> None:

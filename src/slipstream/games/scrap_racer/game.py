@@ -12,7 +12,7 @@ from slipstream.engine.hooks import GameHooks
 
 from . import notation, rules
 from .content import BOOST_TYPES, Content, Track, load_content, load_track, track_names
-from .state import DeckCounts, Need, ScrapState, Stage
+from .state import BONUS_CARD_NEED, CRASH_CARD_NEED, DeckCounts, Need, ScrapState, Stage
 
 TITLES = {
     "advance-2": "Advance 2", "advance-3": "Advance 3", "advance-5": "Advance 5", "two-dice": "2 dice",
@@ -151,9 +151,9 @@ class ScrapRacer(Game):
     def deck_for(self, need: tuple[Any, ...]) -> Deck:
         """The deck a card is drawn from for ``need`` (``ScrapState.need``: a crash pile, bonus or goal)."""
         kind = need[0]
-        if kind == Need.CRASH_CARD:
+        if kind == CRASH_CARD_NEED:
             return self.crash_decks[int(need[1])]
-        return self.bonus_deck if kind == Need.BONUS_CARD else self.goal_deck
+        return self.bonus_deck if kind == BONUS_CARD_NEED else self.goal_deck
 
     def deck_table(self) -> list[tuple[str, Deck]]:
         names = [f"crash-{self.content.pile_names[i]}" for i in range(len(self.crash_decks))]

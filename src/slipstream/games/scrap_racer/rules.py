@@ -21,38 +21,50 @@ from slipstream.engine.game import Event, EventCache
 
 from . import notation
 from .content import BOOST_TYPES
-from .notation import Action, BoostUse, Kind
+from .notation import BOOST_KIND, MOVE_KIND, PLAY_CARD_KIND, ROLL_AGAIN_KIND, STOP_KIND, Action, BoostUse, Kind
 from .state import (
     ABILITY,
     ABILITY_STEP,
+    BACKWARDS_DIE_NEED,
+    BONUS_CARD_NEED,
     BONUS_MARKER,
     BONUS_MARKER_STEPS,
+    BOOST_MARKER_NEED,
     CARDS_AFTER_MOVE,
     CARDS_BEFORE_MOVE,
     CHOOSE_ORDER,
     COLLECT,
     COLLECT_STEP,
+    CRASH_CARD_NEED,
     CROSSINGS,
     CROSSINGS_STEP,
     DECIDE,
     END,
     END_STEP,
     FIGHT_CHOICE,
+    FIGHT_NEED,
     FIGHTS,
     FIGHTS_STEPS,
+    GOAL_CARD_NEED,
     ONLY_CRASH,
     ONLY_STOP,
     OVER,
+    OWN_FIGHT_NEED,
+    PLUS_MINUS_MARKER,
+    RACER_NEED,
     REFILL,
     REFILL_STEP,
+    REROLL_MARKER,
     RESOLVING,
     REVEAL,
     REVEAL_STEPS,
     ROLL,
     ROLL_OR_STOP,
+    START_PLAYER_NEED,
+    TURN_MARKER,
+    TWO_DICE_NEED,
     BoostType,
     DeckCounts,
-    Need,
 )
 
 if TYPE_CHECKING:
@@ -119,10 +131,10 @@ def next_setup_step(s: ScrapState, events: list[Event]) -> None:
     """Setup: move on once every dashboard is drawn and the start player is known; play goes clockwise
     from the start player (the team game chooses its order during play: ``choose_first_racer``)."""
     if "" in s.racer:
-        s.need = (Need.RACER,)
+        s.need = (RACER_NEED,)
         return
     if s.start_seat < 0:
-        s.need = (Need.START_PLAYER,)
+        s.need = (START_PLAYER_NEED,)
         return
     g = s.g
     if g.per_player == 1:
@@ -134,11 +146,10 @@ def next_setup_step(s: ScrapState, events: list[Event]) -> None:
 
 # --- Playing the Game ---------------------------------------------------------------------------------
 
-def turn_event(s: ScrapState, r: int) -> Event:
-    """The event that opens racer ``r``'s turn (made once per round, racer and seat)."""
-    round_number, name, seat_name = s.round, s.names[r], s.g.seat_names[s.owner[r]]
-    return EVENTS.get(("turn", round_number, name, seat_name),
-                      lambda: Event("turn", f"Round {round_number}: {name} ({seat_name}) to play", RULE_PLAYING))
+@EVENTS.memo
+def turn_event(round_number: int, name: str, seat_name: str) -> Event:
+    """The event that opens a racer's turn (made once per round, racer and seat)."""
+    return Event("turn", f"Round {round_number}: {name} ({seat_name}) to play", RULE_PLAYING)
 
 
 def begin_turn(s: ScrapState, events: list[Event]) -> None:
@@ -153,17 +164,18 @@ def begin_turn(s: ScrapState, events: list[Event]) -> None:
     s.crossed = False
     s.queue = ()
     s.stage = ROLL
-    events.append(turn_event(s, s.order[s.turn]))
+    r = s.order[s.turn]
+    events.append(turn_event(s.round, s.names[r], s.g.seat_names[s.owner[r]]))
 
 
 # --- Roll the dice ------------------------------------------------------------------------------------
 
+@EVENTS.memo
 def die_event(name: str, nth: int, face: int) -> Event:
     """The event of a die roll (``nth``: 1 for the first die, ..., 0 for a re-roll), made once per racer,
     die and face."""
-    return EVENTS.get(("die", name, nth, face), lambda: Event(
-        "die", f"{name} {f'rolls die {nth}:' if nth else 're-rolls'} {face}", RULE_ROLL if nth else RULE_BOOST,
-        MappingProxyType({"die": face})))
+    return Event("die", f"{name} {f'rolls die {nth}:' if nth else 're-rolls'} {face}",
+                 RULE_ROLL if nth else RULE_BOOST, MappingProxyType({"die": face}))
 
 
 def roll_die(s: ScrapState, face: int, events: list[Event]) -> None:
@@ -211,13 +223,13 @@ def decision_actions(s: ScrapState) -> Sequence[str]:
         return accept
     die = s.die
     boosts = []
-    if held[BoostType.PLUS_MINUS] and die > 1:
+    if held[PLUS_MINUS_MARKER] and die > 1:
         boosts.append(BOOST_DOWN)
-    if held[BoostType.REROLL]:
+    if held[REROLL_MARKER]:
         boosts.append(BOOST_REROLL)
-    if held[BoostType.TURN]:
+    if held[TURN_MARKER]:
         boosts.append(BOOST_TURN)
-    if held[BoostType.PLUS_MINUS] and die < 6:
+    if held[PLUS_MINUS_MARKER] and die < 6:
         boosts.append(BOOST_UP)
     return [*boosts, *accept]
 
@@ -225,23 +237,23 @@ def decision_actions(s: ScrapState) -> Sequence[str]:
 def decide(s: ScrapState, action: Action, events: list[Event]) -> None:
     """Roll the dice: use a boost marker on the die, roll another die, stop and move, or take the crash."""
     kind = action.kind
-    if kind == Kind.BOOST and action.use is not None:
+    if kind == BOOST_KIND and action.use is not None:
         use_boost_marker(s, s.order[s.turn], action.use, events)
-    elif kind == Kind.ROLL_AGAIN:
+    elif kind == ROLL_AGAIN_KIND:
         s.dice = (*s.dice, s.die)
         s.die = 0
         s.stage = ROLL
-    elif kind == Kind.STOP:
+    elif kind == STOP_KIND:
         keep_dice(s, events)
     else:  # ACCEPT_CRASH
         begin_crash(s, events)
 
 
+@EVENTS.memo
 def keep_event(name: str, dice: tuple[int, ...]) -> Event:
     """The event of keeping the dice (made once per racer and dice)."""
-    return EVENTS.get(("keep", name, dice), lambda: Event(
-        "keep", f"{name} keeps {' + '.join(map(str, dice))} = {sum(dice)}", RULE_ROLL,
-        MappingProxyType({"dice": list(dice)})))
+    return Event("keep", f"{name} keeps {' + '.join(map(str, dice))} = {sum(dice)}", RULE_ROLL,
+                 MappingProxyType({"dice": list(dice)}))
 
 
 def keep_dice(s: ScrapState, events: list[Event]) -> None:
@@ -347,9 +359,9 @@ def bonus_card_window(s: ScrapState, action: Action, events: list[Event]) -> Non
     """1) Play a bonus card (a hidden card, then discarded), move by the dice, or close the window."""
     r = s.active
     kind = action.kind
-    if kind == Kind.PLAY_CARD:
+    if kind == PLAY_CARD_KIND:
         play_bonus_card(s, r, action.name, events)
-    elif kind == Kind.MOVE:
+    elif kind == MOVE_KIND:
         dice_move(s, events)
         s.stage = CARDS_AFTER_MOVE
         open_bonus_card_window(s, events)
@@ -502,19 +514,19 @@ def chance_outcome(s: ScrapState, action: Action, events: list[Event]) -> None:
     need = s.need
     kind = need[0]
     waiting = False
-    if kind == Need.FIGHT:
+    if kind == FIGHT_NEED:
         waiting = fight_roll(s, need[1], need[2], action.dice, events)
-    elif kind == Need.CRASH_CARD:
+    elif kind == CRASH_CARD_NEED:
         waiting = crash_card(s, need[1], action.name, events)
-    elif kind == Need.TWO_DICE:
+    elif kind == TWO_DICE_NEED:
         two_dice_roll(s, action.dice, events)
-    elif kind == Need.BACKWARDS_DIE:
+    elif kind == BACKWARDS_DIE_NEED:
         backwards_die_roll(s, action.dice[0], events)
-    elif kind == Need.BONUS_CARD:
+    elif kind == BONUS_CARD_NEED:
         bonus_card_drawn(s, need[1], action.name, events)
-    elif kind == Need.GOAL_CARD:
+    elif kind == GOAL_CARD_NEED:
         goal_card(s, need[1], action.name, events)
-    else:  # Need.BOOST_MARKER
+    else:  # BOOST_MARKER_NEED
         boost_marker_revealed(s, need[1], need[2], action.name, events)
     if not waiting:
         run_queue(s, events)
@@ -600,7 +612,7 @@ def next_fight(s: ScrapState, mover: int, events: list[Event]) -> bool:
     a, b = pair
     s.fights += 1
     if s.g.per_player > 1 and s.owner[a] == s.owner[b]:
-        s.need = (Need.OWN_FIGHT, a, b)
+        s.need = (OWN_FIGHT_NEED, a, b)
         s.stage = FIGHT_CHOICE
         return True
     jackal = a if jackal_ability(s, a) else b if jackal_ability(s, b) else None
@@ -610,7 +622,7 @@ def next_fight(s: ScrapState, mover: int, events: list[Event]) -> bool:
                             "automatically and moves 2", f"{RULE_ABILITY}: Jackal (SR-A2, SR-A3)"))
         win_fight(s, jackal, 2, events)
         return False
-    return wait_for(s, (Need.FIGHT, a, b))
+    return wait_for(s, (FIGHT_NEED, a, b))
 
 
 def fight_roll(s: ScrapState, a: int, b: int, dice: tuple[int, ...], events: list[Event]) -> bool:
@@ -674,7 +686,7 @@ def begin_crash(s: ScrapState, events: list[Event]) -> None:
     r = s.order[s.turn]
     s.queue = (FIGHTS_STEPS[r], BONUS_MARKER_STEPS[r], CROSSINGS_STEP,
                REFILL_STEP, COLLECT_STEP, END_STEP)
-    wait_for(s, (Need.CRASH_CARD, pile))
+    wait_for(s, (CRASH_CARD_NEED, pile))
 
 
 def draw_card(s: ScrapState, deck_need: tuple[Any, ...], card: str) -> None:
@@ -698,7 +710,7 @@ def reshuffle_if_empty(s: ScrapState, deck_need: tuple[Any, ...]) -> None:
 
 def crash_card(s: ScrapState, pile: int, card: str, events: list[Event]) -> bool:
     """1st Draw a crash card from the pile and apply its effect (True: it waits for a die roll)."""
-    draw_card(s, (Need.CRASH_CARD, pile), card)
+    draw_card(s, (CRASH_CARD_NEED, pile), card)
     r = s.active
     g = s.g
     rule = f"Crash cards: {g.card_title(card)}"
@@ -707,7 +719,7 @@ def crash_card(s: ScrapState, pile: int, card: str, events: list[Event]) -> bool
     if effect == CrashEffect.FORWARD:
         move_forward(s, r, spaces, events, rule=rule)
     elif effect == CrashEffect.TWO_DICE:
-        return wait_for(s, (Need.TWO_DICE,))
+        return wait_for(s, (TWO_DICE_NEED,))
     elif effect == CrashEffect.FIVE_FORWARD_TWO_BACK:
         front = neighbour(s, r, -1)
         if front is not None:
@@ -718,7 +730,7 @@ def crash_card(s: ScrapState, pile: int, card: str, events: list[Event]) -> bool
         if behind is not None:
             move_forward(s, behind, spaces, events, rule=rule)
     elif effect == CrashEffect.BACKWARDS_DIE:
-        return wait_for(s, (Need.BACKWARDS_DIE,))
+        return wait_for(s, (BACKWARDS_DIE_NEED,))
     elif effect == CrashEffect.PUSH:
         push(s, r, spaces, events, rule)
     elif effect == CrashEffect.BACKWARDS:
@@ -793,17 +805,17 @@ def take_bonus_marker(s: ScrapState, r: int, events: list[Event]) -> bool:
         return False
     s.bonus_supply += s.bonus_markers[r]
     s.bonus_markers = increased(s.bonus_markers, r, -s.bonus_markers[r])
-    reshuffle_if_empty(s, (Need.BONUS_CARD,))
+    reshuffle_if_empty(s, (BONUS_CARD_NEED,))
     if sum(s.decks[s.g.bonus_deck.index].draw) == 0:
         events.append(Event("marker", "The bonus deck is empty: no card", RULE_MARKER))
         return False
-    return wait_for(s, (Need.BONUS_CARD, s.owner[r]))
+    return wait_for(s, (BONUS_CARD_NEED, s.owner[r]))
 
 
 def bonus_card_drawn(s: ScrapState, seat: int, card: str, events: list[Event]) -> None:
     """2nd The bonus card is drawn into the seat's hidden hand (every seat sees that a card was drawn)."""
     g = s.g
-    draw_card(s, (Need.BONUS_CARD,), card)
+    draw_card(s, (BONUS_CARD_NEED,), card)
     i = g.bonus_deck.cards.index(card)
     hand = s.bonus_cards[seat]
     s.bonus_cards = replaced(s.bonus_cards, seat, increased(hand, i, 1))
@@ -841,14 +853,14 @@ def next_crossing(s: ScrapState, events: list[Event]) -> bool:
                                         "round is complete", RULE_END))
                 return False
             s.queue = (FIGHTS_STEPS[r], *s.queue)
-            return wait_for(s, (Need.GOAL_CARD, r))
+            return wait_for(s, (GOAL_CARD_NEED, r))
     return False
 
 
 def goal_card(s: ScrapState, r: int, card: str, events: list[Event]) -> None:
     """Goal cards: the racers the card names (by the standings) move forward."""
     g = s.g
-    draw_card(s, (Need.GOAL_CARD,), card)
+    draw_card(s, (GOAL_CARD_NEED,), card)
     rule = f"Goal cards: {g.card_title(card)}"
     events.append(Event("goal-card", f"{s.names[r]} draws the goal card {g.card_title(card)}", rule, {"card": card}))
     first_mover, spaces = GOAL_CARDS[card]
@@ -883,7 +895,7 @@ def reveal_boost_marker(s: ScrapState, r: int) -> bool:
     i = s.g.boost_slot.get(s.space(r))
     if i is None or not s.boost_spaces_filled[i]:
         return False
-    return wait_for(s, (Need.BOOST_MARKER, r, i))
+    return wait_for(s, (BOOST_MARKER_NEED, r, i))
 
 
 def boost_marker_revealed(s: ScrapState, r: int, i: int, boost_type: str, events: list[Event]) -> None:

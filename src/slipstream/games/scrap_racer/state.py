@@ -79,6 +79,11 @@ class BoostType(enum.IntEnum):
     TURN = 2
 
 
+PLUS_MINUS_MARKER: Final = BoostType.PLUS_MINUS
+REROLL_MARKER: Final = BoostType.REROLL
+TURN_MARKER: Final = BoostType.TURN
+
+
 class Need(enum.StrEnum):
     """What a state waits for: the first entry of ``ScrapState.need`` (each equal to its text)."""
 
@@ -102,6 +107,21 @@ class Need(enum.StrEnum):
     """``("goal", racer)``: the racer that crossed the line draws a goal card (chance)."""
     BOOST_MARKER = "marker"
     """``("marker", racer, boost space)``: the face-down boost marker is revealed (chance)."""
+
+
+# The needs as module constants, as the stages above: in the pure build (Python 3.11) reading ``Need.FIGHT``
+# passes through the enum class's ``__getattr__`` hook, about 900 machine instructions where a module
+# constant takes 50 (callgrind), and the rules read a need on most chance outcomes.
+RACER_NEED: Final = Need.RACER
+START_PLAYER_NEED: Final = Need.START_PLAYER
+FIGHT_NEED: Final = Need.FIGHT
+OWN_FIGHT_NEED: Final = Need.OWN_FIGHT
+CRASH_CARD_NEED: Final = Need.CRASH_CARD
+TWO_DICE_NEED: Final = Need.TWO_DICE
+BACKWARDS_DIE_NEED: Final = Need.BACKWARDS_DIE
+BONUS_CARD_NEED: Final = Need.BONUS_CARD
+GOAL_CARD_NEED: Final = Need.GOAL_CARD
+BOOST_MARKER_NEED: Final = Need.BOOST_MARKER
 
 
 class DeckCounts(NamedTuple):
@@ -273,11 +293,11 @@ class ScrapState(State):
         if table is not None:
             return list(table.outcomes)
         if self.stage == SETUP:
-            if self.need[0] == Need.RACER:
+            if self.need[0] == RACER_NEED:
                 left = sorted(set(g.racer_ids) - set(self.racer))
                 return [(notation.racer(r), 1 / len(left)) for r in left]
             return [(notation.start_player(s), 1 / g.players) for s in range(g.players)]
-        if self.need[0] == Need.BOOST_MARKER:
+        if self.need[0] == BOOST_MARKER_NEED:
             total = sum(self.unseen_boosts)
             return [(a, n / total) for a, n in zip(MARKER_ACTIONS, self.unseen_boosts, strict=True) if n]
         deck = g.deck_for(self.need)
@@ -465,14 +485,14 @@ class ScrapState(State):
         need = self.need
         kind = need[0] if need else None
         if self.stage == SETUP:
-            return self.owner[self.racer.index("")] if kind == Need.RACER else None
+            return self.owner[self.racer.index("")] if kind == RACER_NEED else None
         if self.stage == ROLL:
             return self.owner[self.active]
-        if kind == Need.FIGHT:
+        if kind == FIGHT_NEED:
             return [self.owner[int(need[1])], self.owner[int(need[2])]]
-        if kind == Need.BONUS_CARD:
+        if kind == BONUS_CARD_NEED:
             return int(need[1])
-        if kind in (Need.GOAL_CARD, Need.BOOST_MARKER):
+        if kind in (GOAL_CARD_NEED, BOOST_MARKER_NEED):
             return self.owner[int(need[1])]
         return self.owner[self.active]  # a crash card and its dice
 

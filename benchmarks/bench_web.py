@@ -145,6 +145,7 @@ async def run(
 ) -> dict[str, Any]:
     load = Load(server, game, options, think, seed=games)
     server_cpu0, load_cpu0 = server_cpu(server), time.process_time()
+    window: dict[str, float] = {}
     limits = httpx.Limits(max_connections=16)
     async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
         firsts = await asyncio.gather(*(load.create(http) for _ in range(games)))
@@ -153,10 +154,12 @@ async def run(
         async def record_after_warmup() -> None:
             await asyncio.sleep(warmup)
             load.recording = True
+            window["server"], window["load"] = server_cpu(server), time.process_time()
 
         await asyncio.gather(record_after_warmup(), *(load.match(http, f, deadline) for f in firsts))
         elapsed = duration
-    server_cpu_s, load_cpu_s = server_cpu(server) - server_cpu0, time.process_time() - load_cpu0
+    server_cpu1, load_cpu1 = server_cpu(server), time.process_time()
+    server_cpu_s, load_cpu_s = server_cpu1 - server_cpu0, load_cpu1 - load_cpu0
     lat = sorted(load.latencies)
     if not lat:
         return {"games": games, "moves": 0, "errors": load.errors}
@@ -170,6 +173,10 @@ async def run(
         "matches_finished": load.matches,
         "server_cpu_s": round(server_cpu_s, 2),
         "load_cpu_s": round(load_cpu_s, 2),
+        # CPU per measured move while measuring (replacing the matches that end included)
+        "server_cpu_ms_per_move": round((server_cpu1 - window["server"]) * 1000 / len(lat), 2),
+        "load_cpu_ms_per_move": round((load_cpu1 - window["load"]) * 1000 / len(lat), 2),
+        "load_average": round(os.getloadavg()[0], 1),
         "errors": load.errors,
     }
 
@@ -206,12 +213,16 @@ def main() -> None:
                 server.stop()
             rows.append(row)
             print(json.dumps(row), flush=True)
-    print(f"\n{'games':>6} {'moves/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  errors")
+    print(
+        f"\n{'games':>6} {'moves/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'CPU ms/move':>12} "
+        f"{'load avg':>8}  errors"
+    )
     for r in rows:
         if r["moves"]:
+            cpu = f"{r['server_cpu_ms_per_move']:.2f}/{r['load_cpu_ms_per_move']:.2f}"
             print(
                 f"{r['games']:>6} {r['moves_per_s']:>8.1f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} "
-                f"{r['max_ms']:>8.2f}  {r['errors']}"
+                f"{r['max_ms']:>8.2f} {cpu:>12} {r['load_average']:>8}  {r['errors']}"
             )
     under = [r["games"] for r in rows if r["moves"] and r["p99_ms"] < TARGET_P99_MS]
     print(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -46,8 +47,11 @@ BENCH_LIMITS = {
 
 
 class Load:
-    def __init__(self, server: Server, game: str, options: dict[str, Any], think: float, seed: int) -> None:
-        self.server = server
+    def __init__(
+        self, servers: list[Server], game: str, options: dict[str, Any], think: float, seed: int
+    ) -> None:
+        self.servers = servers
+        self.created = 0
         self.game = game
         self.options = options
         self.think = think
@@ -57,8 +61,13 @@ class Load:
         self.matches = 0
         self.recording = False
 
-    async def create(self, http: httpx.AsyncClient) -> tuple[str, list[str]]:
-        """A new match with both seats joined, started: its id and the seat tokens."""
+    async def create(self, clients: list[httpx.AsyncClient]) -> tuple[Server, str, list[str]]:
+        """A new match with both seats joined, started, on the next server process in turn (every
+        request of the match then goes to that process, as a proxy routing by match id would):
+        the process, the match id and the seat tokens."""
+        index = self.created % len(self.servers)
+        self.created += 1
+        http = clients[index]
         body = {"game": self.game, "players": 2, "options": self.options}
         made = (await http.post("/api/matches", json=body)).json()
         if "id" not in made:
@@ -71,20 +80,22 @@ class Load:
         await http.post(
             f"/api/matches/{mid}/start", headers={"Authorization": f"Bearer {made['host_token']}"}
         )
-        return mid, tokens
+        return self.servers[index], mid, tokens
 
-    async def match(self, http: httpx.AsyncClient, first: tuple[str, list[str]], deadline: float) -> None:
+    async def match(
+        self, clients: list[httpx.AsyncClient], first: tuple[Server, str, list[str]], deadline: float
+    ) -> None:
         """Keep one match slot busy until the deadline (a new match when one ends)."""
-        mid, tokens = first
+        server, mid, tokens = first
         while True:
-            await asyncio.gather(*(self.seat(mid, t, deadline) for t in tokens))
+            await asyncio.gather(*(self.seat(server, mid, t, deadline) for t in tokens))
             if time.monotonic() >= deadline:
                 return
             self.matches += 1
-            mid, tokens = await self.create(http)
+            server, mid, tokens = await self.create(clients)
 
-    async def seat(self, mid: str, token: str, deadline: float) -> None:
-        url = f"{self.server.ws_url}/ws/matches/{mid}"
+    async def seat(self, server: Server, mid: str, token: str, deadline: float) -> None:
+        url = f"{server.ws_url}/ws/matches/{mid}"
         async with connect(url, max_queue=None) as ws:
             await ws.send(json.dumps({"type": "hello", "token": token}))
             sent: dict[str, float] = {}
@@ -135,7 +146,7 @@ def server_cpu(server: Server) -> float:
 
 
 async def run(
-    server: Server,
+    servers: list[Server],
     games: int,
     duration: float,
     warmup: float,
@@ -143,20 +154,31 @@ async def run(
     game: str,
     options: dict[str, Any],
 ) -> dict[str, Any]:
-    load = Load(server, game, options, think, seed=games)
-    server_cpu0, load_cpu0 = server_cpu(server), time.process_time()
+    load = Load(servers, game, options, think, seed=games)
+
+    def servers_cpu() -> float:
+        return sum(server_cpu(s) for s in servers)
+
+    server_cpu0, load_cpu0 = servers_cpu(), time.process_time()
+    window: dict[str, float] = {}
     limits = httpx.Limits(max_connections=16)
-    async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
-        firsts = await asyncio.gather(*(load.create(http) for _ in range(games)))
+    async with contextlib.AsyncExitStack() as stack:
+        clients = [
+            await stack.enter_async_context(httpx.AsyncClient(base_url=s.url, timeout=60, limits=limits))
+            for s in servers
+        ]
+        firsts = await asyncio.gather(*(load.create(clients) for _ in range(games)))
         deadline = time.monotonic() + warmup + duration
 
         async def record_after_warmup() -> None:
             await asyncio.sleep(warmup)
             load.recording = True
+            window["server"], window["load"] = servers_cpu(), time.process_time()
 
-        await asyncio.gather(record_after_warmup(), *(load.match(http, f, deadline) for f in firsts))
+        await asyncio.gather(record_after_warmup(), *(load.match(clients, f, deadline) for f in firsts))
         elapsed = duration
-    server_cpu_s, load_cpu_s = server_cpu(server) - server_cpu0, time.process_time() - load_cpu0
+    server_cpu1, load_cpu1 = servers_cpu(), time.process_time()
+    server_cpu_s, load_cpu_s = server_cpu1 - server_cpu0, load_cpu1 - load_cpu0
     lat = sorted(load.latencies)
     if not lat:
         return {"games": games, "moves": 0, "errors": load.errors}
@@ -170,6 +192,10 @@ async def run(
         "matches_finished": load.matches,
         "server_cpu_s": round(server_cpu_s, 2),
         "load_cpu_s": round(load_cpu_s, 2),
+        # CPU per measured move while measuring (replacing the matches that end included)
+        "server_cpu_ms_per_move": round((server_cpu1 - window["server"]) * 1000 / len(lat), 2),
+        "load_cpu_ms_per_move": round((load_cpu1 - window["load"]) * 1000 / len(lat), 2),
+        "load_average": round(os.getloadavg()[0], 1),
         "errors": load.errors,
     }
 
@@ -185,6 +211,12 @@ def main() -> None:
     parser.add_argument("--option", action="append", default=[], help="game option name=value (repeatable)")
     parser.add_argument("--database-url", default="", help="default: a SQLite file in a temporary directory")
     parser.add_argument("--port", type=int, default=0, help="drive a server already running on this port")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes on one database, each match served by one of them in turn",
+    )
     args = parser.parse_args()
     options: dict[str, Any] = {"length": 40} if args.game == "toy-dash" else {}
     for item in args.option:
@@ -195,23 +227,31 @@ def main() -> None:
         rows = []
         for n in counts:
             db = args.database_url or str(Path(tmp) / f"bench-{n}.sqlite3")
-            server = Server(db, Path(tmp) / "server.log", env=BENCH_LIMITS)
-            if args.port:
-                server.port = args.port
-            else:
-                server.start()
+            env = {**BENCH_LIMITS, **({"SLIPSTREAM_PEER_POLL": "0.2"} if args.processes > 1 else {})}
+            servers = [Server(db, Path(tmp) / f"server-{i}.log", env=env) for i in range(args.processes)]
             try:
-                row = asyncio.run(run(server, n, args.duration, args.warmup, args.think, args.game, options))
+                for server in servers:
+                    if args.port:
+                        server.port = args.port
+                    else:
+                        server.start()
+                row = asyncio.run(run(servers, n, args.duration, args.warmup, args.think, args.game, options))
             finally:
-                server.stop()
+                for server in servers:
+                    server.stop()
+            row["processes"] = args.processes
             rows.append(row)
             print(json.dumps(row), flush=True)
-    print(f"\n{'games':>6} {'moves/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  errors")
+    print(
+        f"\n{'games':>6} {'moves/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'CPU ms/move':>12} "
+        f"{'load avg':>8}  errors"
+    )
     for r in rows:
         if r["moves"]:
+            cpu = f"{r['server_cpu_ms_per_move']:.2f}/{r['load_cpu_ms_per_move']:.2f}"
             print(
                 f"{r['games']:>6} {r['moves_per_s']:>8.1f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} "
-                f"{r['max_ms']:>8.2f}  {r['errors']}"
+                f"{r['max_ms']:>8.2f} {cpu:>12} {r['load_average']:>8}  {r['errors']}"
             )
     under = [r["games"] for r in rows if r["moves"] and r["p99_ms"] < TARGET_P99_MS]
     print(

@@ -194,3 +194,36 @@ def test_every_websocket_message_is_exactly_what_the_engine_shows_that_seat(
                 assert msg["legal"] == (st.legal_actions(seat) if mine else [])
                 checked += 1
         assert checked > 1
+
+
+def test_the_text_board_is_drawn_only_for_a_client_that_shows_it(server: Server, api: Api) -> None:
+    """Drawing a game's text board costs most of a ``state`` message, so a live client gets it only
+    while it asks (``text_board`` in the hello, or a ``text_board`` message); the REST state always has it."""
+    from tests.web.server import ws_recv, ws_until
+
+    mid, _host, (t0, t1) = api.new_match("scrap-racer")
+    with ws_open(server, mid, t0) as plain_ws, ws_open(server, mid, t1) as text_ws:
+        text_ws.send(json.dumps({"type": "text_board", "on": True}))
+        assert ws_recv(plain_ws)["type"] == "log" and ws_recv(text_ws)["type"] == "log"
+        first = ws_until(plain_ws, lambda m: m["type"] == "state")
+        assert first["match"]["text_board"] is True and first["board_text"] == ""
+        ws_until(text_ws, lambda m: m["type"] == "state")  # the hello's state, without the text board
+        asked = ws_until(text_ws, lambda m: m["type"] == "state")
+        assert asked["board_text"] == api.state(mid, t1)["board_text"] != ""
+        text_ws.send(json.dumps({"type": "text_board", "on": "yes"}))
+        assert ws_until(text_ws, lambda m: m["type"] == "error")["code"] == "bad_request"
+        seat = api.wait(mid, None, lambda s: s["actor"]["kind"] == "seat")["actor"]["seats"][0]
+        token = (t0, t1)[seat]
+        st = api.state(mid, token)
+        api.ok("POST", f"/api/matches/{mid}/actions", token, json={"action": st["legal"][0], "ply": st["ply"]})
+        moved_plain = ws_until(plain_ws, lambda m: m["type"] == "state" and m["ply"] > st["ply"])
+        moved_text = ws_until(text_ws, lambda m: m["type"] == "state" and m["ply"] > st["ply"])
+        assert moved_plain["board_text"] == "" and moved_text["board_text"] != ""
+        text_ws.send(json.dumps({"type": "text_board", "on": False}))
+        assert ws_until(text_ws, lambda m: m["type"] == "state" and m["board_text"] == "")["ply"] >= moved_text["ply"]
+    from websockets.sync.client import connect
+
+    with connect(f"{server.ws_url}/ws/matches/{mid}", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "token": None, "text_board": True}))
+        assert ws_recv(ws)["type"] == "log"
+        assert ws_until(ws, lambda m: m["type"] == "state")["board_text"] == api.state(mid, None)["board_text"]

@@ -442,9 +442,9 @@ def create_app(
                 await websocket.send_text(json.dumps({"type": "error", **err.to_json()}))
                 await websocket.close(code=4000 + err.status)
             return
-        sub = Subscriber(seat)
+        sub = Subscriber(seat, text_board=hello.get("text_board") is True)
         sub.queue.put_nowait(room.log_message(seat))
-        sub.queue.put_nowait(room.message(seat))
+        sub.queue.put_nowait(room.message(seat, text_board=sub.text_board))
         room.subs.add(sub)
         writer = asyncio.create_task(_writer(websocket, sub))
         try:
@@ -454,9 +454,9 @@ def create_app(
                 except ApiError as exc:
                     sub.queue.put_nowait(json.dumps({"type": "error", "id": None, **exc.to_json()}))
                     continue
-                reply = await _handle(hub, room, seat, text, limits)
+                reply = await _handle(hub, room, sub, text, limits)
                 if reply is not None:
-                    sub.queue.put_nowait(json.dumps(reply))
+                    sub.queue.put_nowait(reply if isinstance(reply, str) else json.dumps(reply))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -501,9 +501,11 @@ def parse_message(text: str, limits: Limits) -> Any:
 
 
 async def _handle(
-    hub: Hub, room: Room, seat: int | None, text: str, limits: Limits
-) -> dict[str, Any] | None:
-    """One client message: ``act`` or ``ping``; a bad one gets an error message, never a disconnect."""
+    hub: Hub, room: Room, sub: Subscriber, text: str, limits: Limits
+) -> dict[str, Any] | str | None:
+    """One client message: ``act``, ``undo``, ``text_board`` or ``ping``; a bad one gets an error
+    message, never a disconnect."""
+    seat = sub.seat
     msg_id = None
     try:
         msg = parse_message(text, limits)
@@ -513,12 +515,20 @@ async def _handle(
         kind = msg.get("type")
         if kind == "ping":
             return {"type": "pong"}
+        if kind == "text_board":
+            on = msg.get("on")
+            if not isinstance(on, bool):
+                raise ApiError(400, "bad_request", "'on' must be true or false")
+            sub.text_board = on
+            return room.message(seat, text_board=on)
         if kind in ("act", "undo"):
             if seat is None:
                 raise ApiError(401, "bad_token", "spectators cannot act; join a seat")
             if kind == "undo":
                 return await hub.undo(room, seat, msg.get("ply"))
             return await hub.act(room, seat, msg.get("action"), msg.get("ply"), msg.get("id"))
-        raise ApiError(400, "bad_request", f"unknown message type {kind!r}; use 'act', 'undo' or 'ping'")
+        raise ApiError(
+            400, "bad_request", f"unknown message type {kind!r}; use 'act', 'undo', 'text_board' or 'ping'"
+        )
     except ApiError as exc:
         return {"type": "error", "id": msg_id, **exc.to_json()}

@@ -27,6 +27,7 @@ from slipstream.bots.random_bot import RandomBot
 from slipstream.bots.registry import bot_names, make_bot, parse_mcts
 from slipstream.engine.errors import IllegalActionError, SlipstreamError
 from slipstream.engine.game import CHANCE, Event, Game, State
+from slipstream.engine.hooks import hooks_of
 from slipstream.engine.registry import game_class, load
 
 from . import botpool, dice
@@ -107,6 +108,10 @@ def bot_menu(game_id: str) -> list[str]:
     return out
 
 
+COMPACT = (",", ":")
+"""JSON separators for the messages sent on every step: no spaces (smaller, quicker to encode and parse)."""
+
+
 class ApiError(Exception):
     """An error a client caused (or may retry): an HTTP status, a stable code and a reason."""
 
@@ -152,10 +157,12 @@ def token_matches(token: str | None, digest: str | None) -> bool:
 
 @dataclass(eq=False)
 class Subscriber:
-    """One connected client: the seat it authenticated as (``None``: spectator) and its outbox."""
+    """One connected client: the seat it authenticated as (``None``: spectator), whether it wants the
+    game's text board in its ``state`` messages, and its outbox."""
 
     seat: int | None
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    text_board: bool = False
 
 
 def names_a_file(value: Any) -> bool:
@@ -420,20 +427,21 @@ class Room:
             "bot_labels": {b: BOT_WORDS.get(b, b) for b in self.bot_choices},
             "turn_seconds": d.turn_seconds,
             "board": board_module(d.game_id),
+            "text_board": hooks_of(self.game).board_text is not None,
         }
         if d.status == "finished":
             info["seed"] = d.seed
         return info
 
-    def message(self, seat: int | None, steps: Sequence[State] = ()) -> str:
+    def message(self, seat: int | None, steps: Sequence[State] = (), text_board: bool = True) -> str:
         """The ``state`` message for ``seat``, with the visible events of ``steps`` (by default the
-        last step's)."""
+        last step's); ``text_board``: with the game's text picture of the board."""
         events = [
             e
             for st in steps or (self.state,)
             for e in ([self.notes[st.ply].to_json()] if st.ply in self.notes else []) + events_payload(st, seat)
         ]
-        payload = seat_payload(self.state, seat, live=self.data.status == "running")
+        payload = seat_payload(self.state, seat, live=self.data.status == "running", text_board=text_board)
         payload["ply"] = self.shown(seat)
         payload["can_undo"] = seat is not None and self.undoable(seat)
         payload["turn_left"] = self.turn_left()
@@ -444,7 +452,8 @@ class Room:
                 "seat": seat,
                 **payload,
                 "events": events,
-            }
+            },
+            separators=COMPACT,
         )
 
     def log_message(self, seat: int | None, reset: bool = False) -> str:
@@ -454,12 +463,12 @@ class Room:
             visible = [e.to_json() for e in events if e.visible_to(seat)]
             if visible:
                 entries.append({"ply": shown.get(seat, shown[None]), "events": visible})
-        return json.dumps({"type": "log", "entries": entries[-LOG_REPLAY:], "reset": reset})
+        return json.dumps({"type": "log", "entries": entries[-LOG_REPLAY:], "reset": reset}, separators=COMPACT)
 
     def broadcast(self) -> None:
         """Queue the new position for every client (a client too far behind is disconnected; it
         gets the current state again when it reconnects). A hidden step goes to its own seat only."""
-        cache: dict[int | None, str] = {}
+        cache: dict[tuple[int | None, bool], str] = {}
         private_to, self.private_to = self.private_to, None
         steps, self.unsent = self.unsent or [self.state], []
         for sub in list(self.subs):
@@ -469,9 +478,10 @@ class Room:
                 self.subs.discard(sub)
                 sub.queue.put_nowait(None)
                 continue
-            if sub.seat not in cache:
-                cache[sub.seat] = self.message(sub.seat, steps)
-            sub.queue.put_nowait(cache[sub.seat])
+            key = (sub.seat, sub.text_board)
+            if key not in cache:
+                cache[key] = self.message(sub.seat, steps, sub.text_board)
+            sub.queue.put_nowait(cache[key])
 
     def states(self) -> list[State]:
         """Every state from the start (for replays of a finished match)."""
@@ -488,9 +498,9 @@ class GroupCommit:
     one: a busy server makes a few large commits instead of one per move. A batch the database
     refuses is retried one room at a time, so one room's failure is only that room's.
 
-    SQLite commits run on the event loop itself: in WAL mode with ``synchronous=NORMAL`` a commit does
-    not wait for the disk (about 0.25 ms), while handing it to a thread cost the loop milliseconds in
-    GIL switches. PostgreSQL commits (network round trips) run on the database threads."""
+    Where the commit runs is ``Hub.db``'s choice: on the event loop for SQLite (in WAL mode with
+    ``synchronous=NORMAL`` a commit does not wait for the disk, about 0.25 ms), on the database threads
+    for PostgreSQL."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
@@ -515,10 +525,7 @@ class GroupCommit:
                 batch, self.pending = self.pending, []
                 try:
                     rows = [(m, moves, st) for m, moves, st, _f in batch]
-                    if store.is_sqlite:  # a local commit without fsync (WAL) costs less than a thread hop
-                        store.append_many(rows)
-                    else:
-                        await self.hub.db(store.append_many, rows)
+                    await self.hub.db(store.append_many, rows)
                     outcomes: list[BaseException | None] = [None] * len(batch)
                 except Exception as exc:
                     if len(batch) == 1:
@@ -569,6 +576,12 @@ class Hub:
         self.peer_poll = peer_poll
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a storage call: on the database threads for PostgreSQL (network round trips), on the
+        event loop itself for SQLite, where a call is a local read or a commit without fsync (WAL) that
+        costs less than the thread hop (the hop's GIL hand-overs delayed every other move by
+        milliseconds under load)."""
+        if self.store.is_sqlite:
+            return fn(*args)
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
 
     # --- lifecycle -----------------------------------------------------------------------
@@ -1019,7 +1032,7 @@ class Hub:
                 if hidden and sub.seat != seat:
                     continue
                 sub.queue.put_nowait(room.log_message(sub.seat, reset=True))
-                sub.queue.put_nowait(room.message(sub.seat))
+                sub.queue.put_nowait(room.message(sub.seat, text_board=sub.text_board))
             return {"type": "undone", "ply": room.shown(seat)}
 
     async def resign(self, room: Room, seat: int) -> Room:
@@ -1106,7 +1119,7 @@ class Hub:
             room.data.updated_at = max(room.data.updated_at, data.updated_at)
             for sub in list(room.subs):  # as after an undo here: the log from the start, then the state
                 sub.queue.put_nowait(room.log_message(sub.seat, reset=True))
-                sub.queue.put_nowait(room.message(sub.seat))
+                sub.queue.put_nowait(room.message(sub.seat, text_board=sub.text_board))
             return True
         for move in data.moves[room.state.ply :]:
             room.set_state(room.state.apply(move.action), move)

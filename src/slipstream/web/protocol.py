@@ -126,10 +126,12 @@ def describe(game_id: str, action: str) -> str:
         return action
 
 
-def seat_payload(state: State, seat: int | None, live: bool = True) -> dict[str, Any]:
+def seat_payload(state: State, seat: int | None, live: bool = True, text_board: bool = True) -> dict[str, Any]:
     """What ``seat`` may know about ``state``: view, whose turn, its own legal actions, hints.
 
-    With ``live=False`` (a match not started yet, or a replay) no actions or hints are offered.
+    With ``live=False`` (a match not started yet, or a replay) no actions or hints are offered. With
+    ``text_board=False`` the game's text picture of the board is left out (``""``): it costs most of a
+    message to draw, and a live client asks for it only while it shows it.
     """
     game_id = state.game.id
     view = state.view(seat)
@@ -147,7 +149,7 @@ def seat_payload(state: State, seat: int | None, live: bool = True) -> dict[str,
                 log.exception("%s: hints failed", game_id)
     board_text = ""
     board_fn = hooks.board_text
-    if board_fn is not None:
+    if board_fn is not None and text_board:
         try:
             board_text = plain(str(board_fn(view)))
         except Exception:

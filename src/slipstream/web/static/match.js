@@ -36,7 +36,7 @@ function connect(key, token) {
   const conn = conns.get(key) || { state: null, queue: [], shownAt: 0, log: [], lastPly: -1, closed: false, busy: false, autoPly: null };
   conn.ws = ws;
   conns.set(key, conn);
-  ws.onopen = () => { ws.send(JSON.stringify({ type: "hello", token })); renderConn(); };
+  ws.onopen = () => { ws.send(JSON.stringify({ type: "hello", token, text_board: $("board-text-box").open })); renderConn(); };
   ws.onmessage = (e) => onMessage(key, JSON.parse(e.data));
   ws.onclose = (e) => {
     renderConn();
@@ -340,8 +340,8 @@ function render() {
   if (!replayMode) {
     const legal = ready(conn) ? st.legal : [];
     drawBoard(st, st.view, st.seat, legal).then(() => { if (active() === st) renderActions(st, conn); });
-    $("board-text-box").hidden = !st.board_text;
-    $("board-text").textContent = st.board_text;
+    $("board-text-box").hidden = !m.text_board;
+    if (st.board_text) $("board-text").textContent = st.board_text; // sent only while the box is open
     if (diceShown !== st) { // dice tumble as they land, once per step
       diceShown = st;
       $("dice").innerHTML = chanceHtml(st.events);
@@ -645,6 +645,10 @@ function main() {
     if (target && !replayMode) act(target.dataset.action);
   });
   document.addEventListener("keydown", onKey);
+  $("board-text-box").addEventListener("toggle", () => { // the server draws the text board only while it is open
+    const on = $("board-text-box").open;
+    for (const conn of conns.values()) if (conn.ws.readyState === WebSocket.OPEN) conn.ws.send(JSON.stringify({ type: "text_board", on }));
+  });
   $("speed").value = speed;
   $("speed").onchange = () => { speed = $("speed").value; localStorage.setItem("slipstream:speed", speed); };
   $("sound").checked = localStorage.getItem("slipstream:sound") === "on";

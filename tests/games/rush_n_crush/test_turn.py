@@ -11,7 +11,7 @@ from slipstream.engine.errors import IllegalActionError
 from slipstream.games.rush_n_crush import rules
 from slipstream.games.rush_n_crush.state import GEAR, MOVE, POINTS, ROLL, RushState
 
-from .helpers import moving, new, outcomes, place, play, where
+from .helpers import new, outcomes, place, play, where
 
 
 def test_setup_dashboards() -> None:

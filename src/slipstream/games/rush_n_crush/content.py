@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from slipstream.engine.errors import ContentError
 
@@ -114,6 +114,16 @@ class BaseDashboardModel(_Model):
     source: Source
 
 
+def _different_pieces(pieces: list[str], allowed: tuple[str, ...], what: str) -> list[str]:
+    """A car's fixed pieces or a driver's weapons: known pieces, each once."""
+    for piece in pieces:
+        if piece not in allowed:
+            raise ValueError(f"{piece!r} is not a {what} ({', '.join(allowed)})")
+    if len(set(pieces)) != len(pieces):
+        raise ValueError(f"the two {what}s must differ")
+    return pieces
+
+
 class CarModel(_Model):
     id: str = Field(pattern=r"^[a-z0-9-]+$")
     name: str
@@ -129,12 +139,7 @@ class CarModel(_Model):
     @field_validator("fixed")
     @classmethod
     def _fixed(cls, v: list[str]) -> list[str]:
-        for piece in v:
-            if piece not in FIXED_PIECES:
-                raise ValueError(f"{piece!r} is not a fixed piece ({', '.join(FIXED_PIECES)})")
-        if len(set(v)) != len(v):
-            raise ValueError("a car holds two different fixed pieces")
-        return v
+        return _different_pieces(v, FIXED_PIECES, "fixed piece")
 
 
 class DriverModel(_Model):
@@ -147,12 +152,7 @@ class DriverModel(_Model):
     @field_validator("weapons")
     @classmethod
     def _weapons(cls, v: list[str]) -> list[str]:
-        for piece in v:
-            if piece not in WEAPONS:
-                raise ValueError(f"{piece!r} is not a driver's weapon ({', '.join(WEAPONS)})")
-        if len(set(v)) != len(v):
-            raise ValueError("a driver holds two different weapons")
-        return v
+        return _different_pieces(v, WEAPONS, "weapon")
 
 
 class ContentModel(_Model):
@@ -181,21 +181,29 @@ class FaceModel(_Model):
     obstructions: list[tuple[int, int]] = []
     source: Source
 
-    @model_validator(mode="after")
-    def _spans(self) -> FaceModel:
-        for lane, text in enumerate(self.lanes):
+    @field_validator("lanes")
+    @classmethod
+    def _spans(cls, v: list[str], info: ValidationInfo) -> list[str]:
+        ranks = info.data.get("ranks")
+        for lane, text in enumerate(v):
             try:
                 spans = [int(x) for x in text.split()]
             except ValueError:
                 raise ValueError(f"lane {lane}: {text!r} is not a list of square lengths") from None
             if not spans or any(x < 1 for x in spans):
                 raise ValueError(f"lane {lane}: every square is at least one rank long")
-            if sum(spans) != self.ranks:
-                raise ValueError(f"lane {lane}: the squares cover {sum(spans)} ranks, not {self.ranks}")
-        for lane, index in self.obstructions:
-            if not 0 <= lane < LANES or not 0 <= index < len(self.lanes[lane].split()):
-                raise ValueError(f"obstruction [{lane}, {index}] is not a square of this face")
-        return self
+            if ranks is not None and sum(spans) != ranks:
+                raise ValueError(f"lane {lane}: the squares cover {sum(spans)} ranks, not {ranks}")
+        return v
+
+    @field_validator("obstructions")
+    @classmethod
+    def _on_the_face(cls, v: list[tuple[int, int]], info: ValidationInfo) -> list[tuple[int, int]]:
+        lanes = info.data.get("lanes")
+        for lane, index in v:
+            if lanes is None or not 0 <= lane < LANES or not 0 <= index < len(lanes[lane].split()):
+                raise ValueError(f"[{lane}, {index}] is not a square of this face")
+        return v
 
     def spans(self, lane: int) -> list[int]:
         return [int(x) for x in self.lanes[lane].split()]
@@ -604,26 +612,28 @@ def _merged(source: str, label: str, shipped: list[R], own: list[R]) -> dict[str
     return table
 
 
-@cache
 def load_track(course: str, laps: int = 0) -> Track:
-    """A shipped course by id, or a course file (``.toml``/``.json``); ``laps`` > 0 overrides its laps."""
+    """A shipped course by id, or a course file (``.toml``/``.json``, read anew each time, so an edited
+    file counts); ``laps`` > 0 overrides the course's laps."""
+    if not course.endswith((".toml", ".json")):
+        return _shipped_track(course, laps)
     tiles = _shipped_tiles()
-    if course.endswith((".toml", ".json")):
-        path = Path(course)
-        source = str(path)
-        data = read_data(path)
-        model = _validate(CourseFileModel, data, source)
-        shapes = _merged(source, "shapes", tiles.shapes, model.shapes)
-        faces = _merged(source, "faces", tiles.faces, model.faces)
-        chosen = model.course
-    else:
-        source = str(COURSES_PATH)
-        shapes = {s.id: s for s in tiles.shapes}
-        faces = {f.id: f for f in tiles.faces}
-        chosen = _shipped_courses()[course]
+    path = Path(course)
+    source = str(path)
+    model = _validate(CourseFileModel, read_data(path), source)
+    shapes = _merged(source, "shapes", tiles.shapes, model.shapes)
+    faces = _merged(source, "faces", tiles.faces, model.faces)
+    chosen = model.course.model_copy(update={"laps": laps}) if laps else model.course
+    return build_track(source, chosen, faces, shapes)
+
+
+@cache
+def _shipped_track(course: str, laps: int) -> Track:
+    tiles = _shipped_tiles()
+    chosen = _shipped_courses()[course]
     if laps:
         chosen = chosen.model_copy(update={"laps": laps})
-    return build_track(source, chosen, faces, shapes)
+    return build_track(str(COURSES_PATH), chosen, {f.id: f for f in tiles.faces}, {s.id: s for s in tiles.shapes})
 
 
 __all__ = [

@@ -54,9 +54,10 @@ class RushNCrush(Game):
         if not course.endswith((".toml", ".json")) and course not in course_names():
             raise OptionError(f"{self.id}: option 'course' cannot be {course!r}; choose one of: "
                               f"{', '.join(course_names())}, or a course file ending .toml or .json")
-        self.track = load_track(course, int(opts["laps"]))
-        if int(opts["laps"]) > 1 and not self.track.closed:
+        laps = int(opts["laps"])
+        if laps > 1 and not load_track(course).closed:
             raise OptionError(f"{self.id}: option 'laps' above 1 needs a closed course; {course} is open")
+        self.track = load_track(course, laps)
         content = opts["content"]
         self.content = load_content(str(content) if content else None)
         if len(self.content.cars) < self.players:

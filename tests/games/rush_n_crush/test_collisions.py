@@ -103,3 +103,14 @@ def test_once_per_round_option() -> None:
         s = moving(s, "g1r").apply("ahead")
         assert (s.stage is ROLL) is rolls
         assert s.movement == 0
+
+
+def test_side_ram_displaces_onto_a_mine() -> None:
+    """Movement, Minelayer: a car shoved onto another car's mine has "crossed" it and rolls (content 5.5);
+    the Side Ram's own damage comes first, then the mine, then the attacker takes the square."""
+    s = place(new(3), {0: "0.1.2", 1: "0.2.3", 2: "0.0.7"}).copy()
+    s.mines = ((s.g.track.square_named("0.3.3"), 2),)
+    s = moving(s, "g1r", lane_changes=2).apply("right").apply("die:5")
+    assert s.structure[1] == FULL - 1 and where(s, 1) == "0.3.3" and s.stage is ROLL
+    s = s.apply("die:1")
+    assert s.structure[1] == FULL - 2 and s.mines == () and where(s, 0) == "0.2.3"

@@ -182,3 +182,19 @@ def test_fire_extinguisher_before_the_heat_roll() -> None:
     s = s.apply("use:fire-extinguisher")
     assert s.heat[0] == 2 and s.stage is GEAR
     assert isinstance(s, RushState)
+
+
+def test_random_seating_deals_cars_then_drivers() -> None:
+    """Setup: "Each player takes a car (large card) and a driver (small card), ideally from the same Team
+    (colour) though it doesn't really matter" (option seat_assignment = random): the cars, then the drivers,
+    are dealt by chance, and each dashboard starts from its dealt car."""
+    s = slipstream.load("rush-n-crush", players=2, seat_assignment="random").start(seed=3)
+    assert s.actor == "chance" and len(s.chance_outcomes()) == 6
+    assert s.view(None)["cars"][0]["car"] is None
+    s = play(s, "car:ram-mines", "car:armour-computer")
+    assert [a for a, _ in s.chance_outcomes()][:2] == ["driver:bumper-flame", "driver:bumper-gun"]
+    s = play(s, "driver:flame-gun", "driver:gun-saw")
+    cars = s.view(None)["cars"]
+    assert [(c["car"], c["driver"]) for c in cars] == [("ram-mines", "flame-gun"), ("armour-computer", "gun-saw")]
+    assert (s.structure, s.turbo, s.mines_left) == ((6, 8), (4, 3), (4, 0))
+    assert s.legal_actions() == ["grid:P1", "grid:P2"]

@@ -3,6 +3,7 @@
 | action | meaning |
 |---|---|
 | ``grid:P3`` | chance: the next grid slot goes to seat 3's car |
+| ``car:<id>``, ``driver:<id>`` | chance (``seat_assignment = random``): the next seat's car or driver |
 | ``gear:g2y`` | the free gearstick action: accelerate, brake or shift to node ``g2y`` |
 | ``keep`` | the free action: leave the gearstick where it is |
 | ``turbo:g3y``, ``brake:g1y`` | spend one Turbo / Brake point to accelerate / brake to that node |
@@ -51,6 +52,8 @@ class Kind(enum.IntEnum):
     USE = 14
     BOOST = 15
     END = 16
+    CAR = 17
+    DRIVER = 18
 
 
 class Direction(enum.IntEnum):
@@ -78,11 +81,16 @@ END: Final = "end"
 SIMPLE: Final = {KEEP: Kind.KEEP, DONE: Kind.DONE, END: Kind.END}
 NUMBERED: Final = {"heat": Kind.HEAT, "steer": Kind.STEER, "crash": Kind.CRASH, "die": Kind.DIE,
                    "hits": Kind.HITS, "boost": Kind.BOOST}
-NAMED: Final = {"gear": Kind.GEAR, "turbo": Kind.TURBO, "brake": Kind.BRAKE, "arm": Kind.ARM, "use": Kind.USE}
+NAMED: Final = {"car": Kind.CAR, "driver": Kind.DRIVER, "gear": Kind.GEAR, "turbo": Kind.TURBO, "brake": Kind.BRAKE,
+                 "arm": Kind.ARM, "use": Kind.USE}
 
 
 def grid(seat: int) -> str:
     return f"grid:P{seat + 1}"
+
+
+def dealt(kind: str, name: str) -> str:
+    return f"{kind}:{name}"
 
 
 def gear(node: str) -> str:

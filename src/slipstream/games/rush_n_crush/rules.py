@@ -107,6 +107,45 @@ def chance_table(s: RushState, need: tuple[int, ...]) -> ChanceTable:
 # --- Setup ----------------------------------------------------------------------------------------------
 
 
+def deal_dashboard(s: RushState, move: Move, events: list[Event]) -> None:
+    """Setup: "Each player takes a car (large card) and a driver (small card), ideally from the same Team
+    (colour) though it doesn't really matter": with ``seat_assignment = "random"`` the cars, then the
+    drivers, are dealt to the seats in order by chance (``car:<id>``, ``driver:<id>``)."""
+    g = s.g
+    players = g.players
+    content = g.content
+    s.dealt = (*s.dealt, move.name)
+    seat = (len(s.dealt) - 1) % players
+    kind = "car" if len(s.dealt) <= players else "driver"
+    title = content.cars[move.name].name if kind == "car" else content.drivers[move.name].name
+    events.append(Event("deal", f"{g.seat_name(seat)} takes the {kind} {title}", "Setup"))
+    if len(s.dealt) < 2 * players:
+        return
+    s.dash = tuple(content.dashboard(s.dealt[c], s.dealt[players + c]) for c in range(players))
+    set_dashboards(s)
+
+
+def set_dashboards(s: RushState) -> None:
+    """Setup: the markers at the top of the Steering, Brake and Turbo tracks, on full Structure and zero
+    Heat, every piece disarmed, four mines with a Minelayer (RC-A1)."""
+    n = len(s.dash)
+    s.structure = tuple(d.structure for d in s.dash)
+    s.heat = (0,) * n
+    s.steering = tuple(d.steering for d in s.dash)
+    s.brake = tuple(d.brake for d in s.dash)
+    s.turbo = tuple(d.turbo for d in s.dash)
+    s.armed = (0,) * n
+    s.mines_left = tuple(d.mines for d in s.dash)
+
+
+def deal_outcomes(s: RushState) -> list[str]:
+    """The cars (then the drivers) not dealt yet, as chance outcomes."""
+    content = s.g.content
+    if len(s.dealt) < s.g.players:
+        return [notation.dealt("car", c) for c in content.cars if c not in s.dealt]
+    return [notation.dealt("driver", d) for d in content.drivers if d not in s.dealt[s.g.players:]]
+
+
 def deal_grid_slot(s: RushState, seat: int, events: list[Event]) -> None:
     """Setup (RC-G7, RC-A10): the cars are dealt at random to the grid slots behind the line, two per
     row; a car's arrival stamp is its slot number, so ties within a row fall at random."""
@@ -563,7 +602,7 @@ def rush_n_crush(s: RushState, car: int, target: int, booster: bool, events: lis
     s.rnc_rolled = (*s.rnc_rolled, car)
     events.append(Event("rush-n-crush", f"{name} rushes {other} from behind: {dice} dice",
                         "Movement: Rush 'n' Crush"))
-    s.queue = ((Task.RNC, car, target, dice, int(s.g.dashboards[car].combat_bumper), 0, 0), *s.queue)
+    s.queue = ((Task.RNC, car, target, dice, int(s.dash[car].combat_bumper), 0, 0), *s.queue)
 
 
 def rush_n_crush_die(s: RushState, need: tuple[int, ...], die: int, events: list[Event]) -> None:
@@ -603,7 +642,7 @@ def piece_names(bits: int) -> list[str]:
 
 
 def has_piece(s: RushState, car: int, piece: int) -> bool:
-    return bool(s.g.dashboards[car].pieces >> piece & 1)
+    return bool(s.dash[car].pieces >> piece & 1)
 
 
 def can_use(s: RushState, car: int, piece: int) -> bool:
@@ -726,9 +765,9 @@ def damage_cars(s: RushState, structure: dict[int, int], heat: dict[int, int], r
         if n:
             s.heat = replaced(s.heat, car, s.heat[car] + n)
             events.append(Event("heat", f"{s.g.seat_name(car)} takes {n} heat ({s.heat[car]} of "
-                                f"{s.g.dashboards[car].heat_capacity})", rule))
+                                f"{s.dash[car].heat_capacity})", rule))
     lost = [c for c in sorted({*structure, *heat}) if not s.destroyed[c] and (
-        s.structure[c] <= 0 or s.heat[c] > s.g.dashboards[c].heat_capacity)]
+        s.structure[c] <= 0 or s.heat[c] > s.dash[c].heat_capacity)]
     if not lost:
         return
     s.destructions += 1

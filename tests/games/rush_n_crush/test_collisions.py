@@ -117,3 +117,18 @@ def test_side_ram_displaces_onto_a_mine() -> None:
     assert s.structure[1] == FULL - 1 and where(s, 1) == "0.3.3" and s.stage is ROLL
     s = s.apply("die:1")
     assert s.structure[1] == FULL - 2 and s.mines == () and where(s, 0) == "0.2.3"
+
+
+def test_a_wreck_on_the_far_side_blocks_the_displacement() -> None:
+    """Movement: "If the far side of the target space is clear": a wreck there is not clear (RC-G10), so a
+    4 is the blocked row's T and nobody is displaced."""
+    s = ram_position(3, destroyed=(0, 0, 1)).apply("right").apply("die:4")
+    assert s.structure[1] == FULL - 1 and where(s, 1) == "0.2.3" and where(s, 0) == "0.1.3"
+
+
+def test_a_piece_armed_this_turn_cannot_ram() -> None:
+    """Movement: "You cannot move the same counter twice in a turn" (RC-A6): a Side Bumper armed this turn
+    cannot be Used in this turn's Side Ram."""
+    s = place(new(), {0: "0.1.2", 1: "0.2.3"})
+    s = moving(s.apply("arm:side-bumper"), "g1r", lane_changes=2)
+    assert "right" in s.legal_actions() and "right+bumper" not in s.legal_actions()

@@ -198,3 +198,17 @@ def test_random_seating_deals_cars_then_drivers() -> None:
     assert [(c["car"], c["driver"]) for c in cars] == [("ram-mines", "flame-gun"), ("armour-computer", "gun-saw")]
     assert (s.structure, s.turbo, s.mines_left) == ((6, 8), (4, 3), (4, 0))
     assert s.legal_actions() == ["grid:P1", "grid:P2"]
+
+
+def test_brake_points_exclude_turbo_points() -> None:
+    """Content 1.4 (RC-X5): after a Brake point, no Turbo point in the same turn."""
+    s = place(new(), {}, node=(11, 0)).apply("keep").apply("brake:g3y")
+    assert s.brake[0] == s.g.dashboards[0].brake - 1
+    assert not any(a.startswith("turbo:") for a in s.legal_actions())
+
+
+def test_heat_at_the_capacity_is_not_yet_the_skull() -> None:
+    """Introduction: destroyed when the Heat counter "reaches the skull", the box after the last (heat 9 on
+    a track of 8, RC-G4): heat 8 still runs."""
+    s = place(new(3), {}, node=(7, 0, 0), heat=(6, 0, 0)).apply("keep").apply("done").apply("heat:2")
+    assert s.heat[0] == 8 and not s.destroyed[0] and s.stage is ROLL

@@ -323,6 +323,8 @@ def car_at(s: RushState, square: int) -> int:
 
 
 def wreck_at(s: RushState, square: int) -> bool:
+    if not s.destructions:
+        return False
     return any(s.square[c] == square and s.destroyed[c] for c in range(len(s.square)))
 
 
@@ -361,27 +363,31 @@ def can_drop_mine(s: RushState, car: int) -> bool:
             and not wreck_at(s, sq))
 
 
+STEP_ACTIONS: Final = {(d, b, w, m): notation.step(d, b, w, m) for d in Direction
+                       for b in (False, True) for w in (False, True) for m in (False, True)}
+"""Every step's action string, made once."""
+
+
 def step_actions(s: RushState, car: int) -> list[str]:
     """The legal steps: ahead always (the full speed must be moved); a diagonal into a square that
     exists and is no obstruction, with a lane change to spend (RC-A9); ``+bumper``/``+saw`` when the
     diagonal is a Side Ram and the piece can be Used; ``+mine`` when a mine can be dropped."""
-    out = []
     track = s.g.track
     sq = s.square[car]
-    mines = [False, True] if can_drop_mine(s, car) else [False]
-    for d in (Direction.AHEAD, Direction.LEFT, Direction.RIGHT):
-        target = neighbour(s, sq, d)
-        ram_flags = [(False, False)]
-        if d != Direction.AHEAD:
-            if target < 0 or track.obstruction[target] or not can_change_lane(s, car):
-                continue
-            if car_at(s, target) >= 0:
-                ram_flags = [(b, w) for b in (False, True) for w in (False, True)
-                             if (not b or can_use(s, car, SIDE_BUMPER)) and (not w or can_use(s, car, CIRCULAR_SAW))
-                             and b + w <= s.activations]
-        for bumper, saw in ram_flags:
-            for mine in mines:
-                out.append(notation.step(d, bumper, saw, mine))
+    mines = (False, True) if can_drop_mine(s, car) else (False,)
+    out = [STEP_ACTIONS[Direction.AHEAD, False, False, m] for m in mines]
+    if not can_change_lane(s, car):
+        return out
+    for d in (Direction.LEFT, Direction.RIGHT):
+        target = track.ahead_left[sq] if d < 0 else track.ahead_right[sq]
+        if target < 0 or track.obstruction[target]:
+            continue
+        if car_at(s, target) < 0:
+            out += [STEP_ACTIONS[d, False, False, m] for m in mines]
+            continue
+        bumpers = (False, True) if can_use(s, car, SIDE_BUMPER) else (False,)
+        saws = (False, True) if can_use(s, car, CIRCULAR_SAW) else (False,)
+        out += [STEP_ACTIONS[d, b, w, m] for b in bumpers for w in saws for m in mines if b + w <= s.activations]
     return out
 
 
@@ -690,8 +696,9 @@ def equipment_actions(s: RushState, car: int, after_movement: bool) -> list[str]
         return []
     out = []
     armed = s.armed[car]
+    free = s.dash[car].pieces & ~s.moved
     for i, piece in enumerate(PIECES):
-        if not has_piece(s, car, i) or s.moved >> i & 1:
+        if not free >> i & 1:
             continue
         if not armed >> i & 1:
             out.append(notation.arm(piece))

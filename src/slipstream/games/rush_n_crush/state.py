@@ -325,6 +325,8 @@ class RushState(State):
                 problems.append(f"car {c} has Structure or Heat out of its track")
             if not self.destroyed[c] and (self.structure[c] <= 0 or self.heat[c] > dash.heat_capacity):
                 problems.append(f"car {c} should have been destroyed")
+        if self.destructions != max(self.destroyed):
+            problems.append("the destruction count does not match the destroyed cars")
         squares = [sq for sq, _ in self.mines]
         if len(squares) != len(set(squares)):
             problems.append("two mines share a square")

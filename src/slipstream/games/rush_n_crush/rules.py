@@ -688,25 +688,31 @@ def usable(s: RushState, car: int, piece: int) -> bool:
     return piece == FIRE_EXTINGUISHER and s.heat[car] > 0
 
 
+ARM_ACTIONS: Final = tuple(notation.arm(p) for p in PIECES)
+USE_ACTIONS: Final = tuple(notation.use(p) for p in PIECES)
+BOOST_ACTIONS: Final = (tuple(notation.boost(n) for n in range(1, MAX_BOOST + 1)),
+                        tuple(notation.boost(n, m) for n in range(1, MAX_BOOST + 1) for m in (False, True)))
+"""The equipment action strings, made once (``BOOST_ACTIONS[True]`` with the ``+mine`` variants)."""
+
+
 def equipment_actions(s: RushState, car: int, after_movement: bool) -> list[str]:
     """Movement: "You have two Activations per turn: you can use each of these either to Arm a piece
     of equipment (move counter to the right) or to Use it ... You cannot move the same counter twice in
     a turn." A Use is offered only where it takes effect (content.md 5.8)."""
     if s.activations <= 0:
         return []
-    out = []
+    out: list[str] = []
     armed = s.armed[car]
     free = s.dash[car].pieces & ~s.moved
-    for i, piece in enumerate(PIECES):
+    for i in range(len(PIECES)):
         if not free >> i & 1:
             continue
         if not armed >> i & 1:
-            out.append(notation.arm(piece))
+            out.append(ARM_ACTIONS[i])
         elif usable(s, car, i):
-            out.append(notation.use(piece))
+            out.append(USE_ACTIONS[i])
         elif i == ROCKET_BOOSTER and after_movement:
-            drop = [False, True] if can_drop_mine(s, car) else [False]
-            out += [notation.boost(n, m) for n in range(1, MAX_BOOST + 1) for m in drop]
+            out += BOOST_ACTIONS[can_drop_mine(s, car)]
     return out
 
 

@@ -28,7 +28,6 @@ Suffixes are written in the order ``+bumper+saw+mine``. Parsing is cached (the s
 from __future__ import annotations
 
 import enum
-from functools import cache
 from typing import Final, NamedTuple
 
 from slipstream.engine.errors import IllegalActionError
@@ -126,9 +125,18 @@ def boost(n: int, mine: bool = False) -> str:
     return f"boost:{n}" + ("+mine" if mine else "")
 
 
-@cache
+_PARSED: dict[str, Move] = {}
+
+
 def parse(action: str) -> Move:
     """The typed value of an action string; ``IllegalActionError`` for a string of no known shape."""
+    move = _PARSED.get(action)
+    if move is None:
+        move = _PARSED[action] = _parse(action)
+    return move
+
+
+def _parse(action: str) -> Move:
     head, *suffixes = action.split("+")
     flags = set(suffixes)
     if len(flags) != len(suffixes) or not flags <= {"bumper", "saw", "mine"}:

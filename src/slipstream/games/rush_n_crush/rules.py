@@ -11,7 +11,6 @@ public, for bots and boards.
 
 from __future__ import annotations
 
-from functools import cache
 from math import comb
 from typing import Final
 
@@ -71,19 +70,32 @@ def _table(word: str, weights: list[tuple[int, float]]) -> ChanceTable:
     return ChanceTable(sorted((notation.numbered(word, n), w / total) for n, w in weights if w > 0))
 
 
-@cache
+_TABLES: dict[tuple[str, int, int], ChanceTable] = {}
+"""The dice tables made so far, by (word, rule or hit faces, dice)."""
+
+
 def binomial_table(word: str, dice: int, hit_faces: int) -> ChanceTable:
     """How many of ``dice`` d6 show 1..``hit_faces``: one chance node per roll (content.md 2.1)."""
-    p = min(hit_faces, 6) / 6
-    return _table(word, [(k, comb(dice, k) * p ** k * (1 - p) ** (dice - k)) for k in range(dice + 1)])
+    key = (word, hit_faces, dice)
+    table = _TABLES.get(key)
+    if table is None:
+        p = min(hit_faces, 6) / 6
+        weights = [(k, comb(dice, k) * p ** k * (1 - p) ** (dice - k)) for k in range(dice + 1)]
+        table = _TABLES[key] = _table(word, weights)
+    return table
 
 
-@cache
 def kept_die_table(word: str, rule: int, dice: int) -> ChanceTable:
     """The highest (``rule`` = HIGHEST) or lowest of ``dice`` d6 (content.md 2.2)."""
-    if rule == HIGHEST:
-        return _table(word, [(v, v ** dice - (v - 1) ** dice) for v in range(1, 7)])
-    return _table(word, [(v, (7 - v) ** dice - (6 - v) ** dice) for v in range(1, 7)])
+    key = (word, 100 + rule, dice)
+    table = _TABLES.get(key)
+    if table is None:
+        if rule == HIGHEST:
+            weights = [(v, float(v ** dice - (v - 1) ** dice)) for v in range(1, 7)]
+        else:
+            weights = [(v, float((7 - v) ** dice - (6 - v) ** dice)) for v in range(1, 7)]
+        table = _TABLES[key] = _table(word, weights)
+    return table
 
 
 def chance_table(s: RushState, need: tuple[int, ...]) -> ChanceTable:

@@ -19,8 +19,9 @@ from slipstream.engine.chance import ChanceTable
 from slipstream.engine.fields import slots
 from slipstream.engine.game import CHANCE, Actor, Event, Result, State
 
+from .content import Dashboard
+
 if TYPE_CHECKING:
-    from .content import Dashboard
     from .game import RushNCrush
 
 

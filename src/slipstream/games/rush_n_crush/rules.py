@@ -116,6 +116,11 @@ def chance_table(s: RushState, need: tuple[int, ...]) -> ChanceTable:
     return DIE_TABLE
 
 
+def counted(n: int, one: str, many: str = "") -> str:
+    """``3 dice``, ``1 die``: a count with its noun (for event texts)."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 # --- Setup ----------------------------------------------------------------------------------------------
 
 
@@ -618,7 +623,7 @@ def rush_n_crush(s: RushState, car: int, target: int, booster: bool, events: lis
                             "roll is left this round)", "Movement: Rush 'n' Crush (RC-G12)"))
         return
     s.rnc_rolled = (*s.rnc_rolled, car)
-    events.append(Event("rush-n-crush", f"{name} rushes {other} from behind: {dice} dice",
+    events.append(Event("rush-n-crush", f"{name} rushes {other} from behind: {counted(dice, 'die', 'dice')}",
                         "Movement: Rush 'n' Crush"))
     s.queue = ((Task.RNC, car, target, dice, int(s.dash[car].combat_bumper), 0, 0), *s.queue)
 
@@ -751,7 +756,7 @@ def equipment(s: RushState, car: int, move: Move, events: list[Event]) -> None:
     target, distance = line_target(s, car, i == FLAMER)
     word = "Flamer" if i == FLAMER else "Machine Gun"
     events.append(Event("fire", f"{name} fires the {word} at {s.g.seat_name(target)} (range {distance}, "
-                        f"{4 - distance} dice)", f"Movement: {word}"))
+                        f"{counted(4 - distance, 'die', 'dice')})", f"Movement: {word}"))
     s.queue = ((Task.FLAME if i == FLAMER else Task.GUN, target, 4 - distance),)
     run_queue(s, events)
 
@@ -762,7 +767,7 @@ def rocket_booster(s: RushState, car: int, squares: int, mine: bool, events: lis
     use_piece(s, car, ROCKET_BOOSTER)
     s.boosted = True
     s.boost_entered = 0
-    events.append(Event("booster", f"{s.g.seat_name(car)} fires the Rocket Booster: {squares} squares",
+    events.append(Event("booster", f"{s.g.seat_name(car)} fires the Rocket Booster: {counted(squares, 'square')}",
                         "Movement: Rocket Booster"))
     s.queue = ((Task.BOOST_STEP, car, int(mine)),) + ((Task.BOOST_STEP, car, 0),) * (squares - 1) + (
         (Task.BOOST_HEAT, car, 0),)
@@ -825,12 +830,12 @@ def resolve_roll(s: RushState, move: Move, events: list[Event]) -> None:
     n = move.number
     s.stage = s.phase
     if task == Task.HEAT:
-        events.append(Event("red-dice", f"{name} rolls {need[2]} red dice (heat on 1-{min(6, need[3])}): "
-                            f"{n} heat", "Turn"))
+        dice = counted(need[2], "red die", "red dice")
+        events.append(Event("red-dice", f"{name} rolls {dice} (heat on 1-{min(6, need[3])}): {n} heat", "Turn"))
         damage_cars(s, {}, {car: n}, "Turn", events)
     elif task == Task.STEER:
         s.lane_changes = n
-        events.append(Event("steer", f"{name} has {n} lane changes", "Movement"))
+        events.append(Event("steer", f"{name} has {counted(n, 'lane change')}", "Movement"))
     elif task == Task.CRASH:
         crash_damage(s, car, n, bool(need[2]), events)
     elif task in (Task.WRECK, Task.MINE):
@@ -849,15 +854,16 @@ def resolve_roll(s: RushState, move: Move, events: list[Event]) -> None:
         events.append(Event("saw-die", f"Lateral Circular Saw die {n}", "Movement: Lateral Circular Saw"))
         circular_saw(s, car, n, events)
     elif task == Task.GUN:
-        events.append(Event("hits", f"{n} hits", "Movement: Machine Gun"))
+        events.append(Event("hits", f"the Machine Gun: {counted(n, 'hit')}", "Movement: Machine Gun"))
         damage_cars(s, {car: n}, {}, "Movement: Machine Gun", events)
     elif task == Task.FLAME:
-        events.append(Event("hits", f"{n} hits", "Movement: Flamer"))
+        events.append(Event("hits", f"the Flamer: {counted(n, 'hit')}", "Movement: Flamer"))
         damage_cars(s, {}, {car: n}, "Movement: Flamer", events)
     elif task == Task.RNC:
         rush_n_crush_die(s, need, n, events)
     elif task == Task.BOOST_HEAT:
-        events.append(Event("booster-heat", f"{name} rolls {need[2]} heat dice for the Booster: {n} heat",
+        dice = counted(need[2], "heat die", "heat dice")
+        events.append(Event("booster-heat", f"{name} rolls {dice} for the Booster: {n} heat",
                             "Movement: Rocket Booster"))
         damage_cars(s, {}, {car: n}, "Movement: Rocket Booster", events)
     run_queue(s, events)

@@ -28,8 +28,10 @@ def test_side_ram_clear_displaces_on_four_with_the_bumper() -> None:
     assert {"right", "right+bumper", "right+saw", "right+bumper+saw"} <= set(s.legal_actions())
     s = s.apply("right+bumper")
     assert s.activations == 1 and not s.armed[0] & 1
+    stamps = s.stamp
     s = s.apply("die:3")
     assert where(s, 1) == "0.3.3" and where(s, 0) == "0.2.3"
+    assert s.stamp[1] == stamps[1] and s.stamp[0] > max(stamps)  # RC-A10: the displaced car keeps its stamp
     assert (s.structure[0], s.structure[1]) == (FULL, FULL)
     assert s.movement == 7 and s.lane_changes == 1 and s.stage is MOVE
 

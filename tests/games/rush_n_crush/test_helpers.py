@@ -36,3 +36,13 @@ def test_expected_lane_changes() -> None:
     assert round(rules.expected_lane_changes(gear, gear.node("g5r")), 2) == 1.57
     assert rules.expected_lane_changes(gear, gear.node("g1b")) == math.inf
     assert rules.expected_lane_changes(gear, gear.node("g6r")) == 0
+
+
+def test_the_view_carries_the_course_for_a_board() -> None:
+    """The view's course.tiles: each tile's placement on the grid of cells and its squares, so a board can
+    draw the course from the view alone (the sprint: a left curve turns the course west)."""
+    tiles = new().view(None)["course"]["tiles"]
+    assert [(t["face"], t["cell"], t["heading"]) for t in tiles[:3]] == [
+        ("R1a", [0, 0], "N"), ("C1a", [0, 2], "N"), ("R3b", [-2, 3], "W")]
+    assert tiles[1]["lanes"][0] == [2, 1, 2, 2, 1, 2]
+    assert tiles[2]["obstructions"] == [[0, 2], [0, 3], [0, 4], [0, 5]]

@@ -238,7 +238,11 @@ class RushState(State):
 
         - ``game``: "rush-n-crush"; ``seat``: the viewer; ``seats``: seat names.
         - ``course``: ``id``, ``name``, ``closed``, ``laps``, ``faces`` (tile faces, tile 0 first),
-          ``lap_ranks`` (ranks per lap), ``line_rank`` (the start/finish line's rank).
+          ``lap_ranks`` (ranks per lap), ``line_rank`` (the start/finish line's rank), ``tiles``: per tile
+          ``face``, ``kind`` (straight, left-90, rocks-a, ...), ``shape``, ``cell`` ([x, y] of its entry cell
+          on a grid of 4-lane-wide cells, tile 0 at [0, 0]), ``heading`` (N, E, S, W: its direction of
+          travel), ``lanes`` (per lane, left to right, the length in ranks of each square in the
+          direction of travel) and ``obstructions`` ([lane, index] squares).
         - ``cars``: one dict per seat: ``seat``, ``car``/``car_name``, ``driver``/``driver_name``, ``team``
           (these five None while random seating deals), ``square`` ("tile.lane.index", None before the grid),
           ``lane``, ``tile``, ``lap``, ``progress`` (larger is further forward), ``structure``, ``heat``,
@@ -287,7 +291,8 @@ class RushState(State):
             "seat": seat,
             "seats": [g.seat_name(s) for s in range(g.players)],
             "course": {"id": track.id, "name": track.name, "closed": track.closed, "laps": track.laps,
-                       "faces": list(track.faces), "lap_ranks": track.lap_ranks, "line_rank": track.line_rank},
+                       "faces": list(track.faces), "lap_ranks": track.lap_ranks, "line_rank": track.line_rank,
+                       "tiles": track.tiles_view()},
             "cars": cars,
             "wrecks": [track.name_of(self.square[c]) for c in range(g.players) if self.destroyed[c]],
             "mines": [{"square": track.name_of(sq), "owner": owner} for sq, owner in self.mines],

@@ -456,6 +456,8 @@ class Track:
     """The squares of grid slots 1..6 (section 4.8)."""
     tile_squares: tuple[tuple[tuple[int, ...], ...], ...]
     """``tile_squares[t][lane]``: the squares of that lane on tile t, in the direction of travel."""
+    names: tuple[str, ...]
+    """Each square's name, ``tile.lane.index`` (``name_of``)."""
     placements: tuple[tuple[int, int, int], ...]
     """Each tile's entry cell and heading on the grid of cells, ``(x, y, heading)`` (0-3: N, E, S, W)."""
     kinds: tuple[str, ...]
@@ -482,7 +484,7 @@ class Track:
 
     def name_of(self, square: int) -> str:
         """``tile.lane.index``, e.g. ``3.0.5``."""
-        return f"{self.tile[square]}.{self.lane[square]}.{self.index[square]}"
+        return self.names[square]
 
     def square_named(self, name: str) -> int:
         t, lane, i = (int(x) for x in name.split("."))
@@ -604,7 +606,8 @@ def build_track(source: str, course: CourseModel, faces: dict[str, FaceModel],
         tuple(find(lane_of[s] - 1, end[s]) for s in squares), tuple(find(lane_of[s] + 1, end[s]) for s in squares),
         tuple(find(lane_of[s], start[s] - 1) for s in squares),
         tuple(find(lane_of[s] - 1, start[s]) for s in squares), tuple(find(lane_of[s] + 1, start[s]) for s in squares),
-        total, line, tuple(grid), tuple(tile_squares), placements,
+        total, line, tuple(grid), tuple(tile_squares),
+        tuple(f"{tile_of[s]}.{lane_of[s]}.{index_of[s]}" for s in squares), placements,
         tuple(faces[f].kind for f in course.faces), tuple(faces[f].shape for f in course.faces),
     )
 

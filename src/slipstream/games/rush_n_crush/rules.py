@@ -16,7 +16,7 @@ from typing import Final
 
 from slipstream.engine.chance import DIE_TABLE, ChanceTable
 from slipstream.engine.fields import replaced
-from slipstream.engine.game import Event
+from slipstream.engine.game import Event, EventCache
 
 from . import notation
 from .content import (
@@ -59,6 +59,9 @@ RUSH_ATTACKS: Final = (PER_TURN, ONCE_PER_ROUND, ONCE_PER_CAR)
 across the table (the published edition, RC-G12), or the first of each car in each round."""
 
 MAX_BOOST: Final = 3
+
+_EVENTS = EventCache()
+"""The events that recur with the same text (a car entering a square)."""
 
 
 # --- dice tables ----------------------------------------------------------------------------------------
@@ -464,7 +467,8 @@ def enter(s: RushState, car: int, target: int, lane_change: bool, mine: bool, ev
         spend_lane_change(s, car)
     s.clock += 1
     s.stamp = replaced(s.stamp, car, s.clock)
-    events.append(Event("step", f"{name} -> {track.name_of(target)}", "Movement"))
+    square = track.names[target]
+    events.append(_EVENTS.get(("step", name, square), lambda: Event("step", f"{name} -> {square}", "Movement")))
     if track.closed and track.start[target] + s.lap[car] * track.lap_ranks >= (
             track.line_rank + track.laps * track.lap_ranks):
         cross_finish(s, car, events)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from slipstream.games.rush_n_crush import rules
 from slipstream.games.rush_n_crush.state import AFTER, MOVE, ROLL, RushState, Task
 
 from .helpers import armed, moving, new, outcomes, place, where
@@ -134,3 +135,11 @@ def test_a_piece_armed_this_turn_cannot_ram() -> None:
     s = place(new(), {0: "0.1.2", 1: "0.2.3"})
     s = moving(s.apply("arm:side-bumper"), "g1r", lane_changes=2)
     assert "right" in s.legal_actions() and "right+bumper" not in s.legal_actions()
+
+
+def test_the_rush_n_crush_quota_renews_each_round() -> None:
+    """RC-G12 (once-per-round): the quota counts within a round; a new round starts with none used."""
+    s = place(new(3, rush_attacks="once-per-round"), {0: "0.1.2", 1: "0.1.3", 2: "0.2.2"}, rnc_rolled=(2,))
+    s = s.copy()
+    rules.start_round(s, [])
+    assert s.rnc_rolled == ()

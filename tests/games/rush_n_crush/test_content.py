@@ -9,12 +9,12 @@ import pytest
 
 import slipstream
 from slipstream.engine.errors import ContentError, OptionError
+from slipstream.games.content_file import read_content_file
 from slipstream.games.rush_n_crush.content import (
     CONTENT_PATH,
     course_names,
     load_content,
     load_track,
-    read_data,
 )
 
 
@@ -28,7 +28,7 @@ def course_file(tmp_path: Path, faces: list[str], closed: bool = True, laps: int
 
 def test_every_record_names_its_source() -> None:
     """DESIGN: each record says where it comes from (rulebook, derived or default)."""
-    data = read_data(CONTENT_PATH)
+    data = read_content_file(CONTENT_PATH)
     for section in ("cars", "drivers"):
         assert all(r["source"] in ("rulebook", "derived", "default") for r in data[section])
     for name in ("gear", "dice", "base"):
@@ -158,7 +158,7 @@ def test_user_content_replaces_the_shipped(tmp_path: Path) -> None:
 def test_json_content_and_course_files(tmp_path: Path) -> None:
     """A content or course file may be JSON as well as TOML."""
     content = tmp_path / "content.json"
-    content.write_text(json.dumps(read_data(CONTENT_PATH)))
+    content.write_text(json.dumps(read_content_file(CONTENT_PATH)))
     course = tmp_path / "loop.json"
     course.write_text(json.dumps({"course": {"id": "loop", "faces": ["C1b", "C2b", "C3b", "C4b"], "closed": True,
                                              "laps": 3, "source": "default"}}))

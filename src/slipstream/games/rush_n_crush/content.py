@@ -14,8 +14,6 @@ rules/rush-n-crush-content.md section 4.2 is one tuple (-1: none, ``FINISH``: pa
 
 from __future__ import annotations
 
-import json
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -24,6 +22,7 @@ from typing import Any, Final, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from slipstream.engine.errors import ContentError
+from slipstream.games.content_file import read_content_file
 
 HERE = Path(__file__).parent
 CONTENT_PATH: Final = HERE / "content.toml"
@@ -237,19 +236,6 @@ class CourseFileModel(_Model):
 # --- reading files --------------------------------------------------------------------------------------
 
 
-def read_data(path: Path) -> Any:
-    """The parsed TOML or JSON of ``path``; ``ContentError`` if it cannot be read or parsed."""
-    source = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ContentError(source, "file", "path", f"cannot be read ({exc.strerror or exc})") from None
-    try:
-        return json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ContentError(source, "file", "syntax", str(exc)) from None
-
-
 def _invalid(source: str, exc: ValidationError, data: Any) -> ContentError:
     """The first validation problem as a ``ContentError`` naming the record by its id."""
     err = exc.errors()[0]
@@ -412,7 +398,7 @@ def parse_content(data: Any, source: str) -> Content:
 
 @cache
 def _default_content() -> Content:
-    return parse_content(read_data(CONTENT_PATH), str(CONTENT_PATH))
+    return parse_content(read_content_file(CONTENT_PATH), str(CONTENT_PATH))
 
 
 def load_content(path: str | None = None) -> Content:
@@ -420,7 +406,7 @@ def load_content(path: str | None = None) -> Content:
     if not path:
         return _default_content()
     p = Path(path)
-    return parse_content(read_data(p), str(p))
+    return parse_content(read_content_file(p), str(p))
 
 
 # --- track tiles and courses ----------------------------------------------------------------------------
@@ -462,6 +448,15 @@ class Track:
     """Each tile's entry cell and heading on the grid of cells, ``(x, y, heading)`` (0-3: N, E, S, W)."""
     kinds: tuple[str, ...]
     shapes: tuple[str, ...]
+    diagonals: tuple[tuple[tuple[int, int], ...], ...]
+    """``diagonals[sq]``: the diagonal steps a car in ``sq`` may try, ``(direction, target)`` with
+    direction -1 (left) or +1 (right): the target exists and is no obstruction (RC-A9). A table made once
+    per course, so the legal steps need no geometry at play time."""
+    lines_ahead: tuple[tuple[int, ...], ...]
+    lines_behind: tuple[tuple[int, ...], ...]
+    """``lines_ahead[sq]``: the squares at range 1, 2, 3 "directly forward (i.e. within your lane, even
+    if it's curving)" that a Machine Gun's line can reach: it stops before a fixed obstruction or the
+    end of the course (RC-A7); ``lines_behind`` the same backward, for the Flamer."""
 
     def tiles_view(self) -> list[dict[str, object]]:
         """The course as data for a board: per tile its face, kind, shape, placement, the lengths in ranks
@@ -591,6 +586,11 @@ def build_track(source: str, course: CourseModel, faces: dict[str, FaceModel],
         return at_rank[lane][rank]
 
     squares = range(len(lane_of))
+    left = tuple(find(lane_of[s] - 1, end[s]) for s in squares)
+    right = tuple(find(lane_of[s] + 1, end[s]) for s in squares)
+    diagonals = tuple(tuple((d, target) for d, target in ((-1, left[s]), (1, right[s]))
+                            if target >= 0 and not obstruction[target]) for s in squares)
+    behind = tuple(find(lane_of[s], start[s] - 1) for s in squares)
     ahead = tuple(FINISH if end[s] == total and not course.closed else find(lane_of[s], end[s]) for s in squares)
     line = faces[course.faces[0]].ranks
     grid = []
@@ -603,23 +603,36 @@ def build_track(source: str, course: CourseModel, faces: dict[str, FaceModel],
     return Track(
         course.id, course.name or course.id, course.closed, course.laps, tuple(course.faces),
         tuple(lane_of), tuple(tile_of), tuple(index_of), tuple(start), tuple(end), tuple(obstruction), ahead,
-        tuple(find(lane_of[s] - 1, end[s]) for s in squares), tuple(find(lane_of[s] + 1, end[s]) for s in squares),
-        tuple(find(lane_of[s], start[s] - 1) for s in squares),
+        left, right,
+        behind,
         tuple(find(lane_of[s] - 1, start[s]) for s in squares), tuple(find(lane_of[s] + 1, start[s]) for s in squares),
         total, line, tuple(grid), tuple(tile_squares),
         tuple(f"{tile_of[s]}.{lane_of[s]}.{index_of[s]}" for s in squares), placements,
-        tuple(faces[f].kind for f in course.faces), tuple(faces[f].shape for f in course.faces),
+        tuple(faces[f].kind for f in course.faces), tuple(faces[f].shape for f in course.faces), diagonals,
+        tuple(_line(s, ahead, obstruction) for s in squares), tuple(_line(s, behind, obstruction) for s in squares),
     )
+
+
+def _line(square: int, step: tuple[int, ...], obstruction: list[bool]) -> tuple[int, ...]:
+    """Up to three squares from ``square`` along ``step`` (ahead or behind), stopping before a fixed
+    obstruction or the end of the course."""
+    out: list[int] = []
+    for _ in range(3):
+        square = step[square]
+        if square < 0 or obstruction[square]:
+            break
+        out.append(square)
+    return tuple(out)
 
 
 @cache
 def _shipped_tiles() -> TilesModel:
-    return _validate(TilesModel, read_data(TILES_PATH), str(TILES_PATH))
+    return _validate(TilesModel, read_content_file(TILES_PATH), str(TILES_PATH))
 
 
 @cache
 def _shipped_courses() -> dict[str, CourseModel]:
-    model = _validate(CoursesModel, read_data(COURSES_PATH), str(COURSES_PATH))
+    model = _validate(CoursesModel, read_content_file(COURSES_PATH), str(COURSES_PATH))
     return {c.id: c for c in model.courses}
 
 
@@ -647,7 +660,7 @@ def load_track(course: str, laps: int = 0) -> Track:
     tiles = _shipped_tiles()
     path = Path(course)
     source = str(path)
-    model = _validate(CourseFileModel, read_data(path), source)
+    model = _validate(CourseFileModel, read_content_file(path), source)
     shapes = _merged(source, "shapes", tiles.shapes, model.shapes)
     faces = _merged(source, "faces", tiles.faces, model.faces)
     chosen = model.course.model_copy(update={"laps": laps}) if laps else model.course

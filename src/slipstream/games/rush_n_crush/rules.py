@@ -11,6 +11,7 @@ public, for bots and boards.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from math import comb
 from typing import Final
 
@@ -336,6 +337,8 @@ def white_dice(s: RushState, car: int, events: list[Event]) -> bool:
 
 def car_at(s: RushState, square: int) -> int:
     """The running car in ``square``, or -1."""
+    if square not in s.square:
+        return -1
     for c in range(len(s.square)):
         if s.square[c] == square and not s.destroyed[c]:
             return c
@@ -383,25 +386,24 @@ def can_drop_mine(s: RushState, car: int) -> bool:
             and not wreck_at(s, sq))
 
 
-STEP_ACTIONS: Final = {(d, b, w, m): notation.step(d, b, w, m) for d in Direction
-                       for b in (False, True) for w in (False, True) for m in (False, True)}
+STEP_ACTIONS: Final[dict[tuple[int, bool, bool, bool], str]] = {
+    (d, b, w, m): notation.step(d, b, w, m)
+    for d in Direction for b in (False, True) for w in (False, True) for m in (False, True)}
 """Every step's action string, made once."""
+AHEAD_STEPS: Final = ((notation.step(Direction.AHEAD),),
+                      (notation.step(Direction.AHEAD), notation.step(Direction.AHEAD, mine=True)))
+"""``ahead``, and with ``ahead+mine`` when a mine can be dropped."""
 
 
 def step_actions(s: RushState, car: int) -> list[str]:
     """The legal steps: ahead always (the full speed must be moved); a diagonal into a square that
     exists and is no obstruction, with a lane change to spend (RC-A9); ``+bumper``/``+saw`` when the
     diagonal is a Side Ram and the piece can be Used; ``+mine`` when a mine can be dropped."""
-    track = s.g.track
-    sq = s.square[car]
     mines = (False, True) if can_drop_mine(s, car) else (False,)
-    out = [STEP_ACTIONS[Direction.AHEAD, False, False, m] for m in mines]
+    out = list(AHEAD_STEPS[len(mines) - 1])
     if not can_change_lane(s, car):
         return out
-    for d in (Direction.LEFT, Direction.RIGHT):
-        target = track.ahead_left[sq] if d < 0 else track.ahead_right[sq]
-        if target < 0 or track.obstruction[target]:
-            continue
+    for d, target in s.g.track.diagonals[s.square[car]]:
         if car_at(s, target) < 0:
             out += [STEP_ACTIONS[d, False, False, m] for m in mines]
             continue
@@ -689,15 +691,12 @@ def line_target(s: RushState, car: int, backward: bool) -> tuple[int, int]:
     curving) at range 1-3": the first car, wreck or obstruction stops the line (RC-A7); ``(car,
     range)`` or ``(-1, 0)``."""
     track = s.g.track
-    sq = s.square[car]
-    for distance in range(1, 4):
-        sq = track.behind[sq] if backward else track.ahead[sq]
-        if sq < 0:
-            return (-1, 0)
+    line = track.lines_behind[s.square[car]] if backward else track.lines_ahead[s.square[car]]
+    for distance, sq in enumerate(line, 1):
         other = car_at(s, sq)
         if other >= 0:
             return (other, distance)
-        if track.obstruction[sq] or wreck_at(s, sq):
+        if wreck_at(s, sq):
             return (-1, 0)
     return (-1, 0)
 
@@ -709,6 +708,8 @@ def usable(s: RushState, car: int, piece: int) -> bool:
     return piece == FIRE_EXTINGUISHER and s.heat[car] > 0
 
 
+BITS_SET: Final = tuple(tuple(i for i in range(len(PIECES)) if bits >> i & 1) for bits in range(1 << len(PIECES)))
+"""``BITS_SET[bits]``: the piece indices whose bit is set, made once (a car's free pieces as a loop)."""
 ARM_ACTIONS: Final = tuple(notation.arm(p) for p in PIECES)
 USE_ACTIONS: Final = tuple(notation.use(p) for p in PIECES)
 BOOST_ACTIONS: Final = (tuple(notation.boost(n) for n in range(1, MAX_BOOST + 1)),
@@ -724,10 +725,7 @@ def equipment_actions(s: RushState, car: int, after_movement: bool) -> list[str]
         return []
     out: list[str] = []
     armed = s.armed[car]
-    free = s.dash[car].pieces & ~s.moved
-    for i in range(len(PIECES)):
-        if not free >> i & 1:
-            continue
+    for i in BITS_SET[s.dash[car].pieces & ~s.moved]:
         if not armed >> i & 1:
             out.append(ARM_ACTIONS[i])
         elif usable(s, car, i):
@@ -873,6 +871,10 @@ def resolve_roll(s: RushState, move: Move, events: list[Event]) -> None:
     run_queue(s, events)
 
 
+ROLLS_ON_A_CAR: Final = frozenset({Task.MINE, Task.WRECK, Task.SAW, Task.GUN, Task.FLAME})
+"""The rolls that hurt one car: dropped when that car is destroyed before they roll."""
+
+
 def run_queue(s: RushState, events: list[Event]) -> None:
     """Resolve the queue up to the next roll; when it is empty, hand the turn back to its player."""
     while s.queue and s.stage is not OVER and s.stage is not SWERVE:
@@ -887,7 +889,7 @@ def run_queue(s: RushState, events: list[Event]) -> None:
                     s.queue = s.queue[1:]
                     continue
                 item = (Task.BOOST_HEAT, item[1], s.boost_entered)
-            if task in (Task.MINE, Task.WRECK, Task.SAW, Task.GUN, Task.FLAME) and s.destroyed[item[1]]:
+            if task in ROLLS_ON_A_CAR and s.destroyed[item[1]]:
                 s.queue = s.queue[1:]
                 continue
             s.need = item
@@ -943,26 +945,35 @@ def decisions(s: RushState) -> list[str]:
     return sorted(out)
 
 
+def done_action(s: RushState, car: int, move: Move, events: list[Event]) -> None:
+    """``done``: no more points this turn."""
+    finish_points(s, car, events)
+
+
+def swerve_action(s: RushState, car: int, move: Move, events: list[Event]) -> None:
+    """``swerve-left``/``swerve-right``: the compulsory lane change after an obstruction."""
+    s.stage = s.phase
+    swerve(s, car, move.number, events)
+    run_queue(s, events)
+
+
+def end_action(s: RushState, car: int, move: Move, events: list[Event]) -> None:
+    """``end``: the turn is over."""
+    end_turn(s, events)
+
+
+DECISIONS: Final[dict[Kind, Callable[[RushState, int, Move, list[Event]], None]]] = {
+    Kind.ARM: equipment, Kind.USE: equipment, Kind.BOOST: equipment, Kind.GEAR: gear_action,
+    Kind.KEEP: gear_action, Kind.TURBO: spend_point, Kind.BRAKE: spend_point, Kind.DONE: done_action,
+    Kind.STEP: take_step, Kind.SWERVE: swerve_action, Kind.END: end_action,
+}
+"""The rule each kind of player action goes to (a table: reading an enum member costs more than a
+dictionary lookup in CPython 3.11, and this runs on every action)."""
+
+
 def decide(s: RushState, move: Move, events: list[Event]) -> None:
     """Dispatch a player's action to its rule."""
-    car = s.order[s.turn]
-    kind = move.kind
-    if kind in (Kind.ARM, Kind.USE, Kind.BOOST):
-        equipment(s, car, move, events)
-    elif kind in (Kind.GEAR, Kind.KEEP):
-        gear_action(s, car, move, events)
-    elif kind in (Kind.TURBO, Kind.BRAKE):
-        spend_point(s, car, move, events)
-    elif kind is Kind.DONE:
-        finish_points(s, car, events)
-    elif kind is Kind.STEP:
-        take_step(s, car, move, events)
-    elif kind is Kind.SWERVE:
-        s.stage = s.phase
-        swerve(s, car, move.number, events)
-        run_queue(s, events)
-    elif kind is Kind.END:
-        end_turn(s, events)
+    DECISIONS[move.kind](s, s.order[s.turn], move, events)
 
 
 # --- The result -----------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -48,6 +49,25 @@ def test_recommended_courses_are_valid() -> None:
                     assert forward > 0 or (track.closed and forward + track.lap_ranks > 0)
     assert load_track("ring").closed and load_track("ring").laps == 2
     assert len(load_track("grand-prix").faces) == 10
+
+
+def test_no_closed_course_of_five_shipped_tiles(tmp_path: Path) -> None:
+    """Setup: "4-5 with two laps" (the issue: "closed ones of 4-5 tiles over two laps"). With the default
+    outlines (content 4.6: straights 1 x 2 cells, curves a 2 x 2 quarter annulus) a closed loop turns
+    through four curves of one hand and pairs its straights, so it has 4, 6, 8 or 10 tiles: every one of
+    the 3^5 sequences of straight, left and right tiles fails to make a closed course of five, while the
+    ring (4) and the oval (6) join up. The decision is recorded in docs/rules/rush-n-crush.md (RC-G6)."""
+    straights = [f"R{n}a" for n in range(1, 7)]
+    for shapes in itertools.product("SLR", repeat=5):
+        if sum(shape != "S" for shape in shapes) > 4:
+            continue                                    # only four curve tiles exist
+        curve = iter(range(1, 5))
+        faces = [straights[i] if shape == "S" else f"C{next(curve)}{'a' if shape == 'L' else 'b'}"
+                 for i, shape in enumerate(shapes)]
+        with pytest.raises(ContentError):
+            load_track(course_file(tmp_path, faces, laps=2))
+    assert load_track(course_file(tmp_path, ["C1a", "C2a", "C3a", "C4a"], laps=2)).closed
+    assert load_track(course_file(tmp_path, ["R1a", "C1a", "C2a", "R2a", "C3a", "C4a"], laps=2)).closed
 
 
 def test_swapping_a_curve_for_a_straight_does_not_join_up(tmp_path: Path) -> None:

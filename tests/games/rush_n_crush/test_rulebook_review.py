@@ -306,9 +306,7 @@ def test_rocket_booster_only_at_the_end_of_movement(tmp_path: Path) -> None:
     s = play(s, "gear:g1b", "arm:rocket-booster", "done", "ahead", "ahead", "ahead", "ahead")
     s = end(s)
     s = cruise(s, "gear:g1b")
-    s = play(s, "keep")
-    if "done" in s.legal_actions():
-        s = s.apply("done")
+    s = play(s, "keep", "done")
     assert not [a for a in s.legal_actions() if a.startswith("boost:")]
     s = play(s, "ahead", "ahead", "ahead", "ahead")
     assert sorted(a for a in s.legal_actions() if a.startswith("boost:")) == ["boost:1", "boost:2", "boost:3"]
@@ -341,9 +339,7 @@ def test_machine_gun_fires_forward_in_the_lane(tmp_path: Path) -> None:
     s = play(s, "gear:g1b", "arm:machine-gun", "done", "ahead", "ahead", "right", "ahead")  # seat 1 to 1.3.3
     s = end(s)
     s = cruise(s)                                                                      # seat 0 to 1.2.7
-    s = play(s, "keep")
-    if "done" in s.legal_actions():
-        s = s.apply("done")
+    s = play(s, "keep", "done")
     s = play(s, "ahead", "left")                                                      # seat 1 to 1.2.5
     assert car(s, 1)["square"] == "1.2.5"
     s = s.apply("use:machine-gun")
@@ -419,14 +415,14 @@ def test_side_ram_clear_far_side_displaces_on_four(tmp_path: Path) -> None:
     assert [car(s, n)["structure"] for n in range(3)] == [8, 8, 8]
 
 
-def side_ram_setup(tmp_path: Path, far_car: bool) -> State:
-    """Round 1: seat 0 ends on 1.1.3; seat 1 on 1.0.3 (the far side) if ``far_car``, else on 1.3.3;
-    seat 2 (from 0.1.5, speed 6 by Turbo) steps right, ahead x4 and then left into seat 0: a Side Ram
-    with its 6th step, two lane changes rolled."""
+def side_ram_setup(tmp_path: Path, far_car: bool, seat1: tuple[str, ...] = ()) -> State:
+    """Round 1: seat 0 ends on 1.1.3; seat 1 on 1.0.3 (the far side) if ``far_car``, else on 1.3.3
+    (or where ``seat1``'s steps take it); seat 2 (from 0.1.5, speed 6 by Turbo) steps right, ahead x4
+    and then left into seat 0: a Side Ram with its 6th step, two lane changes rolled."""
     s = race(tmp_path, players=3)
     s = play(s, "gear:g1b", "done", "right", "ahead", "ahead", "ahead")
     s = end(s)
-    seat1 = ("left", "left", "ahead", "ahead") if far_car else ("right", "ahead", "ahead", "ahead")
+    seat1 = seat1 or (("left", "left", "ahead", "ahead") if far_car else ("right", "ahead", "ahead", "ahead"))
     s = end(play(s, "gear:g1b", "done", *seat1))
     s = gear(s, "gear:g1b", "turbo:g2b", "turbo:g3b", steer=2)
     s = play(s, "right", "ahead", "ahead", "ahead", "ahead")
@@ -650,3 +646,49 @@ def test_first_across_the_line_wins_and_the_rest_by_position(tmp_path: Path) -> 
     s = play(s, "ahead", "ahead", "ahead")
     assert s.is_over and s.result is not None
     assert s.result.winners == (2,) and s.result.order == (2, 0, 1)
+
+
+def test_a_failed_side_ram_moving_forwards_into_a_car_is_a_rush_n_crush(tmp_path: Path) -> None:
+    """Movement: a Side Ram that does not displace "move[s] forwards" (RC-A2); here the square ahead
+    holds seat 1, so the forward step is a Rush 'n' Crush with the one movement point left: one die, a 1
+    hurts both, and the attacker's move ends where it was."""
+    s = side_ram_setup(tmp_path, far_car=False, seat1=("ahead",) * 4).apply("die:3")
+    assert car(s, 1)["square"] == "1.2.3" and s.is_chance
+    s = s.apply("die:1")
+    assert [car(s, n)["structure"] for n in range(3)] == [8, 7, 7]
+    assert car(s, 2)["square"] == "1.2.2" and not {"ahead", "left", "right"} & set(s.legal_actions())
+
+
+def test_rocket_booster_into_an_obstruction(tmp_path: Path) -> None:
+    """Movement: the Rocket Booster moves "directly forward"; a fixed obstruction on its way deals its
+    damage (1 at speed 4) and ends it with no lane change (content 5.4), and only the square entered
+    rolls a heat die."""
+    s = race(tmp_path, obstructions=((1, 0, 9),))
+    s = end(play(s, "gear:g1b", "arm:rocket-booster", "done", *["ahead"] * 4))
+    s = cruise(s, "gear:g1b")
+    s = play(s, "keep", "done", *["ahead"] * 4)
+    s = s.apply("boost:3")
+    assert car(s, 0)["square"] == "1.0.8" and car(s, 0)["structure"] == 7
+    assert chance(s) == binomial(1, 2)
+
+
+def test_speed_18_rolls_no_lane_change_but_steering_points_still_work(tmp_path: Path) -> None:
+    """Movement: "speed 18, 0" lane changes, and "Each Steering point you spend gives you a bonus lane
+    change": at 18 the first diagonal spends a Steering point."""
+    s = climb(tmp_path, [], turns=7)
+    s = gear(s, "gear:g6r", heat=0)
+    assert not s.is_chance and s.view(None)["turn"]["lane_changes"] == 0
+    s = s.apply("right")
+    assert car(s, 0)["steering"] == 5 and car(s, 0)["lane"] == 1
+
+
+def test_shift_any_number_of_spaces_along_the_dashed_line(tmp_path: Path) -> None:
+    """Turn: "shift (as many spaces as you like left or right along a dashed line)": from g1r (speed 8)
+    one free action reaches g2o, g3y or g4b (content example 5); accelerate reaches g2r, brake g1o."""
+    s = race(tmp_path)
+    s = gear(s, "gear:g1b", "turbo:g1y", "turbo:g1o", "turbo:g1r", heat=0, steer=1)
+    s = cruise(end(play(s, *["ahead"] * 8)), "gear:g1b")
+    moves = sorted(a for a in s.legal_actions() if a.startswith("gear:"))
+    assert moves == ["gear:g1o", "gear:g2o", "gear:g2r", "gear:g3y", "gear:g4b"]
+    s = s.apply("gear:g4b")
+    assert car(s, 0)["speed"] == 8 and car(s, 0)["zone"] == "blue"

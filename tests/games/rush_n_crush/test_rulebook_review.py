@@ -692,3 +692,26 @@ def test_shift_any_number_of_spaces_along_the_dashed_line(tmp_path: Path) -> Non
     assert moves == ["gear:g1o", "gear:g2o", "gear:g2r", "gear:g3y", "gear:g4b"]
     s = s.apply("gear:g4b")
     assert car(s, 0)["speed"] == 8 and car(s, 0)["zone"] == "blue"
+
+
+def test_a_closed_course_is_won_on_the_last_lap(tmp_path: Path) -> None:
+    """Setup: "4-5 with two laps"; Introduction: "The winner is the first car to cross the finish
+    line." On the ring (4 curves, 2 laps) seat 0 drives lane 0 (6 squares a tile) at speed 4 from the
+    grid's 0.0.5: it crosses the line at once (the start does not count), again after 24 steps (lap 1:
+    the race goes on) and wins on its 49th step, entering 1.0.0 for the third time (RC-A11)."""
+    s = slipstream.load("rush-n-crush", players=2, course="ring").start(seed=5).apply("grid:P1")
+    steps: list[tuple[str, int]] = []
+    while not s.is_over:
+        seat = s.actor
+        s = play(s, "gear:g1b" if car(s, seat)["node"] == "zero" else "keep", "done")
+        for _ in range(4):
+            s = s.apply("ahead")
+            if seat == 0:
+                steps.append((car(s, 0)["square"], car(s, 0)["lap"]))
+            if s.is_over:
+                break
+        if not s.is_over and s.actor == seat:
+            s = s.apply("end")
+    assert s.result is not None and s.result.winners == (0,)
+    assert len(steps) == 49 and steps[-1] == ("1.0.0", 2)
+    assert [i for i, (square, _) in enumerate(steps) if square == "1.0.0"] == [0, 24, 48]

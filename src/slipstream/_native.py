@@ -41,6 +41,10 @@ MODULES: tuple[str, ...] = (
     "slipstream.games.rev_it_up.notation",
     "slipstream.games.rev_it_up.rules",
     "slipstream.games.rev_it_up.state",
+    "slipstream.games.rush_n_crush.game",
+    "slipstream.games.rush_n_crush.notation",
+    "slipstream.games.rush_n_crush.rules",
+    "slipstream.games.rush_n_crush.state",
 )
 """The hot modules: the engine's state machinery and each game's rules (not content, views or bots)."""
 

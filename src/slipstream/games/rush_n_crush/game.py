@@ -1,0 +1,97 @@
+"""Rush 'n' Crush, the game: options, content, the course and the initial state."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from slipstream.engine.errors import OptionError
+from slipstream.engine.game import Game, OptionSpec
+
+from . import rules
+from .content import Content, Dashboard, Gear, Track, build_gear, course_names, load_content, load_track
+from .state import DEAL, GRID, RushState
+
+DEFAULT_COURSE = "sprint"
+
+
+class RushNCrush(Game):
+    """Rush 'n' Crush (Henry, Cazals, Blossier; Rackham/AEG 2009-10), the Overdrive rules: 2-6 armed
+    cars race on a course of track tiles; the first across the finish line wins."""
+
+    id: ClassVar[str] = "rush-n-crush"
+    name: ClassVar[str] = "Rush 'n' Crush"
+    version: ClassVar[str] = "1"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    default_players: ClassVar[int] = 4
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("course", DEFAULT_COURSE, "a recommended course (sprint, grand-prix, ring, oval) or a "
+                   "course file ending .toml or .json"),
+        OptionSpec("laps", 0, "laps of a closed course (0: the course's own)", kind=int, minimum=0, maximum=9),
+        OptionSpec("rush_attacks", rules.PER_TURN, "which Rush 'n' Crush attacks roll: every one (per-turn, the "
+                   "summary), the first each round (once-per-round, the published edition) or each car's first "
+                   "each round (once-per-car)", choices=rules.RUSH_ATTACKS),
+        OptionSpec("gear_lines", "full", "the gear matrix's white lines: every diagonal (full) or only from "
+                   "and to orange and red nodes (upshift-at-high-revs)", choices=("full", "upshift-at-high-revs")),
+        OptionSpec("seat_assignment", "team", "team: seat k takes car k and driver k of the content; random: "
+                   "the cars and drivers are dealt at random", choices=("team", "random")),
+        OptionSpec("content", None, "a content file (gear matrix, dice, cars, drivers) replacing the shipped one"),
+    )
+    conformance_options: ClassVar[tuple[tuple[int, dict[str, Any]], ...]] = (
+        (3, {"course": "ring", "rush_attacks": rules.ONCE_PER_ROUND}),
+        (5, {"course": "grand-prix", "gear_lines": "upshift-at-high-revs", "seat_assignment": "random"}),
+        (6, {"course": "oval", "rush_attacks": rules.ONCE_PER_CAR}),
+    )
+
+    content: Content
+    track: Track
+    gear: Gear
+    dashboards: tuple[Dashboard, ...]
+
+    def _setup(self) -> None:
+        opts = self.options
+        course = str(opts["course"])
+        if not course.endswith((".toml", ".json")) and course not in course_names():
+            raise OptionError(f"{self.id}: option 'course' cannot be {course!r}; choose one of: "
+                              f"{', '.join(course_names())}, or a course file ending .toml or .json")
+        laps = int(opts["laps"])
+        if laps > 1 and not load_track(course).closed:
+            raise OptionError(f"{self.id}: option 'laps' above 1 needs a closed course; {course} is open")
+        self.track = load_track(course, laps)
+        content = opts["content"]
+        self.content = load_content(str(content) if content else None)
+        if len(self.content.cars) < self.players:
+            raise OptionError(f"{self.id}: the content has {len(self.content.cars)} cars for {self.players} players")
+        self.gear = build_gear(self.content.model, str(opts["gear_lines"]))
+        cars = list(self.content.cars)
+        drivers = list(self.content.drivers)
+        self.dashboards = tuple(self.content.dashboard(cars[k], drivers[k]) for k in range(self.players))
+
+    def _initial_state(self) -> RushState:
+        s = RushState()
+        s.game = s.g = self
+        n = self.players
+        s.stage = s.phase = DEAL if self.options["seat_assignment"] == "random" else GRID
+        s.dash = self.dashboards
+        s.dealt = ()
+        s.square = [-1] * n
+        s.lap = (0,) * n
+        s.node = (0,) * n
+        rules.set_dashboards(s)
+        s.mines = ()
+        s.stamp = (0,) * n
+        s.clock = 0
+        s.destroyed = (0,) * n
+        s.destructions = 0
+        s.grid_seats = ()
+        s.order = ()
+        s.turn = 0
+        s.round = 1
+        s.rnc_rolled = ()
+        s.winner = -1
+        rules.reset_turn(s, 0)
+        s.reason = ""
+        return s
+
+
+__all__ = ["RushNCrush"]

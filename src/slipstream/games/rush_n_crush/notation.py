@@ -1,0 +1,179 @@
+"""Rush 'n' Crush notation: the action strings, read into typed values and written back, in one place.
+
+| action | meaning |
+|---|---|
+| ``grid:P3`` | chance: the next grid slot goes to seat 3's car |
+| ``car:<id>``, ``driver:<id>`` | chance (``seat_assignment = random``): the next seat's car or driver |
+| ``gear:g2y`` | the free gearstick action: accelerate, brake or shift to node ``g2y`` |
+| ``keep`` | the free action: leave the gearstick where it is |
+| ``turbo:g3y``, ``brake:g1y`` | spend one Turbo / Brake point to accelerate / brake to that node |
+| ``done`` | no more points |
+| ``heat:N`` | chance: the red (or Rocket Booster) dice give N heat |
+| ``steer:N`` | chance: the white dice give N lane changes |
+| ``crash:N`` | chance: a fixed obstruction deals N structure (the inverted steering roll) |
+| ``die:N`` | chance: one d6 (a wreck, a mine, a Side Ram, the Lateral Circular Saw, each Rush 'n' Crush die) |
+| ``hits:N`` | chance: N dice of a Machine Gun or Flamer hit (1-2) |
+| ``ahead``, ``left``, ``right`` | one step: straight ahead, diagonally forward left / right |
+| ``...+bumper``, ``...+saw`` | a Side Ram Using the Side Bumper / the Lateral Circular Saw |
+| ``...+mine`` | drop a mine on the square being left |
+| ``swerve-left``, ``swerve-right`` | the compulsory lane change after hitting a fixed obstruction |
+| ``arm:<piece>`` | an Activation: arm a piece (``side-bumper``, ``flamer``, ``machine-gun``, ...) |
+| ``use:<piece>`` | an Activation: Use ``machine-gun``, ``flamer`` or ``fire-extinguisher`` |
+| ``boost:N`` | Use the Rocket Booster: N = 1-3 squares straight on (``boost:N+mine`` drops a mine first) |
+| ``end`` | end the turn |
+
+Suffixes are written in the order ``+bumper+saw+mine``. Parsing is cached (the set of strings is finite).
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Final, NamedTuple
+
+from slipstream.engine.errors import IllegalActionError
+
+
+class Kind(enum.IntEnum):
+    GRID = 0
+    GEAR = 1
+    KEEP = 2
+    TURBO = 3
+    BRAKE = 4
+    DONE = 5
+    HEAT = 6
+    STEER = 7
+    CRASH = 8
+    DIE = 9
+    HITS = 10
+    STEP = 11
+    SWERVE = 12
+    ARM = 13
+    USE = 14
+    BOOST = 15
+    END = 16
+    CAR = 17
+    DRIVER = 18
+
+
+class Direction(enum.IntEnum):
+    LEFT = -1
+    AHEAD = 0
+    RIGHT = 1
+
+
+class Move(NamedTuple):
+    """One action, typed: ``number`` is the count/die/seat/direction, ``name`` a node or a piece."""
+
+    kind: Kind
+    number: int = 0
+    name: str = ""
+    bumper: bool = False
+    saw: bool = False
+    mine: bool = False
+
+
+DIRECTION_WORDS: Final = {Direction.LEFT: "left", Direction.AHEAD: "ahead", Direction.RIGHT: "right"}
+WORD_DIRECTIONS: Final = {w: d for d, w in DIRECTION_WORDS.items()}
+KEEP: Final = "keep"
+DONE: Final = "done"
+END: Final = "end"
+SIMPLE: Final = {KEEP: Kind.KEEP, DONE: Kind.DONE, END: Kind.END}
+NUMBERED: Final = {"heat": Kind.HEAT, "steer": Kind.STEER, "crash": Kind.CRASH, "die": Kind.DIE,
+                   "hits": Kind.HITS, "boost": Kind.BOOST}
+NAMED: Final = {"car": Kind.CAR, "driver": Kind.DRIVER, "gear": Kind.GEAR, "turbo": Kind.TURBO, "brake": Kind.BRAKE,
+                 "arm": Kind.ARM, "use": Kind.USE}
+
+
+def grid(seat: int) -> str:
+    return f"grid:P{seat + 1}"
+
+
+def dealt(kind: str, name: str) -> str:
+    return f"{kind}:{name}"
+
+
+def gear(node: str) -> str:
+    return f"gear:{node}"
+
+
+def point(kind: Kind, node: str) -> str:
+    return f"{'turbo' if kind is Kind.TURBO else 'brake'}:{node}"
+
+
+def numbered(word: str, n: int) -> str:
+    return f"{word}:{n}"
+
+
+def step(direction: Direction, bumper: bool = False, saw: bool = False, mine: bool = False) -> str:
+    return DIRECTION_WORDS[direction] + ("+bumper" if bumper else "") + ("+saw" if saw else "") + (
+        "+mine" if mine else "")
+
+
+def swerve(direction: Direction) -> str:
+    return f"swerve-{DIRECTION_WORDS[direction]}"
+
+
+def arm(piece: str) -> str:
+    return f"arm:{piece}"
+
+
+def use(piece: str) -> str:
+    return f"use:{piece}"
+
+
+def boost(n: int, mine: bool = False) -> str:
+    return f"boost:{n}" + ("+mine" if mine else "")
+
+
+_PARSED: dict[str, Move] = {}
+
+
+def parse(action: str) -> Move:
+    """The typed value of an action string; ``IllegalActionError`` for a string of no known shape."""
+    move = _PARSED.get(action)
+    if move is None:
+        move = _PARSED[action] = _parse(action)
+    return move
+
+
+def _parse(action: str) -> Move:
+    head, *suffixes = action.split("+")
+    flags = set(suffixes)
+    if len(flags) != len(suffixes) or not flags <= {"bumper", "saw", "mine"}:
+        raise IllegalActionError(action, (), "unknown suffix")
+    mine = "mine" in flags
+    if head in SIMPLE and not flags:
+        return Move(SIMPLE[head])
+    if head in WORD_DIRECTIONS:
+        return Move(Kind.STEP, int(WORD_DIRECTIONS[head]), bumper="bumper" in flags, saw="saw" in flags, mine=mine)
+    if head.startswith("swerve-") and head[7:] in ("left", "right") and not flags:
+        return Move(Kind.SWERVE, int(WORD_DIRECTIONS[head[7:]]))
+    word, sep, rest = head.partition(":")
+    if sep and rest:
+        if word == "grid" and rest[0] == "P" and rest[1:].isdigit() and not flags:
+            return Move(Kind.GRID, int(rest[1:]) - 1)
+        if word in NUMBERED and rest.isdigit() and (not flags or (word == "boost" and flags == {"mine"})):
+            return Move(NUMBERED[word], int(rest), mine=mine)
+        if word in NAMED and not flags:
+            return Move(NAMED[word], name=rest)
+    raise IllegalActionError(action, (), "not an action of Rush 'n' Crush")
+
+
+def write(move: Move) -> str:
+    """The action string of a typed value (``parse(write(m)) == m``)."""
+    kind = move.kind
+    if kind is Kind.GRID:
+        return grid(move.number)
+    if kind in (Kind.KEEP, Kind.DONE, Kind.END):
+        return {Kind.KEEP: KEEP, Kind.DONE: DONE, Kind.END: END}[kind]
+    if kind is Kind.STEP:
+        return step(Direction(move.number), move.bumper, move.saw, move.mine)
+    if kind is Kind.SWERVE:
+        return swerve(Direction(move.number))
+    if kind is Kind.BOOST:
+        return boost(move.number, move.mine)
+    for word, k in NUMBERED.items():
+        if k is kind:
+            return numbered(word, move.number)
+    word = next(w for w, k in NAMED.items() if k is kind)
+    return f"{word}:{move.name}"

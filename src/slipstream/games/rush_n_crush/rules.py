@@ -1,0 +1,1030 @@
+"""The rules of Rush 'n' Crush (Overdrive) as small named functions, in the order of the summary.
+
+Each docstring cites its section of ``rules/rush-n-crush.txt`` (Roger BW's summary: Introduction,
+Setup, Round, Turn, Movement); gap and ambiguity ids (RC-*) are decided in docs/rules/rush-n-crush.md,
+following rules/rush-n-crush-content.md. Every function that changes the position takes the state
+being built by ``RushState._do`` (a private copy) and the list of events it appends to.
+
+The helpers at the end (``lane_picture``, ``heat_odds``, ``expected_lane_changes``, ``progress``) are
+public, for bots and boards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from math import comb
+from typing import Final
+
+from slipstream.engine.chance import DIE_TABLE, ChanceTable
+from slipstream.engine.fields import replaced
+from slipstream.engine.game import Event, EventCache
+
+from . import notation
+from .content import (
+    CIRCULAR_SAW,
+    FINISH,
+    FIRE_EXTINGUISHER,
+    FLAMER,
+    HIGHEST,
+    LOWEST,
+    MACHINE_GUN,
+    NONE,
+    PIECE_TITLES,
+    PIECES,
+    ROCKET_BOOSTER,
+    SIDE_BUMPER,
+    UNLIMITED,
+    Gear,
+)
+from .notation import Direction, Kind, Move
+from .state import (
+    AFTER,
+    BRAKE_POINTS,
+    GEAR,
+    MOVE,
+    OVER,
+    POINTS,
+    ROLL,
+    ROLLS,
+    SWERVE,
+    TURBO_POINTS,
+    RushState,
+    Task,
+)
+
+PER_TURN: Final = "per-turn"
+ONCE_PER_ROUND: Final = "once-per-round"
+ONCE_PER_CAR: Final = "once-per-car"
+RUSH_ATTACKS: Final = (PER_TURN, ONCE_PER_ROUND, ONCE_PER_CAR)
+"""The ``rush_attacks`` option: every Rush 'n' Crush rolls (the summary), only the first of each round
+across the table (the published edition, RC-G12), or the first of each car in each round."""
+
+MAX_BOOST: Final = 3
+
+_EVENTS = EventCache()
+"""The events that recur with the same text (a car entering a square)."""
+
+
+# --- dice tables ----------------------------------------------------------------------------------------
+
+
+def _table(word: str, weights: list[tuple[int, float]]) -> ChanceTable:
+    """Outcomes ``word:N`` with their probabilities, zero weights dropped, sorted by the action string."""
+    total = sum(w for _, w in weights)
+    return ChanceTable(sorted((notation.numbered(word, n), w / total) for n, w in weights if w > 0))
+
+
+_TABLES: dict[tuple[str, int, int], ChanceTable] = {}
+"""The dice tables made so far, by (word, rule or hit faces, dice)."""
+
+
+def binomial_table(word: str, dice: int, hit_faces: int) -> ChanceTable:
+    """How many of ``dice`` d6 show 1..``hit_faces``: one chance node per roll (content.md 2.1)."""
+    key = (word, hit_faces, dice)
+    table = _TABLES.get(key)
+    if table is None:
+        p = min(hit_faces, 6) / 6
+        weights = [(k, comb(dice, k) * p ** k * (1 - p) ** (dice - k)) for k in range(dice + 1)]
+        table = _TABLES[key] = _table(word, weights)
+    return table
+
+
+def kept_die_table(word: str, rule: int, dice: int) -> ChanceTable:
+    """The highest (``rule`` = HIGHEST) or lowest of ``dice`` d6 (content.md 2.2)."""
+    key = (word, 100 + rule, dice)
+    table = _TABLES.get(key)
+    if table is None:
+        if rule == HIGHEST:
+            weights = [(v, float(v ** dice - (v - 1) ** dice)) for v in range(1, 7)]
+        else:
+            weights = [(v, float((7 - v) ** dice - (6 - v) ** dice)) for v in range(1, 7)]
+        table = _TABLES[key] = _table(word, weights)
+    return table
+
+
+def chance_table(s: RushState, need: tuple[int, ...]) -> ChanceTable:
+    """The outcomes of the roll ``need`` (a ``Task`` entry)."""
+    task = need[0]
+    if task == Task.HEAT:
+        return binomial_table("heat", need[2], need[3])
+    if task == Task.STEER:
+        rule, dice = s.g.gear.steer[s.node[need[1]]]
+        return kept_die_table("steer", rule, dice)
+    if task == Task.CRASH:
+        rule, dice = s.g.gear.steer[s.node[need[1]]]
+        return kept_die_table("crash", LOWEST if rule == HIGHEST else HIGHEST, dice)
+    if task in (Task.GUN, Task.FLAME):
+        return binomial_table("hits", need[2], 2)
+    if task == Task.BOOST_HEAT:
+        return binomial_table("heat", need[2], 2)
+    return DIE_TABLE
+
+
+def counted(n: int, one: str, many: str = "") -> str:
+    """``3 dice``, ``1 die``: a count with its noun (for event texts)."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
+# --- Setup ----------------------------------------------------------------------------------------------
+
+
+def deal_dashboard(s: RushState, move: Move, events: list[Event]) -> None:
+    """Setup: "Each player takes a car (large card) and a driver (small card), ideally from the same Team
+    (colour) though it doesn't really matter": with ``seat_assignment = "random"`` the cars, then the
+    drivers, are dealt to the seats in order by chance (``car:<id>``, ``driver:<id>``)."""
+    g = s.g
+    players = g.players
+    content = g.content
+    s.dealt = (*s.dealt, move.name)
+    seat = (len(s.dealt) - 1) % players
+    kind = "car" if len(s.dealt) <= players else "driver"
+    title = content.cars[move.name].name if kind == "car" else content.drivers[move.name].name
+    events.append(Event("deal", f"{g.seat_name(seat)} takes the {kind} {title}", "Setup"))
+    if len(s.dealt) < 2 * players:
+        return
+    s.dash = tuple(content.dashboard(s.dealt[c], s.dealt[players + c]) for c in range(players))
+    set_dashboards(s)
+
+
+def set_dashboards(s: RushState) -> None:
+    """Setup: the markers at the top of the Steering, Brake and Turbo tracks, on full Structure and zero
+    Heat, every piece disarmed, four mines with a Minelayer (RC-A1)."""
+    n = len(s.dash)
+    s.structure = tuple(d.structure for d in s.dash)
+    s.heat = (0,) * n
+    s.steering = tuple(d.steering for d in s.dash)
+    s.brake = tuple(d.brake for d in s.dash)
+    s.turbo = tuple(d.turbo for d in s.dash)
+    s.armed = (0,) * n
+    s.mines_left = tuple(d.mines for d in s.dash)
+
+
+def deal_outcomes(s: RushState) -> list[str]:
+    """The cars (then the drivers) not dealt yet, as chance outcomes."""
+    content = s.g.content
+    if len(s.dealt) < s.g.players:
+        return [notation.dealt("car", c) for c in content.cars if c not in s.dealt]
+    return [notation.dealt("driver", d) for d in content.drivers if d not in s.dealt[s.g.players:]]
+
+
+def deal_grid_slot(s: RushState, seat: int, events: list[Event]) -> None:
+    """Setup (RC-G7, RC-A10): the cars are dealt at random to the grid slots behind the line, two per
+    row; a car's arrival stamp is its slot number, so ties within a row fall at random."""
+    slot = len(s.grid_seats)
+    s.grid_seats = (*s.grid_seats, seat)
+    s.square[seat] = s.g.track.grid[slot]
+    s.stamp = replaced(s.stamp, seat, slot + 1)
+    events.append(Event("grid", f"{s.g.seat_name(seat)} takes grid slot {slot + 1} at "
+                        f"{s.g.track.name_of(s.square[seat])}", "Setup (RC-G7)"))
+    left = s.g.players - len(s.grid_seats)
+    if left == 1:
+        last = next(c for c in range(s.g.players) if c not in s.grid_seats)
+        deal_grid_slot(s, last, events)
+    elif left == 0:
+        s.clock = s.g.players
+        start_round(s, events)
+
+
+# --- Round ----------------------------------------------------------------------------------------------
+
+
+def progress(s: RushState, car: int) -> int:
+    """The car's progress key: twice the centre of its square in ranks unrolled over the laps (larger
+    is further forward; content.md 4.7)."""
+    track = s.g.track
+    sq = s.square[car]
+    return track.start[sq] + track.end[sq] + 2 * track.lap_ranks * s.lap[car]
+
+
+def running(s: RushState) -> list[int]:
+    return [c for c in range(s.g.players) if not s.destroyed[c]]
+
+
+def start_round(s: RushState, events: list[Event]) -> None:
+    """Round: "Establish an order for this round, front to back. If two cars are equally far forward,
+    the one that arrived first is 'ahead'." A car destroyed before its turn is skipped."""
+    s.order = tuple(sorted(running(s), key=lambda c: (-progress(s, c), s.stamp[c])))
+    s.rnc_rolled = ()
+    s.turn = 0
+    events.append(Event("round", f"round {s.round}: order {', '.join(s.g.seat_name(c) for c in s.order)}",
+                        "Round"))
+    start_turn(s, events)
+
+
+def start_turn(s: RushState, events: list[Event]) -> None:
+    """Turn: the active car's turn begins with two Activations and no counter moved (Movement)."""
+    while s.turn < len(s.order) and s.destroyed[s.order[s.turn]]:
+        s.turn += 1
+    if s.turn >= len(s.order):
+        s.round += 1
+        start_round(s, events)
+        return
+    s.stage = s.phase = GEAR
+    reset_turn(s, s.g.content.model.base.activations)
+
+
+def reset_turn(s: RushState, activations: int) -> None:
+    """The per-turn counters at the start of a turn (and of the race)."""
+    s.activations = activations
+    s.moved = 0
+    s.turbo_spent = 0
+    s.points_kind = 0
+    s.lane_changes = 0
+    s.movement = 0
+    s.mine_dropped = False
+    s.boost_entered = 0
+    s.boosted = False
+    s.queue = ()
+    s.need = ()
+
+
+def end_turn(s: RushState, events: list[Event]) -> None:
+    if s.stage is OVER:
+        return
+    s.queue = ()
+    s.turn += 1
+    start_turn(s, events)
+
+
+# --- Turn: the gearstick --------------------------------------------------------------------------------
+
+
+def free_gear_targets(gear: Gear, node: int) -> tuple[int, ...]:
+    """Turn: "accelerate (one step up or right-and-up along a white line), brake (one step down or
+    down-and-left along a white line), or shift (as many spaces as you like left or right along a
+    dashed line)". No line enters the zero spot: "You may not deliberately decelerate to speed 0"."""
+    return tuple(sorted({*gear.accelerate[node], *gear.brake[node], *gear.shift[node]}))
+
+
+def gear_action(s: RushState, car: int, move: Move, events: list[Event]) -> None:
+    """Turn: the free gearstick action, or keep it where it is (not at the zero spot, RC-A8)."""
+    gear = s.g.gear
+    name = s.g.seat_name(car)
+    if move.kind is Kind.KEEP:
+        events.append(Event("gear", f"{name} keeps {gear.names[s.node[car]]}", "Turn"))
+    else:
+        to = gear.node(move.name)
+        events.append(Event("gear", f"{name} moves the gearstick {gear.names[s.node[car]]} -> {move.name} "
+                            f"(speed {gear.speed[to]})", "Turn"))
+        s.node = replaced(s.node, car, to)
+    s.stage = s.phase = POINTS
+    if not point_moves(s, car):
+        finish_points(s, car, events)
+
+
+def point_moves(s: RushState, car: int) -> list[tuple[Kind, int]]:
+    """Turn: "Then spend as many of your Turbo points (to accelerate as above) or Brake points (to
+    brake as above) as you like": one point at a time, one kind per turn (content.md 1.4)."""
+    gear = s.g.gear
+    node = s.node[car]
+    out: list[tuple[Kind, int]] = []
+    if s.turbo[car] > 0 and s.points_kind != BRAKE_POINTS:
+        out += [(Kind.TURBO, n) for n in gear.accelerate[node]]
+    if s.brake[car] > 0 and s.points_kind != TURBO_POINTS:
+        out += [(Kind.BRAKE, n) for n in gear.brake[node]]
+    return out
+
+
+def spend_point(s: RushState, car: int, move: Move, events: list[Event]) -> None:
+    gear = s.g.gear
+    to = gear.node(move.name)
+    if move.kind is Kind.TURBO:
+        s.turbo = replaced(s.turbo, car, s.turbo[car] - 1)
+        s.turbo_spent += 1
+        s.points_kind = TURBO_POINTS
+        word = "Turbo"
+    else:
+        s.brake = replaced(s.brake, car, s.brake[car] - 1)
+        s.points_kind = BRAKE_POINTS
+        word = "Brake"
+    s.node = replaced(s.node, car, to)
+    events.append(Event("point", f"{s.g.seat_name(car)} spends a {word} point: {move.name} "
+                        f"(speed {gear.speed[to]})", "Turn"))
+    if not point_moves(s, car):
+        finish_points(s, car, events)
+
+
+def finish_points(s: RushState, car: int, events: list[Event]) -> None:
+    """Turn: "Roll red dice based on your current colour zone ... Any 1-2 on red dice gives you a heat
+    point. (+1 to the range for each Turbo you used this turn)". Red dice first, then white (RC-G3)."""
+    gear = s.g.gear
+    node = s.node[car]
+    s.movement = gear.speed[node]
+    s.phase = MOVE
+    dice = gear.red_dice[node]
+    heat_on = s.g.content.model.dice.heat_on + s.turbo_spent
+    s.queue = ((Task.HEAT, car, dice, heat_on),) if dice else ()
+    s.queue += ((Task.STEER, car),)
+    run_queue(s, events)
+
+
+def white_dice(s: RushState, car: int, events: list[Event]) -> bool:
+    """Movement: "Your white dice roll is the number of lane changes you have available this turn.
+    Speed 5- unlimited; speed 6-10, highest single die; speed 11-16, lowest single die; speed 18, 0."
+    Returns True when a roll is needed."""
+    rule, dice = s.g.gear.steer[s.node[car]]
+    if rule == UNLIMITED or dice == 0:
+        s.lane_changes = -1 if rule == UNLIMITED else 0
+        shown = "unlimited" if rule == UNLIMITED else "no"
+        events.append(Event("steer", f"{s.g.seat_name(car)} has {shown} lane changes at speed "
+                            f"{s.g.gear.speed[s.node[car]]}", "Movement"))
+        return False
+    return True
+
+
+# --- Movement: steps ------------------------------------------------------------------------------------
+
+
+def car_at(s: RushState, square: int) -> int:
+    """The running car in ``square``, or -1."""
+    if square not in s.square:
+        return -1
+    for c in range(len(s.square)):
+        if s.square[c] == square and not s.destroyed[c]:
+            return c
+    return -1
+
+
+def wreck_at(s: RushState, square: int) -> bool:
+    if not s.destructions:
+        return False
+    return any(s.square[c] == square and s.destroyed[c] for c in range(len(s.square)))
+
+
+def mine_owner(s: RushState, square: int) -> int:
+    for sq, owner in s.mines:
+        if sq == square:
+            return owner
+    return -1
+
+
+def neighbour(s: RushState, square: int, direction: int) -> int:
+    track = s.g.track
+    if direction == 0:
+        return track.ahead[square]
+    return track.ahead_left[square] if direction < 0 else track.ahead_right[square]
+
+
+def can_change_lane(s: RushState, car: int) -> bool:
+    """Movement: lane changes from the white dice, then "Each Steering point you spend gives you a
+    bonus lane change" (spent automatically when the dice are used up, content.md 5.3)."""
+    return s.lane_changes != 0 or s.steering[car] > 0
+
+
+def spend_lane_change(s: RushState, car: int) -> None:
+    if s.lane_changes > 0:
+        s.lane_changes -= 1
+    elif s.lane_changes == 0:
+        s.steering = replaced(s.steering, car, s.steering[car] - 1)
+
+
+def can_drop_mine(s: RushState, car: int) -> bool:
+    """Movement: "Whenever you leave a space, you may activate the Minelayer to drop one of your four
+    red mine markers in that space" (at most one a turn, no Activation, not on a wreck: RC-G9)."""
+    sq = s.square[car]
+    return (s.mines_left[car] > 0 and not s.mine_dropped and mine_owner(s, sq) < 0
+            and not wreck_at(s, sq))
+
+
+STEP_ACTIONS: Final[dict[tuple[int, bool, bool, bool], str]] = {
+    (d, b, w, m): notation.step(d, b, w, m)
+    for d in Direction for b in (False, True) for w in (False, True) for m in (False, True)}
+"""Every step's action string, made once."""
+AHEAD_STEPS: Final = ((notation.step(Direction.AHEAD),),
+                      (notation.step(Direction.AHEAD), notation.step(Direction.AHEAD, mine=True)))
+"""``ahead``, and with ``ahead+mine`` when a mine can be dropped."""
+
+
+def step_actions(s: RushState, car: int) -> list[str]:
+    """The legal steps: ahead always (the full speed must be moved); a diagonal into a square that
+    exists and is no obstruction, with a lane change to spend (RC-A9); ``+bumper``/``+saw`` when the
+    diagonal is a Side Ram and the piece can be Used; ``+mine`` when a mine can be dropped."""
+    mines = (False, True) if can_drop_mine(s, car) else (False,)
+    out = list(AHEAD_STEPS[len(mines) - 1])
+    if not can_change_lane(s, car):
+        return out
+    for d, target in s.g.track.diagonals[s.square[car]]:
+        if car_at(s, target) < 0:
+            out += [STEP_ACTIONS[d, False, False, m] for m in mines]
+            continue
+        bumpers = (False, True) if can_use(s, car, SIDE_BUMPER) else (False,)
+        saws = (False, True) if can_use(s, car, CIRCULAR_SAW) else (False,)
+        out += [STEP_ACTIONS[d, b, w, m] for b in bumpers for w in saws for m in mines if b + w <= s.activations]
+    return out
+
+
+def take_step(s: RushState, car: int, move: Move, events: list[Event]) -> None:
+    """Movement: "A move into the square directly ahead of you uses one of your movement allowance. A
+    move diagonally forward uses one movement allowance and one lane change." What is in the target
+    decides: the finish line, a fixed obstruction, another car (Rush 'n' Crush or Side Ram), or
+    the square is entered."""
+    direction = move.number
+    target = neighbour(s, s.square[car], direction)
+    if direction == 0:
+        straight_step(s, car, move.mine, False, events)
+    elif car_at(s, target) >= 0:
+        declare_side_ram(s, car, car_at(s, target), direction, move, events)
+    else:
+        enter(s, car, target, True, move.mine, events)
+    run_queue(s, events)
+
+
+def straight_step(s: RushState, car: int, mine: bool, booster: bool, events: list[Event]) -> None:
+    """A step directly ahead (a normal step, a Side Ram's forward step, a Rocket Booster square)."""
+    track = s.g.track
+    target = track.ahead[s.square[car]]
+    if target == FINISH:
+        cross_finish(s, car, events)
+    elif track.obstruction[target]:
+        events.append(Event("obstruction", f"{s.g.seat_name(car)} hits a fixed obstruction at "
+                            f"{track.name_of(target)}", "Movement: fixed obstruction"))
+        hit_obstruction(s, car, booster, events)
+    elif car_at(s, target) >= 0:
+        rush_n_crush(s, car, car_at(s, target), booster, events)
+    else:
+        enter(s, car, target, False, mine, events, spend=not booster)
+        if booster:
+            s.boost_entered += 1
+
+
+def enter(s: RushState, car: int, target: int, lane_change: bool, mine: bool, events: list[Event],
+          spend: bool = True) -> None:
+    """The car enters ``target``: it spends movement (and a lane change for a diagonal), takes a new
+    arrival stamp, may drop a mine on the square it leaves, and rolls for the target's wreck and mine."""
+    track = s.g.track
+    here = s.square[car]
+    name = s.g.seat_name(car)
+    if mine and can_drop_mine(s, car):
+        s.mines = (*s.mines, (here, car))
+        s.mines_left = replaced(s.mines_left, car, s.mines_left[car] - 1)
+        s.mine_dropped = True
+        events.append(Event("mine-dropped", f"{name} drops a mine at {track.name_of(here)}",
+                            "Movement: Minelayer"))
+    if track.end[target] <= track.end[here]:
+        s.lap = replaced(s.lap, car, s.lap[car] + 1)
+    s.square[car] = target
+    if spend:
+        s.movement -= 1
+    if lane_change:
+        spend_lane_change(s, car)
+    s.clock += 1
+    s.stamp = replaced(s.stamp, car, s.clock)
+    square = track.names[target]
+    events.append(_EVENTS.get(("step", name, square), lambda: Event("step", f"{name} -> {square}", "Movement")))
+    if track.closed and track.start[target] + s.lap[car] * track.lap_ranks >= (
+            track.line_rank + track.laps * track.lap_ranks):
+        cross_finish(s, car, events)
+        return
+    hazards(s, car, target)
+
+
+def hazards(s: RushState, car: int, square: int) -> None:
+    """A wreck, then another car's mine, in the square just entered (RC-G10, RC-A9)."""
+    rolls: tuple[tuple[int, ...], ...] = ()
+    if wreck_at(s, square):
+        rolls += ((Task.WRECK, car),)
+    owner = mine_owner(s, square)
+    if owner >= 0 and owner != car:
+        rolls += ((Task.MINE, car, square),)
+    if rolls:
+        s.queue = rolls + s.queue
+
+
+# --- Movement: collisions -------------------------------------------------------------------------------
+
+
+def hit_obstruction(s: RushState, car: int, booster: bool, events: list[Event]) -> None:
+    """Movement: "If you hit a fixed obstruction, roll white dice as for steering but invert the sense
+    ... Take that many structure points. (1 at speed 4-5, 6 at speed 18.)" """
+    rule, dice = s.g.gear.steer[s.node[car]]
+    if rule == UNLIMITED or dice == 0:
+        crash_damage(s, car, 1 if rule == UNLIMITED else 6, booster, events)
+    else:
+        s.queue = ((Task.CRASH, car, int(booster)), *s.queue)
+
+
+def crash_damage(s: RushState, car: int, damage: int, booster: bool, events: list[Event]) -> None:
+    """The obstruction's damage, then "a free compulsory lane change (spending one movement but not a
+    lane change) and continue movement" (RC-A4). During the Rocket Booster the damage ends the
+    Booster, which moves only straight on."""
+    damage_cars(s, {car: damage}, {}, "Movement: fixed obstruction", events)
+    if s.destroyed[car] or s.stage is OVER:
+        return
+    if booster:
+        end_booster(s)
+        return
+    sides = swerve_sides(s, car)
+    if len(sides) == 2:
+        s.stage = SWERVE
+    elif len(sides) == 1:
+        swerve(s, car, sides[0], events)
+    else:
+        forced_stop(s, car, events)
+
+
+def swerve_sides(s: RushState, car: int) -> list[int]:
+    """The open squares diagonally ahead (wrecks and mines count as open; RC-A4)."""
+    track = s.g.track
+    out = []
+    for d in (Direction.LEFT, Direction.RIGHT):
+        target = neighbour(s, s.square[car], d)
+        if target >= 0 and not track.obstruction[target] and car_at(s, target) < 0:
+            out.append(int(d))
+    return out
+
+
+def swerve(s: RushState, car: int, direction: int, events: list[Event]) -> None:
+    events.append(Event("swerve", f"{s.g.seat_name(car)} swerves {notation.DIRECTION_WORDS[Direction(direction)]}",
+                        "Movement: fixed obstruction"))
+    enter(s, car, neighbour(s, s.square[car], direction), False, False, events)
+
+
+def forced_stop(s: RushState, car: int, events: list[Event]) -> None:
+    """RC-A4: no open side: the move ends and the gearstick takes one free brake step (never to zero)."""
+    gear = s.g.gear
+    node = s.node[car]
+    down = [n for n in gear.brake[node] if gear.gear[n] == gear.gear[node]] or list(gear.brake[node])
+    if down:
+        s.node = replaced(s.node, car, down[0])
+    s.movement = 0
+    events.append(Event("stopped", f"{s.g.seat_name(car)} is boxed in and stops at {gear.names[s.node[car]]}",
+                        "Movement: fixed obstruction (RC-A4)"))
+
+
+def declare_side_ram(s: RushState, car: int, target: int, direction: int, move: Move,
+                     events: list[Event]) -> None:
+    """Movement: "If you hit another racer diagonally from behind, this is a 'Side Ram'. Roll a die, +1
+    if you Use Side Bumper." The Side Bumper and Lateral Circular Saw are declared with the step."""
+    for used, piece in ((move.bumper, SIDE_BUMPER), (move.saw, CIRCULAR_SAW)):
+        if used:
+            use_piece(s, car, piece)
+    events.append(Event("side-ram", f"{s.g.seat_name(car)} side-rams {s.g.seat_name(target)}"
+                        + (" with the Side Bumper" if move.bumper else "")
+                        + (" and the Lateral Circular Saw" if move.saw else ""), "Movement: Side Ram"))
+    s.queue = ((Task.RAM, car, target, direction, int(move.bumper), int(move.saw), int(move.mine)), *s.queue)
+
+
+RAM_TABLE: Final = {
+    False: ("Y", "Y", "", "", "T", "T"),
+    True: ("Y", "Y", "", "T", "T", "T3"),
+}
+"""Movement, the Side Ram table: who takes a structure point for the (modified) die, by blocked."""
+
+
+def side_ram(s: RushState, need: tuple[int, ...], die: int, events: list[Event]) -> None:
+    """Movement: "If the far side of the target space is clear, on a 4 or higher the defender will be
+    displaced into it and you take their old space; otherwise you move forwards (and do not spend a
+    lane change)", and the table: You (Y), Target (T) and/or third party (3) take a structure point.
+    One die decides both; the Side Bumper's +1 applies to both, at most 6 (RC-G8)."""
+    _, car, target, direction, bumper, saw, mine = need
+    track = s.g.track
+    m = min(6, die + bumper)
+    t_square = s.square[target]
+    far = track.beside_left[t_square] if direction < 0 else track.beside_right[t_square]
+    clear = far >= 0 and not track.obstruction[far] and car_at(s, far) < 0 and not wreck_at(s, far)
+    third = car_at(s, far) if far >= 0 else -1
+    displaced = clear and m >= 4
+    if displaced:
+        s.square[target] = far
+        events.append(Event("displaced", f"{s.g.seat_name(target)} is shoved into {track.name_of(far)}",
+                            "Movement: Side Ram"))
+    damage: dict[int, int] = {}
+    for who in RAM_TABLE[not clear][m - 1]:
+        hit = {"Y": car, "T": target, "3": third}[who]
+        if hit >= 0:
+            damage[hit] = damage.get(hit, 0) + 1
+    then: tuple[tuple[int, ...], ...] = ((Task.SAW, target),) if saw else ()
+    if displaced:
+        owner = mine_owner(s, far)
+        if owner >= 0 and owner != target:
+            then += ((Task.MINE, target, far),)
+        then += ((Task.ENTER, car, t_square, 1, mine),)
+    else:
+        then += ((Task.FORWARD, car, mine),)
+    s.queue = then + s.queue
+    damage_cars(s, damage, {}, "Movement: Side Ram", events)
+
+
+def circular_saw(s: RushState, target: int, die: int, events: list[Event]) -> None:
+    """Movement: "If you Side Ram and Use Lateral Circular Saw, also roll a red die; do one Structure
+    point to your target on a 4-6." """
+    if die >= 4 and not s.destroyed[target]:
+        damage_cars(s, {target: 1}, {}, "Movement: Lateral Circular Saw", events)
+
+
+def rush_n_crush(s: RushState, car: int, target: int, booster: bool, events: list[Event]) -> None:
+    """Movement: "If you hit another racer directly from behind, this is a 'Rush 'n' Crush'. End your
+    move and roll a die for each point of movement allowance remaining" (the blocked step counts;
+    RC-A3: nobody changes gear or square). ``rush_attacks`` sets how many roll each round (RC-G12)."""
+    dice = sum(1 for t in s.queue if t[0] == Task.BOOST_STEP) + 1 if booster else s.movement
+    name, other = s.g.seat_name(car), s.g.seat_name(target)
+    quota = s.g.options["rush_attacks"]
+    spent = (quota == ONCE_PER_ROUND and bool(s.rnc_rolled)) or (quota == ONCE_PER_CAR and car in s.rnc_rolled)
+    if booster:
+        end_booster(s)
+    else:
+        s.movement = 0
+    if spent:
+        events.append(Event("rush-n-crush", f"{name} runs into {other}: the move ends (no Rush 'n' Crush "
+                            "roll is left this round)", "Movement: Rush 'n' Crush (RC-G12)"))
+        return
+    s.rnc_rolled = (*s.rnc_rolled, car)
+    events.append(Event("rush-n-crush", f"{name} rushes {other} from behind: {counted(dice, 'die', 'dice')}",
+                        "Movement: Rush 'n' Crush"))
+    s.queue = ((Task.RNC, car, target, dice, int(s.dash[car].combat_bumper), 0, 0), *s.queue)
+
+
+def rush_n_crush_die(s: RushState, need: tuple[int, ...], die: int, events: list[Event]) -> None:
+    """Movement: "For each 1-2, both vehicles take a structure point; on a 3 (3-4 if you have Combat Bumper)
+    only the target takes one." One die at a time; the damage of all the dice is applied together."""
+    _, car, target, dice, bumper, both, target_only = need
+    if die <= 2:
+        both += 1
+        effect = "both cars"
+    elif die <= 3 + bumper:
+        target_only += 1
+        effect = "the target only"
+    else:
+        effect = "no one"
+    events.append(Event("rnc-die", f"Rush 'n' Crush die {die}: {effect}", "Movement: Rush 'n' Crush"))
+    if dice > 1:
+        s.queue = ((Task.RNC, car, target, dice - 1, bumper, both, target_only), *s.queue)
+    else:
+        damage_cars(s, {car: both, target: both + target_only}, {}, "Movement: Rush 'n' Crush", events)
+
+
+def cross_finish(s: RushState, car: int, events: list[Event]) -> None:
+    """Introduction: "The winner is the first car to cross the finish line. (Turn order matters.)" The
+    race ends at once (RC-A11)."""
+    s.winner = car
+    s.reason = f"{s.g.seat_name(car)} crosses the finish line first"
+    s.stage = OVER
+    s.queue = ()
+    events.append(Event("finish", s.reason, "Introduction"))
+
+
+# --- Equipment ------------------------------------------------------------------------------------------
+
+
+def piece_names(bits: int) -> list[str]:
+    return [p for i, p in enumerate(PIECES) if bits >> i & 1]
+
+
+def has_piece(s: RushState, car: int, piece: int) -> bool:
+    return bool(s.dash[car].pieces >> piece & 1)
+
+
+def can_use(s: RushState, car: int, piece: int) -> bool:
+    """Movement: an armed piece whose counter has not moved this turn, with an Activation left."""
+    return s.activations > 0 and bool(s.armed[car] >> piece & 1) and not s.moved >> piece & 1
+
+
+def use_piece(s: RushState, car: int, piece: int) -> None:
+    """Use it, "which disarms it (move counter to the left)"."""
+    s.armed = replaced(s.armed, car, s.armed[car] & ~(1 << piece))
+    s.moved |= 1 << piece
+    s.activations -= 1
+
+
+def line_target(s: RushState, car: int, backward: bool) -> tuple[int, int]:
+    """The Machine Gun / Flamer target "directly forward/backward (i.e. within your lane, even if it's
+    curving) at range 1-3": the first car, wreck or obstruction stops the line (RC-A7); ``(car,
+    range)`` or ``(-1, 0)``."""
+    track = s.g.track
+    line = track.lines_behind[s.square[car]] if backward else track.lines_ahead[s.square[car]]
+    for distance, sq in enumerate(line, 1):
+        other = car_at(s, sq)
+        if other >= 0:
+            return (other, distance)
+        if wreck_at(s, sq):
+            return (-1, 0)
+    return (-1, 0)
+
+
+def usable(s: RushState, car: int, piece: int) -> bool:
+    """Whether an armed Machine Gun or Flamer has a target, or the Fire Extinguisher heat to lower."""
+    if piece in (MACHINE_GUN, FLAMER):
+        return line_target(s, car, piece == FLAMER)[0] >= 0
+    return piece == FIRE_EXTINGUISHER and s.heat[car] > 0
+
+
+BITS_SET: Final = tuple(tuple(i for i in range(len(PIECES)) if bits >> i & 1) for bits in range(1 << len(PIECES)))
+"""``BITS_SET[bits]``: the piece indices whose bit is set, made once (a car's free pieces as a loop)."""
+ARM_ACTIONS: Final = tuple(notation.arm(p) for p in PIECES)
+USE_ACTIONS: Final = tuple(notation.use(p) for p in PIECES)
+BOOST_ACTIONS: Final = (tuple(notation.boost(n) for n in range(1, MAX_BOOST + 1)),
+                        tuple(notation.boost(n, m) for n in range(1, MAX_BOOST + 1) for m in (False, True)))
+"""The equipment action strings, made once (``BOOST_ACTIONS[True]`` with the ``+mine`` variants)."""
+
+
+def equipment_actions(s: RushState, car: int, after_movement: bool) -> list[str]:
+    """Movement: "You have two Activations per turn: you can use each of these either to Arm a piece
+    of equipment (move counter to the right) or to Use it ... You cannot move the same counter twice in
+    a turn." A Use is offered only where it takes effect (content.md 5.8)."""
+    if s.activations <= 0:
+        return []
+    out: list[str] = []
+    armed = s.armed[car]
+    for i in BITS_SET[s.dash[car].pieces & ~s.moved]:
+        if not armed >> i & 1:
+            out.append(ARM_ACTIONS[i])
+        elif usable(s, car, i):
+            out.append(USE_ACTIONS[i])
+        elif i == ROCKET_BOOSTER and after_movement:
+            out += BOOST_ACTIONS[can_drop_mine(s, car)]
+    return out
+
+
+def equipment(s: RushState, car: int, move: Move, events: list[Event]) -> None:
+    """Arm a piece, or Use the Machine Gun, the Flamer, the Fire Extinguisher or the Rocket Booster."""
+    name = s.g.seat_name(car)
+    if move.kind is Kind.ARM:
+        i = PIECES.index(move.name)
+        s.armed = replaced(s.armed, car, s.armed[car] | 1 << i)
+        s.moved |= 1 << i
+        s.activations -= 1
+        events.append(Event("arm", f"{name} arms the {PIECE_TITLES[move.name]}", "Movement: Activations"))
+        return
+    if move.kind is Kind.BOOST:
+        rocket_booster(s, car, move.number, move.mine, events)
+        return
+    i = PIECES.index(move.name)
+    use_piece(s, car, i)
+    if i == FIRE_EXTINGUISHER:
+        s.heat = replaced(s.heat, car, s.heat[car] - 1)
+        events.append(Event("extinguisher", f"{name} uses the Fire Extinguisher: heat {s.heat[car]}",
+                            "Movement: Fire Extinguisher"))
+        return
+    target, distance = line_target(s, car, i == FLAMER)
+    word = "Flamer" if i == FLAMER else "Machine Gun"
+    events.append(Event("fire", f"{name} fires the {word} at {s.g.seat_name(target)} (range {distance}, "
+                        f"{counted(4 - distance, 'die', 'dice')})", f"Movement: {word}"))
+    s.queue = ((Task.FLAME if i == FLAMER else Task.GUN, target, 4 - distance),)
+    run_queue(s, events)
+
+
+def rocket_booster(s: RushState, car: int, squares: int, mine: bool, events: list[Event]) -> None:
+    """Movement: "The Rocket Booster may only be Used at the end of movement. Choose 1-3 and move that
+    many spaces directly forward. For each space moved, roll a heat die and add 1 heat on 1-2." """
+    use_piece(s, car, ROCKET_BOOSTER)
+    s.boosted = True
+    s.boost_entered = 0
+    events.append(Event("booster", f"{s.g.seat_name(car)} fires the Rocket Booster: {counted(squares, 'square')}",
+                        "Movement: Rocket Booster"))
+    s.queue = ((Task.BOOST_STEP, car, int(mine)),) + ((Task.BOOST_STEP, car, 0),) * (squares - 1) + (
+        (Task.BOOST_HEAT, car, 0),)
+    run_queue(s, events)
+
+
+def end_booster(s: RushState) -> None:
+    s.queue = tuple(t for t in s.queue if t[0] != Task.BOOST_STEP)
+
+
+# --- Damage, heat and destruction -----------------------------------------------------------------------
+
+
+def damage_cars(s: RushState, structure: dict[int, int], heat: dict[int, int], rule: str,
+                events: list[Event]) -> None:
+    """Introduction: "Your car is destroyed if either the Structure or the Heat counter reaches the
+    skull." All the damage of one roll is applied, then destruction is checked (content.md 5.9); a
+    destroyed car becomes a wreck where it stands (RC-G10)."""
+    for car, n in structure.items():
+        if n:
+            s.structure = replaced(s.structure, car, max(0, s.structure[car] - n))
+            events.append(Event("damage", f"{s.g.seat_name(car)} takes {n} structure "
+                                f"({s.structure[car]} left)", rule))
+    for car, n in heat.items():
+        if n:
+            s.heat = replaced(s.heat, car, s.heat[car] + n)
+            events.append(Event("heat", f"{s.g.seat_name(car)} takes {n} heat ({s.heat[car]} of "
+                                f"{s.dash[car].heat_capacity})", rule))
+    lost = [c for c in sorted({*structure, *heat}) if not s.destroyed[c] and (
+        s.structure[c] <= 0 or s.heat[c] > s.dash[c].heat_capacity)]
+    if not lost:
+        return
+    s.destructions += 1
+    for c in lost:
+        s.destroyed = replaced(s.destroyed, c, s.destructions)
+        events.append(Event("destroyed", f"{s.g.seat_name(c)} is destroyed and becomes a wreck at "
+                            f"{s.g.track.name_of(s.square[c])}", "Introduction"))
+    left = running(s)
+    if len(left) <= 1:
+        s.winner = left[0] if left else -1
+        s.reason = (f"{s.g.seat_name(left[0])} is the last car running" if left
+                    else "every car is destroyed: no winner")
+        s.stage = OVER
+        s.queue = ()
+        return
+    active = s.order[s.turn]
+    if active in lost:
+        s.queue = ()
+
+
+# --- Chance outcomes and the queue ----------------------------------------------------------------------
+
+
+def resolve_roll(s: RushState, move: Move, events: list[Event]) -> None:
+    """Apply the outcome of the roll ``s.need``, then go on with the queue."""
+    need = s.need
+    task = need[0]
+    car = need[1]
+    name = s.g.seat_name(car)
+    n = move.number
+    s.stage = s.phase
+    if task == Task.HEAT:
+        dice = counted(need[2], "red die", "red dice")
+        events.append(Event("red-dice", f"{name} rolls {dice} (heat on 1-{min(6, need[3])}): {n} heat", "Turn"))
+        damage_cars(s, {}, {car: n}, "Turn", events)
+    elif task == Task.STEER:
+        s.lane_changes = n
+        events.append(Event("steer", f"{name} has {counted(n, 'lane change')}", "Movement"))
+    elif task == Task.CRASH:
+        crash_damage(s, car, n, bool(need[2]), events)
+    elif task in (Task.WRECK, Task.MINE):
+        hit = n <= 3
+        what = "a wreck" if task == Task.WRECK else "a mine"
+        events.append(Event("hazard", f"{name} crosses {what}: die {n}", "Movement: wreck"))
+        if hit and task == Task.MINE:
+            s.mines = tuple(m for m in s.mines if m[0] != need[2])
+            events.append(Event("mine-gone", "the mine is removed", "Movement: Minelayer"))
+        if hit:
+            damage_cars(s, {car: 1}, {}, "Movement: wreck", events)
+    elif task == Task.RAM:
+        events.append(Event("ram-die", f"Side Ram die {n}" + (" +1" if need[4] else ""), "Movement: Side Ram"))
+        side_ram(s, need, n, events)
+    elif task == Task.SAW:
+        events.append(Event("saw-die", f"Lateral Circular Saw die {n}", "Movement: Lateral Circular Saw"))
+        circular_saw(s, car, n, events)
+    elif task == Task.GUN:
+        events.append(Event("hits", f"the Machine Gun: {counted(n, 'hit')}", "Movement: Machine Gun"))
+        damage_cars(s, {car: n}, {}, "Movement: Machine Gun", events)
+    elif task == Task.FLAME:
+        events.append(Event("hits", f"the Flamer: {counted(n, 'hit')}", "Movement: Flamer"))
+        damage_cars(s, {}, {car: n}, "Movement: Flamer", events)
+    elif task == Task.RNC:
+        rush_n_crush_die(s, need, n, events)
+    elif task == Task.BOOST_HEAT:
+        dice = counted(need[2], "heat die", "heat dice")
+        events.append(Event("booster-heat", f"{name} rolls {dice} for the Booster: {n} heat",
+                            "Movement: Rocket Booster"))
+        damage_cars(s, {}, {car: n}, "Movement: Rocket Booster", events)
+    run_queue(s, events)
+
+
+ROLLS_ON_A_CAR: Final = frozenset({Task.MINE, Task.WRECK, Task.SAW, Task.GUN, Task.FLAME})
+"""The rolls that hurt one car: dropped when that car is destroyed before they roll."""
+
+
+def run_queue(s: RushState, events: list[Event]) -> None:
+    """Resolve the queue up to the next roll; when it is empty, hand the turn back to its player."""
+    while s.queue and s.stage is not OVER and s.stage is not SWERVE:
+        item = s.queue[0]
+        task = item[0]
+        if task in ROLLS:
+            if task == Task.STEER and not white_dice(s, item[1], events):
+                s.queue = s.queue[1:]
+                continue
+            if task == Task.BOOST_HEAT:
+                if s.boost_entered == 0:
+                    s.queue = s.queue[1:]
+                    continue
+                item = (Task.BOOST_HEAT, item[1], s.boost_entered)
+            if task in ROLLS_ON_A_CAR and s.destroyed[item[1]]:
+                s.queue = s.queue[1:]
+                continue
+            s.need = item
+            s.queue = s.queue[1:]
+            s.stage = ROLL
+            return
+        s.queue = s.queue[1:]
+        car = item[1]
+        if task == Task.FORWARD:
+            straight_step(s, car, bool(item[2]), False, events)
+        elif task == Task.ENTER:
+            enter(s, car, item[2], bool(item[3]), bool(item[4]), events)
+        elif task == Task.BOOST_STEP:
+            straight_step(s, car, bool(item[2]), True, events)
+    if s.stage is OVER or s.stage is SWERVE:
+        return
+    s.need = ()
+    car = s.order[s.turn]
+    if s.destroyed[car]:
+        end_turn(s, events)
+        return
+    if s.phase is MOVE and s.movement <= 0:
+        s.phase = AFTER
+    s.stage = s.phase
+    if s.phase is AFTER and not equipment_actions(s, car, True):
+        end_turn(s, events)
+
+
+# --- The player's decisions -----------------------------------------------------------------------------
+
+
+def decisions(s: RushState) -> list[str]:
+    """The active player's legal actions, sorted."""
+    car = s.order[s.turn]
+    stage = s.stage
+    gear = s.g.gear
+    if stage is GEAR:
+        node = s.node[car]
+        out = [notation.gear(gear.names[n]) for n in free_gear_targets(gear, node)]
+        if node:
+            out.append(notation.KEEP)
+        out += equipment_actions(s, car, False)
+    elif stage is POINTS:
+        out = [notation.point(k, gear.names[n]) for k, n in point_moves(s, car)]
+        out.append(notation.DONE)
+        out += equipment_actions(s, car, False)
+    elif stage is MOVE:
+        out = step_actions(s, car) + equipment_actions(s, car, False)
+    elif stage is SWERVE:
+        out = [notation.swerve(Direction(d)) for d in swerve_sides(s, car)]
+    else:
+        out = [notation.END, *equipment_actions(s, car, True)]
+    return sorted(out)
+
+
+def done_action(s: RushState, car: int, move: Move, events: list[Event]) -> None:
+    """``done``: no more points this turn."""
+    finish_points(s, car, events)
+
+
+def swerve_action(s: RushState, car: int, move: Move, events: list[Event]) -> None:
+    """``swerve-left``/``swerve-right``: the compulsory lane change after an obstruction."""
+    s.stage = s.phase
+    swerve(s, car, move.number, events)
+    run_queue(s, events)
+
+
+def end_action(s: RushState, car: int, move: Move, events: list[Event]) -> None:
+    """``end``: the turn is over."""
+    end_turn(s, events)
+
+
+DECISIONS: Final[dict[Kind, Callable[[RushState, int, Move, list[Event]], None]]] = {
+    Kind.ARM: equipment, Kind.USE: equipment, Kind.BOOST: equipment, Kind.GEAR: gear_action,
+    Kind.KEEP: gear_action, Kind.TURBO: spend_point, Kind.BRAKE: spend_point, Kind.DONE: done_action,
+    Kind.STEP: take_step, Kind.SWERVE: swerve_action, Kind.END: end_action,
+}
+"""The rule each kind of player action goes to (a table: reading an enum member costs more than a
+dictionary lookup in CPython 3.11, and this runs on every action)."""
+
+
+def decide(s: RushState, move: Move, events: list[Event]) -> None:
+    """Dispatch a player's action to its rule."""
+    DECISIONS[move.kind](s, s.order[s.turn], move, events)
+
+
+# --- The result -----------------------------------------------------------------------------------------
+
+
+def finishing_order(s: RushState) -> tuple[int, ...]:
+    """RC-A11: the winner; then the running cars by position (ties: the earlier arrival); then the
+    destroyed cars, the latest destroyed first (ties: the further forward)."""
+    cars = range(s.g.players)
+    alive = sorted((c for c in cars if not s.destroyed[c] and c != s.winner),
+                   key=lambda c: (-progress(s, c), s.stamp[c]))
+    dead = sorted((c for c in cars if s.destroyed[c] and c != s.winner),
+                  key=lambda c: (-s.destroyed[c], -progress(s, c), c))
+    return ((s.winner,) if s.winner >= 0 else ()) + tuple(alive) + tuple(dead)
+
+
+# --- Helpers for bots and boards ------------------------------------------------------------------------
+
+
+def lane_picture(s: RushState) -> list[list[list[str]]]:
+    """The course as data: ``picture[tile][lane]`` lists the lane's squares in the direction of
+    travel, each "" (empty), "#" (fixed obstruction), "W" (wreck), "M<seat>" (a seat's mine) or
+    "<seat>" (a running car), e.g. ``"2"``; a wreck with a mine reads "W". """
+    track = s.g.track
+    marks: dict[int, str] = {sq: f"M{owner}" for sq, owner in s.mines}
+    for c in range(s.g.players):
+        if s.square[c] >= 0:
+            marks[s.square[c]] = "W" if s.destroyed[c] else str(c)
+    return [[["#" if track.obstruction[sq] else marks.get(sq, "") for sq in lane] for lane in tile]
+            for tile in track.tile_squares]
+
+
+def heat_odds(s: RushState, car: int, node: int | None = None, turbo_spent: int | None = None) -> float:
+    """The chance that the red dice at ``node`` (default: the car's) give at least one heat, with
+    ``turbo_spent`` Turbo points this turn (default: so far)."""
+    gear = s.g.gear
+    dice = gear.red_dice[s.node[car] if node is None else node]
+    spent = s.turbo_spent if turbo_spent is None else turbo_spent
+    hit = min(6, s.g.content.model.dice.heat_on + spent) / 6
+    return 1 - (1 - hit) ** dice
+
+
+def expected_lane_changes(gear: Gear, node: int) -> float:
+    """The expected lane changes from the white dice at ``node``: ``inf`` when unlimited."""
+    rule, dice = gear.steer[node]
+    if rule == UNLIMITED:
+        return float("inf")
+    if dice == 0:
+        return 0.0
+    table = kept_die_table("steer", rule, dice)
+    return sum(int(a.split(":")[1]) * p for a, p in table.outcomes)
+
+
+__all__ = ["NONE", "expected_lane_changes", "heat_odds", "lane_picture", "progress"]

@@ -1,0 +1,342 @@
+"""Rush 'n' Crush, one position: the declared fields, the stages of a turn and the engine's contract.
+
+A car is a seat (one car each). Its square is a number of the course's ``Track`` (``content.py``); its
+``lap`` counts the times it crossed from the last tile to tile 0 of a closed course. A destroyed car
+stays where it is as a wreck. The rules are in ``rules.py``, in rulebook order; rule decisions (RC-*
+ids) in docs/rules/rush-n-crush.md; the action strings are read in ``notation.py``.
+
+The copy rule (``slipstream.engine.fields``): ``square``, changed on most actions, is the one list and
+is changed in place; every other field holds immutable values and is replaced.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from slipstream.engine.chance import ChanceTable
+from slipstream.engine.fields import slots
+from slipstream.engine.game import CHANCE, Actor, Event, Result, State
+
+from .content import Dashboard
+
+if TYPE_CHECKING:
+    from .game import RushNCrush
+
+
+class Stage(enum.IntEnum):
+    """What the next action answers."""
+
+    GRID = 0
+    """Setup: the next grid slot is dealt to a car (chance)."""
+    GEAR = 1
+    """T1: the free gearstick action (or equipment)."""
+    POINTS = 2
+    """T2: Turbo or Brake points, then ``done`` (or equipment)."""
+    ROLL = 3
+    """A chance node: ``need`` says which roll."""
+    MOVE = 4
+    """T5: the next step (or equipment between steps)."""
+    SWERVE = 5
+    """After hitting a fixed obstruction: the side of the compulsory lane change."""
+    AFTER = 6
+    """T6: equipment, the Rocket Booster, then ``end``."""
+    OVER = 7
+    DEAL = 8
+    """Setup with ``seat_assignment = "random"``: the next car or driver is dealt (chance)."""
+
+
+GRID: Final = Stage.GRID
+GEAR: Final = Stage.GEAR
+POINTS: Final = Stage.POINTS
+ROLL: Final = Stage.ROLL
+MOVE: Final = Stage.MOVE
+SWERVE: Final = Stage.SWERVE
+AFTER: Final = Stage.AFTER
+OVER: Final = Stage.OVER
+DEAL: Final = Stage.DEAL
+STAGE_NAMES: Final = ("grid", "gear", "points", "roll", "move", "swerve", "after", "over", "deal")
+
+
+class Task(enum.IntEnum):
+    """An entry of ``RushState.queue`` (the first entry of its tuple): a roll or a step still to make."""
+
+    GRID = 0
+    HEAT = 1
+    """(HEAT, car, dice, heat_on): the red dice."""
+    STEER = 2
+    """(STEER, car): the white dice of the car's speed."""
+    CRASH = 3
+    """(CRASH, car, in_booster): a fixed obstruction's damage."""
+    WRECK = 4
+    """(WRECK, car): the car entered a wreck's square."""
+    MINE = 5
+    """(MINE, car, square): the car entered another car's mine."""
+    RAM = 6
+    """(RAM, attacker, target, direction, bumper, saw, mine): the Side Ram die."""
+    SAW = 7
+    """(SAW, target): the Lateral Circular Saw's die."""
+    GUN = 8
+    """(GUN, target, dice): the Machine Gun."""
+    FLAME = 9
+    """(FLAME, target, dice): the Flamer."""
+    RNC = 10
+    """(RNC, attacker, target, dice left, combat_bumper, both so far, target-only so far): a Rush 'n' Crush,
+    one die at a time."""
+    BOOST_HEAT = 11
+    """(BOOST_HEAT, car, dice): a heat die per square the Rocket Booster moved."""
+    FORWARD = 12
+    """(FORWARD, car, mine): the straight step after a Side Ram that did not displace."""
+    ENTER = 13
+    """(ENTER, car, square, lane_change, mine): the attacker takes the displaced car's square."""
+    BOOST_STEP = 14
+    """(BOOST_STEP, car, mine): one square of the Rocket Booster."""
+
+
+ROLLS: Final = frozenset({Task.GRID, Task.HEAT, Task.STEER, Task.CRASH, Task.WRECK, Task.MINE, Task.RAM,
+                          Task.SAW, Task.GUN, Task.FLAME, Task.RNC, Task.BOOST_HEAT})
+
+TURBO_POINTS: Final = 1
+BRAKE_POINTS: Final = 2
+
+
+class RushState(State):
+    """One position of a Rush 'n' Crush race: plain data, declared once (see the module)."""
+
+    legal_is_sorted = True
+
+    g: RushNCrush
+    """The game, typed as this one (the engine's ``game`` is the same object)."""
+    dash: tuple[Dashboard, ...]
+    """Each seat's car and driver (with ``seat_assignment = "random"``, placeholders until dealt)."""
+    dealt: tuple[str, ...]
+    """The car ids, then the driver ids, dealt to seats 0, 1, ... so far (random seating)."""
+    stage: Stage
+    phase: Stage
+    """The player's part of the turn (GEAR, POINTS, MOVE or AFTER) that a roll returns to."""
+    need: tuple[int, ...]
+    """The roll a chance node waits for: a ``Task`` entry (empty elsewhere)."""
+    queue: tuple[tuple[int, ...], ...]
+    """Rolls and steps still to resolve in this turn, in order."""
+    square: list[int]
+    """Each car's square (-1 before the grid is dealt)."""
+    lap: tuple[int, ...]
+    node: tuple[int, ...]
+    """Each car's gearstick node (0: the zero spot)."""
+    structure: tuple[int, ...]
+    heat: tuple[int, ...]
+    steering: tuple[int, ...]
+    brake: tuple[int, ...]
+    turbo: tuple[int, ...]
+    armed: tuple[int, ...]
+    """Bit i set: the car's ``content.PIECES[i]`` is armed."""
+    mines_left: tuple[int, ...]
+    mines: tuple[tuple[int, int], ...]
+    """(square, owner) of every mine on the track."""
+    stamp: tuple[int, ...]
+    """Arrival stamps: the smaller arrived first (turn-order ties)."""
+    clock: int
+    destroyed: tuple[int, ...]
+    """0 for a running car; else the number of the destruction (cars destroyed together share it)."""
+    destructions: int
+    grid_seats: tuple[int, ...]
+    """The seats dealt to grid slots 1, 2, ... so far."""
+    order: tuple[int, ...]
+    """This round's turn order, front to back."""
+    turn: int
+    """The index into ``order`` of the active car."""
+    round: int
+    activations: int
+    """Activations left this turn."""
+    moved: int
+    """Bit i set: the counter of ``content.PIECES[i]`` moved this turn."""
+    turbo_spent: int
+    points_kind: int
+    """0, ``TURBO_POINTS`` or ``BRAKE_POINTS``: the kind of point spent this turn."""
+    lane_changes: int
+    """Lane changes left from the white dice (-1: unlimited)."""
+    movement: int
+    """Movement allowance left."""
+    mine_dropped: bool
+    boost_entered: int
+    """Squares the Rocket Booster has moved this turn."""
+    boosted: bool
+    rnc_rolled: tuple[int, ...]
+    """The cars whose Rush 'n' Crush rolled dice this round (the ``rush_attacks`` quota)."""
+    winner: int
+    """The winning seat, -1 for none yet (or no winner)."""
+    reason: str
+    """Why the race ended ("" while it runs)."""
+
+    __slots__ = slots(__annotations__)
+
+    # --- the engine's contract ---------------------------------------------------------------
+
+    def _actor(self) -> Actor:
+        stage = self.stage
+        if stage is ROLL or stage is GRID or stage is DEAL:
+            return CHANCE
+        if stage is OVER:
+            return None
+        return self.order[self.turn]
+
+    def _chance_table(self) -> ChanceTable | None:
+        if self.stage is ROLL:
+            return rules.chance_table(self, self.need)
+        return None
+
+    def _chance(self) -> list[tuple[str, float]]:
+        if self.stage is DEAL:
+            deal = rules.deal_outcomes(self)
+            return [(a, 1 / len(deal)) for a in sorted(deal)]
+        if self.stage is GRID:
+            left = [s for s in range(self.g.players) if s not in self.grid_seats]
+            return [(notation.grid(s), 1 / len(left)) for s in left]
+        return list(rules.chance_table(self, self.need).outcomes)
+
+    def _legal(self) -> Sequence[str]:
+        stage = self.stage
+        if stage is ROLL:
+            return rules.chance_table(self, self.need).actions
+        if stage is OVER:
+            return ()
+        if stage is GRID or stage is DEAL:
+            return [a for a, _ in self._chance()]
+        return rules.decisions(self)
+
+    def _do(self, action: str) -> list[Event]:
+        events: list[Event] = []
+        move = notation.parse(action)
+        if self.stage is ROLL:
+            rules.resolve_roll(self, move, events)
+        elif self.stage is GRID:
+            rules.deal_grid_slot(self, move.number, events)
+        elif self.stage is DEAL:
+            rules.deal_dashboard(self, move, events)
+            if len(self.dealt) == 2 * self.g.players:
+                self.stage = self.phase = GRID
+        else:
+            rules.decide(self, move, events)
+        return events
+
+    @property
+    def result(self) -> Result | None:
+        if self.stage is not OVER:
+            return None
+        order = rules.finishing_order(self)
+        winners = (self.winner,) if self.winner >= 0 else ()
+        return Result(order, winners, self.reason, {
+            "structure": list(self.structure), "heat": list(self.heat),
+            "destroyed": [d > 0 for d in self.destroyed], "rounds": self.round,
+        })
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """Everything in Rush 'n' Crush is public; every seat sees the same picture.
+
+        Keys (stable; new keys may be added):
+
+        - ``game``: "rush-n-crush"; ``seat``: the viewer; ``seats``: seat names.
+        - ``course``: ``id``, ``name``, ``closed``, ``laps``, ``faces`` (tile faces, tile 0 first),
+          ``lap_ranks`` (ranks per lap), ``line_rank`` (the start/finish line's rank), ``tiles``: per tile
+          ``face``, ``kind`` (straight, left-90, rocks-a, ...), ``shape``, ``cell`` ([x, y] of its entry cell
+          on a grid of 4-lane-wide cells, tile 0 at [0, 0]), ``heading`` (N, E, S, W: its direction of
+          travel), ``lanes`` (per lane, left to right, the length in ranks of each square in the
+          direction of travel) and ``obstructions`` ([lane, index] squares).
+        - ``cars``: one dict per seat: ``seat``, ``car``/``car_name``, ``driver``/``driver_name``, ``team``
+          (these five None while random seating deals), ``square`` ("tile.lane.index", None before the grid),
+          ``lane``, ``tile``, ``lap``, ``progress`` (larger is further forward), ``structure``, ``heat``,
+          ``heat_capacity`` (destroyed above it), ``steering``, ``brake``, ``turbo``, ``node`` (gearstick
+          node, "zero" or "g3y"), ``gear``, ``speed``, ``zone`` (None at zero), ``pieces`` (the driver's
+          activatable pieces), ``armed`` (those armed), ``fixed`` (the car's fixed pieces), ``mines_left``,
+          ``destroyed`` (bool), ``stamp`` (arrival stamp: smaller arrived first).
+        - ``wrecks``: squares holding a wreck; ``mines``: ``{square, owner}``; ``obstructions``: squares.
+        - ``round``; ``order`` (this round's turn order, seats); ``active`` (the seat whose turn it is,
+          None during setup or at the end); ``phase`` (a ``Stage`` name: deal, grid, gear, points, roll,
+          move, swerve, after, over); ``roll`` (the roll being waited for, a ``Task`` name, or None).
+        - ``turn``: the active car's turn so far: ``activations`` left, ``moved`` (pieces whose
+          counter moved), ``turbo_spent``, ``lane_changes`` (None: unlimited), ``movement`` left,
+          ``mine_dropped``, ``boosted``.
+        - ``actor``, ``legal_actions`` (the viewer's, when it is to act), ``events``, ``result``.
+        """
+        g = self.g
+        track = g.track
+        gear = g.gear
+        cars = []
+        dealt = self.stage is not DEAL
+        for c in range(g.players):
+            dash = self.dash[c]
+            sq = self.square[c]
+            n = self.node[c]
+            cars.append({
+                "seat": c, "car": dash.car if dealt else None, "car_name": dash.car_name if dealt else None,
+                "driver": dash.driver if dealt else None, "driver_name": dash.driver_name if dealt else None,
+                "team": g.content.cars[dash.car].team if dealt else None,
+                "square": track.name_of(sq) if sq >= 0 else None,
+                "lane": track.lane[sq] if sq >= 0 else None, "tile": track.tile[sq] if sq >= 0 else None,
+                "lap": self.lap[c], "progress": rules.progress(self, c) if sq >= 0 else None,
+                "structure": self.structure[c], "heat": self.heat[c], "heat_capacity": dash.heat_capacity,
+                "steering": self.steering[c], "brake": self.brake[c], "turbo": self.turbo[c],
+                "node": gear.names[n], "gear": gear.gear[n], "speed": gear.speed[n],
+                "zone": gear.zone_names[gear.zone[n]] if n else None,
+                "pieces": rules.piece_names(dash.pieces) if dealt else [],
+                "armed": rules.piece_names(self.armed[c]),
+                "fixed": list(g.content.cars[dash.car].fixed) if dealt else [], "mines_left": self.mines_left[c],
+                "destroyed": self.destroyed[c] > 0, "stamp": self.stamp[c],
+            })
+        actor = self._actor()
+        running = self.stage not in (GRID, OVER, DEAL)
+        return {
+            "game": g.id,
+            "seat": seat,
+            "seats": [g.seat_name(s) for s in range(g.players)],
+            "course": {"id": track.id, "name": track.name, "closed": track.closed, "laps": track.laps,
+                       "faces": list(track.faces), "lap_ranks": track.lap_ranks, "line_rank": track.line_rank,
+                       "tiles": track.tiles_view()},
+            "cars": cars,
+            "wrecks": [track.name_of(self.square[c]) for c in range(g.players) if self.destroyed[c]],
+            "mines": [{"square": track.name_of(sq), "owner": owner} for sq, owner in self.mines],
+            "obstructions": [track.name_of(s) for s in range(track.squares) if track.obstruction[s]],
+            "round": self.round,
+            "order": list(self.order),
+            "active": self.order[self.turn] if running else None,
+            "phase": STAGE_NAMES[self.stage],
+            "roll": Task(self.need[0]).name.lower() if self.stage is ROLL else None,
+            "turn": {"activations": self.activations, "moved": rules.piece_names(self.moved),
+                     "turbo_spent": self.turbo_spent,
+                     "lane_changes": None if self.lane_changes < 0 else self.lane_changes,
+                     "movement": self.movement, "mine_dropped": self.mine_dropped, "boosted": self.boosted},
+            "actor": actor,
+            "legal_actions": self.legal_actions() if seat is not None and actor == seat else None,
+            "events": self.visible_events(seat),
+            "result": self.result.to_json() if self.result else None,
+        }
+
+    def invariant_problems(self) -> list[str]:
+        """Cars on distinct squares, mines conserved, the tracks within their bounds."""
+        g = self.g
+        problems = []
+        placed = [self.square[c] for c in range(g.players) if self.square[c] >= 0 and not self.destroyed[c]]
+        if len(placed) != len(set(placed)):
+            problems.append("two running cars share a square")
+        for c in range(g.players):
+            dash = self.dash[c]
+            laid = sum(1 for _, owner in self.mines if owner == c)
+            if self.mines_left[c] + laid > dash.mines:
+                problems.append(f"car {c} has more mines than it started with")
+            if not 0 <= self.steering[c] <= dash.steering or not 0 <= self.brake[c] <= dash.brake \
+                    or not 0 <= self.turbo[c] <= dash.turbo:
+                problems.append(f"car {c} has a Steering, Brake or Turbo count out of its track")
+            if self.structure[c] > dash.structure or self.heat[c] < 0:
+                problems.append(f"car {c} has Structure or Heat out of its track")
+            if not self.destroyed[c] and (self.structure[c] <= 0 or self.heat[c] > dash.heat_capacity):
+                problems.append(f"car {c} should have been destroyed")
+        if self.destructions != max(self.destroyed):
+            problems.append("the destruction count does not match the destroyed cars")
+        squares = [sq for sq, _ in self.mines]
+        if len(squares) != len(set(squares)):
+            problems.append("two mines share a square")
+        return problems
+
+
+from . import notation, rules  # noqa: E402  (the rules import this module's types)

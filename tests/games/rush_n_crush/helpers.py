@@ -1,0 +1,79 @@
+"""Helpers for Rush 'n' Crush scenarios: set up a position, force the rolls, make the choices."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import slipstream
+from slipstream.engine.fields import replaced
+from slipstream.games.rush_n_crush import rules
+from slipstream.games.rush_n_crush.content import PIECES
+from slipstream.games.rush_n_crush.state import GEAR, GRID, MOVE, RushState
+
+
+def new(players: int = 2, **options: Any) -> RushState:
+    """A race with the grid dealt (seat k on grid slot k+1), at the first car's gearstick decision."""
+    state = slipstream.load("rush-n-crush", players=players, **options).start(seed=1)
+    assert isinstance(state, RushState)
+    for seat in range(players - 1):
+        state = state.apply(f"grid:P{seat + 1}")
+    assert state.stage is GEAR
+    return state
+
+
+def place(s: RushState, squares: dict[int, str], active: int = 0, order: tuple[int, ...] | None = None,
+          **fields: Any) -> RushState:
+    """A copy of ``s`` with cars moved to the named squares ("tile.lane.index"), ``active`` to play
+    at its gearstick decision with a fresh turn, and any other fields set (test set-up only)."""
+    s = s.copy()
+    track = s.g.track
+    for car, name in squares.items():
+        s.square[car] = track.square_named(name)
+    others = tuple(c for c in range(s.g.players) if c != active)
+    s.order = order if order is not None else (active, *others)
+    s.turn = s.order.index(active)
+    s.stage = s.phase = GEAR
+    rules.reset_turn(s, 2)
+    for name, value in fields.items():
+        setattr(s, name, value)
+    s.destructions = max(s.destroyed)
+    return s.copy()
+
+
+def moving(s: RushState, node: str, lane_changes: int = -1, movement: int | None = None) -> RushState:
+    """A copy of ``s`` with the active car at gearstick ``node``, its dice rolled, ready to step."""
+    s = s.copy()
+    car = s.order[s.turn]
+    n = s.g.gear.node(node)
+    s.node = replaced(s.node, car, n)
+    s.movement = s.g.gear.speed[n] if movement is None else movement
+    s.lane_changes = lane_changes
+    s.stage = s.phase = MOVE
+    return s.copy()
+
+
+def armed(s: RushState, car: int, *pieces: str) -> RushState:
+    """A copy of ``s`` with the car's pieces armed (armed on an earlier turn)."""
+    s = s.copy()
+    bits = s.armed[car]
+    for p in pieces:
+        bits |= 1 << PIECES.index(p)
+    s.armed = replaced(s.armed, car, bits)
+    return s.copy()
+
+
+def play(s: RushState, *actions: str) -> RushState:
+    for action in actions:
+        s = s.apply(action)
+    return s
+
+
+def where(s: RushState, car: int) -> str:
+    return s.g.track.name_of(s.square[car])
+
+
+def outcomes(s: RushState) -> dict[str, float]:
+    return dict(s.chance_outcomes())
+
+
+__all__ = ["GRID", "armed", "moving", "new", "outcomes", "place", "play", "where"]

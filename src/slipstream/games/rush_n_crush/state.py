@@ -221,7 +221,9 @@ class RushState(State):
 
         - ``game``: "rush-n-crush"; ``seat``: the viewer; ``seats``: seat names.
         - ``course``: ``id``, ``name``, ``closed``, ``laps``, ``faces`` (tile faces, tile 0 first),
-          ``lap_ranks`` (ranks per lap), ``line_rank`` (the start/finish line's rank).
+          ``lap_ranks`` (ranks per lap), ``line_rank`` (the start/finish line's rank), ``lanes``
+          (``lanes[tile][lane]``: each square's length in ranks, in the direction of travel: the geometry
+          a board draws from).
         - ``cars``: one dict per seat: ``seat``, ``car``/``car_name``, ``driver``/``driver_name``,
           ``team``, ``square`` ("tile.lane.index", None before the grid), ``lane``, ``tile``, ``lap``,
           ``progress`` (larger is further forward), ``structure``, ``heat``, ``heat_capacity`` (destroyed
@@ -267,7 +269,9 @@ class RushState(State):
             "seat": seat,
             "seats": [g.seat_name(s) for s in range(g.players)],
             "course": {"id": track.id, "name": track.name, "closed": track.closed, "laps": track.laps,
-                       "faces": list(track.faces), "lap_ranks": track.lap_ranks, "line_rank": track.line_rank},
+                       "faces": list(track.faces), "lap_ranks": track.lap_ranks, "line_rank": track.line_rank,
+                       "lanes": [[[track.end[sq] - track.start[sq] for sq in lane] for lane in tile]
+                                 for tile in track.tile_squares]},
             "cars": cars,
             "wrecks": [track.name_of(self.square[c]) for c in range(g.players) if self.destroyed[c]],
             "mines": [{"square": track.name_of(sq), "owner": owner} for sq, owner in self.mines],

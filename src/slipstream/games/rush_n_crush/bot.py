@@ -203,6 +203,10 @@ class HeuristicBot:
         return choice if choice in legal else self.rng.choice(legal)
 
     def _choose(self, s: RushState, car: int, legal: list[str]) -> str:
+        if s.stage is AFTER:
+            boost = self._boost(s, car, legal)
+            if boost != notation.END:
+                return boost
         equipment = self._equipment(s, car, legal)
         if equipment:
             return equipment
@@ -213,9 +217,7 @@ class HeuristicBot:
             return self._step(s, car, legal)
         if stage is SWERVE:
             return self._swerve(s, car, legal)
-        if stage is AFTER:
-            return self._boost(s, car, legal)
-        return self.rng.choice(legal)
+        return notation.END if stage is AFTER else self.rng.choice(legal)
 
     def _equipment(self, s: RushState, car: int, legal: list[str]) -> str:
         """Fire a gun that bears; cool down near the skull; arm a piece while keeping an Activation."""

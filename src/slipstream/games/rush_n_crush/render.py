@@ -94,9 +94,9 @@ def _turn(view: dict[str, Any]) -> list[str]:
         return []
     turn = view["turn"]
     changes = "unlimited" if turn["lane_changes"] is None else str(turn["lane_changes"])
-    roll = f", rolling {view['roll']}" if view["roll"] else ""
-    return [f"P{view['active'] + 1}'s turn, {view['phase']}{roll}: movement {turn['movement']}, lane changes "
-            f"{changes}, activations {turn['activations']}" + (", boosted" if turn["boosted"] else "")]
+    stage = ROLLS.get(view["roll"], view["roll"]) if view["roll"] else view["phase"]
+    return [f"P{view['active'] + 1} ({stage}): movement {turn['movement']}, lane changes {changes}",
+            f"   activations left {turn['activations']}" + (", Rocket Booster fired" if turn["boosted"] else "")]
 
 
 def board(view: dict[str, Any]) -> str:
@@ -107,6 +107,11 @@ def board(view: dict[str, Any]) -> str:
     lines = [head, *_course(view), *KEY, "", *_dashboard(view), *_turn(view)]
     return "\n".join(lines)
 
+
+ROLLS = {"heat": "red dice", "steer": "white dice", "crash": "obstruction damage", "wreck": "wreck die",
+         "mine": "mine die", "ram": "Side Ram die", "saw": "saw die", "gun": "Machine Gun dice",
+         "flame": "Flamer dice", "rnc": "Rush 'n' Crush dice", "boost_heat": "Booster heat dice"}
+"""The roll a chance node waits for (the view's ``roll``), in words."""
 
 _SIMPLE = {Kind.KEEP: "keep the gearstick where it is", Kind.DONE: "spend no more points",
            Kind.END: "end the turn"}

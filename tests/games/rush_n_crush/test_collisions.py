@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
 from slipstream.games.rush_n_crush.state import AFTER, MOVE, ROLL, RushState, Task
@@ -77,21 +75,26 @@ def test_circular_saw_is_a_separate_roll() -> None:
 def test_rush_n_crush_rolls_a_die_per_movement_left() -> None:
     """Movement: "If you hit another racer directly from behind, this is a 'Rush 'n' Crush'. End your move
     and roll a die for each point of movement allowance remaining." Content example 8: at speed 8 with no
-    step taken, 8 dice. "For each 1-2, both vehicles take a structure point; on a 3 ... only the target"."""
+    step taken, 8 dice. "For each 1-2, both vehicles take a structure point; on a 3 ... only the target";
+    the damage of all the dice is applied together (RC-A3: nobody moves)."""
     s = moving(place(new(), {0: "0.1.2", 1: "0.1.3"}), "g1r").apply("ahead")
-    assert s.stage is ROLL
-    odds = outcomes(s)
-    assert math.isclose(sum(odds.values()), 1.0) and len(odds) == 45
-    assert math.isclose(odds["rnc:8-0"], (2 / 6) ** 8)
-    s = s.apply("rnc:2-1")
-    assert (s.structure[0], s.structure[1]) == (FULL - 2, FULL - 3)
+    assert s.stage is ROLL and s.need[3] == 8 and set(outcomes(s)) == {f"die:{n}" for n in range(1, 7)}
+    for die in (1, 2, 3, 4, 5, 6, 6):
+        s = s.apply(f"die:{die}")
+        assert s.structure == (FULL, FULL)
+    s = s.apply("die:3")
+    assert (s.structure[0], s.structure[1]) == (FULL - 2, FULL - 4)
     assert where(s, 0) == "0.1.2" and where(s, 1) == "0.1.3" and s.stage is AFTER
 
 
-def test_combat_bumper_widens_the_target_only_face() -> None:
-    """Movement: "on a 3 (3-4 if you have Combat Bumper) only the target takes one" (seat 1: Armour & Ram)."""
-    s = moving(place(new(), {1: "0.1.2", 0: "0.1.3"}, active=1), "g1b", movement=1).apply("ahead")
-    assert outcomes(s) == pytest.approx({"rnc:0-0": 2 / 6, "rnc:0-1": 2 / 6, "rnc:1-0": 2 / 6})
+@pytest.mark.parametrize(("attacker", "die", "target_damage"), [(0, 3, 1), (0, 4, 0), (1, 4, 1), (1, 5, 0)])
+def test_combat_bumper_widens_the_target_only_face(attacker: int, die: int, target_damage: int) -> None:
+    """Movement: "on a 3 (3-4 if you have Combat Bumper) only the target takes one" (seat 1, Armour & Ram,
+    has the Combat Bumper; seat 0 has not)."""
+    target = 1 - attacker
+    s = moving(place(new(), {attacker: "0.1.2", target: "0.1.3"}, active=attacker), "g1b", movement=1)
+    s = s.apply("ahead").apply(f"die:{die}")
+    assert s.structure[target] == FULL - target_damage and s.structure[attacker] == FULL
 
 
 def test_once_per_round_option() -> None:

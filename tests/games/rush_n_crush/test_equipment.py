@@ -75,7 +75,7 @@ def test_rocket_booster_into_a_car_is_a_rush_n_crush() -> None:
     s = armed(moving(place(new(), {0: "0.1.0", 1: "0.1.3"}), "g1b", movement=1), 0, "rocket-booster")
     s = s.apply("ahead").apply("boost:3")
     assert where(s, 0) == "0.1.2" and s.need[3] == 2
-    s = s.apply("rnc:0-1")
+    s = s.apply("die:3").apply("die:6")
     assert s.structure[1] == 7 and outcomes(s) == pytest.approx({"heat:0": 2 / 3, "heat:1": 1 / 3})
 
 

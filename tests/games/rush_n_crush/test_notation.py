@@ -28,7 +28,7 @@ def test_every_action_of_random_races_round_trips() -> None:
 
 @pytest.mark.parametrize(("action", "move"), [
     ("right+bumper+saw+mine", Move(Kind.STEP, int(Direction.RIGHT), bumper=True, saw=True, mine=True)),
-    ("rnc:12-3", Move(Kind.RNC, 12, second=3)),
+    ("die:6", Move(Kind.DIE, 6)),
     ("gear:g3y", Move(Kind.GEAR, name="g3y")),
     ("grid:P6", Move(Kind.GRID, 5)),
     ("boost:2+mine", Move(Kind.BOOST, 2, mine=True)),

@@ -78,19 +78,6 @@ def test_kept_die_tables_match_enumeration(dice: int, rule: int) -> None:
         assert math.isclose(table.get(f"steer:{v}", 0.0), counts[v] / 6 ** dice)
 
 
-@given(st.integers(1, 6), st.integers(1, 2))
-def test_rush_n_crush_table_matches_enumeration(dice: int, target_faces: int) -> None:
-    counts: dict[str, int] = {}
-    for roll in itertools.product(range(1, 7), repeat=dice):
-        both = sum(1 for d in roll if d <= 2)
-        target = sum(1 for d in roll if 3 <= d <= 2 + target_faces)
-        counts[f"rnc:{both}-{target}"] = counts.get(f"rnc:{both}-{target}", 0) + 1
-    table = dict(rules.rnc_table(dice, target_faces).outcomes)
-    assert table.keys() == counts.keys()
-    for action, n in counts.items():
-        assert math.isclose(table[action], n / 6 ** dice)
-
-
 @given(st.sampled_from(["sprint", "ring", "oval", "grand-prix"]))
 def test_ahead_and_behind_are_inverse(course: str) -> None:
     """Content 4.2: "directly forward/backward (i.e. within your lane, even if it's curving)" is repeated

@@ -10,9 +10,8 @@
 | ``heat:N`` | chance: the red (or Rocket Booster) dice give N heat |
 | ``steer:N`` | chance: the white dice give N lane changes |
 | ``crash:N`` | chance: a fixed obstruction deals N structure (the inverted steering roll) |
-| ``die:N`` | chance: one d6 (a wreck, a mine, a Side Ram, the Lateral Circular Saw) |
+| ``die:N`` | chance: one d6 (a wreck, a mine, a Side Ram, the Lateral Circular Saw, each Rush 'n' Crush die) |
 | ``hits:N`` | chance: N dice of a Machine Gun or Flamer hit (1-2) |
-| ``rnc:B-T`` | chance: a Rush 'n' Crush: B dice hit both cars, T dice the target only |
 | ``ahead``, ``left``, ``right`` | one step: straight ahead, diagonally forward left / right |
 | ``...+bumper``, ``...+saw`` | a Side Ram Using the Side Bumper / the Lateral Circular Saw |
 | ``...+mine`` | drop a mine on the square being left |
@@ -46,13 +45,12 @@ class Kind(enum.IntEnum):
     CRASH = 8
     DIE = 9
     HITS = 10
-    RNC = 11
-    STEP = 12
-    SWERVE = 13
-    ARM = 14
-    USE = 15
-    BOOST = 16
-    END = 17
+    STEP = 11
+    SWERVE = 12
+    ARM = 13
+    USE = 14
+    BOOST = 15
+    END = 16
 
 
 class Direction(enum.IntEnum):
@@ -67,7 +65,6 @@ class Move(NamedTuple):
     kind: Kind
     number: int = 0
     name: str = ""
-    second: int = 0
     bumper: bool = False
     saw: bool = False
     mine: bool = False
@@ -98,10 +95,6 @@ def point(kind: Kind, node: str) -> str:
 
 def numbered(word: str, n: int) -> str:
     return f"{word}:{n}"
-
-
-def rnc(both: int, target: int) -> str:
-    return f"rnc:{both}-{target}"
 
 
 def step(direction: Direction, bumper: bool = False, saw: bool = False, mine: bool = False) -> str:
@@ -143,10 +136,6 @@ def parse(action: str) -> Move:
     if sep and rest:
         if word == "grid" and rest[0] == "P" and rest[1:].isdigit() and not flags:
             return Move(Kind.GRID, int(rest[1:]) - 1)
-        if word == "rnc" and not flags:
-            both, dash, target = rest.partition("-")
-            if dash and both.isdigit() and target.isdigit():
-                return Move(Kind.RNC, int(both), second=int(target))
         if word in NUMBERED and rest.isdigit() and (not flags or (word == "boost" and flags == {"mine"})):
             return Move(NUMBERED[word], int(rest), mine=mine)
         if word in NAMED and not flags:
@@ -165,8 +154,6 @@ def write(move: Move) -> str:
         return step(Direction(move.number), move.bumper, move.saw, move.mine)
     if kind is Kind.SWERVE:
         return swerve(Direction(move.number))
-    if kind is Kind.RNC:
-        return rnc(move.number, move.second)
     if kind is Kind.BOOST:
         return boost(move.number, move.mine)
     for word, k in NUMBERED.items():

@@ -86,19 +86,6 @@ def kept_die_table(word: str, rule: int, dice: int) -> ChanceTable:
     return _table(word, [(v, (7 - v) ** dice - (6 - v) ** dice) for v in range(1, 7)])
 
 
-@cache
-def rnc_table(dice: int, target_faces: int) -> ChanceTable:
-    """A Rush 'n' Crush: ``rnc:B-T``, B dice of 1-2 (both cars) and T of 3 (3-4 with the Combat Bumper)."""
-    both, target = 2 / 6, target_faces / 6
-    rest = 1 - both - target
-    outcomes = []
-    for b in range(dice + 1):
-        for t in range(dice - b + 1):
-            p = comb(dice, b) * comb(dice - b, t) * both ** b * target ** t * rest ** (dice - b - t)
-            outcomes.append((notation.rnc(b, t), p))
-    return ChanceTable(sorted(outcomes))
-
-
 def chance_table(s: RushState, need: tuple[int, ...]) -> ChanceTable:
     """The outcomes of the roll ``need`` (a ``Task`` entry)."""
     task = need[0]
@@ -112,8 +99,6 @@ def chance_table(s: RushState, need: tuple[int, ...]) -> ChanceTable:
         return kept_die_table("crash", LOWEST if rule == HIGHEST else HIGHEST, dice)
     if task in (Task.GUN, Task.FLAME):
         return binomial_table("hits", need[2], 2)
-    if task == Task.RNC:
-        return rnc_table(need[3], 2 if need[4] else 1)
     if task == Task.BOOST_HEAT:
         return binomial_table("heat", need[2], 2)
     return DIE_TABLE
@@ -578,7 +563,26 @@ def rush_n_crush(s: RushState, car: int, target: int, booster: bool, events: lis
     s.rnc_rolled = (*s.rnc_rolled, car)
     events.append(Event("rush-n-crush", f"{name} rushes {other} from behind: {dice} dice",
                         "Movement: Rush 'n' Crush"))
-    s.queue = ((Task.RNC, car, target, dice, int(s.g.dashboards[car].combat_bumper)), *s.queue)
+    s.queue = ((Task.RNC, car, target, dice, int(s.g.dashboards[car].combat_bumper), 0, 0), *s.queue)
+
+
+def rush_n_crush_die(s: RushState, need: tuple[int, ...], die: int, events: list[Event]) -> None:
+    """Movement: "For each 1-2, both vehicles take a structure point; on a 3 (3-4 if you have Combat Bumper)
+    only the target takes one." One die at a time; the damage of all the dice is applied together."""
+    _, car, target, dice, bumper, both, target_only = need
+    if die <= 2:
+        both += 1
+        effect = "both cars"
+    elif die <= 3 + bumper:
+        target_only += 1
+        effect = "the target only"
+    else:
+        effect = "no one"
+    events.append(Event("rnc-die", f"Rush 'n' Crush die {die}: {effect}", "Movement: Rush 'n' Crush"))
+    if dice > 1:
+        s.queue = ((Task.RNC, car, target, dice - 1, bumper, both, target_only), *s.queue)
+    else:
+        damage_cars(s, {car: both, target: both + target_only}, {}, "Movement: Rush 'n' Crush", events)
 
 
 def cross_finish(s: RushState, car: int, events: list[Event]) -> None:
@@ -787,10 +791,7 @@ def resolve_roll(s: RushState, move: Move, events: list[Event]) -> None:
         events.append(Event("hits", f"{n} hits", "Movement: Flamer"))
         damage_cars(s, {}, {car: n}, "Movement: Flamer", events)
     elif task == Task.RNC:
-        both, target_only = move.number, move.second
-        events.append(Event("rnc-dice", f"{both} dice hit both cars, {target_only} the target only",
-                            "Movement: Rush 'n' Crush"))
-        damage_cars(s, {car: both, need[2]: both + target_only}, {}, "Movement: Rush 'n' Crush", events)
+        rush_n_crush_die(s, need, n, events)
     elif task == Task.BOOST_HEAT:
         events.append(Event("booster-heat", f"{name} rolls {need[2]} heat dice for the Booster: {n} heat",
                             "Movement: Rocket Booster"))

@@ -77,7 +77,8 @@ class Task(enum.IntEnum):
     FLAME = 9
     """(FLAME, target, dice): the Flamer."""
     RNC = 10
-    """(RNC, attacker, target, dice, combat_bumper): a Rush 'n' Crush."""
+    """(RNC, attacker, target, dice left, combat_bumper, both so far, target-only so far): a Rush 'n' Crush,
+    one die at a time."""
     BOOST_HEAT = 11
     """(BOOST_HEAT, car, dice): a heat die per square the Rocket Booster moved."""
     FORWARD = 12

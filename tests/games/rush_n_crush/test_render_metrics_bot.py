@@ -60,13 +60,15 @@ def test_metrics_account_for_every_point_of_damage_and_heat(players: int, seed: 
 
 
 def test_metrics_over_seeded_races_see_weapons_rams_and_wrecks() -> None:
-    """Over a few races the counters are not all zero: the metrics read the events they are meant to."""
+    """Over a few races the counters are not all zero: the metrics read the events they are meant to (wrecks
+    are rarer: 2 in 30 such races; the test above checks them against the final state)."""
     totals: dict[str, float] = {}
-    for seed in range(12):
+    for seed in range(20):
         for key, value in metrics.race_metrics(_race(4, seed)).items():
             totals[key] = totals.get(key, 0.0) + value
-    for key in ("damage_machine_gun", "shots", "mines_dropped", "rocket_boosters", "heat_rocket_booster",
-                "side_rams", "rush_n_crush_rams", "wrecks"):
+    for key in ("damage_machine_gun", "damage_rush_n_crush", "damage_mine", "damage_obstruction", "heat_flamer",
+                "heat_red_dice", "shots", "mines_dropped", "rocket_boosters", "heat_rocket_booster", "side_rams",
+                "rush_n_crush_rams", "extinguishers"):
         assert totals[key] > 0, key
 
 

@@ -12,6 +12,7 @@ from slipstream.engine.game import State
 
 from . import notation, rules
 from .content import FINISH, HIGHEST, LOWEST, UNLIMITED
+from .metrics import finish_key
 from .notation import Direction, Kind
 from .state import AFTER, GEAR, MOVE, POINTS, SWERVE, RushState
 
@@ -25,7 +26,7 @@ HEAT: Final = 2.0
 """The cost of one Heat point, in ranks (more as the car nears its skull)."""
 STEERING: Final = 1.5
 """The cost of spending a Steering point (they never come back)."""
-POINT: Final = 3.0
+POINT: Final = 0.3
 """The cost of spending a Turbo or Brake point."""
 BLOCKED_AHEAD: Final = 2.0
 """Ending a move with an obstruction or a wreck in the next two squares of the lane."""
@@ -192,8 +193,9 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, point_cost: float = POINT) -> None:
         self.rng = random.Random(seed)
+        self.point_cost = point_cost
 
     def choose(self, state: State, seat: int) -> str:
         legal = state.legal_actions()
@@ -245,7 +247,7 @@ class HeuristicBot:
             elif move.kind is Kind.GEAR:
                 node, turbo, cost = gear.node(move.name), s.turbo_spent, 0.0
             elif move.kind in (Kind.TURBO, Kind.BRAKE):
-                node, cost = gear.node(move.name), POINT
+                node, cost = gear.node(move.name), self._point_cost(s, car)
                 turbo = s.turbo_spent + (move.kind is Kind.TURBO)
             else:
                 continue
@@ -253,6 +255,13 @@ class HeuristicBot:
             if value > score:
                 best, score = action, value
         return best
+
+    def _point_cost(self, s: RushState, car: int) -> float:
+        """A Turbo or Brake point is worth less as the line nears (a point left at the end is wasted)
+        and half as much to a car behind the leader (it has to catch up)."""
+        left = max(0.0, 1 - rules.progress(s, car) / finish_key(s))
+        behind = any(rules.progress(s, c) > rules.progress(s, car) for c in rules.running(s))
+        return self.point_cost * left * (0.5 if behind else 1.0)
 
     def _step(self, s: RushState, car: int, legal: list[str]) -> str:
         planner = Planner(s, car)

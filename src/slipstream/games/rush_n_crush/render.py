@@ -95,7 +95,9 @@ def _turn(view: dict[str, Any]) -> list[str]:
     turn = view["turn"]
     changes = "unlimited" if turn["lane_changes"] is None else str(turn["lane_changes"])
     stage = ROLLS.get(view["roll"], view["roll"]) if view["roll"] else view["phase"]
-    return [f"P{view['active'] + 1} ({stage}): movement {turn['movement']}, lane changes {changes}",
+    moving = "" if view["phase"] in ("gear", "points") else (
+        f": movement {turn['movement']}, lane changes {changes}")
+    return [f"P{view['active'] + 1} ({stage}){moving}",
             f"   activations left {turn['activations']}" + (", Rocket Booster fired" if turn["boosted"] else "")]
 
 

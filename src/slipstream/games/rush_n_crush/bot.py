@@ -5,6 +5,7 @@ they bear, and boosts when the way ahead is clear."""
 from __future__ import annotations
 
 import random
+from functools import cache
 from math import comb
 from typing import Final
 
@@ -36,6 +37,7 @@ ARM_ORDER: Final = ("machine-gun", "flamer", "rocket-booster", "fire-extinguishe
 """The pieces the bot arms first."""
 
 
+@cache
 def _kept_values(rule: int, dice: int) -> list[tuple[int, float]]:
     """(value, probability) of the highest or lowest of ``dice`` d6."""
     table = rules.kept_die_table("v", rule, dice)
@@ -102,6 +104,10 @@ class Planner:
         changes (-1: unlimited) and ``steering`` Steering points; direction 9 when nothing moves."""
         if moves <= 0:
             return (self.after(square), 9)
+        if changes >= moves:
+            changes = -1
+        if changes < 0:
+            steering = 0
         key = (square, lap, moves, changes, steering)
         found = self.memo.get(key)
         if found is not None:

@@ -130,6 +130,9 @@ def test_describe_action_labels() -> None:
     assert render.describe_action("use:machine-gun") == "Use the Machine Gun"
     assert render.describe_action("boost:2") == "fire the Rocket Booster: 2 square(s) straight on"
     assert render.describe_action("swerve-right") == "swerve right round the obstruction"
+    assert render.describe_action("steer:1") == "1 lane change"
+    assert render.describe_action("crash:4") == "4 structure from the obstruction"
+    assert render.describe_action("die:5") == "the die shows 5"
     assert render.describe_action("nonsense") == "nonsense"
 
 

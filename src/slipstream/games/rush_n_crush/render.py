@@ -154,7 +154,14 @@ def describe_action(action: str) -> str:
         return f"fire the Rocket Booster: {move.number} square(s) straight on{mine}"
     if kind is Kind.GRID:
         return f"grid slot to P{move.number + 1}"
+    if kind in _ROLLED:
+        return _ROLLED[kind].format(n=move.number, s="" if move.number == 1 else "s")
     return action
+
+
+_ROLLED = {Kind.HEAT: "{n} heat", Kind.STEER: "{n} lane change{s}", Kind.CRASH: "{n} structure from the obstruction",
+           Kind.DIE: "the die shows {n}", Kind.HITS: "{n} hit{s}"}
+"""Chance outcomes in words."""
 
 
 def _lane_changes(s: Any, node: int) -> str:

@@ -36,6 +36,7 @@ def place(s: RushState, squares: dict[int, str], active: int = 0, order: tuple[i
     rules.reset_turn(s, 2)
     for name, value in fields.items():
         setattr(s, name, value)
+    s.destructions = max(s.destroyed)
     return s.copy()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from slipstream.games.rush_n_crush import rules
 from slipstream.games.rush_n_crush.state import AFTER, MOVE, ROLL, RushState, Task
 
 from .helpers import armed, moving, new, outcomes, place, where
@@ -28,8 +29,10 @@ def test_side_ram_clear_displaces_on_four_with_the_bumper() -> None:
     assert {"right", "right+bumper", "right+saw", "right+bumper+saw"} <= set(s.legal_actions())
     s = s.apply("right+bumper")
     assert s.activations == 1 and not s.armed[0] & 1
+    stamps = s.stamp
     s = s.apply("die:3")
     assert where(s, 1) == "0.3.3" and where(s, 0) == "0.2.3"
+    assert s.stamp[1] == stamps[1] and s.stamp[0] > max(stamps)  # RC-A10: the displaced car keeps its stamp
     assert (s.structure[0], s.structure[1]) == (FULL, FULL)
     assert s.movement == 7 and s.lane_changes == 1 and s.stage is MOVE
 
@@ -117,3 +120,26 @@ def test_side_ram_displaces_onto_a_mine() -> None:
     assert s.structure[1] == FULL - 1 and where(s, 1) == "0.3.3" and s.stage is ROLL
     s = s.apply("die:1")
     assert s.structure[1] == FULL - 2 and s.mines == () and where(s, 0) == "0.2.3"
+
+
+def test_a_wreck_on_the_far_side_blocks_the_displacement() -> None:
+    """Movement: "If the far side of the target space is clear": a wreck there is not clear (RC-G10), so a
+    4 is the blocked row's T and nobody is displaced."""
+    s = ram_position(3, destroyed=(0, 0, 1)).apply("right").apply("die:4")
+    assert s.structure[1] == FULL - 1 and where(s, 1) == "0.2.3" and where(s, 0) == "0.1.3"
+
+
+def test_a_piece_armed_this_turn_cannot_ram() -> None:
+    """Movement: "You cannot move the same counter twice in a turn" (RC-A6): a Side Bumper armed this turn
+    cannot be Used in this turn's Side Ram."""
+    s = place(new(), {0: "0.1.2", 1: "0.2.3"})
+    s = moving(s.apply("arm:side-bumper"), "g1r", lane_changes=2)
+    assert "right" in s.legal_actions() and "right+bumper" not in s.legal_actions()
+
+
+def test_the_rush_n_crush_quota_renews_each_round() -> None:
+    """RC-G12 (once-per-round): the quota counts within a round; a new round starts with none used."""
+    s = place(new(3, rush_attacks="once-per-round"), {0: "0.1.2", 1: "0.1.3", 2: "0.2.2"}, rnc_rolled=(2,))
+    s = s.copy()
+    rules.start_round(s, [])
+    assert s.rnc_rolled == ()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -152,3 +153,14 @@ def test_user_content_replaces_the_shipped(tmp_path: Path) -> None:
     path = content_file(tmp_path, "steering = 6", "steering = 9")
     game = slipstream.load("rush-n-crush", players=2, content=str(path))
     assert game.start().view(None)["cars"][0]["steering"] == 9
+
+
+def test_json_content_and_course_files(tmp_path: Path) -> None:
+    """A content or course file may be JSON as well as TOML."""
+    content = tmp_path / "content.json"
+    content.write_text(json.dumps(read_data(CONTENT_PATH)))
+    course = tmp_path / "loop.json"
+    course.write_text(json.dumps({"course": {"id": "loop", "faces": ["C1b", "C2b", "C3b", "C4b"], "closed": True,
+                                             "laps": 3, "source": "default"}}))
+    game = slipstream.load("rush-n-crush", players=2, content=str(content), course=str(course))
+    assert game.track.closed and game.track.laps == 3 and game.start().view(None)["course"]["id"] == "loop"

@@ -112,3 +112,12 @@ def test_the_owner_never_rolls_for_its_mine() -> None:
     s.mines = ((s.g.track.square_named("0.1.3"), 2),)
     s = moving(s, "g1b").apply("ahead")
     assert s.stage is MOVE and len(s.mines) == 1
+
+
+def test_rocket_booster_into_an_obstruction_ends_it_without_a_lane_change() -> None:
+    """Content 5.8: the Booster moves only "directly forward": a fixed obstruction deals its damage (1 at
+    speed 4) and ends the Booster, with no compulsory lane change; heat dice only for squares moved."""
+    s = armed(moving(place(new(), {0: "1.0.5", 1: "0.3.7"}), "g1b", movement=1), 0, "rocket-booster")
+    s = s.apply("ahead").apply("boost:3")
+    assert where(s, 0) == "2.0.1" and s.structure[0] == 8 - 1 and s.stage is ROLL
+    assert outcomes(s) == pytest.approx({"heat:0": 2 / 3, "heat:1": 1 / 3})

@@ -39,7 +39,8 @@ def _states(players: int, seed: int, **options: Any) -> list[State]:
     return random_states(game.start(seed=seed), random.Random(seed))
 
 
-RACES = [(4, 1, {}), (6, 2, {"course": "grand-prix"}), (3, 3, {"course": "ring"}), (2, 4, {"course": "oval"})]
+RACES = [(4, 1, {}), (6, 2, {"course": "grand-prix", "seat_assignment": "random"}), (3, 3, {"course": "ring"}),
+         (2, 4, {"course": "oval"})]
 
 
 def _course_marks(lines: list[str]) -> dict[str, str]:
@@ -67,7 +68,7 @@ def test_every_line_fits_and_every_square_shows_what_is_there(players: int, seed
         lines = _plain(render.board(view))
         assert all(len(line) <= WIDTH for line in lines), "\n".join(lines)
         marks = _course_marks(lines)
-        assert len(marks) == sum(len(lane) for tile in view["course"]["lanes"] for lane in tile)
+        assert len(marks) == sum(len(lane) for tile in view["course"]["tiles"] for lane in tile["lanes"])
         expected = {sq: "#" for sq in view["obstructions"]}
         expected.update({m["square"]: "*" for m in view["mines"]})
         expected.update({sq: "X" for sq in view["wrecks"]})

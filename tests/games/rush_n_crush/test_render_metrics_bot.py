@@ -35,7 +35,7 @@ def test_metrics_account_for_every_point_of_damage_and_heat(players: int, seed: 
     ``hits:N`` rolls took (capped by the Structure left)."""
     final = _race(players, seed, course)
     m = metrics.race_metrics(final)
-    dashboards = final.g.dashboards
+    dashboards = final.dash
     lost = sum(d.structure - final.structure[c] for c, d in enumerate(dashboards))
     assert m["damage_total"] == lost
     assert sum(v for k, v in m.items() if k.startswith("damage_") and k != "damage_total") == lost
@@ -111,7 +111,7 @@ def test_heuristic_bot_drives_through_a_rock_field_unhurt(steer: int) -> None:
             s = s.apply({"steer": f"steer:{steer}", "heat": "heat:0"}.get(word, s.legal_actions()[0]))
         else:
             s = s.apply(bot.choose(s, 0))
-    assert s.structure[0] == s.g.dashboards[0].structure
+    assert s.structure[0] == s.dash[0].structure
     assert s.g.track.tile[s.square[0]] >= 4 and s.movement == 0
 
 

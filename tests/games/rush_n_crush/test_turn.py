@@ -182,3 +182,33 @@ def test_fire_extinguisher_before_the_heat_roll() -> None:
     s = s.apply("use:fire-extinguisher")
     assert s.heat[0] == 2 and s.stage is GEAR
     assert isinstance(s, RushState)
+
+
+def test_random_seating_deals_cars_then_drivers() -> None:
+    """Setup: "Each player takes a car (large card) and a driver (small card), ideally from the same Team
+    (colour) though it doesn't really matter" (option seat_assignment = random): the cars, then the drivers,
+    are dealt by chance, and each dashboard starts from its dealt car."""
+    s = slipstream.load("rush-n-crush", players=2, seat_assignment="random").start(seed=3)
+    assert s.actor == "chance" and len(s.chance_outcomes()) == 6
+    assert s.view(None)["cars"][0]["car"] is None
+    s = play(s, "car:ram-mines", "car:armour-computer")
+    assert [a for a, _ in s.chance_outcomes()][:2] == ["driver:bumper-flame", "driver:bumper-gun"]
+    s = play(s, "driver:flame-gun", "driver:gun-saw")
+    cars = s.view(None)["cars"]
+    assert [(c["car"], c["driver"]) for c in cars] == [("ram-mines", "flame-gun"), ("armour-computer", "gun-saw")]
+    assert (s.structure, s.turbo, s.mines_left) == ((6, 8), (4, 3), (4, 0))
+    assert s.legal_actions() == ["grid:P1", "grid:P2"]
+
+
+def test_brake_points_exclude_turbo_points() -> None:
+    """Content 1.4 (RC-X5): after a Brake point, no Turbo point in the same turn."""
+    s = place(new(), {}, node=(11, 0)).apply("keep").apply("brake:g3y")
+    assert s.brake[0] == s.g.dashboards[0].brake - 1
+    assert not any(a.startswith("turbo:") for a in s.legal_actions())
+
+
+def test_heat_at_the_capacity_is_not_yet_the_skull() -> None:
+    """Introduction: destroyed when the Heat counter "reaches the skull", the box after the last (heat 9 on
+    a track of 8, RC-G4): heat 8 still runs."""
+    s = place(new(3), {}, node=(7, 0, 0), heat=(6, 0, 0)).apply("keep").apply("done").apply("heat:2")
+    assert s.heat[0] == 8 and not s.destroyed[0] and s.stage is ROLL

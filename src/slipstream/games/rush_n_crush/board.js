@@ -3,7 +3,7 @@
 // cars, wrecks, mines and fixed obstructions on it, then every car's dashboard.
 // Clicking a square the active car can step to (straight ahead, diagonally left or right, or the side
 // of a compulsory lane change) sends that step. Reads only the seat's view (see
-// slipstream/games/rush_n_crush/state.py, _view(): course.lanes holds the squares' lengths).
+// slipstream/games/rush_n_crush/state.py, _view(): course.tiles[t].lanes holds the squares' lengths).
 import { esc } from "/static/common.js";
 
 const RANK = 13;
@@ -13,8 +13,12 @@ const HEAD = 16;
 const LANES = 4;
 
 // The course's squares by lane, unrolled: {tile, lane, index, start, end} with start/end in ranks.
+function tileLanes(course) {
+  return ((course && course.tiles) || []).map((tile) => tile.lanes || []);
+}
+
 export function geometry(course) {
-  const tiles = course.lanes || [];
+  const tiles = tileLanes(course);
   const lanes = Array.from({ length: LANES }, () => []);
   let offset = 0;
   const tileStart = [];
@@ -70,7 +74,7 @@ function clickable(view, ctx, geo) {
 }
 
 function bands(view, width) {
-  const tiles = (view.course && view.course.lanes) || [];
+  const tiles = tileLanes(view.course);
   const out = [[]];
   let used = 0;
   tiles.forEach((tile, t) => {
@@ -94,6 +98,7 @@ function bar(value, top, colour, title) {
 function dashboards(view, ctx) {
   const order = view.order || [];
   return (view.cars || []).map((c) => {
+    if (c.car_name === null || c.car_name === undefined) return `<div class="racer-card"><b>${esc(ctx.names[c.seat])}</b> <span class="muted">waits for its car and driver</span></div>`;
     const colour = ctx.colours[c.seat % ctx.colours.length];
     const me = c.seat === ctx.seat ? " me" : "";
     const turn = c.destroyed ? '<span class="tag">wreck</span>' : view.active === c.seat ? '<span class="tag">to play</span>'
@@ -112,7 +117,8 @@ function dashboards(view, ctx) {
 }
 
 export function draw(view, ctx) {
-  const course = view.course || { lanes: [] };
+  const course = view.course || { tiles: [] };
+  const lanesOf = tileLanes(course);
   const geo = geometry(course);
   const W = ctx.narrow ? 540 : 780;
   const pad = 12;
@@ -132,7 +138,7 @@ export function draw(view, ctx) {
     const y0 = pad + b * bandH;
     let x = pad;
     for (const t of band) {
-      const tile = course.lanes[t];
+      const tile = lanesOf[t];
       const ranks = (tile[0] || []).reduce((a, c) => a + c, 0);
       const curve = new Set(tile.map((l) => l.length)).size > 1;
       svg += `<text x="${x}" y="${y0 + 11}" font-size="11" fill="#aab">T${t} ${esc((course.faces || [])[t] || "")}${curve ? " (curve)" : ""}</text>`;
@@ -170,7 +176,7 @@ export function draw(view, ctx) {
     }
   });
   svg += `</svg>`;
-  const last = course.closed ? `start/finish line at the end of T0, ${course.laps} lap(s)` : `finish line at the end of T${(course.lanes || []).length - 1}`;
+  const last = course.closed ? `start/finish line at the end of T0, ${course.laps} lap(s)` : `finish line at the end of T${lanesOf.length - 1}`;
   const turn = view.turn && view.active !== null && view.active !== undefined
     ? ` · P${view.active + 1}: ${esc(view.phase)}, movement ${view.turn.movement}, lane changes ${view.turn.lane_changes ?? "unlimited"}, activations ${view.turn.activations}`
     : "";

@@ -152,7 +152,7 @@ class Planner:
     def rush(self, moves: int) -> float:
         """A Rush 'n' Crush ends the move: ``moves`` dice; each 1-2 hurts both cars, each 3 (3-4 with the
         Combat Bumper) the target only. Damage to a rival is worth half what the bot's own costs."""
-        bumper = self.s.g.dashboards[self.car].combat_bumper
+        bumper = self.s.dash[self.car].combat_bumper
         own = moves / 3
         theirs = moves * (2 if bumper else 1) / 6 + own
         death = DEATH if own >= self.structure - 0.5 else 0.0
@@ -170,7 +170,7 @@ def heat_cost(s: RushState, car: int, node: int, turbo_spent: int) -> float:
     if not dice:
         return 0.0
     p = min(6, s.g.content.model.dice.heat_on + turbo_spent) / 6
-    cap = s.g.dashboards[car].heat_capacity
+    cap = s.dash[car].heat_capacity
     room = cap - s.heat[car]
     weight = HEAT * (1 + 2 * s.heat[car] / cap)
     death = sum(comb(dice, k) * p ** k * (1 - p) ** (dice - k) for k in range(room + 1, dice + 1))
@@ -233,7 +233,7 @@ class HeuristicBot:
         for piece in ("machine-gun", "flamer"):
             if notation.use(piece) in opts:
                 return notation.use(piece)
-        cap = s.g.dashboards[car].heat_capacity
+        cap = s.dash[car].heat_capacity
         if notation.use("fire-extinguisher") in opts and s.heat[car] >= cap - 3:
             return notation.use("fire-extinguisher")
         if s.activations >= 2 or s.stage is AFTER:
@@ -312,6 +312,6 @@ class HeuristicBot:
             if sq < 0 or track.obstruction[sq] or rules.car_at(s, sq) >= 0 or rules.wreck_at(s, sq):
                 break
             clear += 1
-        room = s.g.dashboards[car].heat_capacity - s.heat[car]
+        room = s.dash[car].heat_capacity - s.heat[car]
         clear = min(clear, room - 2)
         return notation.boost(clear) if clear >= 1 else notation.END

@@ -456,6 +456,27 @@ class Track:
     """The squares of grid slots 1..6 (section 4.8)."""
     tile_squares: tuple[tuple[tuple[int, ...], ...], ...]
     """``tile_squares[t][lane]``: the squares of that lane on tile t, in the direction of travel."""
+    names: tuple[str, ...]
+    """Each square's name, ``tile.lane.index`` (``name_of``)."""
+    placements: tuple[tuple[int, int, int], ...]
+    """Each tile's entry cell and heading on the grid of cells, ``(x, y, heading)`` (0-3: N, E, S, W)."""
+    kinds: tuple[str, ...]
+    shapes: tuple[str, ...]
+
+    def tiles_view(self) -> list[dict[str, object]]:
+        """The course as data for a board: per tile its face, kind, shape, placement, the lengths in ranks
+        of each lane's squares, and its obstructions ``[lane, index]``."""
+        out: list[dict[str, object]] = []
+        for t, lanes in enumerate(self.tile_squares):
+            x, y, heading = self.placements[t]
+            out.append({
+                "face": self.faces[t], "kind": self.kinds[t], "shape": self.shapes[t],
+                "cell": [x, y], "heading": "NESW"[heading],
+                "lanes": [[self.end[sq] - self.start[sq] for sq in lane] for lane in lanes],
+                "obstructions": [[self.lane[sq], self.index[sq]] for lane in lanes for sq in lane
+                                 if self.obstruction[sq]],
+            })
+        return out
 
     @property
     def squares(self) -> int:
@@ -463,7 +484,7 @@ class Track:
 
     def name_of(self, square: int) -> str:
         """``tile.lane.index``, e.g. ``3.0.5``."""
-        return f"{self.tile[square]}.{self.lane[square]}.{self.index[square]}"
+        return self.names[square]
 
     def square_named(self, name: str) -> int:
         t, lane, i = (int(x) for x in name.split("."))
@@ -477,8 +498,9 @@ HEADINGS: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
 
 def _check_layout(source: str, course: CourseModel, faces: dict[str, FaceModel],
-                  shapes: dict[str, ShapeModel]) -> None:
-    """V1-V5 of section 4.6: real faces, each tile once, no overlap, a closed course joins up."""
+                  shapes: dict[str, ShapeModel]) -> tuple[tuple[int, int, int], ...]:
+    """V1-V5 of section 4.6: real faces, each tile once, no overlap, a closed course joins up. Returns
+    each tile's placement: its entry cell and heading ``(x, y, heading)``, heading 0-3 = N, E, S, W."""
     record = f"course {course.id}"
     if len(course.faces) > 10:
         raise ContentError(source, record, "faces", "a course has 1 to 10 tiles (V1)")
@@ -499,7 +521,9 @@ def _check_layout(source: str, course: CourseModel, faces: dict[str, FaceModel],
         raise ContentError(source, record, "laps", "more than one lap needs a closed course (V5)")
     x, y, heading = 0, 0, 0
     taken: dict[tuple[int, int], str] = {}
+    placements = []
     for t, fid in enumerate(course.faces):
+        placements.append((x, y, heading))
         shape = shapes[faces[fid].shape]
         fx, fy = HEADINGS[heading]
         rx, ry = HEADINGS[(heading + 1) % 4]
@@ -517,12 +541,13 @@ def _check_layout(source: str, course: CourseModel, faces: dict[str, FaceModel],
         raise ContentError(source, record, "faces",
                            f"the course does not join up: tile {last} ({course.faces[-1]}) ends at cell "
                            f"({x}, {y}) heading {'NESW'[heading]}, not back at tile 0 (V3)")
+    return tuple(placements)
 
 
 def build_track(source: str, course: CourseModel, faces: dict[str, FaceModel],
                 shapes: dict[str, ShapeModel]) -> Track:
     """The course's squares and neighbours (section 4.2), after checking its layout."""
-    _check_layout(source, course, faces, shapes)
+    placements = _check_layout(source, course, faces, shapes)
     lane_of: list[int] = []
     tile_of: list[int] = []
     index_of: list[int] = []
@@ -582,6 +607,8 @@ def build_track(source: str, course: CourseModel, faces: dict[str, FaceModel],
         tuple(find(lane_of[s], start[s] - 1) for s in squares),
         tuple(find(lane_of[s] - 1, start[s]) for s in squares), tuple(find(lane_of[s] + 1, start[s]) for s in squares),
         total, line, tuple(grid), tuple(tile_squares),
+        tuple(f"{tile_of[s]}.{lane_of[s]}.{index_of[s]}" for s in squares), placements,
+        tuple(faces[f].kind for f in course.faces), tuple(faces[f].shape for f in course.faces),
     )
 
 

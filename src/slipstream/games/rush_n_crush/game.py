@@ -11,7 +11,7 @@ from slipstream.engine.hooks import GameHooks
 
 from . import rules
 from .content import Content, Dashboard, Gear, Track, build_gear, course_names, load_content, load_track
-from .state import GRID, RushState
+from .state import DEAL, GRID, RushState
 
 DEFAULT_COURSE = "sprint"
 
@@ -35,13 +35,13 @@ class RushNCrush(Game):
                    "each round (once-per-car)", choices=rules.RUSH_ATTACKS),
         OptionSpec("gear_lines", "full", "the gear matrix's white lines: every diagonal (full) or only from "
                    "and to orange and red nodes (upshift-at-high-revs)", choices=("full", "upshift-at-high-revs")),
-        OptionSpec("seat_assignment", "team", "team: seat k takes car k and driver k of the content",
-                   choices=("team",)),
+        OptionSpec("seat_assignment", "team", "team: seat k takes car k and driver k of the content; random: "
+                   "the cars and drivers are dealt at random", choices=("team", "random")),
         OptionSpec("content", None, "a content file (gear matrix, dice, cars, drivers) replacing the shipped one"),
     )
     conformance_options: ClassVar[tuple[tuple[int, dict[str, Any]], ...]] = (
         (3, {"course": "ring", "rush_attacks": rules.ONCE_PER_ROUND}),
-        (5, {"course": "grand-prix", "gear_lines": "upshift-at-high-revs"}),
+        (5, {"course": "grand-prix", "gear_lines": "upshift-at-high-revs", "seat_assignment": "random"}),
         (6, {"course": "oval", "rush_attacks": rules.ONCE_PER_CAR}),
     )
 
@@ -82,17 +82,13 @@ class RushNCrush(Game):
         s = RushState()
         s.game = s.g = self
         n = self.players
-        s.stage = s.phase = GRID
+        s.stage = s.phase = DEAL if self.options["seat_assignment"] == "random" else GRID
+        s.dash = self.dashboards
+        s.dealt = ()
         s.square = [-1] * n
         s.lap = (0,) * n
         s.node = (0,) * n
-        s.structure = tuple(d.structure for d in self.dashboards)
-        s.heat = (0,) * n
-        s.steering = tuple(d.steering for d in self.dashboards)
-        s.brake = tuple(d.brake for d in self.dashboards)
-        s.turbo = tuple(d.turbo for d in self.dashboards)
-        s.armed = (0,) * n
-        s.mines_left = tuple(d.mines for d in self.dashboards)
+        rules.set_dashboards(s)
         s.mines = ()
         s.stamp = (0,) * n
         s.clock = 0

@@ -15,7 +15,7 @@ from slipstream.engine.estimate import win_chances
 from slipstream.engine.game import State
 
 from . import rules
-from .state import GRID, OVER, RushState
+from .state import DEAL, GRID, OVER, RushState
 
 SOURCES: Final = (
     ("machine_gun", "Machine Gun"), ("flamer", "Flamer"), ("circular_saw", "Lateral Circular Saw"),
@@ -59,7 +59,7 @@ def race_metrics(final_state: State) -> dict[str, float]:
         replay = replay.apply_unchecked(action)
         kinds = [e.kind for e in replay.events]
         mine_removed = "mine-gone" in kinds
-        if before.stage is not GRID and replay.order and before.order and (
+        if before.stage is not GRID and before.stage is not DEAL and replay.order and before.order and (
                 replay.turn != before.turn or replay.round != before.round):
             out["turns"] += 1
         for e in replay.events:
@@ -76,7 +76,7 @@ def race_metrics(final_state: State) -> dict[str, float]:
                 out[f"heat_{source if source in ('flamer', 'rocket_booster') else 'red_dice'}"] += gained
     if s.stage is OVER:
         out["turns"] += 1
-    dashboards = s.g.dashboards
+    dashboards = s.dash
     destroyed = [c for c in range(n) if s.destroyed[c]]
     out["wrecks"] = float(len(destroyed))
     out["destroyed_by_heat"] = float(sum(1 for c in destroyed if s.heat[c] > dashboards[c].heat_capacity))
@@ -90,14 +90,14 @@ def race_metrics(final_state: State) -> dict[str, float]:
 def seat_labels(final_state: State) -> dict[int, str]:
     """Each seat's car and driver ("Armour & Ram / Gun & Saw")."""
     s = _rush(final_state)
-    return {seat: f"{d.car_name} / {d.driver_name}" for seat, d in enumerate(s.g.dashboards)}
+    return {seat: f"{d.car_name} / {d.driver_name}" for seat, d in enumerate(s.dash)}
 
 
 def standings(state: State) -> list[int]:
     """Seats from the leader to the last now: the winner, the running cars front to back, then the
     wrecks, the latest destroyed first (the order ``result`` uses); seat order before the grid is dealt."""
     s = _rush(state)
-    if s.stage is GRID:
+    if s.stage is GRID or s.stage is DEAL:
         return list(range(s.g.players))
     return list(rules.finishing_order(s))
 
@@ -127,7 +127,7 @@ def turns_needed(s: RushState, car: int) -> float:
     """The turns ``car`` needs to reach the line at the average pace, and a little more for each
     Structure point it has lost (``DAMAGE_TURNS``)."""
     ranks = max(0.0, (finish_key(s) - rules.progress(s, car)) / 2)
-    lost = s.g.dashboards[car].structure - s.structure[car]
+    lost = s.dash[car].structure - s.structure[car]
     return ranks / RANKS_PER_TURN + DAMAGE_TURNS * lost
 
 
@@ -138,7 +138,7 @@ def position_value(state: State, seat: int) -> float:
     s = _rush(state)
     if s.stage is OVER:
         return 1.0 if s.winner == seat else 0.0
-    if s.stage is GRID:
+    if s.stage is GRID or s.stage is DEAL:
         return 1.0 / s.g.players
     if s.destroyed[seat]:
         return 0.0

@@ -3,6 +3,7 @@
 | action | meaning |
 |---|---|
 | ``grid:P3`` | chance: the next grid slot goes to seat 3's car |
+| ``car:<id>``, ``driver:<id>`` | chance (``seat_assignment = random``): the next seat's car or driver |
 | ``gear:g2y`` | the free gearstick action: accelerate, brake or shift to node ``g2y`` |
 | ``keep`` | the free action: leave the gearstick where it is |
 | ``turbo:g3y``, ``brake:g1y`` | spend one Turbo / Brake point to accelerate / brake to that node |
@@ -27,7 +28,6 @@ Suffixes are written in the order ``+bumper+saw+mine``. Parsing is cached (the s
 from __future__ import annotations
 
 import enum
-from functools import cache
 from typing import Final, NamedTuple
 
 from slipstream.engine.errors import IllegalActionError
@@ -51,6 +51,8 @@ class Kind(enum.IntEnum):
     USE = 14
     BOOST = 15
     END = 16
+    CAR = 17
+    DRIVER = 18
 
 
 class Direction(enum.IntEnum):
@@ -78,11 +80,16 @@ END: Final = "end"
 SIMPLE: Final = {KEEP: Kind.KEEP, DONE: Kind.DONE, END: Kind.END}
 NUMBERED: Final = {"heat": Kind.HEAT, "steer": Kind.STEER, "crash": Kind.CRASH, "die": Kind.DIE,
                    "hits": Kind.HITS, "boost": Kind.BOOST}
-NAMED: Final = {"gear": Kind.GEAR, "turbo": Kind.TURBO, "brake": Kind.BRAKE, "arm": Kind.ARM, "use": Kind.USE}
+NAMED: Final = {"car": Kind.CAR, "driver": Kind.DRIVER, "gear": Kind.GEAR, "turbo": Kind.TURBO, "brake": Kind.BRAKE,
+                 "arm": Kind.ARM, "use": Kind.USE}
 
 
 def grid(seat: int) -> str:
     return f"grid:P{seat + 1}"
+
+
+def dealt(kind: str, name: str) -> str:
+    return f"{kind}:{name}"
 
 
 def gear(node: str) -> str:
@@ -118,9 +125,18 @@ def boost(n: int, mine: bool = False) -> str:
     return f"boost:{n}" + ("+mine" if mine else "")
 
 
-@cache
+_PARSED: dict[str, Move] = {}
+
+
 def parse(action: str) -> Move:
     """The typed value of an action string; ``IllegalActionError`` for a string of no known shape."""
+    move = _PARSED.get(action)
+    if move is None:
+        move = _PARSED[action] = _parse(action)
+    return move
+
+
+def _parse(action: str) -> Move:
     head, *suffixes = action.split("+")
     flags = set(suffixes)
     if len(flags) != len(suffixes) or not flags <= {"bumper", "saw", "mine"}:

@@ -46,7 +46,8 @@ def _course(view: dict[str, Any]) -> list[str]:
     """The tiles left to right in the direction of travel, as many to a band as the width allows."""
     course = view["course"]
     marks = _marks(view)
-    widths = [RANK * sum(lanes[0]) for lanes in course["lanes"]]
+    tiles = [tile["lanes"] for tile in course["tiles"]]
+    widths = [RANK * sum(lanes[0]) for lanes in tiles]
     bands: list[list[int]] = [[]]
     for t, width in enumerate(widths):
         if bands[-1] and 3 + sum(widths[u] for u in bands[-1]) + width > WIDTH:
@@ -55,9 +56,9 @@ def _course(view: dict[str, Any]) -> list[str]:
     lines = []
     for band in bands:
         lines.append("   " + "".join(f"T{t} {course['faces'][t]}".ljust(widths[t]) for t in band).rstrip())
-        tiles = [_tile_rows(t, course["lanes"][t], marks) for t in band]
-        for lane in range(len(tiles[0])):
-            lines.append(f"L{lane} " + "".join(rows[lane] for rows in tiles))
+        drawn = [_tile_rows(t, tiles[t], marks) for t in band]
+        for lane in range(len(drawn[0])):
+            lines.append(f"L{lane} " + "".join(rows[lane] for rows in drawn))
     if course["closed"]:
         lines.append(f"start/finish line: the end of T0; {course['laps']} lap(s); travel left to right")
     else:
@@ -75,6 +76,9 @@ def _dashboard(view: dict[str, Any]) -> list[str]:
     order = {seat: k for k, seat in enumerate(view["order"])}
     for car in view["cars"]:
         seat = car["seat"]
+        if car["car_name"] is None:
+            lines.append(f"[bold {COLOUR[seat % len(COLOUR)]}]P{seat + 1}[/] waits for its car and driver")
+            continue
         where = "destroyed: a wreck at " + str(car["square"]) if car["destroyed"] else f"at {car['square'] or '-'}"
         turn = f", {order[seat] + 1}. in turn order" if seat in order and not car["destroyed"] else ""
         active = "  <- to play" if view["active"] == seat else ""
@@ -214,7 +218,7 @@ def hints(state: State, seat: int) -> list[str]:
     elif s.stage is AFTER:
         out.append("straight ahead: " + _ahead(s, seat, rules.MAX_BOOST))
         if s.heat[seat]:
-            out.append(f"heat {s.heat[seat]} of {s.g.dashboards[seat].heat_capacity}: a Rocket Booster square "
+            out.append(f"heat {s.heat[seat]} of {s.dash[seat].heat_capacity}: a Rocket Booster square "
                        "heats on 1-2 (33%)")
     return out
 

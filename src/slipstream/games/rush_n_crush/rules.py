@@ -11,13 +11,12 @@ public, for bots and boards.
 
 from __future__ import annotations
 
-from functools import cache
 from math import comb
 from typing import Final
 
 from slipstream.engine.chance import DIE_TABLE, ChanceTable
 from slipstream.engine.fields import replaced
-from slipstream.engine.game import Event
+from slipstream.engine.game import Event, EventCache
 
 from . import notation
 from .content import (
@@ -61,6 +60,9 @@ across the table (the published edition, RC-G12), or the first of each car in ea
 
 MAX_BOOST: Final = 3
 
+_EVENTS = EventCache()
+"""The events that recur with the same text (a car entering a square)."""
+
 
 # --- dice tables ----------------------------------------------------------------------------------------
 
@@ -71,19 +73,32 @@ def _table(word: str, weights: list[tuple[int, float]]) -> ChanceTable:
     return ChanceTable(sorted((notation.numbered(word, n), w / total) for n, w in weights if w > 0))
 
 
-@cache
+_TABLES: dict[tuple[str, int, int], ChanceTable] = {}
+"""The dice tables made so far, by (word, rule or hit faces, dice)."""
+
+
 def binomial_table(word: str, dice: int, hit_faces: int) -> ChanceTable:
     """How many of ``dice`` d6 show 1..``hit_faces``: one chance node per roll (content.md 2.1)."""
-    p = min(hit_faces, 6) / 6
-    return _table(word, [(k, comb(dice, k) * p ** k * (1 - p) ** (dice - k)) for k in range(dice + 1)])
+    key = (word, hit_faces, dice)
+    table = _TABLES.get(key)
+    if table is None:
+        p = min(hit_faces, 6) / 6
+        weights = [(k, comb(dice, k) * p ** k * (1 - p) ** (dice - k)) for k in range(dice + 1)]
+        table = _TABLES[key] = _table(word, weights)
+    return table
 
 
-@cache
 def kept_die_table(word: str, rule: int, dice: int) -> ChanceTable:
     """The highest (``rule`` = HIGHEST) or lowest of ``dice`` d6 (content.md 2.2)."""
-    if rule == HIGHEST:
-        return _table(word, [(v, v ** dice - (v - 1) ** dice) for v in range(1, 7)])
-    return _table(word, [(v, (7 - v) ** dice - (6 - v) ** dice) for v in range(1, 7)])
+    key = (word, 100 + rule, dice)
+    table = _TABLES.get(key)
+    if table is None:
+        if rule == HIGHEST:
+            weights = [(v, float(v ** dice - (v - 1) ** dice)) for v in range(1, 7)]
+        else:
+            weights = [(v, float((7 - v) ** dice - (6 - v) ** dice)) for v in range(1, 7)]
+        table = _TABLES[key] = _table(word, weights)
+    return table
 
 
 def chance_table(s: RushState, need: tuple[int, ...]) -> ChanceTable:
@@ -104,7 +119,51 @@ def chance_table(s: RushState, need: tuple[int, ...]) -> ChanceTable:
     return DIE_TABLE
 
 
+def counted(n: int, one: str, many: str = "") -> str:
+    """``3 dice``, ``1 die``: a count with its noun (for event texts)."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 # --- Setup ----------------------------------------------------------------------------------------------
+
+
+def deal_dashboard(s: RushState, move: Move, events: list[Event]) -> None:
+    """Setup: "Each player takes a car (large card) and a driver (small card), ideally from the same Team
+    (colour) though it doesn't really matter": with ``seat_assignment = "random"`` the cars, then the
+    drivers, are dealt to the seats in order by chance (``car:<id>``, ``driver:<id>``)."""
+    g = s.g
+    players = g.players
+    content = g.content
+    s.dealt = (*s.dealt, move.name)
+    seat = (len(s.dealt) - 1) % players
+    kind = "car" if len(s.dealt) <= players else "driver"
+    title = content.cars[move.name].name if kind == "car" else content.drivers[move.name].name
+    events.append(Event("deal", f"{g.seat_name(seat)} takes the {kind} {title}", "Setup"))
+    if len(s.dealt) < 2 * players:
+        return
+    s.dash = tuple(content.dashboard(s.dealt[c], s.dealt[players + c]) for c in range(players))
+    set_dashboards(s)
+
+
+def set_dashboards(s: RushState) -> None:
+    """Setup: the markers at the top of the Steering, Brake and Turbo tracks, on full Structure and zero
+    Heat, every piece disarmed, four mines with a Minelayer (RC-A1)."""
+    n = len(s.dash)
+    s.structure = tuple(d.structure for d in s.dash)
+    s.heat = (0,) * n
+    s.steering = tuple(d.steering for d in s.dash)
+    s.brake = tuple(d.brake for d in s.dash)
+    s.turbo = tuple(d.turbo for d in s.dash)
+    s.armed = (0,) * n
+    s.mines_left = tuple(d.mines for d in s.dash)
+
+
+def deal_outcomes(s: RushState) -> list[str]:
+    """The cars (then the drivers) not dealt yet, as chance outcomes."""
+    content = s.g.content
+    if len(s.dealt) < s.g.players:
+        return [notation.dealt("car", c) for c in content.cars if c not in s.dealt]
+    return [notation.dealt("driver", d) for d in content.drivers if d not in s.dealt[s.g.players:]]
 
 
 def deal_grid_slot(s: RushState, seat: int, events: list[Event]) -> None:
@@ -284,6 +343,8 @@ def car_at(s: RushState, square: int) -> int:
 
 
 def wreck_at(s: RushState, square: int) -> bool:
+    if not s.destructions:
+        return False
     return any(s.square[c] == square and s.destroyed[c] for c in range(len(s.square)))
 
 
@@ -322,27 +383,31 @@ def can_drop_mine(s: RushState, car: int) -> bool:
             and not wreck_at(s, sq))
 
 
+STEP_ACTIONS: Final = {(d, b, w, m): notation.step(d, b, w, m) for d in Direction
+                       for b in (False, True) for w in (False, True) for m in (False, True)}
+"""Every step's action string, made once."""
+
+
 def step_actions(s: RushState, car: int) -> list[str]:
     """The legal steps: ahead always (the full speed must be moved); a diagonal into a square that
     exists and is no obstruction, with a lane change to spend (RC-A9); ``+bumper``/``+saw`` when the
     diagonal is a Side Ram and the piece can be Used; ``+mine`` when a mine can be dropped."""
-    out = []
     track = s.g.track
     sq = s.square[car]
-    mines = [False, True] if can_drop_mine(s, car) else [False]
-    for d in (Direction.AHEAD, Direction.LEFT, Direction.RIGHT):
-        target = neighbour(s, sq, d)
-        ram_flags = [(False, False)]
-        if d != Direction.AHEAD:
-            if target < 0 or track.obstruction[target] or not can_change_lane(s, car):
-                continue
-            if car_at(s, target) >= 0:
-                ram_flags = [(b, w) for b in (False, True) for w in (False, True)
-                             if (not b or can_use(s, car, SIDE_BUMPER)) and (not w or can_use(s, car, CIRCULAR_SAW))
-                             and b + w <= s.activations]
-        for bumper, saw in ram_flags:
-            for mine in mines:
-                out.append(notation.step(d, bumper, saw, mine))
+    mines = (False, True) if can_drop_mine(s, car) else (False,)
+    out = [STEP_ACTIONS[Direction.AHEAD, False, False, m] for m in mines]
+    if not can_change_lane(s, car):
+        return out
+    for d in (Direction.LEFT, Direction.RIGHT):
+        target = track.ahead_left[sq] if d < 0 else track.ahead_right[sq]
+        if target < 0 or track.obstruction[target]:
+            continue
+        if car_at(s, target) < 0:
+            out += [STEP_ACTIONS[d, False, False, m] for m in mines]
+            continue
+        bumpers = (False, True) if can_use(s, car, SIDE_BUMPER) else (False,)
+        saws = (False, True) if can_use(s, car, CIRCULAR_SAW) else (False,)
+        out += [STEP_ACTIONS[d, b, w, m] for b in bumpers for w in saws for m in mines if b + w <= s.activations]
     return out
 
 
@@ -402,7 +467,8 @@ def enter(s: RushState, car: int, target: int, lane_change: bool, mine: bool, ev
         spend_lane_change(s, car)
     s.clock += 1
     s.stamp = replaced(s.stamp, car, s.clock)
-    events.append(Event("step", f"{name} -> {track.name_of(target)}", "Movement"))
+    square = track.names[target]
+    events.append(_EVENTS.get(("step", name, square), lambda: Event("step", f"{name} -> {square}", "Movement")))
     if track.closed and track.start[target] + s.lap[car] * track.lap_ranks >= (
             track.line_rank + track.laps * track.lap_ranks):
         cross_finish(s, car, events)
@@ -561,9 +627,9 @@ def rush_n_crush(s: RushState, car: int, target: int, booster: bool, events: lis
                             "roll is left this round)", "Movement: Rush 'n' Crush (RC-G12)"))
         return
     s.rnc_rolled = (*s.rnc_rolled, car)
-    events.append(Event("rush-n-crush", f"{name} rushes {other} from behind: {dice} dice",
+    events.append(Event("rush-n-crush", f"{name} rushes {other} from behind: {counted(dice, 'die', 'dice')}",
                         "Movement: Rush 'n' Crush"))
-    s.queue = ((Task.RNC, car, target, dice, int(s.g.dashboards[car].combat_bumper), 0, 0), *s.queue)
+    s.queue = ((Task.RNC, car, target, dice, int(s.dash[car].combat_bumper), 0, 0), *s.queue)
 
 
 def rush_n_crush_die(s: RushState, need: tuple[int, ...], die: int, events: list[Event]) -> None:
@@ -603,7 +669,7 @@ def piece_names(bits: int) -> list[str]:
 
 
 def has_piece(s: RushState, car: int, piece: int) -> bool:
-    return bool(s.g.dashboards[car].pieces >> piece & 1)
+    return bool(s.dash[car].pieces >> piece & 1)
 
 
 def can_use(s: RushState, car: int, piece: int) -> bool:
@@ -643,24 +709,31 @@ def usable(s: RushState, car: int, piece: int) -> bool:
     return piece == FIRE_EXTINGUISHER and s.heat[car] > 0
 
 
+ARM_ACTIONS: Final = tuple(notation.arm(p) for p in PIECES)
+USE_ACTIONS: Final = tuple(notation.use(p) for p in PIECES)
+BOOST_ACTIONS: Final = (tuple(notation.boost(n) for n in range(1, MAX_BOOST + 1)),
+                        tuple(notation.boost(n, m) for n in range(1, MAX_BOOST + 1) for m in (False, True)))
+"""The equipment action strings, made once (``BOOST_ACTIONS[True]`` with the ``+mine`` variants)."""
+
+
 def equipment_actions(s: RushState, car: int, after_movement: bool) -> list[str]:
     """Movement: "You have two Activations per turn: you can use each of these either to Arm a piece
     of equipment (move counter to the right) or to Use it ... You cannot move the same counter twice in
     a turn." A Use is offered only where it takes effect (content.md 5.8)."""
     if s.activations <= 0:
         return []
-    out = []
+    out: list[str] = []
     armed = s.armed[car]
-    for i, piece in enumerate(PIECES):
-        if not has_piece(s, car, i) or s.moved >> i & 1:
+    free = s.dash[car].pieces & ~s.moved
+    for i in range(len(PIECES)):
+        if not free >> i & 1:
             continue
         if not armed >> i & 1:
-            out.append(notation.arm(piece))
+            out.append(ARM_ACTIONS[i])
         elif usable(s, car, i):
-            out.append(notation.use(piece))
+            out.append(USE_ACTIONS[i])
         elif i == ROCKET_BOOSTER and after_movement:
-            drop = [False, True] if can_drop_mine(s, car) else [False]
-            out += [notation.boost(n, m) for n in range(1, MAX_BOOST + 1) for m in drop]
+            out += BOOST_ACTIONS[can_drop_mine(s, car)]
     return out
 
 
@@ -687,7 +760,7 @@ def equipment(s: RushState, car: int, move: Move, events: list[Event]) -> None:
     target, distance = line_target(s, car, i == FLAMER)
     word = "Flamer" if i == FLAMER else "Machine Gun"
     events.append(Event("fire", f"{name} fires the {word} at {s.g.seat_name(target)} (range {distance}, "
-                        f"{4 - distance} dice)", f"Movement: {word}"))
+                        f"{counted(4 - distance, 'die', 'dice')})", f"Movement: {word}"))
     s.queue = ((Task.FLAME if i == FLAMER else Task.GUN, target, 4 - distance),)
     run_queue(s, events)
 
@@ -698,7 +771,7 @@ def rocket_booster(s: RushState, car: int, squares: int, mine: bool, events: lis
     use_piece(s, car, ROCKET_BOOSTER)
     s.boosted = True
     s.boost_entered = 0
-    events.append(Event("booster", f"{s.g.seat_name(car)} fires the Rocket Booster: {squares} squares",
+    events.append(Event("booster", f"{s.g.seat_name(car)} fires the Rocket Booster: {counted(squares, 'square')}",
                         "Movement: Rocket Booster"))
     s.queue = ((Task.BOOST_STEP, car, int(mine)),) + ((Task.BOOST_STEP, car, 0),) * (squares - 1) + (
         (Task.BOOST_HEAT, car, 0),)
@@ -726,9 +799,9 @@ def damage_cars(s: RushState, structure: dict[int, int], heat: dict[int, int], r
         if n:
             s.heat = replaced(s.heat, car, s.heat[car] + n)
             events.append(Event("heat", f"{s.g.seat_name(car)} takes {n} heat ({s.heat[car]} of "
-                                f"{s.g.dashboards[car].heat_capacity})", rule))
+                                f"{s.dash[car].heat_capacity})", rule))
     lost = [c for c in sorted({*structure, *heat}) if not s.destroyed[c] and (
-        s.structure[c] <= 0 or s.heat[c] > s.g.dashboards[c].heat_capacity)]
+        s.structure[c] <= 0 or s.heat[c] > s.dash[c].heat_capacity)]
     if not lost:
         return
     s.destructions += 1
@@ -761,12 +834,12 @@ def resolve_roll(s: RushState, move: Move, events: list[Event]) -> None:
     n = move.number
     s.stage = s.phase
     if task == Task.HEAT:
-        events.append(Event("red-dice", f"{name} rolls {need[2]} red dice (heat on 1-{min(6, need[3])}): "
-                            f"{n} heat", "Turn"))
+        dice = counted(need[2], "red die", "red dice")
+        events.append(Event("red-dice", f"{name} rolls {dice} (heat on 1-{min(6, need[3])}): {n} heat", "Turn"))
         damage_cars(s, {}, {car: n}, "Turn", events)
     elif task == Task.STEER:
         s.lane_changes = n
-        events.append(Event("steer", f"{name} has {n} lane changes", "Movement"))
+        events.append(Event("steer", f"{name} has {counted(n, 'lane change')}", "Movement"))
     elif task == Task.CRASH:
         crash_damage(s, car, n, bool(need[2]), events)
     elif task in (Task.WRECK, Task.MINE):
@@ -785,15 +858,16 @@ def resolve_roll(s: RushState, move: Move, events: list[Event]) -> None:
         events.append(Event("saw-die", f"Lateral Circular Saw die {n}", "Movement: Lateral Circular Saw"))
         circular_saw(s, car, n, events)
     elif task == Task.GUN:
-        events.append(Event("hits", f"{n} hits", "Movement: Machine Gun"))
+        events.append(Event("hits", f"the Machine Gun: {counted(n, 'hit')}", "Movement: Machine Gun"))
         damage_cars(s, {car: n}, {}, "Movement: Machine Gun", events)
     elif task == Task.FLAME:
-        events.append(Event("hits", f"{n} hits", "Movement: Flamer"))
+        events.append(Event("hits", f"the Flamer: {counted(n, 'hit')}", "Movement: Flamer"))
         damage_cars(s, {}, {car: n}, "Movement: Flamer", events)
     elif task == Task.RNC:
         rush_n_crush_die(s, need, n, events)
     elif task == Task.BOOST_HEAT:
-        events.append(Event("booster-heat", f"{name} rolls {need[2]} heat dice for the Booster: {n} heat",
+        dice = counted(need[2], "heat die", "heat dice")
+        events.append(Event("booster-heat", f"{name} rolls {dice} for the Booster: {n} heat",
                             "Movement: Rocket Booster"))
         damage_cars(s, {}, {car: n}, "Movement: Rocket Booster", events)
     run_queue(s, events)

@@ -19,6 +19,8 @@ from slipstream.engine.chance import ChanceTable
 from slipstream.engine.fields import slots
 from slipstream.engine.game import CHANCE, Actor, Event, Result, State
 
+from .content import Dashboard
+
 if TYPE_CHECKING:
     from .game import RushNCrush
 
@@ -41,6 +43,8 @@ class Stage(enum.IntEnum):
     AFTER = 6
     """T6: equipment, the Rocket Booster, then ``end``."""
     OVER = 7
+    DEAL = 8
+    """Setup with ``seat_assignment = "random"``: the next car or driver is dealt (chance)."""
 
 
 GRID: Final = Stage.GRID
@@ -51,7 +55,8 @@ MOVE: Final = Stage.MOVE
 SWERVE: Final = Stage.SWERVE
 AFTER: Final = Stage.AFTER
 OVER: Final = Stage.OVER
-STAGE_NAMES: Final = ("grid", "gear", "points", "roll", "move", "swerve", "after", "over")
+DEAL: Final = Stage.DEAL
+STAGE_NAMES: Final = ("grid", "gear", "points", "roll", "move", "swerve", "after", "over", "deal")
 
 
 class Task(enum.IntEnum):
@@ -103,6 +108,10 @@ class RushState(State):
 
     g: RushNCrush
     """The game, typed as this one (the engine's ``game`` is the same object)."""
+    dash: tuple[Dashboard, ...]
+    """Each seat's car and driver (with ``seat_assignment = "random"``, placeholders until dealt)."""
+    dealt: tuple[str, ...]
+    """The car ids, then the driver ids, dealt to seats 0, 1, ... so far (random seating)."""
     stage: Stage
     phase: Stage
     """The player's part of the turn (GEAR, POINTS, MOVE or AFTER) that a roll returns to."""
@@ -166,7 +175,7 @@ class RushState(State):
 
     def _actor(self) -> Actor:
         stage = self.stage
-        if stage is ROLL or stage is GRID:
+        if stage is ROLL or stage is GRID or stage is DEAL:
             return CHANCE
         if stage is OVER:
             return None
@@ -178,6 +187,9 @@ class RushState(State):
         return None
 
     def _chance(self) -> list[tuple[str, float]]:
+        if self.stage is DEAL:
+            deal = rules.deal_outcomes(self)
+            return [(a, 1 / len(deal)) for a in sorted(deal)]
         if self.stage is GRID:
             left = [s for s in range(self.g.players) if s not in self.grid_seats]
             return [(notation.grid(s), 1 / len(left)) for s in left]
@@ -189,7 +201,7 @@ class RushState(State):
             return rules.chance_table(self, self.need).actions
         if stage is OVER:
             return ()
-        if stage is GRID:
+        if stage is GRID or stage is DEAL:
             return [a for a, _ in self._chance()]
         return rules.decisions(self)
 
@@ -200,6 +212,10 @@ class RushState(State):
             rules.resolve_roll(self, move, events)
         elif self.stage is GRID:
             rules.deal_grid_slot(self, move.number, events)
+        elif self.stage is DEAL:
+            rules.deal_dashboard(self, move, events)
+            if len(self.dealt) == 2 * self.g.players:
+                self.stage = self.phase = GRID
         else:
             rules.decide(self, move, events)
         return events
@@ -222,20 +238,22 @@ class RushState(State):
 
         - ``game``: "rush-n-crush"; ``seat``: the viewer; ``seats``: seat names.
         - ``course``: ``id``, ``name``, ``closed``, ``laps``, ``faces`` (tile faces, tile 0 first),
-          ``lap_ranks`` (ranks per lap), ``line_rank`` (the start/finish line's rank), ``lanes``
-          (``lanes[tile][lane]``: each square's length in ranks, in the direction of travel: the geometry
-          a board draws from).
-        - ``cars``: one dict per seat: ``seat``, ``car``/``car_name``, ``driver``/``driver_name``,
-          ``team``, ``square`` ("tile.lane.index", None before the grid), ``lane``, ``tile``, ``lap``,
-          ``progress`` (larger is further forward), ``structure``, ``heat``, ``heat_capacity`` (destroyed
-          above it), ``steering``, ``brake``, ``turbo``, ``node`` (gearstick node, "zero" or "g3y"),
-          ``gear``, ``speed``, ``zone`` (None at zero), ``pieces`` (the driver's activatable pieces),
-          ``armed`` (those armed), ``fixed`` (the car's fixed pieces), ``mines_left``, ``destroyed``
-          (bool), ``stamp`` (arrival stamp: smaller arrived first).
+          ``lap_ranks`` (ranks per lap), ``line_rank`` (the start/finish line's rank), ``tiles``: per tile
+          ``face``, ``kind`` (straight, left-90, rocks-a, ...), ``shape``, ``cell`` ([x, y] of its entry cell
+          on a grid of 4-lane-wide cells, tile 0 at [0, 0]), ``heading`` (N, E, S, W: its direction of
+          travel), ``lanes`` (per lane, left to right, the length in ranks of each square in the
+          direction of travel) and ``obstructions`` ([lane, index] squares).
+        - ``cars``: one dict per seat: ``seat``, ``car``/``car_name``, ``driver``/``driver_name``, ``team``
+          (these five None while random seating deals), ``square`` ("tile.lane.index", None before the grid),
+          ``lane``, ``tile``, ``lap``, ``progress`` (larger is further forward), ``structure``, ``heat``,
+          ``heat_capacity`` (destroyed above it), ``steering``, ``brake``, ``turbo``, ``node`` (gearstick
+          node, "zero" or "g3y"), ``gear``, ``speed``, ``zone`` (None at zero), ``pieces`` (the driver's
+          activatable pieces), ``armed`` (those armed), ``fixed`` (the car's fixed pieces), ``mines_left``,
+          ``destroyed`` (bool), ``stamp`` (arrival stamp: smaller arrived first).
         - ``wrecks``: squares holding a wreck; ``mines``: ``{square, owner}``; ``obstructions``: squares.
         - ``round``; ``order`` (this round's turn order, seats); ``active`` (the seat whose turn it is,
-          None during setup or at the end); ``phase`` (a ``Stage`` name: grid, gear, points, roll, move,
-          swerve, after, over); ``roll`` (the roll being waited for, a ``Task`` name, or None).
+          None during setup or at the end); ``phase`` (a ``Stage`` name: deal, grid, gear, points, roll,
+          move, swerve, after, over); ``roll`` (the roll being waited for, a ``Task`` name, or None).
         - ``turn``: the active car's turn so far: ``activations`` left, ``moved`` (pieces whose
           counter moved), ``turbo_spent``, ``lane_changes`` (None: unlimited), ``movement`` left,
           ``mine_dropped``, ``boosted``.
@@ -245,13 +263,15 @@ class RushState(State):
         track = g.track
         gear = g.gear
         cars = []
+        dealt = self.stage is not DEAL
         for c in range(g.players):
-            dash = g.dashboards[c]
+            dash = self.dash[c]
             sq = self.square[c]
             n = self.node[c]
             cars.append({
-                "seat": c, "car": dash.car, "car_name": dash.car_name, "driver": dash.driver,
-                "driver_name": dash.driver_name, "team": g.content.cars[dash.car].team,
+                "seat": c, "car": dash.car if dealt else None, "car_name": dash.car_name if dealt else None,
+                "driver": dash.driver if dealt else None, "driver_name": dash.driver_name if dealt else None,
+                "team": g.content.cars[dash.car].team if dealt else None,
                 "square": track.name_of(sq) if sq >= 0 else None,
                 "lane": track.lane[sq] if sq >= 0 else None, "tile": track.tile[sq] if sq >= 0 else None,
                 "lap": self.lap[c], "progress": rules.progress(self, c) if sq >= 0 else None,
@@ -259,20 +279,20 @@ class RushState(State):
                 "steering": self.steering[c], "brake": self.brake[c], "turbo": self.turbo[c],
                 "node": gear.names[n], "gear": gear.gear[n], "speed": gear.speed[n],
                 "zone": gear.zone_names[gear.zone[n]] if n else None,
-                "pieces": rules.piece_names(dash.pieces), "armed": rules.piece_names(self.armed[c]),
-                "fixed": list(g.content.cars[dash.car].fixed), "mines_left": self.mines_left[c],
+                "pieces": rules.piece_names(dash.pieces) if dealt else [],
+                "armed": rules.piece_names(self.armed[c]),
+                "fixed": list(g.content.cars[dash.car].fixed) if dealt else [], "mines_left": self.mines_left[c],
                 "destroyed": self.destroyed[c] > 0, "stamp": self.stamp[c],
             })
         actor = self._actor()
-        running = self.stage not in (GRID, OVER)
+        running = self.stage not in (GRID, OVER, DEAL)
         return {
             "game": g.id,
             "seat": seat,
             "seats": [g.seat_name(s) for s in range(g.players)],
             "course": {"id": track.id, "name": track.name, "closed": track.closed, "laps": track.laps,
                        "faces": list(track.faces), "lap_ranks": track.lap_ranks, "line_rank": track.line_rank,
-                       "lanes": [[[track.end[sq] - track.start[sq] for sq in lane] for lane in tile]
-                                 for tile in track.tile_squares]},
+                       "tiles": track.tiles_view()},
             "cars": cars,
             "wrecks": [track.name_of(self.square[c]) for c in range(g.players) if self.destroyed[c]],
             "mines": [{"square": track.name_of(sq), "owner": owner} for sq, owner in self.mines],
@@ -300,7 +320,7 @@ class RushState(State):
         if len(placed) != len(set(placed)):
             problems.append("two running cars share a square")
         for c in range(g.players):
-            dash = g.dashboards[c]
+            dash = self.dash[c]
             laid = sum(1 for _, owner in self.mines if owner == c)
             if self.mines_left[c] + laid > dash.mines:
                 problems.append(f"car {c} has more mines than it started with")
@@ -311,6 +331,8 @@ class RushState(State):
                 problems.append(f"car {c} has Structure or Heat out of its track")
             if not self.destroyed[c] and (self.structure[c] <= 0 or self.heat[c] > dash.heat_capacity):
                 problems.append(f"car {c} should have been destroyed")
+        if self.destructions != max(self.destroyed):
+            problems.append("the destruction count does not match the destroyed cars")
         squares = [sq for sq, _ in self.mines]
         if len(squares) != len(set(squares)):
             problems.append("two mines share a square")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, ClassVar
 
 from slipstream.engine.errors import OptionError
 from slipstream.engine.game import Game, OptionSpec
+from slipstream.engine.hooks import GameHooks
 
 from . import rules
 from .content import Content, Dashboard, Gear, Track, build_gear, course_names, load_content, load_track
@@ -66,6 +68,15 @@ class RushNCrush(Game):
         cars = list(self.content.cars)
         drivers = list(self.content.drivers)
         self.dashboards = tuple(self.content.dashboard(cars[k], drivers[k]) for k in range(self.players))
+
+    @classmethod
+    def hooks(cls) -> GameHooks:
+        from . import bot, metrics, render
+
+        return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
+                         race_metrics=metrics.race_metrics, seat_labels=metrics.seat_labels,
+                         standings=metrics.standings, position_value=metrics.position_value,
+                         heuristic_bot=bot.HeuristicBot, web_board=Path(__file__).with_name("board.js"))
 
     def _initial_state(self) -> RushState:
         s = RushState()

@@ -1,0 +1,217 @@
+"""The Rush 'n' Crush board: in the terminal, every line within an 80-column terminal with every sign
+in the key and every car, wreck, mine and obstruction where the view puts it; in the browser
+(``board.js`` run by Node), the same squares, and a click on a square sending the step to it."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.text import Text
+
+import slipstream
+from slipstream.engine.game import State
+from slipstream.games.rush_n_crush import render
+from slipstream.games.rush_n_crush.content import FINISH
+from slipstream.games.rush_n_crush.state import MOVE, SWERVE, RushState
+from tests.playout import random_states
+
+from .helpers import moving, new, place
+
+WIDTH = 76
+"""An 80-column terminal less the panel's border and padding."""
+BOARD_JS = Path(render.__file__).with_name("board.js")
+
+
+def _plain(markup: str) -> list[str]:
+    return Text.from_markup(markup).plain.splitlines()
+
+
+def _states(players: int, seed: int, **options: Any) -> list[State]:
+    """Every state of a random race (random choices, seeded chance)."""
+    game = slipstream.load("rush-n-crush", players=players, **options)
+    return random_states(game.start(seed=seed), random.Random(seed))
+
+
+RACES = [(4, 1, {}), (6, 2, {"course": "grand-prix", "seat_assignment": "random"}), (3, 3, {"course": "ring"}),
+         (2, 4, {"course": "oval"})]
+
+
+def _course_marks(lines: list[str]) -> dict[str, str]:
+    """The mark drawn in each square of the terminal picture, by square name."""
+    marks: dict[str, str] = {}
+    tiles: list[tuple[int, int]] = []
+    for line in lines:
+        if line.startswith("   T"):
+            tiles = [(int(m.group(1)), m.start()) for m in re.finditer(r"T(\d+) ", line)]
+        elif re.match(r"L\d ", line):
+            lane = int(line[1])
+            for k, (tile, start) in enumerate(tiles):
+                end = tiles[k + 1][1] if k + 1 < len(tiles) else len(line)
+                cells = line[start:end].split("|")[1:]
+                for index, cell in enumerate(cells):
+                    marks[f"{tile}.{lane}.{index}"] = cell[0]
+    return marks
+
+
+@pytest.mark.parametrize(("players", "seed", "options"), RACES)
+def test_every_line_fits_and_every_square_shows_what_is_there(players: int, seed: int,
+                                                              options: dict[str, Any]) -> None:
+    for state in _states(players, seed, **options)[::9]:
+        view = state.view(None)
+        lines = _plain(render.board(view))
+        assert all(len(line) <= WIDTH for line in lines), "\n".join(lines)
+        marks = _course_marks(lines)
+        assert len(marks) == sum(len(lane) for tile in view["course"]["tiles"] for lane in tile["lanes"])
+        expected = {sq: "#" for sq in view["obstructions"]}
+        expected.update({m["square"]: "*" for m in view["mines"]})
+        expected.update({sq: "X" for sq in view["wrecks"]})
+        expected.update({c["square"]: str(c["seat"] + 1) for c in view["cars"]
+                         if c["square"] is not None and not c["destroyed"]})
+        assert {sq: m for sq, m in marks.items() if m != "."} == expected
+        key = " ".join(line for line in lines if line.startswith(("key:", "     |")))
+        for sign in ("1-6 a car", "X wreck", "* mine", "# fixed obstruction", ". empty", "| a square starts"):
+            assert sign in key
+
+
+def test_a_curve_draws_its_inner_lane_with_fewer_longer_squares() -> None:
+    """Content 4: the left curve C1a has lanes of 6, 7, 9 and 10 squares over 10 ranks."""
+    view = new(2, course="ring").view(None)
+    lines = _plain(render.board(view))
+    start = next(i for i, line in enumerate(lines) if line.startswith("   T0 C1a"))
+    tile = [line[3:3 + 20] for line in lines[start + 1:start + 5]]
+    assert [row.count("|") for row in tile] == [6, 7, 9, 10]
+    assert all(len(row) == 20 for row in tile)
+
+
+def test_dashboard_shows_each_cars_tracks_and_pieces() -> None:
+    s = new(2)
+    s = place(s, {0: "1.1.2", 1: "0.2.7"}, heat=(3, 0), structure=(5, 6))
+    lines = _plain(render.board(s.view(None)))
+    text = "\n".join(lines)
+    assert "P1 Armour & Computer / Bumper & Saw, at 1.1.2, 1. in turn order  <- to play" in text
+    assert "structure 5  heat 3/8  steer 6 brake 3 turbo 3" in text
+    assert "-side-bumper, -circular-saw, -rocket-booster, -fire-extinguisher" in text
+
+
+def test_hints_give_heat_odds_and_expected_lane_changes_for_each_gear() -> None:
+    """Turn and Movement: the red dice by zone (heat on 1-2), the white dice by speed (content 2.2):
+    from g2y the free action reaches g2o (speed 8, 2 red dice: 1 - (4/6)^2 = 56%, highest of 2: 4.5)."""
+    s = new(2)
+    s = place(s, {0: "0.1.5", 1: "0.2.7"}, node=(s.g.gear.node("g2y"), 0))
+    lines = render.hints(s, 0)
+    assert lines[0] == ("now g2y, speed 6: heat 33% (1 red die on 1-2); 5.0 lane changes expected (highest of 3)")
+    g2o = next(line for line in lines if line.strip().startswith("gear:g2o"))
+    assert g2o.split(None, 1)[1] == "speed  8: heat 56% (2 red dice on 1-2); 4.5 lane changes expected (highest of 2)"
+    g1b = next(line for line in lines if line.strip().startswith("gear:g2b"))
+    assert "speed  5: no red dice; unlimited lane changes" in g1b
+    assert render.hints(s, 1) == []
+
+
+def test_hints_while_moving_name_what_lies_ahead() -> None:
+    s = new(2)
+    s = moving(place(s, {0: "2.0.0", 1: "2.0.7"}), "g1y", lane_changes=2)
+    lines = render.hints(s, 0)
+    assert lines[0] == "movement left 5; lane changes left 2 (+6 Steering points)"
+    assert lines[1] == "straight ahead: 2: obstruction, 3: obstruction, 4: obstruction, 5: obstruction"
+
+
+def test_describe_action_labels() -> None:
+    assert render.describe_action("left+bumper+saw") == ("step diagonally forward left, a Side Ram Using the "
+                                                        "Side Bumper and the Lateral Circular Saw")
+    assert render.describe_action("ahead+mine") == "step straight ahead, dropping a mine"
+    assert render.describe_action("gear:g3y") == "gearstick to g3y"
+    assert render.describe_action("turbo:g4y") == "spend a Turbo point: accelerate to g4y"
+    assert render.describe_action("use:machine-gun") == "Use the Machine Gun"
+    assert render.describe_action("boost:2") == "fire the Rocket Booster: 2 square(s) straight on"
+    assert render.describe_action("swerve-right") == "swerve right round the obstruction"
+    assert render.describe_action("steer:1") == "1 lane change"
+    assert render.describe_action("crash:4") == "4 structure from the obstruction"
+    assert render.describe_action("die:5") == "the die shows 5"
+    assert render.describe_action("nonsense") == "nonsense"
+
+
+# --- the browser's board, run by Node ---------------------------------------------------------------
+
+NODE = shutil.which("node")
+RUNNER = """
+import { draw, geometry, targets } from "./board.mjs";
+import { readFileSync } from "node:fs";
+const cases = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const out = cases.map(({ view, ctx }) => {
+  const html = draw(view, ctx);
+  const geo = geometry(view.course);
+  const steps = {};
+  for (const lane of geo.lanes) for (const sq of lane) steps[sq.name] = targets(geo, sq.name);
+  return { html, steps };
+});
+console.log(JSON.stringify(out));
+"""
+
+
+def _run_board(tmp_path: Path, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``draw`` and the step geometry of board.js for each (view, ctx), with the shared helper stubbed."""
+    source = BOARD_JS.read_text().replace('from "/static/common.js"', 'from "./common.mjs"')
+    (tmp_path / "board.mjs").write_text(source)
+    (tmp_path / "common.mjs").write_text(
+        "export function esc(t) { return String(t ?? '').replace(/[&<>\"']/g, (c) => `&#${c.charCodeAt(0)};`); }\n")
+    (tmp_path / "run.mjs").write_text(RUNNER)
+    (tmp_path / "cases.json").write_text(json.dumps(cases))
+    done = subprocess.run([NODE or "node", "run.mjs", "cases.json"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    result: list[dict[str, Any]] = json.loads(done.stdout)
+    return result
+
+
+def _ctx(state: RushState, seat: int | None) -> dict[str, Any]:
+    legal = state.legal_actions() if seat is not None and state.actor == seat else []
+    return {"seat": seat, "legal": legal, "names": [f"P{k + 1}" for k in range(state.g.players)],
+            "colours": ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4"], "narrow": False}
+
+
+@pytest.mark.skipif(NODE is None, reason="Node is not installed")
+@pytest.mark.parametrize("course", ["sprint", "grand-prix", "ring", "oval"])
+def test_the_browser_board_steps_like_the_engine(tmp_path: Path, course: str) -> None:
+    """board.js works out the squares ahead, ahead-left and ahead-right from the view's lane lengths
+    exactly as the engine's track does (content 4.2, across tile joins and the line of a closed course)."""
+    state = new(2, course=course)
+    track = state.g.track
+    [out] = _run_board(tmp_path, [{"view": state.view(None), "ctx": _ctx(state, None)}])
+
+    def name(square: int) -> str | None:
+        return None if square < 0 or square == FINISH else track.name_of(square)
+
+    for square in range(track.squares):
+        assert out["steps"][track.name_of(square)] == {
+            "ahead": name(track.ahead[square]), "left": name(track.ahead_left[square]),
+            "right": name(track.ahead_right[square])}, track.name_of(square)
+    squares = re.findall(r'data-square="([\d.]+)"', out["html"])
+    assert sorted(squares) == sorted(track.name_of(sq) for sq in range(track.squares))
+
+
+@pytest.mark.skipif(NODE is None, reason="Node is not installed")
+def test_a_click_on_a_square_sends_the_step_to_it(tmp_path: Path) -> None:
+    """Movement: the square ahead and the diagonal ones are clickable for the car to move, each with its
+    step; after an obstruction, the two sides of the compulsory lane change; never for another seat."""
+    s = moving(place(new(2), {0: "0.1.3", 1: "0.2.7"}), "g1y")
+    assert s.stage is MOVE
+    swerve = moving(place(new(2), {0: "4.1.1", 1: "0.2.7"}), "g1y").apply("ahead")
+    assert swerve.stage is SWERVE
+    cases = [{"view": s.view(0), "ctx": _ctx(s, 0)}, {"view": s.view(1), "ctx": _ctx(s, 1)},
+             {"view": swerve.view(0), "ctx": _ctx(swerve, 0)}]
+    [mover, other, swerving] = _run_board(tmp_path, cases)
+    actions = dict(re.findall(r'data-square="([\d.]+)" data-action="([\w-]+)"', mover["html"]))
+    assert actions == {"0.1.4": "ahead", "0.0.4": "left", "0.2.4": "right"}
+    assert "data-action" not in other["html"]
+    assert 'class="racer me" data-seat="0"' in mover["html"]
+    sides = dict(re.findall(r'data-square="([\d.]+)" data-action="([\w-]+)"', swerving["html"]))
+    assert sides == {"4.0.2": "swerve-left", "4.2.2": "swerve-right"}
+    for car in s.view(None)["cars"]:
+        assert car["car_name"].replace("&", "&#38;") in mover["html"]

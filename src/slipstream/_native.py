@@ -41,6 +41,10 @@ MODULES: tuple[str, ...] = (
     "slipstream.games.rev_it_up.notation",
     "slipstream.games.rev_it_up.rules",
     "slipstream.games.rev_it_up.state",
+    "slipstream.games.highway_heist.game",
+    "slipstream.games.highway_heist.notation",
+    "slipstream.games.highway_heist.rules",
+    "slipstream.games.highway_heist.state",
 )
 """The hot modules: the engine's state machinery and each game's rules (not content, views or bots)."""
 

@@ -9,7 +9,7 @@ from slipstream.games.highway_heist import rules
 from slipstream.games.highway_heist.rules import ABANDONED, HIJACKED, SUV, WRECK
 from slipstream.games.highway_heist.state import Stage
 
-from .helpers import arrange, enemy_die, index_at, new, piece_at, roll, sp
+from .helpers import arrange, index_at, new, piece_at, roll, sp
 
 HAN_DRIFTER = {"characters": "han,dom", "vehicles": "street-drifter,exotic-supercar"}
 BRIAN_EXOTIC = {"characters": "brian,dom", "vehicles": "exotic-supercar,street-drifter"}

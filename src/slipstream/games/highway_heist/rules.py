@@ -605,8 +605,9 @@ def push_front(s: HeistState, *tasks: Task) -> None:
 
 def relocate_player_peg(s: HeistState, seat: int, origin: int, events: list[Event]) -> None:
     """Wrecks: the Player Peg goes on top of the nearest vehicle with an available slot; the player
-    chooses among equally near ones (the team decides; HH decision: the peg's owner)."""
-    options = [i for i in range(len(s.pieces)) if free_slot(s, i)]
+    chooses among equally near ones (the team decides; HH decision: the peg's owner). Never the vehicle
+    it leaves (a Brawl moves the peg off it)."""
+    options = [i for i in range(len(s.pieces)) if free_slot(s, i) and s.pieces[i].space != origin]
     if not options:
         events.append(Event("peg", f"{s.g.seat_name(seat)} finds no vehicle with a free slot", "Wrecks"))
         return

@@ -105,3 +105,37 @@ def enemy_die(s: HeistState, face: str) -> HeistState:
 
 def damage(s: HeistState, seat: int) -> int:
     return s.damage[seat]
+
+
+def end_round(s: HeistState) -> HeistState:
+    """A copy of ``s`` taken through End of Round (every character Exhausted): Road Maintenance, then
+    Stunt Card Maintenance up to the next Stunt card draw (or the end of the game)."""
+    from slipstream.games.highway_heist.rules import Task, TaskKind
+    from slipstream.games.highway_heist.state import Phase
+
+    s = s.copy()
+    s.phase, s.stage, s.active = Phase.END_ROUND, Stage.AUTO, -1
+    s.exhausted = (True,) * s.g.players
+    s.queue = (Task(TaskKind.ROAD_MAINTENANCE), Task(TaskKind.STUNT_MAINTENANCE))
+    s._advance([])
+    return s
+
+
+def play_passively(s: HeistState, limit: int = 20_000) -> HeistState:
+    """Every player ends the turn at once; chance from the seed; no Assist, no Boost, first choice."""
+    for _ in range(limit):
+        if s.is_over:
+            return s
+        if s.is_chance:
+            s = s.apply_chance()
+        elif s.stage is Stage.CHOOSE_TURN:
+            s = s.apply(s.legal_actions()[0])
+        elif s.stage is Stage.ACTION:
+            s = s.apply("end-turn")
+        elif s.stage is Stage.ASSIST:
+            s = s.apply(f"{min(s.waiting)}:pass")
+        elif s.stage is Stage.BOOST:
+            s = s.apply("keep")
+        else:
+            s = s.apply(s.legal_actions()[0])
+    raise AssertionError("the match did not end")

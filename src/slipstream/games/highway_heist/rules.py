@@ -1185,13 +1185,12 @@ def missile(s: HeistState, reach: int, events: list[Event]) -> None:
 
 
 def road_maintenance_tasks(s: HeistState) -> tuple[Task, ...]:
-    """Road Maintenance: every Wreck, then every unmanned or abandoned vehicle, in Resolution Order."""
-    wrecks = sorted((i for i, p in enumerate(s.pieces) if p.kind == WRECK and p.space >= 0),
-                    key=lambda i: s.pieces[i].space)
-    drifters = sorted((i for i, p in enumerate(s.pieces) if p.space >= 0 and (
-        p.kind == ABANDONED or (is_pv(p) and s.peg_on[p.owner] != BEHIND_WHEEL))),
+    """Road Maintenance: the Wrecks and the unmanned or abandoned vehicles, one at a time in Resolution
+    Order (West to East, then North to South), each once."""
+    movers = sorted((i for i, p in enumerate(s.pieces) if p.space >= 0 and (
+        p.kind in (WRECK, ABANDONED) or (is_pv(p) and s.peg_on[p.owner] != BEHIND_WHEEL))),
         key=lambda i: s.pieces[i].space)
-    return (*(Task(TaskKind.WRECK_MOVE, i) for i in wrecks), *(Task(TaskKind.DRIFT, i) for i in drifters))
+    return tuple(Task(TaskKind.WRECK_MOVE if s.pieces[i].kind == WRECK else TaskKind.DRIFT, i) for i in movers)
 
 
 WRECK_STEPS = 4

@@ -588,7 +588,7 @@ class HeistState(State):
                 if all(self.exhausted):
                     self.phase = Phase.END_ROUND
                     events.append(Event("round", f"end of round {self.round}", "End of Round"))
-                    self.queue = (Task(TaskKind.ROAD_MAINTENANCE, 0), Task(TaskKind.STUNT_MAINTENANCE))
+                    self.queue = (Task(TaskKind.ROAD_MAINTENANCE), Task(TaskKind.STUNT_MAINTENANCE))
                     continue
                 self.stage = Stage.CHOOSE_TURN
                 return
@@ -622,13 +622,7 @@ class HeistState(State):
             if self.enemy_deck:
                 self.stage = Stage.ENEMY_CARD
         elif kind is TaskKind.ROAD_MAINTENANCE:
-            if task.a == 0:
-                wrecks = rules.road_maintenance_tasks(self)
-                self.queue = (*(t for t in wrecks if t.kind is TaskKind.WRECK_MOVE),
-                              Task(TaskKind.ROAD_MAINTENANCE, 1), *self.queue)
-            else:
-                drifts = rules.road_maintenance_tasks(self)
-                self.queue = (*(t for t in drifts if t.kind is TaskKind.DRIFT), *self.queue)
+            self.queue = (*rules.road_maintenance_tasks(self), *self.queue)
         elif kind is TaskKind.WRECK_MOVE:
             rules.move_wreck(self, task.a, events)
         elif kind is TaskKind.DRIFT:

@@ -62,6 +62,9 @@ class HighwayHeist(Game):
              "characters": "roman,han,tej,letty"}),
     )
 
+    golden_options: ClassVar[tuple[dict[str, object], ...]] = (
+        {"scenario": "semi-heist"}, {"scenario": "chopper-takedown"})
+
     content: Content
     scenario_id: str
     scenario: ScenarioModel

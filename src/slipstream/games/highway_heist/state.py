@@ -741,7 +741,7 @@ class HeistState(State):
         seats = tuple(self.g.seats)
         won = self.outcome == "win"
         return Result(seats, seats if won else (), self.reason,
-                      {"outcome": self.outcome, "round": self.round, "track": rules.track_value(self)})
+                      {"outcome": self.outcome, "round": self.round, "track": rules.track_value(self)}, team=True)
 
     def determinize(self, seat: int | None, rng: random.Random) -> HeistState:
         """Nothing is hidden: the decks are multisets drawn by chance and the Stunt removals are drawn

@@ -5,10 +5,10 @@ After an intended change of rules or notation, run ``make golden`` and review th
 
 from __future__ import annotations
 
-import pytest
-
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from scripts.make_golden import golden_cases, playthrough
 

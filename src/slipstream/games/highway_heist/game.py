@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import product
 from math import factorial
+from pathlib import Path
 from typing import ClassVar
 
 from slipstream.engine.chance import ChanceTable, weighted
 from slipstream.engine.errors import OptionError
 from slipstream.engine.game import Game, OptionSpec
+from slipstream.engine.hooks import GameHooks
 
 from . import notation
 from .content import (
@@ -176,6 +178,15 @@ class HighwayHeist(Game):
 
     def seat_name(self, seat: int) -> str:
         return f"P{seat + 1} ({self.characters[seat].name})"
+
+    @classmethod
+    def hooks(cls) -> GameHooks:
+        from . import bot, metrics, render
+
+        return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
+                         race_metrics=metrics.race_metrics, seat_labels=metrics.seat_labels,
+                         standings=metrics.standings, position_value=metrics.position_value,
+                         heuristic_bot=bot.HeuristicBot, web_board=Path(__file__).with_name("board.js"))
 
 
 def effort_outcomes(faces: list[str], dice: int) -> list[tuple[str, float]]:

@@ -1,0 +1,130 @@
+"""A cooperative heuristic Highway Heist bot: it plays for the team, never for its own seat.
+
+Every decision compares the positions it leads to by ``metrics.team_score`` (the scenario's track, the
+team's vehicles and Boost tokens, the threats on the road, the Wrecks' paths, the Stunts within reach).
+An action with a Skill Roll is scored as its chance of success (with the roller's own Boost) times the
+position after success, plus the rest times the position after failure; a choice inside an action is
+scored by its best option. An Assist is given when the extra dice are worth more to the team than the
+token.
+"""
+
+from __future__ import annotations
+
+import random
+
+from slipstream.engine.game import State
+
+from . import metrics, notation, rules
+from .notation import Verb
+from .rules import RollKind
+from .state import HeistState, Stage
+
+CHOICE_DEPTH = 2
+"""Nested choices (Force then follow) the bot looks through before scoring a position."""
+
+
+class HeuristicBot:
+    """Greedy for the team, one action ahead: see the module docstring. Ties go to the first action in
+    the sorted list (ending the turn comes before waiting moves), then to the bot's seeded RNG."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State, seat: int) -> str:
+        legal = state.legal_actions(seat)
+        if len(legal) == 1 or not isinstance(state, HeistState):
+            return legal[0] if len(legal) == 1 else self.rng.choice(legal)
+        s = state
+        if s.stage is Stage.ASSIST:
+            return self._assist(s, seat)
+        if s.stage is Stage.ACTION:
+            return self._best(legal, [self._action_value(s, a) for a in legal])
+        return self._best(legal, [self._after(s.apply_unchecked(a), CHOICE_DEPTH) for a in legal])
+
+    def _best(self, legal: list[str], values: list[float]) -> str:
+        top = max(values)
+        best = [a for a, v in zip(legal, values, strict=True) if v >= top - 1e-9]
+        return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    # --- scoring what an action leads to ------------------------------------------------------------
+
+    def _after(self, s: HeistState, depth: int) -> float:
+        """The team's score once ``s`` settles: an Assist window passes, a choice takes its best option."""
+        s = _pass_assists(s)
+        if depth > 0 and not s.outcome:
+            if s.stage is Stage.CHOICE or s.stage is Stage.BOOST:
+                return max(self._after(s.apply_unchecked(a), depth - 1) for a in s.legal_actions())
+            if s.stage is Stage.ROLL and s.roll is not None and s.roll.kind is RollKind.ACTION:
+                return self._roll_value(s, depth - 1)
+        return metrics.team_score(s)
+
+    def _action_value(self, s: HeistState, action: str) -> float:
+        return self._after(s.apply_unchecked(action), CHOICE_DEPTH + 1)
+
+    def _roll_value(self, s: HeistState, depth: int) -> float:
+        """A Skill Roll about to be made: success and failure by their chances, the roller Boosting
+        (and paying the token) when that turns a failure into a success."""
+        roll = s.roll
+        if roll is None:
+            return metrics.team_score(s)
+        faces = metrics.effort_faces(s)
+        dice, need, bonus = roll.dice, roll.need, rules.roll_bonus(s, roll.seat)
+        raw = rules.success_chance(faces, dice, need, bonus=bonus)
+        boosted = rules.success_chance(faces, dice, need, boost=True, bonus=bonus) if s.boost[roll.seat] else raw
+        fail = metrics.team_score(_pass_assists(s.apply_unchecked(notation.effort(0, 0, dice))))
+        if dice + bonus < need:
+            return fail
+        success = self._after(s.apply_unchecked(notation.effort(dice, 0, 0)), depth)
+        return raw * success + (boosted - raw) * (success - metrics.TOKEN) + (1 - boosted) * fail
+
+    # --- Assist -----------------------------------------------------------------------------------
+
+    def _assist(self, s: HeistState, seat: int) -> str:
+        """Assist when two more dice raise the roll's expected worth to the team by more than a token."""
+        roll = s.roll
+        if roll is None:
+            return notation.seated(seat, Verb.PASS)
+        faces = metrics.effort_faces(s)
+        more = min(roll.dice + 2, s.g.max_dice)
+        if roll.kind is RollKind.DEFENSE:
+            gain = self._defense_gain(s, roll.seat, roll.damage, roll.dice, more, faces)
+        else:
+            waiting = _pass_assists(s)
+            bonus = rules.roll_bonus(s, roll.seat)
+            token = s.boost[roll.seat] > 0
+            now = rules.success_chance(faces, roll.dice, roll.need, boost=token, bonus=bonus)
+            then = rules.success_chance(faces, more, roll.need, boost=token, bonus=bonus)
+            if then - now < 0.05:
+                return notation.seated(seat, Verb.PASS)
+            fail = metrics.team_score(_pass_assists(waiting.apply_unchecked(notation.effort(0, 0, roll.dice))))
+            success = self._after(waiting.apply_unchecked(notation.effort(roll.dice, 0, 0)), CHOICE_DEPTH)
+            gain = (then - now) * (success - fail)
+        return notation.seated(seat, Verb.ASSIST if gain > metrics.TOKEN * 1.5 else Verb.PASS)
+
+    def _defense_gain(self, s: HeistState, victim: int, damage: int, dice: int, more: int,
+                      faces: tuple[int, int, int]) -> float:
+        """What two more Defense dice save: the vehicle (and its Cargo or Ramsey) when it would be
+        destroyed, else the Strength slots."""
+        left = metrics.strength_left(s, victim)
+        token = s.boost[victim] > 0
+        piece = s.pv[victim]
+        stake = metrics.VEHICLE + (s.pieces[piece].cargo * metrics.TRACK if piece >= 0 else 0.0)
+        if piece >= 0 and s.ramsey == piece:
+            stake += 10 * metrics.TRACK
+        saving = damage - left + 1
+        # the blocks that keep the vehicle on the road (none is needed when it survives anyway)
+        gain = 0.0
+        for blocked in range(1, damage + 1):
+            extra = (rules.success_chance(faces, more, blocked, boost=token)
+                     - rules.success_chance(faces, dice, blocked, boost=token))
+            gain += extra * (metrics.STRENGTH + (stake if blocked == saving else 0.0))
+        return gain
+
+
+def _pass_assists(s: HeistState) -> HeistState:
+    """``s`` with every open Assist window passed (the scores assume no one Assists)."""
+    while s.stage is Stage.ASSIST and s.waiting:
+        s = s.apply_unchecked(notation.seated(min(s.waiting), Verb.PASS))
+    return s

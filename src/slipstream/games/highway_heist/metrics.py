@@ -70,10 +70,14 @@ STRENGTH = 2.5
 TOKEN = 3.0
 """Score of a Boost token held."""
 ENEMY_PEG_ON_VEHICLE = 5.0
-SUV_NEXT_TO_VEHICLE = 3.0
 WRECK_HITS_TANK = 0.75
 """Share of a Tank Damage a Wreck on course for the Tank is worth (the Tank may move before the end of
 the round)."""
+SUV_FACES = 2 / 6
+"""The share of Enemy Die faces that activate the Enemy SUVs (and Shaw's Car)."""
+PEG_FACES = 1 / 6
+RAMSEY = 10 * TRACK
+"""Ramsey's vehicle lost with no Player Vehicle next to it loses the game (Chopper Takedown)."""
 TANK_STAYS = 2 / 3
 """The chance an Enemy Die leaves the Tank in its lane (four faces of six do not move it)."""
 OPPORTUNITY = 0.5
@@ -188,9 +192,7 @@ def _vehicle_score(s: HeistState, seat: int) -> float:
     left = strength_left(s, seat)
     score = VEHICLE + STRENGTH * left - (4.0 if left <= 2 else 0.0)
     p = s.pieces[piece]
-    stake = p.cargo * TRACK + (TRACK * 2 if s.ramsey == piece else 0.0)
-    if left <= 3:
-        score -= stake * (0.25 if left <= 1 else 0.1)
+    stake = p.cargo * TRACK
     if s.peg_on[seat] == BEHIND_WHEEL:
         score += UNMANNED
     elif rules.col(s, p.space) == 0 and rules.step(s, p.space, -1, 0) < 0:
@@ -199,23 +201,49 @@ def _vehicle_score(s: HeistState, seat: int) -> float:
 
 
 def _threats(s: HeistState) -> float:
+    """The damage the enemies next to each Player Vehicle can be expected to deal before the Active
+    Player's next chance to act (the Enemy Dice still to roll this round, at least one): Enemy SUVs
+    slam on two faces of six, Shaw's Car with them, an Enemy Peg on the vehicle on one; each Defense die
+    blocks half a damage. The score loses that damage and, by the chance it reaches the Strength left,
+    the vehicle with its Cargo or Ramsey."""
+    g = s.g
+    model = g.content.model
     score = 0.0
-    pvs = rules.player_vehicles(s)
-    if not pvs:
-        return score
-    for p in s.pieces:
-        if p.space < 0:
+    dice = max(1, enemy_dice_left(s))
+    slam, shaw, peg = model.rules.slam_damage, model.knobs.shaw_slam, model.rules.peg_damage
+    enemies = [(p.space, p.kind) for p in s.pieces if p.space >= 0 and p.kind in (SUV, SHAW)]
+    for seat in g.seats:
+        piece = s.pv[seat]
+        if piece < 0:
             continue
-        if p.enemy_peg and p.kind in (PLAYER, HIJACKED):
+        here = s.pieces[piece].space
+        blocked = 0.5 * rules.defense_dice(s, seat)
+        per_die = 0.0
+        for space, kind in enemies:
+            if rules.dist(s, here, space) == 1:
+                per_die += SUV_FACES * max(0.0, (slam if kind == SUV else shaw) - blocked)
+        if s.pieces[piece].enemy_peg:
+            per_die += PEG_FACES * max(0.0, peg - blocked)
             score -= ENEMY_PEG_ON_VEHICLE
-        if p.kind == SUV and any(rules.dist(s, p.space, s.pieces[v].space) == 1 for v in pvs):
-            score -= SUV_NEXT_TO_VEHICLE
-        if p.kind == SHAW and s.ramsey >= 0 and rules.dist(s, p.space, s.pieces[s.ramsey].space) == 1:
-            score -= 3 * SUV_NEXT_TO_VEHICLE
-    roll = s.roll
-    if roll is not None and roll.kind is RollKind.DEFENSE:
-        score -= STRENGTH * max(0.0, roll.damage - 0.5 * roll.dice)
+        expected = dice * per_die
+        roll = s.roll
+        if roll is not None and roll.kind is RollKind.DEFENSE and roll.seat == seat:
+            expected += max(0.0, roll.damage - 0.5 * roll.dice)
+        if expected <= 0:
+            continue
+        left = strength_left(s, seat)
+        lost = 1.0 / (1.0 + math.exp(-2.0 * (expected - left + 0.5)))
+        score -= STRENGTH * min(expected, left) + lost * _stake(s, seat)
     return score
+
+
+def _stake(s: HeistState, seat: int) -> float:
+    """What the team loses with ``seat``'s Player Vehicle: the vehicle, its Cargo, Ramsey."""
+    piece = s.pv[seat]
+    stake = VEHICLE + s.pieces[piece].cargo * TRACK * 1.5
+    if s.ramsey == piece:
+        stake += RAMSEY
+    return stake
 
 
 def _wreck_paths(s: HeistState) -> float:
@@ -243,7 +271,7 @@ def _wreck_paths(s: HeistState) -> float:
                 break
             if kind in (PLAYER, HIJACKED):
                 owner = s.pieces[other].owner
-                score -= 0.8 * _vehicle_score(s, owner)
+                score -= 0.8 * (_vehicle_score(s, owner) + _stake(s, owner))
             if kind == ABANDONED:
                 score -= 0.5
     return score

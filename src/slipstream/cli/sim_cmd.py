@@ -140,16 +140,7 @@ def _print_summary(races: list[dict[str, Any]], title: str) -> None:
         for g in groups:
             table.add_row(g["key"], fmt_rate(g["win"]), fmt_mean(g["position"]))
         console.print(table)
-    table = Table(title="race numbers (mean per race, 95% CI)")
-    table.add_column("")
-    table.add_column("mean (95% CI)")
-    rows = [(k, d) for k, d in s["length"].items() if d["n"]]
-    if s["lead_changes"] is not None:
-        rows.append(("lead changes", s["lead_changes"]))
-    rows += [(words(k), d) for k, d in s["metrics"].items() if not (d["min"] == d["max"] == 0)]
-    for name, d in rows:
-        table.add_row(name, fmt_mean((d["mean"], d["lo"], d["hi"])))
-    console.print(table)
+    console.print(_numbers_table(s))
     fair = 100 / s["players"]
     first = next((g for g in s["by_turn_order"] if g["key"] == "1st to play"), None)
     same = s["first_player"]["same_bots"]
@@ -162,6 +153,22 @@ def _print_summary(races: list[dict[str, Any]], title: str) -> None:
         fp = s["first_player"]
         console.print(f"seat 1 wins {fmt_rate(fp['win'])} against a fair {fair:.1f}% "
                       f"({100 * fp['advantage'][0]:+.1f} points){caveat}")
+
+
+def _numbers_table(s: dict[str, Any]) -> Table:
+    """Race length, lead changes (when counted) and every metric that is not always zero."""
+    from slipstream.sim.stats import fmt_mean
+
+    table = Table(title="race numbers (mean per race, 95% CI)")
+    table.add_column("")
+    table.add_column("mean (95% CI)")
+    rows = [(k, d) for k, d in s["length"].items() if d["n"]]
+    if s["lead_changes"] is not None and s["team"] is None:
+        rows.append(("lead changes", s["lead_changes"]))
+    rows += [(words(k), d) for k, d in s["metrics"].items() if not (d["min"] == d["max"] == 0)]
+    for name, d in rows:
+        table.add_row(name, fmt_mean((d["mean"], d["lo"], d["hi"])))
+    return table
 
 
 def _race_table(groups: list[dict[str, Any]], title: str, name: str) -> Table:
@@ -177,7 +184,7 @@ def _race_table(groups: list[dict[str, Any]], title: str, name: str) -> Table:
 
 def _print_team(s: dict[str, Any], title: str) -> None:
     """A cooperative run: the team's win rate, by each option that varies, by team and team member."""
-    from slipstream.sim.stats import fmt_mean, fmt_rate
+    from slipstream.sim.stats import fmt_rate
 
     team = s["team"]
     console.print(f"{title}: the team won {fmt_rate(team['win'])} of {team['races']} races "
@@ -192,14 +199,7 @@ def _print_team(s: dict[str, Any], title: str) -> None:
         for g in team["by_member"]:
             table.add_row(g["key"], str(g["n"]), fmt_rate(g["win"]))
         console.print(table)
-    table = Table(title="race numbers (mean per race, 95% CI)")
-    table.add_column("")
-    table.add_column("mean (95% CI)")
-    rows = [(k, d) for k, d in s["length"].items() if d["n"]]
-    rows += [(words(k), d) for k, d in s["metrics"].items() if not (d["min"] == d["max"] == 0)]
-    for name, d in rows:
-        table.add_row(name, fmt_mean((d["mean"], d["lo"], d["hi"])))
-    console.print(table)
+    console.print(_numbers_table(s))
 
 
 def _print_team_sweep(outcomes: list[Any]) -> None:

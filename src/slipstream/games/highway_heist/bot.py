@@ -19,6 +19,8 @@ from .notation import Verb
 from .rules import RollKind
 from .state import HeistState, Stage
 
+PLANNED = 4
+"""First moves of a turn looked at together with the best second action they open."""
 CHOICE_DEPTH = 2
 """Nested choices (Force then follow) the bot looks through before scoring a position."""
 
@@ -40,7 +42,10 @@ class HeuristicBot:
         if s.stage is Stage.ASSIST:
             return self._assist(s, seat)
         if s.stage is Stage.ACTION:
-            return self._best(legal, [self._action_value(s, a) for a in legal])
+            values = [self._action_value(s, a) for a in legal]
+            if s.actions_left > 1:
+                self._plan_two(s, legal, values)
+            return self._best(legal, values)
         return self._best(legal, [self._after(s.apply_unchecked(a), CHOICE_DEPTH) for a in legal])
 
     def _best(self, legal: list[str], values: list[float]) -> str:
@@ -62,6 +67,15 @@ class HeuristicBot:
 
     def _action_value(self, s: HeistState, action: str) -> float:
         return self._after(s.apply_unchecked(action), CHOICE_DEPTH + 1)
+
+    def _plan_two(self, s: HeistState, legal: list[str], values: list[float]) -> None:
+        """The first action of a turn: the ``PLANNED`` best moves without a roll (Drive, Leap) are scored
+        again by the best second action they open (drive next to an Enemy SUV, then Ram it)."""
+        moves = [i for i, a in enumerate(legal) if notation.parse(a).verb in (Verb.DRIVE, Verb.LEAP)]
+        for i in sorted(moves, key=lambda i: -values[i])[:PLANNED]:
+            after = s.apply_unchecked(legal[i])
+            if after.stage is Stage.ACTION and after.active == s.active:
+                values[i] = max(values[i], max(self._action_value(after, a) for a in after.legal_actions()))
 
     def _roll_value(self, s: HeistState, depth: int) -> float:
         """A Skill Roll about to be made: success and failure by their chances, the roller Boosting

@@ -78,6 +78,8 @@ SUV_FACES = 2 / 6
 PEG_FACES = 1 / 6
 RAMSEY = 10 * TRACK
 """Ramsey's vehicle lost with no Player Vehicle next to it loses the game (Chopper Takedown)."""
+TANK_MOVES_ONE_WAY = 1 / 6
+"""The chance an Enemy Die moves the Tank North (or South): into a Wreck there, +1 Tank Damage (Shove)."""
 TANK_STAYS = 2 / 3
 """The chance an Enemy Die leaves the Tank in its lane (four faces of six do not move it)."""
 OPPORTUNITY = 0.5
@@ -287,10 +289,15 @@ def _scenario_shaping(s: HeistState) -> float:
         if tank < 0:
             return score
         at = s.pieces[tank].space
+        shoved = 1.0 - (1.0 - TANK_MOVES_ONE_WAY) ** max(1, enemy_dice_left(s))
         for p in s.pieces:
-            if p.kind == SUV and p.space >= 0 and rules.lane(s, p.space) == rules.lane(s, at) \
+            if p.space < 0:
+                continue
+            if p.kind == SUV and rules.lane(s, p.space) == rules.lane(s, at) \
                     and 0 < rules.col(s, p.space) - rules.col(s, at) <= rules.WRECK_STEPS:
                 score += 0.15 * TRACK
+            if p.kind == WRECK and rules.col(s, p.space) == rules.col(s, at) and rules.dist(s, p.space, at) == 1:
+                score += shoved * TRACK
         targets = [at]
     elif track == "cargo_secured":
         targets = rules.named_spaces(s, "semi_trailer")

@@ -3,6 +3,7 @@ and the Stunt row; and the hints: the chance of each Skill Roll, with a Boost an
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from slipstream.engine.game import State
@@ -11,14 +12,16 @@ from . import metrics, notation, rules
 from .notation import NO_SPACE, WHEEL, Verb
 from .rules import RollKind
 
+WIDTH = 76
+"""The widest board line: an 80-column terminal less the panel's border and padding."""
 CELL = 4
 """Characters per road space."""
 PIECE_CODES = {"enemy-suv": "S", "abandoned": "a", "wreck": "X", "tank": "T", "semi-cab": "C",
                "semi-trailer": "R", "shaw-car": "D"}
 """One letter per piece kind on the road (Player Vehicles show their seat: ``1`` to ``4``)."""
-LEGEND = ("1-4 Player Vehicle by seat (lower case p: unmanned)  S Enemy SUV  X Wreck  a abandoned",
-          "T Tank  C/R Semi cab/trailer  D Shaw's Car  H Chopper  * Enemy Peg  ^ Player Peg on top",
-          "$ Cargo  r Ramsey  (columns 1-12 run West to East; lanes 1-6 North to South)")
+LEGEND = ("P1-P4 Player Vehicle by seat (p1: unmanned)  S Enemy SUV  X Wreck  a abandoned",
+          "T Tank  C/R Semi cab/trailer  D Shaw's Car  H Chopper  * Enemy Peg",
+          "^ Player Peg on top  $ Cargo  r Ramsey  (West to East, lanes North to South)")
 SKILL_NAMES = ("Speed", "Control", "Athletics", "Defense")
 
 
@@ -57,16 +60,20 @@ def road(view: dict[str, Any]) -> list[str]:
     return [head.rstrip()] + [f"L{lane + 1}  " + "".join(row).rstrip() for lane, row in enumerate(grid)]
 
 
-def _seat_line(seat: dict[str, Any], active: int | None) -> str:
+def _seat_lines(seat: dict[str, Any], active: int | None) -> list[str]:
+    """Two lines per seat: the Character and Vehicle Boards (where, Strength, the peg), then the
+    Ratings and Boost tokens."""
     r = seat["ratings"]
-    vehicle = seat["vehicle"] or "no vehicle"
-    where = f" at {seat['vehicle_space']}" if seat["vehicle_space"] else ""
-    peg = {"wheel": "behind the wheel", None: "nowhere"}.get(seat["peg"], f"on top of {seat['peg']}")
-    strength = f"strength {seat['strength'] - seat['damage']}/{seat['strength']}" if seat["vehicle"] else ""
     state = "exhausted" if seat["exhausted"] else ("playing" if seat["seat"] == active else "ready")
-    return (f"P{seat['seat'] + 1} {seat['character']} ({seat['power']}), {vehicle}{where}, {strength}, "
-            f"{peg}; Speed {r['speed']} Control {r['control']} Athletics {r['athletics']} Defense "
-            f"{r['defense']}; Boost {seat['boost']}/{seat['boost_cap']}; {state}").replace(", , ", ", ")
+    if seat["vehicle"]:
+        vehicle = (f"{seat['vehicle']} at {seat['vehicle_space']}, strength "
+                   f"{seat['strength'] - seat['damage']}/{seat['strength']}")
+    else:
+        vehicle = "no vehicle"
+    peg = {"wheel": "behind the wheel", None: "nowhere"}.get(seat["peg"], f"on top of {seat['peg']}")
+    return [f"P{seat['seat'] + 1} {seat['character']}, {vehicle}, {state}",
+            f"   {peg}; Speed {r['speed']} Control {r['control']} Athletics {r['athletics']} "
+            f"Defense {r['defense']}; Boost {seat['boost']}/{seat['boost_cap']}"]
 
 
 def _track(view: dict[str, Any]) -> str:
@@ -82,24 +89,27 @@ def board(view: dict[str, Any]) -> str:
     """The road, then each seat's boards, the Enemy-card row, the Stunt row and any roll under way."""
     active = view["active"]
     lines = [f"{view['scenario']} ({view['difficulty']}), round {view['round']}: {view['stage']}"
-             + (f", P{active + 1} to act ({view['actions_left']} action(s) left)" if active is not None else ""),
+             + (f", P{active + 1}'s turn ({view['actions_left']} action(s) left)" if active is not None else ""),
              _track(view)]
     lines += road(view)
     lines += LEGEND
     lines.append("")
-    lines += [_seat_line(seat, active) for seat in view["seats"]]
+    for seat in view["seats"]:
+        lines += _seat_lines(seat, active)
     spots = view["enemy_row"]
-    names = [f"spot {i + 1}: {card or '-'}" for i, card in enumerate(spots[:-1])]
-    lines.append("Enemy cards: " + ", ".join([*names, f"ACTIVATE!: {spots[-1] or '-'}"])
-                 + f" (deck {view['enemy_deck_size']}, discard {len(view['enemy_discard'])})")
-    stunts = []
+    names = [f"{i + 1}: {card or '-'}" for i, card in enumerate(spots[:-1])]
+    lines.append(f"Enemy cards (deck {view['enemy_deck_size']}, discard {len(view['enemy_discard'])}): "
+                 + ", ".join([*names, f"ACTIVATE!: {spots[-1] or '-'}"]))
+    lines.append(f"Stunts, East to West (deck {view['stunt_deck_size']}):")
     for i, card in enumerate(view["stunt_row"]):
         if card is None:
-            stunts.append(f"spot {i + 1}: -")
+            lines.append(f"  {i + 1}: -")
             continue
-        tokens = "repeatable" if card["level"] == 3 else f"{card['tokens']} token(s)"
-        stunts.append(f"spot {i + 1}: {card['name']} ({card['card']}, level {card['level']}, {tokens})")
-    lines.append("Stunts (East to West): " + "; ".join(stunts) + f" (deck {view['stunt_deck_size']})")
+        if card["level"] == 3:
+            tokens = "repeatable"
+        else:
+            tokens = f"{card['tokens']} Boost token(s)" if card["tokens"] else "used up"
+        lines.append(f"  {i + 1}: {card['name']} ({card['card']}, level {card['level']}, {tokens})")
     lines.append(f"supply: {view['boost_supply']} Boost tokens, {view['suv_supply']} Enemy SUVs, "
                  f"{view['enemy_peg_supply']} Enemy Pegs")
     roll = view["roll"]
@@ -109,10 +119,11 @@ def board(view: dict[str, Any]) -> str:
                      + (f", needs {roll['need']}" if roll["kind"] == "action" else ""))
     if view["choice"] is not None:
         choice = view["choice"]
-        lines.append(f"choice for P{choice['seat'] + 1} ({choice['kind'].replace('_', ' ')}): "
-                     + ", ".join(choice["options"]))
+        lines += textwrap.wrap(f"choice for P{choice['seat'] + 1} ({choice['kind'].replace('_', ' ')}): "
+                               + ", ".join(choice["options"]), WIDTH, subsequent_indent="  ")
     if view["outcome"]:
-        lines.append(f"the team {'wins' if view['outcome'] == 'win' else 'loses'}: {view['reason']}")
+        lines += textwrap.wrap(f"the team {'wins' if view['outcome'] == 'win' else 'loses'}: {view['reason']}",
+                               WIDTH, subsequent_indent="  ")
     return "\n".join(lines)
 
 
@@ -237,8 +248,9 @@ def hints(state: State, seat: int) -> list[str]:
     waiting = s.enemy_row[-2] if len(s.enemy_row) > 1 else ""
     if waiting:
         card = g.enemy_cards[waiting]
-        out.append(f"next to activate: {card.name} ({waiting}): "
-                   + "; ".join(" ".join((line.verb, *line.words)) for line in card.activated))
+        effects = "; ".join(" ".join((line.verb, *line.words, *([str(line.number)] if line.number else [])))
+                            for line in card.activated) or "no Activated effect"
+        out.append(f"next to activate: {card.name} ({waiting}): {effects}")
     return out
 
 

@@ -55,29 +55,29 @@ class HeuristicBot:
 
     # --- scoring what an action leads to ------------------------------------------------------------
 
-    def _after(self, s: HeistState, depth: int) -> float:
-        """The team's score once ``s`` settles: an Assist window passes, a choice takes its best option."""
+    def _after(self, s: HeistState, depth: int, plan: int = -1) -> float:
+        """The team's score once ``s`` settles: an Assist window passes, a choice takes its best option;
+        with ``plan`` (the Active Player) a turn with an action left takes its best next action."""
         s = _pass_assists(s)
         if depth > 0 and not s.outcome:
             if s.stage is Stage.CHOICE or s.stage is Stage.BOOST:
-                return max(self._after(s.apply_unchecked(a), depth - 1) for a in s.legal_actions())
+                return max(self._after(s.apply_unchecked(a), depth - 1, plan) for a in s.legal_actions())
             if s.stage is Stage.ROLL and s.roll is not None and s.roll.kind is RollKind.ACTION:
-                return self._roll_value(s, depth - 1)
+                return self._roll_value(s, depth - 1, plan)
+        if plan >= 0 and s.stage is Stage.ACTION and s.active == plan:
+            return max(self._action_value(s, a) for a in s.legal_actions())
         return metrics.team_score(s)
 
-    def _action_value(self, s: HeistState, action: str) -> float:
-        return self._after(s.apply_unchecked(action), CHOICE_DEPTH + 1)
+    def _action_value(self, s: HeistState, action: str, plan: int = -1) -> float:
+        return self._after(s.apply_unchecked(action), CHOICE_DEPTH + 1, plan)
 
     def _plan_two(self, s: HeistState, legal: list[str], values: list[float]) -> None:
-        """The first action of a turn: the ``PLANNED`` best moves without a roll (Drive, Leap) are scored
-        again by the best second action they open (drive next to an Enemy SUV, then Ram it)."""
-        moves = [i for i, a in enumerate(legal) if notation.parse(a).verb in (Verb.DRIVE, Verb.LEAP)]
-        for i in sorted(moves, key=lambda i: -values[i])[:PLANNED]:
-            after = s.apply_unchecked(legal[i])
-            if after.stage is Stage.ACTION and after.active == s.active:
-                values[i] = max(values[i], max(self._action_value(after, a) for a in after.legal_actions()))
+        """The first action of a turn: the ``PLANNED`` best are scored again with the best second action
+        each opens (drive next to an Enemy SUV, then Ram it; Ram, then take a Boost token)."""
+        for i in sorted(range(len(legal)), key=lambda i: -values[i])[:PLANNED]:
+            values[i] = self._action_value(s, legal[i], plan=s.active)
 
-    def _roll_value(self, s: HeistState, depth: int) -> float:
+    def _roll_value(self, s: HeistState, depth: int, plan: int = -1) -> float:
         """A Skill Roll about to be made: success and failure by their chances, the roller Boosting
         (and paying the token) when that turns a failure into a success."""
         roll = s.roll
@@ -87,10 +87,10 @@ class HeuristicBot:
         dice, need, bonus = roll.dice, roll.need, rules.roll_bonus(s, roll.seat)
         raw = rules.success_chance(faces, dice, need, bonus=bonus)
         boosted = rules.success_chance(faces, dice, need, boost=True, bonus=bonus) if s.boost[roll.seat] else raw
-        fail = metrics.team_score(_pass_assists(s.apply_unchecked(notation.effort(0, 0, dice))))
+        fail = self._after(s.apply_unchecked(notation.effort(0, 0, dice)), 0, plan)
         if dice + bonus < need:
             return fail
-        success = self._after(s.apply_unchecked(notation.effort(dice, 0, 0)), depth)
+        success = self._after(s.apply_unchecked(notation.effort(dice, 0, 0)), depth, plan)
         return raw * success + (boosted - raw) * (success - metrics.TOKEN) + (1 - boosted) * fail
 
     # --- Assist -----------------------------------------------------------------------------------
@@ -113,7 +113,8 @@ class HeuristicBot:
             if then - now < 0.05:
                 return notation.seated(seat, Verb.PASS)
             fail = metrics.team_score(_pass_assists(waiting.apply_unchecked(notation.effort(0, 0, roll.dice))))
-            success = self._after(waiting.apply_unchecked(notation.effort(roll.dice, 0, 0)), CHOICE_DEPTH)
+            # the outcome with every die a success, and as many dice as the Assists could bring
+            success = self._after(waiting.apply_unchecked(notation.effort(max(more, roll.need), 0, 0)), CHOICE_DEPTH)
             gain = (then - now) * (success - fail)
         return notation.seated(seat, Verb.ASSIST if gain > metrics.TOKEN * 1.5 else Verb.PASS)
 

@@ -19,7 +19,7 @@ CELL = 4
 PIECE_CODES = {"enemy-suv": "S", "abandoned": "a", "wreck": "X", "tank": "T", "semi-cab": "C",
                "semi-trailer": "R", "shaw-car": "D"}
 """One letter per piece kind on the road (Player Vehicles show their seat: ``1`` to ``4``)."""
-LEGEND = ("P1-P4 Player Vehicle by seat (p1: unmanned)  S Enemy SUV  X Wreck  a abandoned",
+LEGEND = ("P1-P4 Player Vehicle (p1: unmanned)  S Enemy SUV  X Wreck  a abandoned",
           "T Tank  C/R Semi cab/trailer  D Shaw's Car  H Chopper  * Enemy Peg",
           "^ Player Peg on top  $ Cargo  r Ramsey  (West to East, lanes North to South)")
 SKILL_NAMES = ("Speed", "Control", "Athletics", "Defense")
@@ -88,8 +88,8 @@ def _track(view: dict[str, Any]) -> str:
 def board(view: dict[str, Any]) -> str:
     """The road, then each seat's boards, the Enemy-card row, the Stunt row and any roll under way."""
     active = view["active"]
-    lines = [f"{view['scenario']} ({view['difficulty']}), round {view['round']}: {view['stage']}"
-             + (f", P{active + 1}'s turn ({view['actions_left']} action(s) left)" if active is not None else ""),
+    turn = f", P{active + 1}'s turn, {view['actions_left']} action(s) left" if active is not None else ""
+    lines = [f"{view['scenario']} ({view['difficulty']}) round {view['round']}, {view['stage']}{turn}",
              _track(view)]
     lines += road(view)
     lines += LEGEND

@@ -10,6 +10,7 @@ them and the next action resumes them.
 from __future__ import annotations
 
 import enum
+from math import comb
 from typing import TYPE_CHECKING, NamedTuple
 
 from slipstream.engine.fields import replaced
@@ -70,6 +71,7 @@ class TaskKind(enum.IntEnum):
     RAMSEY = 12
     ACTION = 13
     ROAD_MAINTENANCE = 14
+    FAMILY_FIRST = 15
 
 
 class Task(NamedTuple):
@@ -101,6 +103,12 @@ class Roll(NamedTuple):
     bonus: int = 0
     """Successes added after the roll (the Exotic Supercar's power)."""
     boosted: bool = False
+    skill: int = -1
+    """The Skill Category rolled (``DEFENSE`` for a Defense roll)."""
+    rerolled: bool = False
+    """Brian's Wheelman used or declined on this roll."""
+    teched: bool = False
+    """Tej's Tech Support used or declined on this roll."""
 
 
 class ChoiceKind(enum.IntEnum):
@@ -112,6 +120,7 @@ class ChoiceKind(enum.IntEnum):
     SLAM = 5
     REMOVE_PEG = 6
     RAMSEY = 7
+    FREE_LEAP = 8
 
 
 class Choice(NamedTuple):
@@ -265,6 +274,43 @@ def leap_range(s: HeistState, seat: int) -> int:
     return rating(s, seat, ATHLETICS) + (1 if s.g.characters[seat].power == "parkour" else 0)
 
 
+def family_first_seat(s: HeistState, victim: int) -> int:
+    """Dom's Family First (HH-G6): once per round, even when Exhausted, a manned Dom next to the
+    slammed team mate may take the slam instead; -1 if no Dom can."""
+    target = s.pv[victim]
+    if target < 0:
+        return -1
+    for seat, character in enumerate(s.g.characters):
+        if (character.power == "family_first" and seat != victim and manned(s, seat)
+                and seat not in s.family_first_used
+                and dist(s, s.pieces[s.pv[seat]].space, s.pieces[target].space) == 1):
+            return seat
+    return -1
+
+
+def effort_faces(s: HeistState) -> tuple[int, int, int]:
+    """How many faces of the Effort Die show a success, a boost and a blank (content)."""
+    faces = s.g.content.model.effort_die.faces
+    return faces.count("success"), faces.count("boost"), faces.count("blank")
+
+
+def roll_odds(s: HeistState, seat: int, skill: int, need: int) -> dict[str, float]:
+    """For a bot or a hint: the chance that ``seat`` makes ``need`` successes on a roll of ``skill``,
+    plain, with a Boost, with one or two Assist tokens (two dice each, capped at the dice cap) and with
+    both; the seat's own bonus (Exotic Supercar) is counted."""
+    faces = effort_faces(s)
+    dice = min(rating(s, seat, skill) if skill != DEFENSE else defense_dice(s, seat), s.g.max_dice)
+    bonus = roll_bonus(s, seat)
+    out: dict[str, float] = {}
+    for assists in (0, 1, 2):
+        n = min(dice + 2 * assists, s.g.max_dice)
+        label = ("plain", "assisted", "assisted_twice")[assists]
+        out[label] = success_chance(faces, n, need, False, bonus)
+        out[label.replace("plain", "") + ("_boosted" if assists else "boosted")] = success_chance(
+            faces, n, need, True, bonus)
+    return out
+
+
 def success_chance(faces: tuple[int, int, int], dice: int, need: int, boost: bool = False,
                    bonus: int = 0) -> float:
     """The chance that ``dice`` Effort Dice show at least ``need`` successes: ``faces`` counts the die's
@@ -274,7 +320,6 @@ def success_chance(faces: tuple[int, int, int], dice: int, need: int, boost: boo
     p = (faces[0] + (faces[1] if boost else 0)) / total
     need = max(0, need - bonus)
     chance = 0.0
-    from math import comb
     for k in range(need, dice + 1):
         chance += comb(dice, k) * p ** k * (1 - p) ** (dice - k)
     return 1.0 if need == 0 else chance
@@ -773,7 +818,7 @@ def slam(s: HeistState, piece: int, adjacent: list[int], amount: int, events: li
         hit = adjacent[0]
         events.append(Event("slam", f"the vehicle at {where} slams {s.g.seat_name(s.pieces[hit].owner)}'s "
                             f"vehicle for {amount}", "Roll the Enemy Die: Slam"))
-        push_front(s, Task(TaskKind.DAMAGE, amount, s.pieces[hit].owner))
+        push_front(s, Task(TaskKind.FAMILY_FIRST, amount, s.pieces[hit].owner))
         return
     chooser = s.active if s.active >= 0 else s.pieces[adjacent[0]].owner
     ask(s, Choice(ChoiceKind.SLAM, chooser,

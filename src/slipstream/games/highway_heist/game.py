@@ -95,6 +95,10 @@ class HighwayHeist(Game):
     boost_caps: tuple[int, ...]
     neighbours: tuple[tuple[int, ...], ...]
     """Per space, the on-road spaces adjacent to it (eight directions)."""
+    distances: tuple[int, ...]
+    """King-move distance between spaces ``a`` and ``b`` at ``a * spaces + b``."""
+    space_actions: dict[notation.Verb, tuple[str, ...]]
+    """Per verb that names a space, its action string for every space (``drive:c5l3``)."""
 
     def _setup(self) -> None:
         opts = self.options
@@ -120,6 +124,11 @@ class HighwayHeist(Game):
         faces = model.enemy_die.faces
         self.enemy_die = ChanceTable(weighted([(f"enemy-die:{f}", faces.count(f)) for f in set(faces)]))
         self.neighbours = tuple(self._neighbours(space) for space in range(self.spaces))
+        lanes = self.lanes
+        self.distances = tuple(max(abs(a // lanes - b // lanes), abs(a % lanes - b % lanes))
+                               for a in range(self.spaces) for b in range(self.spaces))
+        self.space_actions = {verb: tuple(notation.at(verb, space // lanes + 1, space % lanes + 1)
+                                          for space in range(self.spaces)) for verb in notation.SPACE_VERBS}
 
     def _setup_seats(self) -> None:
         content, n = self.content, self.players

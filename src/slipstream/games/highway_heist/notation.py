@@ -60,6 +60,9 @@ class Verb(enum.Enum):
     TAKE_SLAM = "take-slam"
 
 
+SPACE_VERBS = (Verb.DRIVE, Verb.LEAP, Verb.RAM, Verb.FORCE, Verb.TO, Verb.PEG, Verb.SLAM, Verb.REMOVE, Verb.RAMSEY)
+"""The verbs whose action names a space."""
+
 WHEEL = (0, 0)
 """``leap:wheel``: back behind the wheel of your own Player Vehicle."""
 NO_SPACE = (-1, -1)

@@ -151,8 +151,7 @@ def lane(s: HeistState, space: int) -> int:
 
 def dist(s: HeistState, a: int, b: int) -> int:
     """King-move distance (HH-A2): adjacency is the eight surrounding spaces."""
-    lanes = s.g.lanes
-    return max(abs(a // lanes - b // lanes), abs(a % lanes - b % lanes))
+    return s.g.distances[a * s.g.spaces + b]
 
 
 def step(s: HeistState, space: int, dc: int, dl: int) -> int:
@@ -185,7 +184,9 @@ def is_pv(p: Piece) -> bool:
 
 def player_vehicles(s: HeistState) -> list[int]:
     """Every Player Vehicle on the road, in Resolution Order."""
-    return sorted((i for i, p in enumerate(s.pieces) if is_pv(p)), key=lambda i: s.pieces[i].space)
+    found = [(p.space, i) for i, p in enumerate(s.pieces) if p.space >= 0 and (p.kind == PLAYER or p.kind == HIJACKED)]
+    found.sort()
+    return [i for _, i in found]
 
 
 def enemy_suvs(s: HeistState) -> list[int]:
@@ -385,8 +386,14 @@ def leap_targets(s: HeistState, seat: int) -> list[int]:
         return []
     reach = leap_range(s, seat)
     here = s.peg_on[seat]
-    return sorted(i for i, p in enumerate(s.pieces)
-                  if i != here and free_slot(s, i) and dist(s, origin, p.space) <= reach)
+    riders = [0] * len(s.pieces)
+    for on in s.peg_on:
+        if on >= 0:
+            riders[on] += 1
+    distances, row = s.g.distances, origin * s.g.spaces
+    return [i for i, p in enumerate(s.pieces)
+            if i != here and p.space >= 0 and p.kind in PEG_VEHICLES and riders[i] + p.enemy_peg < ROOF_SLOTS
+            and distances[row + p.space] <= reach]
 
 
 def can_leap_to_wheel(s: HeistState, seat: int) -> bool:

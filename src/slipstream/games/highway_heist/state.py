@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from slipstream.engine.chance import ChanceTable
 from slipstream.engine.fields import replaced, slots
@@ -152,6 +152,9 @@ class HeistState(State):
 
     __slots__ = slots(__annotations__)
 
+    legal_is_sorted: ClassVar[bool] = True
+    """``_legal`` returns the actions sorted and unique (every branch builds them so)."""
+
     @classmethod
     def initial(cls, game: HighwayHeist) -> HeistState:
         """Setup: boards, vehicles in column 1, two Boost tokens each, the scenario's pieces, the decks."""
@@ -266,12 +269,12 @@ class HeistState(State):
     def _legal(self) -> Sequence[str]:
         stage = self.stage
         if stage is Stage.CHOOSE_TURN:
-            return [notation.seated(seat, Verb.PLAY) for seat, done in enumerate(self.exhausted) if not done]
+            return sorted(notation.seated(seat, Verb.PLAY) for seat, done in enumerate(self.exhausted) if not done)
         if stage is Stage.ACTION:
             return self.action_choices()
         if stage is Stage.ASSIST:
-            return [a for seat in sorted(self.waiting)
-                    for a in (notation.seated(seat, Verb.ASSIST), notation.seated(seat, Verb.PASS))]
+            return sorted(a for seat in self.waiting
+                          for a in (notation.seated(seat, Verb.ASSIST), notation.seated(seat, Verb.PASS)))
         if stage is Stage.BOOST:
             return ["boost", "keep"]
         if stage is Stage.CHOICE:
@@ -324,7 +327,7 @@ class HeistState(State):
         return sorted(set(out))
 
     def _space_at(self, verb: Verb, space: int) -> str:
-        return notation.at(verb, space // self.g.lanes + 1, space % self.g.lanes + 1)
+        return self.g.space_actions[verb][space]
 
     def _card_actions(self, verb: Verb, card: Action) -> list[str]:
         targets = rules.condition_targets(self, self.active, card)

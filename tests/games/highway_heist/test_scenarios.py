@@ -220,3 +220,12 @@ def test_shaw_car_slams_ramsey_first() -> None:
     s = effect(s, "activate shaw_car")
     assert s.roll is not None and s.roll.seat == 0 and s.roll.damage == 4
     assert index_at(s, 6, 4) >= 0
+
+
+def test_a_peg_brawled_off_a_semi_roof_does_not_land_on_the_other() -> None:
+    """The Semi (content 6.2): a Player Peg Brawled off one Semi roof goes to the nearest other vehicle,
+    never the other Semi roof."""
+    s = arrange(new(**SEMI), vehicles={0: (5, 3), 1: (1, 6)}, pegs=[(9, 3)], on_top={0: (9, 3)},
+                main={"semi_cab": (9, 3), "semi_trailer": (8, 3)})
+    s = enemy_die(s, "peg")
+    assert s.peg_on[0] == s.pv[0]       # the Street Drifter at c5l3, not the trailer next door

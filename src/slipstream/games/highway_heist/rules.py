@@ -658,8 +658,11 @@ def push_front(s: HeistState, *tasks: Task) -> None:
 def relocate_player_peg(s: HeistState, seat: int, origin: int, events: list[Event]) -> None:
     """Wrecks: the Player Peg goes on top of the nearest vehicle with an available slot; the player
     chooses among equally near ones (the team decides; HH decision: the peg's owner). Never the vehicle
-    it leaves (a Brawl moves the peg off it)."""
-    options = [i for i in range(len(s.pieces)) if free_slot(s, i) and s.pieces[i].space != origin]
+    it leaves (a Brawl moves the peg off it), nor, off a Semi roof, the other Semi roof (content 6.2)."""
+    left = occupancy(s).get(origin, -1)
+    semi = left >= 0 and s.pieces[left].kind in (CAB, TRAILER)
+    options = [i for i in range(len(s.pieces)) if free_slot(s, i) and s.pieces[i].space != origin
+               and not (semi and s.pieces[i].kind in (CAB, TRAILER))]
     if not options:
         events.append(Event("peg", f"{s.g.seat_name(seat)} finds no vehicle with a free slot", "Wrecks"))
         return

@@ -730,6 +730,8 @@ def move_ramsey(s: HeistState, origin: int, events: list[Event]) -> None:
 def ask(s: HeistState, choice: Choice) -> None:
     from .state import Stage
 
+    if choice.seat < 0:  # an effect between turns (a user's card): the first seat decides for the team
+        choice = choice._replace(seat=max(s.active, 0))
     s.choice = choice
     s.stage = Stage.CHOICE
 

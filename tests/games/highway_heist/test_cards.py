@@ -10,7 +10,7 @@ from slipstream.games.highway_heist import rules
 from slipstream.games.highway_heist.rules import SUV, TANK
 from slipstream.games.highway_heist.state import HeistState, Stage
 
-from .helpers import arrange, new, piece_at, play_passively
+from .helpers import arrange, new, passive_step, piece_at, play_passively
 
 SCENARIOS = ["tank-assault", "semi-heist", "chopper-takedown"]
 
@@ -21,14 +21,7 @@ def settle(s: HeistState) -> HeistState:
     for _ in range(500):
         if s.is_over or (not s.queue and s.stage in (Stage.ACTION, Stage.CHOOSE_TURN, Stage.ENEMY_DIE)):
             return s
-        if s.is_chance:
-            s = s.apply_chance()
-        elif s.stage is Stage.ASSIST:
-            s = s.apply(f"{min(s.waiting)}:pass")
-        elif s.stage is Stage.BOOST:
-            s = s.apply("keep")
-        else:
-            s = s.apply(s.legal_actions()[0])
+        s = passive_step(s)
     raise AssertionError("the effect did not settle")
 
 

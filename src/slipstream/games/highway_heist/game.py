@@ -145,9 +145,12 @@ class HighwayHeist(Game):
         self.starting_boards = tuple(index[v] for v in vehicles)
         self.vehicles = tuple(content.vehicles[v] for v in vehicles)
         lane_text = self.options["lanes"]
-        lanes = [int(x) for x in lane_text.split(",")] if lane_text else list(DEFAULT_LANES[n])
-        if len(lanes) != n or len(set(lanes)) != n or not all(1 <= x <= self.lanes for x in lanes):
-            raise OptionError(f"{self.id}: option 'lanes' needs {n} different lanes from 1 to {self.lanes}")
+        words = [x.strip() for x in lane_text.split(",")] if lane_text else []
+        lanes = [int(x) for x in words if x.isdigit()] if words else list(DEFAULT_LANES[n])
+        if (len(lanes) != n or len(lanes) != len(words or lanes) or len(set(lanes)) != n
+                or not all(1 <= x <= self.lanes for x in lanes)):
+            raise OptionError(f"{self.id}: option 'lanes' needs {n} different lanes from 1 to {self.lanes}, "
+                              f"separated by commas, not {lane_text!r}"[:300])
         self.start_spaces = tuple(lane - 1 for lane in lanes)
         self.ramsey_seat = self.options["ramsey_seat"]
         if self.ramsey_seat >= n:

@@ -339,8 +339,9 @@ def drive_destinations(s: HeistState, seat: int) -> list[int]:
     Street Drifter may pass through one occupied space per Drive (HH-G8)."""
     start = s.pieces[s.pv[seat]].space
     taken = occupancy(s)
-    drift = vehicle_power(s, seat) == "drift"
     reach = rating(s, seat, SPEED)
+    if vehicle_power(s, seat) != "drift":
+        return reachable(s, start, reach, taken)
     seen: dict[tuple[int, bool], int] = {(start, False): 0}
     frontier = [(start, False)]
     ends: set[int] = set()
@@ -349,7 +350,7 @@ def drive_destinations(s: HeistState, seat: int) -> list[int]:
         for space, used in frontier:
             for n in s.g.neighbours[space]:
                 blocked = n in taken
-                if blocked and (not drift or used):
+                if blocked and used:
                     continue
                 key = (n, used or blocked)
                 if key in seen:

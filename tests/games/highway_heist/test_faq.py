@@ -122,3 +122,14 @@ def test_enemies_favour_the_active_player_vehicle() -> None:
     assert piece_at(s, 4, 2).enemy_peg and not piece_at(s, 4, 4).enemy_peg
     s = end_round(s)
     assert piece_at(s, 4, 2).enemy_peg
+
+
+def test_the_team_picks_where_an_enemy_peg_goes_when_the_active_vehicle_is_not_an_option() -> None:
+    """FAQ Enemy Effects 1: with several Player Vehicles to move to and the Active one not among them,
+    the team decides (here the Active Player, for the team)."""
+    s = arrange(new(players=3, characters="dom,brian,letty"), vehicles={0: (1, 1), 1: (4, 2), 2: (4, 4)},
+                suvs=[(5, 3)], pegs=[(5, 3)], main={"tank": (12, 1)})
+    s = enemy_die(s, "peg")
+    assert s.stage is Stage.CHOICE and s.actor == 0 and s.legal_actions() == ["peg:c4l2", "peg:c4l4"]
+    s = s.apply("peg:c4l4")
+    assert piece_at(s, 4, 4).enemy_peg and not piece_at(s, 5, 3).enemy_peg and not piece_at(s, 4, 2).enemy_peg

@@ -121,6 +121,7 @@ class ChoiceKind(enum.IntEnum):
     REMOVE_PEG = 6
     RAMSEY = 7
     FREE_LEAP = 8
+    ENEMY_PEG = 9
 
 
 class Choice(NamedTuple):
@@ -688,16 +689,41 @@ def place_player_peg(s: HeistState, seat: int, piece: int, events: list[Event]) 
 
 def relocate_enemy_peg(s: HeistState, origin: int, events: list[Event]) -> None:
     """Wrecks: an Enemy Peg moves to an adjacent vehicle with a slot, a Player Vehicle first and the
-    Active Player Vehicle above all; with none, it returns to the supply."""
+    Active Player Vehicle above all; among several the team (the Active Player) chooses (FAQ); with
+    none, it returns to the supply."""
     options = [i for i in range(len(s.pieces))
                if enemy_peg_fits(s, i) and dist(s, origin, s.pieces[i].space) == 1]
     if not options:
         events.append(Event("peg", "the Enemy Peg has nowhere to go and returns to the supply", "Wrecks"))
         return
-    best = favoured(s, options)
-    p = s.pieces[best]
-    set_piece(s, best, p._replace(enemy_peg=True))
-    events.append(Event("peg", f"the Enemy Peg moves onto the vehicle at {name(s, p.space)}", "Wrecks"))
+    move_enemy_peg(s, -1, enemy_peg_choices(s, options), "Wrecks", events)
+
+
+def enemy_peg_choices(s: HeistState, options: list[int]) -> list[int]:
+    """FAQ Enemy Effects 1: the Active Player Vehicle if it is an option, else the Player Vehicles, else
+    every option: the team chooses among what is left."""
+    active_pv = s.pv[s.active] if s.active >= 0 else -1
+    if active_pv in options:
+        return [active_pv]
+    return [i for i in options if is_pv(s.pieces[i])] or options
+
+
+def move_enemy_peg(s: HeistState, source: int, options: list[int], rule: str, events: list[Event]) -> None:
+    """Move an Enemy Peg (from ``source``, or one displaced from a Wreck: -1) onto one of ``options``,
+    asking the Active Player when there are several."""
+    if len(options) > 1:
+        ask(s, Choice(ChoiceKind.ENEMY_PEG, s.active, tuple(sorted(
+            notation.at(notation.Verb.PEG, *_cl(s, s.pieces[i].space)) for i in options)), source))
+        return
+    place_enemy_peg(s, source, options[0], rule, events)
+
+
+def place_enemy_peg(s: HeistState, source: int, piece: int, rule: str, events: list[Event]) -> None:
+    if source >= 0:
+        set_piece(s, source, s.pieces[source]._replace(enemy_peg=False))
+        s.activated_pegs = s.activated_pegs | {piece}
+    set_piece(s, piece, s.pieces[piece]._replace(enemy_peg=True))
+    events.append(Event("peg", f"an Enemy Peg moves onto the vehicle at {name(s, s.pieces[piece].space)}", rule))
 
 
 def favoured(s: HeistState, options: list[int]) -> int:
@@ -878,17 +904,9 @@ def activate_peg(s: HeistState, piece: int, events: list[Event]) -> None:
                             f"{name(s, p.space)}", "Roll the Enemy Die: Enemy Peg, Brawl"))
         push_front(s, Task(TaskKind.RELOCATE, p.space, victim))
         return
-    options = [i for i in player_vehicles(s) if dist(s, p.space, s.pieces[i].space) == 1]
-    if not options:
-        return
-    best = favoured(s, options)
-    if not enemy_peg_fits(s, best):
-        return
-    set_piece(s, piece, p._replace(enemy_peg=False))
-    set_piece(s, best, s.pieces[best]._replace(enemy_peg=True))
-    s.activated_pegs = s.activated_pegs | {best}
-    events.append(Event("peg", f"the Enemy Peg at {name(s, p.space)} moves onto the vehicle at "
-                        f"{name(s, s.pieces[best].space)}", "Roll the Enemy Die: Enemy Peg, move"))
+    options = [i for i in player_vehicles(s) if dist(s, p.space, s.pieces[i].space) == 1 and enemy_peg_fits(s, i)]
+    if options:
+        move_enemy_peg(s, piece, enemy_peg_choices(s, options), "Roll the Enemy Die: Enemy Peg, move", events)
 
 
 def enemy_die_tasks(s: HeistState, face: str) -> tuple[Task, ...]:

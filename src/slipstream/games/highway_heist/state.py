@@ -678,6 +678,8 @@ class HeistState(State):
                 rules.set_piece(self, piece, self.pieces[piece]._replace(enemy_peg=False))
                 events.append(Event("peg", f"the Enemy Peg at {rules.name(self, space)} returns to the supply",
                                     "Stunt Actions"))
+        elif kind is ChoiceKind.ENEMY_PEG:
+            rules.place_enemy_peg(self, choice.a, taken[space], "FAQ: the team decides", events)
         elif kind is ChoiceKind.FREE_LEAP:
             if act.space == WHEEL:
                 self.peg_on = replaced(self.peg_on, choice.seat, BEHIND_WHEEL)

@@ -914,9 +914,11 @@ def enemy_die_tasks(s: HeistState, face: str) -> tuple[Task, ...]:
     Enemy Card)."""
     if face == "suv":
         suvs = enemy_suvs(s)
-        if not suvs:
-            return (Task(TaskKind.EFFECT, line=PLACE_BEHIND_EACH, seat=s.active),)
-        movers = [*suvs, main_piece(s, SHAW)] if main_piece(s, SHAW) >= 0 else suvs
+        shaw = main_piece(s, SHAW)
+        if not suvs:  # Shaw's Car is no Enemy SUV: it still activates on this face (content 2, 7.2)
+            place = Task(TaskKind.EFFECT, line=PLACE_BEHIND_EACH, seat=s.active)
+            return (place, Task(TaskKind.SHAW)) if shaw >= 0 else (place,)
+        movers = [*suvs, shaw] if shaw >= 0 else suvs
         movers.sort(key=lambda i: s.pieces[i].space)
         return tuple(Task(TaskKind.SHAW if s.pieces[i].kind == SHAW else TaskKind.SUV, i) for i in movers)
     if face == "peg":

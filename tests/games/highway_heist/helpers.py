@@ -121,21 +121,24 @@ def end_round(s: HeistState) -> HeistState:
     return s
 
 
+def passive_step(s: HeistState) -> HeistState:
+    """One step of a team that does nothing: end the turn, no Assist, no Boost, the first choice, chance
+    from the seed."""
+    if s.is_chance:
+        return s.apply_chance()
+    if s.stage is Stage.ACTION:
+        return s.apply("end-turn")
+    if s.stage is Stage.ASSIST:
+        return s.apply(f"{min(s.waiting)}:pass")
+    if s.stage is Stage.BOOST:
+        return s.apply("keep")
+    return s.apply(s.legal_actions()[0])
+
+
 def play_passively(s: HeistState, limit: int = 20_000) -> HeistState:
-    """Every player ends the turn at once; chance from the seed; no Assist, no Boost, first choice."""
+    """``passive_step`` until the match ends."""
     for _ in range(limit):
         if s.is_over:
             return s
-        if s.is_chance:
-            s = s.apply_chance()
-        elif s.stage is Stage.CHOOSE_TURN:
-            s = s.apply(s.legal_actions()[0])
-        elif s.stage is Stage.ACTION:
-            s = s.apply("end-turn")
-        elif s.stage is Stage.ASSIST:
-            s = s.apply(f"{min(s.waiting)}:pass")
-        elif s.stage is Stage.BOOST:
-            s = s.apply("keep")
-        else:
-            s = s.apply(s.legal_actions()[0])
+        s = passive_step(s)
     raise AssertionError("the match did not end")

@@ -9,7 +9,7 @@ from slipstream.games.highway_heist import rules
 from slipstream.games.highway_heist.rules import ABANDONED, HIJACKED, SUV, WRECK
 from slipstream.games.highway_heist.state import Stage
 
-from .helpers import arrange, index_at, new, piece_at, roll, sp
+from .helpers import arrange, enemy_die, index_at, new, no_assist, piece_at, roll, sp
 
 HAN_DRIFTER = {"characters": "han,dom", "vehicles": "street-drifter,exotic-supercar"}
 BRIAN_EXOTIC = {"characters": "brian,dom", "vehicles": "exotic-supercar,street-drifter"}
@@ -249,3 +249,50 @@ def test_two_actions_then_the_enemy_die() -> None:
     assert s.stage is Stage.ENEMY_DIE and s.is_chance
     with pytest.raises(IllegalActionError):
         s.apply("drive:c5l3")
+
+
+def test_brian_rerolls_one_die_of_a_speed_or_control_roll() -> None:
+    """Brian's Wheelman (HH-G6): after his Speed or Control roll, before Boosting, he may reroll one die
+    once per turn; the new face stands."""
+    s = arrange(new(**BRIAN_EXOTIC), vehicles={0: (3, 3), 1: (9, 6)}, suvs=[(4, 3)], main={"tank": (12, 1)})
+    s = roll(s.apply("ram:c4l3"), 1, 1, keep=False)      # 1 + Exotic's 1 = 2 of 3
+    assert s.stage is Stage.POWER and s.actor == 0
+    assert s.legal_actions() == ["pass", "reroll:blank", "reroll:boost"]
+    s = s.apply("reroll:blank")
+    assert s.stage is Stage.REROLL and s.chance_outcomes() == [("effort:0s0b1x", 2 / 6), ("effort:0s1b0x", 1 / 6),
+                                                               ("effort:1s0b0x", 3 / 6)]
+    s = s.apply("effort:1s0b0x")
+    assert piece_at(s, 4, 3).kind == WRECK and s.wheelman_used
+
+
+def test_tej_turns_a_blank_into_a_success_on_any_roll() -> None:
+    """Tej's Tech Support (HH-G6): three Tej tokens; after any player's roll (Defense too, and while
+    Exhausted) one token turns a blank die into a success."""
+    s = arrange(new(characters="han,tej", vehicles="street-drifter,exotic-supercar"),
+                vehicles={0: (3, 3), 1: (9, 6)}, suvs=[(4, 3)], main={"tank": (12, 1)})
+    assert s.tej_tokens == 3
+    s = no_assist(s.apply("ram:c4l3")).apply("effort:2s0b2x")
+    assert s.stage is Stage.POWER and s.actor == frozenset({1})
+    s = s.apply("1:tech")
+    assert piece_at(s, 4, 3).kind == WRECK and s.tej_tokens == 2
+
+
+def test_dom_takes_the_slam_for_an_adjacent_team_mate() -> None:
+    """Dom's Family First (HH-G6): once per round, even when Exhausted, a manned Dom next to a slammed
+    team mate takes the slam and the Defense roll instead."""
+    s = arrange(new(characters="brian,dom", vehicles="exotic-supercar,american-muscle"),
+                vehicles={0: (5, 3), 1: (5, 4)}, suvs=[(6, 2)], main={"tank": (12, 6)})
+    s = enemy_die(s, "suv")
+    assert s.stage is Stage.POWER and s.actor == frozenset({1})
+    s = s.apply("1:take-slam")
+    assert s.roll is not None and s.roll.seat == 1 and s.family_first_used == frozenset({1})
+
+
+def test_han_leaps_free_after_a_brawl() -> None:
+    """Han's Parkour (HH-G6): after a successful Brawl, a free Leap of one space (behind the wheel too)."""
+    s = arrange(new(**HAN_DRIFTER), vehicles={0: (4, 3), 1: (6, 6)}, suvs=[(5, 3), (6, 3)], pegs=[(5, 3)],
+                on_top={0: (5, 3)}, main={"tank": (12, 1)})
+    s = roll(s.apply("brawl"), 2)
+    assert s.stage is Stage.CHOICE and s.legal_actions() == ["leap:c4l3", "leap:c6l3", "leap:wheel", "stay"]
+    s = s.apply("leap:wheel")
+    assert rules.manned(s, 0) and s.actions_left == 1

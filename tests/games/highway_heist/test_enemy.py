@@ -97,6 +97,8 @@ def test_assist_adds_two_dice_before_the_roll_never_above_five() -> None:
     assert s.roll is not None and s.roll.dice == 5      # 4 + 2, capped at 5
     assert s.stage is Stage.ROLL and s.boost == (2, 2, 1)
     s = s.apply("effort:1s2b2x")
+    assert s.stage is Stage.POWER and s.legal_actions() == ["2:pass", "2:tech"]   # Tej could help: he passes
+    s = s.apply("2:pass")
     assert s.stage is Stage.BOOST
     s = s.apply("boost")
     assert piece_at(s, 4, 3).kind == WRECK

@@ -207,3 +207,11 @@ def test_level_3_stunt_wins_and_is_repeatable() -> None:
     s = s.apply("effort:4s0b1x")
     assert s.is_over and s.result is not None and s.result.winners == (0, 1)
     assert "Level 3" in s.result.reason
+
+
+@pytest.mark.parametrize("lanes", ["x", "1,1", "1,9", "1", "1,2,3", "1,a"])
+def test_bad_starting_lanes_are_a_clear_option_error(lanes: str) -> None:
+    """Setup: each Player Vehicle in a different space of the starting row; a bad ``lanes`` is refused."""
+    with pytest.raises(slipstream.OptionError, match="lanes"):
+        slipstream.load("highway-heist", players=2, lanes=lanes)
+    assert slipstream.load("highway-heist", players=2, lanes="1, 6").start_spaces == (0, 5)  # type: ignore[attr-defined]

@@ -220,3 +220,21 @@ def test_shaw_car_slams_ramsey_first() -> None:
     s = effect(s, "activate shaw_car")
     assert s.roll is not None and s.roll.seat == 0 and s.roll.damage == 4
     assert index_at(s, 6, 4) >= 0
+
+
+def test_a_peg_brawled_off_a_semi_roof_does_not_land_on_the_other() -> None:
+    """The Semi (content 6.2): a Player Peg Brawled off one Semi roof goes to the nearest other vehicle,
+    never the other Semi roof."""
+    s = arrange(new(**SEMI), vehicles={0: (5, 3), 1: (1, 6)}, pegs=[(9, 3)], on_top={0: (9, 3)},
+                main={"semi_cab": (9, 3), "semi_trailer": (8, 3)})
+    s = enemy_die(s, "peg")
+    assert s.peg_on[0] == s.pv[0]       # the Street Drifter at c5l3, not the trailer next door
+
+
+def test_shaw_car_activates_on_the_suv_face_even_with_no_enemy_suv() -> None:
+    """Enemy Die, SUV face (content 2): Shaw's Car activates with the Enemy SUVs; with none on the road,
+    the SUVs are placed behind each Player Vehicle and Shaw's Car still moves toward Ramsey."""
+    s = arrange(new(**CHOPPER), vehicles={0: (3, 3), 1: (3, 5)}, main={"chopper": (12, 6), "shaw_car": (8, 3)})
+    s = enemy_die(s, "suv")
+    assert piece_at(s, 2, 3).kind == SUV and piece_at(s, 2, 5).kind == SUV
+    assert piece_at(s, 7, 3).kind == SHAW

@@ -208,7 +208,7 @@ class BoardModel(_Model):
     @model_validator(mode="after")
     def _ratings(self) -> BoardModel:
         if any(r < 0 or r > 6 for r in self.ratings):
-            raise ValueError("ratings are 0 to 6 icons each (speed, control, athletics, defense)")
+            raise ValueError("ratings: 0 to 6 icons each (speed, control, athletics, defense)")
         return self
 
 
@@ -218,7 +218,7 @@ class CharacterModel(BoardModel):
     @model_validator(mode="after")
     def _power(self) -> CharacterModel:
         if self.power not in CHARACTER_POWERS:
-            raise ValueError(f"power {self.power!r} is not one of {', '.join(CHARACTER_POWERS)}")
+            raise ValueError(f"power: {self.power!r} is not one of {', '.join(CHARACTER_POWERS)}")
         return self
 
 
@@ -229,7 +229,7 @@ class VehicleModel(BoardModel):
     @model_validator(mode="after")
     def _power(self) -> VehicleModel:
         if self.power not in VEHICLE_POWERS:
-            raise ValueError(f"power {self.power!r} is not one of {', '.join(VEHICLE_POWERS)}")
+            raise ValueError(f"power: {self.power!r} is not one of {', '.join(VEHICLE_POWERS)}")
         return self
 
 
@@ -242,12 +242,20 @@ class PieceModel(_Model):
     @model_validator(mode="after")
     def _kind(self) -> PieceModel:
         if self.kind not in PIECE_KINDS:
-            raise ValueError(f"kind {self.kind!r} is not one of {', '.join(PIECE_KINDS)}")
+            raise ValueError(f"kind: {self.kind!r} is not one of {', '.join(PIECE_KINDS)}")
         return self
 
 
 def _lines(lines: list[str], forms: dict[str, tuple[str, ...]]) -> tuple[Line, ...]:
     return tuple(parse_line(text, forms) for text in lines)
+
+
+def _checked(field: str, lines: list[str], forms: dict[str, tuple[str, ...]]) -> tuple[Line, ...]:
+    """``_lines`` with the field named in the error."""
+    try:
+        return _lines(lines, forms)
+    except ValueError as exc:
+        raise ValueError(f"{field}: {exc}") from None
 
 
 class EnemyCardModel(_Model):
@@ -259,8 +267,8 @@ class EnemyCardModel(_Model):
 
     @model_validator(mode="after")
     def _effects(self) -> EnemyCardModel:
-        _lines(self.reveal, EFFECT_FORMS)
-        _lines(self.activated, EFFECT_FORMS)
+        _checked("reveal", self.reveal, EFFECT_FORMS)
+        _checked("activated", self.activated, EFFECT_FORMS)
         return self
 
 
@@ -280,8 +288,8 @@ class ActionModel(_Model):
 
     @model_validator(mode="after")
     def _lines(self) -> ActionModel:
-        conditions = _lines(self.condition, CONDITION_FORMS)
-        _lines(self.reward, EFFECT_FORMS)
+        conditions = _checked("condition", self.condition, CONDITION_FORMS)
+        _checked("reward", self.reward, EFFECT_FORMS)
         target_words = [c for c in conditions if c.verb.startswith("target")]
         if target_words and target_words[0].verb != "target":
             raise ValueError("condition: a target filter needs 'target enemy_suv' or 'target pv' first")
@@ -307,17 +315,17 @@ class ScenarioModel(_Model):
     @model_validator(mode="after")
     def _check(self) -> ScenarioModel:
         if self.main_enemy not in MAIN_ENEMIES:
-            raise ValueError(f"main_enemy {self.main_enemy!r} is not one of {', '.join(MAIN_ENEMIES)}")
-        _lines(self.main_left, EFFECT_FORMS)
-        _lines(self.main_right, EFFECT_FORMS)
+            raise ValueError(f"main_enemy: {self.main_enemy!r} is not one of {', '.join(MAIN_ENEMIES)}")
+        _checked("main_left", self.main_left, EFFECT_FORMS)
+        _checked("main_right", self.main_right, EFFECT_FORMS)
         levels = [s.level for s in self.stunts]
         if levels.count(3) != 1 or levels.count(1) < 2 or levels.count(2) < 2:
             raise ValueError("stunts: one level 3 card and at least two of levels 1 and 2")
         for s in self.stunts:
             if s.level == 0:
-                raise ValueError(f"stunt {s.id}: level must be 1, 2 or 3")
+                raise ValueError(f"stunts: {s.id}: level must be 1, 2 or 3")
             if (s.level == 3) != (s.boost == 0):
-                raise ValueError(f"stunt {s.id}: levels 1 and 2 have 1 or 2 Boost symbols, level 3 none")
+                raise ValueError(f"stunts: {s.id}: levels 1 and 2 have 1 or 2 Boost symbols, level 3 none")
         kinds = [p.kind for p in self.pieces]
         wanted = {"tank": ["tank"], "semi": ["semi_cab", "semi_trailer"], "chopper": ["chopper"]}
         for kind in wanted[self.main_enemy]:
@@ -332,7 +340,7 @@ class ScenarioModel(_Model):
             raise ValueError("cargo: fewer Cargo tokens than the goal")
         ids = [c.id for c in self.enemy_cards] + [s.id for s in self.stunts] + [a.id for a in self.actions]
         if len(set(ids)) != len(ids):
-            raise ValueError("an id is used twice")
+            raise ValueError("id: an id is used twice")
         return self
 
 
@@ -353,30 +361,30 @@ class ContentModel(_Model):
     def _check(self) -> ContentModel:
         for face in self.effort_die.faces:
             if face not in EFFORT_FACES:
-                raise ValueError(f"effort_die: face {face!r} is not one of {', '.join(EFFORT_FACES)}")
+                raise ValueError(f"effort_die.faces: {face!r} is not one of {', '.join(EFFORT_FACES)}")
         for face in self.enemy_die.faces:
             if face not in ENEMY_FACES:
-                raise ValueError(f"enemy_die: face {face!r} is not one of {', '.join(ENEMY_FACES)}")
+                raise ValueError(f"enemy_die.faces: {face!r} is not one of {', '.join(ENEMY_FACES)}")
         for name in ("ram", "force", "shake", "brawl", "hijack"):
             if name not in self.actions:
-                raise ValueError(f"actions: no {name} action")
+                raise ValueError(f"actions.{name}: missing")
         for name in DIFFICULTIES:
             if name not in self.difficulties:
-                raise ValueError(f"difficulties: no {name} difficulty")
+                raise ValueError(f"difficulties.{name}: missing")
         for name in SCENARIOS:
             if name not in self.scenarios:
-                raise ValueError(f"scenarios: no {name} scenario")
+                raise ValueError(f"scenarios.{name}: missing")
         if sum(1 for v in self.vehicles if v.hijacked) != 1:
-            raise ValueError("vehicles: exactly one hijacked board (the back of every Vehicle Board)")
+            raise ValueError("vehicles.hijacked: exactly one hijacked board (the back of every Vehicle Board)")
         if len({c.id for c in self.characters}) != len(self.characters):
-            raise ValueError("characters: an id is used twice")
+            raise ValueError("characters.id: an id is used twice")
         if len({v.id for v in self.vehicles}) != len(self.vehicles):
-            raise ValueError("vehicles: an id is used twice")
+            raise ValueError("vehicles.id: an id is used twice")
         for name, scenario in self.scenarios.items():
             for piece in scenario.pieces:
                 col, lane = piece.at
                 if not (1 <= col <= self.road.columns and 1 <= lane <= self.road.lanes):
-                    raise ValueError(f"scenarios.{name}.pieces: {piece.kind} at {piece.at} is off the road")
+                    raise ValueError(f"scenarios.{name}.pieces.at: {piece.kind} at {piece.at} is off the road")
             for s in scenario.stunts:
                 if s.level in (1, 2) and sum(1 for t in scenario.stunts if t.level == s.level) < max(
                         d.remove[s.level - 1] for d in self.difficulties.values()) + 1:
@@ -449,6 +457,15 @@ def _problem(source: str, exc: ValidationError, data: Any) -> ContentError:
     if record == "file" and loc:
         record = ".".join(loc[:-1]) or loc[0]
         fld = loc[-1]
+    # A check of the package's own names the field at the start of its message ("power: ...").
+    head, sep, rest = msg.partition(": ")
+    if sep and " " not in head and "'" not in head:
+        msg = rest
+        if record == "file":
+            record, _, fld = head.rpartition(".")
+            record = record or head
+        else:
+            fld = head
     return ContentError(source, record, fld, msg)
 
 

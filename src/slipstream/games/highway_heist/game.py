@@ -97,6 +97,10 @@ class HighwayHeist(Game):
     boost_caps: tuple[int, ...]
     neighbours: tuple[tuple[int, ...], ...]
     """Per space, the on-road spaces adjacent to it (eight directions)."""
+    distances: tuple[int, ...]
+    """King-move distance between spaces ``a`` and ``b`` at ``a * spaces + b``."""
+    space_actions: dict[notation.Verb, tuple[str, ...]]
+    """Per verb that names a space, its action string for every space (``drive:c5l3``)."""
 
     def _setup(self) -> None:
         opts = self.options
@@ -122,6 +126,11 @@ class HighwayHeist(Game):
         faces = model.enemy_die.faces
         self.enemy_die = ChanceTable(weighted([(f"enemy-die:{f}", faces.count(f)) for f in set(faces)]))
         self.neighbours = tuple(self._neighbours(space) for space in range(self.spaces))
+        lanes = self.lanes
+        self.distances = tuple(max(abs(a // lanes - b // lanes), abs(a % lanes - b % lanes))
+                               for a in range(self.spaces) for b in range(self.spaces))
+        self.space_actions = {verb: tuple(notation.at(verb, space // lanes + 1, space % lanes + 1)
+                                          for space in range(self.spaces)) for verb in notation.SPACE_VERBS}
 
     def _setup_seats(self) -> None:
         content, n = self.content, self.players
@@ -138,9 +147,12 @@ class HighwayHeist(Game):
         self.starting_boards = tuple(index[v] for v in vehicles)
         self.vehicles = tuple(content.vehicles[v] for v in vehicles)
         lane_text = self.options["lanes"]
-        lanes = [int(x) for x in lane_text.split(",")] if lane_text else list(DEFAULT_LANES[n])
-        if len(lanes) != n or len(set(lanes)) != n or not all(1 <= x <= self.lanes for x in lanes):
-            raise OptionError(f"{self.id}: option 'lanes' needs {n} different lanes from 1 to {self.lanes}")
+        words = [x.strip() for x in lane_text.split(",")] if lane_text else []
+        lanes = [int(x) for x in words if x.isdigit()] if words else list(DEFAULT_LANES[n])
+        if (len(lanes) != n or len(lanes) != len(words or lanes) or len(set(lanes)) != n
+                or not all(1 <= x <= self.lanes for x in lanes)):
+            raise OptionError(f"{self.id}: option 'lanes' needs {n} different lanes from 1 to {self.lanes}, "
+                              f"separated by commas, not {lane_text!r}"[:300])
         self.start_spaces = tuple(lane - 1 for lane in lanes)
         self.ramsey_seat = self.options["ramsey_seat"]
         if self.ramsey_seat >= n:

@@ -8,6 +8,9 @@ Spaces are written ``c<column>l<lane>`` (column 1 is the West end, lane 1 the No
     drive:<space>  leap:<space>  leap:wheel  ram:<space>  force:<space>  shake  brawl  hijack
     take-boost  end-turn  stunt:<card>[@<space>]  act:<scenario action>[@<space>]
     boost | keep                     after your own roll: Boost it (every boost face a success) or not
+    reroll:blank | reroll:boost | pass   Brian's Wheelman: reroll one die of his Speed or Control roll
+    <seat>:tech | <seat>:pass        Tej's Tech Support: a Tej token turns one blank die of any roll
+    <seat>:take-slam | <seat>:pass   Dom's Family First: take a slam aimed at an adjacent team mate
     to:<space>  follow  stay  dir:<direction>  peg:<space>  slam:<space>  remove:<space>  remove:none
     ramsey:<space>                   choices inside an action or an enemy effect
     effort:<S>s<B>b<X>x  enemy-die:<face>  enemy-card:<card>  stunt-card:<card>     chance
@@ -52,7 +55,13 @@ class Verb(enum.Enum):
     ENEMY_DIE = "enemy-die"
     ENEMY_CARD = "enemy-card"
     STUNT_CARD = "stunt-card"
+    REROLL = "reroll"
+    TECH = "tech"
+    TAKE_SLAM = "take-slam"
 
+
+SPACE_VERBS = (Verb.DRIVE, Verb.LEAP, Verb.RAM, Verb.FORCE, Verb.TO, Verb.PEG, Verb.SLAM, Verb.REMOVE, Verb.RAMSEY)
+"""The verbs whose action names a space."""
 
 WHEEL = (0, 0)
 """``leap:wheel``: back behind the wheel of your own Player Vehicle."""
@@ -133,3 +142,20 @@ def effort(successes: int, boosts: int, blanks: int) -> str:
 
 def seated(seat: int, verb: Verb) -> str:
     return f"{seat}:{verb.value}"
+
+
+def text(action: Action) -> str:
+    """The canonical string of a parsed action (``parse`` undone)."""
+    verb = action.verb
+    prefix = f"{action.seat}:" if action.seat >= 0 else ""
+    if verb is Verb.EFFORT:
+        return effort(*action.dice)
+    if verb in (Verb.STUNT, Verb.SCENARIO_ACTION):
+        return card_action(verb, action.name, action.space)
+    if action.space == WHEEL:
+        return f"{verb.value}:wheel"
+    if action.space != NO_SPACE:
+        return prefix + at(verb, *action.space)
+    if verb is Verb.REMOVE:
+        return "remove:none"
+    return prefix + (f"{verb.value}:{action.name}" if action.name else verb.value)

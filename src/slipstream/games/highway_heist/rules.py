@@ -10,6 +10,7 @@ them and the next action resumes them.
 from __future__ import annotations
 
 import enum
+from math import comb
 from typing import TYPE_CHECKING, NamedTuple
 
 from slipstream.engine.fields import replaced
@@ -70,6 +71,7 @@ class TaskKind(enum.IntEnum):
     RAMSEY = 12
     ACTION = 13
     ROAD_MAINTENANCE = 14
+    FAMILY_FIRST = 15
 
 
 class Task(NamedTuple):
@@ -101,6 +103,12 @@ class Roll(NamedTuple):
     bonus: int = 0
     """Successes added after the roll (the Exotic Supercar's power)."""
     boosted: bool = False
+    skill: int = -1
+    """The Skill Category rolled (``DEFENSE`` for a Defense roll)."""
+    rerolled: bool = False
+    """Brian's Wheelman used or declined on this roll."""
+    teched: bool = False
+    """Tej's Tech Support used or declined on this roll."""
 
 
 class ChoiceKind(enum.IntEnum):
@@ -112,6 +120,8 @@ class ChoiceKind(enum.IntEnum):
     SLAM = 5
     REMOVE_PEG = 6
     RAMSEY = 7
+    FREE_LEAP = 8
+    ENEMY_PEG = 9
 
 
 class Choice(NamedTuple):
@@ -142,8 +152,7 @@ def lane(s: HeistState, space: int) -> int:
 
 def dist(s: HeistState, a: int, b: int) -> int:
     """King-move distance (HH-A2): adjacency is the eight surrounding spaces."""
-    lanes = s.g.lanes
-    return max(abs(a // lanes - b // lanes), abs(a % lanes - b % lanes))
+    return s.g.distances[a * s.g.spaces + b]
 
 
 def step(s: HeistState, space: int, dc: int, dl: int) -> int:
@@ -176,7 +185,9 @@ def is_pv(p: Piece) -> bool:
 
 def player_vehicles(s: HeistState) -> list[int]:
     """Every Player Vehicle on the road, in Resolution Order."""
-    return sorted((i for i, p in enumerate(s.pieces) if is_pv(p)), key=lambda i: s.pieces[i].space)
+    found = [(p.space, i) for i, p in enumerate(s.pieces) if p.space >= 0 and (p.kind == PLAYER or p.kind == HIJACKED)]
+    found.sort()
+    return [i for _, i in found]
 
 
 def enemy_suvs(s: HeistState) -> list[int]:
@@ -265,6 +276,43 @@ def leap_range(s: HeistState, seat: int) -> int:
     return rating(s, seat, ATHLETICS) + (1 if s.g.characters[seat].power == "parkour" else 0)
 
 
+def family_first_seat(s: HeistState, victim: int) -> int:
+    """Dom's Family First (HH-G6): once per round, even when Exhausted, a manned Dom next to the
+    slammed team mate may take the slam instead; -1 if no Dom can."""
+    target = s.pv[victim]
+    if target < 0:
+        return -1
+    for seat, character in enumerate(s.g.characters):
+        if (character.power == "family_first" and seat != victim and manned(s, seat)
+                and seat not in s.family_first_used
+                and dist(s, s.pieces[s.pv[seat]].space, s.pieces[target].space) == 1):
+            return seat
+    return -1
+
+
+def effort_faces(s: HeistState) -> tuple[int, int, int]:
+    """How many faces of the Effort Die show a success, a boost and a blank (content)."""
+    faces = s.g.content.model.effort_die.faces
+    return faces.count("success"), faces.count("boost"), faces.count("blank")
+
+
+def roll_odds(s: HeistState, seat: int, skill: int, need: int) -> dict[str, float]:
+    """For a bot or a hint: the chance that ``seat`` makes ``need`` successes on a roll of ``skill``,
+    plain, with a Boost, with one or two Assist tokens (two dice each, capped at the dice cap) and with
+    both; the seat's own bonus (Exotic Supercar) is counted."""
+    faces = effort_faces(s)
+    dice = min(rating(s, seat, skill) if skill != DEFENSE else defense_dice(s, seat), s.g.max_dice)
+    bonus = roll_bonus(s, seat)
+    out: dict[str, float] = {}
+    for assists in (0, 1, 2):
+        n = min(dice + 2 * assists, s.g.max_dice)
+        label = ("plain", "assisted", "assisted_twice")[assists]
+        out[label] = success_chance(faces, n, need, False, bonus)
+        out[label.replace("plain", "") + ("_boosted" if assists else "boosted")] = success_chance(
+            faces, n, need, True, bonus)
+    return out
+
+
 def success_chance(faces: tuple[int, int, int], dice: int, need: int, boost: bool = False,
                    bonus: int = 0) -> float:
     """The chance that ``dice`` Effort Dice show at least ``need`` successes: ``faces`` counts the die's
@@ -274,7 +322,6 @@ def success_chance(faces: tuple[int, int, int], dice: int, need: int, boost: boo
     p = (faces[0] + (faces[1] if boost else 0)) / total
     need = max(0, need - bonus)
     chance = 0.0
-    from math import comb
     for k in range(need, dice + 1):
         chance += comb(dice, k) * p ** k * (1 - p) ** (dice - k)
     return 1.0 if need == 0 else chance
@@ -293,8 +340,9 @@ def drive_destinations(s: HeistState, seat: int) -> list[int]:
     Street Drifter may pass through one occupied space per Drive (HH-G8)."""
     start = s.pieces[s.pv[seat]].space
     taken = occupancy(s)
-    drift = vehicle_power(s, seat) == "drift"
     reach = rating(s, seat, SPEED)
+    if vehicle_power(s, seat) != "drift":
+        return reachable(s, start, reach, taken)
     seen: dict[tuple[int, bool], int] = {(start, False): 0}
     frontier = [(start, False)]
     ends: set[int] = set()
@@ -303,7 +351,7 @@ def drive_destinations(s: HeistState, seat: int) -> list[int]:
         for space, used in frontier:
             for n in s.g.neighbours[space]:
                 blocked = n in taken
-                if blocked and (not drift or used):
+                if blocked and used:
                     continue
                 key = (n, used or blocked)
                 if key in seen:
@@ -340,8 +388,14 @@ def leap_targets(s: HeistState, seat: int) -> list[int]:
         return []
     reach = leap_range(s, seat)
     here = s.peg_on[seat]
-    return sorted(i for i, p in enumerate(s.pieces)
-                  if i != here and free_slot(s, i) and dist(s, origin, p.space) <= reach)
+    riders = [0] * len(s.pieces)
+    for on in s.peg_on:
+        if on >= 0:
+            riders[on] += 1
+    distances, row = s.g.distances, origin * s.g.spaces
+    return [i for i, p in enumerate(s.pieces)
+            if i != here and p.space >= 0 and p.kind in PEG_VEHICLES and riders[i] + p.enemy_peg < ROOF_SLOTS
+            and distances[row + p.space] <= reach]
 
 
 def can_leap_to_wheel(s: HeistState, seat: int) -> bool:
@@ -606,8 +660,11 @@ def push_front(s: HeistState, *tasks: Task) -> None:
 def relocate_player_peg(s: HeistState, seat: int, origin: int, events: list[Event]) -> None:
     """Wrecks: the Player Peg goes on top of the nearest vehicle with an available slot; the player
     chooses among equally near ones (the team decides; HH decision: the peg's owner). Never the vehicle
-    it leaves (a Brawl moves the peg off it)."""
-    options = [i for i in range(len(s.pieces)) if free_slot(s, i) and s.pieces[i].space != origin]
+    it leaves (a Brawl moves the peg off it), nor, off a Semi roof, the other Semi roof (content 6.2)."""
+    left = occupancy(s).get(origin, -1)
+    semi = left >= 0 and s.pieces[left].kind in (CAB, TRAILER)
+    options = [i for i in range(len(s.pieces)) if free_slot(s, i) and s.pieces[i].space != origin
+               and not (semi and s.pieces[i].kind in (CAB, TRAILER))]
     if not options:
         events.append(Event("peg", f"{s.g.seat_name(seat)} finds no vehicle with a free slot", "Wrecks"))
         return
@@ -632,16 +689,41 @@ def place_player_peg(s: HeistState, seat: int, piece: int, events: list[Event]) 
 
 def relocate_enemy_peg(s: HeistState, origin: int, events: list[Event]) -> None:
     """Wrecks: an Enemy Peg moves to an adjacent vehicle with a slot, a Player Vehicle first and the
-    Active Player Vehicle above all; with none, it returns to the supply."""
+    Active Player Vehicle above all; among several the team (the Active Player) chooses (FAQ); with
+    none, it returns to the supply."""
     options = [i for i in range(len(s.pieces))
                if enemy_peg_fits(s, i) and dist(s, origin, s.pieces[i].space) == 1]
     if not options:
         events.append(Event("peg", "the Enemy Peg has nowhere to go and returns to the supply", "Wrecks"))
         return
-    best = favoured(s, options)
-    p = s.pieces[best]
-    set_piece(s, best, p._replace(enemy_peg=True))
-    events.append(Event("peg", f"the Enemy Peg moves onto the vehicle at {name(s, p.space)}", "Wrecks"))
+    move_enemy_peg(s, -1, enemy_peg_choices(s, options), "Wrecks", events)
+
+
+def enemy_peg_choices(s: HeistState, options: list[int]) -> list[int]:
+    """FAQ Enemy Effects 1: the Active Player Vehicle if it is an option, else the Player Vehicles, else
+    every option: the team chooses among what is left."""
+    active_pv = s.pv[s.active] if s.active >= 0 else -1
+    if active_pv in options:
+        return [active_pv]
+    return [i for i in options if is_pv(s.pieces[i])] or options
+
+
+def move_enemy_peg(s: HeistState, source: int, options: list[int], rule: str, events: list[Event]) -> None:
+    """Move an Enemy Peg (from ``source``, or one displaced from a Wreck: -1) onto one of ``options``,
+    asking the Active Player when there are several."""
+    if len(options) > 1:
+        ask(s, Choice(ChoiceKind.ENEMY_PEG, s.active, tuple(sorted(
+            notation.at(notation.Verb.PEG, *_cl(s, s.pieces[i].space)) for i in options)), source))
+        return
+    place_enemy_peg(s, source, options[0], rule, events)
+
+
+def place_enemy_peg(s: HeistState, source: int, piece: int, rule: str, events: list[Event]) -> None:
+    if source >= 0:
+        set_piece(s, source, s.pieces[source]._replace(enemy_peg=False))
+        s.activated_pegs = s.activated_pegs | {piece}
+    set_piece(s, piece, s.pieces[piece]._replace(enemy_peg=True))
+    events.append(Event("peg", f"an Enemy Peg moves onto the vehicle at {name(s, s.pieces[piece].space)}", rule))
 
 
 def favoured(s: HeistState, options: list[int]) -> int:
@@ -675,6 +757,8 @@ def move_ramsey(s: HeistState, origin: int, events: list[Event]) -> None:
 def ask(s: HeistState, choice: Choice) -> None:
     from .state import Stage
 
+    if choice.seat < 0:  # an effect between turns (a user's card): the first seat decides for the team
+        choice = choice._replace(seat=max(s.active, 0))
     s.choice = choice
     s.stage = Stage.CHOICE
 
@@ -773,7 +857,7 @@ def slam(s: HeistState, piece: int, adjacent: list[int], amount: int, events: li
         hit = adjacent[0]
         events.append(Event("slam", f"the vehicle at {where} slams {s.g.seat_name(s.pieces[hit].owner)}'s "
                             f"vehicle for {amount}", "Roll the Enemy Die: Slam"))
-        push_front(s, Task(TaskKind.DAMAGE, amount, s.pieces[hit].owner))
+        push_front(s, Task(TaskKind.FAMILY_FIRST, amount, s.pieces[hit].owner))
         return
     chooser = s.active if s.active >= 0 else s.pieces[adjacent[0]].owner
     ask(s, Choice(ChoiceKind.SLAM, chooser,
@@ -820,17 +904,9 @@ def activate_peg(s: HeistState, piece: int, events: list[Event]) -> None:
                             f"{name(s, p.space)}", "Roll the Enemy Die: Enemy Peg, Brawl"))
         push_front(s, Task(TaskKind.RELOCATE, p.space, victim))
         return
-    options = [i for i in player_vehicles(s) if dist(s, p.space, s.pieces[i].space) == 1]
-    if not options:
-        return
-    best = favoured(s, options)
-    if not enemy_peg_fits(s, best):
-        return
-    set_piece(s, piece, p._replace(enemy_peg=False))
-    set_piece(s, best, s.pieces[best]._replace(enemy_peg=True))
-    s.activated_pegs = s.activated_pegs | {best}
-    events.append(Event("peg", f"the Enemy Peg at {name(s, p.space)} moves onto the vehicle at "
-                        f"{name(s, s.pieces[best].space)}", "Roll the Enemy Die: Enemy Peg, move"))
+    options = [i for i in player_vehicles(s) if dist(s, p.space, s.pieces[i].space) == 1 and enemy_peg_fits(s, i)]
+    if options:
+        move_enemy_peg(s, piece, enemy_peg_choices(s, options), "Roll the Enemy Die: Enemy Peg, move", events)
 
 
 def enemy_die_tasks(s: HeistState, face: str) -> tuple[Task, ...]:
@@ -838,9 +914,11 @@ def enemy_die_tasks(s: HeistState, face: str) -> tuple[Task, ...]:
     Enemy Card)."""
     if face == "suv":
         suvs = enemy_suvs(s)
-        if not suvs:
-            return (Task(TaskKind.EFFECT, line=PLACE_BEHIND_EACH, seat=s.active),)
-        movers = [*suvs, main_piece(s, SHAW)] if main_piece(s, SHAW) >= 0 else suvs
+        shaw = main_piece(s, SHAW)
+        if not suvs:  # Shaw's Car is no Enemy SUV: it still activates on this face (content 2, 7.2)
+            place = Task(TaskKind.EFFECT, line=PLACE_BEHIND_EACH, seat=s.active)
+            return (place, Task(TaskKind.SHAW)) if shaw >= 0 else (place,)
+        movers = [*suvs, shaw] if shaw >= 0 else suvs
         movers.sort(key=lambda i: s.pieces[i].space)
         return tuple(Task(TaskKind.SHAW if s.pieces[i].kind == SHAW else TaskKind.SUV, i) for i in movers)
     if face == "peg":

@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from slipstream.engine.chance import ChanceTable
 from slipstream.engine.fields import replaced, slots
@@ -70,6 +70,10 @@ class Stage(enum.IntEnum):
     STUNT_CARD = 9
     """Draw a Stunt card (chance: the next level's cards not yet seen)."""
     OVER = 10
+    POWER = 11
+    """A Special Power's window: Brian's reroll, Tej's token (any roll), Dom taking a slam."""
+    REROLL = 12
+    """Brian's Wheelman: the rerolled die (chance)."""
 
 
 class Phase(enum.IntEnum):
@@ -133,10 +137,23 @@ class HeistState(State):
     waiting: frozenset[int]
     choice: Choice | None
     activated_pegs: frozenset[int]
+    tej_tokens: int
+    family_first_used: frozenset[int]
+    """Seats whose Family First was used this round."""
+    wheelman_used: bool
+    """Brian's Wheelman was used this turn."""
+    power: str
+    """The open power window: "", "wheelman", "tech" or "family"."""
+    power_seat: int
+    power_data: tuple[int, int]
+    """Family First: (the slammed seat, the damage)."""
     outcome: str
     reason: str
 
     __slots__ = slots(__annotations__)
+
+    legal_is_sorted: ClassVar[bool] = True
+    """``_legal`` returns the actions sorted and unique (every branch builds them so)."""
 
     @classmethod
     def initial(cls, game: HighwayHeist) -> HeistState:
@@ -191,6 +208,12 @@ class HeistState(State):
         s.waiting = frozenset()
         s.choice = None
         s.activated_pegs = frozenset()
+        s.tej_tokens = model.supply.tej_tokens if any(c.power == "tech_support" for c in game.characters) else 0
+        s.family_first_used = frozenset()
+        s.wheelman_used = False
+        s.power = ""
+        s.power_seat = -1
+        s.power_data = (0, 0)
         s.outcome = ""
         s.reason = ""
         s.events = ()
@@ -212,11 +235,15 @@ class HeistState(State):
             return self.choice.seat if self.choice is not None else None
         if stage is Stage.OVER:
             return None
+        if stage is Stage.POWER:
+            return self.power_seat if self.power == "wheelman" else frozenset((self.power_seat,))
         return CHANCE
 
     def _chance_table(self) -> ChanceTable | None:
         if self.stage is Stage.ROLL and self.roll is not None:
             return self.g.effort_tables[self.roll.dice]
+        if self.stage is Stage.REROLL:
+            return self.g.effort_tables[1]
         if self.stage is Stage.ENEMY_DIE:
             return self.g.enemy_die
         return None
@@ -242,19 +269,29 @@ class HeistState(State):
     def _legal(self) -> Sequence[str]:
         stage = self.stage
         if stage is Stage.CHOOSE_TURN:
-            return [notation.seated(seat, Verb.PLAY) for seat, done in enumerate(self.exhausted) if not done]
+            return sorted(notation.seated(seat, Verb.PLAY) for seat, done in enumerate(self.exhausted) if not done)
         if stage is Stage.ACTION:
             return self.action_choices()
         if stage is Stage.ASSIST:
-            return [a for seat in sorted(self.waiting)
-                    for a in (notation.seated(seat, Verb.ASSIST), notation.seated(seat, Verb.PASS))]
+            return sorted(a for seat in self.waiting
+                          for a in (notation.seated(seat, Verb.ASSIST), notation.seated(seat, Verb.PASS)))
         if stage is Stage.BOOST:
             return ["boost", "keep"]
         if stage is Stage.CHOICE:
             return list(self.choice.options) if self.choice is not None else []
         if stage is Stage.OVER:
             return []
+        if stage is Stage.POWER:
+            return self.power_choices()
         return [a for a, _ in self._chance()]
+
+    def power_choices(self) -> list[str]:
+        seat = self.power_seat
+        if self.power == "wheelman" and self.roll is not None:
+            _, boosts, blanks = self.roll.faces
+            return sorted(["pass"] + (["reroll:blank"] if blanks else []) + (["reroll:boost"] if boosts else []))
+        verb = Verb.TECH if self.power == "tech" else Verb.TAKE_SLAM
+        return sorted([notation.seated(seat, Verb.PASS), notation.seated(seat, verb)])
 
     def action_choices(self) -> list[str]:
         """Take Two Actions: every action the Active Player may take now."""
@@ -290,7 +327,7 @@ class HeistState(State):
         return sorted(set(out))
 
     def _space_at(self, verb: Verb, space: int) -> str:
-        return notation.at(verb, space // self.g.lanes + 1, space % self.g.lanes + 1)
+        return self.g.space_actions[verb][space]
 
     def _card_actions(self, verb: Verb, card: Action) -> list[str]:
         targets = rules.condition_targets(self, self.active, card)
@@ -310,12 +347,17 @@ class HeistState(State):
         if stage is Stage.CHOOSE_TURN:
             self.active = act.seat
             self.actions_left = 2
+            self.wheelman_used = False
             self.phase = Phase.ACTIONS
             events.append(Event("turn", f"{self.g.seat_name(act.seat)} takes a turn", "Playing the Game"))
         elif stage is Stage.ASSIST:
             self._assist(act.seat, verb is Verb.ASSIST, events)
         elif stage is Stage.ROLL:
             self._rolled(act.dice, events)
+        elif stage is Stage.POWER:
+            self._use_power(act, events)
+        elif stage is Stage.REROLL:
+            self._rerolled(act.dice, events)
         elif stage is Stage.BOOST:
             self._boost(verb is Verb.BOOST, events)
         elif stage is Stage.CHOICE:
@@ -354,7 +396,7 @@ class HeistState(State):
                 ram = True
             if ram and rules.vehicle_power(self, seat) == "battering_ram":
                 need -= 1
-            self.begin_roll(RollKind.ACTION, seat, rules.rating(self, seat, skill), max(0, need), text)
+            self.begin_roll(RollKind.ACTION, seat, rules.rating(self, seat, skill), max(0, need), text, skill=skill)
             events.append(Event("attempt", f"{self.g.seat_name(seat)} attempts {text}", "Skill Rolls"))
             return
         self.perform(text, act, events)
@@ -370,10 +412,10 @@ class HeistState(State):
         return ("speed", "control", "athletics").index(spec.skill), spec.need, False
 
     def begin_roll(self, kind: RollKind, seat: int, dice: int, need: int, action: str = "",
-                   damage: int = 0) -> None:
+                   damage: int = 0, skill: int = rules.DEFENSE) -> None:
         """Skill Rolls: the dice of the rating (at most five), then the Assist window."""
         dice = min(dice, self.g.max_dice)
-        self.roll = Roll(kind, seat, dice, need, action, damage)
+        self.roll = Roll(kind, seat, dice, need, action, damage, skill=skill)
         self._open_assist()
 
     def _open_assist(self) -> None:
@@ -413,10 +455,80 @@ class HeistState(State):
         self.roll = roll
         events.append(Event("roll", f"{self.g.seat_name(roll.seat)} rolls {faces[0]} success, {faces[1]} boost, "
                             f"{faces[2]} blank", "Skill Rolls"))
-        if self.boost[roll.seat] > 0 and faces[1] > 0 and self._boost_matters(roll):
+        self._after_roll(events)
+
+    def _after_roll(self, events: list[Event]) -> None:
+        """After the dice: Brian's reroll, Tej's token, then the roller's Boost, each only offered where
+        it can still change the outcome; then the roll resolves."""
+        roll = self.roll
+        if roll is None:
+            return
+        _, boosts, blanks = roll.faces
+        short = self._boost_matters(roll)
+        if (short and roll.kind is RollKind.ACTION and not roll.rerolled and not self.wheelman_used
+                and roll.skill in (rules.SPEED, rules.CONTROL) and boosts + blanks > 0
+                and self.g.characters[roll.seat].power == "wheelman"):
+            self._open_power("wheelman", roll.seat)
+            return
+        if short and not roll.teched and blanks > 0 and self.tej_tokens > 0:
+            tej = next(s for s, c in enumerate(self.g.characters) if c.power == "tech_support")
+            self._open_power("tech", tej)
+            return
+        if self.boost[roll.seat] > 0 and boosts > 0 and short:
             self.stage = Stage.BOOST
             return
         self._resolve_roll(events)
+
+    def _open_power(self, power: str, seat: int, data: tuple[int, int] = (0, 0)) -> None:
+        self.power, self.power_seat, self.power_data = power, seat, data
+        self.stage = Stage.POWER
+
+    def _use_power(self, act: notation.Action, events: list[Event]) -> None:
+        """Special Powers (HH-G6): Wheelman, Tech Support and Family First, used or passed."""
+        power, seat = self.power, self.power_seat
+        self.power, self.power_seat = "", -1
+        roll = self.roll
+        if power == "family":
+            victim, amount = self.power_data
+            if act.verb is Verb.TAKE_SLAM:
+                self.family_first_used = self.family_first_used | {seat}
+                events.append(Event("power", f"{self.g.seat_name(seat)} takes the slam for "
+                                    f"{self.g.seat_name(victim)} (Family First)", "Special Powers"))
+                victim = seat
+            self.queue = (Task(TaskKind.DAMAGE, amount, victim), *self.queue)
+            return
+        if roll is None:
+            return
+        if power == "wheelman":
+            if act.verb is Verb.REROLL:
+                self.wheelman_used = True
+                s, b, x = roll.faces
+                faces = (s, b - 1, x) if act.name == "boost" else (s, b, x - 1)
+                self.roll = roll._replace(faces=faces, rerolled=True)
+                events.append(Event("power", f"{self.g.seat_name(seat)} rerolls a {act.name} die (Wheelman)",
+                                    "Special Powers"))
+                self.stage = Stage.REROLL
+                return
+            self.roll = roll._replace(rerolled=True)
+        elif act.verb is Verb.TECH:
+            self.tej_tokens -= 1
+            s, b, x = roll.faces
+            self.roll = roll._replace(faces=(s + 1, b, x - 1), teched=True)
+            events.append(Event("power", f"{self.g.seat_name(seat)} spends a Tej token: a blank die becomes a "
+                                "success (Tech Support)", "Special Powers"))
+        else:
+            self.roll = roll._replace(teched=True)
+        self._after_roll(events)
+
+    def _rerolled(self, die: tuple[int, int, int], events: list[Event]) -> None:
+        roll = self.roll
+        if roll is None:
+            return
+        faces = (roll.faces[0] + die[0], roll.faces[1] + die[1], roll.faces[2] + die[2])
+        self.roll = roll._replace(faces=faces)
+        events.append(Event("roll", f"the rerolled die shows {('success', 'boost', 'blank')[die.index(1)]}",
+                            "Special Powers"))
+        self._after_roll(events)
 
     def _boost_matters(self, roll: Roll) -> bool:
         got = rules.roll_successes(roll)
@@ -486,6 +598,8 @@ class HeistState(State):
             piece = self.peg_on[seat]
             rules.set_piece(self, piece, self.pieces[piece]._replace(enemy_peg=False))
             events.append(Event("brawl", f"{who} Brawls the Enemy Peg off the vehicle", "Brawl"))
+            if self.g.characters[seat].power == "parkour":
+                self._free_leap(seat)
         elif verb is Verb.HIJACK:
             self._hijack(seat, events)
         else:
@@ -496,6 +610,16 @@ class HeistState(State):
             events.append(Event("stunt", f"{who} performs {card.name}", "Stunt Actions"))
             self.queue = (*(Task(TaskKind.EFFECT, line=line, seat=seat, target=at) for line in card.reward),
                           *self.queue)
+
+    def _free_leap(self, seat: int) -> None:
+        """Han's Parkour (HH-G6): after a successful Brawl, a free Leap of one space (or stay)."""
+        here = rules.peg_space(self, seat)
+        options = [self._space_at(Verb.LEAP, self.pieces[i].space) for i in rules.leap_targets(self, seat)
+                   if rules.dist(self, here, self.pieces[i].space) <= 1]
+        if self.pv[seat] >= 0 and rules.dist(self, here, self.pieces[self.pv[seat]].space) <= 1:
+            options.append("leap:wheel")
+        if options:
+            rules.ask(self, Choice(ChoiceKind.FREE_LEAP, seat, tuple(sorted([*options, "stay"]))))
 
     def _hijack(self, seat: int, events: list[Event]) -> None:
         """Hijack Enemy SUV: the SUV becomes your Player Vehicle (Hijacked SUV board, full Strength, behind
@@ -554,6 +678,17 @@ class HeistState(State):
                 rules.set_piece(self, piece, self.pieces[piece]._replace(enemy_peg=False))
                 events.append(Event("peg", f"the Enemy Peg at {rules.name(self, space)} returns to the supply",
                                     "Stunt Actions"))
+        elif kind is ChoiceKind.ENEMY_PEG:
+            rules.place_enemy_peg(self, choice.a, taken[space], "FAQ: the team decides", events)
+        elif kind is ChoiceKind.FREE_LEAP:
+            if act.space == WHEEL:
+                self.peg_on = replaced(self.peg_on, choice.seat, BEHIND_WHEEL)
+                events.append(Event("leap", f"{self.g.seat_name(choice.seat)} leaps back behind the wheel (Parkour)",
+                                    "Special Powers"))
+            elif space >= 0:
+                self.peg_on = replaced(self.peg_on, choice.seat, taken[space])
+                events.append(Event("leap", f"{self.g.seat_name(choice.seat)} leaps to {rules.name(self, space)} "
+                                    "(Parkour)", "Special Powers"))
         elif kind is ChoiceKind.RAMSEY:
             self.ramsey = taken[space]
             events.append(Event("ramsey", f"Ramsey moves to the vehicle at {rules.name(self, space)}",
@@ -571,6 +706,7 @@ class HeistState(State):
                 self.roll = None
                 self.choice = None
                 self.waiting = frozenset()
+                self.power, self.power_seat = "", -1
                 return
             if self.stage is not Stage.AUTO:
                 return
@@ -595,6 +731,7 @@ class HeistState(State):
             if self.phase is Phase.END_ROUND:
                 self.round += 1
                 self.exhausted = (False,) * self.g.players
+                self.family_first_used = frozenset()
             self.stage = Stage.CHOOSE_TURN
             return
 
@@ -636,6 +773,12 @@ class HeistState(State):
             rules.relocate_enemy_peg(self, task.a, events)
         elif kind is TaskKind.RAMSEY:
             rules.move_ramsey(self, task.a, events)
+        elif kind is TaskKind.FAMILY_FIRST:
+            dom = rules.family_first_seat(self, task.seat)
+            if dom >= 0:
+                self._open_power("family", dom, (task.seat, task.a))
+            else:
+                self.queue = (Task(TaskKind.DAMAGE, task.a, task.seat), *self.queue)
 
     # --- views and the rest of the contract ----------------------------------------------------------
 
@@ -660,6 +803,7 @@ class HeistState(State):
         - ``stunt_row`` (per spot, East first: {card, name, level, tokens} or None), ``stunt_deck_size``;
         - ``roll`` (None or {kind, seat, dice, need, action, damage, faces, boosted, bonus}),
           ``assisting`` (seats still deciding), ``choice`` (None or {kind, seat, options});
+        - ``tej_tokens``; ``power`` (None or {power: "wheelman"|"tech"|"family", seat}: an open window);
         - ``outcome`` ("", "win" or "lose") and ``reason``.
         """
         g = self.g
@@ -702,6 +846,8 @@ class HeistState(State):
             "assisting": sorted(self.waiting),
             "choice": None if choice is None else {"kind": choice.kind.name.lower(), "seat": choice.seat,
                                                    "options": list(choice.options)},
+            "tej_tokens": self.tej_tokens,
+            "power": None if not self.power else {"power": self.power, "seat": self.power_seat},
             "outcome": self.outcome,
             "reason": self.reason,
         }

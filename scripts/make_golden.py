@@ -1,4 +1,5 @@
-"""Regenerate the golden playthroughs: one readable seeded race per game, reviewed as a diff.
+"""Regenerate the golden playthroughs: one readable seeded race per game (with its default options, and
+one more for each option set the game lists in ``golden_options``), reviewed as a diff.
 
     python scripts/make_golden.py            # every registered game
     python scripts/make_golden.py GAME_ID    # one game
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import slipstream
 from slipstream.bots.random_bot import RandomBot
@@ -17,9 +19,21 @@ GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
 GOLDEN_SEED = 2026
 
 
-def playthrough(game_id: str) -> str:
+def golden_cases() -> list[tuple[str, dict[str, Any], Path]]:
+    """Every golden playthrough as (game id, options, file): each game with its default options in
+    ``<id>.txt``, and each option set of its ``golden_options`` in ``<id>-<values>.txt``."""
+    out: list[tuple[str, dict[str, Any], Path]] = []
+    for gid, cls in slipstream.available_games().items():
+        out.append((gid, {}, GOLDEN_DIR / f"{gid}.txt"))
+        for options in cls.golden_options:
+            suffix = "-".join(str(v) for v in options.values())
+            out.append((gid, dict(options), GOLDEN_DIR / f"{gid}-{suffix}.txt"))
+    return out
+
+
+def playthrough(game_id: str, options: dict[str, Any] | None = None) -> str:
     """A seeded race between random bots, written out action by action with its events."""
-    game = slipstream.load(game_id)
+    game = slipstream.load(game_id, **(options or {}))
     state: State = game.start(seed=GOLDEN_SEED)
     bots = [RandomBot(GOLDEN_SEED + seat) for seat in game.seats]
     lines = [f"# {game.name} golden playthrough: seed {GOLDEN_SEED}, options {game.record_options()}"]
@@ -46,10 +60,10 @@ def playthrough(game_id: str) -> str:
 def main(argv: list[str]) -> None:
     ids = argv or list(slipstream.available_games())
     GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
-    for gid in ids:
-        path = GOLDEN_DIR / f"{gid}.txt"
-        path.write_text(playthrough(gid))
-        print(f"wrote {path}")
+    for gid, options, path in golden_cases():
+        if gid in ids:
+            path.write_text(playthrough(gid, options))
+            print(f"wrote {path}")
 
 
 if __name__ == "__main__":

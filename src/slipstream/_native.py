@@ -45,6 +45,10 @@ MODULES: tuple[str, ...] = (
     "slipstream.games.rush_n_crush.notation",
     "slipstream.games.rush_n_crush.rules",
     "slipstream.games.rush_n_crush.state",
+    "slipstream.games.highway_heist.game",
+    "slipstream.games.highway_heist.notation",
+    "slipstream.games.highway_heist.rules",
+    "slipstream.games.highway_heist.state",
 )
 """The hot modules: the engine's state machinery and each game's rules (not content, views or bots)."""
 

@@ -83,3 +83,16 @@ def test_games_lists_every_game() -> None:
     result = runner.invoke(app, ["games"])
     assert result.exit_code == 0
     assert "scrap-racer" in result.output
+
+
+def test_play_highway_heist_shows_the_road_the_boards_and_the_odds() -> None:
+    """Highway Heist in the terminal: the road grid, every seat's boards, the Enemy-card and Stunt rows,
+    and the success chance of the Skill Rolls open to the human (here in the first turn, with a Boost
+    and an Assist); bots take the other seat; ``q`` stops."""
+    result = runner.invoke(app, ["play", "highway-heist", "-p", "2", "--seed", "3", "--seats", "human,heuristic",
+                                 "-o", "lanes=3,4"], input="0:play\nq\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "L1" in out and "L6" in out and "Enemy cards (deck 12" in out and "Stunts, East to West" in out
+    assert "P1 dom, exotic-supercar at c1l3" in out and "P2 brian, street-drifter at c1l4" in out
+    assert "Race stopped" in out

@@ -22,7 +22,7 @@ def test_cite_keeps_the_rule_and_drops_the_doubled_brackets(rule: str, shown: st
     assert cite(rule) == shown
 
 
-@pytest.mark.parametrize("game_id", ["scrap-racer", "brc-grand-prix", "rev-it-up", "rush-n-crush"])
+@pytest.mark.parametrize("game_id", ["scrap-racer", "brc-grand-prix", "rev-it-up", "rush-n-crush", "highway-heist"])
 def test_no_printed_citation_has_doubled_brackets(game_id: str) -> None:
     result = runner.invoke(app, ["demo", game_id, "--seed", "1"])
     assert result.exit_code == 0, result.output

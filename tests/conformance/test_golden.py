@@ -5,14 +5,17 @@ After an intended change of rules or notation, run ``make golden`` and review th
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-import slipstream
-from scripts.make_golden import GOLDEN_DIR, playthrough
+from scripts.make_golden import golden_cases, playthrough
+
+CASES = golden_cases()
 
 
-@pytest.mark.parametrize("game_id", list(slipstream.available_games()))
-def test_golden_playthrough(game_id: str) -> None:
-    path = GOLDEN_DIR / f"{game_id}.txt"
-    assert path.exists(), f"no golden playthrough for {game_id}: run `make golden`"
-    assert playthrough(game_id) == path.read_text()
+@pytest.mark.parametrize(("game_id", "options", "path"), CASES, ids=[p.stem for _, _, p in CASES])
+def test_golden_playthrough(game_id: str, options: dict[str, Any], path: Path) -> None:
+    assert path.exists(), f"no golden playthrough {path.name}: run `make golden`"
+    assert playthrough(game_id, options) == path.read_text()

@@ -88,11 +88,11 @@ def test_this_checkout_runs_its_build_when_it_has_one() -> None:
 PURE_CHECK = """
 import sys
 import slipstream, slipstream._native as native, slipstream.engine.game as engine_game
-from scripts.make_golden import GOLDEN_DIR, playthrough
+from scripts.make_golden import golden_cases, playthrough
 assert native.mode.startswith("pure"), native.mode
 assert engine_game.__file__.endswith(".py"), engine_game.__file__
-for game_id in slipstream.available_games():
-    assert playthrough(game_id) == (GOLDEN_DIR / f"{game_id}.txt").read_text(), game_id
+for game_id, options, path in golden_cases():
+    assert playthrough(game_id, options) == path.read_text(), path.name
 print("same", len(slipstream.available_games()))
 """
 

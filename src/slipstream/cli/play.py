@@ -175,6 +175,11 @@ def show_result(state: State) -> None:
     result = state.result
     if result is None:
         return
+    if result.team:
+        team = ", ".join(state.game.seat_name(s) for s in result.order)
+        verdict = "The team wins" if result.winners else "The team loses"
+        console.print(Panel(f"{escape(result.reason)}\n{verdict}: {escape(team)}", title="Result", expand=False))
+        return
     names = ", ".join(f"{i}. {state.game.seat_name(s)}" for i, s in enumerate(result.order, 1))
     console.print(Panel(f"{escape(result.reason)}\nFinishing order: {names}", title="Result", expand=False))
 

@@ -126,6 +126,9 @@ def _print_summary(races: list[dict[str, Any]], title: str) -> None:
     if not s["races"]:
         console.print("no races")
         return
+    if s["team"] is not None:
+        _print_team(s, title)
+        return
     for by, name in (("by_seat", "seat"), ("by_turn_order", "turn order"), ("by_bot", "bot"),
                      ("by_label", "racer")):
         groups = s[by]
@@ -137,16 +140,7 @@ def _print_summary(races: list[dict[str, Any]], title: str) -> None:
         for g in groups:
             table.add_row(g["key"], fmt_rate(g["win"]), fmt_mean(g["position"]))
         console.print(table)
-    table = Table(title="race numbers (mean per race, 95% CI)")
-    table.add_column("")
-    table.add_column("mean (95% CI)")
-    rows = [(k, d) for k, d in s["length"].items() if d["n"]]
-    if s["lead_changes"] is not None:
-        rows.append(("lead changes", s["lead_changes"]))
-    rows += [(words(k), d) for k, d in s["metrics"].items() if not (d["min"] == d["max"] == 0)]
-    for name, d in rows:
-        table.add_row(name, fmt_mean((d["mean"], d["lo"], d["hi"])))
-    console.print(table)
+    console.print(_numbers_table(s))
     fair = 100 / s["players"]
     first = next((g for g in s["by_turn_order"] if g["key"] == "1st to play"), None)
     same = s["first_player"]["same_bots"]
@@ -159,6 +153,78 @@ def _print_summary(races: list[dict[str, Any]], title: str) -> None:
         fp = s["first_player"]
         console.print(f"seat 1 wins {fmt_rate(fp['win'])} against a fair {fair:.1f}% "
                       f"({100 * fp['advantage'][0]:+.1f} points){caveat}")
+
+
+def _numbers_table(s: dict[str, Any]) -> Table:
+    """Race length, lead changes (when counted) and every metric that is not always zero."""
+    from slipstream.sim.stats import fmt_mean
+
+    table = Table(title="race numbers (mean per race, 95% CI)")
+    table.add_column("")
+    table.add_column("mean (95% CI)")
+    rows = [(k, d) for k, d in s["length"].items() if d["n"]]
+    if s["lead_changes"] is not None and s["team"] is None:
+        rows.append(("lead changes", s["lead_changes"]))
+    rows += [(words(k), d) for k, d in s["metrics"].items() if not (d["min"] == d["max"] == 0)]
+    for name, d in rows:
+        table.add_row(name, fmt_mean((d["mean"], d["lo"], d["hi"])))
+    return table
+
+
+def _race_table(groups: list[dict[str, Any]], title: str, name: str) -> Table:
+    from slipstream.sim.stats import fmt_mean, fmt_rate
+
+    table = Table(title=title)
+    for col in (name, "races", "team win rate (95% CI)", "mean rounds (95% CI)"):
+        table.add_column(col)
+    for g in groups:
+        table.add_row(str(g["key"]), str(g["n"]), fmt_rate(g["win"]), fmt_mean(g["rounds"], 1))
+    return table
+
+
+def _print_team(s: dict[str, Any], title: str) -> None:
+    """A cooperative run: the team's win rate, by each option that varies, by team and team member."""
+    from slipstream.sim.stats import fmt_rate
+
+    team = s["team"]
+    console.print(f"{title}: the team won {fmt_rate(team['win'])} of {team['races']} races "
+                  "(every seat wins or none does)")
+    for name in team["options"]:
+        console.print(_race_table(team["by_option"][name], f"{title}: by {name}", name))
+    console.print(_race_table(team["by_team"], f"{title}: by team", "team"))
+    if len(team["by_member"]) > len(s["by_seat"]):
+        table = Table(title=f"{title}: by team member (the races whose team had it)")
+        for col in ("team member", "races", "team win rate (95% CI)"):
+            table.add_column(col)
+        for g in team["by_member"]:
+            table.add_row(g["key"], str(g["n"]), fmt_rate(g["win"]))
+        console.print(table)
+    console.print(_numbers_table(s))
+
+
+def _print_team_sweep(outcomes: list[Any]) -> None:
+    """A cooperative sweep: the team's win rate by each swept option, and by the first two together."""
+    from slipstream.sim.stats import fmt_rate, summarize
+
+    every = [race for outcome in outcomes for race in outcome.races]
+    s = summarize(every)
+    team = s["team"]
+    if team is None:
+        return
+    for name in team["options"]:
+        console.print(_race_table(team["by_option"][name], f"all points: by {name}", name))
+    if len(team["options"]) >= 2:
+        rows_key, columns_key = team["options"][:2]
+        cells = {tuple(g["key"]): g["win"] for g in team["by_pair"][f"{rows_key}|{columns_key}"]}
+        columns = [g["key"] for g in team["by_option"][columns_key]]
+        table = Table(title=f"team win rate (95% CI) by {rows_key} and {columns_key}")
+        table.add_column(rows_key)
+        for c in columns:
+            table.add_column(c)
+        for g in team["by_option"][rows_key]:
+            table.add_row(g["key"], *[fmt_rate(cells[(g["key"], c)]) if (g["key"], c) in cells else "-"
+                                      for c in columns])
+        console.print(table)
 
 
 def _print_differences(outcomes: list[Any]) -> None:
@@ -272,6 +338,7 @@ def simulate_command(
         _print_summary(outcome.races, title)
     if grid and len(outcomes) > 1:
         _print_differences(outcomes)
+        _print_team_sweep(outcomes)
     last = outcomes[-1] if outcomes else None
     console.print(f"records and results in [bold]{out_dir}[/]; slipstream report {out_dir}")
     if last is not None and last.interrupted:

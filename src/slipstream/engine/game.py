@@ -106,24 +106,30 @@ class Result:
 
     ``order`` lists seats from first to last (ties share a place only through ``ranks``);
     ``winners`` are the seats that won (all seats for a cooperative win, none for a loss).
+    ``team`` marks a cooperative result: the seats win or lose together, so none is placed above
+    another (every seat's ``rank`` is 1, and ``order`` is only the seats in turn).
     """
 
     order: tuple[int, ...]
     winners: tuple[int, ...]
     reason: str
     details: Mapping[str, JSON] = field(default_factory=dict)
+    team: bool = False
 
     def rank(self, seat: int) -> int:
-        """1 for the winner, 2 for second place, ..."""
-        return self.order.index(seat) + 1
+        """1 for the winner, 2 for second place, ...; 1 for every seat of a team result."""
+        return 1 if self.team else self.order.index(seat) + 1
 
     def to_json(self) -> dict[str, JSON]:
-        return {
+        out: dict[str, JSON] = {
             "order": list(self.order),
             "winners": list(self.winners),
             "reason": self.reason,
             "details": dict(self.details),
         }
+        if self.team:
+            out["team"] = True
+        return out
 
 
 @dataclass(frozen=True)
@@ -194,6 +200,8 @@ class Game(ABC):
     status: ClassVar[str] = "complete"
     conformance_options: ClassVar[tuple[tuple[int, dict[str, JSON]], ...]] = ()
     """Extra ``(players, options)`` the conformance suite plays besides each player count's defaults."""
+    golden_options: ClassVar[tuple[dict[str, JSON], ...]] = ()
+    """Option sets with a golden playthrough of their own, besides the defaults (``scripts/make_golden.py``)."""
 
     def __init__(self, players: int | str | None = None, **options: JSON) -> None:
         if players is None:

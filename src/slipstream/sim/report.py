@@ -13,7 +13,7 @@ from typing import Any
 
 from . import plots, store
 from .runner import SimConfig, SimError
-from .stats import fmt_mean, fmt_rate, paired_differences, summarize
+from .stats import fmt_mean, fmt_rate, paired_differences, summarize, team_summary
 from .sweep import SWEEP_FILE
 from .tournament import TOURNAMENT_FILE
 
@@ -74,6 +74,9 @@ def run_section(directory: Path, title: str | None = None) -> str:
         parts.append("<p>No races yet.</p>")
         return "\n".join(parts)
     s = summarize(races)
+    if s["team"] is not None:
+        parts.append(team_section(s["team"]))
+        return "\n".join([*parts, *_length_and_metrics(s, races), *_reasons(s, races)])
     parts.append("<h3>Win rates and places</h3>")
     parts.append(_group_table(s["by_seat"], "seat"))
     parts.append(_img(plots.rate_bars(s["by_seat"], "win rate by seat", s["first_player"]["fair"]),
@@ -101,7 +104,19 @@ def run_section(directory: Path, title: str | None = None) -> str:
         f"(95% CI {100 * fp['advantage'][1]:+.1f} to {100 * fp['advantage'][2]:+.1f})."
         + ("" if fp["same_bots"] else " The bots differ between seats, so this mixes the seat's effect with "
            "the bot's: run one bot in every seat to measure the seat alone.") + "</p>")
-    parts.append("<h3>Race length</h3>")
+    parts += _length_and_metrics(s, races)
+    sample = store.first_race(directory)
+    if sample is not None and len(sample.get("positions", [])) > 1:
+        parts.append("<h3>A sample race</h3>")
+        names = [f"P{i + 1} {b}" + (f" ({sample['labels'][str(i)]})" if str(i) in sample["labels"] else "")
+                 for i, b in enumerate(sample["bots"])]
+        parts.append(_img(plots.positions_over_time(sample, names), "positions over time"))
+    parts += _reasons(s, races)
+    return "\n".join(parts)
+
+
+def _length_and_metrics(s: dict[str, Any], races: list[dict[str, Any]]) -> list[str]:
+    parts = ["<h3>Race length</h3>"]
     rows = [_describe_row(name, d) for name, d in s["length"].items() if d["n"]]
     if s["lead_changes"] is not None:
         rows.append(_describe_row("lead changes", s["lead_changes"]))
@@ -118,16 +133,60 @@ def run_section(directory: Path, title: str | None = None) -> str:
                                              for n in s["metrics"]}), "metrics"))
         parts.append(f"<p class='note'>Histograms of up to {plots.MAX_GRID} metrics that vary between "
                      "races; the table has them all.</p>")
-    sample = store.first_race(directory)
-    if sample is not None and len(sample.get("positions", [])) > 1:
-        parts.append("<h3>A sample race</h3>")
-        names = [f"P{i + 1} {b}" + (f" ({sample['labels'][str(i)]})" if str(i) in sample["labels"] else "")
-                 for i, b in enumerate(sample["bots"])]
-        parts.append(_img(plots.positions_over_time(sample, names), "positions over time"))
-    parts.append("<h3>How races ended</h3>")
-    parts.append(_table(["reason", "races", "share"], [(reason, count, f"{100 * count / len(races):.1f}%")
-                                                       for reason, count in s["reasons"].items()]))
+    return parts
+
+
+def _reasons(s: dict[str, Any], races: list[dict[str, Any]]) -> list[str]:
+    return ["<h3>How races ended</h3>",
+            _table(["reason", "races", "share"], [(reason, count, f"{100 * count / len(races):.1f}%")
+                                                  for reason, count in s["reasons"].items()])]
+
+
+def _race_group_table(groups: Sequence[dict[str, Any]], title: str) -> str:
+    rows = [(g["key"], g["n"], fmt_rate(g["win"]), fmt_mean(g["rounds"], 1)) for g in groups]
+    return _table([title, "races", "team win rate (95% CI)", "mean rounds (95% CI)"], rows)
+
+
+def team_section(team: dict[str, Any]) -> str:
+    """A cooperative run: the team's win rate, by each option that varies, by team and by team member."""
+    parts = ["<h3>Team win rate</h3>",
+             f"<p>The team won <b>{fmt_rate(team['win'])}</b> of {team['races']} races (every seat wins or "
+             "none does; Wilson 95% interval).</p>"]
+    for name in team["options"]:
+        groups = team["by_option"][name]
+        parts.append(_race_group_table(groups, name))
+        parts.append(_img(plots.rate_bars(groups, f"team win rate by {name}"), f"team win rate by {name}"))
+    options = team["options"]
+    if len(options) >= 2:
+        parts.append(pivot_table(team, options[0], options[1]))
+    parts.append(_race_group_table(team["by_team"], "team"))
+    if len(team["by_team"]) > 1:
+        parts.append(_img(plots.rate_bars(team["by_team"], "team win rate by team"), "team win rate by team"))
+    parts.append(_table(["team member", "races", "team win rate (95% CI)"],
+                        [(g["key"], g["n"], fmt_rate(g["win"])) for g in team["by_member"]]))
+    if len(team["by_member"]) > 1:
+        parts.append(_img(plots.rate_bars(team["by_member"], "team win rate by team member"),
+                          "team win rate by team member"))
+    parts.append("<p class='note'>By team member: the races whose team had that member (a character and "
+                 "its vehicle), so the rates overlap.</p>")
     return "\n".join(parts)
+
+
+def pivot_table(team: dict[str, Any], rows_key: str, columns_key: str) -> str:
+    """The team win rate with its interval for every pair of two options' values (rows by the first)."""
+    cells: dict[tuple[str, str], list[float]] = {}
+    for g in team["by_pair"].get(f"{rows_key}|{columns_key}", []):
+        cells[(g["key"][0], g["key"][1])] = g["win"]
+    rows_values = [g["key"] for g in team["by_option"][rows_key]]
+    column_values = [g["key"] for g in team["by_option"][columns_key]]
+    rows = [[r] + [fmt_rate(cells[(r, c)]) if (r, c) in cells else "-" for c in column_values]
+            for r in rows_values]
+    nan = [math.nan] * 3
+    series = {c: [cells.get((r, c), nan) for r in rows_values] for c in column_values}
+    title = f"team win rate by {rows_key} and {columns_key}"
+    return (f"<h3>{html.escape(title[0].upper() + title[1:])}</h3>"
+            + _table([f"{rows_key} \\ {columns_key}", *column_values], rows)
+            + _img(plots.compare_bars(rows_values, series, title, "team win rate (%)", scale=100), title))
 
 
 def tournament_section(directory: Path) -> str:
@@ -195,12 +254,20 @@ def sweep_section(directory: Path) -> str:
     if not summaries:
         parts.append("<p>No point of the sweep has races yet.</p>")
         return "\n".join(parts)
-    parts.append(_table(["point", "races", "turns", "rounds", "lead changes", "first to play wins"],
-                        [[label, s["races"], fmt_mean(_triple(s["length"]["turns"]), 1),
-                          fmt_mean(_triple(s["length"]["rounds"]), 1),
-                          fmt_mean(_triple(s["lead_changes"])) if s["lead_changes"] else "-",
-                          next((fmt_rate(g["win"]) for g in s["by_turn_order"] if g["key"] == "1st to play"), "-")]
-                         for label, s in zip(labels, summaries, strict=True)]))
+    if all(s["team"] is not None for s in summaries):
+        parts.append(_table(["point", "races", "team win rate (95% CI)", "rounds"],
+                            [[label, s["races"], fmt_rate(s["team"]["win"]),
+                              fmt_mean(_triple(s["length"]["rounds"]), 1)]
+                             for label, s in zip(labels, summaries, strict=True)]))
+        parts.append(team_section(team_summary([r for _, races in point_races for r in races])))
+    else:
+        parts.append(_table(["point", "races", "turns", "rounds", "lead changes", "first to play wins"],
+                            [[label, s["races"], fmt_mean(_triple(s["length"]["turns"]), 1),
+                              fmt_mean(_triple(s["length"]["rounds"]), 1),
+                              fmt_mean(_triple(s["lead_changes"])) if s["lead_changes"] else "-",
+                              next((fmt_rate(g["win"]) for g in s["by_turn_order"] if g["key"] == "1st to play"),
+                                   "-")]
+                             for label, s in zip(labels, summaries, strict=True)]))
     if len(point_races) > 1:
         base_label, base = point_races[0]
         diffs = {label: paired_differences(base, races) for label, races in point_races[1:]}

@@ -7,6 +7,9 @@
   Wilson interval shifted by the same amount.
 - Win rate by turn order: the seat that took the first turn of its own, the second, ... (where the start
   player is drawn, seat 1 is not the first to play, so this is the first-player advantage that counts).
+- A cooperative game (every race's result marked ``team``: every seat wins or none does) gets ``team``:
+  the team's win rate, by team (the seats' labels together, e.g. characters and vehicles), by team
+  member, and by each game option that differs between the races (a sweep's scenario, difficulty, ...).
 """
 
 from __future__ import annotations
@@ -74,6 +77,63 @@ def _groups(races: Iterable[dict[str, Any]], key: Callable[[dict[str, Any], int]
     return out
 
 
+def _race_groups(races: Iterable[dict[str, Any]], key: Callable[[dict[str, Any]], str],
+                 in_order: bool = False) -> list[dict[str, Any]]:
+    """Races (not seat-races) grouped by ``key``: each group's team win rate and mean rounds; the groups
+    sorted by key, or with ``in_order`` as they first come (a sweep's values as given)."""
+    wins: dict[str, int] = defaultdict(int)
+    rounds: dict[str, list[float]] = defaultdict(list)
+    for race in races:
+        k = key(race)
+        wins[k] += bool(race["result"]["winners"])
+        rounds[k].append(float(race["metrics"].get("rounds", math.nan)))
+    return [{"key": k, "n": len(rounds[k]), "win": list(wilson(wins[k], len(rounds[k]))),
+             "rounds": list(mean_ci([r for r in rounds[k] if not math.isnan(r)]))}
+            for k in (list(rounds) if in_order else sorted(rounds, key=_natural))]
+
+
+def is_team_run(races: Sequence[dict[str, Any]]) -> bool:
+    """Whether every race has a cooperative result (the seats win or lose together)."""
+    return bool(races) and all(race["result"].get("team") for race in races)
+
+
+def team_of(race: dict[str, Any]) -> str:
+    """The team of a race: its seats' labels in seat order (``dom/exotic-supercar + brian/...``)."""
+    labels = race.get("labels", {})
+    return " + ".join(str(labels.get(str(seat), f"seat {seat + 1}")) for seat in range(len(race["bots"])))
+
+
+def varying_options(races: Sequence[dict[str, Any]]) -> list[str]:
+    """The game options that differ between the races, in the order the first race lists them."""
+    names = list(races[0]["options"]) if races else []
+    return [n for n in names if len({str(r["options"].get(n)) for r in races}) > 1]
+
+
+def _option_key(*names: str) -> Callable[[dict[str, Any]], str]:
+    """A race's values of the options ``names``, joined by ``|``."""
+    def key(race: dict[str, Any]) -> str:
+        return "|".join(str(race["options"].get(name)) for name in names)
+    return key
+
+
+def team_summary(races: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """A cooperative run's numbers: the team's win rate (Wilson 95%), by team, by team member (each
+    label: the races whose team had it), by each option that varies and by each pair of those."""
+    wins = sum(bool(r["result"]["winners"]) for r in races)
+    options = varying_options(races)
+    return {
+        "win": list(wilson(wins, len(races))),
+        "races": len(races),
+        "by_team": _race_groups(races, team_of),
+        "by_member": _groups(races, lambda r, s: r["labels"].get(str(s))),
+        "options": options,
+        "by_option": {name: _race_groups(races, _option_key(name), in_order=True) for name in options},
+        "by_pair": {f"{a}|{b}": [{**g, "key": g["key"].split("|", 1)}
+                                 for g in _race_groups(races, _option_key(a, b), in_order=True)]
+                    for i, a in enumerate(options) for b in options[i + 1:]},
+    }
+
+
 def reason_kind(race: dict[str, Any]) -> str:
     """How a race ended, without who: seat names (``P3``) and racer names become ``a racer``, so the
     races group by the way they ended."""
@@ -133,17 +193,18 @@ def summarize(races: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "metrics": {name: describe([float(r["metrics"][name]) for r in races if name in r["metrics"]])
                     for name in metric_names if name not in ("turns", "rounds")},
         "reasons": dict(Counter(reason_kind(r) for r in races).most_common()),
+        "team": team_summary(races) if is_team_run(races) else None,
     }
 
 
 def race_numbers(race: dict[str, Any]) -> dict[str, float]:
     """The numbers of one race a sweep compares: length, lead changes, every metric, whether the first to
-    play won (1 or 0)."""
+    play won (1 or 0; not in a cooperative race, where every seat wins or none does)."""
     out = {k: float(v) for k, v in race["metrics"].items()}
     if race.get("lead_changes") is not None:
         out["lead_changes"] = float(race["lead_changes"])
     order = race.get("turn_order")
-    if order:
+    if order and not race["result"].get("team"):
         out["first_to_play_won"] = float(order[0] in race["result"]["winners"])
     return {k: v for k, v in out.items() if not math.isnan(v)}
 

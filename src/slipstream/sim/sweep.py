@@ -1,8 +1,10 @@
 """Sweeps: the same run over a grid of rule options, one sub-directory per point, compared in the report.
 
 ``--sweep laps=4,8 --sweep weather=true,false`` runs the four combinations. ``players`` may be swept
-too. Every point uses the same master seed (common random numbers), so differences between points come
-from the rules, not from luck of the draw, as far as the games' chance sequences line up.
+too; an option whose values hold commas is swept with ``|`` between its values
+(``--sweep "characters=dom,brian,letty|han,tej,roman"``). Every point uses the same master seed (common
+random numbers), so differences between points come from the rules, not from luck of the draw, as far as
+the games' chance sequences line up.
 """
 
 from __future__ import annotations
@@ -21,12 +23,16 @@ SWEEP_FILE = "sweep.json"
 
 
 def parse_sweep(items: Sequence[str]) -> dict[str, list[str]]:
-    """``["laps=4,8", "track=A,B"]`` -> ``{"laps": ["4", "8"], "track": ["A", "B"]}``."""
+    """``["laps=4,8", "track=A,B"]`` -> ``{"laps": ["4", "8"], "track": ["A", "B"]}``.
+
+    Values that hold commas themselves (a list option such as ``characters=dom,brian|han,tej``) are
+    separated by ``|`` instead: a value list with a ``|`` is split on ``|`` only.
+    """
     out: dict[str, list[str]] = {}
     for item in items:
         key, sep, values = item.partition("=")
         key = key.strip()
-        parts = [v.strip() for v in values.split(",") if v.strip()]
+        parts = [v.strip() for v in values.split("|" if "|" in values else ",") if v.strip()]
         if not sep or not key or not parts:
             raise SimError(f"bad sweep {item!r}: write KEY=VALUE1,VALUE2,...")
         if key in out:

@@ -1,0 +1,509 @@
+"""Highway Heist content: the road, the dice, characters, vehicles, actions and the three scenarios
+(pieces, Enemy cards, Stunt cards, scenario actions), validated from TOML or JSON.
+
+Every record carries ``source`` (rulebook, derived or default). Card effects and Stunt conditions are
+lines of the small effect language (docs/rules/highway-heist.md, "The effect language"): each line is
+checked and turned into a typed ``Line`` here, once, so the rules never read a string. A bad file raises
+``ContentError`` naming the file, the record and the field; nothing is half loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from slipstream.engine.errors import ContentError
+
+DEFAULT_PATH = Path(__file__).with_name("content.toml")
+
+Source = Literal["rulebook", "derived", "default"]
+SKILLS = ("speed", "control", "athletics", "defense")
+"""The four Skill Categories, in the order of every ``ratings`` list."""
+SCENARIOS = ("tank-assault", "semi-heist", "chopper-takedown")
+DIFFICULTIES = ("easy", "standard", "hard", "beast")
+EFFORT_FACES = ("success", "boost", "blank")
+ENEMY_FACES = ("suv", "peg", "card", "main_left", "main_right")
+PIECE_KINDS = ("suv", "tank", "semi_cab", "semi_trailer", "shaw_car", "chopper")
+MAIN_ENEMIES = ("tank", "semi", "chopper")
+CHARACTER_POWERS = ("family_first", "wheelman", "tough", "hoarder", "tech_support", "parkour", "none")
+VEHICLE_POWERS = ("thoroughbred", "drift", "battering_ram", "nudge", "none")
+
+PIECES = ("tank", "semi_cab", "semi_trailer", "semi", "shaw_car", "chopper")
+"""Named scenario pieces a line may refer to (``semi`` is either Semi space)."""
+SELECTORS = ("each_pv", "active_pv", "ramsey_pv", "self", "target", "roof", "each_enemy_suv",
+             "tank", "semi_cab", "semi_trailer", "shaw_car", "pv_in_throw_zone", "pv_with_cargo")
+"""Vehicle sets an effect acts on; ``pv_adjacent:<piece>``, ``pv_same_lane:<piece>`` and
+``pv_within1:<piece>`` filter the Player Vehicles by a piece."""
+FILTERED = ("pv_adjacent", "pv_same_lane", "pv_within1")
+DIRECTIONS = ("north", "south", "east", "west", "toward_active_lane", "toward_ramsey", "away_from_ramsey",
+              "choice_ns", "choice_any")
+
+EFFECT_FORMS: dict[str, tuple[str, ...]] = {
+    "place_suv": ("side", "selector"),
+    "place_suv_lane": ("column", "step"),
+    "place_peg": ("selector",),
+    "activate": ("enemies",),
+    "damage": ("number", "selector"),
+    "damage_one": ("number", "selector"),
+    "shoot": ("number", "step"),
+    "missile": ("number",),
+    "main_move": ("direction",),
+    "track": ("signed",),
+    "door": ("door",),
+    "cargo_back": (),
+    "cargo_to": ("selector",),
+    "ramsey_to": ("selector",),
+    "wreck": ("selector",),
+    "remove_wreck": ("selector",),
+    "move": ("mover", "number", "*move_flag"),
+    "remove_peg": ("selector",),
+    "remove_peg_adjacent": (),
+    "win": (),
+    "if_enemy_peg": ("piece", "effect"),
+}
+"""Each effect verb and the words it takes (``*``: optional)."""
+
+CONDITION_FORMS: dict[str, tuple[str, ...]] = {
+    "manned": (), "on_foot": (), "on_top": ("piece",), "not_on_top": ("piece",), "on_semi": (),
+    "roof_adjacent": ("piece",), "roof_within": ("number", "piece"),
+    "vehicle_adjacent": ("piece",), "vehicle_within": ("number", "piece"),
+    "vehicle_directly_in_front": ("piece",), "vehicle_directly_behind": ("piece",),
+    "vehicle_west_of": ("piece",), "vehicle_in_throw_zone": (),
+    "enemy_peg_on": ("peg_place",), "enemy_peg_on_semi": (), "track_at_least": ("number",),
+    "door_open": (), "door_closed": (), "cargo_in_semi": (), "carries_ramsey": (),
+    "player_pegs_on_semi": ("number",), "player_peg_on": ("piece",), "throw_zone_has_empty": (),
+    "target": ("target_kind",),
+    "target_adjacent": ("anchor",), "target_directly_beside": ("anchor",), "target_same_lane": ("piece",),
+    "target_east_of": ("piece",), "target_within": ("number", "anchor"), "target_in_throw_zone": (),
+}
+"""Each Stunt/scenario-action condition and the words it takes; all of a card's conditions must hold."""
+
+WORDS: dict[str, tuple[str, ...]] = {
+    "side": ("behind", "in_front"), "step": ("east", "west"), "door": ("open", "closed"),
+    "enemies": ("enemy_suvs", "enemy_pegs", "shaw_car", "shotgun"), "direction": DIRECTIONS,
+    "piece": PIECES, "peg_place": (*PIECES, "roof"), "target_kind": ("enemy_suv", "pv"),
+    "anchor": ("self", *PIECES), "mover": ("self", "target", "shaw_car"), "move_flag": ("follow", "throw_zone"),
+}
+
+
+class Line(NamedTuple):
+    """One checked line of the effect language: the verb, its words and its number (0 if none)."""
+
+    verb: str
+    words: tuple[str, ...]
+    number: int
+    then: tuple[Line, ...] = ()
+    """For ``if_enemy_peg``: the effect that follows the condition."""
+
+
+def parse_line(text: str, forms: dict[str, tuple[str, ...]]) -> Line:
+    """``text`` checked against ``forms``; ``ValueError`` says what is wrong."""
+    parts = text.split()
+    if not parts or parts[0] not in forms:
+        raise ValueError(f"{text!r}: unknown verb; the verbs are: {', '.join(forms)}")
+    verb, rest = parts[0], parts[1:]
+    words: list[str] = []
+    number = 0
+    for i, slot in enumerate(forms[verb]):
+        optional = slot.startswith("*")
+        slot = slot.lstrip("*")
+        if slot == "effect":
+            then = parse_line(" ".join(rest[i:]), EFFECT_FORMS)
+            return Line(verb, tuple(words), number, (then,))
+        if i >= len(rest):
+            if optional:
+                break
+            raise ValueError(f"{text!r}: {verb} needs a {slot}")
+        word = rest[i]
+        if slot in ("number", "column"):
+            if not word.isdigit():
+                raise ValueError(f"{text!r}: {word!r} is not a whole number")
+            number = int(word)
+        elif slot == "signed":
+            if not (word[:1] in "+-" and word[1:].isdigit()):
+                raise ValueError(f"{text!r}: {word!r} is not +N or -N")
+            number = int(word)
+        elif slot == "selector":
+            head, _, piece = word.partition(":")
+            if not (word in SELECTORS or (head in FILTERED and piece in PIECES)):
+                raise ValueError(f"{text!r}: {word!r} is not a selector ({', '.join(SELECTORS)}, "
+                                 f"or {', '.join(FILTERED)} with :<piece>)")
+            words.append(word)
+        else:
+            if word not in WORDS[slot]:
+                raise ValueError(f"{text!r}: {word!r} is not one of {', '.join(WORDS[slot])}")
+            words.append(word)
+    if len(rest) > len(forms[verb]):
+        raise ValueError(f"{text!r}: too many words for {verb}")
+    return Line(verb, tuple(words), number)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RoadModel(_Model):
+    columns: int = Field(ge=6, le=30)
+    lanes: int = Field(ge=3, le=10)
+    stunt_spots: int = Field(ge=1, le=6)
+    enemy_spots: int = Field(ge=1, le=6)
+    source: Source
+
+
+class SupplyModel(_Model):
+    enemy_suvs: int = Field(ge=1, le=20)
+    enemy_pegs: int = Field(ge=1, le=20)
+    boost_tokens: int = Field(ge=0, le=60)
+    tej_tokens: int = Field(ge=0, le=10)
+    source: Source
+
+
+class RulesModel(_Model):
+    max_dice: int = Field(ge=1, le=10)
+    start_boost: int = Field(ge=0, le=5)
+    boost_cap: int = Field(ge=1, le=9)
+    slam_damage: int = Field(ge=0, le=10)
+    peg_damage: int = Field(ge=0, le=10)
+    source: Source
+
+
+class KnobsModel(_Model):
+    strength_offset: int = Field(ge=-3, le=5)
+    shove_damage: int = Field(ge=0, le=10)
+    shotgun_damage: int = Field(ge=0, le=10)
+    missile_damage: int = Field(ge=0, le=10)
+    missile_splash: int = Field(ge=0, le=10)
+    shaw_slam: int = Field(ge=0, le=10)
+    source: Source
+
+
+class DieModel(_Model):
+    faces: list[str] = Field(min_length=1, max_length=12)
+    source: Source
+
+
+class SkillRollModel(_Model):
+    skill: Literal["speed", "control", "athletics"]
+    need: int = Field(ge=0, le=10)
+    source: Source
+
+
+class DifficultyModel(_Model):
+    remove: list[int] = Field(min_length=2, max_length=2)
+    source: Source
+
+
+class BoardModel(_Model):
+    id: str = Field(min_length=1, pattern=r"^[a-z0-9-]+$")
+    name: str
+    ratings: list[int] = Field(min_length=4, max_length=4)
+    power: str
+    source: Source
+
+    @model_validator(mode="after")
+    def _ratings(self) -> BoardModel:
+        if any(r < 0 or r > 6 for r in self.ratings):
+            raise ValueError("ratings: 0 to 6 icons each (speed, control, athletics, defense)")
+        return self
+
+
+class CharacterModel(BoardModel):
+    boost_cap: int = Field(ge=1, le=9)
+
+    @model_validator(mode="after")
+    def _power(self) -> CharacterModel:
+        if self.power not in CHARACTER_POWERS:
+            raise ValueError(f"power: {self.power!r} is not one of {', '.join(CHARACTER_POWERS)}")
+        return self
+
+
+class VehicleModel(BoardModel):
+    strength: int = Field(ge=1, le=12)
+    hijacked: bool = False
+
+    @model_validator(mode="after")
+    def _power(self) -> VehicleModel:
+        if self.power not in VEHICLE_POWERS:
+            raise ValueError(f"power: {self.power!r} is not one of {', '.join(VEHICLE_POWERS)}")
+        return self
+
+
+class PieceModel(_Model):
+    kind: str
+    at: list[int] = Field(min_length=2, max_length=2)
+    enemy_peg: bool = False
+    source: Source
+
+    @model_validator(mode="after")
+    def _kind(self) -> PieceModel:
+        if self.kind not in PIECE_KINDS:
+            raise ValueError(f"kind: {self.kind!r} is not one of {', '.join(PIECE_KINDS)}")
+        return self
+
+
+def _lines(lines: list[str], forms: dict[str, tuple[str, ...]]) -> tuple[Line, ...]:
+    return tuple(parse_line(text, forms) for text in lines)
+
+
+def _checked(field: str, lines: list[str], forms: dict[str, tuple[str, ...]]) -> tuple[Line, ...]:
+    """``_lines`` with the field named in the error."""
+    try:
+        return _lines(lines, forms)
+    except ValueError as exc:
+        raise ValueError(f"{field}: {exc}") from None
+
+
+class EnemyCardModel(_Model):
+    id: str = Field(min_length=1, pattern=r"^[a-z0-9-]+$")
+    name: str
+    reveal: list[str]
+    activated: list[str]
+    source: Source
+
+    @model_validator(mode="after")
+    def _effects(self) -> EnemyCardModel:
+        _checked("reveal", self.reveal, EFFECT_FORMS)
+        _checked("activated", self.activated, EFFECT_FORMS)
+        return self
+
+
+class ActionModel(_Model):
+    """A Stunt card or a scenario action: a Condition, a Skill Roll and a Reward."""
+
+    id: str = Field(min_length=1, pattern=r"^[a-z0-9-]+$")
+    name: str
+    skill: Literal["speed", "control", "athletics"]
+    need: int = Field(ge=0, le=10)
+    condition: list[str]
+    reward: list[str] = Field(min_length=1)
+    ram: bool = False
+    level: int = Field(default=0, ge=0, le=3)
+    boost: int = Field(default=0, ge=0, le=3)
+    source: Source
+
+    @model_validator(mode="after")
+    def _lines(self) -> ActionModel:
+        conditions = _checked("condition", self.condition, CONDITION_FORMS)
+        _checked("reward", self.reward, EFFECT_FORMS)
+        target_words = [c for c in conditions if c.verb.startswith("target")]
+        if target_words and target_words[0].verb != "target":
+            raise ValueError("condition: a target filter needs 'target enemy_suv' or 'target pv' first")
+        return self
+
+
+class ScenarioModel(_Model):
+    name: str
+    main_enemy: str
+    main_left: list[str]
+    main_right: list[str]
+    track: Literal["tank_damage", "cargo_secured", "chopper_damage"]
+    goal: int = Field(ge=1, le=20)
+    cargo: int = Field(default=0, ge=0, le=10)
+    lost_cargo_limit: int = Field(default=0, ge=0, le=10)
+    ramsey: bool = False
+    pieces: list[PieceModel]
+    enemy_cards: list[EnemyCardModel] = Field(min_length=4)
+    stunts: list[ActionModel]
+    actions: list[ActionModel] = []
+    source: Source
+
+    @model_validator(mode="after")
+    def _check(self) -> ScenarioModel:
+        if self.main_enemy not in MAIN_ENEMIES:
+            raise ValueError(f"main_enemy: {self.main_enemy!r} is not one of {', '.join(MAIN_ENEMIES)}")
+        _checked("main_left", self.main_left, EFFECT_FORMS)
+        _checked("main_right", self.main_right, EFFECT_FORMS)
+        levels = [s.level for s in self.stunts]
+        if levels.count(3) != 1 or levels.count(1) < 2 or levels.count(2) < 2:
+            raise ValueError("stunts: one level 3 card and at least two of levels 1 and 2")
+        for s in self.stunts:
+            if s.level == 0:
+                raise ValueError(f"stunts: {s.id}: level must be 1, 2 or 3")
+            if (s.level == 3) != (s.boost == 0):
+                raise ValueError(f"stunts: {s.id}: levels 1 and 2 have 1 or 2 Boost symbols, level 3 none")
+        kinds = [p.kind for p in self.pieces]
+        wanted = {"tank": ["tank"], "semi": ["semi_cab", "semi_trailer"], "chopper": ["chopper"]}
+        for kind in wanted[self.main_enemy]:
+            if kinds.count(kind) != 1:
+                raise ValueError(f"pieces: the {self.main_enemy} scenario needs exactly one {kind}")
+        if self.main_enemy == "semi":
+            cab = next(p for p in self.pieces if p.kind == "semi_cab").at
+            trailer = next(p for p in self.pieces if p.kind == "semi_trailer").at
+            if (trailer[0] + 1, trailer[1]) != (cab[0], cab[1]):
+                raise ValueError("pieces: the semi_trailer is directly behind (West of) the semi_cab")
+        if self.track == "cargo_secured" and self.cargo < self.goal:
+            raise ValueError("cargo: fewer Cargo tokens than the goal")
+        ids = [c.id for c in self.enemy_cards] + [s.id for s in self.stunts] + [a.id for a in self.actions]
+        if len(set(ids)) != len(ids):
+            raise ValueError("id: an id is used twice")
+        return self
+
+
+class ContentModel(_Model):
+    road: RoadModel
+    supply: SupplyModel
+    rules: RulesModel
+    knobs: KnobsModel
+    effort_die: DieModel
+    enemy_die: DieModel
+    actions: dict[Literal["ram", "force", "shake", "brawl", "hijack"], SkillRollModel]
+    difficulties: dict[str, DifficultyModel]
+    characters: list[CharacterModel] = Field(min_length=2)
+    vehicles: list[VehicleModel] = Field(min_length=2)
+    scenarios: dict[str, ScenarioModel]
+
+    @model_validator(mode="after")
+    def _check(self) -> ContentModel:
+        for face in self.effort_die.faces:
+            if face not in EFFORT_FACES:
+                raise ValueError(f"effort_die.faces: {face!r} is not one of {', '.join(EFFORT_FACES)}")
+        for face in self.enemy_die.faces:
+            if face not in ENEMY_FACES:
+                raise ValueError(f"enemy_die.faces: {face!r} is not one of {', '.join(ENEMY_FACES)}")
+        for name in ("ram", "force", "shake", "brawl", "hijack"):
+            if name not in self.actions:
+                raise ValueError(f"actions.{name}: missing")
+        for name in DIFFICULTIES:
+            if name not in self.difficulties:
+                raise ValueError(f"difficulties.{name}: missing")
+        for name in SCENARIOS:
+            if name not in self.scenarios:
+                raise ValueError(f"scenarios.{name}: missing")
+        if sum(1 for v in self.vehicles if v.hijacked) != 1:
+            raise ValueError("vehicles.hijacked: exactly one hijacked board (the back of every Vehicle Board)")
+        if len({c.id for c in self.characters}) != len(self.characters):
+            raise ValueError("characters.id: an id is used twice")
+        if len({v.id for v in self.vehicles}) != len(self.vehicles):
+            raise ValueError("vehicles.id: an id is used twice")
+        for name, scenario in self.scenarios.items():
+            for piece in scenario.pieces:
+                col, lane = piece.at
+                if not (1 <= col <= self.road.columns and 1 <= lane <= self.road.lanes):
+                    raise ValueError(f"scenarios.{name}.pieces.at: {piece.kind} at {piece.at} is off the road")
+            for s in scenario.stunts:
+                if s.level in (1, 2) and sum(1 for t in scenario.stunts if t.level == s.level) < max(
+                        d.remove[s.level - 1] for d in self.difficulties.values()) + 1:
+                    raise ValueError(f"scenarios.{name}.stunts: too few level {s.level} cards for the "
+                                     "difficulties' removals")
+        return self
+
+
+@dataclass(frozen=True)
+class Action:
+    """A Stunt card or scenario action with its lines checked."""
+
+    id: str
+    name: str
+    skill: int
+    """Index into ``SKILLS``."""
+    need: int
+    condition: tuple[Line, ...]
+    reward: tuple[Line, ...]
+    level: int
+    boost: int
+    ram: bool
+
+
+@dataclass(frozen=True)
+class EnemyCard:
+    id: str
+    name: str
+    reveal: tuple[Line, ...]
+    activated: tuple[Line, ...]
+
+
+@dataclass(frozen=True)
+class Content:
+    """Validated content with every line of the effect language parsed."""
+
+    source: str
+    model: ContentModel
+    characters: dict[str, CharacterModel]
+    vehicles: dict[str, VehicleModel]
+    enemy_cards: dict[str, dict[str, EnemyCard]]
+    """By scenario, by card id."""
+    stunts: dict[str, dict[str, Action]]
+    scenario_actions: dict[str, dict[str, Action]]
+    main_moves: dict[str, tuple[tuple[Line, ...], tuple[Line, ...]]]
+
+
+def _action(m: ActionModel) -> Action:
+    return Action(m.id, m.name, SKILLS.index(m.skill), m.need, _lines(m.condition, CONDITION_FORMS),
+                  _lines(m.reward, EFFECT_FORMS), m.level, m.boost, m.ram)
+
+
+def _problem(source: str, exc: ValidationError, data: Any) -> ContentError:
+    err = exc.errors()[0]
+    loc = [str(x) for x in err["loc"]]
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    record = "file"
+    fld = ".".join(loc) or "?"
+    # Name the record by its id where the path passes through a list of records.
+    node: Any = data
+    for i, key in enumerate(err["loc"]):
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            break
+        if isinstance(key, int) and isinstance(node, dict):
+            name = node.get("id") or node.get("kind") or f"#{key + 1}"
+            record = ".".join(loc[:i]) + f" {name}"
+            fld = ".".join(loc[i + 1:]) or loc[i - 1]
+    if record == "file" and loc:
+        record = ".".join(loc[:-1]) or loc[0]
+        fld = loc[-1]
+    # A check of the package's own names the field at the start of its message ("power: ...").
+    head, sep, rest = msg.partition(": ")
+    if sep and " " not in head and "'" not in head:
+        msg = rest
+        if record == "file":
+            record, _, fld = head.rpartition(".")
+            record = record or head
+        else:
+            fld = head
+    return ContentError(source, record, fld, msg)
+
+
+def parse_content(data: Any, source: str) -> Content:
+    """Validate ``data`` (the parsed file) and parse its effect lines; ``ContentError`` if bad."""
+    try:
+        model = ContentModel.model_validate(data)
+    except ValidationError as exc:
+        raise _problem(source, exc, data) from None
+    enemy_cards = {name: {c.id: EnemyCard(c.id, c.name, _lines(c.reveal, EFFECT_FORMS),
+                                          _lines(c.activated, EFFECT_FORMS)) for c in sc.enemy_cards}
+                   for name, sc in model.scenarios.items()}
+    stunts = {name: {s.id: _action(s) for s in sc.stunts} for name, sc in model.scenarios.items()}
+    actions = {name: {a.id: _action(a) for a in sc.actions} for name, sc in model.scenarios.items()}
+    moves = {name: (_lines(sc.main_left, EFFECT_FORMS), _lines(sc.main_right, EFFECT_FORMS))
+             for name, sc in model.scenarios.items()}
+    return Content(source, model, {c.id: c for c in model.characters}, {v.id: v for v in model.vehicles},
+                   enemy_cards, stunts, actions, moves)
+
+
+_CACHE: dict[str, Content] = {}
+
+
+def load_content(path: str | Path | None = None) -> Content:
+    """The default content (read once), or a user file (``.toml`` or ``.json``)."""
+    p = DEFAULT_PATH if path is None or path == "" else Path(path)
+    source = str(p)
+    if p == DEFAULT_PATH and source in _CACHE:
+        return _CACHE[source]
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ContentError(source, "file", "path", f"cannot be read ({exc.strerror or exc})") from None
+    try:
+        data: Any = json.loads(text) if p.suffix.lower() == ".json" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ContentError(source, "file", "syntax", str(exc)) from None
+    content = parse_content(data, source)
+    if p == DEFAULT_PATH:
+        _CACHE[source] = content
+    return content

@@ -1,0 +1,135 @@
+"""Every answer of the rulebook's FREQUENTLY ASKED QUESTIONS is a rule, and a test."""
+
+from __future__ import annotations
+
+import pytest
+
+from slipstream.engine.errors import IllegalActionError
+from slipstream.games.highway_heist import rules
+from slipstream.games.highway_heist.content import EFFECT_FORMS, parse_line
+from slipstream.games.highway_heist.state import Stage
+
+from .helpers import arrange, end_round, enemy_die, index_at, new, no_assist, piece_at, roll
+
+DOM_DRIFTER = {"characters": "dom,brian", "vehicles": "street-drifter,exotic-supercar"}
+
+
+def test_each_action_is_completed_before_the_next() -> None:
+    """FAQ Player Actions 1: a Drive cannot be split around another action: a Drive names its end
+    space and is over."""
+    s = arrange(new(characters="han,dom", vehicles="import-racer,exotic-supercar"), vehicles={0: (1, 3), 1: (1, 6)},
+                main={"tank": (12, 1)})
+    s = s.apply("drive:c3l3")
+    assert s.actions_left == 1 and s.stage is Stage.ACTION and piece_at(s, 3, 3).owner == 0
+
+
+def test_no_hijacking_or_driving_a_team_mates_vehicle() -> None:
+    """FAQ Player Actions 2: you cannot Hijack or get behind the wheel of a team member's vehicle."""
+    s = arrange(new(**DOM_DRIFTER), vehicles={0: (3, 3), 1: (4, 3)}, on_top={0: (4, 3)}, main={"tank": (12, 1)})
+    legal = s.legal_actions()
+    assert "hijack" not in legal
+    s = arrange(new(**DOM_DRIFTER), vehicles={0: (8, 3), 1: (4, 3)}, on_top={0: (4, 3)}, main={"tank": (12, 1)})
+    assert "leap:wheel" not in s.legal_actions()      # the wheel is only your own vehicle's
+
+
+def test_a_peg_moved_by_an_effect_lands_on_top_never_behind_the_wheel() -> None:
+    """FAQ Player Actions 3: a Player Peg moved by a destroyed vehicle or an enemy effect goes on top of a
+    vehicle, even its own Player Vehicle; only a Leap gets behind the wheel."""
+    s = arrange(new(**DOM_DRIFTER), vehicles={0: (4, 4), 1: (1, 6)}, suvs=[(5, 3)], pegs=[(5, 3)],
+                on_top={0: (5, 3)}, main={"tank": (12, 1)})
+    s = enemy_die(s, "peg")
+    assert s.peg_on[0] == s.pv[0] and not rules.manned(s, 0)
+
+
+def test_pegs_stay_on_a_forced_vehicle() -> None:
+    """FAQ Player Actions 4: Player and Enemy Pegs on a Forced vehicle stay on top of it."""
+    s = arrange(new(**DOM_DRIFTER), vehicles={0: (4, 3), 1: (1, 6)}, suvs=[(5, 3)], pegs=[(5, 3)],
+                on_top={1: (5, 3)}, main={"tank": (12, 1)})
+    s = roll(s.apply("force:c5l3"), 3).apply("to:c7l3").apply("stay")
+    assert piece_at(s, 7, 3).enemy_peg and s.peg_on[1] == index_at(s, 7, 3)
+
+
+def test_enemy_card_never_stacks_enemy_pegs() -> None:
+    """FAQ Enemy Effects 2: placing an Enemy Peg on each Enemy SUV adds none where one already is."""
+    s = arrange(new(**DOM_DRIFTER), vehicles={0: (1, 3), 1: (1, 6)}, suvs=[(5, 3), (6, 3)], pegs=[(5, 3)],
+                main={"tank": (12, 1)}).copy()
+    supply = s.enemy_pegs_in_supply()
+    rules.run_effect(s, parse_line("place_peg each_enemy_suv", EFFECT_FORMS), 0, -1, [])
+    assert s.enemy_pegs_in_supply() == supply - 1 and piece_at(s, 6, 3).enemy_peg
+
+
+def test_player_peg_moves_first_and_can_leave_the_enemy_peg_nowhere() -> None:
+    """FAQ Enemy Effects 3: when a Player Peg and an Enemy Peg must both move, the team decides the order
+    (HH decision: the Player Pegs move first, the team's better choice, and a peg's owner picks among
+    equally near vehicles); then the Enemy Peg moves, to the Active Player Vehicle here."""
+    s = arrange(new(**DOM_DRIFTER), vehicles={0: (4, 3), 1: (1, 6)}, suvs=[(5, 3), (6, 3)], pegs=[(5, 3), (6, 3)],
+                on_top={1: (5, 3)}, main={"tank": (12, 1)})
+    supply = s.enemy_pegs_in_supply()
+    s = roll(s.apply("ram:c5l3"), 3)
+    assert s.stage is Stage.CHOICE and s.legal_actions() == ["peg:c4l3", "peg:c6l3"]
+    s = s.apply("peg:c6l3")
+    assert s.peg_on[1] == index_at(s, 6, 3)
+    assert piece_at(s, 4, 3).enemy_peg            # the Active Player Vehicle takes it
+    assert s.enemy_pegs_in_supply() == supply
+
+
+def test_no_assist_after_the_roll_and_no_boosting_a_team_mates_roll() -> None:
+    """FAQ Boosting/Assisting 1 and 3: no dice are added after the roll, and only the roller may Boost."""
+    s = arrange(new(characters="han,dom", vehicles="street-drifter,exotic-supercar"),
+                vehicles={0: (3, 3), 1: (9, 6)}, suvs=[(4, 3)], main={"tank": (12, 1)})
+    s = no_assist(s.apply("ram:c4l3")).apply("effort:2s1b1x")
+    assert s.stage is Stage.BOOST and s.actor == 0
+    for bad in ("1:assist", "1:boost"):
+        with pytest.raises(IllegalActionError):
+            s.apply(bad)
+
+
+def test_two_team_mates_may_each_assist_up_to_five_dice() -> None:
+    """FAQ Boosting/Assisting 4 and 2: two team members may each add two dice (never above five); you
+    cannot Assist yourself."""
+    s = arrange(new(players=3, characters="dom,brian,letty", vehicles="street-drifter,exotic-supercar,import-racer"),
+                vehicles={0: (4, 3), 1: (9, 6), 2: (9, 1)}, suvs=[(5, 3)], pegs=[(5, 3)], on_top={0: (5, 3)},
+                main={"tank": (12, 1)})
+    s = s.apply("brawl")                    # Dom on foot: Athletics 1 + 0
+    assert s.roll is not None and s.roll.dice == 1 and "0:assist" not in s.legal_actions()
+    s = s.apply("1:assist").apply("2:assist")
+    assert s.roll is not None and s.roll.dice == 5 and s.stage is Stage.ROLL
+
+
+def test_boosting_takes_no_action() -> None:
+    """FAQ Boosting/Assisting 6: Boosting does not take an action."""
+    s = arrange(new(characters="han,dom", vehicles="street-drifter,exotic-supercar"),
+                vehicles={0: (3, 3), 1: (9, 6)}, suvs=[(4, 3)], main={"tank": (12, 1)})
+    s = no_assist(s.apply("ram:c4l3")).apply("effort:1s2b1x").apply("boost")
+    assert s.actions_left == 1 and s.stage is Stage.ACTION
+
+
+def test_a_failed_stunt_can_be_retried_with_the_second_action() -> None:
+    """FAQ Player Actions 5: yes, while the Condition holds (see test_round for the card itself)."""
+    s = arrange(new(stunt="ta-s1a", **DOM_DRIFTER), vehicles={0: (4, 3), 1: (1, 6)}, suvs=[(4, 2)],
+                main={"tank": (12, 1)})
+    s = roll(s.apply("stunt:ta-s1a@c4l2"), 0)
+    s = roll(s.apply("stunt:ta-s1a@c4l2"), 2)
+    assert piece_at(s, 4, 2).kind == rules.WRECK
+
+
+def test_enemies_favour_the_active_player_vehicle() -> None:
+    """FAQ Enemy Effects 1: where an Enemy Peg moves or which vehicle an SUV slams favours the Active
+    Player Vehicle."""
+    s = arrange(new(**DOM_DRIFTER), vehicles={0: (4, 2), 1: (4, 4)}, suvs=[(5, 3)], pegs=[(5, 3)],
+                main={"tank": (12, 1)})
+    s = enemy_die(s, "peg")
+    assert piece_at(s, 4, 2).enemy_peg and not piece_at(s, 4, 4).enemy_peg
+    s = end_round(s)
+    assert piece_at(s, 4, 2).enemy_peg
+
+
+def test_the_team_picks_where_an_enemy_peg_goes_when_the_active_vehicle_is_not_an_option() -> None:
+    """FAQ Enemy Effects 1: with several Player Vehicles to move to and the Active one not among them,
+    the team decides (here the Active Player, for the team)."""
+    s = arrange(new(players=3, characters="dom,brian,letty"), vehicles={0: (1, 1), 1: (4, 2), 2: (4, 4)},
+                suvs=[(5, 3)], pegs=[(5, 3)], main={"tank": (12, 1)})
+    s = enemy_die(s, "peg")
+    assert s.stage is Stage.CHOICE and s.actor == 0 and s.legal_actions() == ["peg:c4l2", "peg:c4l4"]
+    s = s.apply("peg:c4l4")
+    assert piece_at(s, 4, 4).enemy_peg and not piece_at(s, 5, 3).enemy_peg and not piece_at(s, 4, 2).enemy_peg

@@ -1,0 +1,141 @@
+"""The Highway Heist board in the terminal (road grid, boards, Enemy-card and Stunt rows), the odds of
+every Skill Roll in the hints, the action labels, and the browser board (run through node)."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.text import Text
+
+import slipstream
+from slipstream.engine.hooks import hooks_of
+from slipstream.games.highway_heist.render import board, describe_action, hints
+from slipstream.games.highway_heist.state import Stage
+from tests.playout import random_states
+
+from .helpers import arrange, new
+
+WIDTH = 76
+HAN_DRIFTER = {"characters": "han,dom", "vehicles": "street-drifter,exotic-supercar"}
+STATIC = Path(slipstream.__file__).parent / "web" / "static"
+
+
+def _rows(text: str) -> dict[str, str]:
+    return {line[:3].strip(): line for line in text.splitlines() if line[:1] == "L" and line[1:2].isdigit()}
+
+
+def test_the_road_grid_puts_every_piece_in_its_space() -> None:
+    s = arrange(new(**HAN_DRIFTER), vehicles={0: (2, 3), 1: (1, 6)}, suvs=[(3, 3)], wrecks=[(3, 2)],
+                pegs=[(3, 3)], main={"tank": (9, 4)}, on_top={1: (3, 3)})
+    rows = _rows(board(s.view(0)))
+    cell = 4
+    assert rows["L3"][4 + cell:4 + 3 * cell] == "P1  S*^ "   # Han behind the wheel; the SUV with both pegs
+    assert rows["L2"][4 + 2 * cell:4 + 3 * cell] == "X   "
+    assert rows["L4"][4 + 8 * cell:4 + 9 * cell] == "T   "
+    assert rows["L6"][4:4 + cell] == "p2  "                   # Dom is on foot: his vehicle is unmanned
+
+
+def test_board_shows_each_seat_the_enemy_row_and_the_stunt_row() -> None:
+    s = new(stunt="ta-s1a", **HAN_DRIFTER)
+    text = board(s.view(0))
+    assert "P1 han, street-drifter at c1l3, strength" in text and ", playing" in text
+    assert "behind the wheel; Speed 4 Control" in text
+    assert "Enemy cards (deck 12, discard 0): 1: -, 2: -, ACTIVATE!: -" in text
+    assert "  1: Side Swipe (ta-s1a, level 1, 1 Boost token(s))" in text
+    assert "tank damage 0/5" in text
+
+
+@pytest.mark.parametrize("scenario", ["tank-assault", "semi-heist", "chopper-takedown"])
+def test_every_board_line_fits_the_terminal_and_is_valid_markup(scenario: str) -> None:
+    game = slipstream.load("highway-heist", players=4, scenario=scenario)
+    for state in random_states(game.start(seed=5), random.Random(5))[::3]:
+        for seat in (None, 0):
+            lines = Text.from_markup(board(state.view(seat))).plain.splitlines()
+            assert max(len(line) for line in lines) <= WIDTH
+
+
+def test_hints_give_each_roll_with_boost_and_each_assist() -> None:
+    """Skill Rolls: Speed 4 needing 3 succeeds 31% (59% Boosted); one Assist makes 5 dice, 50% (79%);
+    the content's reference odds (highway-heist-content.md section 2)."""
+    s = arrange(new(**HAN_DRIFTER), vehicles={0: (2, 3), 1: (1, 6)}, suvs=[(3, 3)])
+    lines = hints(s, 0)
+    ram = next(line for line in lines if line.startswith("Ram the Enemy SUV at c3l3"))
+    assert ram == ("Ram the Enemy SUV at c3l3 (Speed 4 dice, needs 3): 4 dice 31% (Boost 59%); "
+                   "+1 Assist (5 dice) 50% (Boost 79%)")
+    shake_free = [line for line in lines if line.startswith("Shake")]
+    assert not shake_free, "no Enemy Peg on the vehicle: no Shake to offer"
+
+
+def test_hints_in_the_assist_window_show_what_an_assist_adds() -> None:
+    s = arrange(new(**HAN_DRIFTER), vehicles={0: (2, 3), 1: (1, 6)}, suvs=[(3, 3)]).apply("ram:c3l3")
+    assert s.stage is Stage.ASSIST
+    assert hints(s, 1)[0] == "P1 rolls 4 dice for ram:c3l3, needing 3: 59%; with your Assist (5 dice) 79%"
+
+
+def test_hints_without_a_roll_say_so() -> None:
+    s = arrange(new(**HAN_DRIFTER), vehicles={0: (2, 3), 1: (1, 6)})
+    assert hints(s, 0)[0].startswith("no Skill Roll is open to you now")
+
+
+def test_describe_action_labels() -> None:
+    assert describe_action("1:assist") == "P2: Assist the roll (one Boost token: +2 dice)"
+    assert describe_action("drive:c5l3") == "drive to c5l3"
+    assert describe_action("leap:wheel") == "leap back behind the wheel"
+    assert describe_action("stunt:ta-s1a@c3l3") == "attempt the Stunt ta-s1a on c3l3"
+    assert describe_action("act:open-door") == "attempt the scenario action open-door"
+    assert describe_action("effort:2s1b1x") == "the Effort Dice show 2 success, 1 boost, 1 blank"
+    assert describe_action("remove:none") == "remove no Enemy Peg"
+    assert describe_action("nonsense") == "nonsense"
+
+
+def test_the_game_declares_its_hooks() -> None:
+    hooks = hooks_of(slipstream.load("highway-heist"))
+    assert hooks.board_text is board and hooks.hints is hints
+    assert hooks.web_board is not None and hooks.web_board.name == "board.js" and hooks.web_board.is_file()
+
+
+def _draw(view: dict[str, Any], legal: list[str], tmp_path: Path) -> str:
+    """The browser board's markup, from ``draw(view, ctx)`` run by node on copies of the modules."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    hooks = hooks_of(slipstream.load("highway-heist"))
+    assert hooks.web_board is not None
+    source = hooks.web_board.read_text().replace('"/static/common.js"', '"./common.mjs"')
+    (tmp_path / "board.mjs").write_text(source)
+    shutil.copy(STATIC / "common.js", tmp_path / "common.mjs")
+    ctx = {"seat": 0, "legal": legal, "names": ["P1", "P2"], "colours": ["#e6194b", "#3cb44b"], "match": {}}
+    script = (f"import {{ draw }} from './board.mjs';\n"
+              f"process.stdout.write(draw({json.dumps(view)}, {json.dumps(ctx)}));\n")
+    (tmp_path / "run.mjs").write_text(script)
+    done = subprocess.run([node, str(tmp_path / "run.mjs")], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_browser_board_makes_squares_and_vehicles_clickable(tmp_path: Path) -> None:
+    s = arrange(new(stunt="ta-s1a", **HAN_DRIFTER), vehicles={0: (2, 3), 1: (1, 6)}, suvs=[(2, 2)],
+                wrecks=[(4, 4)], main={"tank": (9, 3)})
+    legal = s.legal_actions()
+    assert "drive:c5l3" in legal and "ram:c2l2" in legal and "stunt:ta-s1a@c2l2" in legal
+    html = _draw(s.view(0), legal, tmp_path)
+    assert 'data-action="drive:c5l3"' in html                  # an empty square: Drive there
+    assert 'data-piece="' in html and 'data-action="ram:c2l2"' in html   # the SUV: Ram it ...
+    assert 'data-action="stunt:ta-s1a@c2l2"' in html          # ... or its Stunt, as a badge
+    assert "TANK" in html and "WRECK" in html and "Side Swipe" in html and "ACTIVATE!" in html
+    assert html.count('class="square"') == 12 * 6
+
+
+def test_browser_board_draws_the_chopper_ramsey_and_cargo(tmp_path: Path) -> None:
+    chopper = new(scenario="chopper-takedown", ramsey_seat=0)
+    html = _draw(chopper.view(0), [], tmp_path)
+    assert "CHOPPER" in html and "SHAW" in html and "<title>Ramsey</title>" in html
+    semi = new(scenario="semi-heist")
+    html = _draw(semi.view(None), [], tmp_path)
+    assert "CAB" in html and "TRAILER" in html and "Cargo in the Semi 4" in html

@@ -74,7 +74,7 @@ CASES = [
      "cannot save the race to /nonexistent/dir/x.json"),
     (["play", "scrap-racer", "--humans", "0", "--save", "."], "cannot save the race to ."),
     (["play", "scrap-racer", "-o", "content=."], "is a directory"),
-    (["play", "scrap-racer", "-o", "track=dir.toml"], "dir.toml: is a directory"),
+    (["play", "scrap-racer", "-o", "track=dir.toml"], "dir.toml: file: field 'path': cannot be read: it is a dir"),
     (["play", "scrap-racer", "--resume", "brc-grand-prix.json"],
      "a brc-grand-prix record, not scrap-racer: slipstream play brc-grand-prix --resume"),
     (["play", "scrap-racer", "--humans", "5"], "--humans must be from 0 to 4"),

@@ -56,7 +56,7 @@ def test_lobby_flow_create_join_bots_start(api: Api) -> None:
         "seat_taken",
     )
     info = api.ok("POST", f"/api/matches/{mid}/seats/1/bot", host, json={"bot": "random"})
-    assert info["seats"][1] == {"seat": 1, "kind": "bot", "name": "random bot", "bot": "random"}
+    assert info["seats"][1] == {"seat": 1, "kind": "bot", "name": "Random bot 2", "bot": "random"}
     api.ok("POST", f"/api/matches/{mid}/seats/1/bot", host, json={"bot": None})
     assert api.ok("GET", f"/api/matches/{mid}")["seats"][1]["kind"] == "open"
     api.ok("POST", f"/api/matches/{mid}/seats/1/join", json={"name": "Bob"})

@@ -66,3 +66,22 @@ def test_two_processes_serve_one_match_consistently(peers: list[Server]) -> None
     record_a = a.ok("GET", f"/api/matches/{mid}/record")
     assert record_a == b.ok("GET", f"/api/matches/{mid}/record"), "one match, the same record in both"
     assert len(record_a["actions"]) == final_a["ply"]
+
+
+def test_an_undo_in_one_process_is_seen_in_the_other(peers: list[Server]) -> None:
+    """Ann's choice is taken back through process A: process B, which told Bob she had chosen, shows
+    the match without it (and accepts her new choice), so the two never fork."""
+    a, b = peers[0].client(), peers[1].client()
+    mid, _host, (ann, bob) = a.new_match(players=2, humans=2, length=30)
+    st = a.wait(mid, ann, lambda s: s["view"]["phase"] == "choose" and bool(s["legal"]), timeout=10)
+    a.ok("POST", f"/api/matches/{mid}/actions", ann, json={"action": "0:dash", "ply": st["ply"]})
+    b.wait(mid, bob, lambda s: s["view"]["chosen"] == [True, False], timeout=10)
+    a.ok("POST", f"/api/matches/{mid}/undo", ann, json={"ply": st["ply"] + 1})
+    back = b.wait(mid, bob, lambda s: s["view"]["chosen"] == [False, False], timeout=10)
+    assert back["ply"] == st["ply"]
+    again = b.state(mid, ann)
+    assert again["legal"] == ["0:dash", "0:walk"]
+    b.ok("POST", f"/api/matches/{mid}/actions", ann, json={"action": "0:walk", "ply": again["ply"]})
+    b.ok("POST", f"/api/matches/{mid}/actions", bob, json={"action": "1:walk", "ply": again["ply"] + 1})
+    final = a.wait(mid, None, lambda s: s["view"]["last_choices"] == ["walk", "walk"], timeout=10)
+    assert final["view"] == b.state(mid)["view"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import importlib
 import json
 import logging
@@ -28,14 +29,23 @@ from slipstream.engine.hooks import hooks_of
 from slipstream.engine.registry import game_class, games
 
 from .guard import BodyGuard, too_deep
-from .hub import ApiError, Hub, Room, Subscriber, bot_menu
+from .hub import BOT_WORDS, ApiError, Hub, Room, Subscriber, bot_menu, token_matches
 from .limits import Limits
-from .protocol import ERROR_CODES, actor_info, events_payload, seat_payload
+from .protocol import ERROR_CODES, actor_info, describe, events_payload, replay_log, seat_payload
 from .storage import DEFAULT_SQLITE, Store
 
 log = logging.getLogger("slipstream.web")
 STATUSES = ("open", "running", "finished", "expired", "abandoned")
 STATIC = Path(__file__).parent / "static"
+RULES_DOCS = Path(__file__).resolve().parents[3] / "docs" / "rules"
+"""Our own text of each game's rules and rule decisions (``docs/rules/<game id>.md``), which a log
+entry's rule tag opens at the paragraph it names."""
+RULES_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} · rules · Slipstream</title><link rel="stylesheet" href="/static/app.css"><link rel="icon" href="data:,">
+</head><body><header><a href="/" class="brand">Slipstream</a><h1 class="sub match-title">{title}: rules</h1></header>
+<main class="rules-text card" id="rules">{body}</main>
+<script type="module" src="/static/rules.js"></script></body></html>"""
 PLUGINS_ENV = "SLIPSTREAM_PLUGINS"
 PEER_POLL_ENV = "SLIPSTREAM_PEER_POLL"
 """Seconds between looks at the database for matches other server processes changed (0: one process)."""
@@ -49,6 +59,7 @@ class CreateMatch(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, max_length=32)
     title: str = Field(default="", max_length=80)
     bots: dict[int, str] = Field(default_factory=dict, max_length=16)
+    turn_seconds: int | None = None
 
 
 class JoinSeat(BaseModel):
@@ -69,6 +80,29 @@ class Act(BaseModel):
     action: str = Field(max_length=200)
     ply: int
     id: str | None = Field(default=None, max_length=64)
+
+
+class Undo(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    ply: int
+
+
+class Resign(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Rematch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int | None = None
+
+
+def render_markdown(text: str) -> str:
+    """Markdown as HTML, raw HTML in it escaped (CommonMark with tables, ``html`` off)."""
+    from markdown_it import MarkdownIt
+
+    return str(MarkdownIt("commonmark", {"html": False}).enable("table").render(text))
 
 
 def load_plugins(names: list[str]) -> None:
@@ -111,6 +145,7 @@ def catalog() -> list[dict[str, Any]]:
                     if s.name != "content"
                 ],
                 "bots": bot_menu(gid),
+                "bot_labels": {b: BOT_WORDS.get(b, b) for b in bot_menu(gid)},
             }
         )
     return out
@@ -187,6 +222,22 @@ def create_app(
             raise ApiError(404, "not_found", f"no board drawing for {game_id!r}")
         return FileResponse(script, media_type="text/javascript")
 
+    @app.get("/rules/{game_id}", include_in_schema=False)
+    async def rules_page(game_id: str) -> Response:
+        """A game's rules text as a page (Markdown rendered with raw HTML switched off, so nothing in
+        it runs); ``/static/rules.js`` scrolls to the paragraph the link's ``?rule=`` names."""
+        try:
+            cls = game_class(game_id)
+        except UnknownGameError:
+            raise ApiError(404, "not_found", f"no game {game_id[:40]!r}") from None
+        path = RULES_DOCS / f"{cls.id}.md"
+        if not path.is_file():
+            raise ApiError(404, "not_found", f"no rules text for {cls.id!r}")
+        body = await asyncio.to_thread(render_markdown, path.read_text(encoding="utf-8"))
+        page = RULES_PAGE.format(title=html.escape(cls.name), body=body)
+        policy = "default-src 'self'; img-src 'self' data:"
+        return Response(page, media_type="text/html", headers={"Content-Security-Policy": policy})
+
     # --- lobby ---------------------------------------------------------------------------
 
     @app.get("/api/health")
@@ -204,7 +255,9 @@ def create_app(
     @app.post("/api/matches", status_code=201)
     async def create_match(body: CreateMatch, request: Request) -> dict[str, Any]:
         hub.allow_creation(request.client.host if request.client else "?")
-        room, host_token = await hub.create(body.game, body.players, body.options, body.title, body.bots)
+        room, host_token = await hub.create(
+            body.game, body.players, body.options, body.title, body.bots, body.turn_seconds
+        )
         return {
             "id": room.data.id,
             "host_token": host_token,
@@ -290,6 +343,41 @@ def create_app(
             )
         return await hub.act(room, seat, body.action, body.ply, body.id)
 
+    async def player_seat(room: Room, authorization: str | None, what: str) -> int:
+        seat = await seat_of(room, authorization)
+        if seat is None:
+            raise ApiError(401, "bad_token", f"{what} needs the seat's token ('Authorization: Bearer <token>')")
+        return seat
+
+    @app.post("/api/matches/{match_id}/undo")
+    async def post_undo(match_id: str, body: Undo, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        room = await hub.room(match_id)
+        seat = await player_seat(room, authorization, "undoing")
+        return await hub.undo(room, seat, body.ply)
+
+    @app.post("/api/matches/{match_id}/resign")
+    async def post_resign(
+        match_id: str, body: Resign, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        room = await hub.room(match_id)
+        seat = await player_seat(room, authorization, "resigning")
+        return (await hub.resign(room, seat)).match_info(seat)
+
+    @app.post("/api/matches/{match_id}/rematch", status_code=201)
+    async def post_rematch(
+        match_id: str, body: Rematch, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """A seat's token (its player gets the same seat in the rematch) or the host's token."""
+        room = await hub.room(match_id)
+        token = bearer(authorization)
+        seat = room.seat_for_token(token) if token else None
+        if seat is None and not token_matches(token, room.data.host_hash):
+            raise ApiError(403, "bad_token", "a rematch needs a seat's token or the host's token")
+        if body.seat is not None and body.seat != seat:
+            raise ApiError(403, "bad_token", f"this token does not hold seat {body.seat + 1}")
+        nxt, joined, seat_token = await hub.rematch(room, seat)
+        return {"id": nxt.data.id, "seat": joined, "token": seat_token, "match": nxt.match_info(joined)}
+
     @app.get("/api/matches/{match_id}/record")
     async def get_record(match_id: str) -> Response:
         room = await hub.room(match_id)
@@ -313,11 +401,14 @@ def create_app(
             raise ApiError(404, "not_found", f"no seat {seat}")
         state = states[ply]
         payload = seat_payload(state, seat, live=False)
+        action = state.actions[-1] if ply else None
         return {
             "match": room.match_info(),
             "seat": seat,
             "total": len(states) - 1,
-            "action": state.actions[-1] if ply else None,
+            "action": action,
+            "action_label": describe(room.game.id, action) if action is not None else None,
+            "log": replay_log(states[1 : ply + 1], seat),
             "actor": actor_info(state),
             **payload,
             "events": events_payload(state, seat),
@@ -422,10 +513,12 @@ async def _handle(
         kind = msg.get("type")
         if kind == "ping":
             return {"type": "pong"}
-        if kind == "act":
+        if kind in ("act", "undo"):
             if seat is None:
                 raise ApiError(401, "bad_token", "spectators cannot act; join a seat")
+            if kind == "undo":
+                return await hub.undo(room, seat, msg.get("ply"))
             return await hub.act(room, seat, msg.get("action"), msg.get("ply"), msg.get("id"))
-        raise ApiError(400, "bad_request", f"unknown message type {kind!r}; use 'act' or 'ping'")
+        raise ApiError(400, "bad_request", f"unknown message type {kind!r}; use 'act', 'undo' or 'ping'")
     except ApiError as exc:
         return {"type": "error", "id": msg_id, **exc.to_json()}

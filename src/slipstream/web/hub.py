@@ -27,7 +27,7 @@ from slipstream.bots.random_bot import RandomBot
 from slipstream.bots.registry import bot_names, make_bot, parse_mcts
 from slipstream.engine.errors import IllegalActionError, SlipstreamError
 from slipstream.engine.game import CHANCE, Event, Game, State
-from slipstream.engine.registry import load
+from slipstream.engine.registry import game_class, load
 
 from . import botpool, dice
 from .limits import Limits
@@ -49,10 +49,54 @@ FORBIDDEN_OPTIONS = ("content",)
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 """What a match id looks like (``secrets.token_urlsafe(8)``): anything else is not looked up."""
 ACTIVE = ("open", "running")
+TIMEOUT_ID = "timeout-"
+"""How a move the turn timer played for a seat is marked (its stored client id)."""
+TURN_SECONDS = (3, 3600)
+"""The turn timer a host may set, in seconds (the lobby offers 30 s to 5 minutes)."""
+BOT_KINDS = ("bot", "resigned")
+"""Seat kinds a bot plays: a bot's seat, and a player's who resigned (ranked last on the page)."""
 
 
 STRENGTHS = {"mcts": ("mcts:0.25s", "mcts", "mcts:3s")}
 """Bots whose strength is part of the name: the levels the lobby offers (fast and weaker to slow and strong)."""
+
+
+BOT_WORDS = {
+    "random": "Random",
+    "heuristic": "Heuristic",
+    "greedy": "Greedy",
+    "mcts:0.25s": "Quick search",
+    "mcts": "Search",
+    "mcts:3s": "Deep search",
+}
+"""How the page names the lobby's bots (any other valid bot name is shown as it is)."""
+
+
+def bot_seat_name(bot: str, seat: int, player: str = "") -> str:
+    """A bot seat's name, unique in its match: the bot and the seat's number as the page shows it
+    (``Heuristic bot 2``); a player's seat handed to a bot keeps the player's name (``Bob (Random bot)``)."""
+    word = BOT_WORDS.get(bot, bot)
+    if player:
+        return f"{player} ({word} bot)"[:60]
+    return f"{word} bot {seat + 1}"
+
+
+def unique_name(wanted: str, seat: int, seats: Sequence[SeatData]) -> str:
+    """A joining player's name, made unique in the match (a second "Bob" in seat 3 is "Bob (3)"), so
+    every seat has one name the log, the tables and the result can show."""
+    name = wanted.strip()[:MAX_NAME] or f"P{seat + 1}"
+    taken = {s.name.casefold() for s in seats if s.seat != seat and s.kind != "open"}
+    if name.casefold() in taken:
+        name = f"{name[: MAX_NAME - 5]} ({seat + 1})"
+    return name
+
+
+def seat_numbers(seats: Sequence[int]) -> str:
+    """Seats as the page numbers them (from 1), for messages a person reads: "seats 2 and 3"."""
+    shown = [str(s + 1) for s in seats]
+    if len(shown) == 1:
+        return f"seat {shown[0]}"
+    return f"seats {', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def bot_menu(game_id: str) -> list[str]:
@@ -145,11 +189,36 @@ def load_game(game_id: str, options: dict[str, Any]) -> Game:
         return load(game_id, players=players, **opts)
     except SlipstreamError as exc:
         code = getattr(exc, "code", "bad_option")
-        raise ApiError(
-            400, code if code in ("unknown_game", "bad_content") else "bad_option", str(exc)
-        ) from None
+        if code in ("unknown_game", "bad_content"):
+            raise ApiError(400, code, str(exc)) from None
+        message = str(exc).split("; the options are:")[0]
+        raise ApiError(400, "bad_option", f"{message}. Valid: {valid_options(game_id)}") from None
     except TypeError as exc:
         raise ApiError(400, "bad_option", f"{game_id}: {exc}") from None
+
+
+def valid_options(game_id: str) -> str:
+    """Every option a client may send for a game, with its valid values, in words:
+    "laps: a whole number from 1 to 50; grid: roll-off or qualifying; sprint: true or false"."""
+    parts = []
+    cls = game_class(game_id)
+    for spec in cls.option_specs:
+        if spec.name in FORBIDDEN_OPTIONS:
+            continue
+        if spec.choices is not None:
+            values = [str(c) for c in spec.choices]
+            shown = values[0] if len(values) == 1 else f"{', '.join(values[:-1])} or {values[-1]}"
+        elif spec.kind is bool:
+            shown = "true or false"
+        elif spec.kind is int:
+            low = "" if spec.minimum is None else f" from {spec.minimum}"
+            high = "" if spec.maximum is None else f" to {spec.maximum}"
+            shown = f"a whole number{low}{high}"
+        else:
+            shown = "text"
+        parts.append(f"{spec.name}: {shown}")
+    players = f"players: {cls.min_players} to {cls.max_players}"
+    return "; ".join([players, *parts])
 
 
 def stored_game(data: MatchData) -> Game:
@@ -176,7 +245,21 @@ class Room:
     def __init__(self, data: MatchData, game: Game) -> None:
         self.data = data
         self.game = game
-        self.state: State = game.start(seed=data.seed)
+        self.lock = asyncio.Lock()
+        self.subs: set[Subscriber] = set()
+        self.bots: dict[int, tuple[str, int]] = {}
+        self.advancing = False
+        self.bot_choices = bot_menu(data.game_id)
+        self._fresh()
+        self._make_bots()
+
+    def _fresh(self) -> None:
+        """The match at its start: no step taken (``restore`` then replays the stored moves)."""
+        self.state: State = self.game.start(seed=self.data.seed)
+        self.moves: list[MoveData] = []
+        """Every step taken, with the seat that took it (``None``: chance)."""
+        self.before: State | None = None
+        """The position before the last step (what an undo of it returns to)."""
         self.log: list[tuple[dict[int | None, int], tuple[Event, ...]]] = []
         """Each step's events, with the ply each seat (``None``: spectators) was shown for it."""
         self.since: dict[int, int] = {s: 0 for s in pending_seats(self.state)}
@@ -187,22 +270,44 @@ class Room:
         self.hidden_by: dict[int, int] = {}
         self.private_to: int | None = None
         """The seat the last step was hidden for (``None``: a public step)."""
+        self.last_hidden = False
+        self.window: set[int] = set()
+        """The seats that acted so far in the open simultaneous choice."""
+        self.closed_on_others = False
+        """Whether the last step closed a simultaneous choice other seats had made choices in (it
+        revealed them)."""
         self.unsent: list[State] = []
         """The steps since the last broadcast (a seat's action and the chance steps that follow it
         are committed and sent together)."""
         self.accepted: dict[tuple[int, str], int] = {}
-        self.lock = asyncio.Lock()
-        self.subs: set[Subscriber] = set()
-        self.bots: dict[int, tuple[str, int]] = {}
-        self.advancing = False
         self.states_cache: list[State] | None = None
-        self.bot_choices = bot_menu(data.game_id)
-        self._make_bots()
+        self.turn_started: dict[int, float] = {}
+        """For each seat asked to act: when (``time.time()``) its current decision began (the turn timer)."""
+        self.notes: dict[int, Event] = {}
+        """What the server did that the engine's events do not say, by the ply after it (a seat out of
+        time played by a bot)."""
+
+    def rewind(self, moves: list[MoveData]) -> None:
+        """Rebuild the match from these moves (an undo took back the last ones)."""
+        self._fresh()
+        self.restore(moves)
+
+    def undoable(self, seat: int) -> bool:
+        """Whether ``seat`` may take back its last step: the match runs, the seat is a player's, the
+        last step is the seat's own, and nothing was revealed since: no chance step, no other seat's
+        step after it (both would be later steps), and it did not close a simultaneous choice in
+        which other seats had chosen (that shows their choices)."""
+        if self.data.status != "running" or not self.moves or self.before is None:
+            return False
+        if self.data.seats[seat].kind != "human":
+            return False
+        return self.moves[-1].seat == seat and not self.closed_on_others
 
     def _make_bots(self) -> None:
-        """The bot in each bot seat: its name and its seed (the bot itself runs in a worker process)."""
+        """The bot in each bot seat (or resigned seat): its name and its seed (the bot itself runs in a
+        worker process)."""
         for s in self.data.seats:
-            if s.kind == "bot" and s.bot and s.seat not in self.bots:
+            if s.kind in BOT_KINDS and s.bot and s.seat not in self.bots:
                 self.bots[s.seat] = (s.bot, (self.data.seed + 7919 * s.seat) & 0xFFFFFFFF)
 
     def restore(self, moves: list[MoveData]) -> None:
@@ -235,23 +340,61 @@ class Room:
         old = self.state
         before = set(pending_seats(old))
         hidden = self._hidden_step(old, new, move.seat)
+        self._track_window(old, new, move.seat)
+        self.before = old
+        self.moves.append(move)
+        self.last_hidden = hidden
         self.state = new
         self.unsent.append(new)
         self.private_to = move.seat if hidden else None
         if hidden and move.seat is not None:
             self.hidden_total += 1
             self.hidden_by[move.seat] = self.hidden_by.get(move.seat, 0) + 1
-        if new.events:
+        events = new.events
+        if move.seat is not None and (move.client_id or "").startswith(TIMEOUT_ID):
+            note = Event(
+                "timeout", f"P{move.seat + 1} ran out of time: a bot played for them", rule="turn timer"
+            )
+            self.notes[new.ply] = note
+            events = (note, *events)
+        if events:
             shown = {t: self.shown(t) for t in (None, *self.game.seats)}
-            self.log.append((shown, new.events))
+            self.log.append((shown, events))
         now = set(pending_seats(new))
         fresh = {s for s in now if s not in before or s == move.seat}
+        started = time.time()
+        self.turn_started = {s: started if s in fresh else self.turn_started.get(s, started) for s in now}
         self.since = {s: new.ply if s in fresh else self.since.get(s, new.ply) for s in now}
         self.since_shown = {
             s: self.shown(s) if s in fresh else self.since_shown.get(s, self.shown(s)) for s in now
         }
         if move.seat is not None and move.client_id:
             self.accepted[(move.seat, move.client_id)] = self.shown(move.seat)
+
+    def turn_left(self) -> dict[int, float]:
+        """With a turn timer: the seconds each player asked to act has left (bots have no timer)."""
+        limit = self.data.turn_seconds
+        if limit is None or self.data.status != "running":
+            return {}
+        now = time.time()
+        return {
+            s: max(0.0, round(limit - (now - self.turn_started.get(s, now)), 1))
+            for s in pending_seats(self.state)
+            if self.data.seats[s].kind == "human"
+        }
+
+    def _track_window(self, old: State, new: State, seat: int | None) -> None:
+        """Follow who has chosen in an open simultaneous choice, to know whether a step closed one in
+        which other seats had chosen."""
+        self.closed_on_others = False
+        if seat is None or not isinstance(old.actor, frozenset):
+            self.window = set()
+            return
+        if isinstance(new.actor, frozenset) and new.actor <= old.actor:
+            self.window.add(seat)
+            return
+        self.closed_on_others = bool(self.window - {seat})
+        self.window = set()
 
     def seat_for_token(self, token: str) -> int | None:
         for s in self.data.seats:
@@ -274,6 +417,8 @@ class Room:
             "created_at": d.created_at,
             "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in d.seats],
             "bots": self.bot_choices,
+            "bot_labels": {b: BOT_WORDS.get(b, b) for b in self.bot_choices},
+            "turn_seconds": d.turn_seconds,
             "board": board_module(d.game_id),
         }
         if d.status == "finished":
@@ -283,9 +428,15 @@ class Room:
     def message(self, seat: int | None, steps: Sequence[State] = ()) -> str:
         """The ``state`` message for ``seat``, with the visible events of ``steps`` (by default the
         last step's)."""
-        events = [e for st in steps or (self.state,) for e in events_payload(st, seat)]
+        events = [
+            e
+            for st in steps or (self.state,)
+            for e in ([self.notes[st.ply].to_json()] if st.ply in self.notes else []) + events_payload(st, seat)
+        ]
         payload = seat_payload(self.state, seat, live=self.data.status == "running")
         payload["ply"] = self.shown(seat)
+        payload["can_undo"] = seat is not None and self.undoable(seat)
+        payload["turn_left"] = self.turn_left()
         return json.dumps(
             {
                 "type": "state",
@@ -296,13 +447,14 @@ class Room:
             }
         )
 
-    def log_message(self, seat: int | None) -> str:
+    def log_message(self, seat: int | None, reset: bool = False) -> str:
+        """The last steps' events ``seat`` may see; ``reset``: the client drops what it showed (an undo)."""
         entries = []
         for shown, events in self.log:
             visible = [e.to_json() for e in events if e.visible_to(seat)]
             if visible:
                 entries.append({"ply": shown.get(seat, shown[None]), "events": visible})
-        return json.dumps({"type": "log", "entries": entries[-LOG_REPLAY:]})
+        return json.dumps({"type": "log", "entries": entries[-LOG_REPLAY:], "reset": reset})
 
     def broadcast(self) -> None:
         """Queue the new position for every client (a client too far behind is disconnected; it
@@ -428,7 +580,8 @@ class Hub:
             room = self._restore(data)
             if room is not None and data.status == "running":
                 self.kick(room)
-        for job in (self._sweeper(), self._peer_watch()) if self.peer_poll > 0 else (self._sweeper(),):
+        jobs = [self._sweeper(), self._timer()] + ([self._peer_watch()] if self.peer_poll > 0 else [])
+        for job in jobs:
             task = asyncio.get_running_loop().create_task(job)
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
@@ -450,6 +603,37 @@ class Hub:
                         self.kick(room)
             except Exception:
                 log.exception("catching up with the other server processes failed")
+
+    async def _timer(self) -> None:
+        """Every half second: a player out of time on a timed match has its decision played by a bot
+        (a uniform pick among its own legal actions, which peeks at nothing); the log says so."""
+        while True:
+            await asyncio.sleep(0.5)
+            for room in [r for r in self.rooms.values() if r.data.turn_seconds and r.data.status == "running"]:
+                try:
+                    await self._out_of_time(room)
+                except ApiError:
+                    pass  # the database refused: the next look tries again
+                except Exception:
+                    log.exception("match %s: the turn timer failed", room.data.id)
+
+    async def _out_of_time(self, room: Room) -> None:
+        late = [s for s, left in room.turn_left().items() if left <= 0]
+        if not late:
+            return
+        async with room.lock:
+            state = room.state
+            for seat in late:
+                if room.state is not state or seat not in room.turn_left():
+                    continue
+                action = RandomBot(room.data.seed * 31 + state.ply).choose(state, seat)
+                move = MoveData(state.ply, action, seat, f"{TIMEOUT_ID}{state.ply}")
+                try:
+                    await self._commit(room, self._with_chance(room, state.apply(action), move))
+                except Conflict:
+                    await self.refresh(room)
+                break
+        self.kick(room)
 
     async def _sweeper(self) -> None:
         while True:
@@ -576,13 +760,21 @@ class Hub:
     # --- lobby ---------------------------------------------------------------------------
 
     async def create(
-        self, game_id: str, players: int | None, options: dict[str, Any], title: str, bots: dict[int, str]
+        self,
+        game_id: str,
+        players: int | None,
+        options: dict[str, Any],
+        title: str,
+        bots: dict[int, str],
+        turn_seconds: int | None = None,
     ) -> tuple[Room, str]:
-        open_now = sum(1 for r in self.rooms.values() if r.data.status == "open")
-        if open_now >= self.limits.max_open_matches:
+        if turn_seconds is not None and not TURN_SECONDS[0] <= turn_seconds <= TURN_SECONDS[1]:
             raise ApiError(
-                503, "busy", f"the server holds {open_now} matches waiting for players; try again later"
+                400,
+                "bad_request",
+                f"turn_seconds must be from {TURN_SECONDS[0]} to {TURN_SECONDS[1]} (or left out: no timer)",
             )
+        self._room_for_one_more()
         game = await asyncio.to_thread(
             load_game, game_id, {"players": players, **options} if players is not None else options
         )
@@ -601,16 +793,25 @@ class Hub:
             created_at=now,
             updated_at=now,
             seats=[SeatData(seat=s) for s in game.seats],
+            turn_seconds=turn_seconds,
         )
         for seat, bot in bots.items():
             if seat not in game.seats:
                 raise ApiError(400, "not_found", f"no seat {seat}; seats are 0 to {game.players - 1}")
             self._check_bot(game.id, bot)
-            data.seats[seat] = SeatData(seat=seat, kind="bot", name=f"{bot} bot", bot=bot)
+            data.seats[seat] = SeatData(seat=seat, kind="bot", name=bot_seat_name(bot, seat), bot=bot)
         room = Room(data, game)
         await self.db(self.store.create_match, data)
         self.rooms[data.id] = room
         return room, host_token
+
+    def _room_for_one_more(self) -> None:
+        """A new match (created or a rematch) only while fewer than ``max_open_matches`` wait for players."""
+        open_now = sum(1 for r in self.rooms.values() if r.data.status == "open")
+        if open_now >= self.limits.max_open_matches:
+            raise ApiError(
+                503, "busy", f"the server holds {open_now} matches waiting for players; try again later"
+            )
 
     def _check_bot(self, game_id: str, bot: str) -> None:
         """The lobby's bots, or a search whose time is bounded (``mcts:400:2s``) by ``max_bot_seconds``."""
@@ -658,7 +859,7 @@ class Hub:
             new = SeatData(
                 seat=seat,
                 kind="human",
-                name=name.strip()[:MAX_NAME] or f"P{seat + 1}",
+                name=unique_name(name, seat, room.data.seats),
                 token_hash=hash_token(token),
             )
             await self.db(self.store.set_seat, room.data.id, new)
@@ -688,7 +889,8 @@ class Hub:
                 new = SeatData(seat=seat)
             else:
                 self._check_bot(room.game.id, bot)
-                new = SeatData(seat=seat, kind="bot", name=f"{bot} bot", bot=bot)
+                player = current.name if current.kind == "human" else ""
+                new = SeatData(seat=seat, kind="bot", name=bot_seat_name(bot, seat, player), bot=bot)
             await self.db(self.store.set_seat, room.data.id, new)
             room.data.seats[seat] = new
             room.data.updated_at = time.time()
@@ -696,8 +898,18 @@ class Hub:
             room._make_bots()
             room.broadcast()
         if running:
+            notice = json.dumps(
+                {
+                    "type": "seat_lost",
+                    "seat": seat,
+                    "bot": bot,
+                    "message": f"The host handed your seat (Seat {seat + 1}) to the {BOT_WORDS.get(bot or '', bot)} "
+                    "bot; you can go on watching the race.",
+                }
+            )
             for sub in [sub for sub in room.subs if sub.seat == seat]:
                 room.subs.discard(sub)
+                sub.queue.put_nowait(notice)
                 sub.queue.put_nowait(None)
             self.kick(room)
         return room
@@ -710,7 +922,13 @@ class Hub:
                 raise ApiError(409, "not_open", "the match has already started")
             empty = [s.seat for s in room.data.seats if s.kind == "open"]
             if empty:
-                raise ApiError(409, "seats_open", f"seats {empty} are empty: join them or add bots")
+                raise ApiError(
+                    409,
+                    "seats_open",
+                    f"{seat_numbers(empty).capitalize()} {'is' if len(empty) == 1 else 'are'} empty: a player "
+                    "joins or the host adds a bot (in the API seats count from 0: 'seats' lists them)",
+                    seats=empty,
+                )
             status = "finished" if room.state.is_over else "running"
             await self.db(self.store.set_status, room.data.id, status)
             room.data.status = status
@@ -744,6 +962,10 @@ class Hub:
                     raise ApiError(409, "not_running", f"the match is {room.data.status}")
                 state = room.state
                 now = room.shown(seat)
+                if room.data.seats[seat].kind != "human":
+                    raise ApiError(
+                        409, "not_your_turn", f"seat {seat + 1} is played by a bot now", ply=now
+                    )
                 if seat not in pending_seats(state):
                     raise ApiError(409, "not_your_turn", f"seat {seat} is not asked to act now", ply=now)
                 if not room.since_shown.get(seat, now) <= ply <= now:
@@ -768,6 +990,108 @@ class Hub:
         self.kick(room)
         return {"type": "ack", "id": client_id, "ply": acked}
 
+    async def undo(self, room: Room, seat: int, ply: Any) -> dict[str, Any]:
+        """Take back ``seat``'s last step, if it revealed nothing (``Room.undoable``): the move is
+        deleted from the database, then the room is rebuilt from the moves before it. A hidden step
+        (a secret cart step) is taken back for its own seat's eyes only."""
+        if isinstance(ply, bool) or not isinstance(ply, int):
+            raise ApiError(400, "bad_request", "'ply' must be the whole number of the position shown")
+        async with room.lock:
+            if room.data.status != "running":
+                raise ApiError(409, "not_running", f"the match is {room.data.status}")
+            now = room.shown(seat)
+            if ply != now:
+                raise ApiError(409, "stale", f"the undo was asked at ply {ply}; the match is at ply {now}", ply=now)
+            if not room.undoable(seat):
+                raise ApiError(
+                    409,
+                    "cannot_undo",
+                    "nothing to take back: only your own last step, with no die, card or other "
+                    "player's step since and no choices revealed by it",
+                    ply=now,
+                )
+            last = room.moves[-1]
+            hidden = room.last_hidden
+            await self.db(self.store.take_back, room.data.id, last.ply)
+            room.rewind(room.moves[:-1])
+            room.data.updated_at = time.time()
+            for sub in list(room.subs):
+                if hidden and sub.seat != seat:
+                    continue
+                sub.queue.put_nowait(room.log_message(sub.seat, reset=True))
+                sub.queue.put_nowait(room.message(sub.seat))
+            return {"type": "undone", "ply": room.shown(seat)}
+
+    async def resign(self, room: Room, seat: int) -> Room:
+        """A player resigns: a bot plays the seat to the end (the game's own bot, else random); the
+        seat is marked ``resigned`` and its player keeps watching with the same token."""
+        async with room.lock:
+            if room.data.status != "running":
+                raise ApiError(409, "not_running", f"the match is {room.data.status}")
+            current = room.data.seats[seat]
+            if current.kind != "human":
+                raise ApiError(409, "not_your_turn", f"seat {seat + 1} is not a player's seat now")
+            bot = "heuristic" if "heuristic" in room.bot_choices else "random"
+            new = SeatData(seat=seat, kind="resigned", name=current.name, bot=bot, token_hash=current.token_hash)
+            await self.db(self.store.set_seat, room.data.id, new)
+            room.data.seats[seat] = new
+            room.data.updated_at = time.time()
+            room._make_bots()
+            room.broadcast()
+        self.kick(room)
+        return room
+
+    async def rematch(self, room: Room, seat: int | None) -> tuple[Room, int | None, str | None]:
+        """The same race again with the same seats: the first call makes it (same game, options,
+        title, bots and host token); a seat's player who asks gets the same seat under the same name.
+        It starts by itself once every player's seat is taken again."""
+        async with room.lock:
+            if room.data.status != "finished":
+                raise ApiError(409, "not_finished", "a rematch is offered once the race is over")
+            next_id = await self.db(self.store.rematch_of, room.data.id)
+            if next_id is None:
+                self._room_for_one_more()
+                old = room.data
+                now = time.time()
+                data = MatchData(
+                    id=secrets.token_urlsafe(8),
+                    game_id=old.game_id,
+                    version=room.game.version,
+                    options=dict(old.options),
+                    seed=secrets.randbits(48),
+                    chance_key=dice.new_key(),
+                    status="open",
+                    title=old.title,
+                    host_hash=old.host_hash,
+                    created_at=now,
+                    updated_at=now,
+                    turn_seconds=old.turn_seconds,
+                    seats=[
+                        SeatData(seat=s.seat, kind="bot", name=bot_seat_name(s.bot, s.seat), bot=s.bot)
+                        if s.kind == "bot" and s.bot
+                        else SeatData(seat=s.seat)
+                        for s in old.seats
+                    ],
+                )
+                await self.db(self.store.create_match, data, old.id)
+                self.rooms[data.id] = Room(data, room.game)
+                next_id = data.id
+        nxt = await self.room(next_id)
+        if seat is None:
+            return nxt, None, None
+        name = room.data.seats[seat].name
+        async with nxt.lock:
+            if nxt.data.status != "open" or nxt.data.seats[seat].kind != "open":
+                raise ApiError(409, "seat_taken", f"seat {seat + 1} of the rematch is already taken", id=next_id)
+        joined, token = await self.join(next_id, seat, name)
+        async with joined.lock:
+            if joined.data.status == "open" and all(s.kind != "open" for s in joined.data.seats):
+                await self.db(self.store.set_status, joined.data.id, "running")
+                joined.data.status = "running"
+                joined.broadcast()
+        self.kick(joined)
+        return joined, seat, token
+
     async def refresh(self, room: Room) -> bool:
         """Catch the room up with the database (moves, seats, status another process stored); the
         caller holds the room's lock. Whether anything changed."""
@@ -775,6 +1099,15 @@ class Hub:
         if data is None:
             return False
         changed = False
+        ours = [(m.ply, m.action) for m in room.moves]
+        if [(m.ply, m.action) for m in data.moves[: len(ours)]] != ours:  # another process took steps back
+            room.rewind(data.moves)
+            room.data.status, room.data.seats = data.status, data.seats
+            room.data.updated_at = max(room.data.updated_at, data.updated_at)
+            for sub in list(room.subs):  # as after an undo here: the log from the start, then the state
+                sub.queue.put_nowait(room.log_message(sub.seat, reset=True))
+                sub.queue.put_nowait(room.message(sub.seat))
+            return True
         for move in data.moves[room.state.ply :]:
             room.set_state(room.state.apply(move.action), move)
             changed = True

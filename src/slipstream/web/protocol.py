@@ -41,6 +41,7 @@ ERROR_CODES: dict[str, str] = {
     "timeout": "the request body was not sent in time",
     "too_many": "too many matches created from this address; wait and try again",
     "busy": "the server holds as many matches waiting for players as it accepts; try again later",
+    "cannot_undo": "nothing to take back: only a seat's own last step that revealed nothing",
 }
 
 
@@ -162,6 +163,17 @@ def seat_payload(state: State, seat: int | None, live: bool = True) -> dict[str,
         "board_text": board_text,
         "result": result.to_json() if result is not None else None,
     }
+
+
+def replay_log(states: list[State], seat: int | None, last: int = 300) -> list[dict[str, Any]]:
+    """The log as ``seat`` saw it up to the last of ``states`` (a finished match's replay): each
+    step's visible events, the last ``last`` steps that have any."""
+    entries = []
+    for state in states:
+        events = state.visible_events(seat)
+        if events:
+            entries.append({"ply": state.ply, "events": events})
+    return entries[-last:]
 
 
 def events_payload(state: State, seat: int | None) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ from sqlalchemy import (
     String,
     Text,
     create_engine,
+    delete,
     event,
     func,
     select,
@@ -61,6 +62,28 @@ class ChanceKeyRow(Base):
 
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
     key: Mapped[str] = mapped_column(String(64))
+
+
+class RematchRow(Base):
+    """A finished match's rematch: the match its seats are invited to next (one per match).
+
+    A table of its own, so a database made before it existed gains it by ``create_all``."""
+
+    __tablename__ = "rematches"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    next_id: Mapped[str] = mapped_column(String(32))
+
+
+class TurnTimerRow(Base):
+    """A match's turn timer: seconds a player has for each decision (no row: no timer).
+
+    A table of its own, so a database made before it existed gains it by ``create_all``."""
+
+    __tablename__ = "turn_timers"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seconds: Mapped[int] = mapped_column(Integer)
 
 
 class SeatRow(Base):
@@ -118,6 +141,8 @@ class MatchData:
     moves: list[MoveData] = field(default_factory=list)
     chance_key: str | None = None
     """256 secret bits (hex) the server draws this match's chance outcomes from."""
+    turn_seconds: int | None = None
+    """Seconds a player has for each decision before a bot plays it (``None``: no timer)."""
 
 
 def normalize_url(url: str) -> str:
@@ -150,7 +175,9 @@ class Store:
 
     # --- writes --------------------------------------------------------------------------
 
-    def create_match(self, data: MatchData) -> None:
+    def create_match(self, data: MatchData, rematch_of: str | None = None) -> None:
+        """Store a new match (with its seats and chance key); ``rematch_of``: the finished match whose
+        rematch it is (linked in the same transaction, so a match has at most one rematch)."""
         with Session(self.engine) as session, session.begin():
             session.add(
                 MatchRow(
@@ -169,6 +196,8 @@ class Store:
             session.flush()  # the match row first: the key and seats refer to it
             if data.chance_key is not None:
                 session.add(ChanceKeyRow(match_id=data.id, key=data.chance_key))
+            if data.turn_seconds is not None:
+                session.add(TurnTimerRow(match_id=data.id, seconds=data.turn_seconds))
             for s in data.seats:
                 session.add(
                     SeatRow(
@@ -180,6 +209,20 @@ class Store:
                         token_hash=s.token_hash,
                     )
                 )
+            if rematch_of is not None:
+                session.add(RematchRow(match_id=rematch_of, next_id=data.id))
+
+    def rematch_of(self, match_id: str) -> str | None:
+        """The id of a match's rematch, if one was made."""
+        with Session(self.engine) as session:
+            row = session.get(RematchRow, match_id)
+            return row.next_id if row is not None else None
+
+    def take_back(self, match_id: str, from_ply: int) -> None:
+        """Delete the moves from ``from_ply`` on (an undo), in one transaction."""
+        with Session(self.engine) as session, session.begin():
+            session.execute(delete(MoveRow).where(MoveRow.match_id == match_id, MoveRow.ply >= from_ply))
+            session.execute(update(MatchRow).where(MatchRow.id == match_id).values(updated_at=time.time()))
 
     def set_seat(self, match_id: str, seat: SeatData) -> None:
         with Session(self.engine) as session, session.begin():
@@ -300,6 +343,8 @@ class Store:
         data = _match(row)
         key = session.get(ChanceKeyRow, row.id)
         data.chance_key = key.key if key is not None else None
+        timer = session.get(TurnTimerRow, row.id)
+        data.turn_seconds = timer.seconds if timer is not None else None
         for s in session.scalars(select(SeatRow).where(SeatRow.match_id == row.id).order_by(SeatRow.seat)):
             data.seats.append(_seat(s))
         query = select(MoveRow).where(MoveRow.match_id == row.id).order_by(MoveRow.ply)

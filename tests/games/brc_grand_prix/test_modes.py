@@ -19,7 +19,7 @@ import pytest
 from slipstream.engine.errors import OptionError
 from slipstream.games.brc_grand_prix import BRCGrandPrix
 from slipstream.games.brc_grand_prix.rules import HARD, SOFT, sprint_move
-from slipstream.games.brc_grand_prix.state import Stage
+from slipstream.games.brc_grand_prix.state import Counter, Stage
 
 from .helpers import poised, started, texts
 
@@ -71,6 +71,29 @@ def test_qualifying_fewest_rolls_takes_pole_and_a_soft_1_adds_a_roll() -> None:
     assert s.qualifying_results == (5, 6) and s.grid == (0, 1)  # type: ignore[attr-defined]
 
 
+def test_the_view_names_whose_roll_every_chance_step_is() -> None:
+    """Issue 13: the view's ``roller`` (and ``pending.seat``) names whose roll it is at every chance step:
+    each driver of the grid roll-off in turn, the tied drivers of a Tie-Breaker, each hot lap's driver,
+    the mover's movement roll; no one at a player's choice."""
+    s = BRCGrandPrix(players=3).start(seed=1)
+    assert s.view(None)["roller"] is None  # the starting tyres: a choice, not a roll
+    for seat in range(3):
+        s = s.apply(f"{seat}:hard")
+    rollers = []
+    for roll in (4, 4, 2, 6, 5):  # P1 and P2 tie on 4 and roll again: 6 and 5
+        view = s.view(None)
+        rollers.append(view["roller"])
+        assert view["pending"]["seat"] == view["roller"]  # type: ignore[index]
+        s = s.apply(f"die:{roll}")
+    assert rollers == [0, 1, 2, 0, 1] and s.grid == (0, 1, 2)
+    assert s.view(None)["roller"] == s.mover == 0
+    q = _qualifying()
+    assert q.view(None)["roller"] == 0  # type: ignore[attr-defined]
+    for _ in range(5):
+        q = q.apply("die:6")  # type: ignore[attr-defined]
+    assert q.view(None)["roller"] == 1  # type: ignore[attr-defined]
+
+
 def test_qualifying_ties_are_settled_by_a_roll_off() -> None:
     """The Grid: ties are settled by a single d6 roll-off."""
     s = _qualifying()
@@ -119,12 +142,24 @@ def test_sprint_is_dry_only() -> None:
         BRCGrandPrix(players=2, sprint=True, dynamic_weather=True)
 
 
-def test_sprint_pit_lane_roll_is_one_raw_d6_even_at_the_exit() -> None:
-    """F1-A9: in Sprint the pit lane uses one unmodified d6, the exit roll included."""
-    s = poised(started(sprint=True), 0, dist=[56, 70, 76, 80], pit=[8, -1, -1, -1], tyres=["soft"] * 4)
-    assert s.legal_actions()[0] == "die:1"
-    s = s.apply("die:4")
-    assert s.distance[0] == 56 + 5 + 4 and not s.off_track[0]
+def test_sprint_pit_lane_rolls_one_d6_and_the_exit_roll_takes_the_sprint_modifier() -> None:
+    """Pit Exit (Rejoining): "Modifiers are reapplied as soon as a roll would take your car past the Pit
+    Exit line" with the Sprint Tyre Modifiers (issue 13, F1-A9): the pit lane's single d6 stays single,
+    but the exit roll on SOFT is +4 and a 1 locks up (Sprint Lock-up Penalty: the move is completed, then
+    the car misses its next turn); on HARD it is +0. A roll that stays in the pit lane is raw."""
+    soft = poised(started(sprint=True), 0, dist=[56, 70, 76, 80], pit=[8, -1, -1, -1], tyres=["soft"] * 4)
+    assert soft.legal_actions()[0] == "die:1"
+    s = soft.apply("die:4")
+    assert s.distance[0] == 56 + 5 + 8 and not s.off_track[0]
+    s = soft.apply("die:1")
+    assert s.distance[0] == 56 + 5 + 5 and s.off_track[0] and s.turns_to_miss[0] == 1
+    assert "Sprint Lock-up Penalty" in [e.rule for e in s.events]
+    hard = poised(started(sprint=True), 0, dist=[56, 70, 76, 80], pit=[8, -1, -1, -1], tyres=["hard"] * 4)
+    s = hard.apply("die:1")
+    assert s.distance[0] == 56 + 5 + 1 and not s.off_track[0]
+    s = poised(started(sprint=True), 0, dist=[56, 70, 76, 80], pit=[1, -1, -1, -1], tyres=["soft"] * 4)
+    s = s.apply("die:1").apply("tyre:keep")
+    assert s.pit_space[0] == 2 and not s.off_track[0]
 
 
 def _dynamic() -> object:
@@ -183,8 +218,22 @@ def test_dynamic_weather_the_pairing_roll_moves_on_the_old_weather() -> None:
     assert s.weather == 1 and s.distance[1] == 48  # 6 + 2 on the old (DRY) weather, not 6 - 2
     lines = texts(s).splitlines()
     assert lines[0] == "P2 rolls 6 on SOFT (DRY): moves 8" and "the track is now WET" in lines[1]
-    s = s.apply("die:6")  # P3: a new pair starts, and SOFT on WET is -2
-    assert s.distance[2] == 54 and s.weather == 1
+    s = s.apply("die:5")  # P3: SOFT on WET is -2
+    assert s.distance[2] == 53 and s.weather == 1
+
+
+def test_dynamic_weather_three_sixes_in_a_row_flip_the_weather_twice() -> None:
+    """Dynamic Weather, Trigger: "If any two players roll a 6 on their movement die consecutively (one
+    after the other), the weather state immediately flips" (issue 13): each consecutive pair counts, so
+    P1, P2 and P3 rolling 6 in turn make two pairs (P1-P2, P2-P3) and flip DRY -> WET -> DRY; a fourth 6
+    by P4 flips it again."""
+    s = poised(started(dynamic_weather=True), 0, dist=[30, 40, 50, 60], tyres=["hard"] * 4, order=[0, 1, 2, 3])
+    s = s.apply("die:6").apply("die:6")
+    assert s.weather == 1
+    s = s.apply("die:6")
+    assert s.weather == 0 and "two 6s in a row: the track is now DRY" in texts(s)
+    s = s.apply("die:6")
+    assert s.weather == 1 and s.counters[Counter.DYNAMIC_WEATHER_FLIPS] == 3
 
 
 def test_dynamic_weather_an_exit_roll_that_pairs_uses_the_old_weather() -> None:
@@ -235,7 +284,9 @@ def test_sprint_keeps_the_mandatory_pit_window() -> None:
     """F1-A9: the mandatory stop is kept in Sprint (drive-through on lap 7 without a stop)."""
     s = poised(started(sprint=True), 0, dist=[200, 70, 71, 76], tyres=["hard"] * 4)
     s = s.apply("dice:3-4")  # space 20 + 7 passes the entry
-    assert s.pit_space[0] == 0 and s.window_stops[0] == 1
+    assert s.pit_space[0] == 0 and "must take the pit lane" in texts(s)
+    s = poised(s, 0, dist=s.distance, pit=s.pit_space).apply("die:2").apply("tyre:keep")  # P1's box: P2
+    assert s.window_stops[0] == 1
 
 
 def test_dynamic_weather_two_consecutive_drivers_flip_it_1_time_in_36(tmp_path: Path) -> None:

@@ -80,6 +80,38 @@ def test_literal_safety_car_can_carry_cars_over_the_line() -> None:
     assert s.finishing_order == (3, 2)
 
 
+def test_safety_car_moves_the_field_at_once_a_leader_behind_a_lapped_car_gains_6() -> None:
+    """Safety Car Boost: "Every other car on the track (not involved in the crash) immediately moves
+    forward 6 spaces" (issue 13): the race leader P3 stands directly behind the lapped P4; both move 6,
+    with either option (the lapped car is not a wall that moves only after the leader)."""
+    for option in ("capped", "literal"):
+        s = poised(started(safety_car=option), 0, dist=[30, 32, 45, 16], pit=[-1] * 4,
+                   tyres=["soft", "hard", "hard", "hard"])
+        s = s.apply("die:4").apply("attempt").apply("attack:crash")
+        assert s.distance[2:] == [51, 22], option
+        assert "safety car: P3 +6, P4 +6" in texts(s)
+
+
+def test_a_capped_car_at_the_line_holds_up_the_car_behind_it() -> None:
+    """F1-A4 (capped): the car before the line moves only to the last space before it, so the car directly
+    behind it, moving at the same time, stops behind that space."""
+    s = poised(started(laps=2), 0, dist=[30, 32, 56, 57], pit=[-1] * 4, tyres=["soft", "hard", "hard", "hard"])
+    s = s.apply("die:4").apply("attempt").apply("attack:crash")
+    assert s.distance[2:] == [58, 59] and "safety car: P4 +2, P3 +2" in texts(s)
+
+
+def test_a_literal_safety_car_in_current_position_mode_has_one_winner() -> None:
+    """Final Standings, Current Position: "The race ends immediately when the winner crosses the line,
+    and the remaining positions are taken from the cars' current spots". A literal boost (F1-A4) carries
+    P4 and P3 over the line together: P4, in front, wins; P3 is second by its spot and is not a second
+    finisher. (The case `test_properties.py` found with --hypothesis-seed=2.)"""
+    s = poised(started(laps=2, safety_car="literal", standings="current-position"), 0, dist=[30, 32, 55, 57],
+               pit=[-1] * 4, tyres=["soft", "hard", "hard", "hard"])
+    s = s.apply("die:4").apply("attempt").apply("attack:crash")
+    assert s.is_over and s.finishing_order == (3,)
+    assert s.result is not None and s.result.order[:2] == (3, 2) and s.distance[2] == 61
+
+
 def test_cars_missing_a_turn_are_passed_freely_and_their_space_can_be_taken() -> None:
     """'You do not roll the Attack Die to pass a car that is missing a turn ... Move past them as if
     they were an empty space' (F1-G10: an off-track car leaves its space free)."""
@@ -114,10 +146,23 @@ def test_securing_the_spot_pushes_a_chain_back() -> None:
     """F1-A5: if the space behind the passed car is taken (a car rejoining from the pit lane passes),
     the cars behind drop back one space each."""
     s = poised(started(), 0, dist=[26, 31, 32, 33], pit=[8, -1, -1, -1], tyres=["hard"] * 4, stops=[1, 0, 0, 0])
-    s = s.apply("die:2")  # leaves the pit lane: rejoins at space 2 with one more space to go
+    s = s.apply("die:3")  # leaves the pit lane: rejoins at space 2 with two more spaces to go (to space 4)
     assert s.defender == 2
     s = s.apply("attempt").apply("attack:pass")
     assert s.distance == [32, 30, 31, 33]
+    assert s.stage == Stage.OVERTAKE and s.defender == 3  # one space left: P4 on space 3 is next
+
+
+def test_landing_on_a_car_with_the_space_behind_taken_stops_in_the_first_free_space() -> None:
+    """Occupying Spaces: "If your final movement count lands you exactly on an occupied space, you must
+    stop in the unoccupied space immediately behind them" (issue 13): P1's 6 ends on P3's space 6; the
+    space behind, 5, holds P2, so P1 stops on space 4, the first free space behind, and is not offered
+    an overtake of P2."""
+    s = duel(dist=[30, 35, 36, 26], pit=[-1, -1, -1, 0]).apply("die:4")  # SOFT 4: 6 spaces, onto space 6
+    assert s.distance[:3] == [34, 35, 36] and s.stage == Stage.ROLL and s.mover != 0
+    assert "P1 would land on P3: stops in the first free space behind" in texts(s)
+    s = duel(dist=[30, 34, 35, 36], pit=[-1] * 4).apply("die:4")  # a queue of three from space 4 to 6
+    assert s.distance == [33, 34, 35, 36] and s.stage == Stage.FLAG_CARD  # space 3 is a blue flag
 
 
 def test_occupied_rejoin_space_costs_another_turn() -> None:

@@ -34,15 +34,50 @@ def test_a_move_reaching_the_pit_entry_may_enter_and_ends_there() -> None:
     entered = s.apply("pit")
     assert entered.pit_space[0] == 0 and entered.distance[0] == 56
     assert "enters the pit lane on lap 2" in texts(entered)
-    assert entered.window_stops[0] == 1  # lap 2: inside the window
+    assert entered.window_stops[0] == 0  # the stop counts once the car passes its box
     stayed = s.apply("stay")
     assert stayed.pit_space[0] == -1 and stayed.distance[0] == 58
 
 
 def test_a_stop_on_lap_1_does_not_count_for_the_window() -> None:
-    """The Mandatory Pit Window: at least one stop between the start of lap 2 and the end of lap 7."""
+    """The Mandatory Pit Window: at least one stop between the start of lap 2 and the end of lap 7.
+    P1's box (P2) is before the line, so a lap-1 entry passes it on lap 1."""
     s = p1(20).apply("die:6").apply("pit")
     assert s.pit_space[0] == 0 and s.window_stops[0] == 0
+    s = p1(26, pit=0).apply("die:2")
+    assert s.stage == Stage.PIT_BOX
+    s = s.apply("tyre:keep")
+    assert s.pit_space[0] == 2 and s.window_stops[0] == 0 and "counts for the pit window" not in texts(s)
+
+
+def p4_in_the_pit_lane(entry: int, **kw: object) -> BRCState:
+    """P4 (pit box P5, after the line that crosses the pit lane between P4 and P5) on the Pit Entry it took
+    at main-track distance ``entry``, about to roll."""
+    state = kw.pop("state", None) or started()
+    return poised(state, 3, dist=[70, 71, 76, entry], pit=[-1, -1, -1, 0],  # type: ignore[arg-type]
+                  tyres=["hard"] * 4, **kw)
+
+
+def test_the_window_counts_the_lap_the_car_passes_its_box_a_lap_1_entry() -> None:
+    """The Mandatory Pit Window: "complete at least one pit stop between the start of Lap 2 and the end
+    of Lap 7"; The Action: "enter the Pit Lane and pass your designated Pit Box" (issue 13: the lap
+    counted is the lap the car passes its box). P4 enters on lap 1; its box P5 is past the line, so the
+    stop is completed on lap 2 and counts."""
+    s = p4_in_the_pit_lane(26).apply("die:5")
+    assert s.stage == Stage.PIT_BOX and lap(s, 3) == 1
+    s = s.apply("tyre:keep")
+    assert s.pit_space[3] == 5 and lap(s, 3) == 2 and s.window_stops[3] == 1
+    assert "P4's pit stop on lap 2 counts for the pit window" in texts(s)
+
+
+def test_the_window_counts_the_lap_the_car_passes_its_box_a_lap_7_entry() -> None:
+    """The Mandatory Pit Window (issue 13): P4 enters on lap 7 and passes its box P5 on lap 8, after the
+    window: the stop does not count, and being the first stop it is the drive-through penalty (F1-G9)."""
+    s = p4_in_the_pit_lane(206).apply("die:5").apply("tyre:keep")
+    assert s.window_stops[3] == 0 and s.penalised[3]
+    assert "P4's pit stop on lap 8 is after the window: a drive-through penalty" in texts(s)
+    s = p4_in_the_pit_lane(176).apply("die:5").apply("tyre:keep")  # lap 6 entry, box on lap 7: counts
+    assert s.window_stops[3] == 1 and not s.penalised[3]
 
 
 def test_grid_cars_cannot_enter_before_crossing_the_line() -> None:
@@ -129,15 +164,30 @@ def test_passing_the_weather_space_without_landing_does_not_flip() -> None:
 
 
 def test_drive_through_forces_an_unpitted_car_in_on_the_last_lap_of_the_window() -> None:
-    """F1-G9 (default drive-through): a car without a stop must take the pit lane on lap 7."""
+    """F1-G9 (default drive-through): a car without a stop must take the pit lane on the last lap whose
+    entry still passes its box in the window: lap 7 for P1 (box P2, before the line), and the stop
+    counts when it passes the box."""
     s = p1(200).apply("die:6")  # lap 7, space 20: the move passes the entry
-    assert s.pit_space[0] == 0 and s.window_stops[0] == 1 and "must take the pit lane" in texts(s)
+    assert s.pit_space[0] == 0 and s.window_stops[0] == 0 and "must take the pit lane" in texts(s)
+    s = p1(206, pit=0).apply("die:2").apply("tyre:keep")
+    assert s.window_stops[0] == 1 and not s.penalised[0]
+
+
+def test_drive_through_forces_a_car_whose_box_is_past_the_line_in_on_lap_6() -> None:
+    """F1-G9 with the window counted at the box (issue 13): P4's box P5 is past the line, so a lap-7 entry
+    would pass it on lap 8; the car is forced in on lap 6, and its stop (on lap 7) counts."""
+    s = poised(started(), 3, dist=[70, 71, 76, 170], tyres=["hard"] * 4).apply("die:6")  # lap 6, space 20
+    assert s.pit_space[3] == 0 and "must take the pit lane" in texts(s)
+    s = poised(started(), 3, dist=[70, 71, 76, 140], tyres=["hard"] * 4).apply("die:6")  # lap 5: free choice
+    assert s.stage == Stage.PIT_CHOICE
 
 
 def test_drive_through_penalty_after_the_window() -> None:
     """F1-G9: still unpitted after lap 7, the car is sent through the pit lane as a penalty."""
     s = p1(230).apply("die:6")  # lap 8
-    assert s.pit_space[0] == 0 and s.penalised[0] == 1 and "drive-through penalty" in texts(s)
+    assert s.pit_space[0] == 0 and "must take the pit lane" in texts(s)
+    s = p1(236, pit=0).apply("die:2").apply("tyre:keep")
+    assert s.penalised[0] == 1 and "drive-through penalty" in texts(s)
 
 
 def test_stop_go_penalty_option() -> None:
@@ -214,10 +264,10 @@ def test_wet_tyres_on_a_wet_track_exit_with_plus_two() -> None:
 
 
 def test_keeping_the_tyres_at_the_box_still_counts_as_the_pit_stop() -> None:
-    """The Pit Stop: "you may change" (tyre:keep is allowed); the window stop was counted at the entry
-    (F1-G9) and the tyres are unchanged."""
+    """The Pit Stop: "you may change" (tyre:keep is allowed); the stop counts for the window as the car
+    passes its box (F1-G9) and the tyres are unchanged."""
     s = p1(56, pit=0).apply("die:3").apply("tyre:keep")
-    assert s.tyres[0] == 0 and s.pit_space[0] == 3 and "keeps SOFT" in texts(s)
+    assert s.tyres[0] == 0 and s.pit_space[0] == 3 and "keeps SOFT" in texts(s) and s.window_stops[0] == 1
 
 
 def test_a_tyre_change_on_the_exit_roll_does_not_change_that_rolls_modifier() -> None:

@@ -79,18 +79,45 @@ def test_costs_limit_what_a_racer_can_buy_and_leftover_coins_are_lost() -> None:
     assert bag_of(s, 0)["coolant-1"] == 1 and bag_of(s, 0)["coin-1"] == 4
 
 
-def test_scarce_chips_go_to_the_racer_furthest_behind() -> None:
-    """Buying: "if a chip type would run out, the player furthest back on the track will get to choose
-    first"; rule 4: "Furthest behind breaks disputes" (RIU-X2: the other buyer gets nothing for it)."""
-    s = to_buy(10, 10)
+def test_scarce_chips_go_to_the_racer_furthest_behind_and_the_other_chooses_again() -> None:
+    """Buying: "Buying all happens simultaneously, however, if a chip type would run out, the player
+    furthest back on the track will get to choose first"; rule 4: "Furthest behind breaks disputes".
+    Issue 13 (RIU-X2): the racer in front then chooses again from what is left, with its whole purse
+    (before, it got nothing and lost the coins)."""
+    s = to_buy(15, 15)
     force(s, 0, pos=20)
     k = s.g.kinds.index["ecoboost-3"]
     s.supply = tuple(1 if i == k else n for i, n in enumerate(s.supply))
     force(s, 1, pos=12)
-    s = play(s, "0:buy:ecoboost-3", "1:buy:ecoboost-3", "0:done", "1:done")
-    assert bag_of(s, 1).get("ecoboost-3") == 1
-    assert "ecoboost-3" not in bag_of(s, 0)
-    assert any("sold out before P1" in e.text for e in s.events)
+    s = play(s, "0:buy:ecoboost-3", "0:buy:coin-2", "1:buy:ecoboost-3", "0:done", "1:done")
+    assert bag_of(s, 1).get("ecoboost-3") == 1 and s.supply[k] == 0
+    assert "ecoboost-3 ran out before P1's turn: P1 chooses again from what is left" in [e.text for e in s.events]
+    assert s.actor == frozenset({0}) and s.view(0)["phase"] == "buy" and s.view(0)["my_cart"] == []
+    assert s.view(0)["racers"][0]["coins_to_spend"] == 15  # nothing of the first cart was bought or lost
+    assert "0:buy:ecoboost-3" not in s.legal_actions(0) and "0:buy:coin-2" in s.legal_actions(0)
+    assert "coin-2" not in bag_of(s, 0)
+    s = play(s, "0:buy:ecoboost-2", "0:buy:coin-2", "0:done")
+    assert bag_of(s, 0)["ecoboost-2"] == 1 and bag_of(s, 0)["coin-2"] == 1
+    assert s.view(None)["phase"] != "buy"
+
+
+def test_a_chip_running_out_leaves_later_carts_waiting_and_private() -> None:
+    """Buying (RIU-X2), three racers: P3 furthest back takes the last Ecoboost 3; P2's cart asked for it
+    too, so P2 chooses again; P1, in front, keeps its closed cart, unseen by the others, and it is filled
+    once P2 is done."""
+    s = to_buy(10, 10, 10)
+    force(s, 0, pos=20)
+    force(s, 1, pos=12)
+    force(s, 2, pos=4)
+    k = s.g.kinds.index["ecoboost-3"]
+    s.supply = tuple(1 if i == k else n for i, n in enumerate(s.supply))
+    refresh(s)
+    s = play(s, "2:buy:ecoboost-3", "1:buy:ecoboost-3", "0:buy:coin-2", "0:done", "1:done", "2:done")
+    assert s.actor == frozenset({1}) and bag_of(s, 2)["ecoboost-3"] == 1
+    assert s.view(1)["my_cart"] == [] and s.view(0)["my_cart"] == ["buy:coin-2"]  # P1's cart: its own
+    assert "coin-2" not in bag_of(s, 0)  # its cart is filled only after P2 has chosen again
+    s = play(s, "1:buy:coin-2", "1:done")
+    assert bag_of(s, 0)["coin-2"] == 1 and bag_of(s, 1)["coin-2"] == 1
 
 
 def test_a_sold_out_chip_cannot_be_bought() -> None:
@@ -245,10 +272,11 @@ def test_upgrades_take_the_higher_chip_from_the_supply() -> None:
     ups = [a for a in s.legal_actions(0) if ":up:" in a]
     assert "0:up:exhaust-1" not in ups and "0:up:exhaust-2" in ups
     s = play(s, "1:buy:exhaust-2", "0:done", "1:done")
-    assert bag_of(s, 1)["exhaust-2"] == 2 + 1
+    assert bag_of(s, 1)["exhaust-2"] == 2 + 1 and s.supply[e2] == 0
+    assert "exhaust-2 ran out before P1's turn: P1 chooses again from what is left" in [e.text for e in s.events]
+    assert s.actor == frozenset({0}) and "0:up:exhaust-1" not in s.legal_actions(0)
+    s = s.apply("0:done")
     assert bag_of(s, 0).get("exhaust-2", 0) == 0 and bag_of(s, 0)["exhaust-1"] == 2
-    assert s.supply[e2] == 0
-    assert any(e.text == "P1 cannot upgrade exhaust-1 (none left)" for e in s.events)
 
 
 def test_choosing_an_item_costs_three_coins() -> None:

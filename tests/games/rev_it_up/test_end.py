@@ -44,6 +44,20 @@ def test_higher_movement_resolves_first_at_the_finish() -> None:
     assert s.progress == (59, 60)
 
 
+def test_equal_movement_at_the_finish_the_racer_in_front_crosses_first() -> None:
+    """Turn Structure 2 ("Play is almost entirely simultaneous ... move their racers according to the
+    movement on their drawn chip") and Game End ("The game will end immediately after the first player
+    has crossed the finish line on their final lap"), issue 13: P1 on 58 and P2 on 57 both draw Exhaust
+    3; moving at the same time, P1 in front crosses first and wins. (Before, P2 moved first, crossed and
+    won while P1 never moved.)"""
+    s = new()
+    force(s, 0, pos=58)
+    force(s, 1, pos=57)
+    s = draws(s, "exhaust-3", "exhaust-3")
+    assert s.result is not None and s.result.winners == (0,) and s.result.order == (0, 1)
+    assert s.progress == (61, 57)
+
+
 def test_an_exact_tie_shares_the_win() -> None:
     """RIU-A11: racers with the same movement from the same space cross together and share the win."""
     s = new(players=3)

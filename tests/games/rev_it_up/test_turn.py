@@ -19,15 +19,16 @@ def test_everyone_draws_one_chip_weighted_by_the_bag() -> None:
     assert s.actor == CHANCE
     out = dict(s.chance_outcomes())
     assert math.isclose(out["chip:exhaust-1"], 0.75) and math.isclose(out["chip:coin-1"], 0.25)
+    assert s.view(None)["roller"] == 0  # issue 13: whose draw the chance step is
     s = s.apply("chip:coin-1")
-    assert s.actor == CHANCE and s.view(None)["current"] == 1
+    assert s.actor == CHANCE and s.view(None)["current"] == 1 == s.view(None)["roller"]
     assert bag_of(s, 0) == {"exhaust-1": 3}
     assert s.view(1)["racers"][0]["drawn"] == "coin-1"
 
 
-def test_highest_movement_moves_first_ties_to_the_racer_behind() -> None:
-    """Turn Structure 2: "Highest movement moves first, then second highest and so on." RIU-A2: ties go
-    to the racer further behind; zero and backward moves come last."""
+def test_highest_movement_moves_first_ties_to_the_racer_in_front() -> None:
+    """Turn Structure 2: "Highest movement moves first, then second highest and so on." RIU-A2: at equal
+    movement the racer in front moves first (issue 13); zero and backward moves come last."""
     s = new(players=4)
     force(s, 0, pos=5)
     force(s, 1, pos=0, bag={"nitrous-1": 1})
@@ -35,7 +36,7 @@ def test_highest_movement_moves_first_ties_to_the_racer_behind() -> None:
     force(s, 3, pos=10, bag={"recall-1": 1})
     s = draws(s, "exhaust-1", "nitrous-1", "exhaust-1", "recall-1")
     moves = [e.data["seat"] for e in s.events if e.kind == "move"]
-    assert moves == [1, 2, 0, 3]
+    assert moves == [1, 0, 2, 3]
     assert s.progress == (6, 2, 4, 9)
 
 
@@ -164,6 +165,11 @@ def test_rerolls_by_place_after_all_moved() -> None:
     assert s.view(None)["current"] == 0
     s = s.apply("item:oil-slick")
     assert s.ready[0] == ("oil-slick",)
+    assert s.view(None)["current"] == 1  # the movement order: P2 (in front) before P3 at equal movement
+    s = s.apply("item:oil-slick")
+    s = s.apply("reroll")
+    s = s.apply("item:rocket")
+    assert s.ready[1] == ("rocket",)
     assert s.view(None)["current"] == 2
     s = s.apply("item:oil-slick")
     s = s.apply("reroll")
@@ -172,10 +178,6 @@ def test_rerolls_by_place_after_all_moved() -> None:
     s = s.apply("reroll")
     s = s.apply("item:sponsor")
     assert s.ready[2] == ("sponsor",)
-    s = s.apply("item:oil-slick")
-    s = s.apply("reroll")
-    s = s.apply("item:rocket")
-    assert s.ready[1] == ("rocket",)
     assert isinstance(s.actor, frozenset)
 
 

@@ -28,9 +28,9 @@ FIELDS = [name for name, _ in declarations_in_source((CONTENT_DIR / "state.py").
 RACERS4 = "swifty,jackal,crusher,hover"
 
 
-def race(players: int = 4, racers: str = RACERS4, start_player: int = 1, **options: Any) -> ScrapRacer:
-    """A game with fixed dashboards and start player: no setup chance at all."""
-    game = slipstream.load("scrap-racer", players=players, racers=racers, start_player=start_player, **options)
+def race(players: int = 4, racers: str = RACERS4, start_seat: int = 0, **options: Any) -> ScrapRacer:
+    """A game with fixed dashboards and start player (seat 0 unless told): no setup chance at all."""
+    game = slipstream.load("scrap-racer", players=players, racers=racers, start_seat=start_seat, **options)
     assert isinstance(game, ScrapRacer)
     return game
 

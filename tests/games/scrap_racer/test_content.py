@@ -12,6 +12,7 @@ import pytest
 
 import slipstream
 from slipstream.engine import CHANCE, ContentError, IllegalActionError, OptionError
+from slipstream.engine.record import replay
 from slipstream.games.scrap_racer.content import TRACK_DIR, TrackFile, load_content, load_track
 
 from .helpers import content_file, play, position, race, roll, track_file
@@ -21,7 +22,7 @@ from .helpers import content_file, play, position, race, roll, track_file
 
 def test_dashboards_are_drawn_at_random_and_the_start_player_too() -> None:
     """Setup 7): "The dashboards are shuffled. Each player randomly draws one". Setup 8) names the youngest
-    player; SR-G8: the start player is drawn at random (option start_player=0, the default)."""
+    player; SR-G8: the start player is drawn at random (option start_seat=-1, the default)."""
     g = slipstream.load("scrap-racer", players=3)
     s = g.start(seed=0)
     assert s.actor == CHANCE
@@ -261,13 +262,16 @@ def test_content_that_is_not_toml(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("kwargs", "listed"), [
-    ({"variant": "x"}, "content, racers, short, start_player, track, two_racers"),
+    ({"variant": "x"}, "content, jackal, racers, short, start_seat, track, two_racers"),
+    ({"jackal": "always"}, "own-turn, every-fight"),
     ({"track": "Z"}, "A, B, C"),
     ({"racers": "swifty,jackal,crusher,rocket"}, "swifty, jackal, crusher, hover, twister, steel-jacket"),
     ({"racers": "swifty,jackal"}, "needs 4 different racers"),
     ({"racers": "swifty,swifty,crusher,hover"}, "needs 4 different racers"),
-    ({"start_player": 5}, "1-4"),
-    ({"start_player": 9}, "at most 6"),
+    ({"start_seat": 4}, "-1 (random) or a seat 0-3"),
+    ({"start_seat": 9}, "at most 5"),
+    ({"start_seat": 1, "start_player": 2}, "'start_player' is its old 1-based name"),
+    ({"start_player": "first"}, "takes a whole number"),
     ({"short": "maybe"}, "true or false"),
 ])
 def test_unknown_options_and_values_are_refused_listing_the_valid_ones(kwargs: dict[str, object],
@@ -276,6 +280,23 @@ def test_unknown_options_and_values_are_refused_listing_the_valid_ones(kwargs: d
     with pytest.raises(OptionError) as info:
         slipstream.load("scrap-racer", players=4, **kwargs)
     assert listed in str(info.value)
+
+
+def test_start_seat_is_0_based_and_old_records_start_player_still_loads() -> None:
+    """SR-G8, option start_seat: seat numbers are 0-based everywhere, so start_seat=2 makes seat 2 (P3) the
+    start player. Records made before issue 13 carry the old 1-based option start_player (0: random); it is
+    read as start_seat = start_player - 1, and such a record replays."""
+    g = race(racers="hover,twister,crusher,swifty", start_seat=2)
+    assert g.record_options()["start_seat"] == 2 and "start_player" not in g.record_options()
+    assert list(g.start(seed=0).order) == [2, 3, 0, 1]
+    old = slipstream.load("scrap-racer", players=4, racers="hover,twister,crusher,swifty", start_player=3)
+    assert old.options == g.options
+    assert slipstream.load("scrap-racer", players=4, start_player=0).options["start_seat"] == -1
+    record = {"game": "scrap-racer", "version": "1", "seed": 5, "actions": ["die:3", "stop"],
+              "options": {"players": 4, "track": "A", "short": False, "two_racers": False,
+                          "racers": "hover,twister,crusher,swifty", "start_player": 3, "content": None}}
+    final = replay(record)
+    assert final.record()["options"]["start_seat"] == 2 and final.progress == [0, 0, 3, 0]
 
 
 def test_player_counts() -> None:

@@ -287,7 +287,7 @@ def test_hover_follows_the_content_file_markers_per_card(tmp_path: Path) -> None
     assert s.bonus_markers[0] == 3 and whose_turn(s) == "hover", "the others need 4"
     s = play(position(g, pos={0: 5, 1: 20, 2: 35, 3: 40}, bmark={0: 3}), *MIDDLE, "crash:stay-put")
     assert s.need[0] == "bonus"
-    g = race(racers="hover,twister,crusher,swifty", content=str(content), start_player=1)
+    g = race(racers="hover,twister,crusher,swifty", content=str(content), start_seat=0)
     s = play(position(g, pos={0: 5, 1: 20, 2: 35, 3: 40}, bmark={0: 1}), *MIDDLE, "crash:stay-put")
     assert s.bonus_markers[0] == 2 and whose_turn(s) == "twister", "Hover's second marker of 3 is not a card"
     derived = content_file(tmp_path, ("per_card = 3 ", "per_card = 5 "), ("hover_per_card = 2", ""),

@@ -277,25 +277,44 @@ def test_the_loser_stays_and_the_winner_may_chain_when_the_defender_wins() -> No
     assert s.progress == [8, 10, 9, 44]
 
 
-def test_jackal_wins_every_fight_and_moves_2() -> None:
+def test_jackal_wins_its_fights_on_its_own_turn_and_moves_2() -> None:
     """Racer abilities, Jackal: "automatically wins all fights against other racers, and moves forward by
-    2 spaces". SR-A2: also as the defender, without dice."""
+    2 spaces", with Playing the Game: "A player may only use the ability of their racer when they are the
+    active player" (issue 13, SR-A2): Jackal moving onto Hover wins without dice and moves 2."""
     g = race(racers="jackal,hover,crusher,swifty")
     log: list = []
     s = play(position(g, pos={0: 3, 1: 8, 2: 40, 3: 44}), *roll(2, 3), log=log)
     assert s.progress[0] == 10 and s.progress[1] == 8
     assert not any(t.startswith("Fight:") for t in texts(log))
     assert whose_turn(s) == "hover"
+
+
+def test_jackal_fights_on_another_players_turn_are_rolled() -> None:
+    """Playing the Game: "A player may only use the ability of their racer when they are the active
+    player" (issue 13, SR-A2): Hover moves onto Jackal on Hover's turn; both roll, and the higher die (Jackal's
+    5 against 2) wins and moves 1, not 2. With option jackal=every-fight Jackal wins without dice and moves 2."""
     g = race(racers="hover,jackal,crusher,swifty")
     s = play(position(g, pos={0: 3, 1: 8, 2: 40, 3: 44}), *roll(2, 3))
-    assert s.progress[1] == 10 and s.progress[0] == 8
+    assert s.actor == CHANCE and s.legal_actions()[0].startswith("fight:")
+    s = play(s, "fight:2-5")
+    assert s.progress[:2] == [8, 9]
+    g = race(racers="hover,jackal,crusher,swifty", jackal="every-fight")
+    s = play(position(g, pos={0: 3, 1: 8, 2: 40, 3: 44}), *roll(2, 3))
+    assert s.progress[:2] == [8, 10]
 
 
-def test_jackal_wins_fights_caused_by_crash_cards() -> None:
-    """SR-A3: Jackal's ability is passive and applies in fights on crash turns too."""
-    g = race(racers="hover,jackal,crusher,swifty")
+def test_jackal_fights_caused_by_crash_cards_are_rolled() -> None:
+    """B) Doubles Rolled: "No player can use their racer's ability during this process" (issue 13, SR-A3):
+    on Jackal's own crash turn, Advance 3 puts it on Hover's space; the fight is rolled (Hover's 6 wins and
+    moves 1). With option jackal=every-fight Jackal wins and moves 2."""
+    g = race(racers="jackal,hover,crusher,swifty")
     s = play(position(g, pos={0: 5, 1: 8, 2: 40, 3: 44}), "die:1", "roll", "die:1", "crash:advance-3")
-    assert s.progress[0] == 8 and s.progress[1] == 10
+    assert s.actor == CHANCE and s.legal_actions()[0].startswith("fight:")
+    s = play(s, "fight:1-6")
+    assert s.progress[:2] == [8, 9]
+    g = race(racers="jackal,hover,crusher,swifty", jackal="every-fight")
+    s = play(position(g, pos={0: 5, 1: 8, 2: 40, 3: 44}), "die:1", "roll", "die:1", "crash:advance-3")
+    assert s.progress[:2] == [10, 8]
 
 
 def test_jackal_moving_2_onto_another_racer_fights_again() -> None:

@@ -73,11 +73,27 @@ def test_fights_between_the_two_players_use_dice() -> None:
     assert s.actor == CHANCE and s.legal_actions()[0] == "fight:1-1"
 
 
-def test_jackal_wins_even_against_its_teammate() -> None:
-    """SR-A2 in the team game: Jackal wins every fight, its own teammate's too, and moves 2."""
+def test_a_fight_with_its_teammate_jackal_is_the_players_choice() -> None:
+    """Changes in a 2-player game, Fights: "If a fight occurs between two racers of the same player, the
+    player simply decides which racer wins the fight and advances it by 1 space without rolling the dice"
+    (issue 13): Jackal or not, with either ``jackal`` option."""
+    for option in ("own-turn", "every-fight"):
+        g = race(players=2, racers="hover,jackal,swifty,steel-jacket", jackal=option)
+        s = play(position(g, pos={0: 3, 1: 8, 2: 30, 3: 40}, order=[0, 1, 2, 3]), *roll(2, 3))
+        assert s.actor == 0 and s.legal_actions() == ["win:hover", "win:jackal"]
+        s = play(s, "win:hover")
+        assert s.progress[:2] == [9, 8] and whose_turn(s) == "jackal"
+
+
+def test_jackal_in_the_team_game_wins_on_its_players_turn_only() -> None:
+    """Playing the Game: "A player may only use the ability of their racer when they are the active
+    player" (issue 13): Hendrik's Jackal moving onto Uschi's Swifty on Hendrik's turn wins without dice
+    and moves 2; Uschi's Swifty moving onto the Jackal on Uschi's turn makes a rolled fight."""
     g = race(players=2, racers="hover,jackal,swifty,steel-jacket")
-    s = play(position(g, pos={0: 3, 1: 8, 2: 30, 3: 40}, order=[0, 1, 2, 3]), *roll(2, 3))
-    assert s.progress[:2] == [8, 10] and whose_turn(s) == "jackal"
+    s = play(position(g, pos={0: 20, 1: 3, 2: 8, 3: 40}, order=[0, 1, 2, 3], turn=1), *roll(2, 3))
+    assert s.progress[1:3] == [10, 8] and whose_turn(s) == "swifty"
+    s = play(position(g, pos={0: 20, 1: 8, 2: 3, 3: 40}, order=[0, 1, 2, 3], turn=2), *roll(2, 3))
+    assert s.actor == CHANCE and s.legal_actions()[0].startswith("fight:")
 
 
 def test_bonus_cards_are_shared_by_the_two_racers() -> None:
@@ -171,7 +187,7 @@ def test_only_the_choosing_player_may_pick_the_start_racer() -> None:
 
 def test_the_start_player_chooses_first() -> None:
     """Changes in a 2-player game: "The first player determines a start racer" — the start player (here P2)."""
-    g = race(players=2, racers=TEAM, start_player=2)
+    g = race(players=2, racers=TEAM, start_seat=1)
     s = g.start(seed=0)
     assert s.actor == 1 and s.legal_actions() == ["first:steel-jacket", "first:swifty"]
     s = play(s, "first:swifty", *roll(1, 2), *roll(1, 3))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import slipstream
 from slipstream.engine import CHANCE, IllegalActionError
 
 from .helpers import check, play, position, race, roll, rules, space, whose_turn
@@ -219,7 +220,7 @@ def test_used_boost_markers_are_removed_from_the_game() -> None:
 def test_play_begins_with_the_start_player_and_passes_clockwise() -> None:
     """Playing the Game: "Play begins with the start player and continues in a clockwise order. After the
     active player has completed their turn, play passes to the next player"."""
-    g = race(racers="hover,twister,crusher,swifty", start_player=3)
+    g = race(racers="hover,twister,crusher,swifty", start_seat=2)
     s = g.start(seed=0)
     seats = []
     for faces in ((1, 2), (1, 3), (1, 4), (1, 5), (2, 6), (2, 6)):   # no two racers meet
@@ -227,3 +228,22 @@ def test_play_begins_with_the_start_player_and_passes_clockwise() -> None:
         s = play(s, *roll(*faces))
     assert seats == [2, 3, 0, 1, 2, 3]
     assert s.round == 2
+
+
+def test_the_view_names_whose_roll_every_chance_step_is() -> None:
+    """Issue 13: the view's ``roller`` names whose roll or draw each chance step is: the seat dealt the
+    next dashboard (Setup 7), nobody for the start-player draw (SR-G8), the active racer's seat for its
+    dice, both seats of a fight in the order ``fight:A-B`` reads them (A) 3) Fight); None at a choice."""
+    s = slipstream.load("scrap-racer", players=3).start(seed=0)
+    rollers = []
+    for racer in ("jackal", "hover", "swifty"):
+        rollers.append(s.view(None)["roller"])
+        s = s.apply(f"racer:{racer}")
+    assert rollers == [0, 1, 2] and s.view(None)["roller"] is None  # the start player: nobody's roll
+    s = s.apply("start:P2")
+    assert s.view(None)["roller"] == 1
+    s = s.apply("die:3")
+    assert s.actor == 1 and s.view(None)["roller"] is None  # roll again or stop: a choice
+    g = race(racers="hover,twister,crusher,swifty")
+    s = play(position(g, pos={0: 3, 1: 8, 2: 40, 3: 44}), *roll(2, 3))
+    assert s.legal_actions()[0].startswith("fight:") and s.view(None)["roller"] == [0, 1]

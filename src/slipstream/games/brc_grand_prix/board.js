@@ -31,7 +31,7 @@ export function draw(view, ctx) {
   g.points.forEach((p, i) => {
     const flag = flags[i];
     const inner = flag ? `<path d="M-4 7 L-4 -8 L7 -4 L-4 0" fill="${FLAG[flag] || "#ccc"}" stroke="#111" stroke-width=".8"/>` : "";
-    svg += space(p, size, "#4a505c", flag ? FLAG[flag] || "#888" : "#2b2f36", flag ? 2 : 1, inner);
+    svg += `<g class="track-space">${space(p, size, "#4a505c", flag ? FLAG[flag] || "#888" : "#2b2f36", flag ? 2 : 1, inner)}</g>`;
     if (i % 5 === 0) svg += label(p, W, H, i + 1);
   });
   const [fx, fy] = g.points[0];
@@ -40,15 +40,20 @@ export function draw(view, ctx) {
   const pitN = board.pit_spaces || 0;
   const pitBoxes = new Set(board.pit_boxes || []);
   const pitY = g.cy - g.R + 2 * size + 26;
-  const pitX0 = g.cx1 + 10, pitStep = pitN > 1 ? Math.min(2.4 * size, (g.L + g.R - 20) / pitN) : 0;
+  // the pit lane stays inside the oval at its height: clear of every track space, on a phone too
+  const inner = g.R - 2 * size - 6;
+  const reach = g.L / 2 + Math.sqrt(Math.max(0, inner * inner - (pitY - g.cy) ** 2));
+  const pitStep = pitN > 1 ? Math.min(2.4 * size, (2 * reach - 2 * size) / (pitN - 1)) : 0;
+  const pitSize = Math.min(size * 0.85, pitStep * 0.45 || size * 0.85);
+  const pitX0 = (g.cx1 + g.cx2) / 2 - ((pitN - 1) * pitStep) / 2;
   const pitPoint = (k) => [pitX0 + k * pitStep, pitY, 0];
   if (pitN) {
     if (ctx.legal.includes("pit")) {
       // click the pit lane to pit (the same as the "pit" button)
       svg += `<rect data-action="pit" x="${pitX0 - size - 4}" y="${pitY - size - 18}" width="${(pitN - 1) * pitStep + 2 * size + 8}" height="${2 * size + 24}" rx="6" fill="#ffb40022"><title>enter the pit lane</title></rect>`;
     }
-    svg += `<text x="${pitX0 - size}" y="${pitY - size - 5}" font-size="11" fill="#9aa">pit lane</text>`;
-    for (let k = 0; k < pitN; k++) svg += space(pitPoint(k), size * 0.85, pitBoxes.has(k) ? "#6b5b2b" : "#3a404c", "#222", 1);
+    svg += `<text class="pit-label" x="${(g.cx1 + g.cx2) / 2}" y="${pitY - size - 5}" font-size="11" fill="#9aa" text-anchor="middle">pit lane</text>`;
+    for (let k = 0; k < pitN; k++) svg += `<g class="pit-space">${space(pitPoint(k), pitSize, pitBoxes.has(k) ? "#6b5b2b" : "#3a404c", "#222", 1)}</g>`;
   }
   const onSpace = new Map(), inPit = new Map();
   for (const c of view.cars) {

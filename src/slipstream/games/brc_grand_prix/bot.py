@@ -28,7 +28,7 @@ import random
 from slipstream.engine.game import State
 
 from . import notation
-from .rules import DRS, DRY_TRACK, SOFT, WET, lap, progress
+from .rules import DRS, DRY_TRACK, SOFT, WET, lap, last_entry_lap, progress
 from .state import BRCState, Stage
 
 CRASH_COST = 8.0
@@ -72,14 +72,15 @@ class HeuristicBot:
 
     def wants_pit(self, state: BRCState, seat: int) -> bool:
         """Pit when the tyres are wrong for the weather with more than a lap to go, and otherwise for the
-        mandatory window on its last lap (the pit entry comes once a lap)."""
+        mandatory window on the last lap whose entry still passes the box inside it (the pit entry comes
+        once a lap)."""
         game = state.g
         on_lap = lap(state, seat)
         wrong = (state.weather == DRY_TRACK) == (state.tyres[seat] == WET)
         if wrong and on_lap < game.laps:
             return True
         window = game.window
-        return window is not None and not state.window_stops[seat] and on_lap == window[1]
+        return window is not None and not state.window_stops[seat] and on_lap == last_entry_lap(state, seat)
 
     @staticmethod
     def wants_attempt(state: BRCState, seat: int) -> bool:

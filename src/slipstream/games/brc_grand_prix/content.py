@@ -7,7 +7,6 @@ raises ``ContentError`` naming the file, the record and the field, and nothing i
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from slipstream.engine.errors import ContentError
+from slipstream.games.content_file import read_content_file
 
 Source = Literal["rulebook", "derived", "default"]
 Colour = Literal["green", "yellow", "blue"]
@@ -179,13 +179,4 @@ def load_content(path: str | None = None) -> Content:
     if path is None:
         text = resources.files(__package__).joinpath("content.toml").read_text(encoding="utf-8")
         return parse_content(tomllib.loads(text), "brc_grand_prix/content.toml")
-    file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ContentError(str(path), "file", "content", f"cannot be read: {exc.strerror}") from None
-    try:
-        data = json.loads(text) if file.suffix.lower() == ".json" else tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
-        raise ContentError(str(path), "file", "content", f"is not valid TOML/JSON: {exc}") from None
-    return parse_content(data, str(path))
+    return parse_content(read_content_file(Path(path)), str(path))

@@ -8,7 +8,7 @@ from typing import Any
 from slipstream.engine.game import State
 
 from . import notation
-from .rules import DRY_TRACK, SOFT, TYRE_NAMES, WEATHER_NAMES, WET_TRACK, lap, standard_move
+from .rules import DRY_TRACK, SOFT, TYRE_NAMES, WEATHER_NAMES, WET_TRACK, lap, last_entry_lap, standard_move
 from .state import BRCState, Stage
 
 FLAG_STYLE = {"green": "[green]g[/green]", "yellow": "[yellow]y[/yellow]", "blue": "[blue]b[/blue]"}
@@ -200,7 +200,8 @@ def hints(state: State, seat: int) -> list[str]:
         if on_lap < window[0]:
             out.append(f"pit window opens on lap {window[0]} (you are on lap {on_lap})")
         else:
-            out.append(f"you must pit by the end of lap {window[1]} (you are on lap {on_lap})")
+            out.append(f"pass your pit box by the end of lap {window[1]}: enter the pits by lap "
+                       f"{last_entry_lap(s, seat)} (you are on lap {on_lap})")
     unseen = sum(s.unseen_cards)
     out.append(f"flag deck: {unseen} unseen cards" if unseen else "flag deck: every card seen, the order is known")
     return out

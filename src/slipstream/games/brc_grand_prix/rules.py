@@ -454,8 +454,9 @@ def _make_roll_event(seat: int, first: int, second: int, tyre: int, weather: int
 
 def advance(state: BRCState, events: list[Event]) -> None:
     """Move space by space towards the target: "If your final movement count lands you exactly on an
-    occupied space, you must stop in the unoccupied space immediately behind them"; a car in the way
-    triggers an overtake, closest first (F1-A6); off-track cars count as empty (F1-G10)."""
+    occupied space, you must stop in the unoccupied space immediately behind them" (the first free space
+    behind, ``landing``); a car in the way before it triggers an overtake, closest first (F1-A6);
+    off-track cars count as empty (F1-G10)."""
     seat = state.mover
     finish = state.g.finish_distance
     if state.move_kind == MAIN_TRACK and state.move_target >= finish:
@@ -464,15 +465,15 @@ def advance(state: BRCState, events: list[Event]) -> None:
     strict = state.move_kind == INTO_PIT or target >= finish
     while True:
         position = state.move_position
-        limit = target - position
-        car, offset = closest_ahead(state, position, limit - 1 if strict else limit, seat)
+        end = target if strict else landing(state, seat, position, target)
+        car, offset = closest_ahead(state, position, end - position - (1 if strict else 0), seat)
         if car < 0:
-            state.move_position = target
-            break
-        if offset == limit:
-            state.move_position = target - 1
-            events.append(simple_event(state, "blocked", seat, car, "{me} would land on {other}: stops behind",
-                                       "Occupying Spaces"))
+            state.move_position = end
+            if end < target:
+                blocker = occupant(state, target % state.g.length, seat)
+                text = ("{me} would land on {other}: stops behind" if end == target - 1 else
+                        "{me} would land on {other}: stops in the first free space behind")
+                events.append(simple_event(state, "blocked", seat, blocker, text, "Occupying Spaces"))
             break
         state.defender = car
         if state.no_overtaking:
@@ -483,6 +484,17 @@ def advance(state: BRCState, events: list[Event]) -> None:
         state.stage = OVERTAKE
         return
     end_move(state, events)
+
+
+def landing(state: BRCState, seat: int, position: int, target: int) -> int:
+    """Occupying Spaces: where a move to ``target`` ends: the target, or if a car in action is on it, the
+    unoccupied space immediately behind, further back past a queue of cars (issue 13: no overtake of the
+    cars queued behind the one landed on is offered); never behind ``position``."""
+    length = state.g.length
+    end = target
+    while end > position and occupant(state, end % length, seat) >= 0:
+        end -= 1
+    return end
 
 
 def behind_defender(state: BRCState) -> int:
@@ -591,29 +603,57 @@ def safety_car_boost(state: BRCState, involved: tuple[int, ...], events: list[Ev
     """Safety Car Boost: "Every other car on the track (not involved in the crash) immediately moves
     forward 6 spaces" (F1-A4).
 
-    In race order from the front, without overtaking (a car stops behind any car in action), with no
-    flags and no pit entry; capped below the finish line unless ``safety_car=literal``.
+    The field moves at once: a car stops behind a car in action only where that car ends up after its
+    own boost, so a car directly behind another is never held back by it (``safety_car_moves``). No
+    overtakes, no flags, no pit entry; capped below the finish line unless ``safety_car=literal``. The
+    cars are then placed in race order (laps count; a literal boost may finish cars, the car in front
+    first).
     """
-    game = state.g
     state.counters[Counter.SAFETY_CARS] += 1
-    finish = game.finish_distance
+    moves = safety_car_moves(state, involved)
     moved = []
     for car in standings(state):
-        if car in involved or not in_action(state, car):
+        spaces = moves.get(car, 0)
+        if spaces > 0:
+            moved.append(f"{name(car)} +{spaces}")
+            place(state, car, state.distance[car] + spaces, events)
+    events.append(Event("safety-car", "safety car: " + (", ".join(moved) or "no car can move"),
+                        "Safety Car Boost", {"moved": moved}))
+
+
+def safety_car_moves(state: BRCState, involved: tuple[int, ...]) -> dict[int, int]:
+    """How far each boosted car moves (F1-A4): up to 6 (capped: to the last space before the finish line),
+    but never onto or past the space where a car ahead of it ends its own boost. Every boosted car starts
+    with its full allowance and is cut short behind the end of any car ahead, repeated until nothing
+    changes: cars moving together keep their gaps (so a literal boost is always the full 6), and only a
+    capped car near the line can hold up the cars behind it."""
+    game = state.g
+    length, finish = game.length, game.finish_distance
+    cars = [car for car in range(len(state.distance)) if in_action(state, car)]
+    moves: dict[int, int] = {}
+    for car in cars:
+        if car in involved:
             continue
         at = state.distance[car]
         limit = SAFETY_CAR_SPACES
-        crossing = at + limit >= finish
-        if crossing and not game.literal_safety_car:
+        if at + limit >= finish and not game.literal_safety_car:
             limit = max(0, finish - 1 - at)
-        ahead, offset = closest_ahead(state, at, limit - 1 if crossing and game.literal_safety_car else limit, car)
-        spaces = limit if ahead < 0 else offset - 1
-        if spaces <= 0:
-            continue
-        moved.append(f"{name(car)} +{spaces}")
-        place(state, car, at + spaces, events)
-    events.append(Event("safety-car", "safety car: " + (", ".join(moved) or "no car can move"),
-                        "Safety Car Boost", {"moved": moved}))
+        moves[car] = limit
+    changed = True
+    while changed:
+        changed = False
+        for car, spaces in moves.items():
+            at = state.distance[car]
+            for other in cars:
+                if other == car:
+                    continue
+                end = (state.distance[other] - at) % length + moves.get(other, 0)  # its end, seen from here
+                if end <= spaces:
+                    spaces = end - 1
+            if spaces != moves[car]:
+                moves[car] = spaces
+                changed = True
+    return moves
 
 
 # --- Serving the Penalty, Occupied Space Rule, The Rejoin Move ----------------------------------------------
@@ -651,12 +691,30 @@ def pit_window(laps: int) -> tuple[int, int] | None:
     return 2, laps - 1
 
 
+def box_lap(state: BRCState, seat: int) -> int:
+    """The lap on which a car that took the Pit Entry at its ``distance`` passes its Pit Box: the entry's
+    lap, or the next one for a box after the line (which crosses the pit lane, F1-G3)."""
+    c = state.g.content
+    after_line = c.pit_boxes[seat] > c.pit_line_after
+    return lap_of(state.distance[seat] + (c.bypass_before_line if after_line else 0), c.length)
+
+
+def last_entry_lap(state: BRCState, seat: int) -> int:
+    """The last lap on which ``seat`` can take the Pit Entry and still pass its box inside the window (the
+    window's last lap, or the lap before it for a box after the line); 0 without a window."""
+    window = state.g.window
+    if window is None:
+        return 0
+    c = state.g.content
+    return window[1] - (1 if c.pit_boxes[seat] > c.pit_line_after else 0)
+
+
 def must_pit(state: BRCState, seat: int) -> bool:
-    """F1-G9 drive-through: unpitted on the window's last lap or later, the car must enter."""
+    """F1-G9 drive-through: unpitted on the last lap whose pit entry still completes the stop in the
+    window (``last_entry_lap``) or later, the car must enter."""
     game = state.g
-    window = game.window
-    return (window is not None and not game.stop_go and not state.window_stops[seat] and not state.penalised[seat]
-            and lap(state, seat) >= window[1])
+    return (game.window is not None and not game.stop_go and not state.window_stops[seat]
+            and not state.penalised[seat] and lap(state, seat) >= last_entry_lap(state, seat))
 
 
 def stop_go_check(state: BRCState, seat: int, old: int, new: int, events: list[Event]) -> None:
@@ -701,23 +759,13 @@ def aim_for_pit_entry(state: BRCState) -> None:
 
 
 def enter_pit(state: BRCState, seat: int, at: int, events: list[Event]) -> None:
-    """Pit Entry: the car moves onto the Pit Entry space; an entry in laps 2..7 fills the window, one after
-    it is a drive-through penalty (F1-G9)."""
-    game = state.g
+    """Pit Entry: the car moves onto the Pit Entry space (the stop counts for the window when the car
+    passes its box, ``pit_stop``)."""
     state.pit_space = replaced(state.pit_space, seat, 0)
     state.distance[seat] = at
-    entry_lap = lap_of(at, game.length)
+    entry_lap = lap_of(at, state.g.length)
     state.counters[Counter.PIT_STOPS] += 1
-    window = game.window
-    note = ""
-    if window is not None and window[0] <= entry_lap <= window[1]:
-        state.window_stops = replaced(state.window_stops, seat, state.window_stops[seat] + 1)
-    elif (window is not None and entry_lap > window[1] and not state.window_stops[seat]
-          and not state.penalised[seat]):
-        state.penalised = replaced(state.penalised, seat, True)
-        state.counters[Counter.PENALTIES] += 1
-        note = " (drive-through penalty for missing the pit window)"
-    events.append(Event("pit-entry", f"{name(seat)} enters the pit lane on lap {entry_lap}{note}",
+    events.append(Event("pit-entry", f"{name(seat)} enters the pit lane on lap {entry_lap}",
                         "The Commitment (Pit Entry)", {"seat": seat, "lap": entry_lap}))
 
 
@@ -727,16 +775,20 @@ def enter_pit(state: BRCState, seat: int, at: int, events: list[Event]) -> None:
 def pit_lane_roll(state: BRCState, seat: int, roll: int, events: list[Event], flip: bool) -> None:
     """Movement Rules: "While inside the Pit Lane, roll a single 6-sided dice. No tyre or weather modifiers
     are applied"; Pit Exit: "Modifiers are reapplied as soon as a roll would take your car past the Pit
-    Exit line" (F1-A8; Sprint keeps the raw die, F1-A9). Overtaking in the pits is automatic."""
+    Exit line" (F1-A8; in Sprint the die stays single and takes the Sprint tyre modifier, SOFT +4 with a
+    lock-up on a 1, F1-A9). Overtaking in the pits is automatic."""
     game = state.g
     c = game.content
     pit_space = state.pit_space[seat]
     locked_up = False
     rule = "Pit Lane: Movement Rules"
-    if pit_space + roll <= c.pit_spaces or game.sprint:
+    if pit_space + roll <= c.pit_spaces:
         move = roll
     else:
-        move, locked_up = standard_move(roll, state.tyres[seat], state.weather)
+        if game.sprint:
+            move, locked_up = sprint_move(roll, 0, state.tyres[seat])
+        else:
+            move, locked_up = standard_move(roll, state.tyres[seat], state.weather)
         rule = "Pit Exit (Rejoining)"
         if locked_up:
             state.counters[Counter.LOCKUPS] += 1  # rolled, as on the main track, even if tyre-saver cancels it
@@ -746,7 +798,7 @@ def pit_lane_roll(state: BRCState, seat: int, roll: int, events: list[Event], fl
         modifier = state.roll_modifier[seat]
         if modifier:
             state.roll_modifier = replaced(state.roll_modifier, seat, 0)
-            if not locked_up:
+            if not locked_up or game.sprint:  # a Sprint lock-up completes its move, modifier included
                 move = max(0, move + modifier)
     events.append(Event("roll", f"{name(seat)} rolls {roll} in the pit lane: moves {move}"
                         f"{', LOCK-UP' if locked_up else ''}", rule,
@@ -782,7 +834,29 @@ def pit_stop(state: BRCState, tyre: int, events: list[Event]) -> None:
         word = TYRE_NAMES[tyre]
         events.append(Event("box", f"{name(seat)} changes {old} for {word.upper()}",
                             "The Pit Stop: Single Change Rule", {"seat": seat, "tyre": word}))
+    count_window_stop(state, seat, events)
     pit_lane_move(state, events)
+
+
+def count_window_stop(state: BRCState, seat: int, events: list[Event]) -> None:
+    """The Mandatory Pit Window: "complete at least one pit stop between the start of Lap 2 and the end of
+    Lap 7"; a stop is complete when the car passes its box, so the lap it passes the box on counts, not
+    the lap it entered (issue 13). A first stop completed after the window is the drive-through penalty
+    (F1-G9)."""
+    window = state.g.window
+    if window is None:
+        return
+    stop_lap = box_lap(state, seat)
+    if window[0] <= stop_lap <= window[1]:
+        state.window_stops = replaced(state.window_stops, seat, state.window_stops[seat] + 1)
+        events.append(Event("window-stop", f"{name(seat)}'s pit stop on lap {stop_lap} counts for the pit window",
+                            "The Mandatory Pit Window", {"seat": seat, "lap": stop_lap}))
+    elif stop_lap > window[1] and not state.window_stops[seat] and not state.penalised[seat]:
+        state.penalised = replaced(state.penalised, seat, True)
+        state.counters[Counter.PENALTIES] += 1
+        events.append(Event("penalty", f"{name(seat)}'s pit stop on lap {stop_lap} is after the window: "
+                            "a drive-through penalty", "The Mandatory Pit Window (F1-G9)",
+                            {"seat": seat, "lap": stop_lap}))
 
 
 # --- Pit Exit (Rejoining) and The Weather Change space ------------------------------------------------------
@@ -880,7 +954,9 @@ def end_move(state: BRCState, events: list[Event]) -> None:
 
 def place(state: BRCState, seat: int, new: int, events: list[Event], old: int | None = None) -> bool:
     """Put ``seat`` on main-track distance ``new`` (from ``old``): laps count (a stop-go if it leaves the
-    pit window); True if that crossed the line and finished its race."""
+    pit window); True if that crossed the line and finished its race. With ``standings=current-position``
+    only the first car across finishes: a second car carried over the line in the same safety-car boost
+    is ranked by its current spot ("The race ends immediately when the winner crosses the line")."""
     if old is None:
         old = line_distance(state, seat)
     if state.pit_space[seat] >= 0:
@@ -889,7 +965,7 @@ def place(state: BRCState, seat: int, new: int, events: list[Event], old: int | 
     game = state.g
     if new > old and game.stop_go:
         stop_go_check(state, seat, old, new, events)
-    if new >= game.finish_distance:
+    if new >= game.finish_distance and (game.race_to_end or not state.finishing_order):
         finish(state, seat, events)
         return True
     return False
@@ -1036,16 +1112,15 @@ def sprint_move(first: int, second: int, tyre: int) -> tuple[int, bool]:
 def six_pair(state: BRCState, seat: int, roll: int) -> bool:
     """Dynamic Weather: "If any two players roll a 6 on their movement die consecutively ... the weather
     state immediately flips": True if this movement roll is the second of two consecutive 6s by different
-    players. A flip starts a new pair (F1-A11). The caller flips the weather once the roll's move is
-    known: the roll was made on the weather at the start of the turn (F1-A13)."""
+    players. Each consecutive pair counts, so this 6 can also start the next pair: three 6s in a row flip
+    the weather twice (F1-A11, issue 13). The caller flips the weather once the roll's move is known: the
+    roll was made on the weather at the start of the turn (F1-A13)."""
     if roll != 6:
         state.last_six_roller = -1
-    elif state.last_six_roller >= 0 and state.last_six_roller != seat:
-        state.last_six_roller = -1
-        return True
-    else:
-        state.last_six_roller = seat
-    return False
+        return False
+    pair = state.last_six_roller >= 0 and state.last_six_roller != seat
+    state.last_six_roller = seat
+    return pair
 
 
 def dynamic_weather_flip(state: BRCState, events: list[Event]) -> None:

@@ -286,6 +286,8 @@ class BRCState(State):
             pending.update(seat=self.mover, defender=self.defender)
         elif stage in (ROLL, PIT_CHOICE, PIT_BOX, FLAG_CARD):
             pending["seat"] = self.mover
+        elif stage in (GRID_ROLL_OFF, QUALIFYING):
+            pending["seat"] = self.roller()
         return {
             "game": game.id,
             "laps": game.laps,
@@ -300,6 +302,7 @@ class BRCState(State):
                       "rejoin": c.rejoin},
             "pit_window": list(game.window) if game.window else None,
             "actor": sorted(actor) if isinstance(actor, frozenset) else actor,
+            "roller": self.roller(),
             "pending": pending,
             "cars": cars,
             "standings": standing,
@@ -311,6 +314,20 @@ class BRCState(State):
                           "used": len(self.bottom_cards)},
             "finish": list(self.finishing_order),
         }
+
+    def roller(self) -> int | None:
+        """Whose roll or draw the chance node is (the view's ``roller``): the driver rolling for the grid
+        roll-off (the next of the tied group, in seat order) or its hot lap, the mover's movement roll,
+        Attack Die (the challenger's) or flag card; None when the state is not at a chance node."""
+        stage = self.stage
+        if stage == GRID_ROLL_OFF:
+            group = next(group for group in self.grid_groups if len(group) > 1)
+            return group[len(self.grid_rolls)]
+        if stage == QUALIFYING:
+            return self.qualifying_seat
+        if stage in (ROLL, ATTACK, FLAG_CARD):
+            return self.mover
+        return None
 
     @property
     def result(self) -> Result | None:

@@ -36,10 +36,64 @@ function revTrack(r, ctx, width) {
   return svg + "</svg>";
 }
 
+function readyItems(r, ctx) {
+  const ready = r.ready || [];
+  if (!ready.length) return "–";
+  return ready.map((item) => {
+    const action = r.seat === ctx.seat ? itemAction(item, ctx) : undefined;
+    return action ? `<span class="item-chip" data-action="${esc(action)}" title="${esc(action)}">${esc(item)}</span>` : esc(item);
+  }).join(", ");
+}
+
 function chips(counts) {
   const items = Object.entries(counts || {}).filter(([, k]) => k);
   if (!items.length) return "–";
   return items.map(([c, k]) => `<span class="chip" style="background:${chipColour(c)}" title="${esc(c)}">${esc(chipValue(c))}</span>×${k}`).join(" ");
+}
+
+// The shop's price and effect of each chip, read from the seat's hints (the game's own shop lines:
+// "*  exhaust-1   1 coin    moves 1, heat 1   12"), and the coins left after the cart.
+function shopInfo(hints) {
+  const chips = {};
+  let coins = null;
+  for (const line of hints || []) {
+    const row = /^\*?\s+([a-z]+-\d)\s+(\d+) coins?\s+(.+?)\s+(\d+)$/.exec(line);
+    if (row) chips[row[1]] = { price: Number(row[2]), effect: row[3] };
+    const left = /left after your cart: (\d+)/.exec(line);
+    if (left) coins = Number(left[1]);
+  }
+  return { chips, coins };
+}
+
+// Rev it Up's buying phase as a shop: each chip with its price, effect and supply (a card to click
+// when it can be bought now), the item die and the items, the coins left, the cart, and "finish".
+function shop(view, ctx) {
+  const mine = `${ctx.seat}:`;
+  const legal = new Set(ctx.legal.filter((a) => a.startsWith(mine)));
+  if (![...legal].some((a) => a.includes(":buy:") || a.endsWith(":done"))) return "";
+  const info = shopInfo(ctx.hints);
+  const cards = Object.entries(view.supply || {}).filter(([chip]) => info.chips[chip]).map(([chip, left]) => {
+    const action = `${mine}buy:${chip}`;
+    const can = legal.has(action);
+    const { price, effect } = info.chips[chip];
+    return `<div class="shop-item${can ? "" : " off"}"${can ? ` data-action="${esc(action)}"` : ""} title="${can ? "buy" : "cannot buy now"} ${esc(chip)}">
+      <span class="chip" style="background:${chipColour(chip)}">${esc(chipValue(chip))}</span> <b>${esc(chip)}</b>
+      <span class="price">${price} coin${price === 1 ? "" : "s"}</span><div class="muted">${esc(effect)} · ${left} left</div></div>`;
+  }).join("");
+  const items = [...legal].filter((a) => a.includes(":item:")).map((a) => {
+    const what = a.split(":").pop();
+    const text = what === "roll" ? "roll the item die (1 coin)" : `take ${esc(what)} (3 coins)`;
+    return `<div class="shop-item" data-action="${esc(a)}">⚄ ${text}</div>`;
+  }).join("");
+  const cart = (view.my_cart || []).length ? chips(Object.fromEntries(view.my_cart.map((c) => [c, 1]))) : "empty";
+  const done = legal.has(`${mine}done`) ? `<div class="shop-item finish" data-action="${esc(`${mine}done`)}">✔ finish buying</div>` : "";
+  return `<section class="shop" aria-label="shop"><h4>Shop · coins left: ${info.coins ?? "?"} · your cart: ${cart}</h4>
+    <div class="shop-grid">${cards}${items}${done}</div></section>`;
+}
+
+// A ready item is clicked to use or drop it; a racer's card to give it a sticky bomb.
+function itemAction(item, ctx) {
+  return ctx.legal.find((a) => a === `${ctx.seat}:use:${item}` || a === `drop:${item}` || a === `boost:${item}`);
 }
 
 export function draw(view, ctx) {
@@ -85,13 +139,14 @@ export function draw(view, ctx) {
     const chosen = r.chosen === undefined ? "" : r.chosen ? ' <span class="tag">chosen</span>' : ' <span class="tag">choosing…</span>';
     const odds = typeof r.overheat_chance === "number" && r.overheat_chance > 0 ? ` · overheat ${Math.round(r.overheat_chance * 100)}%` : "";
     const drawn = r.drawn ? ` · drew <span class="chip" style="background:${chipColour(r.drawn)}">${esc(chipValue(r.drawn))}</span> ${esc(r.drawn)}` : "";
-    return `<div class="racer-card${me}"><div><span class="swatch" style="background:${colour}"></span>
+    const give = ctx.legal.includes(`give:${r.seat}`) ? ` data-action="give:${r.seat}" title="give the sticky bomb to ${esc(ctx.names[r.seat])}"` : "";
+    return `<div class="racer-card${me}"${give}><div><span class="swatch" style="background:${colour}"></span>
       <b>${esc(ctx.names[r.seat])}</b> <span class="muted">${esc(r.character || "")}</span> · lap ${r.lap ?? "–"} · ${esc(r.status || "")}${chosen}${odds}${drawn}</div>
       ${revTrack(r, ctx, width)}
       <div class="muted">bag: ${chips(r.bag)} · discard: ${chips(r.discard)}</div>
-      <div class="muted">coins: ${r.coins_to_spend ?? 0} to spend, ${r.collected_coins ?? 0} collected · items: ${esc((r.ready || []).join(", ") || "–")}${r.emp ? ` · EMP ${r.emp}` : ""}</div></div>`;
+      <div class="muted">coins: ${r.coins_to_spend ?? 0} to spend, ${r.collected_coins ?? 0} collected · items: ${readyItems(r, ctx)}${r.emp ? ` · EMP ${r.emp}` : ""}</div></div>`;
   }).join("");
-  let html = `${svg}<div class="racer-cards">${cards}</div>`;
+  let html = `${svg}${shop(view, ctx)}<div class="racer-cards">${cards}</div>`;
   if (view.items_in_play) html += `<p class="muted">Items in play: ${esc(view.items_in_play.join(", "))}</p>`;
   if (view.my_cart && view.my_cart.length) html += `<p>Your cart: ${chips(Object.fromEntries(view.my_cart.map((c) => [c, 1])))}</p>`;
   return html;

@@ -6,8 +6,6 @@ naming the file, the record and the field; nothing is half loaded.
 
 from __future__ import annotations
 
-import json
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -15,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from slipstream.engine.errors import ContentError
+from slipstream.games.content_file import read_content_file
 
 DEFAULT_PATH = Path(__file__).with_name("content.toml")
 
@@ -322,13 +321,4 @@ def parse_content(data: Any, source: str) -> Content:
 def load_content(path: str | Path | None = None) -> Content:
     """The default content, or a user file (``.toml`` or ``.json``)."""
     p = DEFAULT_PATH if path is None or path == "" else Path(path)
-    source = str(p)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ContentError(source, "file", "path", f"cannot be read ({exc.strerror or exc})") from None
-    try:
-        data: Any = json.loads(text) if p.suffix.lower() == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ContentError(source, "file", "syntax", str(exc)) from None
-    return parse_content(data, source)
+    return parse_content(read_content_file(p), str(p))

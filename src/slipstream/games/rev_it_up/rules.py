@@ -141,14 +141,15 @@ def draw(s: RevState, seat: int, kind: int, events: list[Event]) -> None:
 def movement_order(s: RevState) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Turn Structure 2: "Highest movement moves first, then second highest and so on".
 
-    RIU-A2: zero and backward moves come last; ties go to the racer further behind, then seat order.
-    The movement is the chip's own (an EMP zeroes an Ecoboost's or Nitrous'). Returns the seats in
-    that order and, for each, its tie group: the position in the order of the first racer with the
-    same movement from the same progress (RIU-A11).
+    RIU-A2: zero and backward moves come last; at equal movement the racer in front moves first, then
+    seat order (movement is simultaneous, so a racer behind must not reach the line before the racer in
+    front has moved: issue 13). The movement is the chip's own (an EMP zeroes an Ecoboost's or
+    Nitrous'). Returns the seats in that order and, for each, its tie group: the position in the order
+    of the first racer with the same movement from the same progress (RIU-A11).
     """
     g = s.g
-    keys = sorted((-(0 if s.emp_jams[seat] and g.code[k] in (ECOBOOST, NITROUS) else g.move[k]), s.progress[seat], seat)
-                  for seat, k in enumerate(s.drawn) if k != NO_CHIP)
+    keys = sorted((-(0 if s.emp_jams[seat] and g.code[k] in (ECOBOOST, NITROUS) else g.move[k]), -s.progress[seat],
+                   seat) for seat, k in enumerate(s.drawn) if k != NO_CHIP)
     groups: list[int] = []
     for i, (movement, before, _) in enumerate(keys):
         tied = i > 0 and keys[i - 1][0] == movement and keys[i - 1][1] == before
@@ -840,51 +841,77 @@ def _upgrade(s: RevState, seat: int, k: int) -> bool:
     return True
 
 
-def resolve_buys(s: RevState, events: list[Event]) -> tuple[Task, ...]:
-    """Buying, resolved together: "if a chip type would run out, the player furthest back on the
-    track will get to choose first" (a later buyer of a sold-out chip gets nothing for it, RIU-X2);
-    "All leftover coins are lost". Returns the item rolls and gains to play out."""
-    g = s.g
-    kinds = g.kinds
+def sold_out_in_cart(s: RevState, seat: int) -> str:
+    """The first chip a seat's cart takes from the supply (a buy, or an upgrade's higher chip) that the
+    supply can no longer give, or "" when the whole cart can be filled."""
+    names = s.g.kinds.names
+    for k, n in cart_totals(s, seat).kinds_taken.items():
+        if n > s.supply[k]:
+            return names[k]
+    return ""
+
+
+def resolve_buys(s: RevState, events: list[Event]) -> tuple[int, ...]:
+    """Buying, resolved together: "Buying all happens simultaneously, however, if a chip type would run
+    out, the player furthest back on the track will get to choose first"; "All leftover coins are lost".
+
+    The carts are filled furthest behind first (rule 4, ``priority``). A cart that asks for a chip the
+    racers before it have taken is not filled: its racer chooses again from what is left (issue 13,
+    RIU-X2), with its whole purse. Returns the seats still to resolve, that racer first (empty when every
+    cart is filled); the item rolls and gains to play out are queued on ``s.tasks``. A filled cart is
+    emptied and its purse spent, so resolving it again does nothing.
+    """
+    order = priority(s)
+    for i, seat in enumerate(order):
+        chip = sold_out_in_cart(s, seat)
+        if chip:
+            s.carts = replaced(s.carts, seat, ())
+            _ev(events, "sold-out", f"{chip} ran out before {_name(s, seat)}'s turn: {_name(s, seat)} chooses "
+                "again from what is left", "Buying New Chips and Items (RIU-X2)", seat=seat, chip=chip)
+            return tuple(order[i:])
+        fill_cart(s, seat, events)
+    return ()
+
+
+def fill_cart(s: RevState, seat: int, events: list[Event]) -> None:
+    """One racer's purchases, which the supply can give: chips into the bag (a Recall into the named
+    opponent's), upgrades, an item to roll or gain; leftover coins are lost (rule 3)."""
+    kinds = s.g.kinds
     tasks: list[Task] = []
-    for seat in priority(s):
-        spent = 0
-        for step in s.carts[seat]:
-            verb = step.verb
-            name = step.name
-            if verb is Verb.BUY:
-                k = kinds.index[name]
-                if s.supply[k]:
-                    _to_supply(s, k, -1)
-                    owner = step.target if step.target is not None else seat
-                    _to_bag(s, owner, k)
-                    spent += kinds.cost[k]
-                    _count(s, seat, Stat.CHIPS_BOUGHT)
-                    where = f" into {_name(s, owner)}'s bag" if step.target is not None else ""
-                    _ev(events, "buy", f"{_name(s, seat)} buys {name}{where}", "Buying New Chips and Items",
-                        seat=seat, chip=name)
-                else:
-                    _ev(events, "sold-out", f"{name} is sold out before {_name(s, seat)}'s turn",
-                        "Buying rule 4 (RIU-X2)", seat=seat, chip=name)
-            elif verb is Verb.UPGRADE:
-                ok = _upgrade(s, seat, kinds.index[name])
-                text = f"upgrades a {name}" if ok else f"cannot upgrade {name} (none left)"
-                _ev(events, "upgrade", f"{_name(s, seat)} {text}", "Upgrades (Orange)", seat=seat)
-            elif verb is Verb.ROLL_ITEM_DIE:
-                spent += 1
-                tasks.append(Task(True, seat, 0, ""))
-            else:
-                spent += 3
-                tasks.append(Task(False, seat, 0, name))
-                _ev(events, "buy-item", f"{_name(s, seat)} takes {name} for 3 coins", "Buying: items",
-                    seat=seat, item=name)
-        _count(s, seat, Stat.COINS_SPENT, spent)
-        lost = s.coins_to_spend[seat] - spent
-        if lost > 0:
-            _ev(events, "coins-lost", f"{_name(s, seat)} loses {lost} leftover coins", "Buying rule 3",
-                seat=seat)
-        s.coins_to_spend = replaced(s.coins_to_spend, seat, 0)
-    return tuple(tasks)
+    spent = 0
+    for step in s.carts[seat]:
+        verb = step.verb
+        name = step.name
+        if verb is Verb.BUY:
+            k = kinds.index[name]
+            _to_supply(s, k, -1)
+            owner = step.target if step.target is not None else seat
+            _to_bag(s, owner, k)
+            spent += kinds.cost[k]
+            _count(s, seat, Stat.CHIPS_BOUGHT)
+            where = f" into {_name(s, owner)}'s bag" if step.target is not None else ""
+            _ev(events, "buy", f"{_name(s, seat)} buys {name}{where}", "Buying New Chips and Items",
+                seat=seat, chip=name)
+        elif verb is Verb.UPGRADE:
+            ok = _upgrade(s, seat, kinds.index[name])
+            text = f"upgrades a {name}" if ok else f"cannot upgrade {name} (none left)"
+            _ev(events, "upgrade", f"{_name(s, seat)} {text}", "Upgrades (Orange)", seat=seat)
+        elif verb is Verb.ROLL_ITEM_DIE:
+            spent += 1
+            tasks.append(Task(True, seat, 0, ""))
+        else:
+            spent += 3
+            tasks.append(Task(False, seat, 0, name))
+            _ev(events, "buy-item", f"{_name(s, seat)} takes {name} for 3 coins", "Buying: items",
+                seat=seat, item=name)
+    _count(s, seat, Stat.COINS_SPENT, spent)
+    lost = s.coins_to_spend[seat] - spent
+    if lost > 0:
+        _ev(events, "coins-lost", f"{_name(s, seat)} loses {lost} leftover coins", "Buying rule 3",
+            seat=seat)
+    s.coins_to_spend = replaced(s.coins_to_spend, seat, 0)
+    s.carts = replaced(s.carts, seat, ())
+    s.tasks = (*s.tasks, *tasks)
 
 
 # --- Game End -------------------------------------------------------------------------------------

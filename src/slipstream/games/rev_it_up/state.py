@@ -368,10 +368,22 @@ class RevState(State):
             rules.resolve_items(self, events)
             self.stage = _TURN_START
         else:
-            self.tasks = rules.resolve_buys(self, events)
+            unresolved = rules.resolve_buys(self, events)
+            if unresolved:
+                self._choose_again(unresolved)
+                return True
             self.after_tasks = _ROUND_END
             self.stage = _TASKS
         return False
+
+    def _choose_again(self, unresolved: tuple[int, ...]) -> None:
+        """Buying: the first of ``unresolved`` found its chip sold out and builds a new cart from what is
+        left; the others keep their closed carts (still private) until it is done (RIU-X2)."""
+        seat = unresolved[0]
+        self.waiting = frozenset((seat,))
+        self.asked = frozenset(unresolved)
+        self.choices = tuple(None if t == seat else Action(Verb.DONE) for t in self.g.seats)
+        self.offers = replaced(self.offers, seat, notation.seated(seat, self.seat_options(seat)))
 
     def _next_drawer(self, start: int) -> int:
         status = self.status
@@ -504,6 +516,7 @@ class RevState(State):
         """Buying New Chips and Items: every racer with something to buy builds a cart (True)."""
         n = self.g.players
         self.carts = ((),) * n
+        self.tasks = ()
         buyers = rules.start_buying(self, events)
         if not any(buyers):
             self.stage = _ROUND_END
@@ -571,6 +584,7 @@ class RevState(State):
         }
         if stage in (_REROLL, _GAIN_ITEM, _BOOST, _ITEM_DIE, _DRAW):
             out["current"] = self.current
+        out["roller"] = self.current if stage is _DRAW or stage is _ITEM_DIE else None
         if stage is _REROLL or stage is _GAIN_ITEM:
             out["rolled"] = self.rolled_item
             out["rerolls_left"] = self.rerolls_left
@@ -589,7 +603,7 @@ class RevState(State):
             return self
         new = self.copy()
         for other in self.g.seats:
-            if other == seat:
+            if other == seat or (stage is _BUY and other not in self.asked):  # a filled cart is public
                 continue
             if stage is _BUY:
                 new.carts = replaced(new.carts, other, ())

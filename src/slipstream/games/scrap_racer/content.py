@@ -7,7 +7,6 @@ naming the file, the record and the field.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from slipstream.engine.errors import ContentError
+from slipstream.games.content_file import read_content_file
 
 HERE = Path(__file__).resolve().parent
 TRACK_DIR = HERE / "tracks"
@@ -172,16 +172,6 @@ class Track:
         return len(self.kinds)
 
 
-def _read_toml(path: Path) -> dict[str, object]:
-    try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise ContentError(str(path), "file", "-", "no such file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(str(path), "file", "-", f"not valid TOML: {exc}") from None
-
-
 def _validation_error(path: Path, exc: ValidationError) -> ContentError:
     err = exc.errors()[0]
     loc = [str(p) for p in err["loc"]]
@@ -208,7 +198,7 @@ def load_content(path: Path | None = None) -> Content:
 @cache
 def _load_content(path: Path, stamp: tuple[int, int]) -> Content:
     try:
-        data = ContentFile.model_validate(_read_toml(path))
+        data = ContentFile.model_validate(read_content_file(path))
     except ValidationError as exc:
         raise _validation_error(path, exc) from None
     pile_of = [-1] * 7
@@ -315,7 +305,7 @@ def load_track(track: str, short: bool = False) -> Track:
 @cache
 def _load_track(path: Path, short: bool, stamp: tuple[int, int]) -> Track:
     try:
-        data = TrackFile.model_validate(_read_toml(path))
+        data = TrackFile.model_validate(read_content_file(path))
     except ValidationError as exc:
         raise _validation_error(path, exc) from None
     return build_track(data, str(path), short)

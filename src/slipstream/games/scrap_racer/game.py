@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from slipstream.engine.errors import OptionError
-from slipstream.engine.game import Game, OptionSpec
+from slipstream.engine.game import JSON, Game, OptionSpec
 from slipstream.engine.hooks import GameHooks
 
 from . import notation, rules
@@ -54,8 +54,10 @@ class ScrapRacer(Game):
         OptionSpec("short", False, "the short race: leave out the tiles marked with a red X", kind=bool),
         OptionSpec("two_racers", False, "3 players: two racers each (the 3-player variant)", kind=bool),
         OptionSpec("racers", "random", "random dashboards, or racer ids in seat order, comma-separated"),
-        OptionSpec("start_player", 0, "0: a random start player (SR-G8), or the seat number 1-6",
-                   kind=int, minimum=0, maximum=6),
+        OptionSpec("start_seat", -1, "-1: a random start player (SR-G8), or the start player's seat, 0-based "
+                   "like every seat number (0-5)", kind=int, minimum=-1, maximum=5),
+        OptionSpec("jackal", "own-turn", "Jackal's fight ability (SR-A2): own-turn (on its player's turns, not "
+                   "on crash turns) or every-fight (every fight it is in)", choices=("own-turn", "every-fight")),
         OptionSpec("content", None, "a content file (decks, markers, racers) replacing the shipped one"),
     )
     conformance_options: ClassVar[tuple[tuple[int, dict[str, Any]], ...]] = (
@@ -66,6 +68,23 @@ class ScrapRacer(Game):
 
     content: Content
     track: Track
+
+    def __init__(self, players: int | str | None = None, **options: JSON) -> None:
+        """As every game's, and reading the option of records made before issue 13: ``start_player``,
+        1-based with 0 for random, becomes ``start_seat`` (0-based, -1 for random)."""
+        if "start_player" in options:
+            legacy = options.pop("start_player")
+            if "start_seat" in options:
+                raise OptionError(f"{self.id}: give 'start_seat' (0-based) only; 'start_player' is its old "
+                                  "1-based name")
+            if isinstance(legacy, bool) or not isinstance(legacy, (int, str)):
+                raise OptionError(f"{self.id}: option 'start_player' takes a whole number, not {legacy!r}")
+            try:
+                number = int(legacy)
+            except ValueError:
+                raise OptionError(f"{self.id}: option 'start_player' takes a whole number, not {legacy!r}") from None
+            options["start_seat"] = number - 1
+        super().__init__(players, **options)
 
     def _setup(self) -> None:
         opts = self.options
@@ -82,6 +101,7 @@ class ScrapRacer(Game):
         if opts["two_racers"] and self.players != 3:
             raise OptionError(f"{self.id}: option 'two_racers' is the 3-player variant; players must be 3")
         self.per_player = 2 if self.players == 2 or opts["two_racers"] else 1
+        self.jackal_every_fight = opts["jackal"] == "every-fight"
         slots = self.players * self.per_player
         self.racer_ids = tuple(r for r, _ in self.content.racers)
         self.racer_names = dict(self.content.racers)
@@ -95,8 +115,8 @@ class ScrapRacer(Game):
                 raise OptionError(f"{self.id}: option 'racers' needs {slots} different racers from: "
                                   f"{', '.join(self.racer_ids)} (got {racers!r})")
             self.fixed_racers = chosen
-        if int(opts["start_player"]) > self.players:
-            raise OptionError(f"{self.id}: option 'start_player' must be 0 (random) or 1-{self.players}")
+        if int(opts["start_seat"]) >= self.players:
+            raise OptionError(f"{self.id}: option 'start_seat' must be -1 (random) or a seat 0-{self.players - 1}")
         self.seat_names = tuple(self.seat_name(s) for s in range(self.players))
         self.owner = tuple(s for s in range(self.players) for _ in range(self.per_player))
         self.pile_of_double = self.content.pile_of_double
@@ -182,7 +202,7 @@ class ScrapRacer(Game):
         s.crossed = False
         s.queue = ()
         s.need = (Need.RACER,)
-        s.start_seat = int(self.options["start_player"]) - 1
+        s.start_seat = int(self.options["start_seat"])
         s.crash_cards_drawn = (0,) * len(self.crash_decks)
         s.fights = 0
         s.boost_markers_used = 0

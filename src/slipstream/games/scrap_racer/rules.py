@@ -575,25 +575,41 @@ def crowd(s: ScrapState, mover: int) -> tuple[int, int] | None:
     return lander, other
 
 
+def crash_turn(s: ScrapState) -> bool:
+    """B) Doubles Rolled: this turn's dice hold a double (the crash card's turn, kept by ``begin_crash``)."""
+    return len(set(s.dice)) < len(s.dice)
+
+
+def jackal_ability(s: ScrapState, racer: int) -> bool:
+    """Jackal: "automatically wins all fights against other racers" (SR-A2). Playing the Game: "A player may
+    only use the ability of their racer when they are the active player", and "No player can use their
+    racer's ability" on a crash turn: so only on its own player's turns that are not crash turns (issue 13);
+    option ``jackal=every-fight``: in every fight."""
+    if s.racer[racer] != "jackal":
+        return False
+    return s.g.jackal_every_fight or (s.owner[racer] == s.owner[s.active] and not crash_turn(s))
+
+
 def next_fight(s: ScrapState, mover: int, events: list[Event]) -> bool:
     """3) Fight: racers sharing a space fight until every racer has a space of its own (True: waiting).
-    Jackal wins every fight and moves 2 (SR-A2, SR-A3); two racers of one player: the player chooses."""
+    Two racers of one player: the player chooses, Jackal or not (Changes in a 2-player game, Fights); else
+    Jackal with its ability wins and moves 2 (SR-A2, SR-A3); else both roll."""
     pair = crowd(s, mover)
     if pair is None:
         return False
     a, b = pair
     s.fights += 1
-    jackal = a if s.racer[a] == "jackal" else b if s.racer[b] == "jackal" else None
+    if s.g.per_player > 1 and s.owner[a] == s.owner[b]:
+        s.need = (Need.OWN_FIGHT, a, b)
+        s.stage = FIGHT_CHOICE
+        return True
+    jackal = a if jackal_ability(s, a) else b if jackal_ability(s, b) else None
     if jackal is not None:
         other = b if jackal == a else a
         events.append(Event("fight", f"{s.names[jackal]} wins the fight against {s.names[other]} "
                             "automatically and moves 2", f"{RULE_ABILITY}: Jackal (SR-A2, SR-A3)"))
         win_fight(s, jackal, 2, events)
         return False
-    if s.g.per_player > 1 and s.owner[a] == s.owner[b]:
-        s.need = (Need.OWN_FIGHT, a, b)
-        s.stage = FIGHT_CHOICE
-        return True
     return wait_for(s, (Need.FIGHT, a, b))
 
 

@@ -369,6 +369,7 @@ class ScrapState(State):
             "order": list(self.order),
             "standings": self.standings(),
             "active": self.active if self.stage not in (SETUP, CHOOSE_ORDER) and self.order else None,
+            "roller": self.roller(),
             "phase": STAGE_NAMES[self.stage],
             "round": self.round,
             "end_round": self.end_round,
@@ -453,6 +454,27 @@ class ScrapState(State):
     def active(self) -> int:
         """The racer slot whose turn it is."""
         return self.order[self.turn]
+
+    def roller(self) -> int | list[int] | None:
+        """Whose roll or draw the chance node is (the view's ``roller``): the seat whose racer rolls its
+        die, draws a crash, goal or bonus card, reveals a boost marker or is dealt a dashboard; both seats of
+        a fight, in the order ``fight:A-B`` reads them; None for the start-player draw (nobody's roll) and
+        when the state is not at a chance node."""
+        if self._actor() != CHANCE:
+            return None
+        need = self.need
+        kind = need[0] if need else None
+        if self.stage == SETUP:
+            return self.owner[self.racer.index("")] if kind == Need.RACER else None
+        if self.stage == ROLL:
+            return self.owner[self.active]
+        if kind == Need.FIGHT:
+            return [self.owner[int(need[1])], self.owner[int(need[2])]]
+        if kind == Need.BONUS_CARD:
+            return int(need[1])
+        if kind in (Need.GOAL_CARD, Need.BOOST_MARKER):
+            return self.owner[int(need[1])]
+        return self.owner[self.active]  # a crash card and its dice
 
     def standings(self) -> list[int]:
         """Racers from first to last: by progress; racers not yet on the track by turn order."""

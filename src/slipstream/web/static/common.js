@@ -61,3 +61,16 @@ export function seatName(match, seat) {
   const s = match.seats[seat];
   return (s && s.name) || `P${seat + 1}`;
 }
+
+// The engine names seats P1, P2, ... in its texts; the page shows each seat's one name everywhere.
+export function named(text, match) {
+  return String(text ?? "").replace(/\bP([1-9][0-9]?)\b/g, (whole, n) => {
+    const seat = Number(n) - 1;
+    return seat < match.seats.length ? seatName(match, seat) : whole;
+  });
+}
+
+// One colour per seat everywhere: the seat list's swatch, the racers, the tables.
+export function seatColour(seat) {
+  return SEAT_COLOURS[seat % SEAT_COLOURS.length];
+}

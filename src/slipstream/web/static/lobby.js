@@ -8,6 +8,20 @@ function currentGame() {
   return catalog.find((g) => g.id === document.getElementById("game-select").value);
 }
 
+// "dynamic_weather" -> "Dynamic Weather": an option's name as words.
+function words(name) {
+  return String(name).split(/[_-]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
+}
+
+// The bot a seat gets by default when playing against bots: the game's own, else the first offered.
+function defaultBot(g) {
+  return ["heuristic", "greedy"].find((b) => g.bots.includes(b)) || g.bots[0] || "";
+}
+
+function mode() {
+  return document.querySelector("input[name='mode']:checked").value;
+}
+
 function renderOptions(reset) {
   const g = currentGame();
   const box = document.getElementById("options");
@@ -18,32 +32,44 @@ function renderOptions(reset) {
   if (reset === true || !n || n < g.min_players || n > g.max_players) players.value = g.default_players;
   box.innerHTML = g.options.map((o) => {
     const id = `opt-${o.name}`;
-    const help = esc(o.help);
+    const help = `<small class="help muted" id="${id}-help">${esc(o.help)}</small>`;
+    const described = `aria-describedby="${id}-help"`;
     if (o.choices) {
-      const opts = o.choices.map((c) => `<option ${c === o.default ? "selected" : ""}>${esc(c)}</option>`).join("");
-      return `<label title="${help}">${esc(o.name)} <select id="${id}" data-opt="${esc(o.name)}" data-kind="${o.kind}">${opts}</select></label>`;
+      const opts = o.choices.map((c) => `<option value="${esc(c)}" ${c === o.default ? "selected" : ""}>${esc(words(c))}</option>`).join("");
+      return `<div class="option"><label for="${id}">${esc(words(o.name))}</label> <select id="${id}" ${described} data-opt="${esc(o.name)}" data-kind="${o.kind}">${opts}</select>${help}</div>`;
     }
     if (o.kind === "bool") {
-      return `<label class="check" title="${help}"><input type="checkbox" id="${id}" data-opt="${esc(o.name)}" data-kind="bool" ${o.default ? "checked" : ""}> ${esc(o.name)}</label>`;
+      return `<div class="option"><label class="check"><input type="checkbox" id="${id}" ${described} data-opt="${esc(o.name)}" data-kind="bool" ${o.default ? "checked" : ""}> ${esc(words(o.name))}</label>${help}</div>`;
     }
     const type = o.kind === "int" ? "number" : "text";
     const lim = (o.minimum !== null ? ` min="${o.minimum}"` : "") + (o.maximum !== null ? ` max="${o.maximum}"` : "");
-    return `<label title="${help}">${esc(o.name)} <input type="${type}"${lim} id="${id}" data-opt="${esc(o.name)}" data-kind="${o.kind}" value="${esc(o.default ?? "")}"></label>`;
+    return `<div class="option"><label for="${id}">${esc(words(o.name))}</label> <input type="${type}"${lim} id="${id}" ${described} data-opt="${esc(o.name)}" data-kind="${o.kind}" value="${esc(o.default ?? "")}">${help}</div>`;
   }).join("");
   renderSeats();
 }
 
-function renderSeats() {
+// Each seat: a person (me, a friend, or in hot-seat a player at this device) or a bot. The mode sets
+// the defaults: against bots every other seat is the game's bot; with friends or hot-seat, people.
+function renderSeats(keep = true) {
   const g = currentGame();
   const n = Number(document.getElementById("players").value) || g.default_players;
   const box = document.getElementById("seats");
   const before = {};
-  for (const el of box.querySelectorAll(".seat-kind")) before[el.dataset.seat] = el.value;
+  const names = {};
+  if (keep) for (const el of box.querySelectorAll(".seat-kind")) before[el.dataset.seat] = el.value;
+  for (const el of box.querySelectorAll(".seat-name")) names[el.dataset.seat] = el.value;
+  const how = mode();
+  const person = how === "hotseat" ? "player here" : "a friend";
   let html = "<legend>Seats</legend>";
   for (let s = 0; s < n; s++) {
-    const bots = g.bots.map((b) => `<option value="${esc(b)}" ${before[s] === b ? "selected" : ""}>bot: ${esc(b)}</option>`).join("");
+    const fallback = s > 0 && how === "bots" ? defaultBot(g) : "";
+    const chosen = s in before ? before[s] : fallback;
+    const bots = g.bots.map((b) => `<option value="${esc(b)}" ${chosen === b ? "selected" : ""}>${esc(g.bot_labels?.[b] || b)} bot</option>`).join("");
+    // hot-seat: each player at this device gives a name (seat 1's is "Your name")
+    const named = how === "hotseat" && s > 0 && !chosen
+      ? ` <input class="seat-name" data-seat="${s}" maxlength="40" placeholder="P${s + 1}" aria-label="name for seat ${s + 1}" value="${esc(names[s] || "")}">` : "";
     html += `<label>Seat ${s + 1} <select data-seat="${s}" class="seat-kind">
-      <option value="">${s === 0 ? "me" : "human"}</option>${bots}</select></label>`;
+      <option value="">${s === 0 ? "me" : person}</option>${bots}</select>${named}</label>`;
   }
   box.innerHTML = html;
 }
@@ -68,24 +94,26 @@ async function createRace(ev) {
     if (el.value) bots[el.dataset.seat] = el.value;
     else humans.push(Number(el.dataset.seat));
   }
-  const hotseat = document.getElementById("hotseat").checked;
+  const hotseat = mode() === "hotseat";
   const name = document.getElementById("my-name").value.trim();
+  const title = document.getElementById("title").value.trim() || (name ? `${name}'s race` : "");
   try {
     const made = await api("POST", "/api/matches", {
       game: g.id, players: Number(document.getElementById("players").value), options: readOptions(),
-      title: document.getElementById("title").value, bots,
+      title, bots, turn_seconds: Number(document.getElementById("turn-seconds").value) || null,
     });
     const tokens = { host: made.host_token, seats: {} };
     const mine = hotseat ? humans : humans.slice(0, 1);
     for (const seat of mine) {
-      const joined = await api("POST", `/api/matches/${made.id}/seats/${seat}/join`, { name: (hotseat ? "" : name) || `P${seat + 1}` });
+      const given = seat === 0 ? name : document.querySelector(`.seat-name[data-seat="${seat}"]`)?.value.trim();
+      const joined = await api("POST", `/api/matches/${made.id}/seats/${seat}/join`, { name: given || `P${seat + 1}` });
       tokens.seats[seat] = joined.token;
     }
     saveTokens(made.id, tokens);
     if (mine.length === humans.length) await api("POST", `/api/matches/${made.id}/start`, undefined, made.host_token);
     location.href = `/m/${made.id}`;
   } catch (e) {
-    toast(`${e.code || "error"}: ${e.message}`);
+    toast(e.message || String(e));
   }
 }
 
@@ -117,7 +145,9 @@ async function main() {
     document.getElementById("seats").innerHTML = "";
     renderOptions(true);
   });
-  document.getElementById("players").addEventListener("change", renderSeats);
+  document.getElementById("players").addEventListener("change", () => renderSeats());
+  for (const radio of document.querySelectorAll("input[name='mode']")) radio.addEventListener("change", () => renderSeats(false));
+  document.getElementById("seats").addEventListener("change", (e) => { if (e.target.matches(".seat-kind")) renderSeats(); });
   document.getElementById("create-form").addEventListener("submit", createRace);
   for (const b of document.querySelectorAll("#list-tabs button")) {
     b.addEventListener("click", () => {

@@ -1,28 +1,39 @@
 // The match page: seats and lobby controls, live play over WebSocket, the board, the log, replays.
 // One WebSocket per seat this browser holds (hot-seat holds several), or one spectator connection.
-import { api, esc, loadTokens, saveTokens, seatName, SEAT_COLOURS, toast } from "/static/common.js";
+// Nothing here knows a game: each game draws its board with its own board.js (match.board).
+import { api, esc, loadTokens, named, saveTokens, seatColour, seatName, SEAT_COLOURS, toast } from "/static/common.js";
 import * as generic from "/static/board.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
 let tokens = loadTokens(matchId);
-const conns = new Map(); // key ("spectator" or seat number) -> {ws, state, log, lastPly, closed}
+const conns = new Map(); // key ("spectator" or seat number) -> {ws, state, shownAt, queue, log, lastPly, closed, busy, autoPly}
 let activeKey = null;
 let pinned = false; // the user picked a seat tab by hand
-let busy = false;
 let replayMode = null; // {ply, total, seat, data}
 let curtain = false; // hot-seat: hide the board until the next player is ready
+let lastTurnAlert = null;
+let diceShown = null; // the state whose dice are on screen
 const modules = new Map();
+const AUTO_DELAY = 500; // ms before a seat's only legal action is taken for it
+const SPEEDS = { slow: 1400, normal: 700, fast: 250, instant: 0 }; // ms each step stays on screen at least
+let speed = localStorage.getItem("slipstream:speed") || "normal";
+if (!(speed in SPEEDS)) speed = "normal";
 
 const $ = (id) => document.getElementById(id);
 
+// The seats this browser plays now: it holds their tokens and they are still players' seats.
 function heldSeats() {
   return Object.keys(tokens.seats).map(Number).sort((a, b) => a - b);
+}
+
+function playingSeats(match) {
+  return heldSeats().filter((s) => match.seats[s] && match.seats[s].kind === "human");
 }
 
 function connect(key, token) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}/ws/matches/${encodeURIComponent(matchId)}`);
-  const conn = conns.get(key) || { state: null, log: [], lastPly: -1, closed: false };
+  const conn = conns.get(key) || { state: null, queue: [], shownAt: 0, log: [], lastPly: -1, closed: false, busy: false, autoPly: null };
   conn.ws = ws;
   conns.set(key, conn);
   ws.onopen = () => { ws.send(JSON.stringify({ type: "hello", token })); renderConn(); };
@@ -31,16 +42,24 @@ function connect(key, token) {
     renderConn();
     if (conn.closed) return;
     if (e.code === 4403 && key !== "spectator") { // the token is not valid for this match any more
-      delete tokens.seats[key];
-      saveTokens(matchId, tokens);
-      conns.delete(key);
-      setupConnections();
+      dropSeat(key, `Seat ${key + 1} is no longer yours in this race (the host gave it to a bot); you can watch.`);
       return;
     }
     if (e.code === 4404) { $("turn").textContent = "No such race."; return; }
     setTimeout(() => connect(key, token), 1000);
   };
   renderConn();
+}
+
+function dropSeat(key, message) {
+  if (!(key in tokens.seats)) return;
+  delete tokens.seats[key];
+  saveTokens(matchId, tokens);
+  const conn = conns.get(key);
+  if (conn) { conn.closed = true; conn.ws.close(); conns.delete(key); }
+  toast(message, "info");
+  setupConnections();
+  render();
 }
 
 function setupConnections() {
@@ -61,33 +80,91 @@ function onMessage(key, msg) {
   if (msg.type === "log") {
     conn.log = msg.entries;
     conn.lastPly = msg.entries.length ? msg.entries[msg.entries.length - 1].ply : -1;
+    conn.queue = []; // the current state follows
   } else if (msg.type === "state") {
-    if (msg.ply > conn.lastPly && msg.events.length) {
-      conn.log.push({ ply: msg.ply, events: msg.events });
-      conn.lastPly = msg.ply;
-    }
-    conn.state = msg;
-    busy = false;
-    autoSwitch();
+    conn.queue.push(msg);
+    conn.busy = false;
+    pump(key);
+    return;
+  } else if (msg.type === "seat_lost") {
+    dropSeat(key, msg.message);
+    return;
   } else if (msg.type === "error") {
-    busy = false;
-    toast(`${msg.code}: ${msg.message}`);
+    conn.busy = false;
+    if (msg.code === "bad_token" && key !== "spectator") {
+      dropSeat(key, `Seat ${key + 1} is no longer yours in this race (the host gave it to a bot); you can watch.`);
+      return;
+    }
+    toast(`${msg.message}`);
   } else if (msg.type === "ack") {
-    busy = false;
+    conn.busy = false;
   }
   render();
 }
 
+// Pace: each step stays on screen at least SPEEDS[speed] ms, so bot moves and dice can be followed.
+function pump(key) {
+  const conn = conns.get(key);
+  if (!conn || conn.pumping) return;
+  const next = () => {
+    if (!conns.has(key) || !conn.queue.length) { conn.pumping = false; render(); return; }
+    const wait = conn.state ? conn.shownAt + SPEEDS[speed] - Date.now() : 0;
+    if (wait > 0 && !conn.mine) { conn.pumping = true; setTimeout(next, Math.min(wait, SPEEDS[speed])); return; }
+    conn.mine = false;
+    const msg = conn.queue.shift();
+    if (msg.ply > conn.lastPly && msg.events.length) {
+      conn.log.push({ ply: msg.ply, events: msg.events });
+      conn.lastPly = msg.ply;
+    }
+    if (msg.ply < conn.lastPly) conn.lastPly = msg.ply;
+    conn.state = msg;
+    conn.shownAt = Date.now();
+    conn.receivedAt = Date.now();
+    if (conn.undoing && msg.legal.length) { // the player who took a step back chooses again
+      conn.undoing = false;
+      activeKey = key;
+      pinned = true;
+      curtain = false;
+    }
+    autoSwitch();
+    render();
+    autoPlay(key);
+    conn.pumping = conn.queue.length > 0;
+    if (conn.pumping) setTimeout(next, SPEEDS[speed]);
+  };
+  next();
+}
+
+// A seat's only legal action (nothing to decide) is taken for it after a moment.
+function autoPlay(key) {
+  const conn = conns.get(key);
+  const st = conn?.state;
+  if (!st || conn.queue.length || key === "spectator" || st.legal.length !== 1 || replayMode) return;
+  if (conn.autoPly === st.ply) return;
+  conn.autoPly = st.ply;
+  setTimeout(() => {
+    const now = conns.get(key)?.state;
+    if (!now || now.ply !== st.ply || now.legal.length !== 1) return;
+    if (!act(now.legal[0], key)) { conn.autoPly = null; autoPlay(key); } // busy or a newer state queued: again later
+  }, AUTO_DELAY);
+}
+
+// Whether this seat must decide something (more than one legal action: a single one plays itself).
+function mustChoose(key) {
+  const st = conns.get(key)?.state;
+  return !!st && st.legal.length > 1;
+}
+
 // Hot-seat: show the held seat that must act now (unless the user pinned a tab and it still must act).
 function autoSwitch() {
-  const current = conns.get(activeKey)?.state;
-  const pending = current ? current.actor.seats : [];
-  if (pinned && pending.includes(activeKey)) return;
-  const mine = heldSeats().filter((s) => pending.includes(s));
+  if (pinned && mustChoose(activeKey)) return;
+  if ([...conns.values()].some((c) => c.undoing)) return;
+  const mine = heldSeats().filter(mustChoose);
   if (mine.length && !mine.includes(activeKey)) {
+    const before = activeKey;
     activeKey = mine[0];
     pinned = false;
-    curtain = true; // hot-seat: the next player takes the device before their hidden cards show
+    if (before !== null && before !== "spectator" && heldSeats().length > 1) curtain = true; // the next player takes the device before their hidden cards show
   }
 }
 
@@ -117,25 +194,43 @@ function renderConn() {
   $("conn").title = open ? "connected" : "reconnecting…";
 }
 
+// The finishing order as the page shows it: a seat whose player resigned comes last, marked so (the
+// record keeps the engine's own result).
+function shownOrder(m, result) {
+  const resigned = (s) => m.seats[s] && m.seats[s].kind === "resigned";
+  return [...result.order.filter((s) => !resigned(s)), ...result.order.filter(resigned)];
+}
+
+function placeName(m, s) {
+  return `${seatName(m, s)}${m.seats[s] && m.seats[s].kind === "resigned" ? " (resigned)" : ""}`;
+}
+
+function resultText(m, result) {
+  return shownOrder(m, result).map((s, i) => `${i + 1}. ${placeName(m, s)}`).join(", ");
+}
+
 function turnText(st) {
   const m = st.match;
+  if (replayMode) return `Replay · move ${replayMode.ply} of ${replayMode.total}${replayMode.ply === replayMode.total && st.result ? ` · ${resultText(m, st.result)}` : ""}`;
   if (m.status === "open") {
     const open = m.seats.filter((s) => s.kind === "open").length;
     return open ? `Waiting for players: ${open} open seat${open > 1 ? "s" : ""}` : "All seats filled: the host can start the race";
   }
-  if (st.result) return `Race over — ${st.result.order.map((s, i) => `${i + 1}. ${seatName(m, s)}`).join(", ")}`;
+  if (st.result) return `Race over — ${resultText(m, st.result)}`;
+  if (m.status !== "running") return `This race is ${m.status}.`;
   const a = st.actor;
   if (a.kind === "chance") return "Rolling…";
-  const held = heldSeats();
+  const mine = playingSeats(m).filter((s) => a.seats.includes(s));
+  // the seat whose tab shows, when it is one of those asked; else the first of this browser's
+  const who = mine.includes(activeKey) ? activeKey : mine[0];
   if (a.kind === "seat") {
     const s = a.seats[0];
-    return held.includes(s) ? `Your turn, ${seatName(m, s)}` : `Waiting for ${seatName(m, s)}`;
+    return who === s ? `Your turn, ${seatName(m, s)}` : `Waiting for ${seatName(m, s)}`;
   }
   if (a.kind === "simultaneous") {
     const names = a.seats.map((s) => seatName(m, s)).join(", ");
-    const mine = a.seats.filter((s) => held.includes(s));
     return mine.length
-      ? `Choose now, ${seatName(m, mine[0])} — everyone chooses at once, revealed together (waiting for ${names})`
+      ? `Choose now, ${seatName(m, who)} — everyone chooses at once, revealed together (waiting for ${names})`
       : `Everyone chooses at once — waiting for ${names}`;
   }
   return "";
@@ -159,44 +254,146 @@ function chanceHtml(events) {
   return out.join("");
 }
 
-async function drawBoard(st, view, seat) {
-  const mod = await boardModule(st.match);
-  const ctx = {
-    match: st.match, seat, legal: st.legal || [], names: st.match.seats.map((_, s) => seatName(st.match, s)),
-    colours: SEAT_COLOURS, narrow: $("board").clientWidth < 600,
+function boardContext(st, seat, legal) {
+  return {
+    match: st.match, seat, legal, names: st.match.seats.map((_, s) => seatName(st.match, s)),
+    colours: SEAT_COLOURS, narrow: $("board").clientWidth < 600, hints: legal.length ? st.hints || [] : [],
   };
+}
+
+// Where each racer (any element a board marks class="racer" data-seat=...) stands on the screen.
+function racerPlaces() {
+  const seen = new Map();
+  const out = new Map();
+  for (const el of $("board").querySelectorAll(".racer[data-seat]")) {
+    const k = seen.get(el.dataset.seat) || 0;
+    seen.set(el.dataset.seat, k + 1);
+    const box = el.getBoundingClientRect();
+    out.set(`${el.dataset.seat}:${k}`, { el, x: box.x + box.width / 2, y: box.y + box.height / 2 });
+  }
+  return out;
+}
+
+// Racers glide from where they stood to where they stand now, within the pace's time for a step.
+function animateRacers(before) {
+  const duration = Math.min(600, SPEEDS[speed] * 0.8);
+  if (!duration || !before.size) return;
+  for (const [key, now] of racerPlaces()) {
+    const was = before.get(key);
+    if (!was || (Math.abs(was.x - now.x) < 1 && Math.abs(was.y - now.y) < 1)) continue;
+    const svg = now.el.ownerSVGElement;
+    const view = svg && svg.viewBox.baseVal;
+    const scale = view && view.width ? view.width / svg.getBoundingClientRect().width : 1;
+    const dx = (was.x - now.x) * scale, dy = (was.y - now.y) * scale;
+    now.el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { duration, easing: "ease-in-out" });
+  }
+}
+
+async function drawBoard(st, view, seat, legal) {
+  const mod = await boardModule(st.match);
+  const ctx = boardContext(st, seat, legal);
+  const before = racerPlaces();
   try {
     $("board").innerHTML = mod.draw(view, ctx);
   } catch (e) {
     console.error(e);
     $("board").innerHTML = generic.draw(view, ctx);
   }
+  if (!replayMode) animateRacers(before);
   for (const el of $("board").querySelectorAll("[data-action]")) {
-    el.classList.toggle("clickable", ctx.legal.includes(el.dataset.action));
+    const on = ctx.legal.includes(el.dataset.action);
+    el.classList.toggle("clickable", on);
+    if (on) {
+      el.setAttribute("role", "button");
+      el.setAttribute("tabindex", "0");
+      el.setAttribute("aria-label", actionLabel(st, el.dataset.action, seat));
+    }
   }
+}
+
+// The button text of an action: the game's phrase, seats by their names, without "P2: " on P2's own buttons.
+function actionLabel(st, action, seat) {
+  let text = (st.labels && st.labels[action]) || action;
+  if (seat !== null && seat !== undefined) text = text.replace(new RegExp(`^P${seat + 1}: `), "");
+  return named(text, st.match);
+}
+
+function ready(conn) {
+  return conn && conn.state && !conn.queue.length;
 }
 
 function render() {
   const st = active();
   if (!st) return;
   const m = st.match;
-  document.title = `Slipstream · ${m.title}`;
-  $("match-title").textContent = `${m.title} · ${m.game_name}`;
+  const conn = conns.get(activeKey);
+  const myTurn = playingSeats(m).some((s) => mustChoose(s));
+  document.title = `${myTurn && !replayMode ? "▶ Your turn · " : ""}${m.title} · Slipstream`;
+  alertTurn(myTurn);
+  $("match-title").textContent = m.title === m.game_name ? m.game_name : `${m.title} · ${m.game_name}`;
   $("turn").textContent = turnText(st);
-  $("turn").className = `turn ${st.legal.length ? "mine" : ""}`;
+  $("turn").className = `turn ${st.legal.length && !replayMode ? "mine" : ""}`;
+  document.querySelector("main.match").classList.toggle("lobby-open", m.status === "open");
   renderTabs(st);
   renderCurtain(st);
   renderSeats(st);
   if (!replayMode) {
-    drawBoard(st, st.view, st.seat);
+    const legal = ready(conn) ? st.legal : [];
+    drawBoard(st, st.view, st.seat, legal).then(() => { if (active() === st) renderActions(st, conn); });
     $("board-text-box").hidden = !st.board_text;
     $("board-text").textContent = st.board_text;
-    $("dice").innerHTML = chanceHtml(st.events);
-    renderActions(st);
-    $("hints").innerHTML = st.hints.map((h) => `<li>${esc(h)}</li>`).join("");
+    if (diceShown !== st) { // dice tumble as they land, once per step
+      diceShown = st;
+      $("dice").innerHTML = chanceHtml(st.events);
+      if (SPEEDS[speed]) for (const d of $("dice").querySelectorAll(".die, .playing-card")) d.classList.add("landing");
+    }
+    renderHints(st.hints, m);
+    renderLog(conn.log, m);
   }
-  renderLog();
+  renderPlayControls(st, conn);
   renderResult(st);
+  renderClock();
+}
+
+// The turn timer: the time each player asked to act has left, counting down between messages.
+function renderClock() {
+  const conn = conns.get(activeKey);
+  const st = conn?.state;
+  const box = $("clock");
+  const left = st && !replayMode ? st.turn_left || {} : {};
+  const seats = Object.keys(left).map(Number);
+  box.hidden = !seats.length;
+  if (!seats.length) return;
+  const gone = (Date.now() - (conn.receivedAt || Date.now())) / 1000;
+  const clock = (t) => { const s = Math.max(0, Math.ceil(t - gone)); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
+  box.textContent = `Turn timer (${st.match.turn_seconds} s; out of time, a bot plays the move): `
+    + seats.map((s) => `${seatName(st.match, s)} ${clock(left[s])}`).join(" · ");
+}
+
+// The game's hints for the seat; a long list (a shop, a rules summary) folds under its first line.
+function renderHints(hints, m) {
+  const items = hints.map((h) => `<li>${esc(named(h, m))}</li>`);
+  $("hints").innerHTML = items.length > 4
+    ? `${items[0]}<li><details><summary>${items.length - 1} more lines of help</summary><ul>${items.slice(1).join("")}</ul></details></li>`
+    : items.join("");
+}
+
+// The tab title says it, and (if the player asked for it) a short tone sounds, when a turn begins.
+function alertTurn(myTurn) {
+  const key = myTurn ? `${activeKey}:${active()?.ply}` : null;
+  if (!myTurn || key === lastTurnAlert) { if (!myTurn) lastTurnAlert = null; return; }
+  lastTurnAlert = key;
+  if (!$("sound").checked) return;
+  try {
+    const audio = new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.value = 0.08;
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.15);
+  } catch (e) { /* no audio on this device */ }
 }
 
 function renderTabs(st) {
@@ -205,59 +402,73 @@ function renderTabs(st) {
   if (held.length < 2) { box.innerHTML = ""; return; }
   box.innerHTML = held.map((s) => {
     const pending = st.actor.seats.includes(s) ? " pending" : "";
-    return `<button data-seat="${s}" class="${s === activeKey ? "active" : ""}${pending}">${esc(seatName(st.match, s))}</button>`;
+    return `<button data-seat="${s}" class="${s === activeKey ? "active" : ""}${pending}"><span class="swatch" style="background:${seatColour(s)}"></span> ${esc(seatName(st.match, s))}</button>`;
   }).join("");
   for (const b of box.querySelectorAll("button")) {
-    b.onclick = () => { activeKey = Number(b.dataset.seat); pinned = true; render(); };
+    b.onclick = () => { activeKey = Number(b.dataset.seat); pinned = true; curtain = false; render(); };
   }
 }
 
-function renderActions(st) {
+function renderActions(st, conn) {
   const box = $("actions");
-  if (!st.legal.length) { box.innerHTML = ""; return; }
-  box.innerHTML = st.legal.map((a) => `<button class="action" data-act="${esc(a)}" ${busy ? "disabled" : ""}>${esc(st.labels[a] || a)}</button>`).join("");
+  if (!st.legal.length || !ready(conn)) { box.innerHTML = ""; return; }
+  const auto = st.legal.length === 1;
+  const buttons = st.legal.map((a, i) => {
+    const key = i < 9 ? ` data-key="${i + 1}" aria-keyshortcuts="${i + 1}"` : "";
+    return `<button class="action" data-act="${esc(a)}"${key} ${conn.busy || auto ? "disabled" : ""} title="${esc(a)}">${esc(actionLabel(st, a, st.seat))}</button>`;
+  }).join("") + (auto ? `<span class="muted auto-note">only move: played for you</span>` : "");
+  // many moves that the board offers as spaces, cards or a shop: the buttons stay, folded, for the keyboard
+  const onBoard = new Set([...$("board").querySelectorAll("[data-action].clickable")].map((el) => el.dataset.action));
+  const fold = st.legal.length > 6 && st.legal.filter((a) => onBoard.has(a)).length >= st.legal.length / 2;
+  box.innerHTML = fold
+    ? `<details class="all-moves"><summary>All ${st.legal.length} moves as buttons (or click them on the board)</summary><div class="actions">${buttons}</div></details>`
+    : buttons;
   for (const b of box.querySelectorAll("button")) b.onclick = () => act(b.dataset.act);
 }
 
-function act(action) {
-  const conn = conns.get(activeKey);
+function act(action, key = activeKey) {
+  const conn = conns.get(key);
   const st = conn?.state;
-  if (!st || busy || !st.legal.includes(action)) return;
-  busy = true;
-  conn.ws.send(JSON.stringify({ type: "act", action, ply: st.ply, id: `${activeKey}-${st.ply}-${Math.random().toString(36).slice(2, 8)}` }));
-  renderActions(st);
+  if (!st || conn.busy || !st.legal.includes(action) || conn.queue.length || conn.ws.readyState !== WebSocket.OPEN) return false;
+  conn.busy = true;
+  conn.mine = true;
+  conn.ws.send(JSON.stringify({ type: "act", action, ply: st.ply, id: `${key}-${st.ply}-${Math.random().toString(36).slice(2, 8)}` }));
+  if (key === activeKey) renderActions(st, conn);
+  return true;
 }
 
 function renderSeats(st) {
   const m = st.match;
   const held = heldSeats();
+  const botOptions = m.bots.map((b) => `<option value="${esc(b)}">${esc((m.bot_labels || {})[b] || b)}</option>`).join("");
   $("seat-list").innerHTML = m.seats.map((s) => {
-    const colour = SEAT_COLOURS[s.seat % SEAT_COLOURS.length];
     let who = s.kind === "open" ? "<i>open</i>" : esc(s.name);
     if (s.kind === "bot") who += ' <span class="tag">bot</span>';
-    if (held.includes(s.seat)) who += ' <span class="tag you">you</span>';
+    if (s.kind === "resigned") who += ' <span class="tag">resigned</span>';
+    if (held.includes(s.seat) && s.kind === "human") who += ' <span class="tag you">you</span>';
     const join = m.status === "open" && s.kind === "open"
-      ? `<input class="join-name" data-seat="${s.seat}" placeholder="name" maxlength="40"><button class="join" data-seat="${s.seat}">Join</button>` : "";
-    const botOptions = m.bots.map((b) => `<option>${esc(b)}</option>`).join("");
+      ? `<input class="join-name" data-seat="${s.seat}" placeholder="your name" maxlength="40" aria-label="name for seat ${s.seat + 1}"><button class="join" data-seat="${s.seat}">Join</button>` : "";
     let bot = "";
     if (m.status === "open" && tokens.host && s.kind !== "human") {
-      bot = `<select class="bot-pick" data-seat="${s.seat}"><option value="">${s.kind === "bot" ? "remove bot" : "add bot…"}</option>${botOptions}</select>`;
-    } else if (m.status === "running" && tokens.host && s.kind === "human") {
+      bot = `<select class="bot-pick" data-seat="${s.seat}" aria-label="bot for seat ${s.seat + 1}"><option value="">${s.kind === "bot" ? "remove bot" : "add bot…"}</option>${botOptions}</select>`;
+    } else if (m.status === "running" && tokens.host && s.kind === "human" && !held.includes(s.seat)) {
       bot = `<select class="bot-pick" data-seat="${s.seat}" title="if this player has left"><option value="">hand to a bot…</option>${botOptions}</select>`;
     }
-    return `<li><span class="swatch" style="background:${colour}"></span>Seat ${s.seat + 1}: ${who} ${join} ${bot}</li>`;
+    return `<li data-seat="${s.seat}"><span class="swatch" style="background:${seatColour(s.seat)}"></span>Seat ${s.seat + 1}: ${who} ${join} ${bot}</li>`;
   }).join("");
   for (const b of document.querySelectorAll("button.join")) b.onclick = () => join(Number(b.dataset.seat));
   for (const sel of document.querySelectorAll("select.bot-pick")) {
     sel.onchange = () => {
       if (m.status === "running" && !sel.value) return;
-      if (m.status === "running" && !confirm(`Hand seat ${Number(sel.dataset.seat) + 1} to the ${sel.value} bot for the rest of the race?`)) return;
+      if (m.status === "running" && !confirm(`Hand seat ${Number(sel.dataset.seat) + 1} to a bot for the rest of the race?`)) return;
       setBot(Number(sel.dataset.seat), sel.value || null);
     };
   }
   const hc = $("host-controls");
   if (m.status === "open" && tokens.host) {
-    hc.innerHTML = `<button id="start-btn">Start race</button>`;
+    const empty = m.seats.filter((s) => s.kind === "open").map((s) => s.seat + 1);
+    hc.innerHTML = `<button id="start-btn" ${empty.length ? "disabled" : ""}>Start race</button>`
+      + (empty.length ? ` <span class="muted">Seat${empty.length > 1 ? "s" : ""} ${empty.join(", ")} ${empty.length > 1 ? "are" : "is"} empty: a player joins or you add a bot.</span>` : "");
     $("start-btn").onclick = start;
   } else hc.innerHTML = "";
 }
@@ -270,26 +481,90 @@ async function join(seat) {
     saveTokens(matchId, tokens);
     activeKey = seat;
     setupConnections();
-  } catch (e) { toast(`${e.code}: ${e.message}`); }
+  } catch (e) { toast(e.message); }
 }
 
 async function setBot(seat, bot) {
   try { await api("POST", `/api/matches/${matchId}/seats/${seat}/bot`, { bot }, tokens.host); }
-  catch (e) { toast(`${e.code}: ${e.message}`); }
+  catch (e) { toast(e.message); }
 }
 
 async function start() {
   try { await api("POST", `/api/matches/${matchId}/start`, undefined, tokens.host); }
-  catch (e) { toast(`${e.code}: ${e.message}`); }
+  catch (e) { toast(e.message); }
 }
 
-function renderLog() {
-  const conn = conns.get(activeKey);
-  if (!conn) return;
+// The rule tag of a log entry links to the paragraph of our rules text it names.
+function ruleHtml(rule, m) {
+  if (!rule) return "";
+  const href = `/rules/${encodeURIComponent(m.game)}?rule=${encodeURIComponent(rule)}`;
+  return ` <a class="rule" href="${href}" target="_blank" rel="noopener" title="open the rule: ${esc(rule)}">${esc(rule)}</a>`;
+}
+
+function renderLog(log, m) {
   const box = $("log");
-  box.innerHTML = conn.log.slice(-200).map((entry) => entry.events.map((e) =>
-    `<li><span class="ply">${entry.ply}</span> ${esc(e.text)}${e.rule ? ` <span class="rule">${esc(e.rule)}</span>` : ""}</li>`).join("")).join("");
+  box.innerHTML = log.slice(-200).map((entry) => entry.events.map((e) =>
+    `<li><span class="ply">${entry.ply}</span> ${esc(named(e.text, m))}${ruleHtml(e.rule, m)}</li>`).join("")).join("");
   box.scrollTop = box.scrollHeight;
+}
+
+function renderPlayControls(st, conn) {
+  const box = $("play-controls");
+  const m = st.match;
+  const seat = typeof activeKey === "number" ? activeKey : null;
+  const playing = seat !== null && m.status === "running" && playingSeats(m).includes(seat);
+  const undoSeat = undoableSeat(m);
+  $("undo-btn").hidden = undoSeat === null || !!replayMode;
+  $("undo-btn").textContent = undoSeat !== null && heldSeats().length > 1 ? `Undo ${seatName(m, undoSeat)}'s step` : "Undo";
+  $("resign-btn").hidden = !playing || !!replayMode;
+  $("rematch-btn").hidden = !(m.status === "finished" && (heldSeats().length || tokens.host));
+  box.hidden = $("undo-btn").hidden && $("resign-btn").hidden && $("rematch-btn").hidden;
+}
+
+// The seat whose last step this browser may take back: the shown seat's, else (hot-seat) another held seat's.
+function undoableSeat(m) {
+  if (m.status !== "running") return null;
+  const seats = playingSeats(m);
+  const order = seats.includes(activeKey) ? [activeKey, ...seats.filter((s) => s !== activeKey)] : seats;
+  return order.find((s) => ready(conns.get(s)) && conns.get(s).state.can_undo) ?? null;
+}
+
+async function undo() {
+  const seat = undoableSeat(active().match);
+  const st = conns.get(seat)?.state;
+  if (!st) return;
+  const conn = conns.get(seat);
+  conn.undoing = true;
+  try {
+    await api("POST", `/api/matches/${matchId}/undo`, { ply: st.ply }, tokens.seats[seat]);
+  } catch (e) {
+    conn.undoing = false;
+    toast(e.message);
+  }
+}
+
+async function resign() {
+  const seat = activeKey;
+  if (!confirm(`Resign ${seatName(active().match, seat)}'s seat? A bot plays it to the end and it is ranked last.`)) return;
+  try { await api("POST", `/api/matches/${matchId}/resign`, {}, tokens.seats[seat]); }
+  catch (e) { toast(e.message); }
+}
+
+async function rematch() {
+  try {
+    const seats = heldSeats();
+    let next = null;
+    const mine = { host: null, seats: {} };
+    for (const seat of seats.length ? seats : [null]) {
+      const token = seat === null ? tokens.host : tokens.seats[seat];
+      const r = await api("POST", `/api/matches/${matchId}/rematch`, seat === null ? {} : { seat }, token);
+      next = r.id;
+      if (r.token) mine.seats[r.seat] = r.token;
+    }
+    mine.host = tokens.host; // the rematch keeps the host's token
+    saveTokens(next, mine);
+    location.href = `/m/${next}`;
+  } catch (e) { toast(e.message); }
 }
 
 function renderResult(st) {
@@ -297,9 +572,11 @@ function renderResult(st) {
   const box = $("result");
   if (!st.result) { box.hidden = true; $("replay").hidden = true; return; }
   box.hidden = false;
-  const winners = st.result.winners.map((s) => seatName(m, s)).join(", ") || "nobody";
-  box.innerHTML = `<h3>Result</h3><p>Winner: <b>${esc(winners)}</b> (${esc(st.result.reason)})</p>
-    <ol>${st.result.order.map((s) => `<li>${esc(seatName(m, s))}</li>`).join("")}</ol>`;
+  const order = shownOrder(m, st.result);
+  const winners = st.result.winners.filter((s) => m.seats[s].kind !== "resigned");
+  const won = winners.length ? winners : [order[0]];
+  box.innerHTML = `<h3>Result</h3><p>Winner: <b>${esc(won.map((s) => seatName(m, s)).join(", "))}</b> (${esc(named(st.result.reason, m))})</p>
+    <ol>${order.map((s) => `<li><span class="swatch" style="background:${seatColour(s)}"></span> ${esc(placeName(m, s))}</li>`).join("")}</ol>`;
   const rp = $("replay");
   if (rp.hidden) {
     rp.hidden = false;
@@ -318,15 +595,21 @@ async function showReplay(ply) {
   try {
     const r = await api("GET", `/api/matches/${matchId}/replay?ply=${ply}${seat === "" ? "" : `&seat=${seat}`}`);
     replayMode = { ply, total: r.total };
+    const m = r.match;
     $("rp-slider").max = r.total;
     $("rp-slider").value = ply;
-    $("rp-label").textContent = `move ${ply} / ${r.total}${r.action ? ` · ${r.action}` : ""}`;
-    await drawBoard(r, r.view, r.seat);
+    $("rp-label").textContent = `move ${ply} / ${r.total}${r.action_label ? ` · ${named(r.action_label, m)}` : ""}`;
+    await drawBoard(r, r.view, r.seat, []);
     $("board-text-box").hidden = !r.board_text;
     $("board-text").textContent = r.board_text;
     $("dice").innerHTML = chanceHtml(r.events);
-    $("actions").innerHTML = r.events.map((e) => `<div class="replay-event">${esc(e.text)} <span class="rule">${esc(e.rule)}</span></div>`).join("");
-  } catch (e) { toast(`${e.code}: ${e.message}`); }
+    diceShown = null;
+    $("actions").innerHTML = r.events.map((e) => `<div class="replay-event">${esc(named(e.text, m))}${ruleHtml(e.rule, m)}</div>`).join("");
+    $("hints").innerHTML = "";
+    renderLog(r.log, m);
+    $("turn").textContent = turnText(r);
+    $("turn").className = "turn";
+  } catch (e) { toast(e.message); }
 }
 
 function wireReplay() {
@@ -339,6 +622,21 @@ function wireReplay() {
   $("rp-seat").onchange = () => showReplay(cur());
 }
 
+// Keyboard: 1-9 take the action on that button, u undoes, Enter/Space on a board space or card takes it.
+function onKey(e) {
+  if (curtain || e.target.matches("input, select, textarea")) return;
+  if (e.key === "u" && !$("undo-btn").hidden) { undo(); return; }
+  if ((e.key === "Enter" || e.key === " ") && e.target.dataset && e.target.dataset.action) {
+    e.preventDefault();
+    if (!replayMode) act(e.target.dataset.action);
+    return;
+  }
+  if (/^[1-9]$/.test(e.key)) {
+    const b = document.querySelectorAll("#actions button.action")[Number(e.key) - 1];
+    if (b && !b.disabled) b.click();
+  }
+}
+
 function main() {
   $("share-link").value = location.href;
   $("copy-link").onclick = () => { navigator.clipboard?.writeText(location.href); toast("Link copied", "info"); };
@@ -346,7 +644,16 @@ function main() {
     const target = e.target.closest("[data-action]");
     if (target && !replayMode) act(target.dataset.action);
   });
+  document.addEventListener("keydown", onKey);
+  $("speed").value = speed;
+  $("speed").onchange = () => { speed = $("speed").value; localStorage.setItem("slipstream:speed", speed); };
+  $("sound").checked = localStorage.getItem("slipstream:sound") === "on";
+  $("sound").onchange = () => localStorage.setItem("slipstream:sound", $("sound").checked ? "on" : "off");
+  $("undo-btn").onclick = undo;
+  $("resign-btn").onclick = resign;
+  $("rematch-btn").onclick = rematch;
   wireReplay();
+  setInterval(renderClock, 1000);
   $("curtain-show").onclick = () => { curtain = false; render(); };
   setupConnections();
 }

@@ -444,3 +444,35 @@ def test_an_enemy_peg_on_an_abandoned_vehicle_does_not_brawl() -> None:
     s = enemy_die(s, "peg")
     assert s.peg_on[1] == old
     assert piece_at(s, 6, 3).enemy_peg and not piece_at(s, 5, 3).enemy_peg
+
+
+@pytest.mark.parametrize(("difficulty", "counts"), [("easy", (4, 4, 1)), ("standard", (3, 3, 1)),
+                                                     ("hard", (2, 3, 1)), ("beast", (2, 2, 1))])
+def test_difficulty_deck_sizes_and_level_order(difficulty: str, counts: tuple[int, int, int]) -> None:
+    """Difficulty and Setup (the Stunt deck): Easy 4+4, Standard 3+3, Hard 2+3, It's a Beast! 2+2 Level
+    1 and 2 cards over the Level 3 card; the first card drawn is a Level 1 card, each equally likely."""
+    s = slipstream.load("highway-heist", players=2, difficulty=difficulty).start(seed=3)
+    assert isinstance(s, HeistState)
+    assert s.stunts_left == counts
+    odds = dict(s.chance_outcomes())
+    assert odds == pytest.approx({f"stunt-card:ta-s1{x}": 0.25 for x in "abcd"})
+
+
+def test_level_2_after_level_1_and_the_level_3_card_last() -> None:
+    """Setup (the Stunt deck): Level 2 cards lie under the Level 1 cards and the Level 3 card at the
+    bottom: once the Level 1 cards are drawn the next is an unseen Level 2 card; after them, the
+    Level 3 card for certain."""
+    s = new(stunt="ta-s1a").copy()
+    s.stunts_left = (0, 3, 1)
+    s.stunt_drawn = ("ta-s1a", "ta-s1b", "ta-s1c")
+    s.stunt_row = ("ta-s1c", "ta-s1b", "ta-s1a")
+    s = end_round(s)
+    assert dict(s.chance_outcomes()) == pytest.approx({f"stunt-card:ta-s2{x}": 0.25 for x in "abcd"})
+    s = s.copy()
+    s.stunts_left = (0, 0, 1)
+    s.stunt_drawn = (*s.stunt_drawn, "ta-s2a", "ta-s2b", "ta-s2c")
+    s.stunt_row = ("ta-s2c", "ta-s2b", "ta-s2a")
+    s = end_round(s)
+    assert s.chance_outcomes() == [("stunt-card:ta-s3", 1.0)]
+    s = s.apply("stunt-card:ta-s3")
+    assert s.stunt_row[0] == "ta-s3"

@@ -111,14 +111,14 @@ def test_assist_onto_four_dice_adds_just_one() -> None:
 
 def test_boost_cap_is_three() -> None:
     """Getting Boost Tokens, IMPORTANT: at most three Boost tokens; a Stunt success at the cap gives the
-    player nothing more."""
+    player nothing more, and Take Boost Token is not offered."""
     s = arrange(new(stunt="ta-s1b", **DOM_DRIFTER), vehicles={0: (3, 3), 1: (9, 6)}, suvs=[(4, 3)],
                 main={"tank": (12, 1)}).copy()
     s.boost_supply -= 1
     s.boost = (3, s.boost[1])
     s = roll(s.apply("stunt:ta-s1b@c4l3"), 3)
     assert s.boost[0] == 3
-    assert "take-boost" not in s.legal_actions() or s.apply("take-boost").boost[0] == 3
+    assert "take-boost" not in s.legal_actions()      # nothing to take at the cap
 
 
 def test_roman_holds_five() -> None:
@@ -171,8 +171,8 @@ def test_team_orders_pegs_and_can_strand_the_enemy_peg() -> None:
     s = arrange(new(players=3, characters="dom,brian,letty", vehicles="street-drifter,exotic-supercar,import-racer"),
                 vehicles={0: (3, 3), 1: (9, 6), 2: (9, 1)}, suvs=[(4, 3), (5, 4)], pegs=[(4, 3)],
                 on_top={1: (4, 3), 2: (5, 4)}, main={"tank": (12, 5)})
-    # the Drifter (3,3) carries nobody on top but is ... the other neighbour of (4,3) is the SUV at (5,4)
-    # with Letty on it: one slot left. The Drifter is adjacent too: give it an Enemy Peg so it is closed.
+    # the neighbours of (4,3): the SUV at (5,4) with Letty on top (one slot left) and the Drifter, which
+    # gets an Enemy Peg below so that no Enemy Peg may join it
     s = s.copy()
     drifter = s.pv[0]
     s.pieces = tuple(p._replace(enemy_peg=True) if i == drifter else p for i, p in enumerate(s.pieces))
@@ -476,3 +476,17 @@ def test_level_2_after_level_1_and_the_level_3_card_last() -> None:
     assert s.chance_outcomes() == [("stunt-card:ta-s3", 1.0)]
     s = s.apply("stunt-card:ta-s3")
     assert s.stunt_row[0] == "ta-s3"
+
+
+def test_between_turns_the_first_seat_orders_the_pegs_for_the_team() -> None:
+    """End of Round, Road Maintenance, and Wrecks: a Wreck's path destroys an Enemy SUV carrying an Enemy
+    Peg and P2's peg; the only vehicle near has one slot, so the order decides who gets it. Between
+    turns the first seat decides for the team (HH-X2, HH-X3)."""
+    s = arrange(new(**DOM_DRIFTER), vehicles={0: (11, 1), 1: (11, 6)}, suvs=[(6, 4), (6, 5), (10, 1)],
+                wrecks=[(8, 4)], pegs=[(6, 4)], on_top={0: (6, 5), 1: (6, 4)}, main={"tank": (12, 3)})
+    s = end_round(s)
+    assert s.stage is Stage.CHOICE and s.actor == 0 and s.legal_actions() == ["first:1", "first:enemy"]
+    player_first = s.apply("first:1")
+    assert player_first.peg_on[1] == index_at(player_first, 6, 5) and not piece_at(player_first, 6, 5).enemy_peg
+    enemy_first = s.apply("first:enemy")
+    assert piece_at(enemy_first, 6, 5).enemy_peg and enemy_first.peg_on[1] == index_at(enemy_first, 10, 1)

@@ -490,3 +490,15 @@ def test_between_turns_the_first_seat_orders_the_pegs_for_the_team() -> None:
     assert player_first.peg_on[1] == index_at(player_first, 6, 5) and not piece_at(player_first, 6, 5).enemy_peg
     enemy_first = s.apply("first:enemy")
     assert piece_at(enemy_first, 6, 5).enemy_peg and enemy_first.peg_on[1] == index_at(enemy_first, 10, 1)
+
+
+def test_suvs_move_toward_the_active_vehicle_even_with_its_driver_on_foot() -> None:
+    """Enemy SUV, Move: an SUV not adjacent to a Player Vehicle moves one space toward the Active Player
+    Vehicle even if the Active Player's character is on foot; a peg on a moving SUV rides along."""
+    s = arrange(new(**DOM_DRIFTER), vehicles={0: (5, 3), 1: (1, 6)}, suvs=[(2, 3), (9, 5)], on_top={0: (9, 5)},
+                main={"tank": (12, 1)})
+    rider = index_at(s, 9, 5)
+    s = enemy_die(s, "suv")
+    assert piece_at(s, 3, 3).kind == SUV                       # straight East toward the Drifter
+    assert s.pieces[rider].space == sp(8, 4)                   # diagonally toward it, not toward Dom
+    assert s.peg_on[0] == rider

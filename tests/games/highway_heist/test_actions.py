@@ -99,11 +99,15 @@ def test_leap_back_behind_the_wheel_or_on_top() -> None:
     assert rules.manned(top.apply("leap:wheel"), 0)
 
 
-def test_han_parkour_leaps_one_further() -> None:
-    """Han's Parkour (HH-G6): Leap range = Athletics + 1."""
-    s = arrange(new(**HAN_DRIFTER), vehicles={0: (1, 3), 1: (8, 6)}, suvs=[(5, 3)], main={"tank": (12, 1)})
+def test_han_leaps_only_within_his_athletics() -> None:
+    """Leap, EXAMPLE, with the Player 1 the content derives for it (Han with the Street Drifter,
+    Athletics 3): Enemy SUV B four spaces away is out of reach, so Parkour adds no Leap range (HH-G6)."""
+    s = arrange(new(**HAN_DRIFTER), vehicles={0: (1, 3), 1: (8, 6)}, suvs=[(5, 3), (4, 2)],
+                main={"tank": (12, 1)})
     assert rules.rating(s, 0, rules.ATHLETICS) == 3
-    assert "leap:c5l3" in s.legal_actions()
+    leaps = [a for a in s.legal_actions() if a.startswith("leap:")]
+    assert "leap:c5l3" not in leaps
+    assert "leap:c4l2" in leaps
 
 
 def test_ram_example_the_enemy_peg_has_nowhere_to_go() -> None:

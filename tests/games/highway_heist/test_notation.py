@@ -31,5 +31,8 @@ def test_examples() -> None:
     assert notation.parse("stunt:ta-s1a@c4l2") == notation.Action(Verb.STUNT, (4, 2), "ta-s1a")
     assert notation.parse("effort:2s1b0x").dice == (2, 1, 0)
     assert notation.parse("enemy-die:main_left").name == "main_left"
+    for order in ("first:0", "first:enemy"):
+        assert notation.text(notation.parse(order)) == order
+    assert notation.first(-1) == "first:enemy" and notation.first(2) == "first:2"
     with pytest.raises(ValueError, match="not a space"):
         notation.parse_space("d5l3")

@@ -9,8 +9,6 @@ checked and turned into a typed ``Line`` here, once, so the rules never read a s
 
 from __future__ import annotations
 
-import json
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
@@ -18,6 +16,7 @@ from typing import Any, Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from slipstream.engine.errors import ContentError
+from slipstream.games.content_file import read_content_file
 
 DEFAULT_PATH = Path(__file__).with_name("content.toml")
 
@@ -495,15 +494,7 @@ def load_content(path: str | Path | None = None) -> Content:
     source = str(p)
     if p == DEFAULT_PATH and source in _CACHE:
         return _CACHE[source]
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ContentError(source, "file", "path", f"cannot be read ({exc.strerror or exc})") from None
-    try:
-        data: Any = json.loads(text) if p.suffix.lower() == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ContentError(source, "file", "syntax", str(exc)) from None
-    content = parse_content(data, source)
+    content = parse_content(read_content_file(p), source)
     if p == DEFAULT_PATH:
         _CACHE[source] = content
     return content

@@ -13,6 +13,7 @@ Spaces are written ``c<column>l<lane>`` (column 1 is the West end, lane 1 the No
     <seat>:take-slam | <seat>:pass   Dom's Family First: take a slam aimed at an adjacent team mate
     to:<space>  follow  stay  dir:<direction>  peg:<space>  slam:<space>  remove:<space>  remove:none
     ramsey:<space>                   choices inside an action or an enemy effect
+    first:<seat> | first:enemy       the team: whose peg moves off a destroyed vehicle first
     effort:<S>s<B>b<X>x  enemy-die:<face>  enemy-card:<card>  stunt-card:<card>     chance
 """
 
@@ -58,6 +59,7 @@ class Verb(enum.Enum):
     REROLL = "reroll"
     TECH = "tech"
     TAKE_SLAM = "take-slam"
+    FIRST = "first"
 
 
 SPACE_VERBS = (Verb.DRIVE, Verb.LEAP, Verb.RAM, Verb.FORCE, Verb.TO, Verb.PEG, Verb.SLAM, Verb.REMOVE, Verb.RAMSEY)
@@ -142,6 +144,11 @@ def effort(successes: int, boosts: int, blanks: int) -> str:
 
 def seated(seat: int, verb: Verb) -> str:
     return f"{seat}:{verb.value}"
+
+
+def first(seat: int) -> str:
+    """``first:<seat>`` (that player's peg moves first) or ``first:enemy`` (seat -1: the Enemy Peg)."""
+    return f"{Verb.FIRST.value}:{'enemy' if seat < 0 else seat}"
 
 
 def text(action: Action) -> str:

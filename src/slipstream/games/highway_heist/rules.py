@@ -72,6 +72,7 @@ class TaskKind(enum.IntEnum):
     ACTION = 13
     ROAD_MAINTENANCE = 14
     FAMILY_FIRST = 15
+    PEG_ORDER = 16
 
 
 class Task(NamedTuple):
@@ -122,6 +123,7 @@ class ChoiceKind(enum.IntEnum):
     RAMSEY = 7
     FREE_LEAP = 8
     ENEMY_PEG = 9
+    PEG_ORDER = 10
 
 
 class Choice(NamedTuple):
@@ -272,8 +274,10 @@ def roll_bonus(s: HeistState, seat: int) -> int:
 
 
 def leap_range(s: HeistState, seat: int) -> int:
-    """Leap: within the Athletics Rating; Han's Parkour adds 1 (HH-G6)."""
-    return rating(s, seat, ATHLETICS) + (1 if s.g.characters[seat].power == "parkour" else 0)
+    """Leap: within the Athletics Rating, for every character. Han's Parkour adds no range (HH-G6): the
+    content's own check makes Player 1 of the Leap example Han with the Street Drifter (Athletics 3),
+    and the example puts a vehicle four spaces away out of reach."""
+    return rating(s, seat, ATHLETICS)
 
 
 def family_first_seat(s: HeistState, victim: int) -> int:
@@ -640,8 +644,9 @@ def lose_vehicle(s: HeistState, piece: int, events: list[Event]) -> None:
 
 
 def displace_pegs(s: HeistState, piece: int, was: Piece, events: list[Event]) -> None:
-    """Wrecks: an Enemy Peg moves to an adjacent vehicle, Player Pegs to the nearest vehicle; the
-    players move first (FAQ: the team decides the order; HH decision: Player Pegs first)."""
+    """Wrecks: an Enemy Peg moves to an adjacent vehicle, Player Pegs to the nearest vehicle. When more
+    than one peg must move, the team decides the order (Wrecks; FAQ Enemy Effects 3): a ``PEG_ORDER``
+    task asks it when the order could matter (HH-X3)."""
     tasks = []
     for seat, on in enumerate(s.peg_on):
         if on == piece or (on == BEHIND_WHEEL and s.pv[seat] < 0 and was.owner == seat and was.kind != ABANDONED
@@ -650,7 +655,51 @@ def displace_pegs(s: HeistState, piece: int, was: Piece, events: list[Event]) ->
             tasks.append(Task(TaskKind.RELOCATE, was.space, seat))
     if was.enemy_peg:
         tasks.append(Task(TaskKind.ENEMY_RELOCATE, was.space))
+    if len(tasks) > 1:
+        tasks.insert(0, Task(TaskKind.PEG_ORDER, was.space))
     push_front(s, *tasks)
+
+
+def pending_relocations(s: HeistState, origin: int) -> list[Task]:
+    """The peg moves off the vehicle that was at ``origin`` still waiting at the front of the queue."""
+    pending = []
+    for task in s.queue:
+        if task.kind not in (TaskKind.RELOCATE, TaskKind.ENEMY_RELOCATE) or task.a != origin:
+            break
+        pending.append(task)
+    return pending
+
+
+def relocation_options(s: HeistState, task: Task) -> set[int]:
+    """Every vehicle the peg of ``task`` could move to now (before the team's or owner's choice)."""
+    if task.kind is TaskKind.RELOCATE:
+        return set(player_peg_options(s, task.a))
+    return {i for i in range(len(s.pieces)) if enemy_peg_fits(s, i) and dist(s, task.a, s.pieces[i].space) == 1}
+
+
+def order_pegs(s: HeistState, origin: int) -> None:
+    """Wrecks, FAQ Enemy Effects 3: the team (the Active Player) chooses which displaced peg moves next,
+    asked only when the order could matter: some vehicle within reach of several of them has fewer
+    free slots than the pegs that could go there (otherwise every order ends the same)."""
+    pending = pending_relocations(s, origin)
+    reach = [relocation_options(s, task) for task in pending]
+    for piece in set().union(*reach):
+        free = ROOF_SLOTS - pegs_on(s, piece) - s.pieces[piece].enemy_peg
+        if sum(1 for options in reach if piece in options) > free:
+            options = sorted(notation.first(task.seat if task.kind is TaskKind.RELOCATE else -1) for task in pending)
+            ask(s, Choice(ChoiceKind.PEG_ORDER, s.active, tuple(options), origin))
+            return
+
+
+def move_peg_first(s: HeistState, origin: int, seat: int) -> None:
+    """The team's answer: the peg of ``seat`` (-1: the Enemy Peg) moves off ``origin`` next; the order of
+    the others is asked again if it still matters."""
+    pending = pending_relocations(s, origin)
+    rest = s.queue[len(pending):]
+    first = next(t for t in pending if (t.seat if t.kind is TaskKind.RELOCATE else -1) == seat)
+    others = tuple(t for t in pending if t is not first)
+    order = (Task(TaskKind.PEG_ORDER, origin),) if len(others) > 1 else ()
+    s.queue = (first, *order, *others, *rest)
 
 
 def push_front(s: HeistState, *tasks: Task) -> None:
@@ -661,20 +710,28 @@ def relocate_player_peg(s: HeistState, seat: int, origin: int, events: list[Even
     """Wrecks: the Player Peg goes on top of the nearest vehicle with an available slot; the player
     chooses among equally near ones (the team decides; HH decision: the peg's owner). Never the vehicle
     it leaves (a Brawl moves the peg off it), nor, off a Semi roof, the other Semi roof (content 6.2)."""
+    options = player_peg_options(s, origin)
+    if not options:
+        events.append(Event("peg", f"{s.g.seat_name(seat)} finds no vehicle with a free slot", "Wrecks"))
+        return
+    if len(options) == 1:
+        place_player_peg(s, seat, options[0], events)
+    else:
+        ask(s, Choice(ChoiceKind.PEG, seat, tuple(sorted(notation.at(notation.Verb.PEG, *_cl(s, s.pieces[i].space))
+                                                         for i in options))))
+
+
+def player_peg_options(s: HeistState, origin: int) -> list[int]:
+    """The nearest vehicles with an available slot for a Player Peg moving off ``origin`` (Wrecks):
+    never the vehicle it leaves, nor, off a Semi roof, the other Semi roof (content 6.2)."""
     left = occupancy(s).get(origin, -1)
     semi = left >= 0 and s.pieces[left].kind in (CAB, TRAILER)
     options = [i for i in range(len(s.pieces)) if free_slot(s, i) and s.pieces[i].space != origin
                and not (semi and s.pieces[i].kind in (CAB, TRAILER))]
     if not options:
-        events.append(Event("peg", f"{s.g.seat_name(seat)} finds no vehicle with a free slot", "Wrecks"))
-        return
+        return []
     best = min(dist(s, origin, s.pieces[i].space) for i in options)
-    nearest = [i for i in options if dist(s, origin, s.pieces[i].space) == best]
-    if len(nearest) == 1:
-        place_player_peg(s, seat, nearest[0], events)
-    else:
-        ask(s, Choice(ChoiceKind.PEG, seat, tuple(sorted(notation.at(notation.Verb.PEG, *_cl(s, s.pieces[i].space))
-                                                         for i in nearest))))
+    return [i for i in options if dist(s, origin, s.pieces[i].space) == best]
 
 
 def _cl(s: HeistState, space: int) -> tuple[int, int]:

@@ -689,6 +689,8 @@ class HeistState(State):
                 self.peg_on = replaced(self.peg_on, choice.seat, taken[space])
                 events.append(Event("leap", f"{self.g.seat_name(choice.seat)} leaps to {rules.name(self, space)} "
                                     "(Parkour)", "Special Powers"))
+        elif kind is ChoiceKind.PEG_ORDER:
+            rules.move_peg_first(self, choice.a, -1 if act.name == "enemy" else int(act.name))
         elif kind is ChoiceKind.RAMSEY:
             self.ramsey = taken[space]
             events.append(Event("ramsey", f"Ramsey moves to the vehicle at {rules.name(self, space)}",
@@ -773,6 +775,8 @@ class HeistState(State):
             rules.relocate_enemy_peg(self, task.a, events)
         elif kind is TaskKind.RAMSEY:
             rules.move_ramsey(self, task.a, events)
+        elif kind is TaskKind.PEG_ORDER:
+            rules.order_pegs(self, task.a)
         elif kind is TaskKind.FAMILY_FIRST:
             dom = rules.family_first_seat(self, task.seat)
             if dom >= 0:

@@ -91,6 +91,8 @@ def test_describe_action_labels() -> None:
     assert describe_action("act:open-door") == "attempt the scenario action open-door"
     assert describe_action("effort:2s1b1x") == "the Effort Dice show 2 success, 1 boost, 1 blank"
     assert describe_action("remove:none") == "remove no Enemy Peg"
+    assert describe_action("first:1") == "move P2's Player Peg first"
+    assert describe_action("first:enemy") == "move the Enemy Peg first"
     assert describe_action("nonsense") == "nonsense"
 
 

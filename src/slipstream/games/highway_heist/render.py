@@ -170,6 +170,9 @@ def describe_action(action: str) -> str:
         return f"the Enemy Die shows {act.name}"
     if verb is Verb.ENEMY_CARD:
         return f"Enemy card {act.name}"
+    if verb is Verb.FIRST:
+        moved = "the Enemy Peg" if act.name == "enemy" else f"P{int(act.name) + 1}'s Player Peg"
+        return f"{who}move {moved} first"
     return f"Stunt card {act.name}"
 
 

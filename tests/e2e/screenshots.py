@@ -1,7 +1,7 @@
 """The screenshots in docs/screenshots/: each game at the start, mid-race and at the end, on a laptop
 (Ann, seat 1) and on a phone (Bob, seat 2), against a heuristic bot in seat 3, in Debian's Chromium.
 
-    PYTHONPATH=src python -m tests.e2e.screenshots docs/screenshots
+    PYTHONPATH=src python -m tests.e2e.screenshots docs/screenshots [GAME ...]
 
 A real server (Toy Dash not needed) on a temporary SQLite file; both players click their way through
 the race (stopping and finishing early where the game asks, so the race moves on).
@@ -25,6 +25,8 @@ GAMES: dict[str, tuple[dict[str, Any], int]] = {
     "scrap-racer": ({"short": True}, 100),
     "brc-grand-prix": ({"laps": 2}, 45),
     "rev-it-up": ({}, 70),
+    "rush-n-crush": ({}, 60),
+    "highway-heist": ({"difficulty": "easy"}, 60),
 }
 """Each game's options here (a short race) and the step from which its mid-race pictures are taken."""
 PREFER = ("stop", "finish", "keep the item", "do nothing", "dash", "roll", "move", "done", "stay", "safe")
@@ -46,6 +48,7 @@ def race(api: Api, game: str, options: dict[str, Any]) -> tuple[str, str, list[s
 
 
 def step(page: Page) -> bool:
+    page.evaluate("document.querySelectorAll('details.all-moves').forEach(d => { d.open = true; })")
     buttons = page.locator("#actions button.action:not([disabled])")
     labels = buttons.all_inner_texts()
     if not labels:
@@ -63,7 +66,7 @@ def shoot(page: Page, path: Path) -> None:
     page.screenshot(path=str(path))
 
 
-def main(out: Path) -> None:
+def main(out: Path, only: list[str] | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp())
     srv = Server(str(tmp / "shots.sqlite3"), tmp / "server.log").start()
@@ -73,6 +76,8 @@ def main(out: Path) -> None:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             for game, (options, middle_ply) in GAMES.items():
+                if only and game not in only:
+                    continue
                 mid, host, tokens = race(api, game, options)
                 pages = []
                 for seat, size in ((0, DESKTOP), (1, PHONE)):
@@ -91,7 +96,7 @@ def main(out: Path) -> None:
                 shoot(phone, out / f"{game}-start-phone.png")
                 clicks, middle, deadline = 0, False, time.monotonic() + 600
                 while time.monotonic() < deadline:
-                    if all("Race over" in page.inner_text("#turn") for page in pages):
+                    if all(" over — " in page.inner_text("#turn") for page in pages):
                         break
                     moved = [step(page) for page in pages]
                     clicks += sum(moved)
@@ -119,4 +124,4 @@ def main(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots"))
+    main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots"), sys.argv[2:])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
 import re
 import time
@@ -456,3 +457,26 @@ def test_bot_moves_are_paced_animated_and_the_tab_title_calls_you(server: Server
     assert page.evaluate("localStorage.getItem('slipstream:speed')") == "instant"
     assert not errors, errors
     ctx.close()
+
+
+def test_a_cooperative_result_reads_as_the_team_s(server: Server, browser: Browser, shots: Path) -> None:
+    """Highway Heist is won or lost by the team together (rulebook, "Winning and Losing"): the page says
+    "the team wins"/"the team loses" with the reason, and places no seat above another."""
+    errors: list[str] = []
+    api = server.client()
+    mid, host, tokens = api.new_match("highway-heist", players=2, humans=1, difficulty="beast")
+    final = api.play_out(mid, tokens)
+    verdict = "the team wins" if final["result"]["winners"] else "the team loses"
+    ctx = browser.new_context()
+    saved = json.dumps(json.dumps({"host": host, "seats": {"0": tokens[0]}}))
+    ctx.add_init_script(f"localStorage.setItem('slipstream:{mid}', {saved})")
+    page = watch(ctx.new_page(), errors)
+    page.goto(f"{server.url}/m/{mid}")
+    page.wait_for_selector("#result:not([hidden])")
+    turn = page.inner_text("#turn")
+    assert turn.startswith("Game over — " + verdict), turn
+    assert "1." not in turn and "Winner" not in page.inner_text("#result")
+    assert verdict.capitalize() in page.inner_text("#result")
+    page.screenshot(path=str(shots / "team-result.png"))
+    ctx.close()
+    assert not errors

@@ -206,6 +206,7 @@ function placeName(m, s) {
 }
 
 function resultText(m, result) {
+  if (result.team) return `${result.winners.length ? "the team wins" : "the team loses"}: ${named(result.reason, m)}`;
   return shownOrder(m, result).map((s, i) => `${i + 1}. ${placeName(m, s)}`).join(", ");
 }
 
@@ -216,7 +217,7 @@ function turnText(st) {
     const open = m.seats.filter((s) => s.kind === "open").length;
     return open ? `Waiting for players: ${open} open seat${open > 1 ? "s" : ""}` : "All seats filled: the host can start the race";
   }
-  if (st.result) return `Race over — ${resultText(m, st.result)}`;
+  if (st.result) return `${st.result.team ? "Game over" : "Race over"} — ${resultText(m, st.result)}`;
   if (m.status !== "running") return `This race is ${m.status}.`;
   const a = st.actor;
   if (a.kind === "chance") return "Rolling…";
@@ -573,10 +574,16 @@ function renderResult(st) {
   if (!st.result) { box.hidden = true; $("replay").hidden = true; return; }
   box.hidden = false;
   const order = shownOrder(m, st.result);
-  const winners = st.result.winners.filter((s) => m.seats[s].kind !== "resigned");
-  const won = winners.length ? winners : [order[0]];
-  box.innerHTML = `<h3>Result</h3><p>Winner: <b>${esc(won.map((s) => seatName(m, s)).join(", "))}</b> (${esc(named(st.result.reason, m))})</p>
-    <ol>${order.map((s) => `<li><span class="swatch" style="background:${seatColour(s)}"></span> ${esc(placeName(m, s))}</li>`).join("")}</ol>`;
+  const seats = order.map((s) => `<li><span class="swatch" style="background:${seatColour(s)}"></span> ${esc(placeName(m, s))}</li>`).join("");
+  const reason = esc(named(st.result.reason, m));
+  if (st.result.team) {
+    // A cooperative game: the seats win or lose together, and no seat is placed above another.
+    box.innerHTML = `<h3>Result</h3><p><b>${st.result.winners.length ? "The team wins" : "The team loses"}</b> (${reason})</p><ul>${seats}</ul>`;
+  } else {
+    const winners = st.result.winners.filter((s) => m.seats[s].kind !== "resigned");
+    const won = winners.length ? winners : [order[0]];
+    box.innerHTML = `<h3>Result</h3><p>Winner: <b>${esc(won.map((s) => seatName(m, s)).join(", "))}</b> (${reason})</p><ol>${seats}</ol>`;
+  }
   const rp = $("replay");
   if (rp.hidden) {
     rp.hidden = false;

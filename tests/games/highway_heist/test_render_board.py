@@ -17,7 +17,7 @@ import slipstream
 from slipstream.engine.hooks import hooks_of
 from slipstream.games.highway_heist.render import board, describe_action, hints
 from slipstream.games.highway_heist.state import Stage
-from tests.playout import random_states
+from tests.playout import random_action, random_states
 
 from .helpers import arrange, new
 
@@ -141,3 +141,16 @@ def test_browser_board_draws_the_chopper_ramsey_and_cargo(tmp_path: Path) -> Non
     semi = new(scenario="semi-heist")
     html = _draw(semi.view(None), [], tmp_path)
     assert "CAB" in html and "TRAILER" in html and "Cargo in the Semi 4" in html
+
+
+def test_browser_board_names_the_enemy_cards_in_the_row(tmp_path: Path) -> None:
+    """The Enemy-card row shows each revealed card by its name (the view's ``enemy_row_names``), its id below."""
+    rng = random.Random(4)
+    s = new()
+    while not any(s.view(0)["enemy_row"]):
+        s = s.apply(random_action(s, rng))
+    view = s.view(0)
+    names = [s.g.enemy_cards[c].name if c else None for c in view["enemy_row"]]
+    assert view["enemy_row_names"] == names
+    html = _draw(view, [], tmp_path)
+    assert all(f"<b>{name}</b>" in html for name in names if name)

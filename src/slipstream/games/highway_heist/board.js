@@ -113,7 +113,9 @@ function cardRows(view, ctx) {
   const legal = new Set(ctx.legal || []);
   const enemy = (view.enemy_row || []).map((card, i, row) => {
     const spot = i === row.length - 1 ? "ACTIVATE!" : `spot ${i + 1}`;
-    return `<div class="hh-card enemy"><div class="muted">${spot}</div><b>${esc(card || "–")}</b></div>`;
+    const name = card && view.enemy_row_names ? view.enemy_row_names[i] : null;
+    if (!name) return `<div class="hh-card enemy"><div class="muted">${spot}</div><b>${esc(card || "–")}</b></div>`;
+    return `<div class="hh-card enemy"><div class="muted">${spot}</div><b>${esc(name)}</b><div class="muted">${esc(card)}</div></div>`;
   }).join("");
   const stunts = (view.stunt_row || []).map((card, i) => {
     if (!card) return `<div class="hh-card stunt"><div class="muted">spot ${i + 1}</div>–</div>`;

@@ -803,7 +803,8 @@ class HeistState(State):
           control, athletics, defense}};
         - ``boost_supply``, ``enemy_peg_supply``, ``suv_supply``;
         - ``track`` {name, value, goal}, ``cargo_in_semi``, ``lost_cargo``, ``door_open``;
-        - ``enemy_row`` (card ids or None, the last is ACTIVATE!), ``enemy_deck_size``, ``enemy_discard``;
+        - ``enemy_row`` (card ids or None, the last is ACTIVATE!), ``enemy_deck_size``, ``enemy_discard``,
+          ``enemy_row_names`` (the name of each card in ``enemy_row``, None for an empty spot);
         - ``stunt_row`` (per spot, East first: {card, name, level, tokens} or None), ``stunt_deck_size``;
         - ``roll`` (None or {kind, seat, dice, need, action, damage, faces, boosted, bonus}),
           ``assisting`` (seats still deciding), ``choice`` (None or {kind, seat, options});
@@ -840,6 +841,7 @@ class HeistState(State):
             "enemy_row": [c or None for c in self.enemy_row],
             "enemy_deck_size": len(self.enemy_deck),
             "enemy_discard": list(self.enemy_discard),
+            "enemy_row_names": [g.enemy_cards[c].name if c else None for c in self.enemy_row],
             "stunt_row": [{"card": c, "name": g.stunt_cards[c].name, "level": g.stunt_cards[c].level,
                            "tokens": self.stunt_tokens[i]} if c else None for i, c in enumerate(self.stunt_row)],
             "stunt_deck_size": sum(self.stunts_left),

@@ -39,6 +39,7 @@ def lobby_race(
     bots: dict[int, str] | None = None,
     hotseat: bool = False,
     name: str = "",
+    options: dict[str, object] | None = None,
 ) -> str:
     """Create a race in the lobby as a person would; the match page's URL."""
     page.goto(server.url + "/")
@@ -51,6 +52,8 @@ def lobby_race(
         page.select_option(f".seat-kind[data-seat='{seat}']", bot)
     if name:
         page.fill("#my-name", name)
+    for option, value in (options or {}).items():
+        page.fill(f"#opt-{option}", str(value))
     page.click("#create-btn")
     page.wait_for_url(re.compile(r".*/m/[\w-]+$"))
     return page.url
@@ -383,8 +386,6 @@ def test_lobby_defaults_to_bots_with_options_in_words(server: Server, browser: B
     ctx.close()
 
 
-@pytest.mark.xfail(strict=False, reason="known defect, open: in some races the page never offers a buyable chip "
-                   "in the shop (seen twice in CI on 2026-11-24, passing in other runs); under investigation")
 def test_rev_it_up_buying_is_a_shop_on_the_board(server: Server, browser: Browser, shots: Path) -> None:
     """Rev it Up's buying phase: a shop of chips with price, effect and supply, the coins left and the
     cart; clicking a chip buys it (it goes in the cart); the buttons stay, folded, for the keyboard."""
@@ -400,10 +401,12 @@ def test_rev_it_up_buying_is_a_shop_on_the_board(server: Server, browser: Browse
             pytest.fail("no chip could be bought in the whole race")
         buttons = page.locator("button.action:not([disabled])")
         labels = buttons.all_inner_texts()
-        pick = next((i for i, t in enumerate(labels) if "stop" in t or "finish" in t or "nothing" in t), None)
-        if pick is None or any(t.startswith("buy ") for t in labels):
+        if not labels or any(t.startswith("buy ") for t in labels):
             page.wait_for_timeout(40)  # never buy here: the test buys from the shop
             continue
+        # the race's other choices (keep or reroll, drop an item, use a chip): the cautious one, else the first
+        cautious = ("stop", "finish", "nothing", "pass", "keep")
+        pick = next((i for word in cautious for i, t in enumerate(labels) if word in t), 0)
         with contextlib.suppress(Exception):  # redrawn by a newer state between reading and clicking
             buttons.nth(pick).click(timeout=2000)
     else:
@@ -429,7 +432,9 @@ def test_bot_moves_are_paced_animated_and_the_tab_title_calls_you(server: Server
     ctx = browser.new_context()
     page = watch(ctx.new_page(), errors, paced=True)
     page.add_init_script("localStorage.setItem('slipstream:speed', 'slow')")
-    lobby_race(page, server, "toy-dash", 3, bots={1: "random", 2: "random"}, name="Ann")
+    # a long race: one round with the bots then always holds two paced steps (at length 6 a first
+    # dash of 6 could end it at once)
+    lobby_race(page, server, "toy-dash", 3, bots={1: "random", 2: "random"}, name="Ann", options={"length": 60})
     page.wait_for_selector("button.action[data-act='0:dash']")
     assert page.title().startswith("▶ Your turn")
     page.evaluate("""() => {
@@ -447,9 +452,17 @@ def test_bot_moves_are_paced_animated_and_the_tab_title_calls_you(server: Server
         const animate = Element.prototype.animate;
         Element.prototype.animate = function (...args) { window.glides += 1; return animate.apply(this, args); };
     }""")
-    page.click("button.action[data-act='0:dash']")
-    page.wait_for_function("document.getElementById('log').innerText.includes('reveal') || window.shownAt.length >= 4")
-    page.wait_for_timeout(4500)
+    # Ann dashes each round until three steps not hers were shown (random bots may walk a round,
+    # showing no step of their own); a bound on a stuck page, not a speed check
+    others = "window.shownAt.filter(([, text]) => !text.includes('Ann')).length"
+    for _ in range(20):
+        page.click("button.action[data-act='0:dash']")
+        page.wait_for_selector("button.action[data-act='0:dash']", state="detached")
+        page.wait_for_function(
+            f"{others} >= 3 || document.querySelector(\"button.action[data-act='0:dash']\")", timeout=60_000
+        )
+        if page.evaluate(others) >= 3:
+            break
     times = page.evaluate("window.shownAt")
     # a step of a bot (or a roll after one) waits its turn on screen; Ann's own steps show at once
     gaps = [(b - a, text) for (a, _), (b, text) in itertools.pairwise(times) if "Ann" not in text]

@@ -141,7 +141,7 @@ def content_file(tmp_path: Path, old: str, new: str) -> Path:
     ('weapons = ["machine-gun", "circular-saw"]', 'weapons = ["machine-gun", "machine-gun"]',
      "drivers gun-saw", "weapons"),
     ("red_per_zone = [0, 1, 2, 3]", "red_per_zone = [0, 1, 2]", "dice", "red_per_zone"),
-    ("speeds = [0, 4, 5,", "speeds = [0, 5, 4,", "gear", "gear"),
+    ("speeds = [0, 4, 5,", "speeds = [0, 5, 4,", "gear", "record"),
 ])
 def test_a_malformed_content_file(tmp_path: Path, old: str, new: str, record: str, field: str) -> None:
     """Bad input: ContentError(file, record, field, problem); nothing is loaded."""

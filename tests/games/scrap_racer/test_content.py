@@ -184,7 +184,7 @@ def test_a_track_with_a_boost_space_off_its_tile(tmp_path: Path) -> None:
     path = track_file(tmp_path, SMALL.replace("boost = [1]", "boost = [3]"))
     with pytest.raises(ContentError) as info:
         race(track=str(path))
-    assert info.value.record == "tiles.0" and info.value.field == "boost"
+    assert info.value.record == "tiles #1" and info.value.field == "boost"
 
 
 def test_a_malformed_track_file(tmp_path: Path) -> None:
@@ -192,7 +192,7 @@ def test_a_malformed_track_file(tmp_path: Path) -> None:
     path = track_file(tmp_path, SMALL.replace('kind = "S", boost', 'kind = "X", boost'))
     with pytest.raises(ContentError) as info:
         race(track=str(path))
-    assert info.value.source == str(path) and info.value.record == "tiles.0" and info.value.field == "kind"
+    assert info.value.source == str(path) and info.value.record == "tiles #1" and info.value.field == "kind"
     with pytest.raises(ContentError, match="no such file"):
         race(track=str(tmp_path / "missing.toml"))
 
@@ -237,7 +237,7 @@ def test_a_user_content_file_is_used(tmp_path: Path) -> None:
     ('source = "rulebook"         # "6 each', 'source = "guess"         # "6 each', "boost_markers", "source"),
     ("doubles = [5, 6]", "doubles = [4, 6]", "crash.high", "doubles"),
     ("doubles = [5, 6]", "doubles = [6]", "crash", "doubles"),
-    ('id = "hover"', 'id = "rocket"', "racers.3", "id"),
+    ('id = "hover"', 'id = "rocket"', "racers #4", "id"),
     ('id = "hover"', 'id = "jackal"', "racers", "id"),
 ])
 def test_a_malformed_content_file_names_file_record_and_field(tmp_path: Path, old: str, new: str, record: str,

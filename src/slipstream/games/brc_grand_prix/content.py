@@ -14,10 +14,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import Field, model_validator
 
 from slipstream.engine.errors import ContentError
-from slipstream.games.content_file import read_content_file
+from slipstream.games.content_file import StrictModel, read_content_file, validate_content
 
 Source = Literal["rulebook", "derived", "default"]
 Colour = Literal["green", "yellow", "blue"]
@@ -25,16 +25,13 @@ COLOURS: tuple[Colour, ...] = ("green", "yellow", "blue")
 EFFECT_RE = re.compile(r"^(none|drs|tyre-saver|no-overtake|let-by|blue-miss|(move|roll)[+-][1-6])$")
 
 
-class _Record(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
-
-class TrackModel(_Record):
+class TrackModel(StrictModel):
     source: Source
     length: int = Field(ge=12, le=200)
 
 
-class PitModel(_Record):
+class PitModel(StrictModel):
     source: Source
     entry_after: int = Field(ge=0)
     spaces: int = Field(ge=1, le=30)
@@ -57,19 +54,19 @@ class PitModel(_Record):
         return self
 
 
-class FlagModel(_Record):
+class FlagModel(StrictModel):
     source: Source
     colour: Colour
     spaces: list[int] = Field(min_length=1)
 
 
-class AttackFaceModel(_Record):
+class AttackFaceModel(StrictModel):
     source: Source
     face: Literal["pass", "fail", "crash"]
     count: int = Field(ge=0, le=20)
 
 
-class CardModel(_Record):
+class CardModel(StrictModel):
     source: Source
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     green: str = Field(pattern=EFFECT_RE.pattern)
@@ -77,7 +74,7 @@ class CardModel(_Record):
     blue: str = Field(pattern=EFFECT_RE.pattern)
 
 
-class ContentModel(_Record):
+class ContentModel(StrictModel):
     track: TrackModel
     pit: PitModel
     flags: list[FlagModel] = Field(min_length=1)
@@ -115,24 +112,10 @@ class Content:
         return self.bypass_before_line + self.rejoin
 
 
-def _fail(source: str, exc: ValidationError) -> ContentError:
-    err = exc.errors()[0]
-    loc = [str(p) for p in err["loc"]]
-    record = loc[0] if loc else "content"
-    if len(loc) >= 2 and loc[1].isdigit():
-        record = f"{loc[0]}[{loc[1]}]"
-        field = ".".join(loc[2:]) or "record"
-    else:
-        field = ".".join(loc[1:]) or "record"
-    return ContentError(source, record, field, err["msg"])
-
 
 def parse_content(data: Any, source: str) -> Content:
     """Validate raw data (from TOML or JSON) into ``Content``; ``ContentError`` if anything is wrong."""
-    try:
-        model = ContentModel.model_validate(data)
-    except ValidationError as exc:
-        raise _fail(source, exc) from None
+    model = validate_content(ContentModel, data, source)
     length = model.track.length
     pit = model.pit
     if pit.entry_after >= length - 1:
@@ -143,21 +126,21 @@ def parse_content(data: Any, source: str) -> Content:
     for i, flag in enumerate(model.flags):
         for space in flag.spaces:
             if not 0 <= space < length:
-                raise ContentError(source, f"flags[{i}]", "spaces", f"space {space} is not on the track")
+                raise ContentError(source, f"flags #{i + 1}", "spaces", f"space {space} is not on the track")
             if colour[space]:
-                raise ContentError(source, f"flags[{i}]", "spaces", f"space {space} already has a flag")
+                raise ContentError(source, f"flags #{i + 1}", "spaces", f"space {space} already has a flag")
             colour[space] = flag.colour
     faces: dict[str, int] = {}
     for i, face in enumerate(model.attack_die):
         if face.face in faces:
-            raise ContentError(source, f"attack_die[{i}]", "face", f"{face.face!r} is listed twice")
+            raise ContentError(source, f"attack_die #{i + 1}", "face", f"{face.face!r} is listed twice")
         faces[face.face] = face.count
     if sum(faces.values()) == 0:
         raise ContentError(source, "attack_die", "count", "the Attack Die needs at least one face")
     ids = [c.id for c in model.cards]
     for i, card_id in enumerate(ids):
         if card_id in ids[:i]:
-            raise ContentError(source, f"cards[{i}]", "id", f"card id {card_id!r} is used twice")
+            raise ContentError(source, f"cards #{i + 1}", "id", f"card id {card_id!r} is used twice")
     return Content(
         length=length,
         pit_entry_after=pit.entry_after,

@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import Field, model_validator
 
-from slipstream.engine.errors import ContentError
-from slipstream.games.content_file import read_content_file
+from slipstream.games.content_file import StrictModel, read_content_file, validate_content
 
 DEFAULT_PATH = Path(__file__).with_name("content.toml")
 
@@ -142,11 +141,8 @@ def parse_line(text: str, forms: dict[str, tuple[str, ...]]) -> Line:
     return Line(verb, tuple(words), number)
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
-
-class RoadModel(_Model):
+class RoadModel(StrictModel):
     columns: int = Field(ge=6, le=30)
     lanes: int = Field(ge=3, le=10)
     stunt_spots: int = Field(ge=1, le=6)
@@ -154,7 +150,7 @@ class RoadModel(_Model):
     source: Source
 
 
-class SupplyModel(_Model):
+class SupplyModel(StrictModel):
     enemy_suvs: int = Field(ge=1, le=20)
     enemy_pegs: int = Field(ge=1, le=20)
     boost_tokens: int = Field(ge=0, le=60)
@@ -162,7 +158,7 @@ class SupplyModel(_Model):
     source: Source
 
 
-class RulesModel(_Model):
+class RulesModel(StrictModel):
     max_dice: int = Field(ge=1, le=10)
     start_boost: int = Field(ge=0, le=5)
     boost_cap: int = Field(ge=1, le=9)
@@ -171,7 +167,7 @@ class RulesModel(_Model):
     source: Source
 
 
-class KnobsModel(_Model):
+class KnobsModel(StrictModel):
     strength_offset: int = Field(ge=-3, le=5)
     shove_damage: int = Field(ge=0, le=10)
     shotgun_damage: int = Field(ge=0, le=10)
@@ -181,23 +177,23 @@ class KnobsModel(_Model):
     source: Source
 
 
-class DieModel(_Model):
+class DieModel(StrictModel):
     faces: list[str] = Field(min_length=1, max_length=12)
     source: Source
 
 
-class SkillRollModel(_Model):
+class SkillRollModel(StrictModel):
     skill: Literal["speed", "control", "athletics"]
     need: int = Field(ge=0, le=10)
     source: Source
 
 
-class DifficultyModel(_Model):
+class DifficultyModel(StrictModel):
     remove: list[int] = Field(min_length=2, max_length=2)
     source: Source
 
 
-class BoardModel(_Model):
+class BoardModel(StrictModel):
     id: str = Field(min_length=1, pattern=r"^[a-z0-9-]+$")
     name: str
     ratings: list[int] = Field(min_length=4, max_length=4)
@@ -232,7 +228,7 @@ class VehicleModel(BoardModel):
         return self
 
 
-class PieceModel(_Model):
+class PieceModel(StrictModel):
     kind: str
     at: list[int] = Field(min_length=2, max_length=2)
     enemy_peg: bool = False
@@ -257,7 +253,7 @@ def _checked(field: str, lines: list[str], forms: dict[str, tuple[str, ...]]) ->
         raise ValueError(f"{field}: {exc}") from None
 
 
-class EnemyCardModel(_Model):
+class EnemyCardModel(StrictModel):
     id: str = Field(min_length=1, pattern=r"^[a-z0-9-]+$")
     name: str
     reveal: list[str]
@@ -271,7 +267,7 @@ class EnemyCardModel(_Model):
         return self
 
 
-class ActionModel(_Model):
+class ActionModel(StrictModel):
     """A Stunt card or a scenario action: a Condition, a Skill Roll and a Reward."""
 
     id: str = Field(min_length=1, pattern=r"^[a-z0-9-]+$")
@@ -295,7 +291,7 @@ class ActionModel(_Model):
         return self
 
 
-class ScenarioModel(_Model):
+class ScenarioModel(StrictModel):
     name: str
     main_enemy: str
     main_left: list[str]
@@ -308,7 +304,7 @@ class ScenarioModel(_Model):
     pieces: list[PieceModel]
     enemy_cards: list[EnemyCardModel] = Field(min_length=4)
     stunts: list[ActionModel]
-    actions: list[ActionModel] = []
+    actions: list[ActionModel] = Field(default_factory=list)
     source: Source
 
     @model_validator(mode="after")
@@ -343,7 +339,7 @@ class ScenarioModel(_Model):
         return self
 
 
-class ContentModel(_Model):
+class ContentModel(StrictModel):
     road: RoadModel
     supply: SupplyModel
     rules: RulesModel
@@ -436,44 +432,9 @@ def _action(m: ActionModel) -> Action:
                   _lines(m.reward, EFFECT_FORMS), m.level, m.boost, m.ram)
 
 
-def _problem(source: str, exc: ValidationError, data: Any) -> ContentError:
-    err = exc.errors()[0]
-    loc = [str(x) for x in err["loc"]]
-    msg = str(err["msg"]).removeprefix("Value error, ")
-    record = "file"
-    fld = ".".join(loc) or "?"
-    # Name the record by its id where the path passes through a list of records.
-    node: Any = data
-    for i, key in enumerate(err["loc"]):
-        try:
-            node = node[key]
-        except (KeyError, IndexError, TypeError):
-            break
-        if isinstance(key, int) and isinstance(node, dict):
-            name = node.get("id") or node.get("kind") or f"#{key + 1}"
-            record = ".".join(loc[:i]) + f" {name}"
-            fld = ".".join(loc[i + 1:]) or loc[i - 1]
-    if record == "file" and loc:
-        record = ".".join(loc[:-1]) or loc[0]
-        fld = loc[-1]
-    # A check of the package's own names the field at the start of its message ("power: ...").
-    head, sep, rest = msg.partition(": ")
-    if sep and " " not in head and "'" not in head:
-        msg = rest
-        if record == "file":
-            record, _, fld = head.rpartition(".")
-            record = record or head
-        else:
-            fld = head
-    return ContentError(source, record, fld, msg)
-
-
 def parse_content(data: Any, source: str) -> Content:
     """Validate ``data`` (the parsed file) and parse its effect lines; ``ContentError`` if bad."""
-    try:
-        model = ContentModel.model_validate(data)
-    except ValidationError as exc:
-        raise _problem(source, exc, data) from None
+    model = validate_content(ContentModel, data, source)
     enemy_cards = {name: {c.id: EnemyCard(c.id, c.name, _lines(c.reveal, EFFECT_FORMS),
                                           _lines(c.activated, EFFECT_FORMS)) for c in sc.enemy_cards}
                    for name, sc in model.scenarios.items()}

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from slipstream.engine.errors import ContentError
-from slipstream.games.content_file import read_content_file
+from slipstream.games.content_file import StrictModel, read_content_file, validate_content
 
 DEFAULT_PATH = Path(__file__).with_name("content.toml")
 
@@ -38,16 +38,13 @@ COLOUR_CODE = {
 Source = Literal["rulebook", "derived", "default"]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
-
-class RulesModel(_Model):
+class RulesModel(StrictModel):
     ready_capacity: int = Field(ge=1, le=6)
     source: Source
 
 
-class RevTrackModel(_Model):
+class RevTrackModel(StrictModel):
     length: int = Field(ge=3, le=30)
     bonus: list[int] = Field(min_length=3, max_length=3)
     source: Source
@@ -60,7 +57,7 @@ class RevTrackModel(_Model):
         return v
 
 
-class ItemDieModel(_Model):
+class ItemDieModel(StrictModel):
     faces: list[str] = Field(min_length=1)
     source: Source
 
@@ -73,7 +70,7 @@ class ItemDieModel(_Model):
         return v
 
 
-class TrackModel(_Model):
+class TrackModel(StrictModel):
     id: str = Field(min_length=1)
     name: str
     length: int = Field(ge=5, le=200)
@@ -91,7 +88,7 @@ class TrackModel(_Model):
         return self
 
 
-class ChipModel(_Model):
+class ChipModel(StrictModel):
     colour: str
     costs: list[int] = Field(min_length=1, max_length=5)
     supply: list[int]
@@ -108,7 +105,7 @@ class ChipModel(_Model):
         return self
 
 
-class ItemChipModel(_Model):
+class ItemChipModel(StrictModel):
     id: str
     supply: int = Field(ge=0, le=200)
     source: Source
@@ -121,13 +118,13 @@ class ItemChipModel(_Model):
         return v
 
 
-class BagModel(_Model):
+class BagModel(StrictModel):
     chip: str
     count: int = Field(ge=0, le=50)
     source: Source
 
 
-class ItemModel(_Model):
+class ItemModel(StrictModel):
     id: str = Field(min_length=1, pattern=r"^[a-z0-9-]+$")
     name: str
     type: str
@@ -147,22 +144,22 @@ class ItemModel(_Model):
         return self
 
 
-class AsymmetricModel(_Model):
-    remove: list[str] = []
-    add: list[str] = []
+class AsymmetricModel(StrictModel):
+    remove: list[str] = Field(default_factory=list)
+    add: list[str] = Field(default_factory=list)
     rev_length: int | None = Field(default=None, ge=3, le=30)
     start_items: int = Field(default=0, ge=0, le=3)
     reroll_bonus: int = Field(default=0, ge=0, le=3)
 
 
-class CharacterModel(_Model):
+class CharacterModel(StrictModel):
     id: str = Field(min_length=1)
     name: str
     source: Source
     asymmetric: AsymmetricModel = AsymmetricModel()
 
 
-class ContentModel(_Model):
+class ContentModel(StrictModel):
     rules: RulesModel
     rev_track: RevTrackModel
     item_die: ItemDieModel
@@ -246,32 +243,9 @@ def _keeps_a_chip(kinds: Kinds, bag: list[int]) -> bool:
     return any(n and kinds.colour[k] != "recall" for k, n in enumerate(bag))
 
 
-def _problem(source: str, exc: ValidationError, data: Any) -> ContentError:
-    err = exc.errors()[0]
-    loc = list(err["loc"])
-    record = "file"
-    fld = ".".join(str(x) for x in loc) or "?"
-    if len(loc) >= 2 and isinstance(loc[1], int):
-        section = str(loc[0])
-        try:
-            rec = data[section][loc[1]]
-            name = rec.get("id") or rec.get("colour") or rec.get("chip") or f"#{loc[1] + 1}"
-        except (KeyError, IndexError, TypeError, AttributeError):
-            name = f"#{loc[1] + 1}"
-        record = f"{section} {name}"
-        fld = ".".join(str(x) for x in loc[2:]) or section
-    elif loc:
-        record = str(loc[0])
-        fld = ".".join(str(x) for x in loc[1:]) or str(loc[0])
-    return ContentError(source, record, fld, err["msg"])
-
-
 def parse_content(data: Any, source: str) -> Content:
     """Validate ``data`` (the parsed file) and number its chip kinds; ``ContentError`` if bad."""
-    try:
-        model = ContentModel.model_validate(data)
-    except ValidationError as exc:
-        raise _problem(source, exc, data) from None
+    model = validate_content(ContentModel, data, source)
     kinds, supply = _number_kinds(model)
     if len(set(kinds.names)) != len(kinds.names):
         raise ContentError(source, "chips", "colour", "a colour is listed twice")

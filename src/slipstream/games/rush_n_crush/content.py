@@ -19,10 +19,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from slipstream.engine.errors import ContentError
-from slipstream.games.content_file import read_content_file
+from slipstream.games.content_file import StrictModel, read_content_file, validate_content
 
 HERE = Path(__file__).parent
 CONTENT_PATH: Final = HERE / "content.toml"
@@ -50,15 +50,11 @@ PIECE_TITLES: Final = {
 SIDE_BUMPER, FLAMER, MACHINE_GUN, CIRCULAR_SAW, ROCKET_BOOSTER, FIRE_EXTINGUISHER = range(6)
 
 Source = Literal["rulebook", "derived", "default"]
-M = TypeVar("M", bound=BaseModel)
 R = TypeVar("R", "ShapeModel", "FaceModel")
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
-
-class GearModel(_Model):
+class GearModel(StrictModel):
     speeds: list[int] = Field(min_length=3)
     zones: list[str] = Field(min_length=1, max_length=8)
     gears: int = Field(ge=1, le=9)
@@ -79,7 +75,7 @@ class GearModel(_Model):
 WhiteRule = Literal["unlimited", "none"] | tuple[Literal["highest", "lowest"], int]
 
 
-class DiceModel(_Model):
+class DiceModel(StrictModel):
     red_per_zone: list[int]
     heat_on: int = Field(ge=0, le=6)
     white: list[WhiteRule]
@@ -102,7 +98,7 @@ class DiceModel(_Model):
         return v
 
 
-class BaseDashboardModel(_Model):
+class BaseDashboardModel(StrictModel):
     structure: int = Field(ge=1, le=30)
     heat_capacity: int = Field(ge=1, le=30)
     steering: int = Field(ge=0, le=30)
@@ -123,7 +119,7 @@ def _different_pieces(pieces: list[str], allowed: tuple[str, ...], what: str) ->
     return pieces
 
 
-class CarModel(_Model):
+class CarModel(StrictModel):
     id: str = Field(pattern=r"^[a-z0-9-]+$")
     name: str
     team: str
@@ -141,7 +137,7 @@ class CarModel(_Model):
         return _different_pieces(v, FIXED_PIECES, "fixed piece")
 
 
-class DriverModel(_Model):
+class DriverModel(StrictModel):
     id: str = Field(pattern=r"^[a-z0-9-]+$")
     name: str
     team: str
@@ -154,7 +150,7 @@ class DriverModel(_Model):
         return _different_pieces(v, WEAPONS, "weapon")
 
 
-class ContentModel(_Model):
+class ContentModel(StrictModel):
     gear: GearModel
     dice: DiceModel
     base: BaseDashboardModel
@@ -162,7 +158,7 @@ class ContentModel(_Model):
     drivers: list[DriverModel] = Field(min_length=2)
 
 
-class ShapeModel(_Model):
+class ShapeModel(StrictModel):
     id: str = Field(min_length=1)
     cells: list[tuple[int, int]] = Field(min_length=1)
     exit: tuple[int, int]
@@ -170,14 +166,14 @@ class ShapeModel(_Model):
     source: Source
 
 
-class FaceModel(_Model):
+class FaceModel(StrictModel):
     id: str = Field(min_length=1)
     tile: str = Field(min_length=1)
     kind: str
     shape: str
     ranks: int = Field(ge=1, le=40)
     lanes: list[str] = Field(min_length=LANES, max_length=LANES)
-    obstructions: list[tuple[int, int]] = []
+    obstructions: list[tuple[int, int]] = Field(default_factory=list)
     source: Source
 
     @field_validator("lanes")
@@ -208,7 +204,7 @@ class FaceModel(_Model):
         return [int(x) for x in self.lanes[lane].split()]
 
 
-class CourseModel(_Model):
+class CourseModel(StrictModel):
     id: str = Field(min_length=1)
     name: str = ""
     faces: list[str] = Field(min_length=1)
@@ -218,44 +214,22 @@ class CourseModel(_Model):
     source: Source
 
 
-class TilesModel(_Model):
-    shapes: list[ShapeModel] = []
-    faces: list[FaceModel] = []
+class TilesModel(StrictModel):
+    shapes: list[ShapeModel] = Field(default_factory=list)
+    faces: list[FaceModel] = Field(default_factory=list)
 
 
-class CoursesModel(_Model):
+class CoursesModel(StrictModel):
     courses: list[CourseModel] = Field(min_length=1)
 
 
-class CourseFileModel(_Model):
+class CourseFileModel(StrictModel):
     course: CourseModel
-    shapes: list[ShapeModel] = []
-    faces: list[FaceModel] = []
+    shapes: list[ShapeModel] = Field(default_factory=list)
+    faces: list[FaceModel] = Field(default_factory=list)
 
 
 # --- reading files --------------------------------------------------------------------------------------
-
-
-def _invalid(source: str, exc: ValidationError, data: Any) -> ContentError:
-    """The first validation problem as a ``ContentError`` naming the record by its id."""
-    err = exc.errors()[0]
-    loc = list(err["loc"])
-    if len(loc) >= 2 and isinstance(loc[1], int):
-        try:
-            name = str(data[loc[0]][loc[1]]["id"])
-        except (KeyError, IndexError, TypeError):
-            name = f"#{loc[1] + 1}"
-        return ContentError(source, f"{loc[0]} {name}", ".".join(str(x) for x in loc[2:]) or str(loc[0]),
-                            err["msg"])
-    record = str(loc[0]) if loc else "file"
-    return ContentError(source, record, ".".join(str(x) for x in loc[1:]) or record, err["msg"])
-
-
-def _validate(model: type[M], data: Any, source: str) -> M:
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        raise _invalid(source, exc, data) from None
 
 
 # --- the gear matrix and the dice -----------------------------------------------------------------------
@@ -380,7 +354,7 @@ class Content:
 
 def parse_content(data: Any, source: str) -> Content:
     """Validate the content file's data; ``ContentError`` names the record and field at fault."""
-    model = _validate(ContentModel, data, source)
+    model = validate_content(ContentModel, data, source)
     if len(model.dice.red_per_zone) != len(model.gear.zones):
         raise ContentError(source, "dice", "red_per_zone", "needs one count per zone of the gear matrix")
     if len(model.dice.white) != len(model.gear.speeds) - 1:
@@ -627,12 +601,12 @@ def _line(square: int, step: tuple[int, ...], obstruction: list[bool]) -> tuple[
 
 @cache
 def _shipped_tiles() -> TilesModel:
-    return _validate(TilesModel, read_content_file(TILES_PATH), str(TILES_PATH))
+    return validate_content(TilesModel, read_content_file(TILES_PATH), str(TILES_PATH))
 
 
 @cache
 def _shipped_courses() -> dict[str, CourseModel]:
-    model = _validate(CoursesModel, read_content_file(COURSES_PATH), str(COURSES_PATH))
+    model = validate_content(CoursesModel, read_content_file(COURSES_PATH), str(COURSES_PATH))
     return {c.id: c for c in model.courses}
 
 
@@ -660,7 +634,7 @@ def load_track(course: str, laps: int = 0) -> Track:
     tiles = _shipped_tiles()
     path = Path(course)
     source = str(path)
-    model = _validate(CourseFileModel, read_content_file(path), source)
+    model = validate_content(CourseFileModel, read_content_file(path), source)
     shapes = _merged(source, "shapes", tiles.shapes, model.shapes)
     faces = _merged(source, "faces", tiles.faces, model.faces)
     chosen = model.course.model_copy(update={"laps": laps}) if laps else model.course

@@ -12,10 +12,10 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from slipstream.engine.errors import ContentError
-from slipstream.games.content_file import read_content_file
+from slipstream.games.content_file import StrictModel, read_content_file, validate_content
 
 HERE = Path(__file__).resolve().parent
 TRACK_DIR = HERE / "tracks"
@@ -33,9 +33,6 @@ ABILITIES = ("crusher", "hover", "jackal", "steel-jacket", "swifty", "twister")
 Count = Annotated[int, Field(ge=0, le=1000)]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
 
 def _check_names(cards: dict[str, int], known: tuple[str, ...]) -> dict[str, int]:
     for name in cards:
@@ -46,7 +43,7 @@ def _check_names(cards: dict[str, int], known: tuple[str, ...]) -> dict[str, int
     return cards
 
 
-class CrashPile(_Model):
+class CrashPile(StrictModel):
     doubles: list[Annotated[int, Field(ge=1, le=6)]]
     source: Source
     cards: dict[str, Count]
@@ -57,7 +54,7 @@ class CrashPile(_Model):
         return _check_names(v, CRASH_EFFECTS)
 
 
-class BonusDeck(_Model):
+class BonusDeck(StrictModel):
     source: Source
     cards: dict[str, Count]
 
@@ -67,7 +64,7 @@ class BonusDeck(_Model):
         return _check_names(v, BONUS_CARDS)
 
 
-class GoalDeck(_Model):
+class GoalDeck(StrictModel):
     source: Source
     cards: dict[str, Count]
 
@@ -77,7 +74,7 @@ class GoalDeck(_Model):
         return _check_names(v, GOAL_CARDS)
 
 
-class BoostMarkers(_Model):
+class BoostMarkers(StrictModel):
     source: Source
     markers: dict[str, Count]
 
@@ -90,7 +87,7 @@ class BoostMarkers(_Model):
         return v
 
 
-class BonusMarkers(_Model):
+class BonusMarkers(StrictModel):
     source: Source
     count: Count
     per_card: Annotated[int, Field(ge=1, le=10)]
@@ -106,7 +103,7 @@ class BonusMarkers(_Model):
         return v
 
 
-class Racer(_Model):
+class Racer(StrictModel):
     id: str
     name: str
     source: Source
@@ -119,7 +116,7 @@ class Racer(_Model):
         return v
 
 
-class ContentFile(_Model):
+class ContentFile(StrictModel):
     crash: dict[str, CrashPile]
     bonus_cards: BonusDeck
     goal_cards: GoalDeck
@@ -128,13 +125,13 @@ class ContentFile(_Model):
     racers: list[Racer]
 
 
-class Tile(_Model):
+class Tile(StrictModel):
     kind: Literal["S", "R", "L"]
-    boost: list[Annotated[int, Field(ge=1)]] = []
+    boost: list[Annotated[int, Field(ge=1)]] = Field(default_factory=list)
     short: bool = False
 
 
-class TrackFile(_Model):
+class TrackFile(StrictModel):
     name: str
     source: Source
     straight_spaces: Annotated[int, Field(ge=1, le=20)]
@@ -172,14 +169,6 @@ class Track:
         return len(self.kinds)
 
 
-def _validation_error(path: Path, exc: ValidationError) -> ContentError:
-    err = exc.errors()[0]
-    loc = [str(p) for p in err["loc"]]
-    record = ".".join(loc[:-1]) or "file"
-    field = loc[-1] if loc else "-"
-    return ContentError(str(path), record, field, err["msg"])
-
-
 def _stamp(path: Path) -> tuple[int, int]:
     """The file's modification time and size: a cached load is redone when the file changes."""
     try:
@@ -197,10 +186,7 @@ def load_content(path: Path | None = None) -> Content:
 
 @cache
 def _load_content(path: Path, stamp: tuple[int, int]) -> Content:
-    try:
-        data = ContentFile.model_validate(read_content_file(path))
-    except ValidationError as exc:
-        raise _validation_error(path, exc) from None
+    data = validate_content(ContentFile, read_content_file(path), str(path))
     pile_of = [-1] * 7
     piles = []
     names = []
@@ -283,7 +269,8 @@ def build_track(data: TrackFile, where: str, short: bool) -> Track:
         size = data.straight_spaces if tile.kind == "S" else data.curve_spaces
         for b in tile.boost:
             if b > size:
-                raise ContentError(where, f"tiles.{index}", "boost", f"space {b} is not on a tile of {size} spaces")
+                problem = f"space {b} is not on a tile of {size} spaces"
+                raise ContentError(where, f"tiles #{index + 1}", "boost", problem)
             boost.append(len(kinds) + b - 1)
         kinds.extend(("S" if tile.kind == "S" else "C") * size)
     if len(kinds) < 6:
@@ -304,8 +291,5 @@ def load_track(track: str, short: bool = False) -> Track:
 
 @cache
 def _load_track(path: Path, short: bool, stamp: tuple[int, int]) -> Track:
-    try:
-        data = TrackFile.model_validate(read_content_file(path))
-    except ValidationError as exc:
-        raise _validation_error(path, exc) from None
+    data = validate_content(TrackFile, read_content_file(path), str(path))
     return build_track(data, str(path), short)

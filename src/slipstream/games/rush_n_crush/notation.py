@@ -2,7 +2,7 @@
 
 | action | meaning |
 |---|---|
-| ``grid:P3`` | chance: the next grid slot goes to seat 3's car |
+| ``grid:P3`` | chance: the next grid slot goes to the car of P3, seat 2 (named as in ``start:P<n>``) |
 | ``car:<id>``, ``driver:<id>`` | chance (``seat_assignment = random``): the next seat's car or driver |
 | ``gear:g2y`` | the free gearstick action: accelerate, brake or shift to node ``g2y`` |
 | ``keep`` | the free action: leave the gearstick where it is |

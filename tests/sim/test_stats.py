@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,15 @@ def test_wilson_interval_matches_the_textbook_values() -> None:
     assert wilson(0, 10)[1] == 0.0 and wilson(0, 10)[2] == pytest.approx(0.2775, abs=1e-4)
     assert wilson(10, 10)[1] == pytest.approx(0.7225, abs=1e-4) and wilson(10, 10)[2] == pytest.approx(1.0)
     assert all(math.isnan(x) for x in wilson(0, 0))
+
+
+def test_a_rare_count_never_gets_a_negative_bound() -> None:
+    """3 extinguishers in 300 races: the normal interval's low end (-0.001) is kept at 0, the least seen."""
+    values = [1.0, 1.0, 1.0] + [0.0] * 297
+    m, lo, hi = mean_ci(values)
+    half = 1.959963984540054 * statistics.stdev(values) / math.sqrt(300)
+    assert m - half < 0 and (m, lo, hi) == pytest.approx((0.01, 0.0, 0.01 + half))
+    assert mean_ci([5.0, 5.0, 5.0]) == (5.0, 5.0, 5.0)
 
 
 def test_mean_interval_is_normal_approximation() -> None:

@@ -2,7 +2,8 @@
 
 - Win rates use the Wilson score interval (good near 0 and 1 and for small samples).
 - Means (finishing position, race length, lead changes, per-game metrics) use the normal approximation
-  ``mean ± 1.96·s/√n`` (fine for the hundreds of races a run has; with under 30 races treat it as rough).
+  ``mean ± 1.96·s/√n`` (fine for the hundreds of races a run has; with under 30 races treat it as rough),
+  kept within the values seen: a count's interval never goes below 0.
 - The first-player advantage is the first seat's win rate minus the fair share ``1/players``, with the
   Wilson interval shifted by the same amount.
 - Win rate by turn order: the seat that took the first turn of its own, the second, ... (where the start
@@ -36,7 +37,8 @@ def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float, float]:
 
 
 def mean_ci(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
-    """``(mean, low, high)``: the normal-approximation interval of the mean."""
+    """``(mean, low, high)``: the normal-approximation interval of the mean, kept within the smallest and
+    largest value seen (a mean of counts, mostly 0, never gets a negative bound)."""
     n = len(values)
     if n == 0:
         return (math.nan, math.nan, math.nan)
@@ -44,7 +46,7 @@ def mean_ci(values: Sequence[float], z: float = Z95) -> tuple[float, float, floa
     if n == 1:
         return (m, m, m)
     half = z * statistics.stdev(values) / math.sqrt(n)
-    return (m, m - half, m + half)
+    return (m, max(m - half, min(values)), min(m + half, max(values)))
 
 
 def describe(values: Sequence[float]) -> dict[str, float]:

@@ -29,7 +29,7 @@ from slipstream.engine.hooks import hooks_of
 from slipstream.engine.registry import game_class, games
 
 from .guard import BodyGuard, too_deep
-from .hub import BOT_WORDS, ApiError, Hub, Room, Subscriber, bot_menu, token_matches
+from .hub import BOT_WORDS, ApiError, Hub, Room, Subscriber, bot_menu, no_such_seat, seat_label, token_matches
 from .limits import Limits
 from .protocol import ERROR_CODES, actor_info, describe, events_payload, replay_log, seat_payload
 from .storage import DEFAULT_SQLITE, Store
@@ -374,7 +374,7 @@ def create_app(
         if seat is None and not token_matches(token, room.data.host_hash):
             raise ApiError(403, "bad_token", "a rematch needs a seat's token or the host's token")
         if body.seat is not None and body.seat != seat:
-            raise ApiError(403, "bad_token", f"this token does not hold seat {body.seat + 1}")
+            raise ApiError(403, "bad_token", f"this token does not hold {seat_label(body.seat)}")
         nxt, joined, seat_token = await hub.rematch(room, seat)
         return {"id": nxt.data.id, "seat": joined, "token": seat_token, "match": nxt.match_info(joined)}
 
@@ -398,7 +398,7 @@ def create_app(
         if not 0 <= ply < len(states):
             raise ApiError(404, "not_found", f"ply must be from 0 to {len(states) - 1}")
         if seat is not None and seat not in room.game.seats:
-            raise ApiError(404, "not_found", f"no seat {seat}")
+            raise no_such_seat(seat, room.game.players)
         state = states[ply]
         payload = seat_payload(state, seat, live=False)
         action = state.actions[-1] if ply else None

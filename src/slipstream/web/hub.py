@@ -100,6 +100,23 @@ def seat_numbers(seats: Sequence[int]) -> str:
     return f"seats {', '.join(shown[:-1])} and {shown[-1]}"
 
 
+def seat_label(seat: int, seats: Sequence[SeatData] = ()) -> str:
+    """One seat as the page names it, for a message a player reads: "Seat 1 (Ann)" (numbered from 1,
+    with the seat's name when it has one); the API's own numbers count from 0."""
+    name = seats[seat].name if 0 <= seat < len(seats) else ""
+    return f"Seat {seat + 1} ({name})" if name else f"Seat {seat + 1}"
+
+
+def no_such_seat(seat: int, players: int) -> ApiError:
+    """A seat number (0-based, as the API counts) the match does not have."""
+    return ApiError(
+        404,
+        "not_found",
+        f"no seat {seat}: the API counts seats from 0 (0 to {players - 1}), the page from 1 "
+        f"(Seat 1 to Seat {players})",
+    )
+
+
 def bot_menu(game_id: str) -> list[str]:
     """The bots the lobby offers for a game, strengths spelled out (any valid bot name is accepted)."""
     out: list[str] = []
@@ -810,7 +827,8 @@ class Hub:
         )
         for seat, bot in bots.items():
             if seat not in game.seats:
-                raise ApiError(400, "not_found", f"no seat {seat}; seats are 0 to {game.players - 1}")
+                bad = no_such_seat(seat, game.players)
+                raise ApiError(400, bad.code, bad.message)
             self._check_bot(game.id, bot)
             data.seats[seat] = SeatData(seat=seat, kind="bot", name=bot_seat_name(bot, seat), bot=bot)
         room = Room(data, game)
@@ -853,7 +871,7 @@ class Hub:
 
     def _seat(self, room: Room, seat: int) -> SeatData:
         if not 0 <= seat < len(room.data.seats):
-            raise ApiError(404, "not_found", f"no seat {seat}; seats are 0 to {len(room.data.seats) - 1}")
+            raise no_such_seat(seat, len(room.data.seats))
         return room.data.seats[seat]
 
     def _host(self, room: Room, host_token: str | None) -> None:
@@ -867,7 +885,7 @@ class Hub:
                 raise ApiError(409, "not_open", "the match has started; seats can no longer be joined")
             current = self._seat(room, seat)
             if current.kind != "open":
-                raise ApiError(409, "seat_taken", f"seat {seat} is already taken")
+                raise ApiError(409, "seat_taken", f"{seat_label(seat, room.data.seats)} is already taken")
             token = secrets.token_urlsafe(24)
             new = SeatData(
                 seat=seat,
@@ -897,7 +915,7 @@ class Hub:
             if running and bot is None:
                 raise ApiError(409, "not_open", "a seat cannot be emptied once the match runs; give it a bot")
             if current.kind == "human" and not running:
-                raise ApiError(409, "seat_taken", f"seat {seat} is taken by a player")
+                raise ApiError(409, "seat_taken", f"{seat_label(seat, room.data.seats)} is taken by a player")
             if bot is None:
                 new = SeatData(seat=seat)
             else:
@@ -977,10 +995,12 @@ class Hub:
                 now = room.shown(seat)
                 if room.data.seats[seat].kind != "human":
                     raise ApiError(
-                        409, "not_your_turn", f"seat {seat + 1} is played by a bot now", ply=now
+                        409, "not_your_turn", f"{seat_label(seat, room.data.seats)} is played by a bot now", ply=now
                     )
                 if seat not in pending_seats(state):
-                    raise ApiError(409, "not_your_turn", f"seat {seat} is not asked to act now", ply=now)
+                    raise ApiError(
+                        409, "not_your_turn", f"{seat_label(seat, room.data.seats)} is not asked to act now", ply=now
+                    )
                 if not room.since_shown.get(seat, now) <= ply <= now:
                     raise ApiError(
                         409, "stale", f"the action was chosen at ply {ply}; the match is at ply {now}", ply=now
@@ -1043,7 +1063,7 @@ class Hub:
                 raise ApiError(409, "not_running", f"the match is {room.data.status}")
             current = room.data.seats[seat]
             if current.kind != "human":
-                raise ApiError(409, "not_your_turn", f"seat {seat + 1} is not a player's seat now")
+                raise ApiError(409, "not_your_turn", f"{seat_label(seat, room.data.seats)} is not a player's seat now")
             bot = "heuristic" if "heuristic" in room.bot_choices else "random"
             new = SeatData(seat=seat, kind="resigned", name=current.name, bot=bot, token_hash=current.token_hash)
             await self.db(self.store.set_seat, room.data.id, new)
@@ -1095,7 +1115,7 @@ class Hub:
         name = room.data.seats[seat].name
         async with nxt.lock:
             if nxt.data.status != "open" or nxt.data.seats[seat].kind != "open":
-                raise ApiError(409, "seat_taken", f"seat {seat + 1} of the rematch is already taken", id=next_id)
+                raise ApiError(409, "seat_taken", f"{seat_label(seat)} of the rematch is already taken", id=next_id)
         joined, token = await self.join(next_id, seat, name)
         async with joined.lock:
             if joined.data.status == "open" and all(s.kind != "open" for s in joined.data.seats):

@@ -194,3 +194,40 @@ def test_a_player_out_of_time_is_played_by_a_bot_and_the_log_says_so(server: Ser
     assert st["view"]["positions"] == [0, 0]
     status, body = api.call("POST", "/api/matches", json={"game": "toy-dash", "turn_seconds": 1})
     assert (status, body["error"]["code"]) == (400, "bad_request") and "from 3 to 3600" in body["error"]["message"]
+
+
+def test_a_resigned_seat_is_ranked_last_in_the_result_and_the_record(api: Api, toy: str) -> None:
+    """Issue 15: the result the API reports and the record's ``result`` agree with the page: a resigned
+    seat is last (and named in ``details["resigned"]``), while the record's actions still replay to the
+    engine's own result (kept as ``details["race_order"]``)."""
+    from slipstream.engine.record import replay
+
+    mid, _host, (ann, bob) = api.new_match(players=2, humans=2, length=8)
+    choosing(api, mid, ann)
+    api.ok("POST", f"/api/matches/{mid}/resign", ann, json={})
+    final = api.play_out(mid, [bob], choose="walk")  # Ann's bot dashes, Bob walks: Ann's bot wins the race
+    result = final["result"]
+    assert result["details"]["race_order"] == [0, 1], "the race itself: Ann's bot ahead"
+    assert result["order"] == [1, 0] and result["winners"] == [1], "Ann resigned: she is last, Bob wins"
+    assert result["details"]["resigned"] == [0]
+    record = api.ok("GET", f"/api/matches/{mid}/record")
+    assert record["result"] == result
+    assert [s["kind"] for s in record["seats"]] == ["resigned", "human"]
+    engine = replay(record).result
+    assert engine is not None and list(engine.order) == [0, 1], "the moves replay exactly to the race's order"
+    last = api.ok("GET", f"/api/matches/{mid}/replay?ply={final['ply']}")
+    assert last["result"] == result
+
+
+def test_a_team_result_keeps_its_order_and_names_who_resigned() -> None:
+    from slipstream.engine.game import Result
+    from slipstream.web.protocol import resigned_result
+
+    team = Result(order=(0, 1, 2), winners=(0, 1, 2), reason="the heist succeeds", team=True)
+    out = resigned_result(team, {1})
+    assert out["order"] == [0, 1, 2] and out["winners"] == [0, 1, 2] and out["details"] == {"resigned": [1]}
+    race = Result(order=(2, 0, 1), winners=(2,), reason="first over the line")
+    assert resigned_result(race, set()) == race.to_json()
+    out = resigned_result(race, {0, 2})
+    assert out["order"] == [1, 2, 0] and out["winners"] == [1]
+    assert out["details"] == {"resigned": [0, 2], "race_order": [2, 0, 1]}

@@ -384,7 +384,7 @@ def create_app(
         if room.data.status != "finished":
             raise ApiError(409, "not_finished", "the record holds hidden information until the match is over")
         return Response(
-            json.dumps(room.state.record(), indent=1),
+            json.dumps(room.record(), indent=1),
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="{room.data.game_id}-{match_id}.json"'},
         )
@@ -411,6 +411,7 @@ def create_app(
             "log": replay_log(states[1 : ply + 1], seat),
             "actor": actor_info(state),
             **payload,
+            "result": room.result_json(state),
             "events": events_payload(state, seat),
         }
 

@@ -32,7 +32,7 @@ from slipstream.engine.registry import game_class, load
 
 from . import botpool, dice
 from .limits import Limits
-from .protocol import board_module, events_payload, pending_seats, seat_payload
+from .protocol import board_module, events_payload, pending_seats, resigned_result, seat_payload
 from .storage import MatchData, MoveData, SeatData, Store
 
 log = logging.getLogger("slipstream.web")
@@ -450,6 +450,22 @@ class Room:
             info["seed"] = d.seed
         return info
 
+    def result_json(self, state: State | None = None) -> dict[str, Any] | None:
+        """The result of ``state`` (by default the match's position) as the server reports it: the
+        engine's, with every seat whose player resigned ranked last (``protocol.resigned_result``)."""
+        result = (self.state if state is None else state).result
+        if result is None:
+            return None
+        return resigned_result(result, {s.seat for s in self.data.seats if s.kind == "resigned"})
+
+    def record(self) -> dict[str, Any]:
+        """The match record (the engine's, which replays the moves exactly), with what the server adds:
+        the ``result`` it reports (resigned seats last) and each seat's name and kind."""
+        record: dict[str, Any] = dict(self.state.record())
+        record["result"] = self.result_json()
+        record["seats"] = [{"seat": s.seat, "kind": s.kind, "name": s.name} for s in self.data.seats]
+        return record
+
     def message(self, seat: int | None, steps: Sequence[State] = (), text_board: bool = True) -> str:
         """The ``state`` message for ``seat``, with the visible events of ``steps`` (by default the
         last step's); ``text_board``: with the game's text picture of the board."""
@@ -460,6 +476,7 @@ class Room:
         ]
         payload = seat_payload(self.state, seat, live=self.data.status == "running", text_board=text_board)
         payload["ply"] = self.shown(seat)
+        payload["result"] = self.result_json()
         payload["can_undo"] = seat is not None and self.undoable(seat)
         payload["turn_left"] = self.turn_left()
         return json.dumps(

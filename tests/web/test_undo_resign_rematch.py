@@ -231,3 +231,69 @@ def test_a_team_result_keeps_its_order_and_names_who_resigned() -> None:
     out = resigned_result(race, {0, 2})
     assert out["order"] == [1, 2, 0] and out["winners"] == [1]
     assert out["details"] == {"resigned": [0, 2], "race_order": [2, 0, 1]}
+
+
+def timed_match(api: Api, seconds: int, length: int = 30) -> tuple[str, str, str]:
+    """A started Toy Dash race with a turn timer, Ann in seat 0 and Bob in seat 1: (id, Ann, Bob)."""
+    made = api.ok(
+        "POST", "/api/matches", json={"game": "toy-dash", "players": 2, "options": {"length": length},
+                                      "turn_seconds": seconds},
+    )
+    mid = made["id"]
+    ann = api.ok("POST", f"/api/matches/{mid}/seats/0/join", json={"name": "Ann"})["token"]
+    bob = api.ok("POST", f"/api/matches/{mid}/seats/1/join", json={"name": "Bob"})["token"]
+    api.ok("POST", f"/api/matches/{mid}/start", made["host_token"])
+    return mid, ann, bob
+
+
+def test_the_turn_timer_plays_the_games_own_bot(api: Api) -> None:
+    """Issue 15: a player out of time has the decision played by the game's own bot (Toy Dash's
+    heuristic bot always dashes), not by a uniform pick (which would walk half the time). Bob never
+    acts: in four rounds his four timed-out choices are all dashes (a uniform pick: 1 chance in 16)."""
+    mid, ann, bob = timed_match(api, 3)
+    bob_choices: list[str] = []
+    for _round in range(4):
+        st = choosing(api, mid, ann)
+        act(api, mid, ann, "0:walk")
+        done = api.wait(
+            mid, ann, lambda s, r=st["view"]["round"]: s["view"]["phase"] != "choose" or s["view"]["round"] != r,
+            timeout=15,
+        )
+        bob_choices.append(done["view"]["last_choices"][1])
+        # Ann plays her own roll decisions; Bob's run out of time too
+        for _step in range(40):
+            now = api.state(mid, ann)
+            if now["view"]["phase"] == "choose" and now["legal"]:
+                break
+            if now["legal"]:
+                act(api, mid, ann, now["legal"][0])
+            else:
+                api.wait(mid, ann, lambda s, ply=now["ply"]: s["ply"] != ply, timeout=15)
+    assert bob_choices == ["dash"] * 4, bob_choices
+    assert api.state(mid, bob)["match"]["seats"][1]["kind"] == "human", "Bob keeps his seat"
+
+
+def test_a_restart_resumes_the_turn_count_from_where_it_was(tmp_path: Path) -> None:
+    """Issue 15: the count of the decision a player is in survives a SIGKILL and restart from when the
+    decision began (the stored time of the step that began it), instead of starting again from full."""
+    import time
+
+    srv = Server(str(tmp_path / "timer.sqlite3"), tmp_path / "server.log").start()
+    try:
+        api = srv.client()
+        mid, ann, bob = timed_match(api, 60)
+        choosing(api, mid, ann)
+        act(api, mid, ann, "0:dash")  # Bob's choice is still open: his decision began at the race's start
+        began = time.time()
+        left = api.state(mid, bob)["turn_left"]["1"]
+        assert left <= 60
+        time.sleep(3)
+        port = srv.port
+        srv.kill()
+        srv.start(port=port)
+        again = srv.client().state(mid, bob)
+        waited = time.time() - began
+        assert again["turn_left"]["1"] <= left - waited + 0.5, (again["turn_left"], left, waited)
+        assert again["turn_left"]["1"] > 60 - waited - 10, "counted from the decision's start, not earlier"
+    finally:
+        srv.stop()

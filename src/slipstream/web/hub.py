@@ -273,6 +273,10 @@ class Room:
         self.subs: set[Subscriber] = set()
         self.bots: dict[int, tuple[str, int]] = {}
         self.advancing = False
+        self.timing = False
+        """Whether the turn timer is choosing a late player's decision now."""
+        self.first_turn_at: float | None = None
+        """When the race's first decision began (an undo back to it keeps its count)."""
         self.bot_choices = bot_menu(data.game_id)
         self._fresh()
         self._make_bots()
@@ -315,6 +319,8 @@ class Room:
         """Rebuild the match from these moves (an undo took back the last ones)."""
         self._fresh()
         self.restore(moves)
+        if self.first_turn_at is not None:
+            self.begin_turns(self.first_turn_at)
 
     def undoable(self, seat: int) -> bool:
         """Whether ``seat`` may take back its last step: the match runs, the seat is a player's, the
@@ -332,7 +338,11 @@ class Room:
         worker process)."""
         for s in self.data.seats:
             if s.kind in BOT_KINDS and s.bot and s.seat not in self.bots:
-                self.bots[s.seat] = (s.bot, (self.data.seed + 7919 * s.seat) & 0xFFFFFFFF)
+                self.bots[s.seat] = (s.bot, self.bot_seed(s.seat))
+
+    def bot_seed(self, seat: int) -> int:
+        """The seed of the bot that plays ``seat`` (for its seat or, with a turn timer, for a late player)."""
+        return (self.data.seed + 7919 * seat) & 0xFFFFFFFF
 
     def restore(self, moves: list[MoveData]) -> None:
         for move in moves:
@@ -386,7 +396,7 @@ class Room:
             self.log.append((shown, events))
         now = set(pending_seats(new))
         fresh = {s for s in now if s not in before or s == move.seat}
-        started = time.time()
+        started = time.time() if move.at is None else move.at
         self.turn_started = {s: started if s in fresh else self.turn_started.get(s, started) for s in now}
         self.since = {s: new.ply if s in fresh else self.since.get(s, new.ply) for s in now}
         self.since_shown = {
@@ -394,6 +404,20 @@ class Room:
         }
         if move.seat is not None and move.client_id:
             self.accepted[(move.seat, move.client_id)] = self.shown(move.seat)
+
+    def begin_turns(self, at: float) -> None:
+        """Seats asked to act whose decision has no start yet (the race's first decision, before any
+        step) begin it at ``at``: when the race starts, or, after a restart, the match's last change."""
+        if not self.moves:
+            self.first_turn_at = at
+        for s in pending_seats(self.state):
+            self.turn_started.setdefault(s, at)
+
+    @property
+    def own_bot(self) -> str:
+        """The game's own bot (its ``hooks().heuristic_bot``), else ``random``: it plays a resigned
+        seat and the decision of a player out of time."""
+        return "heuristic" if "heuristic" in self.bot_choices else "random"
 
     def turn_left(self) -> dict[int, float]:
         """With a turn timer: the seconds each player asked to act has left (bots have no timer)."""
@@ -652,35 +676,44 @@ class Hub:
                 log.exception("catching up with the other server processes failed")
 
     async def _timer(self) -> None:
-        """Every half second: a player out of time on a timed match has its decision played by a bot
-        (a uniform pick among its own legal actions, which peeks at nothing); the log says so."""
+        """Every half second: a player out of time on a timed match has its decision played by the
+        game's own bot (``_out_of_time``, one task per match, so a bot thinking in one match holds up
+        no other); the log says so."""
         while True:
             await asyncio.sleep(0.5)
             for room in [r for r in self.rooms.values() if r.data.turn_seconds and r.data.status == "running"]:
-                try:
-                    await self._out_of_time(room)
-                except ApiError:
-                    pass  # the database refused: the next look tries again
-                except Exception:
-                    log.exception("match %s: the turn timer failed", room.data.id)
+                if room.timing or not any(left <= 0 for left in room.turn_left().values()):
+                    continue
+                room.timing = True
+                task = asyncio.get_running_loop().create_task(self._out_of_time(room))
+                self.tasks.add(task)
+                task.add_done_callback(self.tasks.discard)
 
     async def _out_of_time(self, room: Room) -> None:
-        late = [s for s, left in room.turn_left().items() if left <= 0]
-        if not late:
-            return
-        async with room.lock:
+        """The first late player's decision, chosen by the game's own bot as a resigned seat's is (in
+        the bot workers, within ``bot_deadline``, else a random legal action), from that seat's view
+        only; committed unless the position changed meanwhile (the player acted after all)."""
+        try:
             state = room.state
-            for seat in late:
-                if room.state is not state or seat not in room.turn_left():
-                    continue
-                action = RandomBot(room.data.seed * 31 + state.ply).choose(state, seat)
+            seat = next((s for s, left in room.turn_left().items() if left <= 0), None)
+            if seat is None:
+                return
+            action = await self._bot_choice(room, state, seat, room.own_bot, room.bot_seed(seat))
+            async with room.lock:
+                if room.state is not state or room.turn_left().get(seat, 1.0) > 0:
+                    return
                 move = MoveData(state.ply, action, seat, f"{TIMEOUT_ID}{state.ply}")
                 try:
                     await self._commit(room, self._with_chance(room, state.apply(action), move))
                 except Conflict:
                     await self.refresh(room)
-                break
-        self.kick(room)
+            self.kick(room)
+        except ApiError:
+            pass  # the database refused: the next look tries again
+        except Exception:
+            log.exception("match %s: the turn timer failed", room.data.id)
+        finally:
+            room.timing = False
 
     async def _sweeper(self) -> None:
         while True:
@@ -764,6 +797,7 @@ class Hub:
                     room.game.version,
                 )
             room.restore(data.moves)
+            room.begin_turns(data.updated_at)
         except (ApiError, SlipstreamError, TypeError) as exc:
             log.error("match %s cannot be restored: %s", data.id, exc)
             return None
@@ -981,6 +1015,7 @@ class Hub:
             await self.db(self.store.set_status, room.data.id, status)
             room.data.status = status
             room.data.updated_at = time.time()
+            room.begin_turns(room.data.updated_at)
             room.broadcast()
         self.kick(room)
         return room
@@ -1081,8 +1116,9 @@ class Hub:
             current = room.data.seats[seat]
             if current.kind != "human":
                 raise ApiError(409, "not_your_turn", f"{seat_label(seat, room.data.seats)} is not a player's seat now")
-            bot = "heuristic" if "heuristic" in room.bot_choices else "random"
-            new = SeatData(seat=seat, kind="resigned", name=current.name, bot=bot, token_hash=current.token_hash)
+            new = SeatData(
+                seat=seat, kind="resigned", name=current.name, bot=room.own_bot, token_hash=current.token_hash
+            )
             await self.db(self.store.set_seat, room.data.id, new)
             room.data.seats[seat] = new
             room.data.updated_at = time.time()
@@ -1138,6 +1174,7 @@ class Hub:
             if joined.data.status == "open" and all(s.kind != "open" for s in joined.data.seats):
                 await self.db(self.store.set_status, joined.data.id, "running")
                 joined.data.status = "running"
+                joined.begin_turns(time.time())
                 joined.broadcast()
         self.kick(joined)
         return joined, seat, token
@@ -1186,6 +1223,10 @@ class Hub:
         """Store the steps in one transaction, then change the room and tell every client."""
         new = steps[-1][0]
         status = "finished" if new.is_over else None
+        at = time.time()
+        for _state, move in steps:
+            if move.at is None:
+                move.at = at
         try:
             await self.writer.append(room.data.id, [m for _s, m in steps], status)
         except Exception as exc:
@@ -1226,9 +1267,43 @@ class Hub:
         botpool.kill_pool(pool)
         self.bot_pool = botpool.make_pool(self.bot_workers, self.plugins)
 
+    async def _bot_choice(self, room: Room, state: State, seat: int, name: str, bot_seed: int) -> str:
+        """The action bot ``name`` picks for ``seat`` in ``state``: in the bot workers within
+        ``bot_deadline`` (a ``random`` bot, a uniform pick among the seat's own legal actions that peeks
+        at nothing, picks here); a random legal action when the bot fails, is late (its workers are
+        replaced) or breaks its workers three times (each time they are replaced and it is asked again)."""
+        fallback = RandomBot(bot_seed * 1_000_003 + state.ply)
+        if name == "random":
+            return fallback.choose(state, seat)
+        d = room.data
+        for _attempt in range(3):
+            pool = self.bot_pool
+            try:
+                return await asyncio.wait_for(
+                    asyncio.get_running_loop().run_in_executor(
+                        pool, botpool.choose, d.id, d.game_id, d.options, d.seed, state.actions, seat, name, bot_seed
+                    ),
+                    self.limits.bot_deadline,
+                )
+            except TimeoutError:
+                log.error(
+                    "match %s: bot %s took more than %s s; its workers are replaced and it plays a random move",
+                    d.id,
+                    name,
+                    self.limits.bot_deadline,
+                )
+                self._replace_pool(pool)
+                return fallback.choose(state, seat)
+            except BrokenProcessPool:
+                self._replace_pool(pool)
+            except Exception:
+                log.exception("match %s: bot %s failed in its worker; it plays a random move", d.id, name)
+                return fallback.choose(state, seat)
+        log.error("match %s: bot %s broke its workers three times; a random move", d.id, name)
+        return fallback.choose(state, seat)
+
     async def _advance(self, room: Room) -> None:
         """Play chance and bot steps until a human must act or the match ends."""
-        broken = 0
         try:
             while True:
                 async with room.lock:
@@ -1249,52 +1324,7 @@ class Hub:
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
                 name, bot_seed = room.bots[bot_seat]
-                d = room.data
-                pool = self.bot_pool
-                fallback = RandomBot(bot_seed * 1_000_003 + state.ply)
-                if name == "random":  # a uniform pick among the seat's own legal actions peeks at nothing
-                    action = fallback.choose(state, bot_seat)
-                    broken = 0
-                else:
-                    try:
-                        action = await asyncio.wait_for(
-                            asyncio.get_running_loop().run_in_executor(
-                                pool,
-                                botpool.choose,
-                                d.id,
-                                d.game_id,
-                                d.options,
-                                d.seed,
-                                state.actions,
-                                bot_seat,
-                                name,
-                                bot_seed,
-                            ),
-                            self.limits.bot_deadline,
-                        )
-                        broken = 0
-                    except TimeoutError:
-                        log.error(
-                            "match %s: bot %s took more than %s s; its workers are replaced and it plays a "
-                            "random move",
-                            d.id,
-                            name,
-                            self.limits.bot_deadline,
-                        )
-                        self._replace_pool(pool)
-                        action = fallback.choose(state, bot_seat)
-                    except BrokenProcessPool:
-                        self._replace_pool(pool)
-                        broken += 1
-                        if broken < 3:
-                            continue
-                        log.error("match %s: bot %s broke its workers three times; a random move", d.id, name)
-                        action, broken = fallback.choose(state, bot_seat), 0
-                    except Exception:
-                        log.exception(
-                            "match %s: bot %s failed in its worker; it plays a random move", d.id, name
-                        )
-                        action = fallback.choose(state, bot_seat)
+                action = await self._bot_choice(room, state, bot_seat, name, bot_seed)
                 async with room.lock:
                     if room.state is state:
                         move = MoveData(state.ply, action, bot_seat)

@@ -124,6 +124,9 @@ class MoveData:
     action: str
     seat: int | None = None
     client_id: str | None = None
+    at: float | None = None
+    """When the move was stored (``time.time()``): a decision it began counts its turn timer from
+    then, across restarts. ``None``: not stamped yet (stored with the commit's time)."""
 
 
 @dataclass
@@ -253,7 +256,7 @@ class Store:
         now = time.time() if now is None else now
         p = self._mark
         moves = [
-            (match_id, m.ply, m.action, m.seat, m.client_id, now)
+            (match_id, m.ply, m.action, m.seat, m.client_id, now if m.at is None else m.at)
             for match_id, batch, _status in batches
             for m in batch
         ]
@@ -353,7 +356,7 @@ class Store:
             data.seats.append(_seat(s))
         query = select(MoveRow).where(MoveRow.match_id == row.id).order_by(MoveRow.ply)
         for m in session.scalars(query):
-            data.moves.append(MoveData(ply=m.ply, action=m.action, seat=m.seat, client_id=m.client_id))
+            data.moves.append(MoveData(ply=m.ply, action=m.action, seat=m.seat, client_id=m.client_id, at=m.at))
         return data
 
 

@@ -103,6 +103,20 @@ def test_room_log_and_messages_carry_only_events_the_seat_may_see(game_id: str) 
         assert hidden_events > 0, "Toy Dash deals secret cards, so some events are hidden from some seats"
 
 
+def reach_buying(api: Any, mid: str, tokens: list[str]) -> None:
+    """Play a Rev it Up race's seats (each its first legal action) until seat 0 may buy a chip, a secret
+    step of its cart (one nobody else sees)."""
+    for _ in range(400):
+        states = [api.state(mid, t) for t in tokens]
+        if states[0]["view"]["phase"] == "buy" and any(":buy:" in a for a in states[0]["legal"]):
+            return
+        for token, st in zip(tokens, states, strict=True):
+            if st["legal"]:
+                api.call("POST", f"/api/matches/{mid}/actions", token,
+                         json={"action": st["legal"][0], "ply": st["ply"]})
+    raise AssertionError("no buying phase")
+
+
 def test_a_seats_hidden_steps_advance_nothing_another_seat_can_see(api: Any, server: Any) -> None:
     """Issue 14, item 6: in Rev it Up's buying phase each secret cart step used to reach every seat as a
     new state with ply + 1 (and ``GET /api/matches`` counted it), so others could count a cart. Now a
@@ -110,16 +124,7 @@ def test_a_seats_hidden_steps_advance_nothing_another_seat_can_see(api: Any, ser
     from tests.web.server import ws_open, ws_recv, ws_until
 
     mid, _host, tokens = api.new_match(game="rev-it-up", players=2, humans=2)
-    for _ in range(400):
-        states = [api.state(mid, t) for t in tokens]
-        if states[0]["view"]["phase"] == "buy" and any(":buy:" in a for a in states[0]["legal"]):
-            break
-        for token, st in zip(tokens, states, strict=True):
-            if st["legal"]:
-                api.call("POST", f"/api/matches/{mid}/actions", token,
-                         json={"action": st["legal"][0], "ply": st["ply"]})
-    else:
-        raise AssertionError("no buying phase")
+    reach_buying(api, mid, tokens)
     other_before = api.state(mid, tokens[1])
     spectator_before = api.state(mid)
     listed_before = next(m for m in api.ok("GET", "/api/matches?limit=200") if m["id"] == mid)["ply"]

@@ -523,6 +523,31 @@ class Room:
                 entries.append({"ply": shown.get(seat, shown[None]), "events": visible})
         return json.dumps({"type": "log", "entries": entries[-LOG_REPLAY:], "reset": reset}, separators=COMPACT)
 
+    def sight(self, seat: int | None) -> tuple[str, dict[str, Any]]:
+        """What ``seat`` sees of the match, but for the last step's events and the clocks: its log and
+        its state message. Equal before and after an undo: the seat cannot tell a step was taken back."""
+        message = json.loads(self.message(seat, text_board=False))
+        for key in ("events", "turn_left", "can_undo"):
+            message.pop(key, None)
+        return self.log_message(seat), message
+
+    def sights(self) -> dict[int | None, tuple[str, dict[str, Any]]]:
+        """Each connected seat's (and the spectators') ``sight``, before the match is rebuilt."""
+        return {seat: self.sight(seat) for seat in {sub.seat for sub in self.subs}}
+
+    def resend(self, before: dict[int | None, tuple[str, dict[str, Any]]]) -> None:
+        """After the match was rebuilt (an undo, here or in another process): the log from the start
+        and the state go to each client whose ``sight`` changed, and nothing to the others, so an
+        undone step nobody else saw (a secret cart step) stays unseen, even its undo."""
+        after: dict[int | None, tuple[str, dict[str, Any]]] = {}
+        for sub in list(self.subs):
+            if sub.seat not in after:
+                after[sub.seat] = self.sight(sub.seat)
+            if before.get(sub.seat) == after[sub.seat]:
+                continue
+            sub.queue.put_nowait(self.log_message(sub.seat, reset=True))
+            sub.queue.put_nowait(self.message(sub.seat, text_board=sub.text_board))
+
     def broadcast(self) -> None:
         """Queue the new position for every client (a client too far behind is disconnected; it
         gets the current state again when it reconnects). A hidden step goes to its own seat only."""
@@ -1096,15 +1121,11 @@ class Hub:
                     ply=now,
                 )
             last = room.moves[-1]
-            hidden = room.last_hidden
             await self.db(self.store.take_back, room.data.id, last.ply)
+            before = room.sights()
             room.rewind(room.moves[:-1])
             room.data.updated_at = time.time()
-            for sub in list(room.subs):
-                if hidden and sub.seat != seat:
-                    continue
-                sub.queue.put_nowait(room.log_message(sub.seat, reset=True))
-                sub.queue.put_nowait(room.message(sub.seat, text_board=sub.text_board))
+            room.resend(before)
             return {"type": "undone", "ply": room.shown(seat)}
 
     async def resign(self, room: Room, seat: int) -> Room:
@@ -1188,12 +1209,11 @@ class Hub:
         changed = False
         ours = [(m.ply, m.action) for m in room.moves]
         if [(m.ply, m.action) for m in data.moves[: len(ours)]] != ours:  # another process took steps back
+            before = room.sights()
             room.rewind(data.moves)
             room.data.status, room.data.seats = data.status, data.seats
             room.data.updated_at = max(room.data.updated_at, data.updated_at)
-            for sub in list(room.subs):  # as after an undo here: the log from the start, then the state
-                sub.queue.put_nowait(room.log_message(sub.seat, reset=True))
-                sub.queue.put_nowait(room.message(sub.seat, text_board=sub.text_board))
+            room.resend(before)  # as after an undo here
             return True
         for move in data.moves[room.state.ply :]:
             room.set_state(room.state.apply(move.action), move)

@@ -92,6 +92,10 @@ class Resign(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class Claim(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
 class Rematch(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -363,6 +367,16 @@ def create_app(
         seat = await player_seat(room, authorization, "resigning")
         return (await hub.resign(room, seat)).match_info(seat)
 
+    @app.post("/api/matches/{match_id}/claim")
+    async def post_claim(
+        match_id: str, body: Claim, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """A player who is there claims the win from the players away for ``claim_grace`` seconds."""
+        room = await hub.room(match_id)
+        seat = await player_seat(room, authorization, "claiming the win")
+        away = await hub.claim(room, seat)
+        return {"type": "claimed", "seats": away, "match": room.match_info(seat)}
+
     @app.post("/api/matches/{match_id}/rematch", status_code=201)
     async def post_rematch(
         match_id: str, body: Rematch, authorization: str | None = Header(default=None)
@@ -444,9 +458,11 @@ def create_app(
                 await websocket.close(code=4000 + err.status)
             return
         sub = Subscriber(seat, text_board=hello.get("text_board") is True)
+        room.subs.add(sub)  # first: the state below says whether this seat, now here, may claim the win
         sub.queue.put_nowait(room.log_message(seat))
         sub.queue.put_nowait(room.message(seat, text_board=sub.text_board))
-        room.subs.add(sub)
+        sub.claim_key = room.claim_key(seat)
+        room.presence()
         writer = asyncio.create_task(_writer(websocket, sub))
         try:
             while True:
@@ -461,7 +477,8 @@ def create_app(
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            room.subs.discard(sub)
+            room.leave(sub)
+            room.presence()
             writer.cancel()
 
     return app
@@ -504,8 +521,8 @@ def parse_message(text: str, limits: Limits) -> Any:
 async def _handle(
     hub: Hub, room: Room, sub: Subscriber, text: str, limits: Limits
 ) -> dict[str, Any] | str | None:
-    """One client message: ``act``, ``undo``, ``text_board`` or ``ping``; a bad one gets an error
-    message, never a disconnect."""
+    """One client message: ``act``, ``undo``, ``claim``, ``text_board`` or ``ping``; a bad one gets an
+    error message, never a disconnect."""
     seat = sub.seat
     msg_id = None
     try:
@@ -522,14 +539,16 @@ async def _handle(
                 raise ApiError(400, "bad_request", "'on' must be true or false")
             sub.text_board = on
             return room.message(seat, text_board=on)
-        if kind in ("act", "undo"):
+        if kind in ("act", "undo", "claim"):
             if seat is None:
                 raise ApiError(401, "bad_token", "spectators cannot act; join a seat")
             if kind == "undo":
                 return await hub.undo(room, seat, msg.get("ply"))
+            if kind == "claim":
+                return {"type": "claimed", "id": msg_id, "seats": await hub.claim(room, seat)}
             return await hub.act(room, seat, msg.get("action"), msg.get("ply"), msg.get("id"))
         raise ApiError(
-            400, "bad_request", f"unknown message type {kind!r}; use 'act', 'undo', 'text_board' or 'ping'"
+            400, "bad_request", f"unknown message type {kind!r}; use 'act', 'undo', 'claim', 'text_board' or 'ping'"
         )
     except ApiError as exc:
         return {"type": "error", "id": msg_id, **exc.to_json()}

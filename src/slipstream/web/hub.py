@@ -180,6 +180,8 @@ class Subscriber:
     seat: int | None
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     text_board: bool = False
+    claim_key: tuple[tuple[int, ...], float] | None = None
+    """What this client was last told about claiming the win (``Room.claim_key``)."""
 
 
 def names_a_file(value: Any) -> bool:
@@ -266,9 +268,14 @@ class Room:
     public and ``shown`` is the real ply.
     """
 
-    def __init__(self, data: MatchData, game: Game) -> None:
+    def __init__(self, data: MatchData, game: Game, claim_grace: float = Limits.claim_grace) -> None:
         self.data = data
         self.game = game
+        self.claim_grace = claim_grace
+        """Seconds the other players must be away before a player may claim the win (``claim``)."""
+        self.last_seen: dict[int, float] = {}
+        """When each seat's last open socket here closed (or the race started); see ``away``."""
+        self.loaded_at = time.time()
         self.lock = asyncio.Lock()
         self.subs: set[Subscriber] = set()
         self.bots: dict[int, tuple[str, int]] = {}
@@ -444,6 +451,79 @@ class Room:
         self.closed_on_others = bool(self.window - {seat})
         self.window = set()
 
+    def leave(self, sub: Subscriber) -> None:
+        """A client is gone: a seat left with no open socket here is away from now on."""
+        self.subs.discard(sub)
+        if sub.seat is not None and all(other.seat != sub.seat for other in self.subs):
+            self.last_seen[sub.seat] = time.time()
+
+    def away(self) -> dict[int, float]:
+        """Each player's seat (a person's: not a bot's, nor resigned) with no open socket to this
+        server, and since when: its last socket closed, or the race started or was loaded here
+        (a restart gives everyone the grace period again, as their pages reconnect by themselves)."""
+        here = {sub.seat for sub in self.subs}
+        return {
+            s.seat: self.last_seen.get(s.seat, self.loaded_at)
+            for s in self.data.seats
+            if s.kind == "human" and s.seat not in here
+        }
+
+    def claim_check(self, seat: int) -> tuple[list[int], float]:
+        """Whether ``seat`` may claim the win: the race runs, the seat is a player's and is here (an
+        open socket), and every other player's seat has been away for ``claim_grace`` seconds. The away
+        seats and the time (``time.time()``) from which it may; an ``ApiError`` saying why not."""
+        if self.data.status != "running":
+            raise ApiError(409, "not_running", f"the match is {self.data.status}")
+        if self.data.seats[seat].kind != "human":
+            raise ApiError(409, "cannot_claim", f"{seat_label(seat, self.data.seats)} is not a player's seat now")
+        away = self.away()
+        if seat in away:
+            raise ApiError(
+                409,
+                "cannot_claim",
+                f"{seat_label(seat, self.data.seats)} has no open connection to the race: only a player "
+                "who is there (the race's page open) may claim the win",
+            )
+        others = [s.seat for s in self.data.seats if s.kind == "human" and s.seat != seat]
+        if not others:
+            raise ApiError(409, "cannot_claim", "no other player in the race to claim the win from")
+        here = [s for s in others if s not in away]
+        if here:
+            names = ", ".join(seat_label(s, self.data.seats) for s in here)
+            raise ApiError(409, "cannot_claim", f"{names} {'is' if len(here) == 1 else 'are'} still in the race")
+        return others, max(away[s] for s in others) + self.claim_grace
+
+    def claim_key(self, seat: int | None) -> tuple[tuple[int, ...], float] | None:
+        """What a seat's claim depends on: the away seats and the time from which it may claim the win
+        (``claim_check``); ``None`` while no claim can come (another player is there, or the seat is
+        not a player's who is here). A seat is told only when this changes."""
+        if seat is None:
+            return None
+        try:
+            away, ready_at = self.claim_check(seat)
+        except ApiError:
+            return None
+        return tuple(away), round(ready_at, 1)
+
+    def claim_info(self, seat: int | None) -> dict[str, Any] | None:
+        """``claim_key`` as a seat is told it: ``in``, the seconds to wait (0: now), and ``away``, the
+        seats that would resign."""
+        key = self.claim_key(seat)
+        if key is None:
+            return None
+        away, ready_at = key
+        return {"in": round(max(0.0, ready_at - time.time()), 1), "away": list(away)}
+
+    def presence(self) -> None:
+        """A client came or went: each player's socket whose claim changed (``claim_key``) is told
+        whether and when it may claim the win (a ``claim`` message)."""
+        for sub in list(self.subs):
+            key = self.claim_key(sub.seat)
+            if sub.seat is None or key == sub.claim_key:
+                continue
+            sub.claim_key = key
+            sub.queue.put_nowait(json.dumps({"type": "claim", "claim": self.claim_info(sub.seat)}, separators=COMPACT))
+
     def seat_for_token(self, token: str) -> int | None:
         for s in self.data.seats:
             if token_matches(token, s.token_hash):
@@ -503,6 +583,7 @@ class Room:
         payload["result"] = self.result_json()
         payload["can_undo"] = seat is not None and self.undoable(seat)
         payload["turn_left"] = self.turn_left()
+        payload["claim"] = self.claim_info(seat)
         return json.dumps(
             {
                 "type": "state",
@@ -527,7 +608,7 @@ class Room:
         """What ``seat`` sees of the match, but for the last step's events and the clocks: its log and
         its state message. Equal before and after an undo: the seat cannot tell a step was taken back."""
         message = json.loads(self.message(seat, text_board=False))
-        for key in ("events", "turn_left", "can_undo"):
+        for key in ("events", "turn_left", "can_undo", "claim"):
             message.pop(key, None)
         return self.log_message(seat), message
 
@@ -558,7 +639,7 @@ class Room:
             if private_to is not None and sub.seat != private_to:
                 continue
             if sub.queue.qsize() > MAX_BACKLOG:
-                self.subs.discard(sub)
+                self.leave(sub)
                 sub.queue.put_nowait(None)
                 continue
             key = (sub.seat, sub.text_board)
@@ -812,7 +893,7 @@ class Hub:
 
     def _restore(self, data: MatchData) -> Room | None:
         try:
-            room = Room(data, stored_game(data))
+            room = Room(data, stored_game(data), self.limits.claim_grace)
             if room.game.version != data.version:
                 log.warning(
                     "match %s: stored for %s version %s, this is %s",
@@ -907,7 +988,7 @@ class Hub:
                 raise ApiError(400, bad.code, bad.message)
             self._check_bot(game.id, bot)
             data.seats[seat] = SeatData(seat=seat, kind="bot", name=bot_seat_name(bot, seat), bot=bot)
-        room = Room(data, game)
+        room = Room(data, game, self.limits.claim_grace)
         await self.db(self.store.create_match, data)
         self.rooms[data.id] = room
         return room, host_token
@@ -1004,6 +1085,7 @@ class Hub:
             room.bots.pop(seat, None)
             room._make_bots()
             room.broadcast()
+            room.presence()
         if running:
             notice = json.dumps(
                 {
@@ -1041,7 +1123,9 @@ class Hub:
             room.data.status = status
             room.data.updated_at = time.time()
             room.begin_turns(room.data.updated_at)
+            room.last_seen = {s.seat: room.data.updated_at for s in room.data.seats}
             room.broadcast()
+            room.presence()
         self.kick(room)
         return room
 
@@ -1134,19 +1218,47 @@ class Hub:
         async with room.lock:
             if room.data.status != "running":
                 raise ApiError(409, "not_running", f"the match is {room.data.status}")
-            current = room.data.seats[seat]
-            if current.kind != "human":
+            if room.data.seats[seat].kind != "human":
                 raise ApiError(409, "not_your_turn", f"{seat_label(seat, room.data.seats)} is not a player's seat now")
+            await self._resign_seats(room, [seat])
+        self.kick(room)
+        return room
+
+    async def _resign_seats(self, room: Room, seats: list[int]) -> None:
+        """Players' seats resign (the caller holds the room's lock): each is marked ``resigned`` and the
+        game's own bot plays it to the end; its token still shows its view. Every client is told."""
+        for seat in seats:
+            current = room.data.seats[seat]
             new = SeatData(
                 seat=seat, kind="resigned", name=current.name, bot=room.own_bot, token_hash=current.token_hash
             )
             await self.db(self.store.set_seat, room.data.id, new)
             room.data.seats[seat] = new
-            room.data.updated_at = time.time()
-            room._make_bots()
-            room.broadcast()
+        room.data.updated_at = time.time()
+        room._make_bots()
+        room.broadcast()
+        room.presence()
+
+    async def claim(self, room: Room, seat: int) -> list[int]:
+        """A player who is there claims the win from the players who have been away for the grace
+        period (``Room.claim_check``): their seats resign, so the game's own bot plays each to the end
+        and the result ranks them below every seat that did not resign (in a cooperative game, whose
+        result places nobody above anyone, the team plays on with the bots). The seats that resigned."""
+        async with room.lock:
+            away, ready_at = room.claim_check(seat)
+            wait = ready_at - time.time()
+            if wait > 0:
+                names = ", ".join(seat_label(s, room.data.seats) for s in away)
+                raise ApiError(
+                    409,
+                    "cannot_claim",
+                    f"{names} may still come back: the win can be claimed in {wait:.0f} s "
+                    f"(after {room.claim_grace:.0f} s away)",
+                    wait=round(wait, 1),
+                )
+            await self._resign_seats(room, away)
         self.kick(room)
-        return room
+        return away
 
     async def rematch(self, room: Room, seat: int | None) -> tuple[Room, int | None, str | None]:
         """The same race again with the same seats: the first call makes it (same game, options,
@@ -1181,7 +1293,7 @@ class Hub:
                     ],
                 )
                 await self.db(self.store.create_match, data, old.id)
-                self.rooms[data.id] = Room(data, room.game)
+                self.rooms[data.id] = Room(data, room.game, self.limits.claim_grace)
                 next_id = data.id
         nxt = await self.room(next_id)
         if seat is None:
@@ -1196,6 +1308,7 @@ class Hub:
                 await self.db(self.store.set_status, joined.data.id, "running")
                 joined.data.status = "running"
                 joined.begin_turns(time.time())
+                joined.last_seen = {s.seat: time.time() for s in joined.data.seats}
                 joined.broadcast()
         self.kick(joined)
         return joined, seat, token

@@ -42,6 +42,7 @@ ERROR_CODES: dict[str, str] = {
     "too_many": "too many matches created from this address; wait and try again",
     "busy": "the server holds as many matches waiting for players as it accepts; try again later",
     "cannot_undo": "nothing to take back: only a seat's own last step that revealed nothing",
+    "cannot_claim": "the win cannot be claimed: another player is still there, or has not been away long enough",
 }
 
 

@@ -1335,6 +1335,7 @@ class Hub:
             room.data.status, room.data.seats = data.status, data.seats
             room.bots.clear()
             room._make_bots()
+            room.presence()
             changed = True
         if changed:
             room.data.updated_at = max(room.data.updated_at, data.updated_at)

@@ -293,8 +293,9 @@ class Room:
         self.state: State = self.game.start(seed=self.data.seed)
         self.moves: list[MoveData] = []
         """Every step taken, with the seat that took it (``None``: chance)."""
-        self.before: State | None = None
-        """The position before the last step (what an undo of it returns to)."""
+        self.step_flags: list[tuple[bool, bool]] = []
+        """For each step: whether it was hidden (seen by its seat only) and whether it closed a
+        simultaneous choice other seats had chosen in (``undo_index``)."""
         self.log: list[tuple[dict[int | None, int], tuple[Event, ...]]] = []
         """Each step's events, with the ply each seat (``None``: spectators) was shown for it."""
         self.since: dict[int, int] = {s: 0 for s in pending_seats(self.state)}
@@ -329,16 +330,35 @@ class Room:
         if self.first_turn_at is not None:
             self.begin_turns(self.first_turn_at)
 
+    def undo_index(self, seat: int) -> int | None:
+        """The index in ``moves`` of the step ``seat`` may take back, if any: the match runs, the seat
+        is a player's, and its last step revealed nothing and nothing was revealed since: no chance step
+        and no other seat's step after it, except other seats' secret steps (a seat cannot know of
+        them, so they cannot stop its undo: they are kept), and it did not close a simultaneous choice
+        in which other seats had chosen (that showed their choices)."""
+        if self.data.status != "running" or self.data.seats[seat].kind != "human":
+            return None
+        for index in range(len(self.moves) - 1, -1, -1):
+            move = self.moves[index]
+            hidden, closed_on_others = self.step_flags[index]
+            if move.seat == seat:
+                return None if closed_on_others else index
+            if move.seat is None or not hidden:
+                return None
+        return None
+
     def undoable(self, seat: int) -> bool:
-        """Whether ``seat`` may take back its last step: the match runs, the seat is a player's, the
-        last step is the seat's own, and nothing was revealed since: no chance step, no other seat's
-        step after it (both would be later steps), and it did not close a simultaneous choice in
-        which other seats had chosen (that shows their choices)."""
-        if self.data.status != "running" or not self.moves or self.before is None:
+        return self.undo_index(seat) is not None
+
+    def replays(self, moves: Sequence[MoveData]) -> bool:
+        """Whether these moves are legal from the start (other seats' secret steps kept by an undo)."""
+        state = self.game.start(seed=self.data.seed)
+        try:
+            for move in moves:
+                state = state.apply(move.action)
+        except IllegalActionError:
             return False
-        if self.data.seats[seat].kind != "human":
-            return False
-        return self.moves[-1].seat == seat and not self.closed_on_others
+        return True
 
     def _make_bots(self) -> None:
         """The bot in each bot seat (or resigned seat): its name and its seed (the bot itself runs in a
@@ -382,8 +402,8 @@ class Room:
         before = set(pending_seats(old))
         hidden = self._hidden_step(old, new, move.seat)
         self._track_window(old, new, move.seat)
-        self.before = old
         self.moves.append(move)
+        self.step_flags.append((hidden, self.closed_on_others))
         self.last_hidden = hidden
         self.state = new
         self.unsent.append(new)
@@ -1185,9 +1205,10 @@ class Hub:
         return {"type": "ack", "id": client_id, "ply": acked}
 
     async def undo(self, room: Room, seat: int, ply: Any) -> dict[str, Any]:
-        """Take back ``seat``'s last step, if it revealed nothing (``Room.undoable``): the move is
-        deleted from the database, then the room is rebuilt from the moves before it. A hidden step
-        (a secret cart step) is taken back for its own seat's eyes only."""
+        """Take back ``seat``'s last step, if it revealed nothing (``Room.undo_index``): the move is
+        deleted from the database (other seats' secret steps after it are kept, a ply earlier, in the
+        same transaction), then the room is rebuilt. Only clients whose view changes are told
+        (``Room.resend``): a hidden step (a secret cart step) is taken back for its own seat's eyes only."""
         if isinstance(ply, bool) or not isinstance(ply, int):
             raise ApiError(400, "bad_request", "'ply' must be the whole number of the position shown")
         async with room.lock:
@@ -1196,7 +1217,11 @@ class Hub:
             now = room.shown(seat)
             if ply != now:
                 raise ApiError(409, "stale", f"the undo was asked at ply {ply}; the match is at ply {now}", ply=now)
-            if not room.undoable(seat):
+            index = room.undo_index(seat)
+            moves = room.moves
+            later = [] if index is None else moves[index + 1 :]
+            kept = [MoveData(m.ply - 1, m.action, m.seat, m.client_id, m.at) for m in later]
+            if index is None or (kept and not room.replays(moves[:index] + kept)):
                 raise ApiError(
                     409,
                     "cannot_undo",
@@ -1204,10 +1229,9 @@ class Hub:
                     "player's step since and no choices revealed by it",
                     ply=now,
                 )
-            last = room.moves[-1]
-            await self.db(self.store.take_back, room.data.id, last.ply)
+            await self.db(self.store.take_back, room.data.id, moves[index].ply, kept)
             before = room.sights()
-            room.rewind(room.moves[:-1])
+            room.rewind(moves[:index] + kept)
             room.data.updated_at = time.time()
             room.resend(before)
             return {"type": "undone", "ply": room.shown(seat)}

@@ -31,3 +31,17 @@ def test_joining_a_taken_seat_names_it_as_the_page_does(api: Api) -> None:
     assert body["error"]["message"] == (
         "no seat 5: the API counts seats from 0 (0 to 1), the page from 1 (Seat 1 to Seat 2)"
     )
+
+
+def test_an_illegal_move_is_told_in_the_pages_words(api: Api) -> None:
+    """The refusal names the seat as the page does and lists the legal moves by their labels ("P1: keep
+    going", numbered from 1 as the page's log is), not by the 0-based notation ("0:go"); the API's
+    ``legal`` field keeps the notation."""
+    mid, _host, (ann, _bob) = api.new_match(game="rev-it-up", players=2, humans=2)
+    st = api.wait(mid, ann, lambda s: bool(s["legal"]))
+    status, body = api.call("POST", f"/api/matches/{mid}/actions", ann, json={"action": "0:fly", "ply": st["ply"]})
+    assert (status, body["error"]["code"]) == (422, "illegal_action")
+    message = body["error"]["message"]
+    assert message.startswith("Seat 1 (seat0) cannot play '0:fly' now; the legal moves: "), message
+    assert all(st["labels"][a] in message for a in st["legal"]) and "0:" not in message.split("moves: ")[1]
+    assert body["error"]["legal"] == st["legal"]

@@ -32,7 +32,7 @@ from slipstream.engine.registry import game_class, load
 
 from . import botpool, dice
 from .limits import Limits
-from .protocol import board_module, events_payload, pending_seats, resigned_result, seat_payload
+from .protocol import board_module, describe, events_payload, pending_seats, resigned_result, seat_payload
 from .storage import MatchData, MoveData, SeatData, Store
 
 log = logging.getLogger("slipstream.web")
@@ -1188,7 +1188,15 @@ class Hub:
                     )
                 legal = state.legal_actions(seat)
                 if action not in legal:
-                    raise ApiError(422, "illegal_action", str(IllegalActionError(action, legal)), legal=legal)
+                    shown = ", ".join(describe(room.game.id, a) for a in legal[:40])
+                    shown += " ..." if len(legal) > 40 else ""
+                    raise ApiError(
+                        422,
+                        "illegal_action",
+                        f"{seat_label(seat, room.data.seats)} cannot play {action[:60]!r} now; the legal moves: "
+                        f"{shown or 'none'}",
+                        legal=legal,
+                    )
                 move = MoveData(ply=state.ply, action=action, seat=seat, client_id=client_id)
                 try:
                     await self._commit(room, self._with_chance(room, state.apply(action), move))

@@ -488,10 +488,27 @@ class Room:
             if s.kind == "human" and s.seat not in here
         }
 
+    def claim_key(self, seat: int | None) -> tuple[tuple[int, ...], float] | None:
+        """Whether ``seat`` may claim the win, now or later: the race runs, the seat is a player's and is
+        here (an open socket), there are other players and none of them is here. The away seats and the
+        time (``time.time()``) from which it may, when every one of them has been away ``claim_grace``
+        seconds; ``None`` while no claim can come (``claim_check`` says why). Cheap: it is in every
+        state message, and a seat is told again only when it changes."""
+        if seat is None or self.data.status != "running" or self.data.seats[seat].kind != "human":
+            return None
+        here = {sub.seat for sub in self.subs}
+        others = [s.seat for s in self.data.seats if s.kind == "human" and s.seat != seat]
+        if seat not in here or not others or any(s in here for s in others):
+            return None
+        ready_at = max(self.last_seen.get(s, self.loaded_at) for s in others) + self.claim_grace
+        return tuple(others), round(ready_at, 1)
+
     def claim_check(self, seat: int) -> tuple[list[int], float]:
-        """Whether ``seat`` may claim the win: the race runs, the seat is a player's and is here (an
-        open socket), and every other player's seat has been away for ``claim_grace`` seconds. The away
-        seats and the time (``time.time()``) from which it may; an ``ApiError`` saying why not."""
+        """``claim_key`` for a claim being made: the away seats and the time from which it may, or an
+        ``ApiError`` saying why no claim can come."""
+        key = self.claim_key(seat)
+        if key is not None:
+            return list(key[0]), key[1]
         if self.data.status != "running":
             raise ApiError(409, "not_running", f"the match is {self.data.status}")
         if self.data.seats[seat].kind != "human":
@@ -504,26 +521,11 @@ class Room:
                 f"{seat_label(seat, self.data.seats)} has no open connection to the race: only a player "
                 "who is there (the race's page open) may claim the win",
             )
-        others = [s.seat for s in self.data.seats if s.kind == "human" and s.seat != seat]
-        if not others:
+        here = [s.seat for s in self.data.seats if s.kind == "human" and s.seat != seat and s.seat not in away]
+        if not here:
             raise ApiError(409, "cannot_claim", "no other player in the race to claim the win from")
-        here = [s for s in others if s not in away]
-        if here:
-            names = ", ".join(seat_label(s, self.data.seats) for s in here)
-            raise ApiError(409, "cannot_claim", f"{names} {'is' if len(here) == 1 else 'are'} still in the race")
-        return others, max(away[s] for s in others) + self.claim_grace
-
-    def claim_key(self, seat: int | None) -> tuple[tuple[int, ...], float] | None:
-        """What a seat's claim depends on: the away seats and the time from which it may claim the win
-        (``claim_check``); ``None`` while no claim can come (another player is there, or the seat is
-        not a player's who is here). A seat is told only when this changes."""
-        if seat is None:
-            return None
-        try:
-            away, ready_at = self.claim_check(seat)
-        except ApiError:
-            return None
-        return tuple(away), round(ready_at, 1)
+        names = ", ".join(seat_label(s, self.data.seats) for s in here)
+        raise ApiError(409, "cannot_claim", f"{names} {'is' if len(here) == 1 else 'are'} still in the race")
 
     def claim_info(self, seat: int | None) -> dict[str, Any] | None:
         """``claim_key`` as a seat is told it: ``in``, the seconds to wait (0: now), and ``away``, the

@@ -297,3 +297,29 @@ def test_a_restart_resumes_the_turn_count_from_where_it_was(tmp_path: Path) -> N
         assert again["turn_left"]["1"] > 60 - waited - 10, "counted from the decision's start, not earlier"
     finally:
         srv.stop()
+
+
+def test_the_races_first_decision_is_timed_from_the_start_even_across_a_restart(tmp_path: Path) -> None:
+    """BRC Grand Prix asks both players for their tyres before any step: that first decision is timed
+    from the race's start (it used to have no start, so it never ran out), and a restart while the
+    match was still open does not start its count early."""
+    import time
+
+    srv = Server(str(tmp_path / "first.sqlite3"), tmp_path / "server.log").start()
+    try:
+        api = srv.client()
+        made = api.ok("POST", "/api/matches", json={"game": "brc-grand-prix", "players": 2, "turn_seconds": 3})
+        mid = made["id"]
+        ann = api.ok("POST", f"/api/matches/{mid}/seats/0/join", json={"name": "Ann"})["token"]
+        api.ok("POST", f"/api/matches/{mid}/seats/1/join", json={"name": "Bob"})
+        port = srv.port
+        srv.kill()
+        srv.start(port=port)
+        api = srv.client()
+        time.sleep(3.5)
+        api.ok("POST", f"/api/matches/{mid}/start", made["host_token"])
+        st = api.state(mid, ann)
+        assert st["ply"] == 0 and st["turn_left"]["0"] > 2, st["turn_left"]
+        api.wait(mid, ann, lambda s: s["ply"] > 0, timeout=15)  # nobody acts: the timer played
+    finally:
+        srv.stop()

@@ -925,7 +925,8 @@ class Hub:
                     room.game.version,
                 )
             room.restore(data.moves)
-            room.begin_turns(data.updated_at)
+            if data.status == "running":  # an open match's first decision begins when it starts
+                room.begin_turns(data.updated_at)
         except (ApiError, SlipstreamError, TypeError) as exc:
             log.error("match %s cannot be restored: %s", data.id, exc)
             return None

@@ -495,3 +495,48 @@ def test_a_cooperative_result_reads_as_the_team_s(server: Server, browser: Brows
     page.screenshot(path=str(shots / "team-result.png"))
     ctx.close()
     assert not errors
+
+
+def test_claim_the_win_once_the_other_player_has_left(browser: Browser, tmp_path: Path) -> None:
+    """Ann and Bob race (Toy Dash); Bob closes his page. While he is there, and for the grace period
+    after (2 s on this server), Ann is offered no claim; then "Claim the win" shows, and taking it hands
+    Bob's seat to the game's bot, ranked last when the race ends."""
+    from tests.web.conftest import ROOMY
+
+    srv = Server(str(tmp_path / "claim.sqlite3"), tmp_path / "server.log",
+                 env={**ROOMY, "SLIPSTREAM_LIMIT_CLAIM_GRACE": "2"}).start()
+    errors: list[str] = []
+    ann_ctx, bob_ctx = browser.new_context(), browser.new_context()
+    try:
+        ann, bob = watch(ann_ctx.new_page(), errors), watch(bob_ctx.new_page(), errors)
+        link = lobby_race(ann, srv, "toy-dash", 2, name="Ann", options={"length": 10})
+        bob.goto(link)
+        bob.fill("input.join-name[data-seat='1']", "Bob")
+        bob.click("button.join[data-seat='1']")
+        ann.wait_for_selector("#start-btn:not([disabled])")
+        ann.click("#start-btn")
+        ann.wait_for_selector("button.action")
+        bob.wait_for_selector("button.action")
+        ann.wait_for_timeout(3000)
+        assert ann.locator("#claim-btn").is_hidden(), "Bob is there"
+        bob_ctx.close()
+        left = time.monotonic()
+        ann.wait_for_selector("#claim-btn:not([hidden])", timeout=10_000)
+        assert time.monotonic() - left >= 1.5, "not before the grace period"
+        assert "Bob left the race" in (ann.get_attribute("#claim-btn", "title") or "")
+        ann.once("dialog", lambda d: d.accept())
+        ann.click("#claim-btn")
+        ann.wait_for_selector("#seat-list li[data-seat='1'] >> text=resigned")
+        ann.wait_for_selector("#claim-btn[hidden]", state="attached")
+        for _ in range(300):
+            if "Race over" in ann.inner_text("#turn"):
+                break
+            if not click_action(ann, ("walk",)):
+                ann.wait_for_timeout(50)
+        else:
+            pytest.fail("the race did not end")
+        assert ann.inner_text("#result ol li:last-child").strip().endswith("Bob (resigned)")
+        assert not errors, errors
+    finally:
+        ann_ctx.close()
+        srv.stop()

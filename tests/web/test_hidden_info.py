@@ -103,6 +103,20 @@ def test_room_log_and_messages_carry_only_events_the_seat_may_see(game_id: str) 
         assert hidden_events > 0, "Toy Dash deals secret cards, so some events are hidden from some seats"
 
 
+def reach_buying(api: Any, mid: str, tokens: list[str]) -> None:
+    """Play a Rev it Up race's seats (each its first legal action) until seat 0 may buy a chip, a secret
+    step of its cart (one nobody else sees)."""
+    for _ in range(400):
+        states = [api.state(mid, t) for t in tokens]
+        if states[0]["view"]["phase"] == "buy" and any(":buy:" in a for a in states[0]["legal"]):
+            return
+        for token, st in zip(tokens, states, strict=True):
+            if st["legal"]:
+                api.call("POST", f"/api/matches/{mid}/actions", token,
+                         json={"action": st["legal"][0], "ply": st["ply"]})
+    raise AssertionError("no buying phase")
+
+
 def test_a_seats_hidden_steps_advance_nothing_another_seat_can_see(api: Any, server: Any) -> None:
     """Issue 14, item 6: in Rev it Up's buying phase each secret cart step used to reach every seat as a
     new state with ply + 1 (and ``GET /api/matches`` counted it), so others could count a cart. Now a
@@ -110,16 +124,7 @@ def test_a_seats_hidden_steps_advance_nothing_another_seat_can_see(api: Any, ser
     from tests.web.server import ws_open, ws_recv, ws_until
 
     mid, _host, tokens = api.new_match(game="rev-it-up", players=2, humans=2)
-    for _ in range(400):
-        states = [api.state(mid, t) for t in tokens]
-        if states[0]["view"]["phase"] == "buy" and any(":buy:" in a for a in states[0]["legal"]):
-            break
-        for token, st in zip(tokens, states, strict=True):
-            if st["legal"]:
-                api.call("POST", f"/api/matches/{mid}/actions", token,
-                         json={"action": st["legal"][0], "ply": st["ply"]})
-    else:
-        raise AssertionError("no buying phase")
+    reach_buying(api, mid, tokens)
     other_before = api.state(mid, tokens[1])
     spectator_before = api.state(mid)
     listed_before = next(m for m in api.ok("GET", "/api/matches?limit=200") if m["id"] == mid)["ply"]
@@ -170,3 +175,34 @@ def test_board_text_is_rich_markup_made_plain(game_id: str) -> None:
         for seat in [None, *state.game.seats]:
             markup = str(board(state.view(seat)))
             assert plain(markup) == Text.from_markup(markup).plain
+
+
+def test_a_secret_step_taken_after_yours_does_not_stop_your_undo(api: Any, server: Any) -> None:
+    """Issue 15: Ann and Bob fill their carts at once (Rev it Up's buying phase). Ann buys, then Bob buys:
+    both steps are secret, so Ann's page still offers Undo, and a refusal ("someone acted since") would
+    tell her Bob bought something. Her undo takes back her own step and keeps Bob's; Bob is sent
+    nothing, and his view and his cart are as they were."""
+    from tests.web.server import ws_open, ws_recv, ws_until
+
+    mid, _host, (ann, bob) = api.new_match(game="rev-it-up", players=2, humans=2)
+    reach_buying(api, mid, [ann, bob])
+    assert any(":buy:" in a for a in api.state(mid, bob)["legal"]), "Bob may buy too"
+    ann_before = api.state(mid, ann)
+    pick = next(a for a in ann_before["legal"] if ":buy:" in a)
+    api.ok("POST", f"/api/matches/{mid}/actions", ann, json={"action": pick, "ply": ann_before["ply"]})
+    with ws_open(server, mid, bob) as ws_bob:
+        ws_until(ws_bob, lambda m: m["type"] == "state")
+        bob_now = api.state(mid, bob)
+        pick = next(a for a in bob_now["legal"] if ":buy:" in a)
+        api.ok("POST", f"/api/matches/{mid}/actions", bob, json={"action": pick, "ply": bob_now["ply"]})
+        ws_until(ws_bob, lambda m: m["type"] == "state")
+        bob_bought = api.state(mid, bob)
+        mine = api.state(mid, ann)
+        assert mine["can_undo"], "Bob's secret step does not take Ann's Undo away"
+        status, body = api.call("POST", f"/api/matches/{mid}/undo", ann, json={"ply": mine["ply"]})
+        assert status == 200, body
+        with pytest.raises(TimeoutError):
+            ws_recv(ws_bob, timeout=1.0)
+    keys = ("ply", "view", "legal", "actor")
+    assert {k: api.state(mid, bob)[k] for k in keys} == {k: bob_bought[k] for k in keys}, "Bob keeps his step"
+    assert {k: api.state(mid, ann)[k] for k in keys} == {k: ann_before[k] for k in keys}

@@ -5,6 +5,7 @@ and each process catches up with the other's moves, so both tell every seat the 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -85,3 +86,40 @@ def test_an_undo_in_one_process_is_seen_in_the_other(peers: list[Server]) -> Non
     b.ok("POST", f"/api/matches/{mid}/actions", bob, json={"action": "1:walk", "ply": again["ply"] + 1})
     final = a.wait(mid, None, lambda s: s["view"]["last_choices"] == ["walk", "walk"], timeout=10)
     assert final["view"] == b.state(mid)["view"]
+
+
+@pytest.mark.parametrize("where", ["one process", "two processes"])
+def test_an_undone_hidden_step_is_as_if_nothing_had_happened_for_others(peers: list[Server], where: str) -> None:
+    """Issue 15: Ann's secret cart step (Rev it Up's buying phase) and its undo, through process A: Bob and
+    a spectator, connected to A (one process) or to B (which catches up from the database), are sent
+    nothing at all, neither for the step nor for its undo, and their state is as before; Ann's own
+    view is back to before the step."""
+    from tests.web.server import ws_open, ws_recv, ws_until
+    from tests.web.test_hidden_info import reach_buying
+
+    a = peers[0].client()
+    watched = peers[0] if where == "one process" else peers[1]
+    mid, _host, (ann, bob) = a.new_match(game="rev-it-up", players=2, humans=2)
+    reach_buying(a, mid, [ann, bob])
+    ann_before = a.state(mid, ann)
+    others_before = {t: a.state(mid, t) for t in (bob, None)}
+    time.sleep(0.5)  # B has caught up with the race so far
+    with ws_open(watched, mid, bob) as ws_bob, ws_open(watched, mid, None) as ws_watcher:
+        for ws in (ws_bob, ws_watcher):
+            ws_until(ws, lambda m: m["type"] == "state")
+        buy = next(x for x in ann_before["legal"] if ":buy:" in x)
+        a.ok("POST", f"/api/matches/{mid}/actions", ann, json={"action": buy, "ply": ann_before["ply"]})
+        mine = a.state(mid, ann)
+        assert mine["ply"] == ann_before["ply"] + 1 and mine["can_undo"]
+        time.sleep(0.5)  # B has caught up with the step
+        undone = a.ok("POST", f"/api/matches/{mid}/undo", ann, json={"ply": mine["ply"]})
+        assert undone["ply"] == ann_before["ply"]
+        time.sleep(0.5)  # several of B's looks at the database
+        for ws in (ws_bob, ws_watcher):
+            with pytest.raises(TimeoutError):
+                ws_recv(ws, timeout=1.0)
+    keys = ("ply", "view", "legal", "actor")
+    for token, before in others_before.items():
+        now = watched.client().state(mid, token)
+        assert {k: now[k] for k in keys} == {k: before[k] for k in keys}
+    assert {k: a.state(mid, ann)[k] for k in keys} == {k: ann_before[k] for k in keys}

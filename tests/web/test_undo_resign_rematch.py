@@ -194,3 +194,132 @@ def test_a_player_out_of_time_is_played_by_a_bot_and_the_log_says_so(server: Ser
     assert st["view"]["positions"] == [0, 0]
     status, body = api.call("POST", "/api/matches", json={"game": "toy-dash", "turn_seconds": 1})
     assert (status, body["error"]["code"]) == (400, "bad_request") and "from 3 to 3600" in body["error"]["message"]
+
+
+def test_a_resigned_seat_is_ranked_last_in_the_result_and_the_record(api: Api, toy: str) -> None:
+    """Issue 15: the result the API reports and the record's ``result`` agree with the page: a resigned
+    seat is last (and named in ``details["resigned"]``), while the record's actions still replay to the
+    engine's own result (kept as ``details["race_order"]``)."""
+    from slipstream.engine.record import replay
+
+    mid, _host, (ann, bob) = api.new_match(players=2, humans=2, length=8)
+    choosing(api, mid, ann)
+    api.ok("POST", f"/api/matches/{mid}/resign", ann, json={})
+    final = api.play_out(mid, [bob], choose="walk")  # Ann's bot dashes, Bob walks: Ann's bot wins the race
+    result = final["result"]
+    assert result["details"]["race_order"] == [0, 1], "the race itself: Ann's bot ahead"
+    assert result["order"] == [1, 0] and result["winners"] == [1], "Ann resigned: she is last, Bob wins"
+    assert result["details"]["resigned"] == [0]
+    record = api.ok("GET", f"/api/matches/{mid}/record")
+    assert record["result"] == result
+    assert [s["kind"] for s in record["seats"]] == ["resigned", "human"]
+    engine = replay(record).result
+    assert engine is not None and list(engine.order) == [0, 1], "the moves replay exactly to the race's order"
+    last = api.ok("GET", f"/api/matches/{mid}/replay?ply={final['ply']}")
+    assert last["result"] == result
+
+
+def test_a_team_result_keeps_its_order_and_names_who_resigned() -> None:
+    from slipstream.engine.game import Result
+    from slipstream.web.protocol import resigned_result
+
+    team = Result(order=(0, 1, 2), winners=(0, 1, 2), reason="the heist succeeds", team=True)
+    out = resigned_result(team, {1})
+    assert out["order"] == [0, 1, 2] and out["winners"] == [0, 1, 2] and out["details"] == {"resigned": [1]}
+    race = Result(order=(2, 0, 1), winners=(2,), reason="first over the line")
+    assert resigned_result(race, set()) == race.to_json()
+    out = resigned_result(race, {0, 2})
+    assert out["order"] == [1, 2, 0] and out["winners"] == [1]
+    assert out["details"] == {"resigned": [0, 2], "race_order": [2, 0, 1]}
+
+
+def timed_match(api: Api, seconds: int, length: int = 30) -> tuple[str, str, str]:
+    """A started Toy Dash race with a turn timer, Ann in seat 0 and Bob in seat 1: (id, Ann, Bob)."""
+    made = api.ok(
+        "POST", "/api/matches", json={"game": "toy-dash", "players": 2, "options": {"length": length},
+                                      "turn_seconds": seconds},
+    )
+    mid = made["id"]
+    ann = api.ok("POST", f"/api/matches/{mid}/seats/0/join", json={"name": "Ann"})["token"]
+    bob = api.ok("POST", f"/api/matches/{mid}/seats/1/join", json={"name": "Bob"})["token"]
+    api.ok("POST", f"/api/matches/{mid}/start", made["host_token"])
+    return mid, ann, bob
+
+
+def test_the_turn_timer_plays_the_games_own_bot(api: Api) -> None:
+    """Issue 15: a player out of time has the decision played by the game's own bot (Toy Dash's
+    heuristic bot always dashes), not by a uniform pick (which would walk half the time). Bob never
+    acts: in four rounds his four timed-out choices are all dashes (a uniform pick: 1 chance in 16)."""
+    mid, ann, bob = timed_match(api, 3)
+    bob_choices: list[str] = []
+    for _round in range(4):
+        st = choosing(api, mid, ann)
+        act(api, mid, ann, "0:walk")
+        done = api.wait(
+            mid, ann, lambda s, r=st["view"]["round"]: s["view"]["phase"] != "choose" or s["view"]["round"] != r,
+            timeout=15,
+        )
+        bob_choices.append(done["view"]["last_choices"][1])
+        # Ann plays her own roll decisions; Bob's run out of time too
+        for _step in range(40):
+            now = api.state(mid, ann)
+            if now["view"]["phase"] == "choose" and now["legal"]:
+                break
+            if now["legal"]:
+                act(api, mid, ann, now["legal"][0])
+            else:
+                api.wait(mid, ann, lambda s, ply=now["ply"]: s["ply"] != ply, timeout=15)
+    assert bob_choices == ["dash"] * 4, bob_choices
+    assert api.state(mid, bob)["match"]["seats"][1]["kind"] == "human", "Bob keeps his seat"
+
+
+def test_a_restart_resumes_the_turn_count_from_where_it_was(tmp_path: Path) -> None:
+    """Issue 15: the count of the decision a player is in survives a SIGKILL and restart from when the
+    decision began (the stored time of the step that began it), instead of starting again from full."""
+    import time
+
+    srv = Server(str(tmp_path / "timer.sqlite3"), tmp_path / "server.log").start()
+    try:
+        api = srv.client()
+        mid, ann, bob = timed_match(api, 60)
+        choosing(api, mid, ann)
+        act(api, mid, ann, "0:dash")  # Bob's choice is still open: his decision began at the race's start
+        began = time.time()
+        left = api.state(mid, bob)["turn_left"]["1"]
+        assert left <= 60
+        time.sleep(3)
+        port = srv.port
+        srv.kill()
+        srv.start(port=port)
+        again = srv.client().state(mid, bob)
+        waited = time.time() - began
+        assert again["turn_left"]["1"] <= left - waited + 0.5, (again["turn_left"], left, waited)
+        assert again["turn_left"]["1"] > 60 - waited - 10, "counted from the decision's start, not earlier"
+    finally:
+        srv.stop()
+
+
+def test_the_races_first_decision_is_timed_from_the_start_even_across_a_restart(tmp_path: Path) -> None:
+    """BRC Grand Prix asks both players for their tyres before any step: that first decision is timed
+    from the race's start (it used to have no start, so it never ran out), and a restart while the
+    match was still open does not start its count early."""
+    import time
+
+    srv = Server(str(tmp_path / "first.sqlite3"), tmp_path / "server.log").start()
+    try:
+        api = srv.client()
+        made = api.ok("POST", "/api/matches", json={"game": "brc-grand-prix", "players": 2, "turn_seconds": 3})
+        mid = made["id"]
+        ann = api.ok("POST", f"/api/matches/{mid}/seats/0/join", json={"name": "Ann"})["token"]
+        api.ok("POST", f"/api/matches/{mid}/seats/1/join", json={"name": "Bob"})
+        port = srv.port
+        srv.kill()
+        srv.start(port=port)
+        api = srv.client()
+        time.sleep(3.5)
+        api.ok("POST", f"/api/matches/{mid}/start", made["host_token"])
+        st = api.state(mid, ann)
+        assert st["ply"] == 0 and st["turn_left"]["0"] > 2, st["turn_left"]
+        api.wait(mid, ann, lambda s: s["ply"] > 0, timeout=15)  # nobody acts: the timer played
+    finally:
+        srv.stop()

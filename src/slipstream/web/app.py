@@ -29,7 +29,7 @@ from slipstream.engine.hooks import hooks_of
 from slipstream.engine.registry import game_class, games
 
 from .guard import BodyGuard, too_deep
-from .hub import BOT_WORDS, ApiError, Hub, Room, Subscriber, bot_menu, token_matches
+from .hub import BOT_WORDS, ApiError, Hub, Room, Subscriber, bot_menu, no_such_seat, seat_label, token_matches
 from .limits import Limits
 from .protocol import ERROR_CODES, actor_info, describe, events_payload, replay_log, seat_payload
 from .storage import DEFAULT_SQLITE, Store
@@ -89,6 +89,10 @@ class Undo(BaseModel):
 
 
 class Resign(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Claim(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
@@ -363,6 +367,16 @@ def create_app(
         seat = await player_seat(room, authorization, "resigning")
         return (await hub.resign(room, seat)).match_info(seat)
 
+    @app.post("/api/matches/{match_id}/claim")
+    async def post_claim(
+        match_id: str, body: Claim, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """A player who is there claims the win from the players away for ``claim_grace`` seconds."""
+        room = await hub.room(match_id)
+        seat = await player_seat(room, authorization, "claiming the win")
+        away = await hub.claim(room, seat)
+        return {"type": "claimed", "seats": away, "match": room.match_info(seat)}
+
     @app.post("/api/matches/{match_id}/rematch", status_code=201)
     async def post_rematch(
         match_id: str, body: Rematch, authorization: str | None = Header(default=None)
@@ -374,7 +388,7 @@ def create_app(
         if seat is None and not token_matches(token, room.data.host_hash):
             raise ApiError(403, "bad_token", "a rematch needs a seat's token or the host's token")
         if body.seat is not None and body.seat != seat:
-            raise ApiError(403, "bad_token", f"this token does not hold seat {body.seat + 1}")
+            raise ApiError(403, "bad_token", f"this token does not hold {seat_label(body.seat)}")
         nxt, joined, seat_token = await hub.rematch(room, seat)
         return {"id": nxt.data.id, "seat": joined, "token": seat_token, "match": nxt.match_info(joined)}
 
@@ -384,7 +398,7 @@ def create_app(
         if room.data.status != "finished":
             raise ApiError(409, "not_finished", "the record holds hidden information until the match is over")
         return Response(
-            json.dumps(room.state.record(), indent=1),
+            json.dumps(room.record(), indent=1),
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="{room.data.game_id}-{match_id}.json"'},
         )
@@ -398,7 +412,7 @@ def create_app(
         if not 0 <= ply < len(states):
             raise ApiError(404, "not_found", f"ply must be from 0 to {len(states) - 1}")
         if seat is not None and seat not in room.game.seats:
-            raise ApiError(404, "not_found", f"no seat {seat}")
+            raise no_such_seat(seat, room.game.players)
         state = states[ply]
         payload = seat_payload(state, seat, live=False)
         action = state.actions[-1] if ply else None
@@ -411,6 +425,7 @@ def create_app(
             "log": replay_log(states[1 : ply + 1], seat),
             "actor": actor_info(state),
             **payload,
+            "result": room.result_json(state),
             "events": events_payload(state, seat),
         }
 
@@ -443,9 +458,11 @@ def create_app(
                 await websocket.close(code=4000 + err.status)
             return
         sub = Subscriber(seat, text_board=hello.get("text_board") is True)
+        room.subs.add(sub)  # first: the state below says whether this seat, now here, may claim the win
         sub.queue.put_nowait(room.log_message(seat))
         sub.queue.put_nowait(room.message(seat, text_board=sub.text_board))
-        room.subs.add(sub)
+        sub.claim_key = room.claim_key(seat)
+        room.presence()
         writer = asyncio.create_task(_writer(websocket, sub))
         try:
             while True:
@@ -460,7 +477,8 @@ def create_app(
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            room.subs.discard(sub)
+            room.leave(sub)
+            room.presence()
             writer.cancel()
 
     return app
@@ -503,8 +521,8 @@ def parse_message(text: str, limits: Limits) -> Any:
 async def _handle(
     hub: Hub, room: Room, sub: Subscriber, text: str, limits: Limits
 ) -> dict[str, Any] | str | None:
-    """One client message: ``act``, ``undo``, ``text_board`` or ``ping``; a bad one gets an error
-    message, never a disconnect."""
+    """One client message: ``act``, ``undo``, ``claim``, ``text_board`` or ``ping``; a bad one gets an
+    error message, never a disconnect."""
     seat = sub.seat
     msg_id = None
     try:
@@ -521,14 +539,16 @@ async def _handle(
                 raise ApiError(400, "bad_request", "'on' must be true or false")
             sub.text_board = on
             return room.message(seat, text_board=on)
-        if kind in ("act", "undo"):
+        if kind in ("act", "undo", "claim"):
             if seat is None:
                 raise ApiError(401, "bad_token", "spectators cannot act; join a seat")
             if kind == "undo":
                 return await hub.undo(room, seat, msg.get("ply"))
+            if kind == "claim":
+                return {"type": "claimed", "id": msg_id, "seats": await hub.claim(room, seat)}
             return await hub.act(room, seat, msg.get("action"), msg.get("ply"), msg.get("id"))
         raise ApiError(
-            400, "bad_request", f"unknown message type {kind!r}; use 'act', 'undo', 'text_board' or 'ping'"
+            400, "bad_request", f"unknown message type {kind!r}; use 'act', 'undo', 'claim', 'text_board' or 'ping'"
         )
     except ApiError as exc:
         return {"type": "error", "id": msg_id, **exc.to_json()}

@@ -32,7 +32,7 @@ from slipstream.engine.registry import game_class, load
 
 from . import botpool, dice
 from .limits import Limits
-from .protocol import board_module, events_payload, pending_seats, seat_payload
+from .protocol import board_module, describe, events_payload, pending_seats, resigned_result, seat_payload
 from .storage import MatchData, MoveData, SeatData, Store
 
 log = logging.getLogger("slipstream.web")
@@ -100,6 +100,23 @@ def seat_numbers(seats: Sequence[int]) -> str:
     return f"seats {', '.join(shown[:-1])} and {shown[-1]}"
 
 
+def seat_label(seat: int, seats: Sequence[SeatData] = ()) -> str:
+    """One seat as the page names it, for a message a player reads: "Seat 1 (Ann)" (numbered from 1,
+    with the seat's name when it has one); the API's own numbers count from 0."""
+    name = seats[seat].name if 0 <= seat < len(seats) else ""
+    return f"Seat {seat + 1} ({name})" if name else f"Seat {seat + 1}"
+
+
+def no_such_seat(seat: int, players: int) -> ApiError:
+    """A seat number (0-based, as the API counts) the match does not have."""
+    return ApiError(
+        404,
+        "not_found",
+        f"no seat {seat}: the API counts seats from 0 (0 to {players - 1}), the page from 1 "
+        f"(Seat 1 to Seat {players})",
+    )
+
+
 def bot_menu(game_id: str) -> list[str]:
     """The bots the lobby offers for a game, strengths spelled out (any valid bot name is accepted)."""
     out: list[str] = []
@@ -163,6 +180,8 @@ class Subscriber:
     seat: int | None
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     text_board: bool = False
+    claim_key: tuple[tuple[int, ...], float] | None = None
+    """What this client was last told about claiming the win (``Room.claim_key``)."""
 
 
 def names_a_file(value: Any) -> bool:
@@ -249,13 +268,22 @@ class Room:
     public and ``shown`` is the real ply.
     """
 
-    def __init__(self, data: MatchData, game: Game) -> None:
+    def __init__(self, data: MatchData, game: Game, claim_grace: float = Limits.claim_grace) -> None:
         self.data = data
         self.game = game
+        self.claim_grace = claim_grace
+        """Seconds the other players must be away before a player may claim the win (``claim``)."""
+        self.last_seen: dict[int, float] = {}
+        """When each seat's last open socket here closed (or the race started); see ``away``."""
+        self.loaded_at = time.time()
         self.lock = asyncio.Lock()
         self.subs: set[Subscriber] = set()
         self.bots: dict[int, tuple[str, int]] = {}
         self.advancing = False
+        self.timing = False
+        """Whether the turn timer is choosing a late player's decision now."""
+        self.first_turn_at: float | None = None
+        """When the race's first decision began (an undo back to it keeps its count)."""
         self.bot_choices = bot_menu(data.game_id)
         self._fresh()
         self._make_bots()
@@ -265,8 +293,9 @@ class Room:
         self.state: State = self.game.start(seed=self.data.seed)
         self.moves: list[MoveData] = []
         """Every step taken, with the seat that took it (``None``: chance)."""
-        self.before: State | None = None
-        """The position before the last step (what an undo of it returns to)."""
+        self.step_flags: list[tuple[bool, bool]] = []
+        """For each step: whether it was hidden (seen by its seat only) and whether it closed a
+        simultaneous choice other seats had chosen in (``undo_index``)."""
         self.log: list[tuple[dict[int | None, int], tuple[Event, ...]]] = []
         """Each step's events, with the ply each seat (``None``: spectators) was shown for it."""
         self.since: dict[int, int] = {s: 0 for s in pending_seats(self.state)}
@@ -298,24 +327,49 @@ class Room:
         """Rebuild the match from these moves (an undo took back the last ones)."""
         self._fresh()
         self.restore(moves)
+        if self.first_turn_at is not None:
+            self.begin_turns(self.first_turn_at)
+
+    def undo_index(self, seat: int) -> int | None:
+        """The index in ``moves`` of the step ``seat`` may take back, if any: the match runs, the seat
+        is a player's, and its last step revealed nothing and nothing was revealed since: no chance step
+        and no other seat's step after it, except other seats' secret steps (a seat cannot know of
+        them, so they cannot stop its undo: they are kept), and it did not close a simultaneous choice
+        in which other seats had chosen (that showed their choices)."""
+        if self.data.status != "running" or self.data.seats[seat].kind != "human":
+            return None
+        for index in range(len(self.moves) - 1, -1, -1):
+            move = self.moves[index]
+            hidden, closed_on_others = self.step_flags[index]
+            if move.seat == seat:
+                return None if closed_on_others else index
+            if move.seat is None or not hidden:
+                return None
+        return None
 
     def undoable(self, seat: int) -> bool:
-        """Whether ``seat`` may take back its last step: the match runs, the seat is a player's, the
-        last step is the seat's own, and nothing was revealed since: no chance step, no other seat's
-        step after it (both would be later steps), and it did not close a simultaneous choice in
-        which other seats had chosen (that shows their choices)."""
-        if self.data.status != "running" or not self.moves or self.before is None:
+        return self.undo_index(seat) is not None
+
+    def replays(self, moves: Sequence[MoveData]) -> bool:
+        """Whether these moves are legal from the start (other seats' secret steps kept by an undo)."""
+        state = self.game.start(seed=self.data.seed)
+        try:
+            for move in moves:
+                state = state.apply(move.action)
+        except IllegalActionError:
             return False
-        if self.data.seats[seat].kind != "human":
-            return False
-        return self.moves[-1].seat == seat and not self.closed_on_others
+        return True
 
     def _make_bots(self) -> None:
         """The bot in each bot seat (or resigned seat): its name and its seed (the bot itself runs in a
         worker process)."""
         for s in self.data.seats:
             if s.kind in BOT_KINDS and s.bot and s.seat not in self.bots:
-                self.bots[s.seat] = (s.bot, (self.data.seed + 7919 * s.seat) & 0xFFFFFFFF)
+                self.bots[s.seat] = (s.bot, self.bot_seed(s.seat))
+
+    def bot_seed(self, seat: int) -> int:
+        """The seed of the bot that plays ``seat`` (for its seat or, with a turn timer, for a late player)."""
+        return (self.data.seed + 7919 * seat) & 0xFFFFFFFF
 
     def restore(self, moves: list[MoveData]) -> None:
         for move in moves:
@@ -348,8 +402,8 @@ class Room:
         before = set(pending_seats(old))
         hidden = self._hidden_step(old, new, move.seat)
         self._track_window(old, new, move.seat)
-        self.before = old
         self.moves.append(move)
+        self.step_flags.append((hidden, self.closed_on_others))
         self.last_hidden = hidden
         self.state = new
         self.unsent.append(new)
@@ -369,7 +423,7 @@ class Room:
             self.log.append((shown, events))
         now = set(pending_seats(new))
         fresh = {s for s in now if s not in before or s == move.seat}
-        started = time.time()
+        started = time.time() if move.at is None else move.at
         self.turn_started = {s: started if s in fresh else self.turn_started.get(s, started) for s in now}
         self.since = {s: new.ply if s in fresh else self.since.get(s, new.ply) for s in now}
         self.since_shown = {
@@ -377,6 +431,20 @@ class Room:
         }
         if move.seat is not None and move.client_id:
             self.accepted[(move.seat, move.client_id)] = self.shown(move.seat)
+
+    def begin_turns(self, at: float) -> None:
+        """Seats asked to act whose decision has no start yet (the race's first decision, before any
+        step) begin it at ``at``: when the race starts, or, after a restart, the match's last change."""
+        if not self.moves:
+            self.first_turn_at = at
+        for s in pending_seats(self.state):
+            self.turn_started.setdefault(s, at)
+
+    @property
+    def own_bot(self) -> str:
+        """The game's own bot (its ``hooks().heuristic_bot``), else ``random``: it plays a resigned
+        seat and the decision of a player out of time."""
+        return "heuristic" if "heuristic" in self.bot_choices else "random"
 
     def turn_left(self) -> dict[int, float]:
         """With a turn timer: the seconds each player asked to act has left (bots have no timer)."""
@@ -402,6 +470,81 @@ class Room:
             return
         self.closed_on_others = bool(self.window - {seat})
         self.window = set()
+
+    def leave(self, sub: Subscriber) -> None:
+        """A client is gone: a seat left with no open socket here is away from now on."""
+        self.subs.discard(sub)
+        if sub.seat is not None and all(other.seat != sub.seat for other in self.subs):
+            self.last_seen[sub.seat] = time.time()
+
+    def away(self) -> dict[int, float]:
+        """Each player's seat (a person's: not a bot's, nor resigned) with no open socket to this
+        server, and since when: its last socket closed, or the race started or was loaded here
+        (a restart gives everyone the grace period again, as their pages reconnect by themselves)."""
+        here = {sub.seat for sub in self.subs}
+        return {
+            s.seat: self.last_seen.get(s.seat, self.loaded_at)
+            for s in self.data.seats
+            if s.kind == "human" and s.seat not in here
+        }
+
+    def claim_key(self, seat: int | None) -> tuple[tuple[int, ...], float] | None:
+        """Whether ``seat`` may claim the win, now or later: the race runs, the seat is a player's and is
+        here (an open socket), there are other players and none of them is here. The away seats and the
+        time (``time.time()``) from which it may, when every one of them has been away ``claim_grace``
+        seconds; ``None`` while no claim can come (``claim_check`` says why). Cheap: it is in every
+        state message, and a seat is told again only when it changes."""
+        if seat is None or self.data.status != "running" or self.data.seats[seat].kind != "human":
+            return None
+        here = {sub.seat for sub in self.subs}
+        others = [s.seat for s in self.data.seats if s.kind == "human" and s.seat != seat]
+        if seat not in here or not others or any(s in here for s in others):
+            return None
+        ready_at = max(self.last_seen.get(s, self.loaded_at) for s in others) + self.claim_grace
+        return tuple(others), round(ready_at, 1)
+
+    def claim_check(self, seat: int) -> tuple[list[int], float]:
+        """``claim_key`` for a claim being made: the away seats and the time from which it may, or an
+        ``ApiError`` saying why no claim can come."""
+        key = self.claim_key(seat)
+        if key is not None:
+            return list(key[0]), key[1]
+        if self.data.status != "running":
+            raise ApiError(409, "not_running", f"the match is {self.data.status}")
+        if self.data.seats[seat].kind != "human":
+            raise ApiError(409, "cannot_claim", f"{seat_label(seat, self.data.seats)} is not a player's seat now")
+        away = self.away()
+        if seat in away:
+            raise ApiError(
+                409,
+                "cannot_claim",
+                f"{seat_label(seat, self.data.seats)} has no open connection to the race: only a player "
+                "who is there (the race's page open) may claim the win",
+            )
+        here = [s.seat for s in self.data.seats if s.kind == "human" and s.seat != seat and s.seat not in away]
+        if not here:
+            raise ApiError(409, "cannot_claim", "no other player in the race to claim the win from")
+        names = ", ".join(seat_label(s, self.data.seats) for s in here)
+        raise ApiError(409, "cannot_claim", f"{names} {'is' if len(here) == 1 else 'are'} still in the race")
+
+    def claim_info(self, seat: int | None) -> dict[str, Any] | None:
+        """``claim_key`` as a seat is told it: ``in``, the seconds to wait (0: now), and ``away``, the
+        seats that would resign."""
+        key = self.claim_key(seat)
+        if key is None:
+            return None
+        away, ready_at = key
+        return {"in": round(max(0.0, ready_at - time.time()), 1), "away": list(away)}
+
+    def presence(self) -> None:
+        """A client came or went: each player's socket whose claim changed (``claim_key``) is told
+        whether and when it may claim the win (a ``claim`` message)."""
+        for sub in list(self.subs):
+            key = self.claim_key(sub.seat)
+            if sub.seat is None or key == sub.claim_key:
+                continue
+            sub.claim_key = key
+            sub.queue.put_nowait(json.dumps({"type": "claim", "claim": self.claim_info(sub.seat)}, separators=COMPACT))
 
     def seat_for_token(self, token: str) -> int | None:
         for s in self.data.seats:
@@ -433,6 +576,22 @@ class Room:
             info["seed"] = d.seed
         return info
 
+    def result_json(self, state: State | None = None) -> dict[str, Any] | None:
+        """The result of ``state`` (by default the match's position) as the server reports it: the
+        engine's, with every seat whose player resigned ranked last (``protocol.resigned_result``)."""
+        result = (self.state if state is None else state).result
+        if result is None:
+            return None
+        return resigned_result(result, {s.seat for s in self.data.seats if s.kind == "resigned"})
+
+    def record(self) -> dict[str, Any]:
+        """The match record (the engine's, which replays the moves exactly), with what the server adds:
+        the ``result`` it reports (resigned seats last) and each seat's name and kind."""
+        record: dict[str, Any] = dict(self.state.record())
+        record["result"] = self.result_json()
+        record["seats"] = [{"seat": s.seat, "kind": s.kind, "name": s.name} for s in self.data.seats]
+        return record
+
     def message(self, seat: int | None, steps: Sequence[State] = (), text_board: bool = True) -> str:
         """The ``state`` message for ``seat``, with the visible events of ``steps`` (by default the
         last step's); ``text_board``: with the game's text picture of the board."""
@@ -443,8 +602,10 @@ class Room:
         ]
         payload = seat_payload(self.state, seat, live=self.data.status == "running", text_board=text_board)
         payload["ply"] = self.shown(seat)
+        payload["result"] = self.result_json()
         payload["can_undo"] = seat is not None and self.undoable(seat)
         payload["turn_left"] = self.turn_left()
+        payload["claim"] = self.claim_info(seat)
         return json.dumps(
             {
                 "type": "state",
@@ -465,6 +626,31 @@ class Room:
                 entries.append({"ply": shown.get(seat, shown[None]), "events": visible})
         return json.dumps({"type": "log", "entries": entries[-LOG_REPLAY:], "reset": reset}, separators=COMPACT)
 
+    def sight(self, seat: int | None) -> tuple[str, dict[str, Any]]:
+        """What ``seat`` sees of the match, but for the last step's events and the clocks: its log and
+        its state message. Equal before and after an undo: the seat cannot tell a step was taken back."""
+        message = json.loads(self.message(seat, text_board=False))
+        for key in ("events", "turn_left", "can_undo", "claim"):
+            message.pop(key, None)
+        return self.log_message(seat), message
+
+    def sights(self) -> dict[int | None, tuple[str, dict[str, Any]]]:
+        """Each connected seat's (and the spectators') ``sight``, before the match is rebuilt."""
+        return {seat: self.sight(seat) for seat in {sub.seat for sub in self.subs}}
+
+    def resend(self, before: dict[int | None, tuple[str, dict[str, Any]]]) -> None:
+        """After the match was rebuilt (an undo, here or in another process): the log from the start
+        and the state go to each client whose ``sight`` changed, and nothing to the others, so an
+        undone step nobody else saw (a secret cart step) stays unseen, even its undo."""
+        after: dict[int | None, tuple[str, dict[str, Any]]] = {}
+        for sub in list(self.subs):
+            if sub.seat not in after:
+                after[sub.seat] = self.sight(sub.seat)
+            if before.get(sub.seat) == after[sub.seat]:
+                continue
+            sub.queue.put_nowait(self.log_message(sub.seat, reset=True))
+            sub.queue.put_nowait(self.message(sub.seat, text_board=sub.text_board))
+
     def broadcast(self) -> None:
         """Queue the new position for every client (a client too far behind is disconnected; it
         gets the current state again when it reconnects). A hidden step goes to its own seat only."""
@@ -475,7 +661,7 @@ class Room:
             if private_to is not None and sub.seat != private_to:
                 continue
             if sub.queue.qsize() > MAX_BACKLOG:
-                self.subs.discard(sub)
+                self.leave(sub)
                 sub.queue.put_nowait(None)
                 continue
             key = (sub.seat, sub.text_board)
@@ -618,35 +804,44 @@ class Hub:
                 log.exception("catching up with the other server processes failed")
 
     async def _timer(self) -> None:
-        """Every half second: a player out of time on a timed match has its decision played by a bot
-        (a uniform pick among its own legal actions, which peeks at nothing); the log says so."""
+        """Every half second: a player out of time on a timed match has its decision played by the
+        game's own bot (``_out_of_time``, one task per match, so a bot thinking in one match holds up
+        no other); the log says so."""
         while True:
             await asyncio.sleep(0.5)
             for room in [r for r in self.rooms.values() if r.data.turn_seconds and r.data.status == "running"]:
-                try:
-                    await self._out_of_time(room)
-                except ApiError:
-                    pass  # the database refused: the next look tries again
-                except Exception:
-                    log.exception("match %s: the turn timer failed", room.data.id)
+                if room.timing or not any(left <= 0 for left in room.turn_left().values()):
+                    continue
+                room.timing = True
+                task = asyncio.get_running_loop().create_task(self._out_of_time(room))
+                self.tasks.add(task)
+                task.add_done_callback(self.tasks.discard)
 
     async def _out_of_time(self, room: Room) -> None:
-        late = [s for s, left in room.turn_left().items() if left <= 0]
-        if not late:
-            return
-        async with room.lock:
+        """The first late player's decision, chosen by the game's own bot as a resigned seat's is (in
+        the bot workers, within ``bot_deadline``, else a random legal action), from that seat's view
+        only; committed unless the position changed meanwhile (the player acted after all)."""
+        try:
             state = room.state
-            for seat in late:
-                if room.state is not state or seat not in room.turn_left():
-                    continue
-                action = RandomBot(room.data.seed * 31 + state.ply).choose(state, seat)
+            seat = next((s for s, left in room.turn_left().items() if left <= 0), None)
+            if seat is None:
+                return
+            action = await self._bot_choice(room, state, seat, room.own_bot, room.bot_seed(seat))
+            async with room.lock:
+                if room.state is not state or room.turn_left().get(seat, 1.0) > 0:
+                    return
                 move = MoveData(state.ply, action, seat, f"{TIMEOUT_ID}{state.ply}")
                 try:
                     await self._commit(room, self._with_chance(room, state.apply(action), move))
                 except Conflict:
                     await self.refresh(room)
-                break
-        self.kick(room)
+            self.kick(room)
+        except ApiError:
+            pass  # the database refused: the next look tries again
+        except Exception:
+            log.exception("match %s: the turn timer failed", room.data.id)
+        finally:
+            room.timing = False
 
     async def _sweeper(self) -> None:
         while True:
@@ -720,7 +915,7 @@ class Hub:
 
     def _restore(self, data: MatchData) -> Room | None:
         try:
-            room = Room(data, stored_game(data))
+            room = Room(data, stored_game(data), self.limits.claim_grace)
             if room.game.version != data.version:
                 log.warning(
                     "match %s: stored for %s version %s, this is %s",
@@ -730,6 +925,8 @@ class Hub:
                     room.game.version,
                 )
             room.restore(data.moves)
+            if data.status == "running":  # an open match's first decision begins when it starts
+                room.begin_turns(data.updated_at)
         except (ApiError, SlipstreamError, TypeError) as exc:
             log.error("match %s cannot be restored: %s", data.id, exc)
             return None
@@ -810,10 +1007,11 @@ class Hub:
         )
         for seat, bot in bots.items():
             if seat not in game.seats:
-                raise ApiError(400, "not_found", f"no seat {seat}; seats are 0 to {game.players - 1}")
+                bad = no_such_seat(seat, game.players)
+                raise ApiError(400, bad.code, bad.message)
             self._check_bot(game.id, bot)
             data.seats[seat] = SeatData(seat=seat, kind="bot", name=bot_seat_name(bot, seat), bot=bot)
-        room = Room(data, game)
+        room = Room(data, game, self.limits.claim_grace)
         await self.db(self.store.create_match, data)
         self.rooms[data.id] = room
         return room, host_token
@@ -853,7 +1051,7 @@ class Hub:
 
     def _seat(self, room: Room, seat: int) -> SeatData:
         if not 0 <= seat < len(room.data.seats):
-            raise ApiError(404, "not_found", f"no seat {seat}; seats are 0 to {len(room.data.seats) - 1}")
+            raise no_such_seat(seat, len(room.data.seats))
         return room.data.seats[seat]
 
     def _host(self, room: Room, host_token: str | None) -> None:
@@ -867,7 +1065,7 @@ class Hub:
                 raise ApiError(409, "not_open", "the match has started; seats can no longer be joined")
             current = self._seat(room, seat)
             if current.kind != "open":
-                raise ApiError(409, "seat_taken", f"seat {seat} is already taken")
+                raise ApiError(409, "seat_taken", f"{seat_label(seat, room.data.seats)} is already taken")
             token = secrets.token_urlsafe(24)
             new = SeatData(
                 seat=seat,
@@ -897,7 +1095,7 @@ class Hub:
             if running and bot is None:
                 raise ApiError(409, "not_open", "a seat cannot be emptied once the match runs; give it a bot")
             if current.kind == "human" and not running:
-                raise ApiError(409, "seat_taken", f"seat {seat} is taken by a player")
+                raise ApiError(409, "seat_taken", f"{seat_label(seat, room.data.seats)} is taken by a player")
             if bot is None:
                 new = SeatData(seat=seat)
             else:
@@ -910,6 +1108,7 @@ class Hub:
             room.bots.pop(seat, None)
             room._make_bots()
             room.broadcast()
+            room.presence()
         if running:
             notice = json.dumps(
                 {
@@ -946,7 +1145,10 @@ class Hub:
             await self.db(self.store.set_status, room.data.id, status)
             room.data.status = status
             room.data.updated_at = time.time()
+            room.begin_turns(room.data.updated_at)
+            room.last_seen = {s.seat: room.data.updated_at for s in room.data.seats}
             room.broadcast()
+            room.presence()
         self.kick(room)
         return room
 
@@ -977,17 +1179,27 @@ class Hub:
                 now = room.shown(seat)
                 if room.data.seats[seat].kind != "human":
                     raise ApiError(
-                        409, "not_your_turn", f"seat {seat + 1} is played by a bot now", ply=now
+                        409, "not_your_turn", f"{seat_label(seat, room.data.seats)} is played by a bot now", ply=now
                     )
                 if seat not in pending_seats(state):
-                    raise ApiError(409, "not_your_turn", f"seat {seat} is not asked to act now", ply=now)
+                    raise ApiError(
+                        409, "not_your_turn", f"{seat_label(seat, room.data.seats)} is not asked to act now", ply=now
+                    )
                 if not room.since_shown.get(seat, now) <= ply <= now:
                     raise ApiError(
                         409, "stale", f"the action was chosen at ply {ply}; the match is at ply {now}", ply=now
                     )
                 legal = state.legal_actions(seat)
                 if action not in legal:
-                    raise ApiError(422, "illegal_action", str(IllegalActionError(action, legal)), legal=legal)
+                    shown = ", ".join(describe(room.game.id, a) for a in legal[:40])
+                    shown += " ..." if len(legal) > 40 else ""
+                    raise ApiError(
+                        422,
+                        "illegal_action",
+                        f"{seat_label(seat, room.data.seats)} cannot play {action[:60]!r} now; the legal moves: "
+                        f"{shown or 'none'}",
+                        legal=legal,
+                    )
                 move = MoveData(ply=state.ply, action=action, seat=seat, client_id=client_id)
                 try:
                     await self._commit(room, self._with_chance(room, state.apply(action), move))
@@ -1004,9 +1216,10 @@ class Hub:
         return {"type": "ack", "id": client_id, "ply": acked}
 
     async def undo(self, room: Room, seat: int, ply: Any) -> dict[str, Any]:
-        """Take back ``seat``'s last step, if it revealed nothing (``Room.undoable``): the move is
-        deleted from the database, then the room is rebuilt from the moves before it. A hidden step
-        (a secret cart step) is taken back for its own seat's eyes only."""
+        """Take back ``seat``'s last step, if it revealed nothing (``Room.undo_index``): the move is
+        deleted from the database (other seats' secret steps after it are kept, a ply earlier, in the
+        same transaction), then the room is rebuilt. Only clients whose view changes are told
+        (``Room.resend``): a hidden step (a secret cart step) is taken back for its own seat's eyes only."""
         if isinstance(ply, bool) or not isinstance(ply, int):
             raise ApiError(400, "bad_request", "'ply' must be the whole number of the position shown")
         async with room.lock:
@@ -1015,7 +1228,11 @@ class Hub:
             now = room.shown(seat)
             if ply != now:
                 raise ApiError(409, "stale", f"the undo was asked at ply {ply}; the match is at ply {now}", ply=now)
-            if not room.undoable(seat):
+            index = room.undo_index(seat)
+            moves = room.moves
+            later = [] if index is None else moves[index + 1 :]
+            kept = [MoveData(m.ply - 1, m.action, m.seat, m.client_id, m.at) for m in later]
+            if index is None or (kept and not room.replays(moves[:index] + kept)):
                 raise ApiError(
                     409,
                     "cannot_undo",
@@ -1023,16 +1240,11 @@ class Hub:
                     "player's step since and no choices revealed by it",
                     ply=now,
                 )
-            last = room.moves[-1]
-            hidden = room.last_hidden
-            await self.db(self.store.take_back, room.data.id, last.ply)
-            room.rewind(room.moves[:-1])
+            await self.db(self.store.take_back, room.data.id, moves[index].ply, kept)
+            before = room.sights()
+            room.rewind(moves[:index] + kept)
             room.data.updated_at = time.time()
-            for sub in list(room.subs):
-                if hidden and sub.seat != seat:
-                    continue
-                sub.queue.put_nowait(room.log_message(sub.seat, reset=True))
-                sub.queue.put_nowait(room.message(sub.seat, text_board=sub.text_board))
+            room.resend(before)
             return {"type": "undone", "ply": room.shown(seat)}
 
     async def resign(self, room: Room, seat: int) -> Room:
@@ -1041,18 +1253,47 @@ class Hub:
         async with room.lock:
             if room.data.status != "running":
                 raise ApiError(409, "not_running", f"the match is {room.data.status}")
-            current = room.data.seats[seat]
-            if current.kind != "human":
-                raise ApiError(409, "not_your_turn", f"seat {seat + 1} is not a player's seat now")
-            bot = "heuristic" if "heuristic" in room.bot_choices else "random"
-            new = SeatData(seat=seat, kind="resigned", name=current.name, bot=bot, token_hash=current.token_hash)
-            await self.db(self.store.set_seat, room.data.id, new)
-            room.data.seats[seat] = new
-            room.data.updated_at = time.time()
-            room._make_bots()
-            room.broadcast()
+            if room.data.seats[seat].kind != "human":
+                raise ApiError(409, "not_your_turn", f"{seat_label(seat, room.data.seats)} is not a player's seat now")
+            await self._resign_seats(room, [seat])
         self.kick(room)
         return room
+
+    async def _resign_seats(self, room: Room, seats: list[int]) -> None:
+        """Players' seats resign (the caller holds the room's lock): each is marked ``resigned`` and the
+        game's own bot plays it to the end; its token still shows its view. Every client is told."""
+        for seat in seats:
+            current = room.data.seats[seat]
+            new = SeatData(
+                seat=seat, kind="resigned", name=current.name, bot=room.own_bot, token_hash=current.token_hash
+            )
+            await self.db(self.store.set_seat, room.data.id, new)
+            room.data.seats[seat] = new
+        room.data.updated_at = time.time()
+        room._make_bots()
+        room.broadcast()
+        room.presence()
+
+    async def claim(self, room: Room, seat: int) -> list[int]:
+        """A player who is there claims the win from the players who have been away for the grace
+        period (``Room.claim_check``): their seats resign, so the game's own bot plays each to the end
+        and the result ranks them below every seat that did not resign (in a cooperative game, whose
+        result places nobody above anyone, the team plays on with the bots). The seats that resigned."""
+        async with room.lock:
+            away, ready_at = room.claim_check(seat)
+            wait = ready_at - time.time()
+            if wait > 0:
+                names = ", ".join(seat_label(s, room.data.seats) for s in away)
+                raise ApiError(
+                    409,
+                    "cannot_claim",
+                    f"{names} may still come back: the win can be claimed in {wait:.0f} s "
+                    f"(after {room.claim_grace:.0f} s away)",
+                    wait=round(wait, 1),
+                )
+            await self._resign_seats(room, away)
+        self.kick(room)
+        return away
 
     async def rematch(self, room: Room, seat: int | None) -> tuple[Room, int | None, str | None]:
         """The same race again with the same seats: the first call makes it (same game, options,
@@ -1087,7 +1328,7 @@ class Hub:
                     ],
                 )
                 await self.db(self.store.create_match, data, old.id)
-                self.rooms[data.id] = Room(data, room.game)
+                self.rooms[data.id] = Room(data, room.game, self.limits.claim_grace)
                 next_id = data.id
         nxt = await self.room(next_id)
         if seat is None:
@@ -1095,12 +1336,14 @@ class Hub:
         name = room.data.seats[seat].name
         async with nxt.lock:
             if nxt.data.status != "open" or nxt.data.seats[seat].kind != "open":
-                raise ApiError(409, "seat_taken", f"seat {seat + 1} of the rematch is already taken", id=next_id)
+                raise ApiError(409, "seat_taken", f"{seat_label(seat)} of the rematch is already taken", id=next_id)
         joined, token = await self.join(next_id, seat, name)
         async with joined.lock:
             if joined.data.status == "open" and all(s.kind != "open" for s in joined.data.seats):
                 await self.db(self.store.set_status, joined.data.id, "running")
                 joined.data.status = "running"
+                joined.begin_turns(time.time())
+                joined.last_seen = {s.seat: time.time() for s in joined.data.seats}
                 joined.broadcast()
         self.kick(joined)
         return joined, seat, token
@@ -1114,12 +1357,11 @@ class Hub:
         changed = False
         ours = [(m.ply, m.action) for m in room.moves]
         if [(m.ply, m.action) for m in data.moves[: len(ours)]] != ours:  # another process took steps back
+            before = room.sights()
             room.rewind(data.moves)
             room.data.status, room.data.seats = data.status, data.seats
             room.data.updated_at = max(room.data.updated_at, data.updated_at)
-            for sub in list(room.subs):  # as after an undo here: the log from the start, then the state
-                sub.queue.put_nowait(room.log_message(sub.seat, reset=True))
-                sub.queue.put_nowait(room.message(sub.seat, text_board=sub.text_board))
+            room.resend(before)  # as after an undo here
             return True
         for move in data.moves[room.state.ply :]:
             room.set_state(room.state.apply(move.action), move)
@@ -1128,6 +1370,7 @@ class Hub:
             room.data.status, room.data.seats = data.status, data.seats
             room.bots.clear()
             room._make_bots()
+            room.presence()
             changed = True
         if changed:
             room.data.updated_at = max(room.data.updated_at, data.updated_at)
@@ -1149,6 +1392,10 @@ class Hub:
         """Store the steps in one transaction, then change the room and tell every client."""
         new = steps[-1][0]
         status = "finished" if new.is_over else None
+        at = time.time()
+        for _state, move in steps:
+            if move.at is None:
+                move.at = at
         try:
             await self.writer.append(room.data.id, [m for _s, m in steps], status)
         except Exception as exc:
@@ -1189,9 +1436,43 @@ class Hub:
         botpool.kill_pool(pool)
         self.bot_pool = botpool.make_pool(self.bot_workers, self.plugins)
 
+    async def _bot_choice(self, room: Room, state: State, seat: int, name: str, bot_seed: int) -> str:
+        """The action bot ``name`` picks for ``seat`` in ``state``: in the bot workers within
+        ``bot_deadline`` (a ``random`` bot, a uniform pick among the seat's own legal actions that peeks
+        at nothing, picks here); a random legal action when the bot fails, is late (its workers are
+        replaced) or breaks its workers three times (each time they are replaced and it is asked again)."""
+        fallback = RandomBot(bot_seed * 1_000_003 + state.ply)
+        if name == "random":
+            return fallback.choose(state, seat)
+        d = room.data
+        for _attempt in range(3):
+            pool = self.bot_pool
+            try:
+                return await asyncio.wait_for(
+                    asyncio.get_running_loop().run_in_executor(
+                        pool, botpool.choose, d.id, d.game_id, d.options, d.seed, state.actions, seat, name, bot_seed
+                    ),
+                    self.limits.bot_deadline,
+                )
+            except TimeoutError:
+                log.error(
+                    "match %s: bot %s took more than %s s; its workers are replaced and it plays a random move",
+                    d.id,
+                    name,
+                    self.limits.bot_deadline,
+                )
+                self._replace_pool(pool)
+                return fallback.choose(state, seat)
+            except BrokenProcessPool:
+                self._replace_pool(pool)
+            except Exception:
+                log.exception("match %s: bot %s failed in its worker; it plays a random move", d.id, name)
+                return fallback.choose(state, seat)
+        log.error("match %s: bot %s broke its workers three times; a random move", d.id, name)
+        return fallback.choose(state, seat)
+
     async def _advance(self, room: Room) -> None:
         """Play chance and bot steps until a human must act or the match ends."""
-        broken = 0
         try:
             while True:
                 async with room.lock:
@@ -1212,52 +1493,7 @@ class Hub:
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
                 name, bot_seed = room.bots[bot_seat]
-                d = room.data
-                pool = self.bot_pool
-                fallback = RandomBot(bot_seed * 1_000_003 + state.ply)
-                if name == "random":  # a uniform pick among the seat's own legal actions peeks at nothing
-                    action = fallback.choose(state, bot_seat)
-                    broken = 0
-                else:
-                    try:
-                        action = await asyncio.wait_for(
-                            asyncio.get_running_loop().run_in_executor(
-                                pool,
-                                botpool.choose,
-                                d.id,
-                                d.game_id,
-                                d.options,
-                                d.seed,
-                                state.actions,
-                                bot_seat,
-                                name,
-                                bot_seed,
-                            ),
-                            self.limits.bot_deadline,
-                        )
-                        broken = 0
-                    except TimeoutError:
-                        log.error(
-                            "match %s: bot %s took more than %s s; its workers are replaced and it plays a "
-                            "random move",
-                            d.id,
-                            name,
-                            self.limits.bot_deadline,
-                        )
-                        self._replace_pool(pool)
-                        action = fallback.choose(state, bot_seat)
-                    except BrokenProcessPool:
-                        self._replace_pool(pool)
-                        broken += 1
-                        if broken < 3:
-                            continue
-                        log.error("match %s: bot %s broke its workers three times; a random move", d.id, name)
-                        action, broken = fallback.choose(state, bot_seat), 0
-                    except Exception:
-                        log.exception(
-                            "match %s: bot %s failed in its worker; it plays a random move", d.id, name
-                        )
-                        action = fallback.choose(state, bot_seat)
+                action = await self._bot_choice(room, state, bot_seat, name, bot_seed)
                 async with room.lock:
                     if room.state is state:
                         move = MoveData(state.ply, action, bot_seat)

@@ -45,6 +45,9 @@ class Limits:
     """Seconds a bot has for one move; then its worker is replaced and the seat plays a random move."""
     max_bot_seconds: float = 3.0
     """The longest thinking time a bot name may ask for (``mcts:3s``)."""
+    claim_grace: float = 120.0
+    """Seconds every other player of a running race must have been away (no open socket) before a
+    player who is there may claim the win (the away seats then resign)."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Limits:

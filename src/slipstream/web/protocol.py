@@ -13,7 +13,7 @@ import logging
 import re
 from typing import Any
 
-from slipstream.engine.game import CHANCE, State
+from slipstream.engine.game import CHANCE, JSON, Result, State
 from slipstream.engine.hooks import hooks_of
 from slipstream.engine.registry import game_class
 
@@ -42,6 +42,7 @@ ERROR_CODES: dict[str, str] = {
     "too_many": "too many matches created from this address; wait and try again",
     "busy": "the server holds as many matches waiting for players as it accepts; try again later",
     "cannot_undo": "nothing to take back: only a seat's own last step that revealed nothing",
+    "cannot_claim": "the win cannot be claimed: another player is still there, or has not been away long enough",
 }
 
 
@@ -165,6 +166,27 @@ def seat_payload(state: State, seat: int | None, live: bool = True, text_board: 
         "board_text": board_text,
         "result": result.to_json() if result is not None else None,
     }
+
+
+def resigned_result(result: Result, resigned: set[int]) -> dict[str, JSON]:
+    """The result as the server reports it (state messages, replays, the record's ``result``): a seat
+    whose player resigned is ranked below every seat that did not, and loses; the race's own order
+    stays in ``details["race_order"]``, the resigned seats in ``details["resigned"]``. A team result
+    (the seats win or lose together) keeps its order and winners, and only names who resigned."""
+    out = result.to_json()
+    if not resigned & set(result.order):
+        return out
+    details = dict(result.details)
+    details["resigned"] = sorted(resigned & set(result.order))
+    if not result.team:
+        order = [s for s in result.order if s not in resigned] + [s for s in result.order if s in resigned]
+        winners = [s for s in result.winners if s not in resigned]
+        if result.winners and not winners and order[0] not in resigned:
+            winners = [order[0]]  # the race's winner resigned: the best placed of the others wins
+        details["race_order"] = list(result.order)
+        out["order"], out["winners"] = list(order), list(winners)
+    out["details"] = details
+    return out
 
 
 def replay_log(states: list[State], seat: int | None, last: int = 300) -> list[dict[str, Any]]:

@@ -124,6 +124,9 @@ class MoveData:
     action: str
     seat: int | None = None
     client_id: str | None = None
+    at: float | None = None
+    """When the move was stored (``time.time()``): a decision it began counts its turn timer from
+    then, across restarts. ``None``: not stamped yet (stored with the commit's time)."""
 
 
 @dataclass
@@ -209,11 +212,20 @@ class Store:
             row = session.get(RematchRow, match_id)
             return row.next_id if row is not None else None
 
-    def take_back(self, match_id: str, from_ply: int) -> None:
-        """Delete the moves from ``from_ply`` on (an undo), in one transaction."""
+    def take_back(self, match_id: str, from_ply: int, kept: Sequence[MoveData] = ()) -> None:
+        """Delete the moves from ``from_ply`` on (an undo) and store ``kept`` in their place (other
+        seats' secret steps taken after the undone one, each a ply earlier), in one transaction."""
+        now = time.time()
         with Session(self.engine) as session, session.begin():
             session.execute(delete(MoveRow).where(MoveRow.match_id == match_id, MoveRow.ply >= from_ply))
-            session.execute(update(MatchRow).where(MatchRow.id == match_id).values(updated_at=time.time()))
+            session.add_all(
+                MoveRow(
+                    match_id=match_id, ply=m.ply, action=m.action, seat=m.seat, client_id=m.client_id,
+                    at=now if m.at is None else m.at,
+                )
+                for m in kept
+            )
+            session.execute(update(MatchRow).where(MatchRow.id == match_id).values(updated_at=now))
 
     def set_seat(self, match_id: str, seat: SeatData) -> None:
         p = self._mark
@@ -253,7 +265,7 @@ class Store:
         now = time.time() if now is None else now
         p = self._mark
         moves = [
-            (match_id, m.ply, m.action, m.seat, m.client_id, now)
+            (match_id, m.ply, m.action, m.seat, m.client_id, now if m.at is None else m.at)
             for match_id, batch, _status in batches
             for m in batch
         ]
@@ -353,7 +365,7 @@ class Store:
             data.seats.append(_seat(s))
         query = select(MoveRow).where(MoveRow.match_id == row.id).order_by(MoveRow.ply)
         for m in session.scalars(query):
-            data.moves.append(MoveData(ply=m.ply, action=m.action, seat=m.seat, client_id=m.client_id))
+            data.moves.append(MoveData(ply=m.ply, action=m.action, seat=m.seat, client_id=m.client_id, at=m.at))
         return data
 
 

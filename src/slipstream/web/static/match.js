@@ -77,6 +77,7 @@ function setupConnections() {
 function onMessage(key, msg) {
   const conn = conns.get(key);
   if (!conn) return;
+  if (msg.type === "state" || msg.type === "claim") noteClaim(conn, msg.claim);
   if (msg.type === "log") {
     conn.log = msg.entries;
     conn.lastPly = msg.entries.length ? msg.entries[msg.entries.length - 1].ply : -1;
@@ -519,7 +520,8 @@ function renderPlayControls(st, conn) {
   $("undo-btn").textContent = undoSeat !== null && heldSeats().length > 1 ? `Undo ${seatName(m, undoSeat)}'s step` : "Undo";
   $("resign-btn").hidden = !playing || !!replayMode;
   $("rematch-btn").hidden = !(m.status === "finished" && (heldSeats().length || tokens.host));
-  box.hidden = $("undo-btn").hidden && $("resign-btn").hidden && $("rematch-btn").hidden;
+  renderClaim(m);
+  box.hidden = $("undo-btn").hidden && $("resign-btn").hidden && $("rematch-btn").hidden && $("claim-btn").hidden;
 }
 
 // The seat whose last step this browser may take back: the shown seat's, else (hot-seat) another held seat's.
@@ -549,6 +551,43 @@ async function resign() {
   if (!confirm(`Resign ${seatName(active().match, seat)}'s seat? A bot plays it to the end and it is ranked last.`)) return;
   try { await api("POST", `/api/matches/${matchId}/resign`, {}, tokens.seats[seat]); }
   catch (e) { toast(e.message); }
+}
+
+// Claiming the win: the server tells each seat (in its state and in "claim" messages) whether and in how
+// many seconds it may claim, and which seats are away; the button shows only once the claim is allowed.
+function noteClaim(conn, claim) {
+  conn.claim = claim ? { at: Date.now() + claim.in * 1000, away: claim.away } : null;
+}
+
+function claimableSeat() {
+  const order = [activeKey, ...heldSeats().filter((s) => s !== activeKey)];
+  return order.find((s) => conns.get(s)?.claim && conns.get(s).claim.at <= Date.now()) ?? null;
+}
+
+function renderClaim(m) {
+  const seat = m.status === "running" && !replayMode ? claimableSeat() : null;
+  const btn = $("claim-btn");
+  btn.hidden = seat === null;
+  if (seat === null) return;
+  const away = conns.get(seat).claim.away.map((s) => seatName(m, s)).join(", ");
+  btn.title = `${away} left the race: a bot plays for them and they are ranked last (in a team game, the team plays on with the bot)`;
+}
+
+async function claimWin() {
+  const seat = claimableSeat();
+  if (seat === null) return;
+  const m = active().match;
+  const away = conns.get(seat).claim.away.map((s) => seatName(m, s)).join(", ");
+  if (!confirm(`Claim the win? ${away} left the race: a bot plays for them to the end and they are ranked last.`)) return;
+  try { await api("POST", `/api/matches/${matchId}/claim`, {}, tokens.seats[seat]); }
+  catch (e) { toast(e.message); }
+}
+
+function tickClaim() {
+  const st = active();
+  if (!st || st.match.status !== "running") return;
+  if ($("claim-btn").hidden === (claimableSeat() === null)) return;
+  renderPlayControls(st, conns.get(activeKey));
 }
 
 async function rematch() {
@@ -663,6 +702,8 @@ function main() {
   $("undo-btn").onclick = undo;
   $("resign-btn").onclick = resign;
   $("rematch-btn").onclick = rematch;
+  $("claim-btn").onclick = claimWin;
+  setInterval(tickClaim, 1000);
   wireReplay();
   setInterval(renderClock, 1000);
   $("curtain-show").onclick = () => { curtain = false; render(); };

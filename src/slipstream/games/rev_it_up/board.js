@@ -111,7 +111,7 @@ export function draw(view, ctx) {
     let inner = "";
     if (items.has(i)) inner += `<text y="5" text-anchor="middle" font-size="14" font-weight="700" fill="#ffb400">?</text>`;
     if (traps.has(i)) inner += `<text y="5" text-anchor="middle" font-size="13" fill="#ff5a5a"><title>${esc(traps.get(i))}</title>⚠</text>`;
-    svg += space(p, size, items.has(i) ? "#4b3d1a" : "#4a4f5c", traps.has(i) ? "#ff5a5a" : "#2b2f36", traps.has(i) ? 2 : 1, inner);
+    svg += `<g class="track-space" data-space="${i}">${space(p, size, items.has(i) ? "#4b3d1a" : "#4a4f5c", traps.has(i) ? "#ff5a5a" : "#2b2f36", traps.has(i) ? 2 : 1, inner)}</g>`;
     if (i % 5 === 0) svg += label(p, W, H, i + 1);
   });
   const [fx, fy] = g.points[0];
@@ -125,7 +125,8 @@ export function draw(view, ctx) {
       const [dx, dy] = fan(k, rs.length);
       const colour = ctx.colours[r.seat % ctx.colours.length];
       const me = r.seat === ctx.seat ? " me" : "";
-      svg += `<g class="racer${me}" data-seat="${r.seat}"><circle cx="${(x + dx).toFixed(1)}" cy="${(y + dy).toFixed(1)}" r="${size * 0.8}" fill="${colour}" stroke="#111" stroke-width="1.5"/>`;
+      const distance = typeof r.lap === "number" ? ` data-distance="${(r.lap - 1) * n + r.space}"` : "";
+      svg += `<g class="racer${me}" data-seat="${r.seat}" data-space="${i % n}"${distance}><circle cx="${(x + dx).toFixed(1)}" cy="${(y + dy).toFixed(1)}" r="${size * 0.8}" fill="${colour}" stroke="#111" stroke-width="1.5"/>`;
       svg += `<text x="${(x + dx).toFixed(1)}" y="${(y + dy + 4).toFixed(1)}" text-anchor="middle" font-size="12" font-weight="700" fill="#fff">${r.seat + 1}</text></g>`;
     });
   }

@@ -262,7 +262,8 @@ function boardContext(st, seat, legal) {
   };
 }
 
-// Where each racer (any element a board marks class="racer" data-seat=...) stands on the screen.
+// Where each racer (any element a board marks class="racer" data-seat=...) stands on the screen, and
+// on which track space (data-space, data-distance: see trackPath).
 function racerPlaces() {
   const seen = new Map();
   const out = new Map();
@@ -270,12 +271,46 @@ function racerPlaces() {
     const k = seen.get(el.dataset.seat) || 0;
     seen.set(el.dataset.seat, k + 1);
     const box = el.getBoundingClientRect();
-    out.set(`${el.dataset.seat}:${k}`, { el, x: box.x + box.width / 2, y: box.y + box.height / 2 });
+    out.set(`${el.dataset.seat}:${k}`, {
+      el, x: box.x + box.width / 2, y: box.y + box.height / 2, space: numberOrNull(el.dataset.space), distance: numberOrNull(el.dataset.distance),
+    });
   }
   return out;
 }
 
-// Racers glide from where they stood to where they stand now, within the pace's time for a step.
+function numberOrNull(text) {
+  return text === undefined || text === "" || !Number.isFinite(Number(text)) ? null : Number(text);
+}
+
+// The track spaces a racer passes from one place to the next, when the board marks its spaces
+// (class="track-space" data-space=i, i = 0..n-1 along the way) and the racer's data-space: the spaces
+// in order, the first and last included, forwards by the racer's data-distance when it has one (a
+// racer pushed back goes backwards), else the shorter way round. [] when it did not move along the track.
+function trackPath(was, now) {
+  const spaces = $("board").querySelectorAll(".track-space[data-space]");
+  const n = spaces.length;
+  if (!n || was.space === null || now.space === null || was.space === now.space) return [];
+  const ahead = (now.space - was.space + n) % n;
+  let steps = ahead <= n / 2 ? ahead : ahead - n;
+  if (was.distance !== null && now.distance !== null) {
+    const moved = now.distance - was.distance;
+    if (Math.abs(moved) <= n && ((moved % n) + n) % n === ahead) steps = moved;
+  }
+  const path = [];
+  for (let k = 0; k <= Math.abs(steps); k++) path.push((((was.space + Math.sign(steps) * k) % n) + n) % n);
+  return path;
+}
+
+// The centre on the screen of track space i.
+function spaceCentre(i) {
+  const el = $("board").querySelector(`.track-space[data-space="${i}"]`);
+  if (!el) return null;
+  const box = el.getBoundingClientRect();
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+// Racers glide from where they stood to where they stand now, within the pace's time for a step:
+// along the track through every space passed where the board marks its spaces, else straight.
 function animateRacers(before) {
   const duration = Math.min(600, SPEEDS[speed] * 0.8);
   if (!duration || !before.size) return;
@@ -285,8 +320,10 @@ function animateRacers(before) {
     const svg = now.el.ownerSVGElement;
     const view = svg && svg.viewBox.baseVal;
     const scale = view && view.width ? view.width / svg.getBoundingClientRect().width : 1;
-    const dx = (was.x - now.x) * scale, dy = (was.y - now.y) * scale;
-    now.el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { duration, easing: "ease-in-out" });
+    const shift = (p) => ({ transform: `translate(${((p.x - now.x) * scale).toFixed(1)}px, ${((p.y - now.y) * scale).toFixed(1)}px)` });
+    const through = trackPath(was, now).slice(1, -1).map(spaceCentre).filter(Boolean);
+    const frames = [shift(was), ...through.map(shift), { transform: "translate(0, 0)" }];
+    now.el.animate(frames, { duration: Math.min(SPEEDS[speed] * 0.9, Math.max(duration, 70 * frames.length)), easing: "ease-in-out" });
   }
 }
 

@@ -1,0 +1,188 @@
+"""Issue 15, moves on the board and racers gliding along the track, in a real browser (Chromium).
+
+Scrap Racer: the die just rolled, a blank die to roll another, "stop" (or the racer itself) and the boost
+markers are clicked on the board (docs/rules/scrap-racer.md, "Roll the dice", "Boost markers"). BRC Grand
+Prix, Challenger's Choice: the Defender's car attempts the overtake, the space directly behind it plays it
+safe. The buttons stay for the keyboard and screen readers. Racers move through every space they pass.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.e2e.browser import CHROMIUM, watch
+from tests.e2e.test_play import lobby_race
+from tests.web.server import Server
+
+pytestmark = pytest.mark.e2e
+
+if not Path(CHROMIUM).exists() and os.environ.get("CI") != "true":
+    pytest.skip("Debian's chromium is not installed (.ci/run installs it)", allow_module_level=True)
+
+SENT = """(() => {
+    window.sentActions = [];
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (data) {
+        const msg = JSON.parse(data);
+        if (msg.type === 'act') window.sentActions.push(msg.action);
+        return send.call(this, data);
+    };
+})()"""
+"""Records every action the page sends (the board's clicks and the buttons' alike)."""
+
+
+def play_until(page: Page, found: Callable[[], bool], rng: random.Random, seconds: float = 240) -> None:
+    """Click random shown buttons (as a person would) until ``found()``; fail if the race ends first."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if found():
+            return
+        if page.inner_text("#turn").startswith(("Race over", "Game over")):
+            pytest.fail("the race ended before the position the test needs")
+        buttons = page.locator("#actions button.action:not([disabled])")
+        count = buttons.count()
+        if count:
+            with contextlib.suppress(Exception):  # redrawn by a newer state between counting and clicking
+                buttons.nth(rng.randrange(count)).click(timeout=1000)
+        else:
+            page.wait_for_timeout(30)
+    pytest.fail("the position the test needs did not come up in time")
+
+
+def click_on_board(page: Page, selector: str, action: str, covered: bool = False) -> None:
+    """Click ``selector`` on the board: it is marked clickable, its button is still there (for the
+    keyboard), and the page sends exactly ``action``. ``covered``: a car may stand on it (the click
+    lands on whatever is on top there, as a person's would)."""
+    assert page.locator(f"#actions button.action[data-act='{action}']").count() == 1, "the button stays"
+    before = page.evaluate("window.sentActions.length")
+    target = page.locator(f"#board {selector}").first
+    assert "clickable" in (target.get_attribute("class") or ""), selector
+    assert target.get_attribute("role") == "button" and target.get_attribute("aria-label")
+    target.click(force=covered)
+    page.wait_for_function(f"window.sentActions.length > {before}")
+    assert page.evaluate("window.sentActions")[before:] == [action]
+
+
+def scrap_racer_page(browser: Browser, server: Server, errors: list[str]) -> Page:
+    page = watch(browser.new_context().new_page(), errors)
+    page.add_init_script(SENT)
+    lobby_race(page, server, "scrap-racer", 2, bots={1: "random"}, name="Ann")
+    return page
+
+
+def test_scrap_racer_dice_on_the_board(server: Server, browser: Browser) -> None:
+    """Scrap Racer, "Roll the dice": after a die the racer rolls another or stops and moves by the total.
+    The blank die on the board rolls another; the "stop" chip (or the racer) stops; a double's die, when
+    it comes, takes the crash card."""
+    errors: list[str] = []
+    page = scrap_racer_page(browser, server, errors)
+    rng = random.Random(1)
+    roll = "#board [data-action='roll'].clickable"
+    play_until(page, lambda: page.locator(roll).count() > 0, rng)
+    assert page.locator("#board .sr-die").count() >= 2, "the die rolled and the blank die to roll another"
+    click_on_board(page, "[data-action='roll'].sr-die", "roll")
+    stop = "#board .sr-chip[data-action='stop'].clickable"
+    play_until(page, lambda: page.locator(stop).count() > 0, rng)
+    faces = page.eval_on_selector_all("#board .sr-die[data-face]", "els => els.map(e => Number(e.dataset.face))")
+    assert faces and all(1 <= f <= 6 for f in faces), faces
+    assert page.text_content(f"{stop} text") == f"stop: {sum(faces)} spaces"
+    assert page.locator("#board g.racer.clickable[data-action='stop']").count() == 1, "the racer drives too"
+    click_on_board(page, ".sr-chip[data-action='stop']", "stop")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_scrap_racer_boost_markers_on_the_board(server: Server, browser: Browser) -> None:
+    """Scrap Racer, "Boost markers": a racer holding a boost marker may use it on the die just rolled; the
+    boost chips by the die (and in the seat's dashboard row) are clicked to use them."""
+    errors: list[str] = []
+    page = scrap_racer_page(browser, server, errors)
+    rng = random.Random(2)
+    boost = "#board .sr-chip[data-action^='boost:'].clickable"
+    play_until(page, lambda: page.locator(boost).count() > 0, rng, seconds=420)
+    offered = sorted(a for a in page.eval_on_selector_all(
+        "#actions button.action", "els => els.map(e => e.dataset.act)") if a.startswith("boost:"))
+    on_board = sorted(page.eval_on_selector_all(boost, "els => els.map(e => e.dataset.action)"))
+    assert on_board == offered, (on_board, offered)
+    dashboard = sorted(page.eval_on_selector_all(
+        "#board table button.boost-use.clickable", "els => els.map(e => e.dataset.action)"))
+    assert dashboard == offered, (dashboard, offered)
+    click_on_board(page, f".sr-chip[data-action='{offered[0]}']", offered[0])
+    assert not errors, errors
+    page.context.close()
+
+
+def test_brc_attempt_and_safe_on_the_board(server: Server, browser: Browser) -> None:
+    """BRC Grand Prix, Challenger's Choice: "Attempt the Overtake" (click the Defender's car or the space
+    ahead of it) or "Play it Safe: stop your car in the space directly behind the Defender" (click that
+    space). Checked at two Defenders of one race: the first attempted, the second played safe."""
+    errors: list[str] = []
+    page = watch(browser.new_context().new_page(), errors)
+    page.add_init_script(SENT)
+    lobby_race(page, server, "brc-grand-prix", 2, bots={1: "random"}, name="Ann")
+    rng = random.Random(3)
+    attempt = "#board g.racer[data-action='attempt'].clickable"
+    for action in ("attempt", "safe"):
+        play_until(page, lambda: page.locator(attempt).count() > 0, rng, seconds=420)
+        defender = page.get_attribute(attempt, "data-seat")
+        assert defender is not None and int(defender) != 0, "the Defender is the other car"
+        space = int(page.get_attribute(attempt, "data-space") or -1)
+        n = page.locator("#board .track-space").count()
+        ahead = page.locator(f"#board .track-space[data-space='{(space + 1) % n}']")
+        behind = page.locator(f"#board .track-space[data-space='{(space - 1) % n}']")
+        assert ahead.get_attribute("data-action") == "attempt"
+        assert behind.get_attribute("data-action") == "safe"
+        if action == "attempt":
+            click_on_board(page, attempt.removeprefix("#board "), "attempt")
+        else:
+            click_on_board(page, f".track-space[data-space='{(space - 1) % n}']", "safe", covered=True)
+        page.wait_for_selector(attempt, state="detached")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_racers_glide_through_the_spaces_they_pass(server: Server, browser: Browser) -> None:
+    """Scrap Racer against a bot at the "fast" pace: a racer that moves k spaces along the track is
+    animated through k + 1 places (each space passed), not in one straight line across the board."""
+    errors: list[str] = []
+    ctx = browser.new_context()
+    page = watch(ctx.new_page(), errors, paced=True)
+    page.add_init_script("localStorage.setItem('slipstream:speed', 'fast')")
+    page.add_init_script("""(() => {
+        window.glides = [];
+        const animate = Element.prototype.animate;
+        Element.prototype.animate = function (frames, options) {
+            if (this.classList && this.classList.contains('racer')) window.glides.push(frames.length);
+            return animate.call(this, frames, options);
+        };
+        window.moves = [];
+        window.lastSpace = {};
+        const observer = new MutationObserver(() => {
+            const n = document.querySelectorAll('#board .track-space').length;
+            for (const el of document.querySelectorAll('#board .racer[data-space]')) {
+                const was = window.lastSpace[el.dataset.seat];
+                const now = Number(el.dataset.space);
+                if (was !== undefined && was !== now) window.moves.push((now - was + n) % n);
+                window.lastSpace[el.dataset.seat] = now;
+            }
+        });
+        document.addEventListener('DOMContentLoaded', () => {
+            const board = document.getElementById('board');
+            if (board) observer.observe(board, {childList: true});
+        });
+    })()""")
+    lobby_race(page, server, "scrap-racer", 2, bots={1: "heuristic"}, name="Ann")
+    play_until(page, lambda: bool(page.evaluate("window.glides.some(k => k >= 4)")), random.Random(4))
+    glides = page.evaluate("window.glides")
+    moves = page.evaluate("window.moves")
+    assert max(glides) - 1 in moves, (glides, moves)
+    assert not errors, errors
+    ctx.close()

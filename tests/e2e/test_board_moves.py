@@ -186,3 +186,24 @@ def test_racers_glide_through_the_spaces_they_pass(server: Server, browser: Brow
     assert max(glides) - 1 in moves, (glides, moves)
     assert not errors, errors
     ctx.close()
+
+
+def test_highway_heist_team_window_says_what_it_is(server: Server, browser: Browser) -> None:
+    """Highway Heist, "Playing the Game": the team decides who takes the next turn, and any player not
+    yet Exhausted may take it. The banner says so (it said "everyone chooses at once, revealed
+    together", which is not this window); the first player to take it plays the turn."""
+    errors: list[str] = []
+    ctx = browser.new_context()
+    page = watch(ctx.new_page(), errors)
+    lobby_race(page, server, "highway-heist", 2, hotseat=True)
+    page.wait_for_selector("#turn:has-text('who plays next')")
+    turn = page.inner_text("#turn")
+    assert turn.startswith("Choose now, P1 — the team picks who plays next"), turn
+    assert "any player not yet Exhausted may take the next turn" in turn and "revealed together" not in turn
+    assert turn.endswith("(waiting for P1, P2)"), turn
+    page.click("button.action[data-act='0:play']")
+    page.wait_for_selector("#log li:has-text('takes a turn')")
+    assert page.inner_text("#log li:has-text('takes a turn')").split(maxsplit=1)[1].startswith("P1 ")
+    assert "who plays next" not in page.inner_text("#turn")
+    assert not errors, errors
+    ctx.close()

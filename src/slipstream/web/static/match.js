@@ -14,6 +14,7 @@ let curtain = false; // hot-seat: hide the board until the next player is ready
 let lastTurnAlert = null;
 let diceShown = null; // the state whose dice are on screen
 const modules = new Map();
+const loadedBoards = new Map(); // board module URL -> the module, once imported
 const AUTO_DELAY = 500; // ms before a seat's only legal action is taken for it
 const SPEEDS = { slow: 1400, normal: 700, fast: 250, instant: 0 }; // ms each step stays on screen at least
 let speed = localStorage.getItem("slipstream:speed") || "normal";
@@ -139,12 +140,12 @@ function pump(key) {
 function autoPlay(key) {
   const conn = conns.get(key);
   const st = conn?.state;
-  if (!st || conn.queue.length || key === "spectator" || st.legal.length !== 1 || replayMode) return;
+  if (!st || conn.queue.length || key === "spectator" || st.legal.length !== 1 || decides(st) || replayMode) return;
   if (conn.autoPly === st.ply) return;
   conn.autoPly = st.ply;
   setTimeout(() => {
     const now = conns.get(key)?.state;
-    if (!now || now.ply !== st.ply || now.legal.length !== 1) return;
+    if (!now || now.ply !== st.ply || now.legal.length !== 1 || decides(now)) return;
     if (!act(now.legal[0], key)) { conn.autoPly = null; autoPlay(key); } // busy or a newer state queued: again later
   }, AUTO_DELAY);
 }
@@ -152,7 +153,14 @@ function autoPlay(key) {
 // Whether this seat must decide something (more than one legal action: a single one plays itself).
 function mustChoose(key) {
   const st = conns.get(key)?.state;
-  return !!st && st.legal.length > 1;
+  return !!st && (st.legal.length > 1 || decides(st));
+}
+
+// A single legal action that is still a decision: a seat's own move in a window several seats share
+// that the game names (Highway Heist: "I take the next turn", which the team decides and any player
+// may take), so it is never played by itself.
+function decides(st) {
+  return st.legal.length === 1 && st.actor.kind === "simultaneous" && st.actor.seats.length > 1 && !!windowText(st);
 }
 
 // Hot-seat: show the held seat that must act now (unless the user pinned a tab and it still must act).
@@ -183,9 +191,26 @@ function active() {
 async function boardModule(match) {
   if (!match.board) return generic;
   if (!modules.has(match.board)) {
-    modules.set(match.board, import(match.board).catch((e) => { console.error(e); return generic; }));
+    modules.set(match.board, import(match.board).catch((e) => { console.error(e); return generic; }).then((mod) => {
+      loadedBoards.set(match.board, mod);
+      return mod;
+    }));
   }
   return modules.get(match.board);
+}
+
+// What a window open to several seats is, in the game's words: its board module's banner(view, ctx)
+// (e.g. Highway Heist's team picking who plays next, where any player may pick), else null (the page
+// then says "everyone chooses at once, revealed together").
+function windowText(st) {
+  const mod = loadedBoards.get(st.match.board);
+  if (!mod || typeof mod.banner !== "function") return null;
+  try {
+    return mod.banner(st.view, boardContext(st, st.seat, st.legal || [])) || null;
+  } catch (e) {
+    console.error(e);
+    return null;
+  }
 }
 
 function renderConn() {
@@ -230,6 +255,8 @@ function turnText(st) {
   }
   if (a.kind === "simultaneous") {
     const names = a.seats.map((s) => seatName(m, s)).join(", ");
+    const what = windowText(st);
+    if (what) return mine.length ? `Choose now, ${seatName(m, who)} — ${what} (waiting for ${names})` : `${what[0].toUpperCase()}${what.slice(1)} — waiting for ${names}`;
     return mine.length
       ? `Choose now, ${seatName(m, who)} — everyone chooses at once, revealed together (waiting for ${names})`
       : `Everyone chooses at once — waiting for ${names}`;
@@ -377,7 +404,11 @@ function render() {
   renderSeats(st);
   if (!replayMode) {
     const legal = ready(conn) ? st.legal : [];
-    drawBoard(st, st.view, st.seat, legal).then(() => { if (active() === st) renderActions(st, conn); });
+    drawBoard(st, st.view, st.seat, legal).then(() => {
+      if (active() !== st) return;
+      renderActions(st, conn);
+      if (!replayMode) $("turn").textContent = turnText(st); // the board module may name the window (banner)
+    });
     $("board-text-box").hidden = !m.text_board;
     if (st.board_text) $("board-text").textContent = st.board_text; // sent only while the box is open
     if (diceShown !== st) { // dice tumble as they land, once per step
@@ -450,7 +481,7 @@ function renderTabs(st) {
 function renderActions(st, conn) {
   const box = $("actions");
   if (!st.legal.length || !ready(conn)) { box.innerHTML = ""; return; }
-  const auto = st.legal.length === 1;
+  const auto = st.legal.length === 1 && !decides(st);
   const buttons = st.legal.map((a, i) => {
     const key = i < 9 ? ` data-key="${i + 1}" aria-keyshortcuts="${i + 1}"` : "";
     return `<button class="action" data-act="${esc(a)}"${key} ${conn.busy || auto ? "disabled" : ""} title="${esc(a)}">${esc(actionLabel(st, a, st.seat))}</button>`;

@@ -1,7 +1,7 @@
 // The match page: seats and lobby controls, live play over WebSocket, the board, the log, replays.
 // One WebSocket per seat this browser holds (hot-seat holds several), or one spectator connection.
 // Nothing here knows a game: each game draws its board with its own board.js (match.board).
-import { api, esc, loadTokens, named, saveTokens, seatColour, seatName, SEAT_COLOURS, toast } from "/static/common.js";
+import { api, boxTables, esc, loadTokens, named, saveTokens, seatColour, seatName, SEAT_COLOURS, toast } from "/static/common.js";
 import * as generic from "/static/board.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
@@ -364,6 +364,7 @@ async function drawBoard(st, view, seat, legal) {
     console.error(e);
     $("board").innerHTML = generic.draw(view, ctx);
   }
+  boxTables($("board")); // a wide table scrolls in its own box (a phone)
   if (!replayMode) animateRacers(before);
   for (const el of $("board").querySelectorAll("[data-action]")) {
     const on = ctx.legal.includes(el.dataset.action);

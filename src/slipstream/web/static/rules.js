@@ -4,6 +4,8 @@
 // first: a heading, then a paragraph or list item naming it (two words or more, as whole words, in the
 // tag's own case: a section's name, not words of a sentence); a row of a table (the coverage table lists
 // every rule) only when no prose names it. The page's title (h1) names the game, never a rule.
+import { boxTables } from "/static/common.js";
+
 function pieces(rule) {
   const out = [rule];
   let cut = rule;
@@ -36,6 +38,8 @@ function find(rule) {
   }
   return null;
 }
+
+boxTables(document.getElementById("rules")); // a wide table scrolls in its own box (a phone)
 
 const rule = new URLSearchParams(location.search).get("rule");
 if (rule) {

@@ -7,7 +7,7 @@ import { fan, label, space, stadium } from "/static/track.js";
 const FLAG = { blue: "#3b7bff", green: "#2fbf4f", yellow: "#ffd21f", red: "#e6194b", white: "#ffffff", black: "#111111" };
 const TYRE = { soft: "#e6194b", medium: "#ffd21f", hard: "#f0f0f0", wet: "#3b7bff", inter: "#2fbf4f", intermediate: "#2fbf4f" };
 
-function car(x, y, c, ctx, size, active, action = null) {
+function car(x, y, c, ctx, size, active, action = null, defender = false) {
   const colour = ctx.colours[c.seat % ctx.colours.length];
   const tyre = String(c.tyre || "?");
   const ring = active ? ' stroke="#fff" stroke-width="3"' : ' stroke="#111" stroke-width="1.5"';
@@ -15,7 +15,7 @@ function car(x, y, c, ctx, size, active, action = null) {
   const where = c.space !== null && c.space !== undefined && (c.pit === null || c.pit === undefined)
     ? ` data-space="${c.space}" data-distance="${c.dist}"` : "";
   const click = action ? ` data-action="${action}"` : "";
-  return `<g class="racer${me}" data-seat="${c.seat}"${where}${click}>${action ? `<title>${OVERTAKE_TITLES[action]}</title>` : ""}<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${size}" fill="${colour}"${ring}/>`
+  return `<g class="racer${me}${defender ? " defender" : ""}" data-seat="${c.seat}"${where}${click}>${action ? `<title>${OVERTAKE_TITLES[action]}</title>` : ""}<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${size}" fill="${colour}"${ring}/>`
     + `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${size * 0.5}" fill="${TYRE[tyre] || "#999"}" stroke="#111"/>`
     + `<text x="${x.toFixed(1)}" y="${(y + 3.5).toFixed(1)}" text-anchor="middle" font-size="9" font-weight="700" fill="#111">${esc(tyre[0].toUpperCase())}</text></g>`;
 }
@@ -88,7 +88,7 @@ export function draw(view, ctx) {
     const attempt = overtake.size ? view.pending.defender : null;
     // a car on a space that plays the choice plays it too (it covers most of the space)
     const choose = (c) => (c.seat === attempt ? "attempt" : overtake.get(i) || null);
-    cars.forEach((c, k) => { const [dx, dy] = fan(k, cars.length); svg += car(x + dx, y + dy, c, ctx, size * 0.8, c.seat === active, choose(c)); });
+    cars.forEach((c, k) => { const [dx, dy] = fan(k, cars.length); svg += car(x + dx, y + dy, c, ctx, size * 0.8, c.seat === active, choose(c), c.seat === attempt); });
   }
   for (const [i, cars] of inPit) {
     const [x, y] = pitPoint(Math.min(i, Math.max(0, pitN - 1)));

@@ -4,7 +4,7 @@
 // its player's seat colour (the page's one colour per seat) with its racer's letter, ringed in the
 // racer's own colour.
 import { esc } from "/static/common.js";
-import { stadium } from "/static/track.js";
+import { label, stadium } from "/static/track.js";
 
 const COLOUR = { swifty: "#f5d000", jackal: "#e6194b", crusher: "#d633c9", hover: "#2ed0e6", twister: "#3cb44b", "steel-jacket": "#4363d8" };
 const LETTER = { swifty: "W", jackal: "J", crusher: "C", hover: "H", twister: "T", "steel-jacket": "S" };
@@ -40,10 +40,7 @@ export function draw(view, ctx) {
     svg += `<rect x="${-size}" y="${-size}" width="${2 * size}" height="${2 * size}" rx="3" fill="${curve ? "#5a4a3a" : "#555c66"}" stroke="${boostSpaces.has(i) ? "#ffb400" : "#2b2f36"}" stroke-width="${boostSpaces.has(i) ? 2 : 1}"/>`;
     if (filled.has(i)) svg += `<text y="5" text-anchor="middle" font-size="14" fill="#ffb400">★</text>`;
     svg += `</g>`;
-    if ((i + 1) % 4 === 1) {
-      const [ox, oy] = [x + (x - W / 2) * 0.09, y + (y - H / 2) * 0.16];
-      svg += `<text x="${ox.toFixed(1)}" y="${(oy + 4).toFixed(1)}" font-size="10" fill="#9aa" text-anchor="middle">${i + 1}</text>`;
-    }
+    if ((i + 1) % 4 === 1) svg += label([x, y], W, H, i + 1);
   });
   const [fx, fy] = g.points[0];
   svg += `<line x1="${fx - size - 2}" y1="${fy - size - 6}" x2="${fx - size - 2}" y2="${fy + size + 6}" stroke="#fff" stroke-width="4" stroke-dasharray="3 3"/>`;
@@ -70,7 +67,7 @@ export function draw(view, ctx) {
   });
   svg += `<text x="${W / 2}" y="${H / 2 - 16}" text-anchor="middle" font-size="20" font-weight="700" fill="#e9ecf2">${esc(track.name)}</text>`;
   svg += `<text x="${W / 2}" y="${H / 2 + 8}" text-anchor="middle" font-size="13" fill="#aab">Round ${view.round} · ${esc(view.phase)}${view.end_round ? " · final round" : ""}</text>`;
-  svg += diceTray(view, ctx, W, H / 2 + 22);
+  svg += diceTray(view, ctx, W, H / 2 + 32);
   svg += `</svg>`;
   const rows = view.standings.map((slot, place) => {
     const r = view.racers[slot];
@@ -78,7 +75,7 @@ export function draw(view, ctx) {
     const me = r.seat === ctx.seat ? ' class="me"' : "";
     return `<tr${me}><td>${place + 1}</td><td><span class="swatch" style="background:${seatColour(ctx, r.seat)}"></span> ${esc(r.name || "?")} (${esc(LETTER[r.id] || "?")})</td>
       <td>${esc(ctx.names[r.seat] ?? view.seats[r.seat])}</td><td>${r.laps}</td><td>${r.space === null ? "–" : r.space + 1}</td>
-      <td>${boosts}</td><td>${r.bonus_markers}</td><td>${view.bonus_cards_held[String(r.seat)] ?? 0}</td></tr>`;
+      <td class="boosts">${boosts}</td><td>${r.bonus_markers}</td><td>${view.bonus_cards_held[String(r.seat)] ?? 0}</td></tr>`;
   }).join("");
   let html = `${svg}<table class="view-table dash"><tr><th>#</th><th>racer</th><th>player</th><th>laps</th><th>space</th><th>boost markers</th><th>bonus mk</th><th>cards</th></tr>${rows}</table>`;
   const mine = Object.entries(view.my_bonus_cards || {});
@@ -106,8 +103,12 @@ function dieFace(x, y, s, face, fill, extra = "", title = "") {
 }
 
 // A chip of text on the board; clickable (data-action) when it plays a legal move.
-function chip(x, y, text, action, title, width = 0) {
-  const w = width || 14 + text.length * 8;
+function chipWidth(text) {
+  return Math.max(44, 18 + text.length * 8);
+}
+
+function chip(x, y, text, action, title) {
+  const w = chipWidth(text);
   return `<g class="sr-chip" data-action="${esc(action)}"><title>${esc(title)}</title><rect x="${x - w / 2}" y="${y}" width="${w}" height="24" rx="12" fill="#ffb400"/>`
     + `<text x="${x}" y="${y + 16}" text-anchor="middle" font-size="13" font-weight="700" fill="#111">${esc(text)}</text></g>`;
 }
@@ -144,13 +145,13 @@ function diceTray(view, ctx, W, y) {
   const boosts = Object.values(BOOST_USES).flat().filter(([a]) => legal.has(a));
   const row = top + s + 8;
   if (boosts.length) {
-    const w = 70, span = boosts.length * (w + 6) - 6;
-    let bx = (dieX ?? W / 2) - span / 2 + w / 2;
-    bx = Math.max(w / 2 + 40, Math.min(W - w / 2 - 40 - span + w, bx));
-    boosts.forEach(([a, text]) => { out += chip(bx, row, text, a, BOOST_TITLES[a], w); bx += w + 6; });
+    const widths = boosts.map(([, text]) => chipWidth(text));
+    const span = widths.reduce((a, b) => a + b, 0) + 6 * (boosts.length - 1);
+    let bx = Math.max(40, Math.min(W - 40 - span, (dieX ?? W / 2) - span / 2));
+    boosts.forEach(([a, text], k) => { out += chip(bx + widths[k] / 2, row, text, a, BOOST_TITLES[a]); bx += widths[k] + 6; });
   }
   const drive = driveAction(ctx);
-  if (drive) out += chip(W / 2, row + (boosts.length ? 30 : 0), `${drive === "stop" ? "stop" : "move"}: ${total} spaces`, drive, drive === "stop" ? "stop and move by the dice" : "move by the dice total");
+  if (drive) out += chip(W / 2, row + (boosts.length ? 30 : 0), `${drive === "stop" ? "stop" : "move"}: ${total} space${total === 1 ? "" : "s"}`, drive, drive === "stop" ? "stop and move by the dice" : "move by the dice total");
   return out;
 }
 

@@ -156,8 +156,9 @@ def test_brc_attempt_and_safe_on_the_board(server: Server, browser: Browser, act
 
 
 def test_racers_glide_through_the_spaces_they_pass(server: Server, browser: Browser) -> None:
-    """Scrap Racer against a bot at the "fast" pace: a racer that moves k spaces along the track is
-    animated through k + 1 places (each space passed), not in one straight line across the board."""
+    """Scrap Racer against a bot at the "fast" pace: a racer that moves k spaces along the track (forwards,
+    or backwards by a crash card) is animated through k + 1 places (each space passed), not in one
+    straight line across the board."""
     errors: list[str] = []
     ctx = browser.new_context()
     page = watch(ctx.new_page(), errors, paced=True)
@@ -178,7 +179,10 @@ def test_racers_glide_through_the_spaces_they_pass(server: Server, browser: Brow
                 const key = `${el.dataset.seat}:${seen[el.dataset.seat] = (seen[el.dataset.seat] || 0) + 1}`;
                 const was = window.lastSpace[key];
                 const now = el.dataset.space === undefined ? undefined : Number(el.dataset.space);
-                if (was !== undefined && now !== undefined && was !== now) window.moves.push((now - was + n) % n);
+                // forwards, or backwards (a crash card): the spaces passed either way
+                if (was !== undefined && now !== undefined && was !== now) {
+                    window.moves.push((now - was + n) % n, (was - now + n) % n);
+                }
                 window.lastSpace[key] = now;
             }
         });

@@ -86,8 +86,7 @@ def scrap_racer_page(browser: Browser, server: Server, errors: list[str]) -> Pag
 
 def test_scrap_racer_dice_on_the_board(server: Server, browser: Browser) -> None:
     """Scrap Racer, "Roll the dice": after a die the racer rolls another or stops and moves by the total.
-    The blank die on the board rolls another; the "stop" chip (or the racer) stops; a double's die, when
-    it comes, takes the crash card."""
+    The blank die on the board rolls another; the "stop" chip (or the racer) stops."""
     errors: list[str] = []
     page = scrap_racer_page(browser, server, errors)
     rng = random.Random(1)
@@ -102,6 +101,20 @@ def test_scrap_racer_dice_on_the_board(server: Server, browser: Browser) -> None
     assert page.text_content(f"{stop} text") == f"stop: {sum(faces)} space{'' if sum(faces) == 1 else 's'}"
     assert page.locator("#board g.racer.clickable[data-action='stop']").count() == 1, "the racer drives too"
     click_on_board(page, ".sr-chip[data-action='stop']", "stop")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_scrap_racer_move_by_clicking_the_racer(server: Server, browser: Browser) -> None:
+    """Scrap Racer, "A) Move the Racer, 1) Dice results and bonus cards": holding a bonus card after the
+    dice, the racer plays it or moves by the dice total; clicking the racer moves it."""
+    errors: list[str] = []
+    page = scrap_racer_page(browser, server, errors)
+    racer = "#board g.racer[data-action='move'].clickable"
+    play_until(page, lambda: page.locator(racer).count() > 0, random.Random(5), seconds=420, keep=("move",))
+    assert page.get_attribute(racer, "data-seat") == "0", "Ann's own racer"
+    assert page.locator("#board .sr-chip[data-action='move']").count() == 1
+    click_on_board(page, "g.racer[data-action='move']", "move")
     assert not errors, errors
     page.context.close()
 

@@ -136,7 +136,8 @@ def test_scrap_racer_move_by_clicking_the_racer(server: Server, browser: Browser
 
 def test_scrap_racer_boost_markers_on_the_board(server: Server, browser: Browser) -> None:
     """Scrap Racer, "Boost markers": a racer holding a boost marker may use it on the die just rolled; the
-    boost chips by the die (and in the seat's dashboard row) are clicked to use them."""
+    boost chips by the die (and in the rolling racer's dashboard row, not the player's other racer's) are
+    clicked to use them."""
     errors: list[str] = []
     page = scrap_racer_page(browser, server, errors)
     rng = random.Random(2)

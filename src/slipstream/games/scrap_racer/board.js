@@ -71,7 +71,7 @@ export function draw(view, ctx) {
   svg += `</svg>`;
   const rows = view.standings.map((slot, place) => {
     const r = view.racers[slot];
-    const boosts = Object.entries(r.boost_markers).filter(([, k]) => k).map(([t, k]) => boostCell(t, k, ctx)).join(", ") || "–";
+    const boosts = Object.entries(r.boost_markers).filter(([, k]) => k).map(([t, k]) => boostCell(t, k, slot === view.active ? ctx.legal : [])).join(", ") || "–";
     const me = r.seat === ctx.seat ? ' class="me"' : "";
     return `<tr${me}><td>${place + 1}</td><td><span class="swatch" style="background:${seatColour(ctx, r.seat)}"></span> ${esc(r.name || "?")} (${esc(LETTER[r.id] || "?")})</td>
       <td>${esc(ctx.names[r.seat] ?? view.seats[r.seat])}</td><td>${r.laps}</td><td>${r.space === null ? "–" : r.space + 1}</td>
@@ -155,9 +155,10 @@ function diceTray(view, ctx, W, y) {
   return out;
 }
 
-// A racer's boost markers in the dashboard; the seat's own are clicked to use them on the die.
-function boostCell(type, count, ctx) {
-  const uses = (BOOST_USES[type] || []).filter(([a]) => ctx.legal.includes(a));
+// A racer's boost markers in the dashboard; the rolling racer's (``legal``: its seat's moves, else none)
+// are clicked to use them on the die.
+function boostCell(type, count, legal) {
+  const uses = (BOOST_USES[type] || []).filter(([a]) => legal.includes(a));
   const name = `${count}× ${esc(BOOST[type] || type)}`;
   if (!uses.length) return name;
   return `${name} ${uses.map(([a, text]) => `<button type="button" class="boost-use" data-action="${a}" title="${esc(BOOST_TITLES[a])}">${esc(text)}</button>`).join(" ")}`;

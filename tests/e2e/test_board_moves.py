@@ -184,10 +184,11 @@ def test_brc_attempt_and_safe_on_the_board(server: Server, browser: Browser, act
     page.context.close()
 
 
-def test_racers_glide_through_the_spaces_they_pass(server: Server, browser: Browser) -> None:
-    """Scrap Racer against a bot at the "fast" pace: a racer that moves k spaces along the track (forwards,
-    or backwards by a crash card) is animated through k + 1 places (each space passed), not in one
-    straight line across the board."""
+@pytest.mark.parametrize("game", ["scrap-racer", "brc-grand-prix", "rev-it-up"])
+def test_racers_glide_through_the_spaces_they_pass(server: Server, browser: Browser, game: str) -> None:
+    """Against a bot at the "fast" pace: a racer that moves k spaces along the track (forwards, or
+    backwards by a Scrap Racer crash card) is animated through k + 1 places (each space passed), not in
+    one straight line across the board."""
     errors: list[str] = []
     ctx = browser.new_context()
     page = watch(ctx.new_page(), errors, paced=True)
@@ -220,7 +221,7 @@ def test_racers_glide_through_the_spaces_they_pass(server: Server, browser: Brow
             if (board) observer.observe(board, {childList: true});
         });
     })()""")
-    lobby_race(page, server, "scrap-racer", 2, bots={1: "heuristic"}, name="Ann")
+    lobby_race(page, server, game, 2, bots={1: "heuristic"}, name="Ann")
     play_until(page, lambda: bool(page.evaluate("window.glides.some(k => k >= 4)")), random.Random(4))
     glides = page.evaluate("window.glides")
     moves = page.evaluate("window.moves")

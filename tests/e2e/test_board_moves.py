@@ -126,7 +126,7 @@ def test_scrap_racer_move_by_clicking_the_racer(server: Server, browser: Browser
             break
         page.context.close()
     else:
-        pytest.fail("in three races Ann never held a bonus card after her dice")
+        pytest.fail("in three races the board never offered to move Ann's racer by clicking it")
     assert page.get_attribute(racer, "data-seat") == "0", "Ann's own racer"
     assert page.locator("#board .sr-chip[data-action='move']").count() == 1
     click_on_board(page, "g.racer[data-action='move']", "move")

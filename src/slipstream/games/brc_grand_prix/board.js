@@ -7,14 +7,32 @@ import { fan, label, space, stadium } from "/static/track.js";
 const FLAG = { blue: "#3b7bff", green: "#2fbf4f", yellow: "#ffd21f", red: "#e6194b", white: "#ffffff", black: "#111111" };
 const TYRE = { soft: "#e6194b", medium: "#ffd21f", hard: "#f0f0f0", wet: "#3b7bff", inter: "#2fbf4f", intermediate: "#2fbf4f" };
 
-function car(x, y, c, ctx, size, active) {
+function car(x, y, c, ctx, size, active, action = null, defender = false) {
   const colour = ctx.colours[c.seat % ctx.colours.length];
   const tyre = String(c.tyre || "?");
   const ring = active ? ' stroke="#fff" stroke-width="3"' : ' stroke="#111" stroke-width="1.5"';
   const me = c.seat === ctx.seat ? " me" : "";
-  return `<g class="racer${me}" data-seat="${c.seat}"><circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${size}" fill="${colour}"${ring}/>`
+  const where = c.space !== null && c.space !== undefined && (c.pit === null || c.pit === undefined)
+    ? ` data-space="${c.space}" data-distance="${c.dist}"` : "";
+  const click = action ? ` data-action="${action}"` : "";
+  return `<g class="racer${me}${defender ? " defender" : ""}" data-seat="${c.seat}"${where}${click}>${action ? `<title>${OVERTAKE_TITLES[action]}</title>` : ""}<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${size}" fill="${colour}"${ring}/>`
     + `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${size * 0.5}" fill="${TYRE[tyre] || "#999"}" stroke="#111"/>`
     + `<text x="${x.toFixed(1)}" y="${(y + 3.5).toFixed(1)}" text-anchor="middle" font-size="9" font-weight="700" fill="#111">${esc(tyre[0].toUpperCase())}</text></g>`;
+}
+
+const OVERTAKE_TITLES = { attempt: "attempt the overtake (the Attack Die)", safe: "play it safe: stop behind the Defender" };
+
+// Before a Defender (Challenger's Choice): the Defender's car and the space ahead of it attempt the
+// overtake; the space directly behind it plays it safe (where the rule stops the car). Space -> action.
+function overtakeSpaces(view, ctx, n) {
+  const out = new Map();
+  const pending = view.pending || {};
+  if (!ctx.legal.includes("attempt") || pending.defender === undefined || pending.defender === null) return out;
+  const defender = view.cars.find((c) => c.seat === pending.defender);
+  if (!defender || defender.space === null || defender.space === undefined) return out;
+  out.set((defender.space + 1) % n, "attempt");
+  if (ctx.legal.includes("safe")) out.set((defender.space - 1 + n) % n, "safe");
+  return out;
 }
 
 export function draw(view, ctx) {
@@ -28,10 +46,15 @@ export function draw(view, ctx) {
   const active = view.pending && view.pending.seat;
   let svg = `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="circuit">`;
   svg += `<rect width="${W}" height="${H}" rx="16" fill="#1d2230"/>`;
+  const overtake = overtakeSpaces(view, ctx, n);
   g.points.forEach((p, i) => {
     const flag = flags[i];
     const inner = flag ? `<path d="M-4 7 L-4 -8 L7 -4 L-4 0" fill="${FLAG[flag] || "#ccc"}" stroke="#111" stroke-width=".8"/>` : "";
-    svg += `<g class="track-space">${space(p, size, "#4a505c", flag ? FLAG[flag] || "#888" : "#2b2f36", flag ? 2 : 1, inner)}</g>`;
+    const choice = overtake.get(i);
+    const click = choice ? ` data-action="${choice}"` : "";
+    const title = choice ? `<title>${OVERTAKE_TITLES[choice]}</title>` : "";
+    const fill = choice === "safe" ? "#2f6b3a" : choice === "attempt" ? "#7a3030" : "#4a505c";
+    svg += `<g class="track-space" data-space="${i}"${click}>${title}${space(p, size, fill, flag ? FLAG[flag] || "#888" : "#2b2f36", flag ? 2 : 1, inner)}</g>`;
     if (i % 5 === 0) svg += label(p, W, H, i + 1);
   });
   const [fx, fy] = g.points[0];
@@ -62,7 +85,10 @@ export function draw(view, ctx) {
   }
   for (const [i, cars] of onSpace) {
     const [x, y] = g.points[i];
-    cars.forEach((c, k) => { const [dx, dy] = fan(k, cars.length); svg += car(x + dx, y + dy, c, ctx, size * 0.8, c.seat === active); });
+    const attempt = overtake.size ? view.pending.defender : null;
+    // a car on a space that plays the choice plays it too (it covers most of the space)
+    const choose = (c) => (c.seat === attempt ? "attempt" : overtake.get(i) || null);
+    cars.forEach((c, k) => { const [dx, dy] = fan(k, cars.length); svg += car(x + dx, y + dy, c, ctx, size * 0.8, c.seat === active, choose(c), c.seat === attempt); });
   }
   for (const [i, cars] of inPit) {
     const [x, y] = pitPoint(Math.min(i, Math.max(0, pitN - 1)));

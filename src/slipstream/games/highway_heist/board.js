@@ -159,6 +159,28 @@ function status(view) {
   return `<p><b>${text}</b></p>`;
 }
 
+// What an open window of several seats is (the page's banner says it, instead of "everyone chooses at
+// once"): the team picking who plays next (Playing the Game: any player not yet Exhausted may take the
+// turn, the first to take it plays), the Assist window, or a power used on another player's roll.
+const POWER_WINDOWS = { tech: "may spend a Tej token on this roll (Tech Support) or pass",
+  family: "may take this slam for a team mate (Family First) or pass" };
+
+export function banner(view, ctx) {
+  if (view.stage === "choose-turn") {
+    return "the team picks who plays next: any player not yet Exhausted may take the next turn (the first to take it plays it)";
+  }
+  if (view.stage === "assist") {
+    const roller = view.roll ? ctx.names[view.roll.seat] : "the roller";
+    return `the team may Assist ${roller}'s roll: each player with a Boost token assists or passes, in any order`;
+  }
+  if (view.stage === "power" && view.power) {
+    const power = String(view.power.power || "");
+    const what = Object.entries(POWER_WINDOWS).find(([key]) => power.includes(key));
+    return `${ctx.names[view.power.seat] ?? "a player"} ${what ? what[1] : `may use ${power} now or pass`}`;
+  }
+  return null;
+}
+
 export function draw(view, ctx) {
   const style = `<style>.hh-row{display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin:6px 0}
     .hh-card{border:1px solid #888;border-radius:6px;padding:4px 8px;min-width:110px;background:#f7f7f7;color:#111}

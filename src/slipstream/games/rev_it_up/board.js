@@ -13,6 +13,11 @@ function chipColour(name) {
   return CHIP[String(name).split("-")[0]] || "#cccccc";
 }
 
+// The ink on a chip: white on the dark ones (bomb, debris), else black.
+function chipInk(name) {
+  return ["bomb", "debris"].includes(String(name).split("-")[0]) ? "#fff" : "#111";
+}
+
 function chipValue(name) {
   const tail = String(name).split("-").pop();
   return /^\d+$/.test(tail) ? tail : String(name)[0].toUpperCase();
@@ -31,7 +36,7 @@ function revTrack(r, ctx, width) {
     const i = Math.max(0, Math.min(n - 1, Number(pos) - 1));
     const x = 5 + i * cell + (cell - 2) / 2, y = 4 + (cell - 2) / 2;
     svg += `<circle cx="${x}" cy="${y}" r="${cell * 0.38}" fill="${chipColour(chip)}" stroke="#111"><title>${esc(chip)}</title></circle>`;
-    svg += `<text x="${x}" y="${y + 4}" font-size="11" text-anchor="middle" font-weight="700" fill="#111">${esc(chipValue(chip))}</text>`;
+    svg += `<text x="${x}" y="${y + 4}" font-size="11" text-anchor="middle" font-weight="700" fill="${chipInk(chip)}">${esc(chipValue(chip))}</text>`;
   }
   return svg + "</svg>";
 }
@@ -48,7 +53,7 @@ function readyItems(r, ctx) {
 function chips(counts) {
   const items = Object.entries(counts || {}).filter(([, k]) => k);
   if (!items.length) return "–";
-  return items.map(([c, k]) => `<span class="chip" style="background:${chipColour(c)}" title="${esc(c)}">${esc(chipValue(c))}</span>×${k}`).join(" ");
+  return items.map(([c, k]) => `<span class="chip" style="background:${chipColour(c)};color:${chipInk(c)}" title="${esc(c)}">${esc(chipValue(c))}</span>×${k}`).join(" ");
 }
 
 // The shop's price and effect of each chip, read from the seat's hints (the game's own shop lines:
@@ -77,7 +82,7 @@ function shop(view, ctx) {
     const can = legal.has(action);
     const { price, effect } = info.chips[chip];
     return `<div class="shop-item${can ? "" : " off"}"${can ? ` data-action="${esc(action)}"` : ""} title="${can ? "buy" : "cannot buy now"} ${esc(chip)}">
-      <span class="chip" style="background:${chipColour(chip)}">${esc(chipValue(chip))}</span> <b>${esc(chip)}</b>
+      <span class="chip" style="background:${chipColour(chip)};color:${chipInk(chip)}">${esc(chipValue(chip))}</span> <b>${esc(chip)}</b>
       <span class="price">${price} coin${price === 1 ? "" : "s"}</span><div class="muted">${esc(effect)} · ${left} left</div></div>`;
   }).join("");
   const items = [...legal].filter((a) => a.includes(":item:")).map((a) => {
@@ -109,9 +114,10 @@ export function draw(view, ctx) {
   svg += `<rect width="${W}" height="${H}" rx="16" fill="#23202e"/>`;
   g.points.forEach((p, i) => {
     let inner = "";
-    if (items.has(i)) inner += `<text y="5" text-anchor="middle" font-size="14" font-weight="700" fill="#ffb400">?</text>`;
-    if (traps.has(i)) inner += `<text y="5" text-anchor="middle" font-size="13" fill="#ff5a5a"><title>${esc(traps.get(i))}</title>⚠</text>`;
-    svg += space(p, size, items.has(i) ? "#4b3d1a" : "#4a4f5c", traps.has(i) ? "#ff5a5a" : "#2b2f36", traps.has(i) ? 2 : 1, inner);
+    const both = items.has(i) && traps.has(i); // an item space with a trap: side by side, not one over the other
+    if (items.has(i)) inner += `<text x="${both ? -5 : 0}" y="5" text-anchor="middle" font-size="14" font-weight="700" fill="#ffb400">?</text>`;
+    if (traps.has(i)) inner += `<text x="${both ? 6 : 0}" y="5" text-anchor="middle" font-size="${both ? 10 : 13}" fill="#ff5a5a"><title>${esc(traps.get(i))}</title>⚠</text>`;
+    svg += `<g class="track-space" data-space="${i}">${space(p, size, items.has(i) ? "#4b3d1a" : "#4a4f5c", traps.has(i) ? "#ff5a5a" : "#2b2f36", traps.has(i) ? 2 : 1, inner)}</g>`;
     if (i % 5 === 0) svg += label(p, W, H, i + 1);
   });
   const [fx, fy] = g.points[0];
@@ -125,7 +131,8 @@ export function draw(view, ctx) {
       const [dx, dy] = fan(k, rs.length);
       const colour = ctx.colours[r.seat % ctx.colours.length];
       const me = r.seat === ctx.seat ? " me" : "";
-      svg += `<g class="racer${me}" data-seat="${r.seat}"><circle cx="${(x + dx).toFixed(1)}" cy="${(y + dy).toFixed(1)}" r="${size * 0.8}" fill="${colour}" stroke="#111" stroke-width="1.5"/>`;
+      const distance = typeof r.lap === "number" ? ` data-distance="${(r.lap - 1) * n + r.space}"` : "";
+      svg += `<g class="racer${me}" data-seat="${r.seat}" data-space="${i % n}"${distance}><circle cx="${(x + dx).toFixed(1)}" cy="${(y + dy).toFixed(1)}" r="${size * 0.8}" fill="${colour}" stroke="#111" stroke-width="1.5"/>`;
       svg += `<text x="${(x + dx).toFixed(1)}" y="${(y + dy + 4).toFixed(1)}" text-anchor="middle" font-size="12" font-weight="700" fill="#fff">${r.seat + 1}</text></g>`;
     });
   }
@@ -138,7 +145,7 @@ export function draw(view, ctx) {
     const me = r.seat === ctx.seat ? " me" : "";
     const chosen = r.chosen === undefined ? "" : r.chosen ? ' <span class="tag">chosen</span>' : ' <span class="tag">choosing…</span>';
     const odds = typeof r.overheat_chance === "number" && r.overheat_chance > 0 ? ` · overheat ${Math.round(r.overheat_chance * 100)}%` : "";
-    const drawn = r.drawn ? ` · drew <span class="chip" style="background:${chipColour(r.drawn)}">${esc(chipValue(r.drawn))}</span> ${esc(r.drawn)}` : "";
+    const drawn = r.drawn ? ` · drew <span class="chip" style="background:${chipColour(r.drawn)};color:${chipInk(r.drawn)}">${esc(chipValue(r.drawn))}</span> ${esc(r.drawn)}` : "";
     const give = ctx.legal.includes(`give:${r.seat}`) ? ` data-action="give:${r.seat}" title="give the sticky bomb to ${esc(ctx.names[r.seat])}"` : "";
     return `<div class="racer-card${me}"${give}><div><span class="swatch" style="background:${colour}"></span>
       <b>${esc(ctx.names[r.seat])}</b> <span class="muted">${esc(r.character || "")}</span> · lap ${r.lap ?? "–"} · ${esc(r.status || "")}${chosen}${odds}${drawn}</div>

@@ -74,3 +74,16 @@ export function named(text, match) {
 export function seatColour(seat) {
   return SEAT_COLOURS[seat % SEAT_COLOURS.length];
 }
+
+// Each table under root in a box of its own that scrolls sideways when the table is wider than the
+// screen (a phone): cells wrap at spaces only, so no word is cut and nothing runs off the page.
+export function boxTables(root) {
+  if (!root) return;
+  for (const table of root.querySelectorAll("table")) {
+    if (table.parentElement.classList.contains("table-scroll")) continue;
+    const box = document.createElement("div");
+    box.className = "table-scroll";
+    table.replaceWith(box);
+    box.append(table);
+  }
+}

@@ -1,7 +1,7 @@
 // The match page: seats and lobby controls, live play over WebSocket, the board, the log, replays.
 // One WebSocket per seat this browser holds (hot-seat holds several), or one spectator connection.
 // Nothing here knows a game: each game draws its board with its own board.js (match.board).
-import { api, esc, loadTokens, named, saveTokens, seatColour, seatName, SEAT_COLOURS, toast } from "/static/common.js";
+import { api, boxTables, esc, loadTokens, named, saveTokens, seatColour, seatName, SEAT_COLOURS, toast } from "/static/common.js";
 import * as generic from "/static/board.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
@@ -14,6 +14,7 @@ let curtain = false; // hot-seat: hide the board until the next player is ready
 let lastTurnAlert = null;
 let diceShown = null; // the state whose dice are on screen
 const modules = new Map();
+const loadedBoards = new Map(); // board module URL -> the module, once imported
 const AUTO_DELAY = 500; // ms before a seat's only legal action is taken for it
 const SPEEDS = { slow: 1400, normal: 700, fast: 250, instant: 0 }; // ms each step stays on screen at least
 let speed = localStorage.getItem("slipstream:speed") || "normal";
@@ -140,12 +141,12 @@ function pump(key) {
 function autoPlay(key) {
   const conn = conns.get(key);
   const st = conn?.state;
-  if (!st || conn.queue.length || key === "spectator" || st.legal.length !== 1 || replayMode) return;
+  if (!st || conn.queue.length || key === "spectator" || st.legal.length !== 1 || decides(st) || replayMode) return;
   if (conn.autoPly === st.ply) return;
   conn.autoPly = st.ply;
   setTimeout(() => {
     const now = conns.get(key)?.state;
-    if (!now || now.ply !== st.ply || now.legal.length !== 1) return;
+    if (!now || now.ply !== st.ply || now.legal.length !== 1 || decides(now)) return;
     if (!act(now.legal[0], key)) { conn.autoPly = null; autoPlay(key); } // busy or a newer state queued: again later
   }, AUTO_DELAY);
 }
@@ -153,7 +154,14 @@ function autoPlay(key) {
 // Whether this seat must decide something (more than one legal action: a single one plays itself).
 function mustChoose(key) {
   const st = conns.get(key)?.state;
-  return !!st && st.legal.length > 1;
+  return !!st && (st.legal.length > 1 || decides(st));
+}
+
+// A single legal action that is still a decision: a seat's own move in a window several seats share
+// that the game names (Highway Heist: "I take the next turn", which the team decides and any player
+// may take), so it is never played by itself.
+function decides(st) {
+  return st.legal.length === 1 && st.actor.kind === "simultaneous" && st.actor.seats.length > 1 && !!windowText(st);
 }
 
 // Hot-seat: show the held seat that must act now (unless the user pinned a tab and it still must act).
@@ -184,9 +192,26 @@ function active() {
 async function boardModule(match) {
   if (!match.board) return generic;
   if (!modules.has(match.board)) {
-    modules.set(match.board, import(match.board).catch((e) => { console.error(e); return generic; }));
+    modules.set(match.board, import(match.board).catch((e) => { console.error(e); return generic; }).then((mod) => {
+      loadedBoards.set(match.board, mod);
+      return mod;
+    }));
   }
   return modules.get(match.board);
+}
+
+// What a window open to several seats is, in the game's words: its board module's banner(view, ctx)
+// (e.g. Highway Heist's team picking who plays next, where any player may pick), else null (the page
+// then says "everyone chooses at once, revealed together").
+function windowText(st) {
+  const mod = loadedBoards.get(st.match.board);
+  if (!mod || typeof mod.banner !== "function") return null;
+  try {
+    return mod.banner(st.view, boardContext(st, st.seat, st.legal || [])) || null;
+  } catch (e) {
+    console.error(e);
+    return null;
+  }
 }
 
 function renderConn() {
@@ -231,6 +256,8 @@ function turnText(st) {
   }
   if (a.kind === "simultaneous") {
     const names = a.seats.map((s) => seatName(m, s)).join(", ");
+    const what = windowText(st);
+    if (what) return mine.length ? `Choose now, ${seatName(m, who)} — ${what} (waiting for ${names})` : `${what[0].toUpperCase()}${what.slice(1)} — waiting for ${names}`;
     return mine.length
       ? `Choose now, ${seatName(m, who)} — everyone chooses at once, revealed together (waiting for ${names})`
       : `Everyone chooses at once — waiting for ${names}`;
@@ -263,7 +290,8 @@ function boardContext(st, seat, legal) {
   };
 }
 
-// Where each racer (any element a board marks class="racer" data-seat=...) stands on the screen.
+// Where each racer (any element a board marks class="racer" data-seat=...) stands on the screen, and
+// on which track space (data-space, data-distance: see trackPath).
 function racerPlaces() {
   const seen = new Map();
   const out = new Map();
@@ -271,12 +299,46 @@ function racerPlaces() {
     const k = seen.get(el.dataset.seat) || 0;
     seen.set(el.dataset.seat, k + 1);
     const box = el.getBoundingClientRect();
-    out.set(`${el.dataset.seat}:${k}`, { el, x: box.x + box.width / 2, y: box.y + box.height / 2 });
+    out.set(`${el.dataset.seat}:${k}`, {
+      el, x: box.x + box.width / 2, y: box.y + box.height / 2, space: numberOrNull(el.dataset.space), distance: numberOrNull(el.dataset.distance),
+    });
   }
   return out;
 }
 
-// Racers glide from where they stood to where they stand now, within the pace's time for a step.
+function numberOrNull(text) {
+  return text === undefined || text === "" || !Number.isFinite(Number(text)) ? null : Number(text);
+}
+
+// The track spaces a racer passes from one place to the next, when the board marks its spaces
+// (class="track-space" data-space=i, i = 0..n-1 along the way) and the racer's data-space: the spaces
+// in order, the first and last included, forwards by the racer's data-distance when it has one (a
+// racer pushed back goes backwards), else the shorter way round. [] when it did not move along the track.
+function trackPath(was, now) {
+  const spaces = $("board").querySelectorAll(".track-space[data-space]");
+  const n = spaces.length;
+  if (!n || was.space === null || now.space === null || was.space === now.space) return [];
+  const ahead = (now.space - was.space + n) % n;
+  let steps = ahead <= n / 2 ? ahead : ahead - n;
+  if (was.distance !== null && now.distance !== null) {
+    const moved = now.distance - was.distance;
+    if (Math.abs(moved) <= n && ((moved % n) + n) % n === ahead) steps = moved;
+  }
+  const path = [];
+  for (let k = 0; k <= Math.abs(steps); k++) path.push((((was.space + Math.sign(steps) * k) % n) + n) % n);
+  return path;
+}
+
+// The centre on the screen of track space i.
+function spaceCentre(i) {
+  const el = $("board").querySelector(`.track-space[data-space="${i}"]`);
+  if (!el) return null;
+  const box = el.getBoundingClientRect();
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+// Racers glide from where they stood to where they stand now, within the pace's time for a step:
+// along the track through every space passed where the board marks its spaces, else straight.
 function animateRacers(before) {
   const duration = Math.min(600, SPEEDS[speed] * 0.8);
   if (!duration || !before.size) return;
@@ -286,8 +348,10 @@ function animateRacers(before) {
     const svg = now.el.ownerSVGElement;
     const view = svg && svg.viewBox.baseVal;
     const scale = view && view.width ? view.width / svg.getBoundingClientRect().width : 1;
-    const dx = (was.x - now.x) * scale, dy = (was.y - now.y) * scale;
-    now.el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { duration, easing: "ease-in-out" });
+    const shift = (p) => ({ transform: `translate(${((p.x - now.x) * scale).toFixed(1)}px, ${((p.y - now.y) * scale).toFixed(1)}px)` });
+    const through = trackPath(was, now).slice(1, -1).map(spaceCentre).filter(Boolean);
+    const frames = [shift(was), ...through.map(shift), { transform: "translate(0, 0)" }];
+    now.el.animate(frames, { duration: Math.min(SPEEDS[speed] * 0.9, Math.max(duration, 70 * frames.length)), easing: "ease-in-out" });
   }
 }
 
@@ -301,6 +365,7 @@ async function drawBoard(st, view, seat, legal) {
     console.error(e);
     $("board").innerHTML = generic.draw(view, ctx);
   }
+  boxTables($("board")); // a wide table scrolls in its own box (a phone)
   if (!replayMode) animateRacers(before);
   for (const el of $("board").querySelectorAll("[data-action]")) {
     const on = ctx.legal.includes(el.dataset.action);
@@ -341,7 +406,11 @@ function render() {
   renderSeats(st);
   if (!replayMode) {
     const legal = ready(conn) ? st.legal : [];
-    drawBoard(st, st.view, st.seat, legal).then(() => { if (active() === st) renderActions(st, conn); });
+    drawBoard(st, st.view, st.seat, legal).then(() => {
+      if (active() !== st) return;
+      renderActions(st, conn);
+      if (!replayMode) $("turn").textContent = turnText(st); // the board module may name the window (banner)
+    });
     $("board-text-box").hidden = !m.text_board;
     if (st.board_text) $("board-text").textContent = st.board_text; // sent only while the box is open
     if (diceShown !== st) { // dice tumble as they land, once per step
@@ -414,7 +483,7 @@ function renderTabs(st) {
 function renderActions(st, conn) {
   const box = $("actions");
   if (!st.legal.length || !ready(conn)) { box.innerHTML = ""; return; }
-  const auto = st.legal.length === 1;
+  const auto = st.legal.length === 1 && !decides(st);
   const buttons = st.legal.map((a, i) => {
     const key = i < 9 ? ` data-key="${i + 1}" aria-keyshortcuts="${i + 1}"` : "";
     return `<button class="action" data-act="${esc(a)}"${key} ${conn.busy || auto ? "disabled" : ""} title="${esc(a)}">${esc(actionLabel(st, a, st.seat))}</button>`;

@@ -1,6 +1,11 @@
 // The rules page: scroll to and mark the paragraph that ?rule= names (a log entry's rule tag).
-// The tag is matched as text (never as HTML): the first heading, paragraph, list item or table row
-// that contains it, else the longest start of it ("Crossing the finish line, 1)" -> "Crossing the finish line").
+// The tag is matched as text (never as HTML), the whole tag first, then ever shorter starts of it
+// ("Crossing the finish line, 1)" -> "Crossing the finish line"). For each, the rule's prose comes
+// first: a heading, then a paragraph or list item naming it (two words or more, as whole words, in the
+// tag's own case: a section's name, not words of a sentence); a row of a table (the coverage table lists
+// every rule) only when no prose names it. The page's title (h1) names the game, never a rule.
+import { boxTables } from "/static/common.js";
+
 function pieces(rule) {
   const out = [rule];
   let cut = rule;
@@ -13,14 +18,28 @@ function pieces(rule) {
   return out;
 }
 
+// A test for the piece as whole words of a text, in the piece's own case.
+function named(piece) {
+  const escaped = piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(^|[^\\w])${escaped}($|[^\\w])`);
+}
+
 function find(rule) {
-  const blocks = [...document.querySelectorAll("#rules h1, #rules h2, #rules h3, #rules h4, #rules tr, #rules p, #rules li")];
-  for (const piece of pieces(rule.toLowerCase())) {
-    const hit = blocks.find((el) => el.textContent.toLowerCase().includes(piece));
+  const outside = (el) => !el.closest("table");
+  const headings = [...document.querySelectorAll("#rules h2, #rules h3, #rules h4, #rules h5")].filter(outside);
+  const prose = [...document.querySelectorAll("#rules p, #rules li")].filter(outside);
+  const rows = [...document.querySelectorAll("#rules tr")];
+  for (const piece of pieces(rule)) {
+    // one word ("Drive", "The") names no rule in a sentence: only a table row's text is searched for it
+    const words = piece.split(/\s+/).length > 1 ? named(piece) : null;
+    const hit = (words && (headings.find((el) => words.test(el.textContent)) || prose.find((el) => words.test(el.textContent))))
+      || rows.find((el) => el.textContent.toLowerCase().includes(piece.toLowerCase()));
     if (hit) return hit;
   }
   return null;
 }
+
+boxTables(document.getElementById("rules")); // a wide table scrolls in its own box (a phone)
 
 const rule = new URLSearchParams(location.search).get("rule");
 if (rule) {

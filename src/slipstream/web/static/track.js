@@ -27,9 +27,9 @@ export function space([x, y, a], size, fill, stroke = "#2b2f36", strokeWidth = 1
     + `<rect x="${-size}" y="${-size}" width="${2 * size}" height="${2 * size}" rx="3" fill="${fill}" stroke="${stroke}" stroke-width="${strokeWidth}"/></g>${inner}</g>`;
 }
 
-// A space number just outside the track.
+// A space number just outside the track (kept inside the drawing, so the board's edge never cuts it).
 export function label([x, y], W, H, text) {
-  const ox = x + (x - W / 2) * 0.09, oy = y + (y - H / 2) * 0.16;
+  const ox = Math.max(10, Math.min(W - 10, x + (x - W / 2) * 0.09)), oy = Math.max(8, Math.min(H - 12, y + (y - H / 2) * 0.16));
   return `<text x="${ox.toFixed(1)}" y="${(oy + 4).toFixed(1)}" font-size="10" fill="#9aa" text-anchor="middle">${text}</text>`;
 }
 

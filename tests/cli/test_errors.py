@@ -106,6 +106,19 @@ def test_bad_play_and_replay_input_is_one_line_and_exit_code_2(records: Path, ar
     assert_one_line_error(slipstream_cmd(args, records), words)
 
 
+@pytest.mark.parametrize("game_id", ["rush-n-crush", "highway-heist"])
+def test_a_bot_race_of_the_newer_games_saves_and_replays(records: Path, game_id: str) -> None:
+    """play with bots only, --save, then replay as a seat: the saved line names the replay command on one
+    line (it wrapped inside the path when the output was not a terminal), and the board's key is shown."""
+    save = records / f"saved-{game_id}-with-a-long-name-for-the-record-file.json"
+    proc = slipstream_cmd(["play", game_id, "--humans", "0", "--seed", "2", "--save", str(save)], records)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert f"(slipstream replay {save})" in proc.stdout
+    assert "key:" in proc.stdout or "Player Vehicle" in proc.stdout
+    again = slipstream_cmd(["replay", str(save), "--seat", "2"], records)
+    assert again.returncode == 0 and "Traceback" not in again.stderr, again.stderr[-2000:]
+
+
 def test_replay_a_race_of_a_simulation_run(records: Path) -> None:
     proc = slipstream_cmd(["replay", "run", "--race", "2", "--seat", "1"], records)
     assert proc.returncode == 0, proc.stderr

@@ -46,9 +46,10 @@ def assert_one_line_error(proc: subprocess.CompletedProcess[str], words: str) ->
 
 @pytest.fixture(scope="module")
 def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A finished Scrap Racer record, a BRC record, and a simulation run of three races."""
+    """A finished record of each game, and a simulation run of three races."""
     here = tmp_path_factory.mktemp("records")
-    for game_id, options in (("scrap-racer", {"short": True}), ("brc-grand-prix", {"laps": 1})):
+    for game_id, options in (("scrap-racer", {"short": True}), ("brc-grand-prix", {"laps": 1}), ("rev-it-up", {}),
+                             ("rush-n-crush", {}), ("highway-heist", {})):
         game = slipstream.load(game_id, **options)
         state = game.start(seed=1)
         while state.actor is not None:
@@ -82,12 +83,40 @@ CASES = [
     (["games", "no-such-game"], "unknown game 'no-such-game'; the games are:"),
     (["play", "scrap-racer", "-o", "track=Z"],
      "option 'track' cannot be 'Z'; choose one of: A, B, C, or a track file ending .toml"),
+    # the games added after the issue's list: the same answers
+    (["replay", "rev-it-up.json", "--seat", "5"], "--seat must be from 1 to 4"),
+    (["replay", "rush-n-crush.json", "--seat", "0"], "--seat must be from 1 to 4"),
+    (["replay", "highway-heist.json", "--seat", "4"], "--seat must be from 1 to 3 in this 3-player race"),
+    (["play", "rush-n-crush", "--delay", "-1", "--humans", "0"], "--delay must be 0 or more"),
+    (["play", "highway-heist", "--humans", "0", "--save", "/nonexistent/dir/x.json"],
+     "cannot save the race to /nonexistent/dir/x.json"),
+    (["play", "rev-it-up", "-o", "content=."], "is a directory"),
+    (["play", "rush-n-crush", "-o", "course=dir.toml"], "dir.toml: file: field 'path': cannot be read: it is a dir"),
+    (["play", "rush-n-crush", "-o", "laps=3"], "option 'laps' above 1 needs a closed course"),
+    (["play", "highway-heist", "-o", "content=."], "is a directory"),
+    (["play", "highway-heist", "-o", "ramsey_seat=3"], "option 'ramsey_seat' must be a seat from 0 to 2"),
+    (["play", "highway-heist", "--resume", "rush-n-crush.json"],
+     "a rush-n-crush record, not highway-heist: slipstream play rush-n-crush --resume"),
+    (["play", "rush-n-crush", "--humans", "7"], "--humans must be from 0 to 4"),
 ]
 
 
 @pytest.mark.parametrize(("args", "words"), CASES, ids=[" ".join(a) for a, _ in CASES])
 def test_bad_play_and_replay_input_is_one_line_and_exit_code_2(records: Path, args: list[str], words: str) -> None:
     assert_one_line_error(slipstream_cmd(args, records), words)
+
+
+@pytest.mark.parametrize("game_id", ["rush-n-crush", "highway-heist"])
+def test_a_bot_race_of_the_newer_games_saves_and_replays(records: Path, game_id: str) -> None:
+    """play with bots only, --save, then replay as a seat: the saved line names the replay command on one
+    line (it wrapped inside the path when the output was not a terminal), and the board's key is shown."""
+    save = records / f"saved-{game_id}-with-a-long-name-for-the-record-file.json"
+    proc = slipstream_cmd(["play", game_id, "--humans", "0", "--seed", "2", "--save", str(save)], records)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert f"(slipstream replay {save})" in proc.stdout
+    assert "key:" in proc.stdout or "Player Vehicle" in proc.stdout
+    again = slipstream_cmd(["replay", str(save), "--seat", "2"], records)
+    assert again.returncode == 0 and "Traceback" not in again.stderr, again.stderr[-2000:]
 
 
 def test_replay_a_race_of_a_simulation_run(records: Path) -> None:
@@ -153,6 +182,12 @@ SIM_CASES = [
     (["report", "corrupt"], "corrupt/run.json cannot be read"),
     (["tournament", "scrap-racer", "--bots", "random,random", "--out", "o6"], "each bot once"),
     (["tournament", "scrap-racer", "--bots", "random,greedy", "--jobs", "-1", "--out", "o7"], "--jobs must be"),
+    (["tournament", "highway-heist", "--bots", "random,greedy", "--out", "o8"],
+     "highway-heist is cooperative: the seats win or lose together"),
+    (["simulate", "rush-n-crush", "-n", "3", "--bots", "greedy,nobody", "--players", "2", "--out", "o9"],
+     "unknown bot 'nobody'"),
+    (["simulate", "highway-heist", "-n", "3", "--sweep", "scenario=tank-assault,nowhere", "--out", "o10"],
+     "option 'scenario' cannot be 'nowhere'"),
 ]
 
 

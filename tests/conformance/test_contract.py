@@ -62,6 +62,7 @@ def check_state(state: State) -> None:
         result = state.result
         assert sorted(result.order) == list(game.seats), "the result orders every seat"
         assert set(result.winners) <= set(game.seats)
+        assert result.team == game.cooperative, "a cooperative game's results, and only its, are team results"
         json.dumps(result.to_json())
     else:
         assert not state.is_over and state.result is None

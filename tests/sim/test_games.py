@@ -9,9 +9,13 @@ import pytest
 import slipstream
 from slipstream.bots.registry import bot_names
 from slipstream.engine import registry
+from slipstream.engine.game import State
+from slipstream.engine.hooks import hooks_of
 from slipstream.sim import SimConfig, run, store
+from slipstream.sim.race import play_race
 from slipstream.sim.report import build
 from slipstream.sim.sweep import run_sweep
+from tests import toygame
 
 GAMES = sorted(registry.games())
 
@@ -36,3 +40,42 @@ def test_scrap_racer_track_a_against_the_short_race(tmp_path: Path) -> None:
     full, short = run_sweep(base, {"short": ["false", "true"]}, tmp_path, jobs=1)
     assert sum(r["metrics"]["rounds"] for r in short.races) < sum(r["metrics"]["rounds"] for r in full.races)
     assert all(r["labels"] for r in full.races), "Scrap Racer names the racer of each seat"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_metrics_counted_in_play_are_the_games_race_metrics(game_id: str) -> None:
+    """The simulator's numbers of a race are the game's ``race_metrics`` of its final state, also where a
+    ``metrics_tally`` counts them during play instead of replaying the race (Rush 'n' Crush)."""
+    cls = registry.game_class(game_id)
+    race_metrics = hooks_of(cls).race_metrics
+    assert race_metrics is not None
+    game = slipstream.load(game_id, players=cls.default_players)
+    bots = (["greedy" if "greedy" in bot_names(game_id) else "random", "random"] * cls.max_players)[: game.players]
+    for seed in range(3):
+        race = play_race(game, seed, bots)
+        final = slipstream.replay({k: race[k] for k in ("game", "version", "options", "seed", "actions")})
+        expected = {key: float(value) for key, value in race_metrics(final).items()}
+        assert {key: race["metrics"][key] for key in expected} == expected
+
+
+def test_a_game_with_a_tally_is_not_replayed_for_its_metrics(toy: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a ``metrics_tally`` the simulator feeds it every action (chance outcomes included) and never
+    calls ``race_metrics``, which would replay the race."""
+
+    class Tally:
+        def __init__(self, start: State) -> None:
+            self.actions = 0
+
+        def observe(self, before: State, after: State) -> None:
+            assert after.ply == before.ply + 1
+            self.actions += 1
+
+        def result(self, final_state: State) -> dict[str, float]:
+            return {"actions seen": float(self.actions)}
+
+    def replaying(final_state: State) -> dict[str, float]:
+        raise AssertionError("race_metrics called")
+
+    toygame.use_hooks(monkeypatch, race_metrics=replaying, metrics_tally=Tally)
+    race = play_race(slipstream.load("toy-dash", players=3, length=20, sprint=True), 5, ["random"] * 3)
+    assert race["metrics"]["actions seen"] == len(race["actions"]) > race["decisions"]

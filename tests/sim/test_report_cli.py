@@ -86,6 +86,18 @@ def test_a_tournament_needs_distinct_bots(toy: str, tmp_path: Path) -> None:
         run_tournament(cfg(bots=("random",)), tmp_path)
 
 
+def test_a_tournament_of_a_cooperative_game_is_refused_before_any_race(tmp_path: Path) -> None:
+    """Highway Heist's seats win or lose together: no bot can be rated above another, so the tournament
+    says so at once (the Elo table it printed gave every bot 1500) and points to simulate."""
+    with pytest.raises(SimError, match=r"highway-heist is cooperative.*simulate"):
+        run_tournament(SimConfig("highway-heist", 3, ("heuristic", "random"), n=2), tmp_path / "run")
+    assert not (tmp_path / "run").exists()
+    code, out = cli("tournament", "highway-heist", "--bots", "greedy,random", "-n", "2", "--out",
+                    str(tmp_path / "run"))
+    assert code == 2 and "cooperative" in out and "Traceback" not in out, out
+    assert not (tmp_path / "run").exists()
+
+
 def test_report_of_a_directory_without_a_run_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(SimError, match="no run"):
         build(tmp_path)

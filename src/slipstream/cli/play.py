@@ -106,7 +106,8 @@ class TerminalPlayer:
         except OSError as exc:
             console.print(f"[red]Not saved: {escape(message_of(exc))}[/]")
             return
-        console.print(f"[green]Saved the race to {path}[/] (slipstream replay {path}; play --resume {path})")
+        console.print(f"[green]Saved the race to {path}[/] (slipstream replay {path}; play --resume {path})",
+                      soft_wrap=True)  # one line, whatever the width: the commands are copied whole
 
 
 
@@ -138,7 +139,7 @@ def save_record(state: State, save: Path | None, note: str) -> None:
     except OSError as exc:
         console.print(f"[red]Not saved: {escape(message_of(exc))}[/]")
         return
-    console.print(f"[green]{note} {save}[/] (slipstream replay {save})")
+    console.print(f"[green]{note} {save}[/] (slipstream replay {save})", soft_wrap=True)
 
 
 def run_race(state: State, agents: list[Agent], kinds: list[str], delay: float, save: Path | None) -> State:

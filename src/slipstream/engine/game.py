@@ -198,6 +198,9 @@ class Game(ABC):
     default_players: ClassVar[int] = 4
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     status: ClassVar[str] = "complete"
+    cooperative: ClassVar[bool] = False
+    """Whether the seats play as one team: every result is a team result (``Result.team``), so no seat or
+    bot can be rated against another (a tournament refuses such a game)."""
     conformance_options: ClassVar[tuple[tuple[int, dict[str, JSON]], ...]] = ()
     """Extra ``(players, options)`` the conformance suite plays besides each player count's defaults."""
     golden_options: ClassVar[tuple[dict[str, JSON], ...]] = ()

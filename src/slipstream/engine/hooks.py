@@ -17,11 +17,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from .game import JSON, Game, State
 
 _CACHE: dict[type[Game], GameHooks] = {}
+
+
+class MetricsTally(Protocol):
+    """A race's metrics counted as it is played: told of every action applied (chance outcomes included),
+    it gives at the end what ``race_metrics`` of the final state gives, without replaying the race."""
+
+    def observe(self, before: State, after: State) -> None:
+        """One action applied: ``after`` is ``before.apply(action)`` (its ``events`` are the action's)."""
+
+    def result(self, final_state: State) -> Mapping[str, float]:
+        """The race's metrics, equal to ``race_metrics(final_state)``."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +47,10 @@ class GameHooks:
     """Odds and reminders shown to a human seat before it chooses (``render.hints``)."""
     race_metrics: Callable[[State], Mapping[str, float]] | None = None
     """Numbers the simulator records about a finished race (``metrics.race_metrics``)."""
+    metrics_tally: Callable[[State], MetricsTally] | None = None
+    """For a game whose ``race_metrics`` must replay the race (its state keeps no counters): a tally
+    started on the initial state, which the simulator tells of each action as it plays, so the race is
+    not played twice (``metrics.MetricsTally``). Its result must equal ``race_metrics``."""
     seat_labels: Callable[[State], Mapping[int, str]] | None = None
     """Each seat's racer or character, for win rates by racer (``metrics.seat_labels``)."""
     standings: Callable[[State], list[int]] | None = None

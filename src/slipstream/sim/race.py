@@ -22,7 +22,7 @@ from slipstream.engine.errors import SlipstreamError
 from slipstream.engine.game import CHANCE, State
 from slipstream.engine.hooks import hooks_of
 
-from .store import compact
+from .store import BULKY, compact
 
 MAX_PLIES = 1_000_000
 
@@ -84,16 +84,17 @@ def run_setup(setup: Sequence[str]) -> None:
 def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int = 0) -> dict[str, Any]:
     """Play one race between the named bots; its line in the records (see ``docs/simulate.md``).
 
-    The game's ``race_metrics`` give ``turns`` and ``rounds``; a game without them gets generic ones:
-    a turn starts whenever another seat (or set of seats choosing at once) comes to act, and rounds are
-    turns divided by players, rounded up. ``positions`` holds the game's ``standings`` (when it has
-    them) at the start of each round (each turn of the first seat to have played; each turn while no seat
-    has had one of its own) and at the end, whenever they changed since the last look, with the number of
-    decisions made so far; the lead changes are counted on them (a lead taken and lost within a round is
-    not a change). Looking once a round, not once a turn, keeps the simulator's own cost small: the
-    games' ``standings`` hooks cost up to a fifth of a random race when called every turn. ``turn_order`` lists
-    the seats in the order of their first turn of their own (a choice all seats make at once is no one's turn):
-    the order of play, whoever starts.
+    The game's ``race_metrics`` give ``turns`` and ``rounds`` (counted during the race by the game's
+    ``metrics_tally`` when it has one, so a game whose metrics replay the race is not played twice); a game
+    without them gets generic ones: a turn starts whenever another seat (or set of seats choosing at once)
+    comes to act, and rounds are turns divided by players, rounded up. ``positions`` holds the game's
+    ``standings`` (when it has them) at the start of each round (each turn of the first seat to have played;
+    each turn while no seat has had one of its own) and at the end, whenever they changed since the last look,
+    with the number of decisions made so far; the lead changes are counted on them (a lead taken and lost
+    within a round is not a change). Looking once a round, not once a turn, keeps the simulator's own cost
+    small: the games' ``standings`` hooks cost up to a fifth of a random race when called every turn.
+    ``turn_order`` lists the seats in the order of their first turn of their own (a choice all seats make at
+    once is no one's turn): the order of play, whoever starts.
     """
     agents = [make_bot(name, game.id, bot_seed(seed, seat), simulation=True) for seat, name in enumerate(bots)]
     hooks = hooks_of(game)
@@ -109,12 +110,18 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
     if standings is not None:
         last = list(standings(state))
         positions.append([0, last])
+    tally = hooks.metrics_tally(state) if hooks.metrics_tally is not None else None
+    observe = tally.observe if tally is not None else None
+    before = state
     for _ in range(MAX_PLIES):
         actor = state.actor
         if actor is None:
             break
         if actor == CHANCE:
             state = state.apply_chance()
+            if observe is not None:
+                observe(before, state)
+                before = state
             continue
         if actor.__class__ is int:
             seat = actor
@@ -140,6 +147,9 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
         previous_actor = actor
         state = state.apply(agents[seat].choose(state, seat))
         decisions += 1
+        if observe is not None:
+            observe(before, state)
+            before = state
     else:
         raise RuntimeError(f"{game.id}: race {index} (seed {seed}) did not end in {MAX_PLIES} plies")
     if standings is not None:
@@ -150,7 +160,7 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
     if result is None:  # pragma: no cover - the loop ends only when the game is over
         raise RuntimeError(f"{game.id}: race {index} (seed {seed}) ended without a result")
     metrics: dict[str, float] = {"turns": float(turns), "rounds": float(-(-turns // game.players))}
-    race_metrics = hooks.race_metrics
+    race_metrics = tally.result if tally is not None else hooks.race_metrics
     if race_metrics is not None:
         metrics.update({str(k): float(v) for k, v in race_metrics(state).items()})
     labels_fn = hooks.seat_labels
@@ -207,9 +217,19 @@ def run_batch(spec: RaceSpec) -> list[Line]:
 
 
 def to_line(race: dict[str, Any]) -> Line:
-    """A race as its records line and its compact form, read back from JSON (as a resumed run reads it)."""
+    """A race as its records line and its compact form, read back from JSON (as a resumed run reads it).
+
+    The compact part is serialised once and parsed back; the bulky fields (``store.BULKY``) are
+    serialised after it into the same line (the simulator's own cost per race: see ``docs/simulate.md``).
+    """
     small = compact(race)
-    return json.dumps(race, separators=(",", ":")) + "\n", json.loads(json.dumps(small))
+    text = json.dumps(small, separators=_SEPARATORS)
+    bulky = [f"{json.dumps(key)}:{json.dumps(race[key], separators=_SEPARATORS)}" for key in BULKY if key in race]
+    line = text[:-1] + ("," if small and bulky else "") + ",".join(bulky) + "}\n"
+    return line, json.loads(text)
+
+
+_SEPARATORS = (",", ":")
 
 
 def run_batch_safe(spec: RaceSpec) -> tuple[list[Line], str | None]:

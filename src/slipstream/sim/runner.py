@@ -21,7 +21,7 @@ from slipstream.engine.errors import SlipstreamError
 
 from . import store
 from .race import RaceSpec, run_setup
-from .workers import Bunch, executor
+from .workers import Bunch, InProcess, executor
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``, called as races finish."""
@@ -177,6 +177,9 @@ def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process
     work = RaceSpec(config.game, config.players, dict(config.options), tuple(seat_of(i) for i in todo), tuple(todo),
                 config.seed, config.setup)
     pool = executor(work, jobs, backend, address) if todo else None
+    # Other processes play the races: this one loads the tables' writer meanwhile (started after the
+    # workers, which are forked only from a process without other threads).
+    loading = store.preload_table_writer() if pool is not None and not isinstance(pool, InProcess) else None
     total = config.n
     if progress is not None:
         progress(len(races), total)
@@ -216,6 +219,8 @@ def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process
         if pool is not None:
             pool.close()
         writer.close()
+        if loading is not None:
+            loading.join()
         files = store.write_tables(out_dir, races)
         store.write_json(out_dir / store.RUN_FILE, {"config": config.to_json(), "status": status,
                                                     "races": len(races),

@@ -17,7 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from slipstream.engine import registry
+
 from . import store
+from .race import run_setup
 from .runner import Progress, RunOutcome, SimConfig, SimError, run
 
 BOOTSTRAP = 300
@@ -99,7 +102,14 @@ def ratings(races: Sequence[dict[str, Any]], bots: Sequence[str], seed: int = 0,
 
 
 def check_tournament(config: SimConfig) -> SimConfig:
-    """The tournament's settings (bots seated in rotation); a ``SimError`` unless two or more distinct bots."""
+    """The tournament's settings (bots seated in rotation); a ``SimError`` unless two or more distinct bots
+    and a game whose seats compete (in a cooperative game the bots win or lose together: none can be rated
+    above another)."""
+    run_setup(config.setup)
+    if registry.game_class(config.game).cooperative:
+        raise SimError(f"{config.game} is cooperative: the seats win or lose together, so bots cannot be rated "
+                       "against each other; compare them with simulate (e.g. --bots heuristic,random,random, "
+                       "or --sweep) and the team's win rate")
     if len(config.bots) < 2:
         raise SimError("a tournament needs at least two bots, e.g. --bots mcts,greedy,random")
     if len(set(config.bots)) != len(config.bots):

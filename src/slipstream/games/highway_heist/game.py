@@ -42,6 +42,7 @@ class HighwayHeist(Game):
     min_players = 2
     max_players = 4
     default_players = 3
+    cooperative = True
     option_specs = (
         OptionSpec("scenario", "tank-assault", "the scenario", choices=SCENARIOS),
         OptionSpec("difficulty", "standard", "Stunt cards removed (Difficulty)", choices=DIFFICULTIES),

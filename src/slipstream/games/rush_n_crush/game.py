@@ -74,7 +74,8 @@ class RushNCrush(Game):
         from . import bot, metrics, render
 
         return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
-                         race_metrics=metrics.race_metrics, seat_labels=metrics.seat_labels,
+                         race_metrics=metrics.race_metrics, metrics_tally=metrics.RaceTally,
+                         seat_labels=metrics.seat_labels,
                          standings=metrics.standings, position_value=metrics.position_value,
                          heuristic_bot=bot.HeuristicBot, web_board=Path(__file__).with_name("board.js"))
 

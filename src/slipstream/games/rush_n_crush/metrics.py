@@ -1,15 +1,16 @@
 """Per-race numbers a designer of Rush 'n' Crush cares about: wrecks, how cars were destroyed (heat or
 structure), the damage each weapon and hazard dealt, rams and the other equipment used.
 
-The state keeps no counters of its own, so ``race_metrics`` replays the race's actions from its seed
-(``apply_unchecked``: the actions are the race's own) and reads each action's events, which name the
-rule they applied, and the change in every car's Structure and Heat. The replay costs about as much
-as the race's engine work (not its bots' thinking).
+The state keeps no counters of its own, so the numbers come from each action's events, which name the
+rule they applied, and the change in every car's Structure and Heat: ``RaceTally`` counts them. The
+simulator feeds it each action as the race is played (``GameHooks.metrics_tally``); ``race_metrics``
+replays a finished race's actions from its seed into one (``apply_unchecked``: the actions are the
+race's own), which costs about as much as the race's engine work.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, cast
 
 from slipstream.engine.estimate import win_chances
 from slipstream.engine.game import State
@@ -43,48 +44,76 @@ def _source(rule: str, mine_removed: bool) -> str:
     return "red_dice"
 
 
-def race_metrics(final_state: State) -> dict[str, float]:
-    """Rounds, turns, wrecks, destroyed by heat / by structure, Structure damage and Heat by source,
-    rams, mines, shots and the finish (crossed the line, or the last car running)."""
-    s = _rush(final_state)
-    n = s.g.players
-    out: dict[str, float] = {"rounds": float(s.round), "turns": 0.0}
-    out.update({f"damage_{name}": 0.0 for name, _ in SOURCES})
-    out["damage_mine"] = 0.0
-    out.update({f"heat_{name}": 0.0 for name in ("red_dice", "flamer", "rocket_booster")})
-    out.update({name: 0.0 for name in COUNTED.values()})
-    replay = _rush(s.g.start(seed=s.seed))
-    for action in s.actions:
-        before = replay
-        replay = replay.apply_unchecked(action)
-        kinds = [e.kind for e in replay.events]
-        mine_removed = "mine-gone" in kinds
-        if before.stage is not GRID and before.stage is not DEAL and replay.order and before.order and (
-                replay.turn != before.turn or replay.round != before.round):
+class RaceTally:
+    """The race's numbers counted action by action: the simulator tells it of each action as it plays
+    (``GameHooks.metrics_tally``), ``race_metrics`` replays a finished race into one."""
+
+    def __init__(self, start: State) -> None:
+        self.players = _rush(start).g.players
+        out: dict[str, float] = {"turns": 0.0}
+        out.update({f"damage_{name}": 0.0 for name, _ in SOURCES})
+        out["damage_mine"] = 0.0
+        out.update({f"heat_{name}": 0.0 for name in ("red_dice", "flamer", "rocket_booster")})
+        out.update({name: 0.0 for name in COUNTED.values()})
+        self.counts = out
+
+    def observe(self, before: State, after: State) -> None:
+        """Count the events of one action and put each Structure point lost and Heat point gained down to
+        its source (the rule its event cites). Called for every action of a simulated race, so it is kept
+        lean: the states are of the game ``__init__`` checked (cast, not checked again)."""
+        old, new = cast(RushState, before), cast(RushState, after)
+        out = self.counts
+        events = new.events
+        for e in events:
+            name = COUNTED.get(e.kind)
+            if name is not None:
+                out[name] += 1
+        if (new.turn != old.turn or new.round != old.round) and old.order and new.order and (
+                old.stage is not GRID and old.stage is not DEAL):
             out["turns"] += 1
-        for e in replay.events:
-            if e.kind in COUNTED:
-                out[COUNTED[e.kind]] += 1
-        rule = {e.kind: e.rule for e in replay.events}
-        for c in range(n):
-            lost = before.structure[c] - replay.structure[c]
+        if old.structure == new.structure and old.heat == new.heat:
+            return
+        rule = {e.kind: e.rule for e in events}
+        mine_removed = "mine-gone" in rule
+        for c in range(self.players):
+            lost = old.structure[c] - new.structure[c]
             if lost > 0:
                 out[f"damage_{_source(rule.get('damage', ''), mine_removed)}"] += lost
-            gained = replay.heat[c] - before.heat[c]
+            gained = new.heat[c] - old.heat[c]
             if gained > 0:
                 source = _source(rule.get("heat", ""), False)
                 out[f"heat_{source if source in ('flamer', 'rocket_booster') else 'red_dice'}"] += gained
-    if s.stage is OVER:
-        out["turns"] += 1
-    dashboards = s.dash
-    destroyed = [c for c in range(n) if s.destroyed[c]]
-    out["wrecks"] = float(len(destroyed))
-    out["destroyed_by_heat"] = float(sum(1 for c in destroyed if s.heat[c] > dashboards[c].heat_capacity))
-    out["destroyed_by_structure"] = float(sum(1 for c in destroyed if s.structure[c] <= 0))
-    out["damage_total"] = sum(v for k, v in out.items() if k.startswith("damage_"))
-    out["crossed_the_line"] = 1.0 if s.winner >= 0 and not s.reason.endswith("last car running") else 0.0
-    out["last_car_running"] = 1.0 if s.reason.endswith("last car running") else 0.0
-    return out
+
+    def result(self, final_state: State) -> dict[str, float]:
+        """The counts with what the final state tells: rounds, wrecks and how they were destroyed, the finish."""
+        s = _rush(final_state)
+        n = s.g.players
+        out = {"rounds": float(s.round), **self.counts}
+        if s.stage is OVER:
+            out["turns"] += 1
+        dashboards = s.dash
+        destroyed = [c for c in range(n) if s.destroyed[c]]
+        out["wrecks"] = float(len(destroyed))
+        out["destroyed_by_heat"] = float(sum(1 for c in destroyed if s.heat[c] > dashboards[c].heat_capacity))
+        out["destroyed_by_structure"] = float(sum(1 for c in destroyed if s.structure[c] <= 0))
+        out["damage_total"] = sum(v for k, v in out.items() if k.startswith("damage_"))
+        out["crossed_the_line"] = 1.0 if s.winner >= 0 and not s.reason.endswith("last car running") else 0.0
+        out["last_car_running"] = 1.0 if s.reason.endswith("last car running") else 0.0
+        return out
+
+
+def race_metrics(final_state: State) -> dict[str, float]:
+    """Rounds, turns, wrecks, destroyed by heat / by structure, Structure damage and Heat by source,
+    rams, mines, shots and the finish (crossed the line, or the last car running): the race replayed
+    into a ``RaceTally``."""
+    s = _rush(final_state)
+    replay: State = s.g.start(seed=s.seed)
+    tally = RaceTally(replay)
+    for action in s.actions:
+        before = replay
+        replay = replay.apply_unchecked(action)
+        tally.observe(before, replay)
+    return tally.result(s)
 
 
 def seat_labels(final_state: State) -> dict[int, str]:

@@ -32,7 +32,7 @@ from slipstream.engine.registry import game_class, load
 
 from . import botpool, dice
 from .limits import Limits
-from .protocol import board_module, events_payload, pending_seats, seat_payload
+from .protocol import board_module, encode, events_payload, pending_seats, seat_payload
 from .storage import MatchData, MoveData, SeatData, Store
 
 log = logging.getLogger("slipstream.web")
@@ -106,10 +106,6 @@ def bot_menu(game_id: str) -> list[str]:
     for name in bot_names(game_id):
         out.extend(STRENGTHS.get(name, (name,)))
     return out
-
-
-COMPACT = (",", ":")
-"""JSON separators for the messages sent on every step: no spaces (smaller, quicker to encode and parse)."""
 
 
 class ApiError(Exception):
@@ -445,16 +441,7 @@ class Room:
         payload["ply"] = self.shown(seat)
         payload["can_undo"] = seat is not None and self.undoable(seat)
         payload["turn_left"] = self.turn_left()
-        return json.dumps(
-            {
-                "type": "state",
-                "match": self.match_info(seat),
-                "seat": seat,
-                **payload,
-                "events": events,
-            },
-            separators=COMPACT,
-        )
+        return encode({"type": "state", "match": self.match_info(seat), "seat": seat, **payload, "events": events})
 
     def log_message(self, seat: int | None, reset: bool = False) -> str:
         """The last steps' events ``seat`` may see; ``reset``: the client drops what it showed (an undo)."""
@@ -463,7 +450,7 @@ class Room:
             visible = [e.to_json() for e in events if e.visible_to(seat)]
             if visible:
                 entries.append({"ply": shown.get(seat, shown[None]), "events": visible})
-        return json.dumps({"type": "log", "entries": entries[-LOG_REPLAY:], "reset": reset}, separators=COMPACT)
+        return encode({"type": "log", "entries": entries[-LOG_REPLAY:], "reset": reset})
 
     def broadcast(self) -> None:
         """Queue the new position for every client (a client too far behind is disconnected; it

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import resource
 import socket
 import sys
@@ -27,6 +28,16 @@ def raise_open_files() -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
 
 
+def settle_garbage_collector() -> None:
+    """Make the garbage collector's full passes shorter: everything loaded so far (the libraries, the
+    games, the app: about 95,000 tracked objects, none of them garbage) is moved out of the
+    collector's sight, so a full pass walks only what the live matches and their connections hold
+    (135,000-196,000 objects with 400 concurrent Scrap Racer games, a pass then costing 100-180 ms of
+    CPU, during which the event loop and every move waiting on it stand still)."""
+    gc.collect()
+    gc.freeze()
+
+
 def config(app: Any, host: str, port: int, limits: Limits | None = None, **kwargs: Any) -> uvicorn.Config:
     limits = limits or getattr(app.state, "limits", None) or Limits.from_env()
     return uvicorn.Config(
@@ -37,6 +48,9 @@ def config(app: Any, host: str, port: int, limits: Limits | None = None, **kwarg
         http=protocol_with(limits),
         ws_max_size=limits.max_frame,
         ws_per_message_deflate=False,
+        # uvloop where it is installed (the web extra pins it; asyncio's own loop otherwise): the
+        # socket reads and writes of every message run in C instead of asyncio's Python transports
+        loop="auto",
         timeout_keep_alive=int(max(1, limits.keep_alive)),
         h11_max_incomplete_event_size=16 * 1024,
         **kwargs,
@@ -51,6 +65,7 @@ def run(app: Any, host: str = "127.0.0.1", port: int = 8000, limits: Limits | No
     # the database thread hands the GIL back sooner: with the default 5 ms a commit could stall the
     # event loop (and every move waiting on it) for whole switch intervals
     sys.setswitchinterval(SWITCH_INTERVAL)
+    settle_garbage_collector()
     uvicorn.Server(config(app, host, port, limits)).run(sockets=sockets)
 
 

@@ -1,18 +1,24 @@
 """Web server move latency under load, over loopback.
 
     python -m benchmarks.bench_web [--games 100] [--duration 20] [--think 1.0] [--scan 100,200,400]
+                                   [--clients 2] [--processes 1] [--game scrap-racer]
 
-Starts ``slipstream serve`` in its own process on a SQLite file (or ``--database-url``), then a load
-script in this process keeps ``--games`` matches running at once: two human seats per match, each
-on its own WebSocket, each acting after a random think time (uniform 0.5x-1.5x ``--think`` seconds;
-0 for a flat-out run). A move's latency is from sending ``act`` to receiving its ``ack``, which
-the server sends after checking the move, committing it to the database and broadcasting the new
-state to every seat. Matches that end are replaced so the load stays constant.
+Starts ``slipstream serve`` in its own process on a SQLite file (or ``--database-url``), then
+``--clients`` load processes (each driving its share of the matches) keep ``--games`` matches running
+at once: two human seats per match, each on its own WebSocket, each acting after a random think time
+(uniform 0.5x-1.5x ``--think`` seconds; 0 for a flat-out run). A seat acts whenever its state message
+offers it legal actions, so simultaneous and team choices (a ``frozenset`` actor: every seat in the
+window is offered actions) are answered by every seat in them. A move's latency is from sending
+``act`` to receiving its ``ack``, which the server sends after checking the move, committing it to the
+database and broadcasting the new state to every seat. Matches that end are replaced so the load stays
+constant (creating them is part of the load).
 
-``--scan`` repeats the run for several numbers of concurrent games and reports the largest with a
-p99 under 50 ms. The load script shares the machine's cores with the server, so the figures are
-conservative. By default the game is Toy Dash (the web tests' tiny game, loaded as a plugin); pass
-``--game scrap-racer`` to drive a real game (any registered game with a human-only seat setup).
+Every match is created and both its seats connected before anyone plays; then play starts everywhere
+at once, and the ``--duration`` seconds after ``--warmup`` are measured. ``--scan`` repeats the run for
+several numbers of concurrent games and reports the largest with a p99 under 50 ms. The load processes
+share the machine's cores with the server; the CPU each side used per measured move is reported. By
+default the game is Toy Dash (the web tests' tiny game, loaded as a plugin); pass ``--game
+scrap-racer`` to drive a real game (any registered game that two human seats can play).
 """
 
 from __future__ import annotations
@@ -21,17 +27,19 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import random
 import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -44,94 +52,175 @@ BENCH_LIMITS = {
     "SLIPSTREAM_LIMIT_MAX_OPEN_MATCHES": "100000",
 }
 """One load script creates every match from one address: the per-client limits are lifted."""
+PLAYERS = 2
+
+
+@dataclass
+class Plan:
+    """What one load process does: its share of the matches, on these server URLs."""
+
+    urls: list[str]
+    games: int
+    first_index: int
+    game: str
+    options: dict[str, Any]
+    think: float
+    warmup: float
+    duration: float
+    seed: int
+
+
+@dataclass
+class Outcome:
+    """What one load process measured."""
+
+    latencies: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    matches_finished: int = 0
+    cpu_s: float = 0.0
+
+
+@dataclass
+class Seat:
+    """A seat's connection, opened before play starts."""
+
+    url: str
+    token: str
+    ws: ClientConnection
+    first: dict[str, Any]
 
 
 class Load:
-    def __init__(
-        self, servers: list[Server], game: str, options: dict[str, Any], think: float, seed: int
-    ) -> None:
-        self.servers = servers
-        self.created = 0
-        self.game = game
-        self.options = options
-        self.think = think
-        self.rng = random.Random(seed)
-        self.latencies: list[float] = []
-        self.errors: dict[str, int] = {}
-        self.matches = 0
-        self.recording = False
+    """One load process's matches (``Plan``), each kept running until the deadline."""
 
-    async def create(self, clients: list[httpx.AsyncClient]) -> tuple[Server, str, list[str]]:
-        """A new match with both seats joined, started, on the next server process in turn (every
-        request of the match then goes to that process, as a proxy routing by match id would):
-        the process, the match id and the seat tokens."""
-        index = self.created % len(self.servers)
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.created = plan.first_index
+        self.rng = random.Random(plan.seed)
+        self.outcome = Outcome()
+        self.record_from = float("inf")
+        self.deadline = float("inf")
+
+    async def create(self, clients: list[httpx.AsyncClient]) -> list[Seat]:
+        """A new match with both seats joined and started, on the next server process in turn (every
+        request of the match then goes to that process, as a proxy routing by match id would), with
+        each seat's WebSocket open and its first state received."""
+        index = self.created % len(clients)
         self.created += 1
         http = clients[index]
-        body = {"game": self.game, "players": 2, "options": self.options}
+        body = {"game": self.plan.game, "players": PLAYERS, "options": self.plan.options}
         made = (await http.post("/api/matches", json=body)).json()
         if "id" not in made:
             raise RuntimeError(f"could not create a match: {made}")
         mid = made["id"]
         tokens = []
-        for seat in (0, 1):
+        for seat in range(PLAYERS):
             r = await http.post(f"/api/matches/{mid}/seats/{seat}/join", json={"name": f"load{seat}"})
             tokens.append(r.json()["token"])
-        await http.post(
-            f"/api/matches/{mid}/start", headers={"Authorization": f"Bearer {made['host_token']}"}
-        )
-        return self.servers[index], mid, tokens
-
-    async def match(
-        self, clients: list[httpx.AsyncClient], first: tuple[Server, str, list[str]], deadline: float
-    ) -> None:
-        """Keep one match slot busy until the deadline (a new match when one ends)."""
-        server, mid, tokens = first
-        while True:
-            await asyncio.gather(*(self.seat(server, mid, t, deadline) for t in tokens))
-            if time.monotonic() >= deadline:
-                return
-            self.matches += 1
-            server, mid, tokens = await self.create(clients)
-
-    async def seat(self, server: Server, mid: str, token: str, deadline: float) -> None:
-        url = f"{server.ws_url}/ws/matches/{mid}"
-        async with connect(url, max_queue=None) as ws:
+        await http.post(f"/api/matches/{mid}/start", headers={"Authorization": f"Bearer {made['host_token']}"})
+        url = f"{self.plan.urls[index].replace('http://', 'ws://')}/ws/matches/{mid}"
+        seats = []
+        for token in tokens:
+            ws = await connect(url, max_queue=None, open_timeout=60)
             await ws.send(json.dumps({"type": "hello", "token": token}))
-            sent: dict[str, float] = {}
-            acted_at = -1
-            counter = 0
-            latest: dict[str, Any] | None = None
-            while time.monotonic() < deadline:
+            first: dict[str, Any] = {}
+            while first.get("type") != "state":
+                first = json.loads(await ws.recv())
+            seats.append(Seat(url, token, ws, first))
+        return seats
+
+    async def match(self, clients: list[httpx.AsyncClient], seats: list[Seat], go: asyncio.Event) -> None:
+        """Keep one match slot busy until the deadline (a new match when one ends)."""
+        await go.wait()
+        while True:
+            await asyncio.gather(*(self.play(seat) for seat in seats))
+            if time.monotonic() >= self.deadline:
+                return
+            self.outcome.matches_finished += 1
+            seats = await self.create(clients)
+
+    async def play(self, seat: Seat) -> None:
+        ws = seat.ws
+        sent: dict[str, float] = {}
+        acted_at = -1
+        counter = 0
+        latest: dict[str, Any] | None = seat.first
+        errors = self.outcome.errors
+        try:
+            while True:
+                if latest is not None and latest["result"] is not None:
+                    return
+                if latest is not None and latest["legal"] and latest["ply"] != acted_at and not sent:
+                    acted_at = latest["ply"]
+                    if self.plan.think:
+                        await asyncio.sleep(self.plan.think * (0.5 + self.rng.random()))
+                    counter += 1
+                    move_id = f"m{counter}"
+                    action = self.rng.choice(latest["legal"])
+                    sent[move_id] = time.perf_counter()
+                    await ws.send(json.dumps({"type": "act", "action": action, "ply": latest["ply"], "id": move_id}))
+                left = self.deadline - time.monotonic()
+                if left <= 0:
+                    return
                 try:
-                    msg = json.loads(
-                        await asyncio.wait_for(ws.recv(), timeout=max(0.05, deadline - time.monotonic()))
-                    )
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.05, left)))
                 except TimeoutError:
                     return
                 kind = msg["type"]
                 if kind == "state":
                     latest = msg
-                    if msg["result"] is not None:
-                        return
                 elif kind == "ack":
                     start = sent.pop(msg["id"], None)
-                    if start is not None and self.recording:
-                        self.latencies.append((time.perf_counter() - start) * 1000)
+                    now = time.monotonic()
+                    if start is not None and self.record_from <= now < self.deadline:
+                        # a move counts when it was sent after the warm-up
+                        took = time.perf_counter() - start
+                        if now - took >= self.record_from:
+                            self.outcome.latencies.append(took * 1000)
                 elif kind == "error":
-                    self.errors[msg["code"]] = self.errors.get(msg["code"], 0) + 1
+                    errors[msg["code"]] = errors.get(msg["code"], 0) + 1
                     sent.pop(msg.get("id") or "", None)
-                if latest is not None and latest["legal"] and latest["ply"] != acted_at and not sent:
-                    acted_at = latest["ply"]
-                    if self.think:
-                        await asyncio.sleep(self.think * (0.5 + self.rng.random()))
-                    counter += 1
-                    mid_id = f"m{counter}"
-                    sent[mid_id] = time.perf_counter()
-                    action = self.rng.choice(latest["legal"])
-                    await ws.send(
-                        json.dumps({"type": "act", "action": action, "ply": latest["ply"], "id": mid_id})
-                    )
+        finally:
+            await ws.close()
+
+
+async def drive(plan: Plan, ready: Any, start: Any) -> Outcome:
+    """Create and connect this process's matches, say ready, wait for the common start, play."""
+    load = Load(plan)
+    limits = httpx.Limits(max_connections=16)
+    async with contextlib.AsyncExitStack() as stack:
+        clients = [
+            await stack.enter_async_context(httpx.AsyncClient(base_url=url, timeout=60, limits=limits))
+            for url in plan.urls
+        ]
+        firsts = []
+        for _ in range(plan.games):  # one at a time: the server is not measured yet, keep it simple
+            firsts.append(await load.create(clients))
+        ready.set()
+        await asyncio.to_thread(start.wait)
+        begun = time.monotonic()
+        load.record_from = begun + plan.warmup
+        load.deadline = load.record_from + plan.duration
+        go = asyncio.Event()
+        tasks = [asyncio.create_task(load.match(clients, seats, go)) for seats in firsts]
+        go.set()
+        await asyncio.sleep(max(0.0, load.record_from - time.monotonic()))
+        cpu0 = time.process_time()
+        await asyncio.gather(*tasks)
+        load.outcome.cpu_s = time.process_time() - cpu0
+    return load.outcome
+
+
+def client_main(plan: Plan, ready: Any, start: Any, results: Any) -> None:
+    try:  # the web extra's event loop, as the server uses it
+        import uvloop
+
+        loop_factory: Any = uvloop.new_event_loop
+    except ImportError:
+        loop_factory = None
+    with asyncio.Runner(loop_factory=loop_factory) as runner:
+        outcome = runner.run(drive(plan, ready, start))
+    results.put(outcome)
 
 
 def server_cpu(server: Server) -> float:
@@ -145,59 +234,69 @@ def server_cpu(server: Server) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def run(
-    servers: list[Server],
-    games: int,
-    duration: float,
-    warmup: float,
-    think: float,
-    game: str,
-    options: dict[str, Any],
+def run(
+    servers: list[Server], games: int, clients: int, args: argparse.Namespace, options: dict[str, Any]
 ) -> dict[str, Any]:
-    load = Load(servers, game, options, think, seed=games)
-
-    def servers_cpu() -> float:
-        return sum(server_cpu(s) for s in servers)
-
-    server_cpu0, load_cpu0 = servers_cpu(), time.process_time()
-    window: dict[str, float] = {}
-    limits = httpx.Limits(max_connections=16)
-    async with contextlib.AsyncExitStack() as stack:
-        clients = [
-            await stack.enter_async_context(httpx.AsyncClient(base_url=s.url, timeout=60, limits=limits))
-            for s in servers
-        ]
-        firsts = await asyncio.gather(*(load.create(clients) for _ in range(games)))
-        deadline = time.monotonic() + warmup + duration
-
-        async def record_after_warmup() -> None:
-            await asyncio.sleep(warmup)
-            load.recording = True
-            window["server"], window["load"] = servers_cpu(), time.process_time()
-
-        await asyncio.gather(record_after_warmup(), *(load.match(clients, f, deadline) for f in firsts))
-        elapsed = duration
-    server_cpu1, load_cpu1 = servers_cpu(), time.process_time()
-    server_cpu_s, load_cpu_s = server_cpu1 - server_cpu0, load_cpu1 - load_cpu0
-    lat = sorted(load.latencies)
+    """One measured run: ``games`` matches driven by ``clients`` load processes."""
+    context = multiprocessing.get_context("spawn")
+    start = context.Event()
+    results = context.Queue()
+    shares = [games // clients + (1 if i < games % clients else 0) for i in range(clients)]
+    readies, procs = [], []
+    first = 0
+    for i, share in enumerate(shares):
+        plan = Plan(
+            urls=[s.url for s in servers],
+            games=share,
+            first_index=first,
+            game=args.game,
+            options=options,
+            think=args.think,
+            warmup=args.warmup,
+            duration=args.duration,
+            seed=games * 1000 + i,
+        )
+        first += share
+        ready = context.Event()
+        proc = context.Process(target=client_main, args=(plan, ready, start, results), daemon=True)
+        proc.start()
+        readies.append(ready)
+        procs.append(proc)
+    for ready, proc in zip(readies, procs, strict=True):
+        while not ready.wait(1.0):
+            if not proc.is_alive():
+                raise RuntimeError("a load process failed before play started")
+    start.set()
+    time.sleep(args.warmup)
+    cpu0 = sum(server_cpu(s) for s in servers)
+    time.sleep(args.duration)
+    cpu1 = sum(server_cpu(s) for s in servers)
+    load_average = os.getloadavg()[0]
+    outcomes = [results.get(timeout=120) for _ in procs]
+    for proc in procs:
+        proc.join(timeout=30)
+    lat = sorted(x for o in outcomes for x in o.latencies)
+    errors: dict[str, int] = {}
+    for o in outcomes:
+        for code, n in o.errors.items():
+            errors[code] = errors.get(code, 0) + n
+    row: dict[str, Any] = {"game": args.game, "games": games, "clients": clients, "processes": len(servers),
+                           "moves": len(lat), "errors": errors, "load_average": round(load_average, 1)}
     if not lat:
-        return {"games": games, "moves": 0, "errors": load.errors}
-    return {
-        "games": games,
-        "moves": len(lat),
-        "moves_per_s": len(lat) / max(elapsed, 1e-9),
-        "p50_ms": statistics.median(lat),
-        "p99_ms": lat[min(len(lat) - 1, int(0.99 * len(lat)))],
-        "max_ms": lat[-1],
-        "matches_finished": load.matches,
-        "server_cpu_s": round(server_cpu_s, 2),
-        "load_cpu_s": round(load_cpu_s, 2),
-        # CPU per measured move while measuring (replacing the matches that end included)
-        "server_cpu_ms_per_move": round((server_cpu1 - window["server"]) * 1000 / len(lat), 2),
-        "load_cpu_ms_per_move": round((load_cpu1 - window["load"]) * 1000 / len(lat), 2),
-        "load_average": round(os.getloadavg()[0], 1),
-        "errors": load.errors,
-    }
+        return row
+    load_cpu = sum(o.cpu_s for o in outcomes)
+    row.update(
+        moves_per_s=round(len(lat) / args.duration, 1),
+        p50_ms=round(statistics.median(lat), 2),
+        p99_ms=round(lat[min(len(lat) - 1, int(0.99 * len(lat)))], 2),
+        max_ms=round(lat[-1], 2),
+        matches_finished=sum(o.matches_finished for o in outcomes),
+        server_cpu_ms_per_move=round((cpu1 - cpu0) * 1000 / len(lat), 3),
+        load_cpu_ms_per_move=round(load_cpu * 1000 / len(lat), 3),
+        server_cores=round((cpu1 - cpu0) / args.duration, 2),
+        load_cores=round(load_cpu / args.duration, 2),
+    )
+    return row
 
 
 def main() -> None:
@@ -205,18 +304,20 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="concurrent matches (without --scan)")
     parser.add_argument("--scan", default="", help="comma-separated numbers of concurrent matches to try")
     parser.add_argument("--duration", type=float, default=20.0, help="seconds measured per run")
-    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds of play before measuring")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a player thinks (0: flat out)")
     parser.add_argument("--game", default="toy-dash")
     parser.add_argument("--option", action="append", default=[], help="game option name=value (repeatable)")
     parser.add_argument("--database-url", default="", help="default: a SQLite file in a temporary directory")
     parser.add_argument("--port", type=int, default=0, help="drive a server already running on this port")
+    parser.add_argument("--clients", type=int, default=2, help="load processes, each driving a share of the matches")
     parser.add_argument(
         "--processes",
         type=int,
         default=1,
         help="server processes on one database, each match served by one of them in turn",
     )
+    parser.add_argument("--json", default="", help="also append each row as a JSON line to this file")
     args = parser.parse_args()
     options: dict[str, Any] = {"length": 40} if args.game == "toy-dash" else {}
     for item in args.option:
@@ -235,13 +336,15 @@ def main() -> None:
                         server.port = args.port
                     else:
                         server.start()
-                row = asyncio.run(run(servers, n, args.duration, args.warmup, args.think, args.game, options))
+                row = run(servers, n, max(1, args.clients), args, options)
             finally:
                 for server in servers:
                     server.stop()
-            row["processes"] = args.processes
             rows.append(row)
             print(json.dumps(row), flush=True)
+            if args.json:
+                with open(args.json, "a") as out:
+                    out.write(json.dumps(row) + "\n")
     print(
         f"\n{'games':>6} {'moves/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'CPU ms/move':>12} "
         f"{'load avg':>8}  errors"
@@ -256,7 +359,7 @@ def main() -> None:
     under = [r["games"] for r in rows if r["moves"] and r["p99_ms"] < TARGET_P99_MS]
     print(
         f"\nlargest tried with p99 < {TARGET_P99_MS:.0f} ms: {max(under) if under else 'none'} concurrent games "
-        f"(think time {args.think} s)"
+        f"(think time {args.think} s; CPU ms/move: server/load processes)"
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from slipstream.engine.record import replay
 from tests.web.conftest import ROOMY
 from tests.web.server import Api, Server
 
@@ -123,3 +124,50 @@ def test_an_undone_hidden_step_is_as_if_nothing_had_happened_for_others(peers: l
         now = watched.client().state(mid, token)
         assert {k: now[k] for k in keys} == {k: before[k] for k in keys}
     assert {k: a.state(mid, ann)[k] for k in keys} == {k: ann_before[k] for k in keys}
+
+
+@pytest.mark.parametrize("game_id", ["scrap-racer", "highway-heist"])
+def test_two_processes_serve_one_real_match_consistently(peers: list[Server], game_id: str) -> None:
+    """A real game through both processes at once (issue 14, Load): the server draws its dice, cards and
+    bags between the seats' steps, and Highway Heist's team choices are open to both seats at the same
+    time, so both seats acting through different processes race for the same ply. Played to the end
+    (or, past 300 rounds, ended by a resignation), both processes tell every seat and a spectator the
+    same position and keep the same record, and that record replays through the engine to it."""
+    a, b = peers[0].client(), peers[1].client()
+    mid, _host, tokens = a.new_match(game=game_id, players=2, humans=2)
+    b.wait(mid, None, lambda s: s["match"]["status"] == "running", timeout=10)
+    answers: list[Any] = []
+
+    def act(api: Api, seat: int) -> None:
+        st = api.state(mid, tokens[seat])
+        if st["legal"] and st["result"] is None:
+            answers.append(
+                api.call(
+                    "POST",
+                    f"/api/matches/{mid}/actions",
+                    tokens[seat],
+                    json={"action": st["legal"][0], "ply": st["ply"]},
+                )
+            )
+
+    for turn in range(3000):
+        apis = (a, b) if turn % 2 else (b, a)
+        threads = [threading.Thread(target=act, args=(apis[s], s)) for s in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if a.state(mid)["result"] is not None:
+            break
+    for status, body in answers:
+        assert status == 200 or body["error"]["code"] in ("stale", "not_your_turn", "not_running"), body
+    assert sum(status == 200 for status, _ in answers) >= 10, "both processes took real steps"
+    finals = [api.wait(mid, None, lambda s: s["result"] is not None, timeout=10) for api in (a, b)]
+    for token in (None, *tokens):
+        seen_a, seen_b = a.state(mid, token), b.state(mid, token)
+        assert [seen_a[k] for k in ("ply", "view", "result")] == [seen_b[k] for k in ("ply", "view", "result")]
+    record = a.ok("GET", f"/api/matches/{mid}/record")
+    assert record == b.ok("GET", f"/api/matches/{mid}/record"), "one match, the same record in both"
+    assert len(record["actions"]) == finals[0]["ply"]
+    final = replay(record)
+    assert final.is_over and final.view(None) == finals[0]["view"] == finals[1]["view"]

@@ -31,7 +31,7 @@ from slipstream.engine.registry import game_class, games
 from .guard import BodyGuard, too_deep
 from .hub import BOT_WORDS, ApiError, Hub, Room, Subscriber, bot_menu, no_such_seat, seat_label, token_matches
 from .limits import Limits
-from .protocol import ERROR_CODES, actor_info, describe, events_payload, replay_log, seat_payload
+from .protocol import ERROR_CODES, actor_info, describe, encode, events_payload, replay_log, seat_payload
 from .storage import DEFAULT_SQLITE, Store
 
 log = logging.getLogger("slipstream.web")
@@ -473,7 +473,7 @@ def create_app(
                     continue
                 reply = await _handle(hub, room, sub, text, limits)
                 if reply is not None:
-                    sub.queue.put_nowait(reply if isinstance(reply, str) else json.dumps(reply))
+                    sub.queue.put_nowait(reply if isinstance(reply, str) else encode(reply))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

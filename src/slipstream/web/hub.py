@@ -32,7 +32,7 @@ from slipstream.engine.registry import game_class, load
 
 from . import botpool, dice
 from .limits import Limits
-from .protocol import board_module, describe, events_payload, pending_seats, resigned_result, seat_payload
+from .protocol import board_module, describe, encode, events_payload, pending_seats, resigned_result, seat_payload
 from .storage import MatchData, MoveData, SeatData, Store
 
 log = logging.getLogger("slipstream.web")
@@ -123,10 +123,6 @@ def bot_menu(game_id: str) -> list[str]:
     for name in bot_names(game_id):
         out.extend(STRENGTHS.get(name, (name,)))
     return out
-
-
-COMPACT = (",", ":")
-"""JSON separators for the messages sent on every step: no spaces (smaller, quicker to encode and parse)."""
 
 
 class ApiError(Exception):
@@ -544,7 +540,7 @@ class Room:
             if sub.seat is None or key == sub.claim_key:
                 continue
             sub.claim_key = key
-            sub.queue.put_nowait(json.dumps({"type": "claim", "claim": self.claim_info(sub.seat)}, separators=COMPACT))
+            sub.queue.put_nowait(encode({"type": "claim", "claim": self.claim_info(sub.seat)}))
 
     def seat_for_token(self, token: str) -> int | None:
         for s in self.data.seats:
@@ -606,16 +602,7 @@ class Room:
         payload["can_undo"] = seat is not None and self.undoable(seat)
         payload["turn_left"] = self.turn_left()
         payload["claim"] = self.claim_info(seat)
-        return json.dumps(
-            {
-                "type": "state",
-                "match": self.match_info(seat),
-                "seat": seat,
-                **payload,
-                "events": events,
-            },
-            separators=COMPACT,
-        )
+        return encode({"type": "state", "match": self.match_info(seat), "seat": seat, **payload, "events": events})
 
     def log_message(self, seat: int | None, reset: bool = False) -> str:
         """The last steps' events ``seat`` may see; ``reset``: the client drops what it showed (an undo)."""
@@ -624,7 +611,7 @@ class Room:
             visible = [e.to_json() for e in events if e.visible_to(seat)]
             if visible:
                 entries.append({"ply": shown.get(seat, shown[None]), "events": visible})
-        return json.dumps({"type": "log", "entries": entries[-LOG_REPLAY:], "reset": reset}, separators=COMPACT)
+        return encode({"type": "log", "entries": entries[-LOG_REPLAY:], "reset": reset})
 
     def sight(self, seat: int | None) -> tuple[str, dict[str, Any]]:
         """What ``seat`` sees of the match, but for the last step's events and the clocks: its log and

@@ -1,0 +1,51 @@
+"""The step messages' JSON (issue 14, Load): ``protocol.encode`` writes them with orjson where it is
+installed (the web extra pins it) and with the standard library otherwise; both must write the same
+text for every message a real game sends, so a client cannot tell which one the server has."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from slipstream.engine.registry import games, load
+from slipstream.web import protocol
+from slipstream.web.protocol import COMPACT, encode, pending_seats, seat_payload
+
+REAL_GAMES = sorted(g for g in games() if g != "toy-dash")
+
+
+def payloads(game_id: str, plies: int = 60) -> list[dict[str, Any]]:
+    """What each seat and a spectator were sent at each step of a random 2-player match."""
+    state = load(game_id, players=2).start(seed=11)
+    rng = random.Random(11)
+    out: list[dict[str, Any]] = []
+    for _ in range(plies):
+        for seat in (None, 0, 1):
+            out.append({"type": "state", "seat": seat, **seat_payload(state, seat), "turn_left": {0: 12.5}})
+        if state.is_over:
+            break
+        if state.actor == "chance":
+            outcomes = state.chance_outcomes()
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            action = rng.choice(state.legal_actions(rng.choice(pending_seats(state))))
+        state = state.apply(action)
+    return out
+
+
+@pytest.mark.parametrize("game_id", REAL_GAMES)
+def test_orjson_and_the_standard_library_write_the_same_messages(game_id: str) -> None:
+    pytest.importorskip("orjson", reason="orjson is not installed (pip install -e .[web])")
+    assert protocol.orjson is not None
+    for payload in payloads(game_id):
+        assert encode(payload) == json.dumps(payload, separators=COMPACT, ensure_ascii=False)
+
+
+def test_without_orjson_the_standard_library_writes_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(protocol, "orjson", None)
+    message = {"type": "log", "entries": [{"ply": 3, "events": [{"text": "P1 à fond → 5"}]}], "left": {1: 2.5}}
+    expected = '{"type":"log","entries":[{"ply":3,"events":[{"text":"P1 à fond → 5"}]}],"left":{"1":2.5}}'
+    assert encode(message) == expected

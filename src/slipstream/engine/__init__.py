@@ -10,13 +10,14 @@ from .errors import (
 )
 from .fields import replaced
 from .game import CHANCE, Actor, Event, EventCache, Game, OptionSpec, Result, State
-from .hooks import GameHooks, hooks_of
+from .hooks import ActionSpace, GameHooks, hooks_of
 from .registry import game_class, games, load, register
 
 available_games = games
 
 __all__ = [
     "CHANCE",
+    "ActionSpace",
     "Actor",
     "ContentError",
     "Event",

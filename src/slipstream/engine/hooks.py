@@ -14,7 +14,7 @@ Nothing finds a game's modules by its id: a game whose package is named otherwis
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -33,6 +33,27 @@ class MetricsTally(Protocol):
 
     def result(self, final_state: State) -> Mapping[str, float]:
         """The race's metrics, equal to ``race_metrics(final_state)``."""
+
+
+@dataclass(frozen=True)
+class ActionSpace:
+    """Every action string a game can ever offer a seat, and every chance outcome it can ever draw, for one
+    loaded game (its options, content and player count), each sorted and unique.
+
+    ``actions`` are written without the ``"<seat>:"`` prefix of a simultaneous choice (``0:go`` and
+    ``1:go`` are both ``go``), so every seat shares them. The list is generated from the game's notation
+    and content, not from play, and may hold strings no position ever offers (a superset is sound; a
+    missing string is a bug the interop property test finds). Sorted order is the numbering the AI
+    bridges use: the same game and options always give the same numbers.
+    """
+
+    actions: tuple[str, ...]
+    chance: tuple[str, ...]
+
+    @classmethod
+    def of(cls, actions: Iterable[str], chance: Iterable[str]) -> ActionSpace:
+        """The space of these strings, sorted, duplicates dropped."""
+        return cls(tuple(sorted(set(actions))), tuple(sorted(set(chance))))
 
 
 @dataclass(frozen=True)
@@ -59,6 +80,9 @@ class GameHooks:
     """A seat's prospects in [0, 1], for bots that stop their playouts early (``metrics.position_value``)."""
     heuristic_bot: Callable[[int], Any] | None = None
     """Makes the game's own bot from a seed: an object with ``choose(state, seat)`` (``bot.HeuristicBot``)."""
+    action_space: Callable[[Game], ActionSpace] | None = None
+    """Every action and chance outcome the loaded game can ever make legal, from its notation and content
+    (``action_space.action_space``): the AI bridges number their action space from it."""
     web_board: Path | None = None
     """The browser's board drawing, a JavaScript module in the game's package exporting ``draw(view, ctx)``
     (served as ``/boards/<game id>.js``)."""

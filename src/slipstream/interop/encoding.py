@@ -18,7 +18,13 @@ A key missing from a view leaves its slots at zero.
 The schema is learned from views met in seeded playouts (``slipstream.interop.spec``); only views
 are read, so an observation holds exactly what ``view(seat)`` shows that seat and nothing more.
 A path the schema never met (a list longer than any seen keeps its first items and its true length)
-is left out with a warning and counted in ``ViewEncoder.unseen``; ``strict=True`` raises instead.
+is left out with a warning and counted in ``ViewEncoder.unseen``; ``strict=True`` raises instead. An
+empty dict has nothing to encode and is never a miss.
+
+The view's ``events`` (what the last apply did, ``State.visible_events``) are left out of the
+observation on purpose (``OMITTED``): they are a log, not the position (what they changed is in the rest
+of the view), their ``data`` has a different shape for every kind of event, and in the bridges they
+describe only the last step (often a chance outcome resolved inside the environment).
 """
 
 from __future__ import annotations
@@ -40,6 +46,17 @@ MAX_CATEGORIES = 48
 
 NUMBER_BOUND = 1.0e6
 """Numbers are clipped to +-NUMBER_BOUND so the observation space has finite bounds."""
+
+OMITTED = ("events",)
+"""Top-level view keys left out of the observation (see the module docstring); a schema lists them."""
+_OMITTED = frozenset(OMITTED)
+
+
+def without_omitted(view: JSON, omitted: frozenset[str]) -> JSON:
+    """The view without its ``omitted`` top-level keys (the view itself if it has none)."""
+    if isinstance(view, dict) and not omitted.isdisjoint(view):
+        return {key: value for key, value in view.items() if key not in omitted}
+    return view
 
 
 class UnseenViewPathError(ValueError):
@@ -78,7 +95,7 @@ class SchemaBuilder:
 
     def observe(self, view: JSON) -> None:
         self.views += 1
-        for _, pooled, value in leaves(view):
+        for _, pooled, value in leaves(without_omitted(view, _OMITTED)):
             if value is None:
                 self.nullable.add(pooled)
             elif isinstance(value, str):
@@ -89,6 +106,12 @@ class SchemaBuilder:
                 self.numbers.add(pooled)
                 if pooled.endswith("/#") and value > self.lengths.get(pooled, -1):
                     self.lengths[pooled] = value
+
+    @property
+    def size(self) -> int:
+        """How much the schema has learned: its paths, strings and list lengths (it only grows)."""
+        return (len(self.numbers) + len(self.nullable) + sum(len(words) for words in self.vocab.values())
+                + sum(self.lengths.values()))
 
     def to_json(self) -> dict[str, JSON]:
         """The schema as JSON, every list sorted."""
@@ -101,6 +124,7 @@ class SchemaBuilder:
             "categories": categories,
             "lengths": dict(sorted(self.lengths.items())),
             "text": sorted(pooled for pooled, words in self.vocab.items() if len(words) > MAX_CATEGORIES),
+            "omitted": list(OMITTED),
         }
 
 
@@ -173,6 +197,7 @@ class ViewEncoder:
         self.max_players = max_players
         self.strict = strict
         self.unseen: Counter[str] = Counter()
+        self.omitted = frozenset(schema.get("omitted", ()))
         names: list[str] = [f"seat={i}" for i in range(max_players)]
         low: list[float] = [0.0] * max_players
         high: list[float] = [1.0] * max_players
@@ -222,7 +247,7 @@ class ViewEncoder:
         """The vector for ``view``, the view of ``seat``."""
         slots: list[int] = [seat]
         values: list[float] = [1.0]
-        self._walk(self._root, view, slots, values, None)
+        self._walk(self._root, without_omitted(view, self.omitted), slots, values, None)
         vector = np.zeros(len(self.names), dtype=np.float32)
         vector[slots] = values
         np.clip(vector, -NUMBER_BOUND, NUMBER_BOUND, out=vector)
@@ -240,7 +265,8 @@ class ViewEncoder:
             for key, item in value.items():
                 child = children.get(key)
                 if child is None:
-                    self._miss((key, chain))
+                    if item != {}:
+                        self._miss((key, chain))
                 else:
                     self._walk(child, item, slots, values, (key, chain))
         elif isinstance(value, (list, tuple)):

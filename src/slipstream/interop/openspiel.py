@@ -33,7 +33,16 @@ from slipstream.engine import CHANCE, State, available_games, game_class, load
 from slipstream.engine.record import replay
 
 from .encoding import ViewEncoder
-from .spec import GameSpec, acting_seat, game_action, library_name, seat_actions, seat_reward, spec_for
+from .spec import (
+    GameSpec,
+    acting_seat,
+    game_action,
+    library_name,
+    seat_actions,
+    seat_reward,
+    spec_for,
+    spec_for_game,
+)
 
 JSON = Any
 GAME_LENGTH_MARGIN = 4
@@ -54,10 +63,10 @@ class _Frozen:
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled (OpenSpiel's serialization) as what rebuilds it: a state as its match record,
-        replayed; a spec as its game's id."""
+        replayed; a game's own spec as its game's id (a spec extended for other options, whole)."""
         if isinstance(self.value, State):
             return _frozen_replay, (self.value.record(),)
-        if isinstance(self.value, GameSpec):
+        if isinstance(self.value, GameSpec) and self.value is spec_for(self.value.game):
             return _frozen_spec, (self.value.game,)
         return _Frozen, (self.value,)
 
@@ -110,7 +119,7 @@ class SlipstreamGame(pyspiel.Game):  # type: ignore[misc]
         chosen = {**_parameters(game_id), **(params or {})}
         players = int(chosen.pop("players"))
         self.engine_game = load(game_id, players=players, **chosen)
-        spec = spec_for(game_id)
+        spec = spec_for_game(self.engine_game)
         self._spec = _Frozen(spec)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(spec.actions),

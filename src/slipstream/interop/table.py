@@ -11,7 +11,7 @@ import numpy.typing as npt
 from slipstream.engine import OptionError, State, load
 
 from .encoding import Vector
-from .spec import GameSpec, acting_seat, game_action, seat_actions, seat_reward, settle, spec_for
+from .spec import GameSpec, acting_seat, game_action, seat_actions, seat_reward, settle, spec_for_game
 
 JSON = Any
 Mask = npt.NDArray[np.int8]
@@ -31,7 +31,7 @@ class Table:
         spec: GameSpec | None = None,
     ) -> None:
         self.game = load(game_id, players=players, **dict(options or {}))
-        self.spec = spec if spec is not None else spec_for(game_id)
+        self.spec = spec if spec is not None else spec_for_game(self.game)
         if self.spec.game != game_id:
             raise OptionError(f"a spec for {self.spec.game} cannot drive {game_id}")
         if self.game.players > self.spec.max_players:

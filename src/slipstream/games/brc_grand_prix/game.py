@@ -172,10 +172,11 @@ class BRCGrandPrix(Game):
 
     @classmethod
     def hooks(cls) -> GameHooks:
-        from . import bot, metrics, render
+        from . import action_space, bot, metrics, render
 
         return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
                          race_metrics=metrics.race_metrics, seat_labels=metrics.seat_labels,
                          standings=metrics.standings, position_value=metrics.position_value,
-                         heuristic_bot=bot.HeuristicBot, web_board=Path(__file__).with_name("board.js"))
+                         heuristic_bot=bot.HeuristicBot, action_space=action_space.action_space,
+                         web_board=Path(__file__).with_name("board.js"))
 

@@ -142,6 +142,21 @@ def effort(successes: int, boosts: int, blanks: int) -> str:
     return f"effort:{successes}s{boosts}b{blanks}x"
 
 
+def enemy_card(card: str) -> str:
+    """The chance outcome of drawing an Enemy card (``enemy-card:ta-e01``)."""
+    return f"{Verb.ENEMY_CARD.value}:{card}"
+
+
+def stunt_card(card: str) -> str:
+    """The chance outcome of drawing a Stunt card (``stunt-card:ta-s1a``)."""
+    return f"{Verb.STUNT_CARD.value}:{card}"
+
+
+def direction(name: str) -> str:
+    """``dir:north-east``, or ``dir:none`` (no move)."""
+    return f"{Verb.DIRECTION.value}:{name}"
+
+
 def seated(seat: int, verb: Verb) -> str:
     return f"{seat}:{verb.value}"
 

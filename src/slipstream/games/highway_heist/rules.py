@@ -137,6 +137,8 @@ class Choice(NamedTuple):
     follow: bool = False
 
 
+NO_DIRECTION = "none"
+"""The direction choice that moves nothing (``dir:none``)."""
 DIRECTION_STEPS = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0),
                    "north-east": (1, -1), "south-east": (1, 1), "north-west": (-1, -1),
                    "south-west": (-1, 1)}
@@ -1029,7 +1031,7 @@ def main_move(s: HeistState, direction: str, seat: int, events: list[Event]) -> 
     if direction in ("choice_ns", "choice_any"):
         dirs = ("north", "south") if direction == "choice_ns" else tuple(sorted(DIRECTION_STEPS))
         ask(s, Choice(ChoiceKind.DIRECTION, seat if seat >= 0 else max(s.active, 0),
-                      tuple(sorted(f"dir:{d}" for d in (*dirs, "none")))))
+                      tuple(sorted(notation.direction(d) for d in (*dirs, NO_DIRECTION)))))
         return
     if s.g.scenario.main_enemy == "chopper":
         move_chopper(s, direction, events)

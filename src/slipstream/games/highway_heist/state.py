@@ -254,9 +254,9 @@ class HeistState(State):
             return list(table.outcomes)
         if self.stage is Stage.ENEMY_CARD:
             deck = self.enemy_deck
-            return [(f"enemy-card:{c}", 1 / len(deck)) for c in deck]
+            return [(notation.enemy_card(c), 1 / len(deck)) for c in deck]
         pool = self.stunt_pool()
-        return [(f"stunt-card:{c}", 1 / len(pool)) for c in pool]
+        return [(notation.stunt_card(c), 1 / len(pool)) for c in pool]
 
     def stunt_pool(self) -> list[str]:
         """The Stunt cards the next draw may show: the current level's cards not yet seen (drawing them

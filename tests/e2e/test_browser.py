@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, Page
 from slipstream.engine.record import check
 from tests import toygame
 from tests.e2e.browser import CHROMIUM, watch
+from tests.e2e.test_play import open_lobby
 from tests.web.server import Server
 
 pytestmark = pytest.mark.e2e
@@ -26,11 +27,7 @@ if not Path(CHROMIUM).exists() and os.environ.get("CI") != "true":
 
 
 def create_race(page: Page, server: Server, hotseat: bool, length: int | None = None) -> None:
-    page.goto(server.url + "/")
-    page.wait_for_selector("#game-select option[value='toy-dash']", state="attached")
-    page.select_option("#game-select", "toy-dash")
-    page.fill("#players", "2")
-    page.dispatch_event("#players", "change")
+    open_lobby(page, server, "toy-dash", 2)
     page.fill("#my-name", "Ann")
     page.check("#hotseat" if hotseat else "#mode-friends")
     if length is not None:

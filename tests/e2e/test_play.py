@@ -31,6 +31,15 @@ SEAT_COLOURS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231"]
 PHONE = {"width": 390, "height": 844}
 
 
+def open_lobby(page: Page, server: Server, game: str, players: int) -> None:
+    """The lobby with ``game`` chosen for ``players`` seats, as a person would choose them."""
+    page.goto(server.url + "/")
+    page.wait_for_selector(f"#game-select option[value='{game}']", state="attached")
+    page.select_option("#game-select", game)
+    page.fill("#players", str(players))
+    page.dispatch_event("#players", "change")
+
+
 def lobby_race(
     page: Page,
     server: Server,
@@ -42,11 +51,7 @@ def lobby_race(
     options: dict[str, object] | None = None,
 ) -> str:
     """Create a race in the lobby as a person would; the match page's URL."""
-    page.goto(server.url + "/")
-    page.wait_for_selector(f"#game-select option[value='{game}']", state="attached")
-    page.select_option("#game-select", game)
-    page.fill("#players", str(players))
-    page.dispatch_event("#players", "change")
+    open_lobby(page, server, game, players)
     page.check("#hotseat" if hotseat else "#mode-friends")  # every other seat a person, then the bots asked for
     for seat, bot in (bots or {}).items():
         page.select_option(f".seat-kind[data-seat='{seat}']", bot)
@@ -91,11 +96,7 @@ def test_hot_seat_banner_names_the_seat_whose_tab_shows_rev_it_up(server: Server
     errors: list[str] = []
     ctx = browser.new_context()
     page = watch(ctx.new_page(), errors)
-    page.goto(server.url + "/")
-    page.wait_for_selector("#game-select option[value='rev-it-up']", state="attached")
-    page.select_option("#game-select", "rev-it-up")
-    page.fill("#players", "2")
-    page.dispatch_event("#players", "change")
+    open_lobby(page, server, "rev-it-up", 2)
     page.check("#hotseat")
     page.fill("#my-name", "Ann")
     page.fill(".seat-name[data-seat='1']", "Bob")  # each player at the device names their seat
@@ -360,11 +361,7 @@ def test_lobby_defaults_to_bots_with_options_in_words(server: Server, browser: B
     errors: list[str] = []
     ctx = browser.new_context()
     page = watch(ctx.new_page(), errors)
-    page.goto(server.url + "/")
-    page.wait_for_selector("#game-select option[value='brc-grand-prix']", state="attached")
-    page.select_option("#game-select", "brc-grand-prix")
-    page.fill("#players", "3")
-    page.dispatch_event("#players", "change")
+    open_lobby(page, server, "brc-grand-prix", 3)
     assert page.is_checked("#mode-bots")
     assert [page.input_value(f".seat-kind[data-seat='{s}']") for s in range(3)] == ["", "heuristic", "heuristic"]
     label = page.inner_text("label[for='opt-dynamic_weather'], label:has(#opt-dynamic_weather)")

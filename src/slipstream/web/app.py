@@ -454,7 +454,7 @@ def create_app(
                     if isinstance(exc, ApiError)
                     else ApiError(400, "bad_request", "expected a hello message")
                 )
-                await websocket.send_text(json.dumps({"type": "error", **err.to_json()}))
+                await websocket.send_text(encode({"type": "error", **err.to_json()}))
                 await websocket.close(code=4000 + err.status)
             return
         sub = Subscriber(seat, text_board=hello.get("text_board") is True)
@@ -469,7 +469,7 @@ def create_app(
                 try:
                     text = await _receive_text(websocket)
                 except ApiError as exc:
-                    sub.queue.put_nowait(json.dumps({"type": "error", "id": None, **exc.to_json()}))
+                    sub.queue.put_nowait(encode({"type": "error", "id": None, **exc.to_json()}))
                     continue
                 reply = await _handle(hub, room, sub, text, limits)
                 if reply is not None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 import logging
 import re
 import secrets
@@ -591,6 +590,10 @@ class Room:
     def message(self, seat: int | None, steps: Sequence[State] = (), text_board: bool = True) -> str:
         """The ``state`` message for ``seat``, with the visible events of ``steps`` (by default the
         last step's); ``text_board``: with the game's text picture of the board."""
+        return encode(self.state_payload(seat, steps, text_board))
+
+    def state_payload(self, seat: int | None, steps: Sequence[State] = (), text_board: bool = True) -> dict[str, Any]:
+        """What ``message`` sends, as data."""
         events = [
             e
             for st in steps or (self.state,)
@@ -602,7 +605,7 @@ class Room:
         payload["can_undo"] = seat is not None and self.undoable(seat)
         payload["turn_left"] = self.turn_left()
         payload["claim"] = self.claim_info(seat)
-        return encode({"type": "state", "match": self.match_info(seat), "seat": seat, **payload, "events": events})
+        return {"type": "state", "match": self.match_info(seat), "seat": seat, **payload, "events": events}
 
     def log_message(self, seat: int | None, reset: bool = False) -> str:
         """The last steps' events ``seat`` may see; ``reset``: the client drops what it showed (an undo)."""
@@ -616,7 +619,7 @@ class Room:
     def sight(self, seat: int | None) -> tuple[str, dict[str, Any]]:
         """What ``seat`` sees of the match, but for the last step's events and the clocks: its log and
         its state message. Equal before and after an undo: the seat cannot tell a step was taken back."""
-        message = json.loads(self.message(seat, text_board=False))
+        message = self.state_payload(seat, text_board=False)
         for key in ("events", "turn_left", "can_undo", "claim"):
             message.pop(key, None)
         return self.log_message(seat), message
@@ -1097,7 +1100,7 @@ class Hub:
             room.broadcast()
             room.presence()
         if running:
-            notice = json.dumps(
+            notice = encode(
                 {
                     "type": "seat_lost",
                     "seat": seat,

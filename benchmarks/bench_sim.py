@@ -16,6 +16,11 @@ For each game, four wall-clock figures in races per second (the game's default p
 The modules are imported before the clocks start, pyarrow's included (it writes ``results.parquet``):
 a run in a fresh process pays about 0.3-0.4 s more once for it (with several jobs, while they play).
 
+``--only engine`` (or ``--only 1``, ``--only 2``) plays just that measurement's races for each game and
+prints nothing else, so two such processes can be timed against each other in alternation by an outside
+harness (``hyperfine``, or any tool that pairs runs): the figures below come from one process each and
+drift with the machine, the paired ratio does not. Every mode imports the same modules first.
+
 ``sim/engine`` is the simulator's share of the engine's rate on one job (the target is 0.8 or more);
 ``scaling`` is rate(2 jobs) / rate(1 job) (2.0 would be perfectly linear on two free cores). The machine
 may be shared: compare figures of one run, not across runs. On a busy machine the wall clock says more
@@ -104,8 +109,18 @@ def main() -> None:
     parser.add_argument("games", nargs="*")
     parser.add_argument("-n", type=int, default=1000, help="races per measurement")
     parser.add_argument("--bots", default="random", help="one bot name for every seat")
+    parser.add_argument("--only", choices=("engine", "1", "2"), default=None,
+                        help="play only the engine's races, or only a run on 1 or 2 jobs (no output)")
     args = parser.parse_args()
     ids = args.games or list(registry.games())
+    if args.only is not None:
+        for gid in ids:
+            if args.only == "engine":
+                store.preload_table_writer().join()  # the same imports as a run's
+                engine_rate(gid, args.n, args.bots)
+            else:
+                sim_rate(gid, args.n, args.bots, int(args.only))
+        return
     print(f"build: {_native.mode}; {args.n} races each, bots {args.bots}; races per second (wall clock)")
     print(f"{'game':16} {'engine':>8} {'bench race':>10} {'1 job':>8} {'2 jobs':>8} {'sim/engine':>11} {'scaling':>8}"
           f" {'cpu ms/race: engine':>20} {'1 job':>6} {'2 jobs':>6} {'cpu sim/engine':>15} {'cpu scaling':>12}")

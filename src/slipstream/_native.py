@@ -42,6 +42,7 @@ MODULES: tuple[str, ...] = (
     "slipstream.games.rev_it_up.rules",
     "slipstream.games.rev_it_up.state",
     "slipstream.games.rush_n_crush.game",
+    "slipstream.games.rush_n_crush.metrics",
     "slipstream.games.rush_n_crush.notation",
     "slipstream.games.rush_n_crush.rules",
     "slipstream.games.rush_n_crush.state",

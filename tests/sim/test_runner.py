@@ -15,7 +15,8 @@ import slipstream
 from slipstream.bots.registry import UnknownBotError
 from slipstream.engine.errors import OptionError, UnknownGameError
 from slipstream.sim import SimConfig, SimError, run, store
-from slipstream.sim.race import RaceFailed, play_race, race_seed
+from slipstream import jsontext
+from slipstream.sim.race import RaceFailed, play_race, race_seed, to_line
 from slipstream.sim.runner import seating
 from tests import toygame
 
@@ -85,6 +86,32 @@ def test_a_game_without_metrics_hooks_gets_generic_numbers(toy: str, monkeypatch
     # each round's two choices are one turn, and a dasher's roll and its move (or sprint) are one turn
     assert race["metrics"]["turns"] == race["decisions"] - len(choices) // 2 - len(moves)
     assert race["labels"] == {} and race["lead_changes"] is None and race["positions"] == []
+
+
+@pytest.mark.parametrize("with_orjson", [True, False])
+def test_a_race_line_is_the_race_as_json_with_its_compact_form(toy: str, with_orjson: bool,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    if not with_orjson:
+        monkeypatch.setattr(jsontext, "orjson", None)
+    elif jsontext.orjson is None:
+        pytest.skip("orjson is not installed (pip install -e .[sim])")
+    game = slipstream.load("toy-dash", players=3, length=20, sprint=True)
+    race = play_race(game, 5, ["random", "greedy", "random"], 4)
+    race["labels"] = {"0": "Élan — ü"}  # non-ASCII text, as a racer's name may be
+    line, small = to_line(race)
+    assert line.endswith("\n") and line.count("\n") == 1
+    assert json.loads(line) == json.loads(json.dumps(race)), "every field, the bulky ones after the rest"
+    assert small == store.compact(json.loads(line)) and "actions" not in small and "positions" not in small
+    assert list(json.loads(line))[-2:] == ["actions", "positions"]
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf")])
+def test_a_metric_that_is_not_a_number_is_refused_by_name(toy: str, value: float) -> None:
+    game = slipstream.load("toy-dash", players=3, length=20, sprint=True)
+    race = play_race(game, 5, ["random", "greedy", "random"], 4)
+    race["metrics"]["dashes"] = value
+    with pytest.raises(ValueError, match="race 4: metric 'dashes' is (nan|inf), not a finite number"):
+        to_line(race)
 
 
 def test_results_table_has_a_row_per_race_and_seat(toy: str, tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
-"""The step messages' JSON (issue 14, Load): ``protocol.encode`` writes them with orjson where it is
-installed (the web extra pins it) and with the standard library otherwise; both must write the same
-text for every message a real game sends, so a client cannot tell which one the server has."""
+"""The step messages' JSON (issue 14, Load): ``slipstream.jsontext.encode`` writes them with orjson where
+it is installed (the web and sim extras pin it) and with the standard library otherwise; both must write
+the same text for every message a real game sends, so a client cannot tell which one the server has."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
+from slipstream import jsontext
 from slipstream.engine.registry import games, load
-from slipstream.web import protocol
-from slipstream.web.protocol import COMPACT, encode, pending_seats, seat_payload
+from slipstream.jsontext import COMPACT, decode, encode
+from slipstream.web.protocol import pending_seats, seat_payload
 
 REAL_GAMES = sorted(g for g in games() if g != "toy-dash")
 
@@ -39,13 +40,24 @@ def payloads(game_id: str, plies: int = 60) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("game_id", REAL_GAMES)
 def test_orjson_and_the_standard_library_write_the_same_messages(game_id: str) -> None:
     pytest.importorskip("orjson", reason="orjson is not installed (pip install -e .[web])")
-    assert protocol.orjson is not None
+    assert jsontext.orjson is not None
     for payload in payloads(game_id):
         assert encode(payload) == json.dumps(payload, separators=COMPACT, ensure_ascii=False)
 
 
 def test_without_orjson_the_standard_library_writes_them(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(protocol, "orjson", None)
+    monkeypatch.setattr(jsontext, "orjson", None)
     message = {"type": "log", "entries": [{"ply": 3, "events": [{"text": "P1 à fond → 5"}]}], "left": {1: 2.5}}
     expected = '{"type":"log","entries":[{"ply":3,"events":[{"text":"P1 à fond → 5"}]}],"left":{"1":2.5}}'
     assert encode(message) == expected
+
+
+def test_decode_reads_what_encode_writes_with_or_without_orjson(monkeypatch: pytest.MonkeyPatch) -> None:
+    value = {"seats": [1, 2], "name": "à fond", "rate": 0.1, "none": None}
+    assert decode(encode(value)) == value
+    with pytest.raises(json.JSONDecodeError):
+        decode('{"cut')
+    monkeypatch.setattr(jsontext, "orjson", None)
+    assert decode(encode(value)) == value
+    with pytest.raises(json.JSONDecodeError):
+        decode('{"cut')

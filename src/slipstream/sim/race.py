@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
-import json
+import math
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -21,6 +21,7 @@ from slipstream.engine.chance import mix64
 from slipstream.engine.errors import SlipstreamError
 from slipstream.engine.game import CHANCE, State
 from slipstream.engine.hooks import hooks_of
+from slipstream.jsontext import decode, encode
 
 from .store import BULKY, compact
 
@@ -221,15 +222,16 @@ def to_line(race: dict[str, Any]) -> Line:
 
     The compact part is serialised once and parsed back; the bulky fields (``store.BULKY``) are
     serialised after it into the same line (the simulator's own cost per race: see ``docs/simulate.md``).
+    A metric that is not a number (NaN or infinite) has no JSON text: the race is refused, naming it.
     """
+    for name, value in race.get("metrics", {}).items():
+        if not math.isfinite(value):
+            raise ValueError(f"race {race.get('index')}: metric {name!r} is {value}, not a finite number")
     small = compact(race)
-    text = json.dumps(small, separators=_SEPARATORS)
-    bulky = [f"{json.dumps(key)}:{json.dumps(race[key], separators=_SEPARATORS)}" for key in BULKY if key in race]
-    line = text[:-1] + ("," if small and bulky else "") + ",".join(bulky) + "}\n"
-    return line, json.loads(text)
-
-
-_SEPARATORS = (",", ":")
+    text = encode(small)
+    bulky = encode({key: race[key] for key in BULKY if key in race})
+    line = text[:-1] + ("," if small and len(bulky) > 2 else "") + bulky[1:] + "\n"
+    return line, decode(text)
 
 
 def run_batch_safe(spec: RaceSpec) -> tuple[list[Line], str | None]:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from slipstream.engine.errors import SlipstreamError
+from slipstream.jsontext import decode, encode
 
 RUN_FILE = "run.json"
 RACES_FILE = "races.jsonl.gz"
@@ -54,7 +55,7 @@ def _lines(path: Path) -> Iterator[tuple[str, dict[str, Any] | None]]:
                     yield "", None
                     return
                 try:
-                    race = json.loads(line)
+                    race = decode(line)
                 except json.JSONDecodeError:
                     yield "", None
                     return
@@ -139,7 +140,7 @@ class RaceWriter:
         self._since = time.monotonic()
 
     def write(self, race: dict[str, Any]) -> None:
-        self.write_line(json.dumps(race, separators=(",", ":")) + "\n")
+        self.write_line(encode(race) + "\n")
 
     def write_line(self, line: str) -> None:
         """Write a race already serialised as one JSON line (ending in a newline)."""

@@ -27,11 +27,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from slipstream.engine.errors import UnknownGameError
 from slipstream.engine.hooks import hooks_of
 from slipstream.engine.registry import game_class, games
+from slipstream.jsontext import encode
 
 from .guard import BodyGuard, too_deep
 from .hub import BOT_WORDS, ApiError, Hub, Room, Subscriber, bot_menu, no_such_seat, seat_label, token_matches
 from .limits import Limits
-from .protocol import ERROR_CODES, actor_info, describe, encode, events_payload, replay_log, seat_payload
+from .protocol import ERROR_CODES, actor_info, describe, events_payload, replay_log, seat_payload
 from .storage import DEFAULT_SQLITE, Store
 
 log = logging.getLogger("slipstream.web")

@@ -9,7 +9,6 @@ engine marks visible to the seat.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from typing import Any
@@ -20,24 +19,6 @@ from slipstream.engine.registry import game_class
 
 log = logging.getLogger("slipstream.web")
 
-try:  # the web extra pins orjson; without it the standard library writes the same text, slower
-    import orjson
-except ImportError:  # pragma: no cover - exercised where orjson is not installed
-    orjson = None  # type: ignore[assignment]
-
-COMPACT = (",", ":")
-"""JSON separators for the messages sent on every step: no spaces (smaller, quicker to encode and parse)."""
-
-
-def encode(payload: Any) -> str:
-    """``payload`` as compact JSON text, the encoding of every message sent on each step.
-
-    With orjson (pinned in the web extra) it costs a fifth of the standard library's encoder, which
-    was a sixth of the server's CPU per move; both write the same text: no spaces, non-ASCII as is,
-    integer keys as strings, tuples as arrays."""
-    if orjson is not None:
-        return orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS).decode()
-    return json.dumps(payload, separators=COMPACT, ensure_ascii=False)
 
 ERROR_CODES: dict[str, str] = {
     "bad_request": "the request is malformed (missing or wrong field, bad JSON)",

@@ -44,6 +44,7 @@ from websockets.asyncio.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from slipstream.jsontext import decode, encode  # noqa: E402
 from tests.web.server import Server  # noqa: E402
 
 TARGET_P99_MS = 50.0
@@ -158,12 +159,13 @@ class Load:
                     move_id = f"m{counter}"
                     action = self.rng.choice(latest["legal"])
                     sent[move_id] = time.perf_counter()
-                    await ws.send(json.dumps({"type": "act", "action": action, "ply": latest["ply"], "id": move_id}))
+                    await ws.send(encode({"type": "act", "action": action, "ply": latest["ply"], "id": move_id}))
                 left = self.deadline - time.monotonic()
                 if left <= 0:
                     return
                 try:
-                    msg = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.05, left)))
+                    async with asyncio.timeout(max(0.05, left)):  # no task per message, as wait_for makes
+                        msg = decode(await ws.recv(decode=False))
                 except TimeoutError:
                     return
                 kind = msg["type"]

@@ -77,3 +77,14 @@ def test_uninstall_gives_everything_back_to_the_collector() -> None:
     assert gc.get_freeze_count() == 0
     gc.collect()
     assert alive() is None
+
+
+def test_full_passes_come_rarely_and_uninstall_restores_the_default() -> None:
+    before = gc.get_threshold()
+    policy = GarbagePolicy(reset_seconds=600.0, full_every=500)
+    policy.install()
+    try:
+        assert gc.get_threshold() == (before[0], before[1], 500)
+    finally:
+        policy.uninstall()
+    assert gc.get_threshold() == before

@@ -46,10 +46,12 @@ def games() -> dict[str, type[Game]]:
 
 
 def game_class(game_id: str) -> type[Game]:
-    known = games()
-    if game_id not in known:
-        raise UnknownGameError(game_id, list(known))
-    return known[game_id]
+    """The game class registered as ``game_id`` (looked up on every server message: no copy made)."""
+    _discover()
+    cls = _GAMES.get(game_id)
+    if cls is None:
+        raise UnknownGameError(game_id, list(games()))
+    return cls
 
 
 def load(game_id: str, players: int | None = None, **options: JSON) -> Game:

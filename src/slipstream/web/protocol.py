@@ -9,11 +9,12 @@ engine marks visible to the seat.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from typing import Any
 
-from slipstream.engine.game import CHANCE, JSON, Result, State
+from slipstream.engine.game import CHANCE, JSON, Game, Result, State
 from slipstream.engine.hooks import hooks_of
 from slipstream.engine.registry import game_class
 
@@ -118,13 +119,21 @@ def plain(markup: str) -> str:
 
 
 def describe(game_id: str, action: str) -> str:
-    fn = hooks_of(game_class(game_id)).describe_action
+    """An action's words, from its game's ``describe_action`` hook (the action itself without one)."""
+    return _label(game_class(game_id), action)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _label(cls: type[Game], action: str) -> str:
+    """``describe`` for a game class, remembered: an action's words depend on the action alone, and a
+    state message labels every legal action (Highway Heist offers dozens a step)."""
+    fn = hooks_of(cls).describe_action
     if fn is None:
         return action
     try:
         return str(fn(action))
     except Exception:
-        log.exception("%s: describe_action(%r) failed", game_id, action)
+        log.exception("%s: describe_action(%r) failed", cls.id, action)
         return action
 
 
@@ -135,7 +144,8 @@ def seat_payload(state: State, seat: int | None, live: bool = True, text_board: 
     ``text_board=False`` the game's text picture of the board is left out (``""``): it costs most of a
     message to draw, and a live client asks for it only while it shows it.
     """
-    game_id = state.game.id
+    cls = type(state.game)
+    game_id = cls.id
     view = state.view(seat)
     pending = pending_seats(state)
     legal: list[str] = []
@@ -161,7 +171,7 @@ def seat_payload(state: State, seat: int | None, live: bool = True, text_board: 
         "ply": state.ply,
         "actor": actor_info(state),
         "legal": legal,
-        "labels": {a: describe(game_id, a) for a in legal},
+        "labels": {a: _label(cls, a) for a in legal},
         "hints": hints,
         "view": view,
         "board_text": board_text,

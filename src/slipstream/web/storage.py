@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -158,6 +159,14 @@ def normalize_url(url: str) -> str:
     return url
 
 
+STAMP_SECONDS = 60.0
+"""A live match's ``updated_at`` is written with its moves at most this often (see ``Store.append_many``)."""
+PING_AFTER = 1.0
+"""Seconds unused after which the commit connection is pinged before its next commit."""
+INSERT_ROWS = 500
+"""Moves per ``INSERT`` statement (SQLite takes at most 32,766 values in one)."""
+
+
 class Store:
     """The database behind the server."""
 
@@ -172,11 +181,22 @@ class Store:
         else:
             kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(self.url, **kwargs)
+        self._commit_lock = threading.Lock()
+        self._commit_conn: Any = None
+        """PostgreSQL: the connection ``append_many`` keeps (see ``_commit_cursor``)."""
+        self._commit_used = 0.0
+        self._stamped: dict[str, float] = {}
+        """When ``append_many`` last wrote each live match's ``updated_at``."""
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         Base.metadata.create_all(self.engine)
 
     def close(self) -> None:
+        with self._commit_lock:
+            if self._commit_conn is not None:
+                with contextlib.suppress(Exception):
+                    self._commit_conn.close()
+                self._commit_conn = None
         self.engine.dispose()
 
     # --- writes --------------------------------------------------------------------------
@@ -261,7 +281,10 @@ class Store:
         """Commit several matches' moves (and new statuses) in one transaction: all or none.
 
         The hot path of a busy server, so it speaks the driver's own SQL (SQLAlchemy's statement
-        building cost about 1 ms a commit, most of a move's time)."""
+        building cost about 1 ms a commit, most of a move's time): one ``INSERT`` for the moves (in
+        chunks of ``INSERT_ROWS``), and a match's ``updated_at`` is written with a new status, else at
+        most once every ``STAMP_SECONDS`` (it only dates the match for the expiry of abandoned matches,
+        hours long; each move has its own time)."""
         now = time.time() if now is None else now
         p = self._mark
         moves = [
@@ -269,18 +292,78 @@ class Store:
             for match_id, batch, _status in batches
             for m in batch
         ]
-        with self._raw() as cursor:
-            cursor.executemany(
-                f"INSERT INTO moves (match_id, ply, action, seat, client_id, at) VALUES ({p}, {p}, {p}, {p}, {p}, {p})",
-                moves,
-            )
-            for match_id, _batch, status in batches:
-                if status is None:
-                    cursor.execute(f"UPDATE matches SET updated_at = {p} WHERE id = {p}", (now, match_id))
-                else:
-                    cursor.execute(
-                        f"UPDATE matches SET updated_at = {p}, status = {p} WHERE id = {p}", (now, status, match_id)
-                    )
+        stamped = self._stamped
+        statuses = [(now, status, match_id) for match_id, _batch, status in batches if status is not None]
+        stamps = [(now, match_id) for match_id, _batch, status in batches
+                  if status is None and (match_id not in stamped or now - stamped[match_id] >= STAMP_SECONDS)]
+        columns = "INSERT INTO moves (match_id, ply, action, seat, client_id, at) VALUES "
+        row = f"({p}, {p}, {p}, {p}, {p}, {p})"
+        statements: list[tuple[str, Sequence[Any], bool]] = []
+        for start in range(0, len(moves), INSERT_ROWS):
+            chunk = moves[start:start + INSERT_ROWS]
+            statements.append((columns + ", ".join([row] * len(chunk)), [v for move in chunk for v in move], False))
+        if stamps:
+            statements.append((f"UPDATE matches SET updated_at = {p} WHERE id = {p}", stamps, True))
+        if statuses:
+            statements.append((f"UPDATE matches SET updated_at = {p}, status = {p} WHERE id = {p}", statuses, True))
+        self._commit(statements)
+        for _now, match_id in stamps:
+            stamped[match_id] = now
+        for _now, status, match_id in statuses:
+            if status in ("open", "running"):
+                stamped[match_id] = now
+            else:
+                stamped.pop(match_id, None)
+
+    def _commit(self, statements: Sequence[tuple[str, Sequence[Any], bool]]) -> None:
+        """Run ``(sql, parameters, many)`` statements in one transaction, for ``append_many``.
+
+        On PostgreSQL on a connection of its own, kept open between commits (a connection taken from
+        the pool is pinged first: one more round trip a commit) and pinged only after ``PING_AFTER``
+        seconds unused; in autocommit mode, so a commit of moves alone, one ``INSERT``, is one round
+        trip (several statements go in one transaction). If a commit fails the connection is dropped
+        (the next commit opens a new one) and the error raised: the moves were not stored, and the
+        caller says so to their senders."""
+        if self.is_sqlite:
+            with self._raw() as cursor:
+                for sql, params, many in statements:
+                    (cursor.executemany if many else cursor.execute)(sql, params)
+            return
+        with self._commit_lock:
+            conn = self._commit_conn
+            if conn is not None and time.monotonic() - self._commit_used > PING_AFTER and not self._alive(conn):
+                conn = None
+            if conn is None:
+                conn = self.engine.raw_connection()  # the pool pings it first
+                self._commit_conn = conn
+            driver: Any = conn.dbapi_connection
+            driver.autocommit = True
+            try:
+                with contextlib.ExitStack() as stack:
+                    if len(statements) > 1:
+                        stack.enter_context(driver.transaction())
+                    with driver.cursor() as cursor:
+                        for sql, params, many in statements:
+                            (cursor.executemany if many else cursor.execute)(sql, params)
+            except BaseException:
+                self._commit_conn = None
+                with contextlib.suppress(Exception):
+                    conn.invalidate()
+                raise
+            finally:
+                self._commit_used = time.monotonic()
+
+    def _alive(self, conn: Any) -> bool:
+        """Whether the kept connection still answers (else it is dropped: a server restarted, or a
+        connection cut while the server was quiet, costs no commit)."""
+        try:
+            conn.dbapi_connection.execute("SELECT 1")
+            return True
+        except Exception:
+            self._commit_conn = None
+            with contextlib.suppress(Exception):
+                conn.invalidate()
+            return False
 
     @contextlib.contextmanager
     def _raw(self) -> Iterator[Any]:

@@ -1,0 +1,118 @@
+"""The store's commit path (issue 14, Load): a group commit writes all its moves in one statement (in
+chunks), dates a live match at most once every ``STAMP_SECONDS``, and on PostgreSQL keeps its own
+connection, which, when it dies, costs no move: the commit fails, is retried and stored on a new one."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from slipstream.web import storage
+from slipstream.web.storage import MatchData, MoveData, SeatData, Store
+from tests.web.test_postgres import pg_database  # noqa: F401 - the fixture
+
+pytest_plugins: list[str] = []
+
+
+def new_match(store: Store, match_id: str, at: float = 1000.0) -> None:
+    store.create_match(MatchData(id=match_id, game_id="toy-dash", version="1", options={}, seed=1,
+                                 status="running", title="", host_hash="h", created_at=at, updated_at=at,
+                                 seats=[SeatData(0, "human"), SeatData(1, "human")]))
+
+
+def updated_at(store: Store, match_id: str) -> float:
+    data = store.load(match_id)
+    assert data is not None
+    return data.updated_at
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    url = str(tmp_path / "store.sqlite3") if request.param == "sqlite" else request.getfixturevalue("pg_database")
+    store = Store(url)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def test_a_live_match_is_dated_with_its_moves_at_most_once_a_minute(store: Store) -> None:
+    new_match(store, "m1")
+    store.append_many([("m1", [MoveData(0, "a", 0)], None)], now=2000.0)
+    assert updated_at(store, "m1") == 2000.0, "the first commit dates the match"
+    store.append_many([("m1", [MoveData(1, "b", 1)], None)], now=2000.0 + storage.STAMP_SECONDS - 1)
+    assert updated_at(store, "m1") == 2000.0, "within a minute the moves alone are written"
+    store.append_many([("m1", [MoveData(2, "c", 0)], None)], now=2000.0 + storage.STAMP_SECONDS)
+    assert updated_at(store, "m1") == 2000.0 + storage.STAMP_SECONDS
+    store.append_many([("m1", [MoveData(3, "d", 1)], "finished")], now=2061.0)
+    data = store.load("m1")
+    assert data is not None and (data.status, data.updated_at) == ("finished", 2061.0), "a new status always"
+    assert [m.ply for m in data.moves] == [0, 1, 2, 3]
+    assert [m.at for m in data.moves] == [2000.0, 2000.0 + storage.STAMP_SECONDS - 1, 2060.0, 2061.0]
+
+
+def test_a_large_batch_is_written_whole_in_chunks_or_not_at_all(store: Store,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(storage, "INSERT_ROWS", 7)
+    for i in range(5):
+        new_match(store, f"b{i}")
+    batches: list[tuple[str, list[MoveData], str | None]] = [
+        (f"b{i}", [MoveData(ply, f"x{ply}", 0) for ply in range(6)], None) for i in range(5)]
+    store.append_many(batches)
+    for i in range(5):
+        data = store.load(f"b{i}")
+        assert data is not None and [m.ply for m in data.moves] == list(range(6))
+    clash = [("b0", [MoveData(6, "y", 0)], None), ("b1", [MoveData(5, "again", 0)], None)]
+    with pytest.raises(Exception):  # noqa: B017 - the driver's own integrity error
+        store.append_many(clash)
+    data = store.load("b0")
+    assert data is not None and len(data.moves) == 6, "the batch is one transaction: b0's move is not kept"
+    store.append_many([("b0", [MoveData(6, "y", 0)], None)])
+    data = store.load("b0")
+    assert data is not None and len(data.moves) == 7, "the store is usable after a refused batch"
+
+
+def cut_connections(url: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as admin:
+        killed = admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchall()
+    assert killed, "the store's connections were cut"
+    time.sleep(0.2)
+
+
+def test_a_postgres_connection_cut_while_quiet_costs_no_commit(pg_database: str,  # noqa: F811
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(storage, "PING_AFTER", 0.1)
+    store = Store(pg_database)
+    try:
+        new_match(store, "q1")
+        store.append_many([("q1", [MoveData(0, "a", 0)], None)])
+        cut_connections(pg_database)
+        store.append_many([("q1", [MoveData(1, "b", 1)], None)])  # pinged first: a new connection
+        data = store.load("q1")
+        assert data is not None and [(m.ply, m.action) for m in data.moves] == [(0, "a"), (1, "b")]
+    finally:
+        store.close()
+
+
+def test_a_postgres_connection_cut_mid_play_fails_one_commit_then_recovers(pg_database: str,  # noqa: F811
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(storage, "PING_AFTER", 3600.0)
+    store = Store(pg_database)
+    try:
+        new_match(store, "k1")
+        store.append_many([("k1", [MoveData(0, "a", 0)], None)])
+        cut_connections(pg_database)
+        with pytest.raises(Exception):  # noqa: B017 - the commit on the dead connection fails, said so
+            store.append_many([("k1", [MoveData(1, "b", 1)], None)])
+        store.append_many([("k1", [MoveData(1, "b", 1)], None)])  # its retry: a new connection
+        data = store.load("k1")
+        assert data is not None and [(m.ply, m.action) for m in data.moves] == [(0, "a"), (1, "b")]
+    finally:
+        store.close()

@@ -12,10 +12,10 @@ import pyarrow.parquet as pq
 import pytest
 
 import slipstream
+from slipstream import jsontext
 from slipstream.bots.registry import UnknownBotError
 from slipstream.engine.errors import OptionError, UnknownGameError
 from slipstream.sim import SimConfig, SimError, run, store
-from slipstream import jsontext
 from slipstream.sim.race import RaceFailed, play_race, race_seed, to_line
 from slipstream.sim.runner import seating
 from tests import toygame
@@ -110,7 +110,7 @@ def test_a_metric_that_is_not_a_number_is_refused_by_name(toy: str, value: float
     game = slipstream.load("toy-dash", players=3, length=20, sprint=True)
     race = play_race(game, 5, ["random", "greedy", "random"], 4)
     race["metrics"]["dashes"] = value
-    with pytest.raises(ValueError, match="race 4: metric 'dashes' is (nan|inf), not a finite number"):
+    with pytest.raises(ValueError, match=r"race 4: metric 'dashes' is (nan|inf), not a finite number"):
         to_line(race)
 
 

@@ -123,10 +123,10 @@ class Load:
         seats = []
         for token in tokens:
             ws = await connect(url, max_queue=None, open_timeout=60)
-            await ws.send(json.dumps({"type": "hello", "token": token}))
+            await ws.send(encode({"type": "hello", "token": token}))
             first: dict[str, Any] = {}
             while first.get("type") != "state":
-                first = json.loads(await ws.recv())
+                first = decode(await ws.recv(decode=False))
             seats.append(Seat(url, token, ws, first))
         return seats
 

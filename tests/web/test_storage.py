@@ -86,33 +86,36 @@ def cut_connections(url: str) -> None:
     time.sleep(0.2)
 
 
-def test_a_postgres_connection_cut_while_quiet_costs_no_commit(pg_database: str,  # noqa: F811
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def cut_store(pg_database: str) -> Iterator[Store]:  # noqa: F811
+    """A PostgreSQL store that has committed match ``c1``'s first move, whose connections are then cut."""
+    store = Store(pg_database)
+    try:
+        new_match(store, "c1")
+        store.append_many([("c1", [MoveData(0, "a", 0)], None)])
+        cut_connections(pg_database)
+        yield store
+    finally:
+        store.close()
+
+
+def moves_of(store: Store, match_id: str) -> list[tuple[int, str]]:
+    data = store.load(match_id)
+    assert data is not None
+    return [(m.ply, m.action) for m in data.moves]
+
+
+def test_a_postgres_connection_cut_while_quiet_costs_no_commit(monkeypatch: pytest.MonkeyPatch,
+                                                                cut_store: Store) -> None:
     monkeypatch.setattr(storage, "PING_AFTER", 0.1)
-    store = Store(pg_database)
-    try:
-        new_match(store, "q1")
-        store.append_many([("q1", [MoveData(0, "a", 0)], None)])
-        cut_connections(pg_database)
-        store.append_many([("q1", [MoveData(1, "b", 1)], None)])  # pinged first: a new connection
-        data = store.load("q1")
-        assert data is not None and [(m.ply, m.action) for m in data.moves] == [(0, "a"), (1, "b")]
-    finally:
-        store.close()
+    cut_store.append_many([("c1", [MoveData(1, "b", 1)], None)])  # pinged first: a new connection
+    assert moves_of(cut_store, "c1") == [(0, "a"), (1, "b")]
 
 
-def test_a_postgres_connection_cut_mid_play_fails_one_commit_then_recovers(pg_database: str,  # noqa: F811
-                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_postgres_connection_cut_mid_play_fails_one_commit_then_recovers(monkeypatch: pytest.MonkeyPatch,
+                                                                           cut_store: Store) -> None:
     monkeypatch.setattr(storage, "PING_AFTER", 3600.0)
-    store = Store(pg_database)
-    try:
-        new_match(store, "k1")
-        store.append_many([("k1", [MoveData(0, "a", 0)], None)])
-        cut_connections(pg_database)
-        with pytest.raises(Exception):  # noqa: B017 - the commit on the dead connection fails, said so
-            store.append_many([("k1", [MoveData(1, "b", 1)], None)])
-        store.append_many([("k1", [MoveData(1, "b", 1)], None)])  # its retry: a new connection
-        data = store.load("k1")
-        assert data is not None and [(m.ply, m.action) for m in data.moves] == [(0, "a"), (1, "b")]
-    finally:
-        store.close()
+    with pytest.raises(Exception):  # noqa: B017 - the commit on the dead connection fails, said so
+        cut_store.append_many([("c1", [MoveData(1, "b", 1)], None)])
+    cut_store.append_many([("c1", [MoveData(1, "b", 1)], None)])  # its retry: a new connection
+    assert moves_of(cut_store, "c1") == [(0, "a"), (1, "b")]

@@ -167,6 +167,15 @@ INSERT_ROWS = 500
 """Moves per ``INSERT`` statement (SQLite takes at most 32,766 values in one)."""
 
 
+def _run(cursor: Any, statements: Sequence[tuple[str, Sequence[Any], bool]]) -> None:
+    """Execute ``(sql, parameters, many)`` statements on a driver cursor (``many``: ``executemany``)."""
+    for sql, params, many in statements:
+        if many:
+            cursor.executemany(sql, params)
+        else:
+            cursor.execute(sql, params)
+
+
 class Store:
     """The database behind the server."""
 
@@ -183,7 +192,7 @@ class Store:
         self.engine: Engine = create_engine(self.url, **kwargs)
         self._commit_lock = threading.Lock()
         self._commit_conn: Any = None
-        """PostgreSQL: the connection ``append_many`` keeps (see ``_commit_cursor``)."""
+        """PostgreSQL: the connection ``append_many`` keeps (see ``_commit``)."""
         self._commit_used = 0.0
         self._stamped: dict[str, float] = {}
         """When ``append_many`` last wrote each live match's ``updated_at``."""
@@ -270,6 +279,7 @@ class Store:
             cursor.execute(
                 f"UPDATE matches SET status = {p}, updated_at = {p} WHERE id = {p}", (status, time.time(), match_id)
             )
+        self._stamped.pop(match_id, None)  # dated just now; a finished match is no longer tracked
 
     def append_moves(self, match_id: str, moves: Sequence[MoveData], status: str | None = None) -> None:
         """Commit moves (and a new status) in one transaction; a ply stored twice fails."""
@@ -326,8 +336,7 @@ class Store:
         caller says so to their senders."""
         if self.is_sqlite:
             with self._raw() as cursor:
-                for sql, params, many in statements:
-                    (cursor.executemany if many else cursor.execute)(sql, params)
+                _run(cursor, statements)
             return
         with self._commit_lock:
             conn = self._commit_conn
@@ -343,12 +352,9 @@ class Store:
                     if len(statements) > 1:
                         stack.enter_context(driver.transaction())
                     with driver.cursor() as cursor:
-                        for sql, params, many in statements:
-                            (cursor.executemany if many else cursor.execute)(sql, params)
+                        _run(cursor, statements)
             except BaseException:
-                self._commit_conn = None
-                with contextlib.suppress(Exception):
-                    conn.invalidate()
+                self._drop(conn)
                 raise
             finally:
                 self._commit_used = time.monotonic()
@@ -360,10 +366,14 @@ class Store:
             conn.dbapi_connection.execute("SELECT 1")
             return True
         except Exception:
-            self._commit_conn = None
-            with contextlib.suppress(Exception):
-                conn.invalidate()
+            self._drop(conn)
             return False
+
+    def _drop(self, conn: Any) -> None:
+        """Forget the kept commit connection and have the pool discard it."""
+        self._commit_conn = None
+        with contextlib.suppress(Exception):
+            conn.invalidate()
 
     @contextlib.contextmanager
     def _raw(self) -> Iterator[Any]:

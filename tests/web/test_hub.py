@@ -244,3 +244,52 @@ def test_a_match_stored_before_chance_keys_gets_one_when_loaded(tmp_path: Path, 
         await again.shutdown()
 
     asyncio.run(scenario())
+
+
+class StaleStore(Store):
+    """A database read that raced a commit (``Store.load`` reads the match row, then its moves): the row
+    says ``running`` though the moves read next include the one that ended the match. ``keep``: how
+    many moves the read returns (all by default)."""
+
+    keep: int | None = None
+
+    def load(self, match_id: str) -> Any:
+        data = super().load(match_id)
+        if data is not None:
+            data.status = "running"
+            data.moves = data.moves[: self.keep]
+        return data
+
+
+def test_a_match_read_between_its_last_move_and_its_status_is_finished(tmp_path: Path, toy: str) -> None:
+    """tests/web/test_peers.py failed once in CI: the process that had not played the last move read the
+    match as running with a finished race, and refused its record (409 not_finished). Moves that end the
+    game are only stored with ``finished``: a read that sees them is a finished match, loaded from
+    scratch (``Hub.room``) or caught up (``Hub.refresh``)."""
+
+    async def scenario() -> None:
+        db = str(tmp_path / "stale.sqlite3")
+        hub = Hub(Store(db), plugins=["tests.web.toyplugin"])
+        room, host = await hub.create(toy, 2, {}, "", {0: "random", 1: "random"})
+        await hub.start(room.data.id, host)
+        for _ in range(500):
+            if room.data.status == "finished" and not hub.tasks:
+                break
+            await asyncio.sleep(0.01)
+        assert room.state.is_over and len(room.moves) > 2
+        stale = StaleStore(db)
+        loaded = await Hub(stale, plugins=["tests.web.toyplugin"]).room(room.data.id)
+        assert loaded.state.is_over and loaded.data.status == "finished"
+
+        stale.keep = len(room.moves) // 2
+        peer = Hub(stale, plugins=["tests.web.toyplugin"])
+        behind = await peer.room(room.data.id)
+        assert not behind.state.is_over and behind.data.status == "running"
+        stale.keep = None
+        async with behind.lock:
+            assert await peer.refresh(behind)
+        assert behind.state.record() == room.state.record() and behind.data.status == "finished"
+        await hub.shutdown()
+        await peer.shutdown()
+
+    asyncio.run(scenario())

@@ -243,6 +243,19 @@ def valid_options(game_id: str) -> str:
     return "; ".join([players, *parts])
 
 
+def settled_status(data: MatchData, state: State) -> str:
+    """The status of a match read from the database, given the state its stored moves reach.
+
+    A match's row is read before its moves (``Store.load``, one statement each, no snapshot): a commit
+    that ended the match between the two reads shows its last move but not the ``finished`` stored with
+    it in the same transaction. Moves that end the game are only ever stored with that status, so such a
+    match is finished. (The other order could show ``finished`` before the last move, and with it the
+    record of a match still hiding cards.)"""
+    if state.is_over and data.status in ACTIVE:
+        return "finished"
+    return data.status
+
+
 def stored_game(data: MatchData) -> Game:
     """A stored match's game, from the options it was created with: ``load_game`` checked them then,
     and ``record_options`` wrote every option, defaults included (``content`` is the shipped one), so
@@ -916,6 +929,7 @@ class Hub:
                     room.game.version,
                 )
             room.restore(data.moves)
+            data.status = settled_status(data, room.state)
             if data.status == "running":  # an open match's first decision begins when it starts
                 room.begin_turns(data.updated_at)
         except (ApiError, SlipstreamError, TypeError) as exc:
@@ -1350,15 +1364,16 @@ class Hub:
         if [(m.ply, m.action) for m in data.moves[: len(ours)]] != ours:  # another process took steps back
             before = room.sights()
             room.rewind(data.moves)
-            room.data.status, room.data.seats = data.status, data.seats
+            room.data.status, room.data.seats = settled_status(data, room.state), data.seats
             room.data.updated_at = max(room.data.updated_at, data.updated_at)
             room.resend(before)  # as after an undo here
             return True
         for move in data.moves[room.state.ply :]:
             room.set_state(room.state.apply(move.action), move)
             changed = True
-        if data.status != room.data.status or data.seats != room.data.seats:
-            room.data.status, room.data.seats = data.status, data.seats
+        status = settled_status(data, room.state)
+        if status != room.data.status or data.seats != room.data.seats:
+            room.data.status, room.data.seats = status, data.seats
             room.bots.clear()
             room._make_bots()
             room.presence()

@@ -7,6 +7,7 @@ import itertools
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
@@ -124,6 +125,37 @@ def test_results_table_has_a_row_per_race_and_seat(toy: str, tmp_path: Path) -> 
     assert len(lines) == 1 + 5 * 3
     table = pq.read_table(tmp_path / "results.parquet").to_pylist()
     assert len(table) == 15 and sum(row["won"] for row in table) == 5
+
+
+def test_results_table_columns_hold_every_race_in_order_and_none_where_a_race_lacks_one(tmp_path: Path) -> None:
+    """Races out of order, one without a metric the others have, one with a sweep option: every row in
+    race order, and an empty cell (CSV) or null (parquet) where a race has no value."""
+
+    def race(index: int, metrics: dict[str, float], sweep: dict[str, Any] | None = None) -> dict[str, Any]:
+        data: dict[str, Any] = {"index": index, "seed": 100 + index, "bots": ["a", "b"], "labels": {"1": "Swifty"},
+                                "ranks": [2, 1], "result": {"winners": [1]}, "lead_changes": None,
+                                "decisions": 7, "metrics": metrics}
+        if sweep is not None:
+            data["sweep"] = sweep
+        return data
+
+    races = [race(2, {"turns": 3.0, "crashes": 1.0}, {"laps": 2}), race(0, {"turns": 5.0, "crashes": 0.0}),
+             race(1, {"turns": 4.0})]
+    written = store.write_tables(tmp_path, races)
+    assert [p.name for p in written] == ["results.csv", "results.parquet"]
+    assert (tmp_path / "results.csv").read_text().splitlines() == [
+        "race,seed,seat,bot,label,rank,won,lead_changes,decisions,turns,m_crashes,opt_laps",
+        "0,100,0,a,,2,0,,7,5.0,0.0,",
+        "0,100,1,b,Swifty,1,1,,7,5.0,0.0,",
+        "1,101,0,a,,2,0,,7,4.0,,",
+        "1,101,1,b,Swifty,1,1,,7,4.0,,",
+        "2,102,0,a,,2,0,,7,3.0,1.0,2",
+        "2,102,1,b,Swifty,1,1,,7,3.0,1.0,2",
+    ]
+    table = pq.read_table(tmp_path / "results.parquet").to_pydict()
+    assert table["m_crashes"] == [0.0, 0.0, None, None, 1.0, 1.0]
+    assert table["opt_laps"] == [None, None, None, None, 2, 2]
+    assert table["won"] == [0, 1, 0, 1, 0, 1]
 
 
 def test_a_run_can_be_extended_and_gives_what_one_long_run_gives(toy: str, tmp_path: Path) -> None:

@@ -174,29 +174,42 @@ class RaceWriter:
         self.close()
 
 
-def table_rows(races: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The results table: one row per race and seat, with the race's numbers repeated on each row."""
-    rows: list[dict[str, Any]] = []
+def table_columns(races: Iterable[dict[str, Any]]) -> dict[str, list[Any]]:
+    """The results table by column: one row per race and seat, in race order, with the race's numbers
+    repeated on each of its rows; a column a race lacks (a metric or sweep option it has not) holds
+    ``None`` on its rows. Built column by column, not as a dict per row: a run's tables cost a tenth of
+    a random race per race when built by rows."""
+    columns: dict[str, list[Any]] = {name: [] for name in (
+        "race", "seed", "seat", "bot", "label", "rank", "won", "lead_changes", "decisions")}
+    race_, seed_, seat_, bot_, label_, rank_, won_, lead_, decisions_ = columns.values()
+    rows = 0
     for race in sorted(races, key=lambda r: r["index"]):
-        winners = set(race["result"]["winners"])
-        for seat, bot in enumerate(race["bots"]):
-            row: dict[str, Any] = {
-                "race": race["index"],
-                "seed": race["seed"],
-                "seat": seat,
-                "bot": bot,
-                "label": race["labels"].get(str(seat), ""),
-                "rank": race["ranks"][seat],
-                "won": int(seat in winners),
-                "lead_changes": race["lead_changes"],
-                "decisions": race["decisions"],
-            }
-            for key, value in race["metrics"].items():
-                row[key if key in ("turns", "rounds") else f"m_{key}"] = value
-            for key, value in race.get("sweep", {}).items():
-                row[f"opt_{key}"] = value
-            rows.append(row)
-    return rows
+        bots = race["bots"]
+        seats = len(bots)
+        winners = race["result"]["winners"]
+        labels = race["labels"]
+        race_ += [race["index"]] * seats
+        seed_ += [race["seed"]] * seats
+        seat_ += range(seats)
+        bot_ += bots
+        label_ += [labels.get(str(seat), "") for seat in range(seats)]
+        rank_ += race["ranks"][:seats]
+        won_ += [int(seat in winners) for seat in range(seats)]
+        lead_ += [race["lead_changes"]] * seats
+        decisions_ += [race["decisions"]] * seats
+        numbers = [(key if key in ("turns", "rounds") else f"m_{key}", value)
+                   for key, value in race["metrics"].items()]
+        numbers += [(f"opt_{key}", value) for key, value in race.get("sweep", {}).items()]
+        for name, value in numbers:
+            column = columns.get(name)
+            if column is None:
+                column = columns[name] = [None] * rows
+            column += [value] * seats
+        rows += seats
+        if len(numbers) + 9 != len(columns):  # a column this race lacks
+            for column in columns.values():
+                column += [None] * (rows - len(column))
+    return columns
 
 
 def preload_table_writer() -> threading.Thread:
@@ -214,23 +227,18 @@ def preload_table_writer() -> threading.Thread:
 
 def write_tables(directory: Path, races: list[dict[str, Any]]) -> list[Path]:
     """Write ``results.csv`` (and ``results.parquet`` when pyarrow is there); the paths written."""
-    rows = table_rows(races)
-    columns: dict[str, None] = {}
-    for row in rows:
-        if len(row) != len(columns) or any(key not in columns for key in row):
-            columns.update(dict.fromkeys(row))
-    names = list(columns)
+    columns = table_columns(races)
     written = [directory / CSV_FILE]
     with open(written[0], "w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
-        writer.writerow(names)
-        writer.writerows([row.get(c, "") for c in names] for row in rows)
+        writer.writerow(columns)
+        writer.writerows(zip(*columns.values(), strict=True))
     try:
         import pyarrow as pa  # type: ignore[import-untyped]
         import pyarrow.parquet as pq  # type: ignore[import-untyped]
     except ImportError:  # pragma: no cover - pyarrow is in the sim extra
         return written
-    table = pa.Table.from_pydict({c: [row.get(c) for row in rows] for c in names})
+    table = pa.Table.from_pydict(columns)
     pq.write_table(table, directory / PARQUET_FILE)
     written.append(directory / PARQUET_FILE)
     return written

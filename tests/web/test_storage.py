@@ -1,6 +1,7 @@
-"""The store's commit path (issue 14, Load): a group commit writes all its moves in one statement (in
-chunks), dates a live match at most once every ``STAMP_SECONDS``, and on PostgreSQL keeps its own
-connection, which, when it dies, costs no move: the commit fails, is retried and stored on a new one."""
+"""The store's commit path (issue 14, Load): a group commit writes all its moves in one statement (on
+SQLite in chunks, on PostgreSQL as one array per column), dates a live match at most once every
+``STAMP_SECONDS``, and on PostgreSQL keeps its own connection, which, when it dies, costs no move: the
+commit fails, is retried and stored on a new one."""
 
 from __future__ import annotations
 
@@ -73,6 +74,22 @@ def test_a_large_batch_is_written_whole_in_chunks_or_not_at_all(store: Store,
     store.append_many([("b0", [MoveData(6, "y", 0)], None)])
     data = store.load("b0")
     assert data is not None and len(data.moves) == 7, "the store is usable after a refused batch"
+
+
+def test_every_column_of_a_move_is_stored_as_it_was_sent(store: Store) -> None:
+    """Moves with and without a seat (chance steps have none), a client id or not, any text: on
+    PostgreSQL they go in as one array per column, where a column may hold only nulls."""
+    new_match(store, "c1")
+    new_match(store, "c2")
+    first = [MoveData(0, "0:dash", 0, "id-1", at=1.5), MoveData(1, "die:4", None, None, at=1.5),
+             MoveData(2, "1:buy:l'épée, \"2\"", 1, None, at=2.25)]
+    chance_only = [MoveData(0, "die:6", None, None, at=3.0), MoveData(1, "die:1", None, None, at=3.0)]
+    store.append_many([("c1", first, None), ("c2", chance_only, None)])
+    for match_id, sent in (("c1", first), ("c2", chance_only)):
+        data = store.load(match_id)
+        assert data is not None
+        assert [(m.ply, m.action, m.seat, m.client_id, m.at) for m in data.moves] == [
+            (m.ply, m.action, m.seat, m.client_id, m.at) for m in sent]
 
 
 def cut_connections(url: str) -> None:

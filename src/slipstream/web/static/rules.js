@@ -3,7 +3,10 @@
 // ("Crossing the finish line, 1)" -> "Crossing the finish line"). For each, the rule's prose comes
 // first: a heading, then a paragraph or list item naming it (two words or more, as whole words, in the
 // tag's own case: a section's name, not words of a sentence); a row of a table (the coverage table lists
-// every rule) only when no prose names it. The page's title (h1) names the game, never a rule.
+// every rule) only when no prose names it. A one-word tag ("Round", "Drive") names a rule only as a
+// heading of its own or as the word that opens a paragraph or list item, followed by a colon or a full
+// stop (a definition: "Drive: move ..."); anywhere else it is a word of a sentence, and only a table row
+// is searched for it. The page's title (h1) names the game, never a rule.
 import { boxTables } from "/static/common.js";
 
 function pieces(rule) {
@@ -18,10 +21,18 @@ function pieces(rule) {
   return out;
 }
 
-// A test for the piece as whole words of a text, in the piece's own case.
-function named(piece) {
+// A test for the piece as whole words of a text, in the piece's own case (or in any case: a table row's
+// "RIU-A10" does not name "RIU-A1").
+function named(piece, flags = "") {
   const escaped = piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(^|[^\\w])${escaped}($|[^\\w])`);
+  return new RegExp(`(^|[^\\w])${escaped}($|[^\\w])`, flags);
+}
+
+// A test for a one-word piece: a heading that is that word, or a text that opens with it and a colon or
+// a full stop (emphasis around the word is already gone from textContent).
+function defines(piece) {
+  const escaped = piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^${escaped}([:.]|$)`);
 }
 
 function find(rule) {
@@ -31,9 +42,13 @@ function find(rule) {
   const rows = [...document.querySelectorAll("#rules tr")];
   for (const piece of pieces(rule)) {
     // one word ("Drive", "The") names no rule in a sentence: only a table row's text is searched for it
-    const words = piece.split(/\s+/).length > 1 ? named(piece) : null;
+    const single = piece.split(/\s+/).length === 1;
+    const words = single ? null : named(piece);
+    const word = single ? defines(piece) : null;
     const hit = (words && (headings.find((el) => words.test(el.textContent)) || prose.find((el) => words.test(el.textContent))))
-      || rows.find((el) => el.textContent.toLowerCase().includes(piece.toLowerCase()));
+      || (word && (headings.find((el) => el.textContent.trim() === piece)
+                   || prose.find((el) => word.test(el.textContent.trim()))))
+      || rows.find((el) => named(piece, "i").test(el.textContent));
     if (hit) return hit;
   }
   return null;

@@ -300,3 +300,18 @@ def test_han_leaps_free_after_a_brawl() -> None:
     assert s.stage is Stage.CHOICE and s.legal_actions() == ["leap:c4l3", "leap:c6l3", "leap:wheel", "stay"]
     s = s.apply("leap:wheel")
     assert rules.manned(s, 0) and s.actions_left == 1
+
+
+def test_dom_may_take_a_slam_whose_target_the_active_player_chose() -> None:
+    """Dom's Family First (HH-G6) is open for every Enemy SUV slam aimed at a team mate next to him, also
+    when the SUV touches several Player Vehicles (none the Active Player's) and the Active Player picks
+    the one it slams: the slam went straight to damage then, and Dom was never asked."""
+    s = arrange(new(players=3, characters="brian,letty,dom",
+                    vehicles="exotic-supercar,american-muscle,import-racer"),
+                vehicles={0: (2, 1), 1: (5, 3), 2: (5, 4)}, suvs=[(6, 3)], main={"tank": (12, 6)})
+    s = enemy_die(s, "suv")
+    assert s.stage is Stage.CHOICE and s.actor == 0 and s.legal_actions() == ["slam:c5l3", "slam:c5l4"]
+    s = s.apply("slam:c5l3")
+    assert s.stage is Stage.POWER and s.actor == frozenset({2}), "Dom, next to Letty, may take her slam"
+    s = s.apply("2:take-slam")
+    assert s.roll is not None and s.roll.seat == 2 and s.family_first_used == frozenset({2})

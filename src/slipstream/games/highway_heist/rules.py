@@ -925,8 +925,8 @@ def slam(s: HeistState, piece: int, adjacent: list[int], amount: int, events: li
 
 
 def activate_shaw(s: HeistState, events: list[Event]) -> None:
-    """Shaw's Car (content 7.2): slam for 4 if adjacent to a Player Vehicle (Ramsey's first), else one
-    space toward Ramsey's vehicle."""
+    """Shaw's Car (content 7.2): slam (``knobs.shaw_slam``: 3, HH-G4) if adjacent to a Player Vehicle
+    (Ramsey's first), else one space toward Ramsey's vehicle."""
     piece = main_piece(s, SHAW)
     if piece < 0:
         return

@@ -671,7 +671,8 @@ class HeistState(State):
             victim = self.pieces[taken[space]].owner
             events.append(Event("slam", f"{self.g.seat_name(victim)}'s vehicle is slammed for {choice.a}",
                                 "Roll the Enemy Die: Slam"))
-            self.queue = (Task(TaskKind.DAMAGE, choice.a, victim), *self.queue)
+            # as a slam with one target: Dom's Family First may take it first (HH-G6)
+            self.queue = (Task(TaskKind.FAMILY_FIRST, choice.a, victim), *self.queue)
         elif kind is ChoiceKind.REMOVE_PEG:
             if space >= 0:
                 piece = taken[space]

@@ -35,3 +35,13 @@ def test_the_typed_values() -> None:
 def test_strings_outside_the_notation_are_refused(text: str) -> None:
     with pytest.raises(ValueError, match=r"not a Scrap Racer action|invalid literal|is not a valid BoostUse"):
         notation.parse(text)
+
+
+def test_done_is_labelled_as_what_it_does() -> None:
+    """``done`` closes the bonus-card window after the move (docs/rules/scrap-racer.md, Notation); the
+    ability, fight, finish-line and boost-marker steps still follow, a fight choice among them, so its
+    button does not say the turn ends."""
+    from slipstream.games.scrap_racer.render import describe_action
+
+    assert describe_action("done") == "play no more bonus cards"
+    assert "turn" not in describe_action("done")

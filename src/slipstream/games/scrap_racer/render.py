@@ -130,7 +130,8 @@ def describe_action(action: str) -> str:
 
 LABELS = {
     Kind.ROLL_AGAIN: "roll another die", Kind.STOP: "stop and move by the dice",
-    Kind.ACCEPT_CRASH: "accept the double: crash card", Kind.MOVE: "move by the dice total", Kind.DONE: "end the turn",
+    Kind.ACCEPT_CRASH: "accept the double: crash card", Kind.MOVE: "move by the dice total",
+    Kind.DONE: "play no more bonus cards",
 }
 BOOST_LABELS = {
     notation.BoostUse.UP: "boost marker: +1 on this die",

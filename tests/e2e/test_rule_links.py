@@ -84,3 +84,19 @@ def test_a_table_row_names_a_tag_as_a_whole_word(server: Server, browser: Browse
     """"RIU-A1" is not named by a row that holds only "RIU-A10" (it landed on the laps option's row)."""
     hit, _rows = open_rule(server, browser, "rev-it-up", "RIU-A1")
     assert hit["tag"] == "TR" and re.search(r"RIU-A1(?!\d)", str(hit["text"])), str(hit["text"])[:200]
+
+
+def test_the_rules_text_flows_as_a_page(server: Server, browser: Browser) -> None:
+    """The rules text is one column: a heading directly followed by a shorter one ("How to play", then its
+    first section) stacks, not side by side (the page's main element was a wrapping flex row)."""
+    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = ctx.new_page()
+    page.goto(f"{server.url}/rules/highway-heist")
+    boxes = page.evaluate("""() => {
+        const h2 = [...document.querySelectorAll('#rules h2')].find(h => h.textContent === 'How to play');
+        const next = h2.nextElementSibling;
+        return [h2.getBoundingClientRect().toJSON(), next.tagName, next.getBoundingClientRect().toJSON()];
+    }""")
+    h2, tag, below = boxes
+    assert tag == "H3" and below["top"] >= h2["bottom"], boxes
+    ctx.close()

@@ -26,11 +26,11 @@ from one process each and drift with the machine, the paired ratio does not. Eve
 cores give is measured too: ``engine x2`` is the engine's races played bare in two processes at once (each
 half of them) against one process, the most two processes can gain on this machine (two virtual cores
 that share a physical core's caches, or slow down when both run, give less than 2.0), and ``of engine x2``
-is ``scaling`` over it. The machine
-may be shared: compare figures of one run, not across runs. On a busy machine the wall clock says more
-about the other work than about the simulator, so the same ratios are also given in CPU time (this
-process and its workers): ``cpu sim/engine`` = the engine's CPU per race / one job's, and ``cpu scaling``
-= 2 x one job's CPU per race / two jobs' (what two free cores would give).
+is ``scaling`` over it. The machine may be shared: compare figures of one run, not across runs. On a
+busy machine the wall clock says more about the other work than about the simulator, so the same ratios
+are also given in CPU time (this process and its workers): ``cpu sim/engine`` = the engine's CPU per
+race / one job's, and ``cpu scaling`` = 2 x one job's CPU per race / two jobs' (what two free cores would
+give).
 """
 
 from __future__ import annotations
@@ -77,28 +77,28 @@ def bare_race(game: slipstream.Game, seed: int, bots: str) -> State:
         state = state.apply(agents[seat].choose(state, seat))
 
 
+def bare_races(game: slipstream.Game, indices: range, bots: str) -> None:
+    """The simulator's races ``indices`` (of the run with seed ``SEED``), played bare."""
+    for index in indices:
+        bare_race(game, race_seed(SEED, index), bots)
+
+
 def engine_rate(game_id: str, n: int, bots: str) -> tuple[float, float]:
     """(races per wall second, CPU seconds per race) of the simulator's races played bare."""
     game = slipstream.load(game_id, players=registry.game_class(game_id).default_players)
     start, cpu = time.perf_counter(), _cpu()
-    for index in range(n):
-        bare_race(game, race_seed(SEED, index), bots)
+    bare_races(game, range(n), bots)
     return n / (time.perf_counter() - start), (_cpu() - cpu) / n
-
-
-def _engine_half(game_id: str, indices: range, bots: str) -> None:
-    game = slipstream.load(game_id, players=registry.game_class(game_id).default_players)
-    for index in indices:
-        bare_race(game, race_seed(SEED, index), bots)
 
 
 def engine_pair_rate(game_id: str, n: int, bots: str) -> float:
     """Races per wall second of ``engine_rate``'s races played bare by two processes at once (forked,
     each playing half), the start of the processes included (as a simulator run's is)."""
+    game = slipstream.load(game_id, players=registry.game_class(game_id).default_players)
     context = multiprocessing.get_context("fork")
     halves = (range(0, n // 2), range(n // 2, n))
     start = time.perf_counter()
-    workers = [context.Process(target=_engine_half, args=(game_id, half, bots)) for half in halves]
+    workers = [context.Process(target=bare_races, args=(game, half, bots)) for half in halves]
     for worker in workers:
         worker.start()
     for worker in workers:

@@ -174,13 +174,17 @@ class RaceWriter:
         self.close()
 
 
+TABLE_COLUMNS = ("race", "seed", "seat", "bot", "label", "rank", "won", "lead_changes", "decisions")
+"""The results table's columns every race has, first; its metrics (``m_``) and sweep options (``opt_``)
+follow."""
+
+
 def table_columns(races: Iterable[dict[str, Any]]) -> dict[str, list[Any]]:
     """The results table by column: one row per race and seat, in race order, with the race's numbers
     repeated on each of its rows; a column a race lacks (a metric or sweep option it has not) holds
     ``None`` on its rows. Built column by column, not as a dict per row: a run's tables cost a tenth of
     a random race per race when built by rows."""
-    columns: dict[str, list[Any]] = {name: [] for name in (
-        "race", "seed", "seat", "bot", "label", "rank", "won", "lead_changes", "decisions")}
+    columns: dict[str, list[Any]] = {name: [] for name in TABLE_COLUMNS}
     race_, seed_, seat_, bot_, label_, rank_, won_, lead_, decisions_ = columns.values()
     rows = 0
     for race in sorted(races, key=lambda r: r["index"]):
@@ -206,7 +210,7 @@ def table_columns(races: Iterable[dict[str, Any]]) -> dict[str, list[Any]]:
                 column = columns[name] = [None] * rows
             column += [value] * seats
         rows += seats
-        if len(numbers) + 9 != len(columns):  # a column this race lacks
+        if len(numbers) + len(TABLE_COLUMNS) != len(columns):  # a column this race lacks
             for column in columns.values():
                 column += [None] * (rows - len(column))
     return columns

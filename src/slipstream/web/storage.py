@@ -165,10 +165,10 @@ PING_AFTER = 1.0
 """Seconds unused after which the commit connection is pinged before its next commit."""
 INSERT_ROWS = 500
 """Moves per ``INSERT`` statement on SQLite (it takes at most 32,766 values in one)."""
-INSERT_MOVES = "INSERT INTO moves (match_id, ply, action, seat, client_id, at) VALUES "
-INSERT_MOVES_FROM_ARRAYS = (
-    "INSERT INTO moves (match_id, ply, action, seat, client_id, at) SELECT * FROM "
-    "unnest(%s::varchar[], %s::integer[], %s::varchar[], %s::integer[], %s::varchar[], %s::float8[])"
+INSERT_MOVES = "INSERT INTO moves (match_id, ply, action, seat, client_id, at) "
+"""The moves' columns, in the order ``append_many`` gives their values."""
+INSERT_MOVES_FROM_ARRAYS = INSERT_MOVES + (
+    "SELECT * FROM unnest(%s::varchar[], %s::integer[], %s::varchar[], %s::integer[], %s::varchar[], %s::float8[])"
 )
 """PostgreSQL: every move of a commit as six arrays, one per column. The statement's text is the same
 whatever the number of moves, so psycopg converts it once (a ``VALUES`` list of as many rows as moves is
@@ -317,14 +317,14 @@ class Store:
         stamps = [(now, match_id) for match_id, _batch, status in batches
                   if status is None and (match_id not in stamped or now - stamped[match_id] >= STAMP_SECONDS)]
         statements: list[tuple[str, Sequence[Any], bool]] = []
-        if moves and not self.is_sqlite:
-            statements.append((INSERT_MOVES_FROM_ARRAYS, [list(column) for column in zip(*moves, strict=True)], False))
-        else:
+        if self.is_sqlite:
             row = f"({p}, {p}, {p}, {p}, {p}, {p})"
             for start in range(0, len(moves), INSERT_ROWS):
                 chunk = moves[start:start + INSERT_ROWS]
-                statements.append((INSERT_MOVES + ", ".join([row] * len(chunk)), [v for move in chunk for v in move],
-                                   False))
+                statements.append((INSERT_MOVES + "VALUES " + ", ".join([row] * len(chunk)),
+                                   [v for move in chunk for v in move], False))
+        elif moves:
+            statements.append((INSERT_MOVES_FROM_ARRAYS, [list(column) for column in zip(*moves, strict=True)], False))
         if stamps:
             statements.append((f"UPDATE matches SET updated_at = {p} WHERE id = {p}", stamps, True))
         if statuses:

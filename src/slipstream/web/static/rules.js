@@ -21,18 +21,21 @@ function pieces(rule) {
   return out;
 }
 
+// The piece as literal text in a regular expression.
+function escape(piece) {
+  return piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
 // A test for the piece as whole words of a text, in the piece's own case (or in any case: a table row's
 // "RIU-A10" does not name "RIU-A1").
 function named(piece, flags = "") {
-  const escaped = piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(^|[^\\w])${escaped}($|[^\\w])`, flags);
+  return new RegExp(`(^|[^\\w])${escape(piece)}($|[^\\w])`, flags);
 }
 
 // A test for a one-word piece: a heading that is that word, or a text that opens with it and a colon or
 // a full stop (emphasis around the word is already gone from textContent).
 function defines(piece) {
-  const escaped = piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`^${escaped}([:.]|$)`);
+  return new RegExp(`^${escape(piece)}([:.]|$)`);
 }
 
 function find(rule) {
@@ -45,10 +48,11 @@ function find(rule) {
     const single = piece.split(/\s+/).length === 1;
     const words = single ? null : named(piece);
     const word = single ? defines(piece) : null;
+    const inRow = named(piece, "i");
     const hit = (words && (headings.find((el) => words.test(el.textContent)) || prose.find((el) => words.test(el.textContent))))
       || (word && (headings.find((el) => el.textContent.trim() === piece)
                    || prose.find((el) => word.test(el.textContent.trim()))))
-      || rows.find((el) => named(piece, "i").test(el.textContent));
+      || rows.find((el) => inRow.test(el.textContent));
     if (hit) return hit;
   }
   return null;

@@ -158,6 +158,77 @@ def test_results_table_columns_hold_every_race_in_order_and_none_where_a_race_la
     assert table["won"] == [0, 1, 0, 1, 0, 1]
 
 
+def _table_race(index: int, metrics: dict[str, float], lead_changes: int | None = None,
+                label: str = "Swifty") -> dict[str, Any]:
+    return {"index": index, "seed": 100 + index, "bots": ["a", "b, the \"second\""], "labels": {"1": label},
+            "ranks": [2, 1], "result": {"winners": [1]}, "lead_changes": lead_changes, "decisions": 7 + index,
+            "metrics": metrics}
+
+
+def _tables_of(directory: Path) -> tuple[bytes, Any]:
+    return (directory / "results.csv").read_bytes(), pq.read_table(directory / "results.parquet")
+
+
+def _whole(directory: Path, races: list[dict[str, Any]]) -> tuple[bytes, Any]:
+    """The tables ``write_tables`` writes from every race at once."""
+    directory.mkdir()
+    store.write_tables(directory, races)
+    return _tables_of(directory)
+
+
+def _streamed(directory: Path, races: list[dict[str, Any]], indices: Any, bunch: int = 3) -> list[Path]:
+    directory.mkdir()
+    writer = store.ResultsWriter(directory, indices)
+    for start in range(0, len(races), bunch):
+        writer.add(races[start:start + bunch])
+    return writer.close(races)
+
+
+def test_tables_written_as_races_arrive_are_those_written_at_the_end(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Races in any order, in bunches, formatted a few rows at a time: the same CSV byte for byte (quoted
+    names and labels included) and the same parquet table as one write of every race, in row groups."""
+    monkeypatch.setattr(store, "GROUP_ROWS", 5)
+    races = [_table_race(i, {"turns": float(i), "crashes": i / 3}, lead_changes=i % 2, label=f"Car, {i}")
+             for i in range(23)]
+    shuffled = sorted(races, key=lambda r: r["index"] ^ 1)  # 1, 0, 3, 2, ...: each race after the next
+    written = _streamed(tmp_path / "streamed", shuffled, range(23))
+    assert [p.name for p in written] == ["results.csv", "results.parquet"]
+    streamed, whole = _tables_of(tmp_path / "streamed"), _whole(tmp_path / "whole", races)
+    assert streamed[0] == whole[0] and streamed[1].equals(whole[1])
+    assert pq.ParquetFile(tmp_path / "streamed" / "results.parquet").metadata.num_row_groups > 2, "streamed"
+    assert sorted(p.name for p in (tmp_path / "streamed").iterdir()) == ["results.csv", "results.parquet"]
+
+
+def test_tables_of_an_interrupted_run_hold_the_races_that_came_in_order(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Races 3 and 7 never came (Ctrl-C): the rest are written in order at ``close``, held ones included."""
+    monkeypatch.setattr(store, "GROUP_ROWS", 4)
+    came = [_table_race(i, {"turns": float(i)}, lead_changes=1) for i in range(12) if i not in (3, 7)]
+    _streamed(tmp_path / "streamed", list(reversed(came)), range(12), bunch=2)
+    streamed, whole = _tables_of(tmp_path / "streamed"), _whole(tmp_path / "whole", came)
+    assert streamed[0] == whole[0] and streamed[1].equals(whole[1])
+    assert [row.split(b",")[0] for row in streamed[0].splitlines()[1::2]] == [
+        str(i).encode() for i in range(12) if i not in (3, 7)]
+
+
+@pytest.mark.parametrize("case", ["a metric only some races have", "a column typed otherwise later"])
+def test_tables_fall_back_to_one_write_when_races_differ(case: str, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Streaming needs every race to have the first one's columns (and the first row group's parquet types):
+    otherwise ``close`` writes both tables whole, as ``write_tables`` does, and leaves no partial file."""
+    monkeypatch.setattr(store, "GROUP_ROWS", 4)
+    if case == "a metric only some races have":
+        races = [_table_race(i, {"turns": 1.0} if i < 6 else {"turns": 1.0, "crashes": 2.0}) for i in range(10)]
+    else:  # no lead changes at all in the first group (a null parquet column), then some
+        races = [_table_race(i, {"turns": 1.0}, lead_changes=None if i < 4 else i) for i in range(10)]
+    written = _streamed(tmp_path / "streamed", races, range(10))
+    streamed, whole = _tables_of(tmp_path / "streamed"), _whole(tmp_path / "whole", races)
+    assert streamed[0] == whole[0] and streamed[1].equals(whole[1])
+    assert pq.ParquetFile(written[1]).metadata.num_row_groups == 1, "written whole"
+    assert sorted(p.name for p in (tmp_path / "streamed").iterdir()) == ["results.csv", "results.parquet"]
+
+
 def test_a_run_can_be_extended_and_gives_what_one_long_run_gives(toy: str, tmp_path: Path) -> None:
     first = run(config(n=6), tmp_path / "a", jobs=1)
     assert first.played == 6

@@ -114,38 +114,45 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
     tally = hooks.metrics_tally(state) if hooks.metrics_tally is not None else None
     observe = tally.observe if tally is not None else None
     before = state
+    # The loop is the simulator's own cost on every action, so the common case (a seat's decision within
+    # its turn) goes through the fewest steps: a turn's bookkeeping is done only when a turn starts.
     for _ in range(MAX_PLIES):
         actor = state.actor
-        if actor is None:
+        if actor.__class__ is int:
+            seat = actor
+            if actor != previous_actor:
+                turns += 1
+                if len(order) < players and seat not in order:
+                    order.append(seat)
+                if standings is not None and decisions and seat == order[0]:
+                    now = list(standings(state))
+                    if now != last:
+                        positions.append([decisions, now])
+                        last = now
+                previous_actor = actor
+        elif actor is None:
             break
-        if actor == CHANCE:
+        elif actor == CHANCE:
             state = state.apply_chance()
             if observe is not None:
                 observe(before, state)
                 before = state
             continue
-        if actor.__class__ is int:
-            seat = actor
-            new_turn = actor != previous_actor
-            if len(order) < players and seat not in order:
-                order.append(seat)
-            round_start = seat == order[0]
-        elif isinstance(actor, frozenset):
-            seat = min(actor)
-            new_turn = not (isinstance(previous_actor, frozenset) and actor < previous_actor)
-            round_start = not order
         else:
-            seat = int(actor)
-            new_turn = actor != previous_actor
-            round_start = not order
-        if new_turn:
-            turns += 1
-            if standings is not None and decisions and round_start:
-                now = list(standings(state))
-                if now != last:
-                    positions.append([decisions, now])
-                    last = now
-        previous_actor = actor
+            if isinstance(actor, frozenset):
+                seat = min(actor)
+                new_turn = not (isinstance(previous_actor, frozenset) and actor < previous_actor)
+            else:
+                seat = int(actor)
+                new_turn = actor != previous_actor
+            if new_turn:
+                turns += 1
+                if standings is not None and decisions and not order:
+                    now = list(standings(state))
+                    if now != last:
+                        positions.append([decisions, now])
+                        last = now
+            previous_actor = actor
         state = state.apply(agents[seat].choose(state, seat))
         decisions += 1
         if observe is not None:

@@ -187,6 +187,8 @@ def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process
                                                 "version": slipstream.__version__})
     status = "failed"
     writer = store.RaceWriter(out_dir / store.RACES_FILE)
+    tables = store.ResultsWriter(out_dir, itertools.chain((r["index"] for r in races), todo))
+    tables.add(races)
 
     def keep(finished: Bunch) -> None:
         data, compact = finished
@@ -196,6 +198,7 @@ def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process
             for line in data:
                 writer.write_line(line)
         races.extend(compact)
+        tables.add(compact)
 
     try:
         try:
@@ -221,7 +224,7 @@ def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process
         writer.close()
         if loading is not None:
             loading.join()
-        files = store.write_tables(out_dir, races)
+        files = tables.close(races)
         store.write_json(out_dir / store.RUN_FILE, {"config": config.to_json(), "status": status,
                                                     "races": len(races),
                                                     "version": slipstream.__version__})

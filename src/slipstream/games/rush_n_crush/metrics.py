@@ -71,7 +71,9 @@ class RaceTally:
         if (new.turn != old.turn or new.round != old.round) and old.order and new.order and (
                 old.stage is not GRID and old.stage is not DEAL):
             out["turns"] += 1
-        if old.structure == new.structure and old.heat == new.heat:
+        # Most actions change neither track, and then the state holds the very same tuples.
+        if (old.structure is new.structure or old.structure == new.structure) and (
+                old.heat is new.heat or old.heat == new.heat):
             return
         rule = {e.kind: e.rule for e in events}
         mine_removed = "mine-gone" in rule

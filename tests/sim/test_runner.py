@@ -16,7 +16,7 @@ import slipstream
 from slipstream import jsontext
 from slipstream.bots.registry import UnknownBotError
 from slipstream.engine.errors import OptionError, UnknownGameError
-from slipstream.sim import SimConfig, SimError, run, store
+from slipstream.sim import SimConfig, SimError, run, store, workers
 from slipstream.sim.race import RaceFailed, play_race, race_seed, to_line
 from slipstream.sim.runner import seating
 from tests import toygame
@@ -99,7 +99,8 @@ def test_a_race_line_is_the_race_as_json_with_its_compact_form(toy: str, with_or
     game = slipstream.load("toy-dash", players=3, length=20, sprint=True)
     race = play_race(game, 5, ["random", "greedy", "random"], 4)
     race["labels"] = {"0": "Élan — ü"}  # non-ASCII text, as a racer's name may be
-    line, small = to_line(race)
+    line, text = to_line(race)
+    small = jsontext.decode(text)
     assert line.endswith("\n") and line.count("\n") == 1
     assert json.loads(line) == json.loads(json.dumps(race)), "every field, the bulky ones after the rest"
     assert small == store.compact(json.loads(line)) and "actions" not in small and "positions" not in small
@@ -238,8 +239,10 @@ def test_a_run_can_be_extended_and_gives_what_one_long_run_gives(toy: str, tmp_p
     assert more.races == fresh.races
 
 
-def test_an_interrupted_run_keeps_its_races_and_resumes(toy: str, tmp_path: Path) -> None:
+def test_an_interrupted_run_keeps_its_races_and_resumes(toy: str, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C (a KeyboardInterrupt while races are finishing) keeps what is done; rerunning finishes."""
+    monkeypatch.setattr(workers, "FLUSH_SECONDS", 0.0)  # one job hands each race over as it ends
     calls = []
 
     def progress(done: int, total: int) -> None:
@@ -256,6 +259,27 @@ def test_an_interrupted_run_keeps_its_races_and_resumes(toy: str, tmp_path: Path
     assert done.resumed == len(cut.races) and not done.interrupted
     assert done.races == run(config(n=20), tmp_path / "b", jobs=1).races
     assert json.loads((tmp_path / "a" / "run.json").read_text())["status"] == "complete"
+
+
+def test_ctrl_c_during_a_race_on_one_job_keeps_the_races_not_yet_handed_over(toy: str, tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """One job hands its races over every ``FLUSH_SECONDS``: Ctrl-C in the middle of the 8th race keeps the
+    7 before it although none was handed over yet, in the records and in the tables."""
+    monkeypatch.setattr(workers, "FLUSH_SECONDS", 3600.0)
+    real = workers.play_race
+    started = []
+
+    def play_race(*args: Any) -> dict[str, Any]:
+        started.append(args)
+        if len(started) == 8:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(workers, "play_race", play_race)
+    cut = run(config(n=20), tmp_path, jobs=1)
+    assert cut.interrupted and [race["index"] for race in cut.races] == list(range(7))
+    assert [race["index"] for race in store.read_races(tmp_path / store.RACES_FILE)[0]] == list(range(7))
+    assert len((tmp_path / "results.csv").read_text().splitlines()) == 1 + 3 * 7
 
 
 def test_a_records_file_cut_short_is_repaired_on_resume(toy: str, tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from slipstream.engine.chance import mix64
 from slipstream.engine.errors import SlipstreamError
 from slipstream.engine.game import CHANCE, State
 from slipstream.engine.hooks import hooks_of
-from slipstream.jsontext import decode, encode
+from slipstream.jsontext import encode
 
 from .store import BULKY, compact
 
@@ -212,24 +212,23 @@ def run_spec(spec: RaceSpec) -> list[dict[str, Any]]:
     return out
 
 
-Line = tuple[str, dict[str, Any]]
-"""A finished race as its JSON line for the records file and its compact form (see ``store.compact``)."""
+Line = tuple[str, str]
+"""A finished race as its JSON line for the records file and the JSON text of its compact form (see
+``store.compact``): text, not the parsed form, because text is what another process sends cheapest."""
 
 
 def run_batch(spec: RaceSpec) -> list[Line]:
-    """``run_spec`` with each race already serialised, so the process writing the records only writes.
-
-    The compact form goes through JSON, so it equals what a resumed run reads from the file.
-    """
+    """``run_spec`` with each race already serialised, so the process writing the records only writes."""
     return [to_line(race) for race in run_spec(spec)]
 
 
 def to_line(race: dict[str, Any]) -> Line:
-    """A race as its records line and its compact form, read back from JSON (as a resumed run reads it).
+    """A race as its records line and the JSON text of its compact form (``decode`` gives what a resumed
+    run reads from the records line).
 
-    The compact part is serialised once and parsed back; the bulky fields (``store.BULKY``) are
-    serialised after it into the same line (the simulator's own cost per race: see ``docs/simulate.md``).
-    A metric that is not a number (NaN or infinite) has no JSON text: the race is refused, naming it.
+    The compact part is serialised once; the bulky fields (``store.BULKY``) are serialised after it into
+    the same line (the simulator's own cost per race: see ``docs/simulate.md``). A metric that is not a
+    number (NaN or infinite) has no JSON text: the race is refused, naming it.
     """
     for name, value in race.get("metrics", {}).items():
         if not math.isfinite(value):
@@ -238,7 +237,7 @@ def to_line(race: dict[str, Any]) -> Line:
     text = encode(small)
     bulky = encode({key: race[key] for key in BULKY if key in race})
     line = text[:-1] + ("," if small and len(bulky) > 2 else "") + bulky[1:] + "\n"
-    return line, decode(text)
+    return line, text
 
 
 def run_batch_safe(spec: RaceSpec) -> tuple[list[Line], str | None]:

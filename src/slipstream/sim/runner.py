@@ -18,6 +18,7 @@ from typing import Any
 import slipstream
 from slipstream.bots.registry import check_bot
 from slipstream.engine.errors import SlipstreamError
+from slipstream.jsontext import decode
 
 from . import store
 from .race import RaceSpec, run_setup
@@ -191,12 +192,13 @@ def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process
     tables.add(races)
 
     def keep(finished: Bunch) -> None:
-        data, compact = finished
+        data, texts = finished
         if isinstance(data, bytes):
             writer.write_packed(data)
         else:
             for line in data:
                 writer.write_line(line)
+        compact = [decode(text) for text in texts]
         races.extend(compact)
         tables.add(compact)
 

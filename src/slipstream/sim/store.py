@@ -269,6 +269,7 @@ def preload_table_writer() -> threading.Thread:
     def load() -> None:
         with contextlib.suppress(ImportError):  # pyarrow is in the sim extra; without it, no parquet
             importlib.import_module("pyarrow.parquet")
+            importlib.import_module("pyarrow.csv")
 
     thread = threading.Thread(target=load, name="load-pyarrow", daemon=True)
     thread.start()

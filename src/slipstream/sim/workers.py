@@ -32,17 +32,17 @@ import slipstream
 from .race import Line, RaceFailed, RaceSpec, play_race, race_seed, run_batch_safe, run_setup, to_line
 from .store import pack
 
-Bunch = tuple[list[str] | bytes, list[dict[str, Any]]]
-"""Finished races: their records lines (or those lines already packed as a gzip member) and their
-compact forms (``store.compact``)."""
+Bunch = tuple[list[str] | bytes, list[str]]
+"""Finished races: their records lines (or those lines already packed as a gzip member) and the JSON
+texts of their compact forms (``store.compact``), parsed by the process that keeps them."""
 
 
 def bunch(lines: Sequence[Line]) -> Bunch:
-    return [line for line, _ in lines], [race for _, race in lines]
+    return [line for line, _ in lines], [text for _, text in lines]
 
 
 def packed(lines: Sequence[Line]) -> Bunch:
-    return pack(line for line, _ in lines), [race for _, race in lines]
+    return pack(line for line, _ in lines), [text for _, text in lines]
 
 FLUSH_SECONDS = 0.1
 RAY_TASK_SECONDS = 1.0
@@ -60,25 +60,38 @@ class BackendError(slipstream.SlipstreamError):
 
 
 class InProcess:
-    """One job: the races played here, one by one (no worker start-up, no messages)."""
+    """One job: the races played here, one by one (no worker start-up, no messages), handed over every
+    ``FLUSH_SECONDS`` (a slow race as soon as it ends); ``stop`` hands over those not yet handed over."""
 
     def __init__(self, work: RaceSpec) -> None:
         self.work = work
+        self.held: list[Line] = []
 
     def results(self) -> Iterator[Bunch]:
         work = self.work
         run_setup(work.setup)
         game = slipstream.load(work.game, players=work.players, **work.options)
+        sent = time.monotonic()
         for index, bots in zip(work.indices, work.seats_bots, strict=True):
             seed = race_seed(work.master_seed, index)
             try:
                 race = play_race(game, seed, bots, index)
             except Exception as exc:
                 raise RaceFailed(_failure(work.game, index, seed, bots, exc)) from exc
-            yield bunch([to_line(race)])
+            self.held.append(to_line(race))
+            now = time.monotonic()
+            if now - sent >= FLUSH_SECONDS:
+                yield self._hand_over()
+                sent = now
+        if self.held:
+            yield self._hand_over()
+
+    def _hand_over(self) -> Bunch:
+        held, self.held = self.held, []
+        return bunch(held)
 
     def stop(self) -> Iterator[Bunch]:
-        return iter(())
+        return iter([self._hand_over()] if self.held else [])
 
     def close(self) -> None:
         pass

@@ -65,6 +65,18 @@ def test_a_rule_tag_lands_on_the_rules_prose_not_the_coverage_table(
     assert str(hit["text"]).startswith(prose), str(hit["text"])[:200]
 
 
+@pytest.mark.parametrize(("rule", "prose"), [
+    ("Items: Trap", "Items: Trap: drop Oil Slick"), ("Items: Attack", "Items: Attack: Rocket hits"),
+    ("Items: Weapon", "Item: EMP (Items: Weapon)"), ("Items: Profit", "Items: Profit: Sponsor"),
+    ("Items: Shield", "Items: Shield: never played"),
+])
+def test_an_item_used_lands_on_its_types_line(server: Server, browser: Browser, rule: str, prose: str) -> None:
+    """Rev it Up tags an item used with its type, capitalised as the rules' Items section writes it: the
+    link lands on that type's line (the tags were lower case, and a tag is matched in its own case)."""
+    hit, _rows = open_rule(server, browser, "rev-it-up", rule)
+    assert hit["tag"] == "LI" and str(hit["text"]).startswith(prose), hit
+
+
 def test_a_one_word_tag_lands_on_the_heading_of_that_name(server: Server, browser: Browser) -> None:
     """Rush 'n' Crush tags a new round "Round": the link lands on the "Round" heading of the rules, not on
     the options table's row that holds "once-per-round" (where it landed while one word was searched

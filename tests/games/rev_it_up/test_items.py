@@ -39,6 +39,15 @@ def test_oil_slick_stops_the_next_racer_there() -> None:
     assert s.progress[1] == 10 and s.traps == ()
 
 
+def test_a_used_item_cites_its_type_as_the_items_section_names_it() -> None:
+    """The log's rule tag of an item used is its type capitalised, as the rules page writes it ("Items:
+    Trap"), so the tag finds its paragraph there (the rules page matches a tag in its own case)."""
+    s = new()
+    force(s, 0, ready=("oil-slick",), pos=10)
+    s = play(to_use_phase(s), "0:use:oil-slick")
+    assert [(e.text, e.rule) for e in s.events if e.kind == "item"] == [("P1 uses oil-slick", "Items: Trap")]
+
+
 def test_caltrops_add_debris_to_the_next_racer_passing() -> None:
     """Caltrops (Trap, RIU-G10): the next racer to pass it adds 1 Debris to its Rev Track."""
     s = new(items=ALT)

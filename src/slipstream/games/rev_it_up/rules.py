@@ -395,7 +395,7 @@ def resolve_items(s: RevState, events: list[Event]) -> None:
             continue
         _spend(s, seat, item)
         effect = g.effect[item]
-        _ev(events, "item", f"{_name(s, seat)} uses {item}", f"Items: {g.content.items[item].type}",
+        _ev(events, "item", f"{_name(s, seat)} uses {item}", f"Items: {g.content.items[item].type.capitalize()}",
             seat=seat, item=item)
         if effect in ("oil_slick", "caltrops"):
             s.traps = (*s.traps, Trap(s.progress[seat] % g.track_length, item, seat))

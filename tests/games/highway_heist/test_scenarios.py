@@ -155,6 +155,34 @@ def test_semi_moves_as_one_and_fires_the_shotgun() -> None:
     assert s.roll is not None and s.roll.seat == 0 and s.roll.damage == 2
 
 
+SEMI3 = {"scenario": "semi-heist", "characters": "han,letty,brian",
+         "vehicles": "street-drifter,exotic-supercar,american-muscle"}
+
+
+def test_the_shotgun_hits_the_active_vehicle_if_it_can() -> None:
+    """One vehicle hit (content 2, ``one_pv``: "the Active Player Vehicle if it qualifies"; the Shotgun,
+    content 6.2): two vehicles end up next to the cab, the Active Player's among them: it takes the 2."""
+    s = arrange(new(3, **SEMI3), vehicles={0: (10, 1), 1: (10, 3), 2: (1, 6)},
+                main={"semi_cab": (9, 3), "semi_trailer": (8, 3)})
+    s = enemy_die(s, "main_left")
+    assert s.roll is not None and (s.roll.seat, s.roll.damage) == (0, 2)
+    assert "the Shotgun fires at P1 (Han)'s vehicle" in [e.text for e in s.events]
+
+
+def test_the_shotgun_hits_the_vehicle_the_team_chooses_when_the_active_one_is_not_there() -> None:
+    """One vehicle hit (content 2, ``one_pv``: "otherwise the team chooses"): two other vehicles next to
+    the cab, the Active Player's far away: the Active Player chooses for the team (HH-X2, ``hit:<space>``),
+    and the chosen vehicle's owner defends against the 2 (the other is not hit)."""
+    s = arrange(new(3, **SEMI3), vehicles={0: (1, 6), 1: (10, 1), 2: (10, 3)},
+                main={"semi_cab": (9, 3), "semi_trailer": (8, 3)})
+    s = enemy_die(s, "main_left")
+    assert s.actor == 0 and s.legal_actions() == ["hit:c10l1", "hit:c10l3"] and s.roll is None
+    chosen = s.apply("hit:c10l3")
+    assert chosen.roll is not None and (chosen.roll.seat, chosen.roll.damage) == (2, 2)
+    other = s.apply("hit:c10l1")
+    assert other.roll is not None and (other.roll.seat, other.roll.damage) == (1, 2)
+
+
 def test_semi_roofs_are_separate_vehicles_for_pegs() -> None:
     """The Semi follows different rules (content 6.2): cab and trailer roofs each take pegs (at most one
     Enemy Peg each) and a Leap reaches either."""

@@ -2,7 +2,7 @@
 // Enemy and Player Pegs, Cargo and Ramsey; the Enemy-card row and the Stunt row; each seat's boards.
 // Reads only the seat's view (see slipstream/games/highway_heist, HeistState._view). Squares and
 // vehicles are clickable: a square carries the move to it (drive, to), a vehicle its first action and a
-// small badge for each other action on it (ram, force, leap, stunt, slam, peg, remove, ramsey).
+// small badge for each other action on it (ram, force, leap, stunt, slam, hit, peg, remove, ramsey).
 import { esc } from "/static/common.js";
 
 const CELL = 56;
@@ -10,8 +10,8 @@ const PAD = 26;
 const ENEMY = { "enemy-suv": "#c0392b", tank: "#556b2f", "semi-cab": "#7f8c8d", "semi-trailer": "#95a5a6", "shaw-car": "#2c3e50" };
 const LETTER = { "enemy-suv": "SUV", tank: "TANK", "semi-cab": "CAB", "semi-trailer": "TRAILER", "shaw-car": "SHAW", wreck: "WRECK", abandoned: "OLD" };
 const MOVE_VERBS = ["to", "drive"];
-const PIECE_VERBS = ["slam", "peg", "remove", "ramsey", "ram", "force", "leap", "stunt", "act"];
-const BADGE = { slam: "!", peg: "P", remove: "x", ramsey: "R", ram: "⚔", force: "F", leap: "L", stunt: "★", act: "A" };
+const PIECE_VERBS = ["slam", "hit", "peg", "remove", "ramsey", "ram", "force", "leap", "stunt", "act"];
+const BADGE = { slam: "!", hit: "!", peg: "P", remove: "x", ramsey: "R", ram: "⚔", force: "F", leap: "L", stunt: "★", act: "A" };
 
 function place(space) {
   const m = /^c(\d+)l(\d+)$/.exec(space || "");

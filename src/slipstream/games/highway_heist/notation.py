@@ -50,6 +50,7 @@ class Verb(enum.Enum):
     DIRECTION = "dir"
     PEG = "peg"
     SLAM = "slam"
+    HIT = "hit"
     REMOVE = "remove"
     RAMSEY = "ramsey"
     EFFORT = "effort"
@@ -62,7 +63,8 @@ class Verb(enum.Enum):
     FIRST = "first"
 
 
-SPACE_VERBS = (Verb.DRIVE, Verb.LEAP, Verb.RAM, Verb.FORCE, Verb.TO, Verb.PEG, Verb.SLAM, Verb.REMOVE, Verb.RAMSEY)
+SPACE_VERBS = (Verb.DRIVE, Verb.LEAP, Verb.RAM, Verb.FORCE, Verb.TO, Verb.PEG, Verb.SLAM, Verb.HIT, Verb.REMOVE,
+               Verb.RAMSEY)
 """The verbs whose action names a space."""
 
 WHEEL = (0, 0)
@@ -110,7 +112,7 @@ def parse(action: str) -> Action:
         seat, text = split_seat_action(text)
     word, _, rest = text.partition(":")
     verb = _BY_WORD[word]
-    if verb in (Verb.DRIVE, Verb.LEAP, Verb.RAM, Verb.FORCE, Verb.TO, Verb.PEG, Verb.SLAM, Verb.RAMSEY):
+    if verb in (Verb.DRIVE, Verb.LEAP, Verb.RAM, Verb.FORCE, Verb.TO, Verb.PEG, Verb.SLAM, Verb.HIT, Verb.RAMSEY):
         parsed = Action(verb, parse_space(rest), seat=seat)
     elif verb is Verb.REMOVE:
         parsed = Action(verb, NO_SPACE if rest == "none" else parse_space(rest), seat=seat)

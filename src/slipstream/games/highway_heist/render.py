@@ -137,7 +137,8 @@ _PLAIN = {
 }
 _AT = {Verb.DRIVE: "drive to", Verb.LEAP: "leap on top of the vehicle at", Verb.RAM: "Ram the Enemy SUV at",
        Verb.FORCE: "Force the vehicle at", Verb.TO: "move it to", Verb.PEG: "move your Player Peg to",
-       Verb.SLAM: "the SUV slams the vehicle at", Verb.REMOVE: "remove the Enemy Peg at",
+       Verb.SLAM: "the SUV slams the vehicle at", Verb.HIT: "the hit lands on the vehicle at",
+       Verb.REMOVE: "remove the Enemy Peg at",
        Verb.RAMSEY: "move Ramsey to the vehicle at"}
 
 

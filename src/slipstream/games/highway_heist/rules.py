@@ -124,6 +124,7 @@ class ChoiceKind(enum.IntEnum):
     FREE_LEAP = 8
     ENEMY_PEG = 9
     PEG_ORDER = 10
+    HIT = 11
 
 
 class Choice(NamedTuple):
@@ -785,15 +786,21 @@ def place_enemy_peg(s: HeistState, source: int, piece: int, rule: str, events: l
     events.append(Event("peg", f"an Enemy Peg moves onto the vehicle at {name(s, s.pieces[piece].space)}", rule))
 
 
-def favoured(s: HeistState, options: list[int]) -> int:
-    """Enemies favour the Active Player Vehicle, then any Player Vehicle, then Resolution Order (HH
-    decision where the team's choice would not matter to the rules)."""
+def hit_one(s: HeistState, options: list[int], amount: int) -> int:
+    """``damage: N, one_pv`` (content 2; the Semi's Shotgun): one vehicle of ``options`` takes ``amount``.
+    It is the Active Player Vehicle if that is among them, else the only one: queued, and returned. Else the
+    team chooses (HH-X2: the Active Player says which, ``hit:<space>``) and -1 is returned."""
     active_pv = s.pv[s.active] if s.active >= 0 else -1
     if active_pv in options:
-        return active_pv
-    pvs = [i for i in options if is_pv(s.pieces[i])]
-    pool = pvs or options
-    return min(pool, key=lambda i: s.pieces[i].space)
+        options = [active_pv]
+    if len(options) == 1:
+        push_front(s, Task(TaskKind.DAMAGE, amount, s.pieces[options[0]].owner))
+        return options[0]
+    chooser = s.active if s.active >= 0 else s.pieces[options[0]].owner
+    ask(s, Choice(ChoiceKind.HIT, chooser,
+                  tuple(sorted(notation.at(notation.Verb.HIT, *_cl(s, s.pieces[i].space)) for i in options)),
+                  amount))
+    return -1
 
 
 def move_ramsey(s: HeistState, origin: int, events: list[Event]) -> None:
@@ -1203,9 +1210,9 @@ def run_effect(s: HeistState, line: Line, seat: int, target: int, events: list[E
     elif verb in ("damage", "damage_one"):
         hit = select(s, words[0], seat, target)
         if verb == "damage_one" and hit:
-            favourite = favoured(s, hit)
-            hit = [favourite]
-        push_front(s, *(Task(TaskKind.DAMAGE, n, s.pieces[i].owner) for i in hit))
+            hit_one(s, hit, n)
+        else:
+            push_front(s, *(Task(TaskKind.DAMAGE, n, s.pieces[i].owner) for i in hit))
     elif verb == "shoot":
         shoot(s, n, words[0] == "east", events)
     elif verb == "missile":
@@ -1295,10 +1302,10 @@ def shotgun(s: HeistState, events: list[Event]) -> None:
     """Semi Heist (content 6.2): the Shotgun hits one Player Vehicle adjacent to the cab."""
     hit = select(s, "pv_adjacent:semi_cab", -1, -1)
     if hit:
-        victim = favoured(s, hit)
-        events.append(Event("shotgun", f"the Shotgun fires at {s.g.seat_name(s.pieces[victim].owner)}'s vehicle",
-                            "Semi Heist: Shotgun"))
-        push_front(s, Task(TaskKind.DAMAGE, s.g.content.model.knobs.shotgun_damage, s.pieces[victim].owner))
+        victim = hit_one(s, hit, s.g.content.model.knobs.shotgun_damage)
+        target = "one of the vehicles next to the cab: the team chooses which" if victim < 0 else \
+            f"{s.g.seat_name(s.pieces[victim].owner)}'s vehicle"
+        events.append(Event("shotgun", f"the Shotgun fires at {target}", "Semi Heist: Shotgun"))
 
 
 def missile(s: HeistState, reach: int, events: list[Event]) -> None:

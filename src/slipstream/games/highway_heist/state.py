@@ -673,6 +673,11 @@ class HeistState(State):
                                 "Roll the Enemy Die: Slam"))
             # as a slam with one target: Dom's Family First may take it first (HH-G6)
             self.queue = (Task(TaskKind.FAMILY_FIRST, choice.a, victim), *self.queue)
+        elif kind is ChoiceKind.HIT:
+            victim = self.pieces[taken[space]].owner
+            events.append(Event("hit", f"the team chooses {self.g.seat_name(victim)}'s vehicle to take the hit of "
+                                f"{choice.a}", "HH-X2"))
+            self.queue = (Task(TaskKind.DAMAGE, choice.a, victim), *self.queue)
         elif kind is ChoiceKind.REMOVE_PEG:
             if space >= 0:
                 piece = taken[space]

@@ -179,9 +179,6 @@ class RaceWriter:
 TABLE_COLUMNS = ("race", "seed", "seat", "bot", "label", "rank", "won", "lead_changes", "decisions")
 """The results table's columns every race has, first; its metrics (``m_``) and sweep options (``opt_``)
 follow."""
-SEAT_COLUMNS = 7
-"""The first ``SEAT_COLUMNS`` of ``TABLE_COLUMNS`` are written on each seat's row (the race, its seed and
-the seat's own values); every column after them holds the race's numbers, the same on each of its rows."""
 GROUP_ROWS = 4096
 """Rows of the results tables formatted at once while races arrive (and a parquet row group)."""
 
@@ -358,7 +355,7 @@ class ResultsWriter:
 
     def _write_ready(self) -> None:
         ready, self.ready, self.ready_rows = self.ready, [], 0
-        if not ready or not self.streaming:
+        if not ready:
             return
         if self.keys is None:
             self.keys = (tuple(ready[0]["metrics"]), tuple(ready[0].get("sweep", ())))

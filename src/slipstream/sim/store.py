@@ -347,11 +347,7 @@ class ResultsWriter:
             self.ready.append(race)
             self.ready_rows += len(race["bots"])
         if self.ready_rows >= GROUP_ROWS:
-            try:
-                self._write_ready()
-            except BaseException:  # a group half written (a full disk): the tables are written whole at the end
-                self._stop()
-                raise
+            self._write_ready()
 
     def _write_ready(self) -> None:
         ready, self.ready, self.ready_rows = self.ready, [], 0
@@ -408,10 +404,7 @@ class ResultsWriter:
                 race = self.waiting.pop(index, None)
                 if race is not None:
                     self.ready.append(race)
-            try:
-                self._write_ready()
-            except Exception:  # a group half written: the tables written whole say what is wrong, if anything
-                self._stop()
+            self._write_ready()
         for part in (self._csv, self._parquet):
             if part is not None:
                 part.close()

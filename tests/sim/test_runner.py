@@ -6,6 +6,7 @@ import gzip
 import itertools
 import json
 import os
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ import slipstream
 from slipstream import jsontext
 from slipstream.bots.registry import UnknownBotError
 from slipstream.engine.errors import OptionError, UnknownGameError
-from slipstream.sim import SimConfig, SimError, run, store, workers
+from slipstream.sim import SimConfig, SimError, run, runner, store, workers
 from slipstream.sim.race import RaceFailed, play_race, race_seed, to_line
 from slipstream.sim.runner import seating
 from tests import toygame
@@ -280,6 +281,20 @@ def test_ctrl_c_during_a_race_on_one_job_keeps_the_races_not_yet_handed_over(toy
     assert cut.interrupted and [race["index"] for race in cut.races] == list(range(7))
     assert [race["index"] for race in store.read_races(tmp_path / store.RACES_FILE)[0]] == list(range(7))
     assert len((tmp_path / "results.csv").read_text().splitlines()) == 1 + 3 * 7
+
+
+def test_ctrl_c_while_races_are_kept_waits_until_they_are_kept_whole() -> None:
+    """The runner keeps a bunch of races (records, memory, tables) inside ``interrupts_deferred``: a Ctrl-C
+    there lets the block finish, then raises as it would have; the handlers are put back."""
+    done = []
+    before = signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt), runner.interrupts_deferred():
+        signal.raise_signal(signal.SIGINT)
+        done.append("the rest of the block")
+    assert done == ["the rest of the block"] and signal.getsignal(signal.SIGINT) is before
+    with runner.interrupts_deferred():
+        done.append("no signal")
+    assert done[-1] == "no signal"
 
 
 def test_a_records_file_cut_short_is_repaired_on_resume(toy: str, tmp_path: Path) -> None:

@@ -10,7 +10,10 @@ every finished race is kept): running the same command again finishes the run.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -164,6 +167,32 @@ def check_run(config: SimConfig, jobs: int = 1, backend: str = "process") -> sli
     return validate(config)
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait until the block ends, then act as they would have (their handlers run, a
+    ``KeyboardInterrupt`` is raised): so a block runs whole. Python runs signal handlers in the main
+    thread, so there only; elsewhere the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+
+    def note(signum: int, _frame: object) -> None:
+        caught.append(signum)
+
+    previous = {stop: signal.signal(stop, note) for stop in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for stop, handler in previous.items():
+            signal.signal(stop, signal.SIG_DFL if handler is None else handler)  # None: set outside Python
+        if caught:
+            signal.raise_signal(caught[0])
+
+
 def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process",
         address: str | None = None, progress: Progress | None = None) -> RunOutcome:
     """Play the races of ``config`` still missing from ``out_dir``; see the module docstring.
@@ -192,15 +221,18 @@ def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process
     tables.add(races)
 
     def keep(finished: Bunch) -> None:
+        """Write the races and keep them, whole: Ctrl-C (or SIGTERM) waits until they are in the records,
+        in ``races`` and with the tables, so what the run file counts is what the records hold."""
         data, texts = finished
-        if isinstance(data, bytes):
-            writer.write_packed(data)
-        else:
-            for line in data:
-                writer.write_line(line)
-        compact = [decode(text) for text in texts]
-        races.extend(compact)
-        tables.add(compact)
+        with interrupts_deferred():
+            if isinstance(data, bytes):
+                writer.write_packed(data)
+            else:
+                for line in data:
+                    writer.write_line(line)
+            compact = [decode(text) for text in texts]
+            races.extend(compact)
+            tables.add(compact)
 
     try:
         try:

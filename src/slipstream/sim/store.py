@@ -347,7 +347,11 @@ class ResultsWriter:
             self.ready.append(race)
             self.ready_rows += len(race["bots"])
         if self.ready_rows >= GROUP_ROWS:
-            self._write_ready()
+            try:
+                self._write_ready()
+            except BaseException:  # a group half written (a full disk): the tables are written whole at the end
+                self._stop()
+                raise
 
     def _write_ready(self) -> None:
         ready, self.ready, self.ready_rows = self.ready, [], 0
@@ -404,7 +408,10 @@ class ResultsWriter:
                 race = self.waiting.pop(index, None)
                 if race is not None:
                     self.ready.append(race)
-            self._write_ready()
+            try:
+                self._write_ready()
+            except Exception:  # a group half written: the tables written whole say what is wrong, if anything
+                self._stop()
         for part in (self._csv, self._parquet):
             if part is not None:
                 part.close()

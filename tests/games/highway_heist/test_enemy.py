@@ -247,6 +247,24 @@ def test_main_enemy_moves_then_enemy_card() -> None:
     assert piece_at(s, 9, 2).kind == rules.TANK and s.stage is Stage.ENEMY_CARD
 
 
+def test_player_pegs_example_either_player_vehicle_but_the_enemy_peg_only_to_the_exotic() -> None:
+    """Core Concepts, Player Pegs and Enemy Pegs, EXAMPLE: the Enemy SUV under Player 1's peg and an Enemy
+    Peg is destroyed (here a Wreck's path at End of Round, between turns, so no Active Player Vehicle is
+    favoured). Player 1's peg can move to either Player Vehicle; the Enemy Peg only to the Exotic
+    Supercar, because there is already an Enemy Peg on the Street Racer (HH-A6: the Street Drifter)."""
+    s = arrange(new(**DOM_DRIFTER), vehicles={0: (5, 2), 1: (5, 4)}, suvs=[(5, 3)], wrecks=[(7, 3)],
+                pegs=[(5, 3), (5, 2)], on_top={0: (5, 3)}, main={"tank": (12, 1)})
+    supply = s.enemy_pegs_in_supply()
+    s = end_round(s)                          # P1's unmanned Drifter drifts to (4,2) first, still adjacent
+    assert sp(5, 3) not in rules.occupancy(s) and piece_at(s, 4, 2).owner == 0
+    assert s.stage is Stage.CHOICE and s.actor == 0 and s.legal_actions() == ["peg:c4l2", "peg:c5l4"]
+    for choice, where in (("peg:c4l2", (4, 2)), ("peg:c5l4", (5, 4))):
+        after = s.apply(choice)
+        assert after.peg_on[0] == index_at(after, *where)
+        assert piece_at(after, 5, 4).enemy_peg and piece_at(after, 4, 2).enemy_peg      # one each
+        assert after.enemy_pegs_in_supply() == supply                                  # none returned
+
+
 # --- HH-X7: a Player Peg with no vehicle to go to --------------------------------------------------
 
 

@@ -1,5 +1,5 @@
-"""Every code block of README.md, docs/simulate.md and docs/web.md runs (docs/adding-a-game.md has its own
-test; docs/interop.md is another engineer's).
+"""Every code block of README.md, docs/simulate.md, docs/web.md and docs/rules/highway-heist.md runs
+(docs/adding-a-game.md has its own test; docs/interop.md is another engineer's).
 
 Python blocks are executed. Command blocks run each command through the real ``slipstream`` command, in
 one scratch directory per block (so ``--save race.json`` then ``--resume race.json`` follow each other),
@@ -37,7 +37,7 @@ import slipstream
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = Path(slipstream.__file__).resolve().parents[1]
-PAGES = ["README.md", "docs/simulate.md", "docs/web.md"]
+PAGES = ["README.md", "docs/simulate.md", "docs/web.md", "docs/rules/highway-heist.md"]
 FENCE = re.compile(r"^```([a-z]*)\n(.*?)^```", re.DOTALL | re.MULTILINE)
 PLACEHOLDERS = {"GAME": "scrap-racer", "N": "2", "S": "1", "P": "2", "DIR": "out/synopsis",
                 "RAY_ADDRESS": "127.0.0.1:1"}

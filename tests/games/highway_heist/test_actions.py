@@ -146,29 +146,46 @@ def test_american_muscle_rams_with_one_success_less() -> None:
 
 
 def test_force_example_one_stay_to_ram_next() -> None:
-    """Force, EXAMPLE #1: move Enemy SUV C two spaces to end directly in front of the Tank; the player
-    stays put to Ram it with the next action."""
-    s = arrange(new(**BRIAN_EXOTIC), vehicles={0: (7, 5), 1: (1, 1)}, suvs=[(8, 5)], main={"tank": (9, 3)})
-    s = roll(s.apply("force:c8l5"), 3)
+    """Force, EXAMPLE #1: Player 1 Forces Enemy SUV C two spaces so it ends directly in front of the Tank,
+    and chooses not to move the Street Drifter into the vacated space so they can attempt to Ram SUV C
+    with their next action: from the vacated space SUV C would be out of reach; staying, the Ram is
+    there, and it succeeds."""
+    s = arrange(new(**HAN_DRIFTER), vehicles={0: (11, 4), 1: (1, 1)}, suvs=[(11, 5)], main={"tank": (9, 3)})
+    s = roll(s.apply("force:c11l5"), 3)
     assert s.stage is Stage.CHOICE
-    assert "to:c10l3" in s.legal_actions() and "to:c11l5" not in s.legal_actions()  # up to two spaces
-    s = s.apply("to:c10l3")
+    assert "to:c10l3" in s.legal_actions() and "to:c9l5" in s.legal_actions()   # up to two spaces ...
+    assert "to:c8l5" not in s.legal_actions()                                    # ... never three
+    s = s.apply("to:c10l3")                   # directly in front of (East of) the Tank
     assert s.legal_actions() == ["follow", "stay"]
+    followed = s.apply("follow")
+    assert piece_at(followed, 11, 5).owner == 0 and "ram:c10l3" not in followed.legal_actions()
     s = s.apply("stay")
-    assert piece_at(s, 10, 3).kind == SUV and piece_at(s, 7, 5).owner == 0
-    assert s.stage is Stage.ACTION and s.actions_left == 1
+    assert piece_at(s, 10, 3).kind == SUV and piece_at(s, 11, 4).owner == 0
+    assert s.stage is Stage.ACTION and s.actions_left == 1 and "ram:c10l3" in s.legal_actions()
+    s = roll(s.apply("ram:c10l3"), 3)
+    assert piece_at(s, 10, 3).kind == WRECK and piece_at(s, 9, 3).kind == rules.TANK
 
 
 def test_force_example_two_push_a_team_mate_and_follow() -> None:
-    """Force, EXAMPLE #2: move the Exotic Supercar two spaces; the Street Drifter follows into the
-    vacated space. FAQ: pegs on a Forced vehicle stay on top of it."""
-    s = arrange(new(characters="dom,brian", vehicles="street-drifter,exotic-supercar"),
-                vehicles={0: (4, 3), 1: (5, 3)}, suvs=[(6, 5)], pegs=[(5, 3)], main={"tank": (12, 1)})
+    """Force, EXAMPLE #2: Player 1 Forces the Exotic Supercar two spaces so it ends in front of Enemy SUV
+    A, for Player 2 to Ram that SUV at the start of their turn, and moves the Street Drifter into the
+    vacated space to attempt to Ram Enemy SUV B with the next action (B is out of reach from where the
+    Drifter was). Both Rams follow, as the example says."""
+    s = arrange(new(characters="han,brian", vehicles="street-drifter,exotic-supercar"),
+                vehicles={0: (4, 3), 1: (5, 3)}, suvs=[(5, 5), (6, 2)], main={"tank": (12, 1)})
+    assert "ram:c6l2" not in s.legal_actions()          # SUV B: two spaces from the Drifter
     s = roll(s.apply("force:c5l3"), 3)
-    s = s.apply("to:c5l5")
+    s = s.apply("to:c6l5")                              # two spaces: directly in front of (East of) SUV A
+    assert s.legal_actions() == ["follow", "stay"]
     s = s.apply("follow")
-    assert piece_at(s, 5, 5).owner == 1 and piece_at(s, 5, 5).enemy_peg
-    assert piece_at(s, 5, 3).owner == 0
+    assert piece_at(s, 6, 5).owner == 1 and piece_at(s, 5, 3).owner == 0
+    assert "ram:c6l2" in s.legal_actions() and "ram:c5l5" not in s.legal_actions()
+    s = roll(s.apply("ram:c6l2"), 3)                    # Player 1 Rams SUV B
+    assert piece_at(s, 6, 2).kind == WRECK
+    s = enemy_die(s, "peg").apply("1:play")             # no Enemy Peg: nothing happens; Player 2's turn
+    assert "ram:c5l5" in s.legal_actions()
+    s = roll(s.apply("ram:c5l5"), 3)                    # Player 2 Rams SUV A
+    assert piece_at(s, 5, 5).kind == WRECK
 
 
 def test_force_cannot_move_a_wreck() -> None:

@@ -8,7 +8,7 @@ from slipstream.games.highway_heist.content import EFFECT_FORMS, parse_line
 from slipstream.games.highway_heist.rules import SUV, WRECK
 from slipstream.games.highway_heist.state import Stage
 
-from .helpers import arrange, enemy_die, index_at, new, no_assist, piece_at, roll, sp
+from .helpers import arrange, end_round, enemy_die, index_at, new, no_assist, piece_at, roll, sp
 
 DOM_DRIFTER = {"characters": "dom,brian", "vehicles": "street-drifter,exotic-supercar"}
 
@@ -245,3 +245,79 @@ def test_main_enemy_moves_then_enemy_card() -> None:
     s = arrange(new(**DOM_DRIFTER), vehicles={0: (3, 3), 1: (3, 5)}, main={"tank": (9, 3)})
     s = enemy_die(s, "main_left")
     assert piece_at(s, 9, 2).kind == rules.TANK and s.stage is Stage.ENEMY_CARD
+
+
+def test_player_pegs_example_either_player_vehicle_but_the_enemy_peg_only_to_the_exotic() -> None:
+    """Core Concepts, Player Pegs and Enemy Pegs, EXAMPLE: the Enemy SUV under Player 1's peg and an Enemy
+    Peg is destroyed (here a Wreck's path at End of Round, between turns, so no Active Player Vehicle is
+    favoured). Player 1's peg can move to either Player Vehicle; the Enemy Peg only to the Exotic
+    Supercar, because there is already an Enemy Peg on the Street Racer (HH-A6: the Street Drifter)."""
+    s = arrange(new(**DOM_DRIFTER), vehicles={0: (5, 2), 1: (5, 4)}, suvs=[(5, 3)], wrecks=[(7, 3)],
+                pegs=[(5, 3), (5, 2)], on_top={0: (5, 3)}, main={"tank": (12, 1)})
+    supply = s.enemy_pegs_in_supply()
+    s = end_round(s)                          # P1's unmanned Drifter drifts to (4,2) first, still adjacent
+    assert sp(5, 3) not in rules.occupancy(s) and piece_at(s, 4, 2).owner == 0
+    assert s.stage is Stage.CHOICE and s.actor == 0 and s.legal_actions() == ["peg:c4l2", "peg:c5l4"]
+    for choice, where in (("peg:c4l2", (4, 2)), ("peg:c5l4", (5, 4))):
+        after = s.apply(choice)
+        assert after.peg_on[0] == index_at(after, *where)
+        assert piece_at(after, 5, 4).enemy_peg and piece_at(after, 4, 2).enemy_peg      # one each
+        assert after.enemy_pegs_in_supply() == supply                                  # none returned
+
+
+# --- HH-X7: a Player Peg with no vehicle to go to --------------------------------------------------
+
+
+def _next_round(s):  # type: ignore[no-untyped-def]
+    """End of Round from here, the next Stunt card drawn: the team chooses who plays in the new round."""
+    s = end_round(s)
+    while s.stage is Stage.STUNT_CARD:
+        s = s.apply(s.legal_actions()[0])
+    assert s.stage is Stage.CHOOSE_TURN
+    return s
+
+
+def test_a_driver_with_no_free_slot_anywhere_waits_off_the_road_until_their_turn() -> None:
+    """Wrecks, Destroyed Player Vehicles and HH-X7: a Wreck's path removes P1's manned Street Drifter; the
+    only other vehicle, P2's Exotic Supercar, has both slots taken (P2 and an Enemy Peg: Core Concepts, a
+    roof holds two pegs and never the road). No player is eliminated (Damage and Defense): P1 waits off
+    the road, and at the start of their next turn the peg goes on top of the nearest vehicle with an
+    available slot from the space it left; with none, the turn goes on without it."""
+    s = arrange(new(**DOM_DRIFTER), vehicles={0: (5, 3), 1: (10, 1)}, wrecks=[(8, 3)], pegs=[(10, 1)],
+                on_top={1: (10, 1)}, main={"tank": None})
+    s = _next_round(s)
+    assert s.pv[0] == -1 and s.peg_on[0] == rules.NOWHERE and s.stranded[0] == sp(5, 3)
+    assert s.view(0)["seats"][0]["peg"] is None
+    waiting = s.apply("0:play")
+    assert waiting.peg_on[0] == rules.NOWHERE and waiting.stage is Stage.ACTION
+    assert any(e.rule == "HH-X7" for e in waiting.events)
+    assert not [a for a in waiting.legal_actions() if a.startswith(("leap", "hijack", "brawl"))]
+    assert {"end-turn", "take-boost"} <= set(waiting.legal_actions())
+    # two Enemy SUVs arrive, both two spaces from where the Drifter was: the player picks one
+    s = arrange(s, suvs=[(7, 4), (3, 3)], strip=False)
+    s = s.apply("0:play")
+    assert s.stage is Stage.CHOICE and s.actor == 0 and s.legal_actions() == ["peg:c3l3", "peg:c7l4"]
+    s = s.apply("peg:c7l4")
+    assert s.peg_on[0] == index_at(s, 7, 4) and s.stranded[0] == rules.OFF
+    assert s.stage is Stage.ACTION and s.actions_left == 2 and "hijack" in s.legal_actions()
+
+
+def test_a_brawled_peg_with_nowhere_to_go_comes_back_at_the_next_turn_never_onto_the_same_vehicle() -> None:
+    """Roll the Enemy Die, Enemy Peg, Brawl, and HH-X7: the Tank's Enemy Peg Brawls P1 off the Tank; the
+    only other vehicle, P1's own Street Drifter, is full (P2, who has no vehicle, and an Enemy Peg), and a
+    Brawled peg never lands back on the vehicle it leaves: P1 is stranded. P2 Brawls the Drifter's Enemy
+    Peg off in their turn; at P1's next turn the peg goes on top of the Drifter, not back onto the Tank
+    (the nearer, with a free slot too), and P1 may Leap back behind the wheel."""
+    s = arrange(new(**DOM_DRIFTER), vehicles={0: (5, 3), 1: (1, 6)}, pegs=[(5, 3), (7, 3)],
+                on_top={0: (7, 3), 1: (5, 3)}, main={"tank": (7, 3)}).copy()
+    exotic = s.pv[1]
+    s.pieces = tuple(p._replace(kind=WRECK, space=rules.OFF) if i == exotic else p for i, p in enumerate(s.pieces))
+    s.pv, s.board = (s.pv[0], -1), (s.board[0], -1)
+    s = roll(enemy_die(s, "peg"), 1)          # the Drifter's Enemy Peg deals 2 (1 blocked), then the Brawl
+    assert s.damage[0] == 1 and s.peg_on[0] == rules.NOWHERE and s.stranded[0] == sp(7, 3)
+    assert piece_at(s, 7, 3).enemy_peg and rules.pegs_on(s, index_at(s, 7, 3)) == 0
+    s = roll(s.apply("1:play").apply("brawl"), 2)
+    assert not piece_at(s, 5, 3).enemy_peg and s.peg_on[0] == rules.NOWHERE
+    s = _next_round(s).apply("0:play")        # the unmanned Drifter has drifted to (4,3)
+    assert s.peg_on[0] == index_at(s, 4, 3) == s.pv[0] and not rules.manned(s, 0)
+    assert "leap:wheel" in s.legal_actions()

@@ -24,12 +24,23 @@ def test_each_action_is_completed_before_the_next() -> None:
 
 
 def test_no_hijacking_or_driving_a_team_mates_vehicle() -> None:
-    """FAQ Player Actions 2: you cannot Hijack or get behind the wheel of a team member's vehicle."""
+    """FAQ Player Actions 2: you cannot Hijack or get behind the wheel of a team member's vehicle. Dom,
+    whose own vehicle is gone, stands on top of Brian's Exotic Supercar: no Hijack, and no wheel to Leap
+    behind (``leap:wheel`` is only ever your own vehicle's); with his own Street Drifter within reach
+    (Athletics 1), the same Leap takes him behind his own wheel, and Brian's stays Brian's."""
     s = arrange(new(**DOM_DRIFTER), vehicles={0: (3, 3), 1: (4, 3)}, on_top={0: (4, 3)}, main={"tank": (12, 1)})
     legal = s.legal_actions()
     assert "hijack" not in legal
-    s = arrange(new(**DOM_DRIFTER), vehicles={0: (8, 3), 1: (4, 3)}, on_top={0: (4, 3)}, main={"tank": (12, 1)})
-    assert "leap:wheel" not in s.legal_actions()      # the wheel is only your own vehicle's
+    assert "leap:wheel" in legal                      # his own Drifter, one space away
+    back = s.apply("leap:wheel")
+    assert rules.manned(back, 0) and back.pv == s.pv and piece_at(back, 4, 3).owner == 1
+    s = s.copy()
+    drifter = s.pv[0]
+    s.pieces = tuple(p._replace(kind=rules.WRECK, space=rules.OFF) if i == drifter else p
+                     for i, p in enumerate(s.pieces))
+    s.pv, s.board = (-1, s.pv[1]), (-1, s.board[1])
+    legal = s.legal_actions()
+    assert "leap:wheel" not in legal and "hijack" not in legal   # on a Player Vehicle, but not his
 
 
 def test_a_peg_moved_by_an_effect_lands_on_top_never_behind_the_wheel() -> None:
@@ -59,18 +70,23 @@ def test_enemy_card_never_stacks_enemy_pegs() -> None:
 
 
 def test_player_peg_moves_first_and_can_leave_the_enemy_peg_nowhere() -> None:
-    """FAQ Enemy Effects 3: when a Player Peg and an Enemy Peg must both move, the team decides the order
-    (HH decision: the Player Pegs move first, the team's better choice, and a peg's owner picks among
-    equally near vehicles); then the Enemy Peg moves, to the Active Player Vehicle here."""
-    s = arrange(new(**DOM_DRIFTER), vehicles={0: (4, 3), 1: (1, 6)}, suvs=[(5, 3), (6, 3)], pegs=[(5, 3), (6, 3)],
-                on_top={1: (5, 3)}, main={"tank": (12, 1)})
+    """FAQ Enemy Effects 3: an Enemy SUV carrying both P2's peg and an Enemy Peg is destroyed (a Wreck's
+    path at End of Round); the team decides which peg moves first (HH-X3, HH-R2: between turns the first
+    seat asks for the team). The only vehicle next to it, an Enemy SUV with P1 on top, has one slot left:
+    moving P2's peg first takes it, and the Enemy Peg, with no adjacent vehicle to go to, returns to the
+    supply (Wrecks). Moving the Enemy Peg first would take that slot instead."""
+    s = arrange(new(**DOM_DRIFTER), vehicles={0: (10, 6), 1: (10, 1)}, suvs=[(5, 3), (6, 4)],
+                wrecks=[(7, 3)], pegs=[(5, 3)], on_top={0: (6, 4), 1: (5, 3)}, main={"tank": None})
     supply = s.enemy_pegs_in_supply()
-    s = roll(s.apply("ram:c5l3"), 3)
-    assert s.stage is Stage.CHOICE and s.legal_actions() == ["peg:c4l3", "peg:c6l3"]
-    s = s.apply("peg:c6l3")
-    assert s.peg_on[1] == index_at(s, 6, 3)
-    assert piece_at(s, 4, 3).enemy_peg            # the Active Player Vehicle takes it
-    assert s.enemy_pegs_in_supply() == supply
+    s = end_round(s)
+    assert s.stage is Stage.CHOICE and s.actor == 0 and s.legal_actions() == ["first:1", "first:enemy"]
+    stranded = s.apply("first:1")
+    assert stranded.peg_on[1] == index_at(stranded, 6, 4) and not piece_at(stranded, 6, 4).enemy_peg
+    assert stranded.enemy_pegs_in_supply() == supply + 1
+    saved = s.apply("first:enemy")
+    assert piece_at(saved, 6, 4).enemy_peg and saved.enemy_pegs_in_supply() == supply
+    assert saved.actor == 1 and saved.legal_actions() == ["peg:c10l1", "peg:c10l6"]   # the slot is taken:
+    assert saved.apply("peg:c10l1").peg_on[1] == saved.pv[1]                          # P2 goes further
 
 
 def test_no_assist_after_the_roll_and_no_boosting_a_team_mates_roll() -> None:
@@ -94,6 +110,19 @@ def test_two_team_mates_may_each_assist_up_to_five_dice() -> None:
     assert s.roll is not None and s.roll.dice == 1 and "0:assist" not in s.legal_actions()
     s = s.apply("1:assist").apply("2:assist")
     assert s.roll is not None and s.roll.dice == 5 and s.stage is Stage.ROLL
+
+
+def test_assisted_then_still_boost() -> None:
+    """FAQ Boosting/Assisting 5: a team member Assists (two more dice before the roll), and after the roll
+    the roller may still Boost it: the Boost turns the Assisted roll's boost faces into successes."""
+    s = arrange(new(characters="han,dom", vehicles="street-drifter,exotic-supercar"),
+                vehicles={0: (3, 3), 1: (9, 6)}, suvs=[(4, 3)], main={"tank": (12, 1)})
+    s = s.apply("ram:c4l3").apply("1:assist")
+    assert s.roll is not None and s.roll.dice == 5 and s.boost == (2, 1) and s.stage is Stage.ROLL
+    s = s.apply("effort:2s2b1x")
+    assert s.stage is Stage.BOOST and s.actor == 0 and s.legal_actions() == ["boost", "keep"]
+    s = s.apply("boost")
+    assert piece_at(s, 4, 3).kind == rules.WRECK and s.boost == (1, 1)
 
 
 def test_boosting_takes_no_action() -> None:

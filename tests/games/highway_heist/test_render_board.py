@@ -66,16 +66,51 @@ def test_hints_give_each_roll_with_boost_and_each_assist() -> None:
     s = arrange(new(**HAN_DRIFTER), vehicles={0: (2, 3), 1: (1, 6)}, suvs=[(3, 3)])
     lines = hints(s, 0)
     ram = next(line for line in lines if line.startswith("Ram the Enemy SUV at c3l3"))
-    assert ram == ("Ram the Enemy SUV at c3l3 (Speed 4 dice, needs 3): 4 dice 31% (Boost 59%); "
-                   "+1 Assist (5 dice) 50% (Boost 79%)")
+    assert ram == ("Ram the Enemy SUV at c3l3 (Speed 4 dice, needs 3): 4 dice 31% (Boosted 59%); "
+                   "+1 Assist (5 dice) 50% (Boosted 79%)")
     shake_free = [line for line in lines if line.startswith("Shake")]
     assert not shake_free, "no Enemy Peg on the vehicle: no Shake to offer"
 
 
 def test_hints_in_the_assist_window_show_what_an_assist_adds() -> None:
+    """Assist (Team Member): the roll's chance plain and Boosted (labelled: the roller's own token after
+    the roll), then with one of the helper's tokens (two dice; a second would add none above five); the
+    roller sees the first line only."""
     s = arrange(new(**HAN_DRIFTER), vehicles={0: (2, 3), 1: (1, 6)}, suvs=[(3, 3)]).apply("ram:c3l3")
     assert s.stage is Stage.ASSIST
-    assert hints(s, 1)[0] == "P1 rolls 4 dice for ram:c3l3, needing 3: 59%; with your Assist (5 dice) 79%"
+    assert hints(s, 1) == ["P1 rolls 4 dice for ram:c3l3, needing 3: 31% (Boosted 59%)",
+                           "  with 1 of your tokens (5 dice): 50% (Boosted 79%)"]
+    assert hints(s, 0) == ["P1 rolls 4 dice for ram:c3l3, needing 3: 31% (Boosted 59%)"]
+    poor = s.copy()
+    poor.boost = (0, 2)                       # the roller has no token: no Boosted chance to show
+    assert hints(poor, 1)[0] == "P1 rolls 4 dice for ram:c3l3, needing 3: 31%"
+
+
+def test_hints_in_the_assist_window_show_one_and_two_tokens() -> None:
+    """Assist: Dom on foot rolls 1 die for a Brawl needing 2; Brian's two tokens would make it 3 dice,
+    then 5 (never more)."""
+    s = arrange(new(characters="dom,brian", vehicles="street-drifter,exotic-supercar"),
+                vehicles={0: (4, 3), 1: (9, 6)}, suvs=[(5, 3)], pegs=[(5, 3)], on_top={0: (5, 3)},
+                main={"tank": (12, 1)}).apply("brawl")
+    assert hints(s, 1) == ["P1 rolls 1 die for brawl, needing 2: 0% (Boosted 0%)",
+                           "  with 1 of your tokens (3 dice): 50% (Boosted 74%)",
+                           "  with 2 of your tokens (5 dice): 81% (Boosted 95%)"]
+
+
+def test_defense_hints_count_the_exotic_supercars_success() -> None:
+    """Damage and Defense with HH-A10: the Exotic Supercar's Thoroughbred success counts on Defense rolls
+    too, so with 2 dice + 1 success against a slam of 3, blocking 1 is sure; plain and Boosted, then with
+    one and two of the helper's tokens."""
+    s = arrange(new(characters="dom,brian", vehicles="street-drifter,exotic-supercar"),
+                vehicles={0: (1, 1), 1: (6, 3)}, suvs=[(7, 3)], main={"tank": (12, 6)})
+    s = s.apply("end-turn").apply("enemy-die:suv")
+    assert s.stage is Stage.ASSIST and s.roll is not None and s.roll.seat == 1
+    assert hints(s, 0) == [
+        "P2 defends against 3 damage: 2 dice + 1 success (Exotic Supercar)",
+        "  chance to block 1+ / 2+ / 3+: 100% / 75% / 25% (Boosted 100% / 89% / 44%)",
+        "  with 1 of your tokens (4 dice): 100% / 94% / 69% (Boosted 100% / 99% / 89%)",
+        "  with 2 of your tokens (5 dice): 100% / 97% / 81% (Boosted 100% / 100% / 95%)"]
+    assert all(len(line) <= 80 for line in hints(s, 0))   # an 80-column terminal
 
 
 def test_hints_without_a_roll_say_so() -> None:

@@ -48,10 +48,11 @@ def test_tank_damage_five_wins_at_once() -> None:
 
 
 def test_force_and_ram_loop_of_force_example_one() -> None:
-    """Force, EXAMPLE #1 carried on: Force an SUV directly in front of the Tank, Ram it, and the Wreck
-    drifts into the Tank at End of Round."""
-    s = arrange(new(**DOM_DRIFTER), vehicles={0: (9, 5), 1: (1, 1)}, suvs=[(10, 4)], main={"tank": (9, 3)})
-    s = roll(s.apply("force:c10l4"), 3).apply("to:c10l3").apply("follow")
+    """Force, EXAMPLE #1 carried on (Tank Assault's loop): Force Enemy SUV C two spaces to end directly in
+    front of the Tank, stay (not follow into the vacated space) so as to Ram it with the next action,
+    Ram it, and at End of Round the Wreck moves West into the Tank: Tank Damage 1."""
+    s = arrange(new(**DOM_DRIFTER), vehicles={0: (11, 4), 1: (1, 1)}, suvs=[(11, 5)], main={"tank": (9, 3)})
+    s = roll(s.apply("force:c11l5"), 3).apply("to:c10l3").apply("stay")
     s = roll(s.apply("ram:c10l3"), 4)
     assert piece_at(s, 10, 3).kind == WRECK
     s = end_round(s)

@@ -134,7 +134,7 @@ function seatCards(view, ctx) {
     const me = s.seat === ctx.seat ? " me" : "";
     const r = s.ratings || {};
     const strength = s.vehicle ? `strength ${s.strength - s.damage}/${s.strength}` : "no vehicle";
-    const peg = s.peg === "wheel" ? "behind the wheel" : s.peg ? `on top of ${s.peg}` : "–";
+    const peg = s.peg === "wheel" ? "behind the wheel" : s.peg ? `on top of ${s.peg}` : "off the road";
     const state = s.exhausted ? "exhausted" : view.active === s.seat ? "playing" : "ready";
     return `<div class="racer-card${me}"><div><span class="swatch" style="background:${colour}"></span>
       <b>${esc(ctx.names[s.seat] || `P${s.seat + 1}`)}</b> <span class="muted">${esc(s.character)} (${esc(s.power)})</span> · ${esc(state)}</div>

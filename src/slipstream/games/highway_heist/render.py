@@ -70,7 +70,7 @@ def _seat_lines(seat: dict[str, Any], active: int | None) -> list[str]:
                    f"{seat['strength'] - seat['damage']}/{seat['strength']}")
     else:
         vehicle = "no vehicle"
-    peg = {"wheel": "behind the wheel", None: "nowhere"}.get(seat["peg"], f"on top of {seat['peg']}")
+    peg = {"wheel": "behind the wheel", None: "off the road (HH-X7)"}.get(seat["peg"], f"on top of {seat['peg']}")
     return [f"P{seat['seat'] + 1} {seat['character']}, {vehicle}, {state}",
             f"   {peg}; Speed {r['speed']} Control {r['control']} Athletics {r['athletics']} "
             f"Defense {r['defense']}; Boost {seat['boost']}/{seat['boost_cap']}"]
@@ -182,18 +182,67 @@ def describe_action(action: str) -> str:
 
 def _odds(faces: tuple[int, int, int], dice: int, need: int, bonus: int, cap: int, tokens: bool,
           helpers: int) -> str:
-    """``50% (Boost 74%); +1 Assist 79% (89%); ...``: the chance with the dice now, then with each
-    possible Assist (two dice per token, at most ``cap`` dice), each with the roller's own Boost."""
+    """``4 dice 31% (Boosted 59%); +1 Assist (5 dice) 50% (Boosted 79%)``: the chance with the dice now,
+    then with each possible Assist (two dice per token, at most ``cap`` dice); Boosted: the roller's own
+    Boost token spent after the roll."""
     parts = []
     for assists in range(helpers + 1):
         n = min(dice + 2 * assists, cap)
         if assists and n == min(dice + 2 * (assists - 1), cap):
             break
-        plain = rules.success_chance(faces, n, need, bonus=bonus)
-        boosted = rules.success_chance(faces, n, need, boost=True, bonus=bonus)
         label = f"{n} dice" if not assists else f"+{assists} Assist ({n} dice)"
-        parts.append(f"{label} {plain:.0%}" + (f" (Boost {boosted:.0%})" if tokens else ""))
+        parts.append(f"{label} {_chance(faces, n, need, bonus, tokens)}")
     return "; ".join(parts)
+
+
+def _chance(faces: tuple[int, int, int], dice: int, need: int, bonus: int, tokens: bool) -> str:
+    """``31% (Boosted 59%)``: plain, then with the roller's Boost (only if they hold a token)."""
+    plain = rules.success_chance(faces, dice, need, bonus=bonus)
+    if not tokens:
+        return f"{plain:.0%}"
+    return f"{plain:.0%} (Boosted {rules.success_chance(faces, dice, need, boost=True, bonus=bonus):.0%})"
+
+
+def _blocks(faces: tuple[int, int, int], dice: int, damage: int, bonus: int, tokens: bool) -> str:
+    """``100% / 75% / 25% (Boosted 100% / 89% / 44%)``: the chance to block at least 1, 2, ... of the
+    damage (one point per success, the Exotic Supercar's bonus counted), plain, then Boosted."""
+    def row(boost: bool) -> str:
+        return " / ".join(f"{rules.success_chance(faces, dice, k, boost=boost, bonus=bonus):.0%}"
+                          for k in range(1, damage + 1))
+    return row(False) + (f" (Boosted {row(True)})" if tokens else "")
+
+
+def _dice(n: int) -> str:
+    return f"{n} die" if n == 1 else f"{n} dice"
+
+
+def _assist_window(s: Any, seat: int) -> list[str]:
+    """Assist (Team Member), for every seat: the roll's chance now, plain and Boosted (the roller's own
+    token, after the roll); for a seat still deciding, with one and with two of its tokens (two dice
+    each, never above five). Defense rolls: the chance to block 1, 2, ... points of the damage."""
+    roll = s.roll
+    faces = metrics.effort_faces(s)
+    cap = s.g.max_dice
+    bonus = rules.roll_bonus(s, roll.seat)
+    tokens = s.boost[roll.seat] > 0
+    extra = f" + {bonus} success ({s.g.boards[s.board[roll.seat]].name})" if bonus else ""
+    options = [(0, roll.dice)]
+    if seat != roll.seat and seat in s.waiting:
+        for spent in (1, 2)[:min(s.boost[seat], 2)]:
+            n = min(roll.dice + 2 * spent, cap)
+            if n > options[-1][1]:
+                options.append((spent, n))
+    if roll.kind is RollKind.ACTION:
+        odds = [_chance(faces, n, roll.need, bonus, tokens) for _, n in options]
+        lines = [f"P{roll.seat + 1} rolls {_dice(roll.dice)}{extra} for {roll.action}, needing {roll.need}: "
+                 + odds[0]]
+    else:
+        odds = [_blocks(faces, n, roll.damage, bonus, tokens) for _, n in options]
+        lines = [f"P{roll.seat + 1} defends against {roll.damage} damage: {_dice(roll.dice)}{extra}",
+                 f"  chance to block {' / '.join(f'{k}+' for k in range(1, roll.damage + 1))}: {odds[0]}"]
+    for (spent, n), chance in zip(options[1:], odds[1:], strict=True):
+        lines.append(f"  with {spent} of your tokens ({_dice(n)}): {chance}")
+    return lines
 
 
 def _helper_tokens(s: Any, seat: int) -> int:
@@ -201,9 +250,10 @@ def _helper_tokens(s: Any, seat: int) -> int:
 
 
 def hints(state: State, seat: int) -> list[str]:
-    """For ``seat`` now: the chance of every Skill Roll it may attempt (with its Boost, and with each
-    possible Assist from the team's tokens); in an Assist window, what an Assist adds; in a Defense
-    roll, the damage it may block; and the Enemy cards about to activate."""
+    """For ``seat`` now: the chance of every Skill Roll it may attempt (plain and with its own Boost, and
+    with each possible Assist from the team's tokens); in an Assist window, the roll's chance and what
+    one or two of the seat's tokens would add (in a Defense roll, per point of damage blocked); and the
+    Enemy cards about to activate."""
     from .state import HeistState, Stage
 
     if not isinstance(state, HeistState):
@@ -227,22 +277,7 @@ def hints(state: State, seat: int) -> list[str]:
         if not out:
             out.append("no Skill Roll is open to you now: Drive, Leap, take a Boost token or end the turn")
     elif s.roll is not None and s.stage in (Stage.ASSIST, Stage.ROLL):
-        roll = s.roll
-        bonus = rules.roll_bonus(s, roll.seat)
-        token = s.boost[roll.seat] > 0
-        more = min(roll.dice + 2, g.max_dice)
-        if roll.kind is RollKind.ACTION:
-            now = rules.success_chance(faces, roll.dice, roll.need, boost=token, bonus=bonus)
-            then = rules.success_chance(faces, more, roll.need, boost=token, bonus=bonus)
-            out.append(f"P{roll.seat + 1} rolls {roll.dice} dice for {roll.action}, needing {roll.need}: "
-                       f"{now:.0%}" + (f"; with your Assist ({more} dice) {then:.0%}" if seat != roll.seat else ""))
-        else:
-            out.append(f"P{roll.seat + 1} defends against {roll.damage} damage with {roll.dice} dice: "
-                       + ", ".join(f"blocks {k}+ {rules.success_chance(faces, roll.dice, k, boost=token):.0%}"
-                                   for k in range(1, roll.damage + 1))
-                       + (f"; with your Assist ({more} dice): "
-                          + ", ".join(f"{k}+ {rules.success_chance(faces, more, k, boost=token):.0%}"
-                                      for k in range(1, roll.damage + 1)) if seat != roll.seat else ""))
+        out += _assist_window(s, seat)
     elif s.stage is Stage.BOOST and s.roll is not None:
         roll = s.roll
         plain, boosted = rules.roll_successes(roll), rules.roll_successes(roll._replace(boosted=True))

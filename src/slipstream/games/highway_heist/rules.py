@@ -37,7 +37,8 @@ OFF = -1
 """The space of a piece that is not on the road (in the supply, or removed)."""
 BEHIND_WHEEL = -1
 NOWHERE = -2
-"""``peg_on``: behind the wheel, or (only if no vehicle had a free slot) on no vehicle."""
+"""``peg_on``: behind the wheel, or on no vehicle: a peg on its way to a vehicle, or one stranded because
+no vehicle had a free slot for it (HH-X7, ``strand_player_peg``)."""
 
 SPEED, CONTROL, ATHLETICS, DEFENSE = range(4)
 
@@ -712,16 +713,44 @@ def push_front(s: HeistState, *tasks: Task) -> None:
 def relocate_player_peg(s: HeistState, seat: int, origin: int, events: list[Event]) -> None:
     """Wrecks: the Player Peg goes on top of the nearest vehicle with an available slot; the player
     chooses among equally near ones (the team decides; HH decision: the peg's owner). Never the vehicle
-    it leaves (a Brawl moves the peg off it), nor, off a Semi roof, the other Semi roof (content 6.2)."""
+    it leaves (a Brawl moves the peg off it), nor, off a Semi roof, the other Semi roof (content 6.2).
+    With no vehicle to go to, the peg is stranded until the player's next turn (HH-X7)."""
     options = player_peg_options(s, origin)
     if not options:
-        events.append(Event("peg", f"{s.g.seat_name(seat)} finds no vehicle with a free slot", "Wrecks"))
+        strand_player_peg(s, seat, origin, events)
         return
     if len(options) == 1:
         place_player_peg(s, seat, options[0], events)
     else:
         ask(s, Choice(ChoiceKind.PEG, seat, tuple(sorted(notation.at(notation.Verb.PEG, *_cl(s, s.pieces[i].space))
                                                          for i in options))))
+
+
+def strand_player_peg(s: HeistState, seat: int, origin: int, events: list[Event]) -> None:
+    """HH-X7: a Player Peg that must move when no vehicle has an available slot for it. Pegs are never
+    placed on the road and a roof holds two pegs at most (Core Concepts: Player Pegs and Enemy Pegs), but
+    no player is ever eliminated (Damage and Defense): the character waits off the road, on foot (their
+    Player Vehicle, if any, is unmanned), and ``origin``, the space the peg left, is kept for its return
+    at the start of the player's next turn (``return_stranded_peg``)."""
+    s.peg_on = replaced(s.peg_on, seat, NOWHERE)
+    s.stranded = replaced(s.stranded, seat, origin)
+    events.append(Event("peg", f"{s.g.seat_name(seat)} finds no vehicle with a free slot and waits off the road "
+                        "until their next turn", "HH-X7"))
+
+
+def return_stranded_peg(s: HeistState, seat: int, events: list[Event]) -> None:
+    """HH-X7: when a stranded player starts a turn (Playing the Game), before their first action, the
+    peg finishes its move as the Wrecks rule says: on top of the nearest vehicle with an available slot
+    from the space it left (never the vehicle now there: the one it was Brawled off stays out of reach),
+    the player choosing among equally near ones (``peg:<space>``). With still none, the turn goes on
+    without it (a Boost token, a Stunt that needs no peg, the Assists of the others)."""
+    if s.peg_on[seat] != NOWHERE or s.stranded[seat] < 0:
+        return
+    origin = s.stranded[seat]
+    if not player_peg_options(s, origin):
+        events.append(Event("peg", f"{s.g.seat_name(seat)} still finds no vehicle with a free slot", "HH-X7"))
+        return
+    relocate_player_peg(s, seat, origin, events)
 
 
 def player_peg_options(s: HeistState, origin: int) -> list[int]:
@@ -743,6 +772,8 @@ def _cl(s: HeistState, space: int) -> tuple[int, int]:
 
 def place_player_peg(s: HeistState, seat: int, piece: int, events: list[Event]) -> None:
     s.peg_on = replaced(s.peg_on, seat, piece)
+    if s.stranded[seat] >= 0:
+        s.stranded = replaced(s.stranded, seat, OFF)
     events.append(Event("peg", f"{s.g.seat_name(seat)} moves on top of the vehicle at "
                         f"{name(s, s.pieces[piece].space)}", "Wrecks"))
 

@@ -112,6 +112,8 @@ class HeistState(State):
     damage: tuple[int, ...]
     peg_on: tuple[int, ...]
     """Per seat: ``BEHIND_WHEEL``, the piece whose roof the Player Peg is on, or ``NOWHERE``."""
+    stranded: tuple[int, ...]
+    """Per seat: the space a stranded Player Peg left (no vehicle had a free slot, HH-X7), else -1."""
     boost: tuple[int, ...]
     boost_supply: int
     ramsey: int
@@ -187,6 +189,7 @@ class HeistState(State):
         s.board = game.starting_boards
         s.damage = (0,) * n
         s.peg_on = (BEHIND_WHEEL,) * n
+        s.stranded = (rules.OFF,) * n
         start = model.rules.start_boost
         s.boost = (start,) * n
         s.boost_supply = model.supply.boost_tokens - start * n
@@ -350,6 +353,7 @@ class HeistState(State):
             self.wheelman_used = False
             self.phase = Phase.ACTIONS
             events.append(Event("turn", f"{self.g.seat_name(act.seat)} takes a turn", "Playing the Game"))
+            rules.return_stranded_peg(self, act.seat, events)
         elif stage is Stage.ASSIST:
             self._assist(act.seat, verb is Verb.ASSIST, events)
         elif stage is Stage.ROLL:

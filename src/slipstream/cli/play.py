@@ -74,18 +74,41 @@ class TerminalPlayer:
         self.save = save
 
     def choose(self, state: State, seat: int) -> str:
-        game = state.game
-        show_board(state, seat)
-        hints = hooks_of(game).hints
-        if hints is not None:
-            for line in hints(state, seat):
-                console.print(f"[cyan]{escape(line)}[/]")
+        self._show(state, [seat])
         legal = state.legal_actions(seat)
         for i, action in enumerate(legal, 1):
-            console.print(f"  [bold]{i:2d}[/]  {escape(describe(game.id, action))}  [dim]{escape(action)}[/]")
+            console.print(f"  [bold]{i:2d}[/]  {escape(describe(state.game.id, action))}  [dim]{escape(action)}[/]")
+        return legal[self._ask(state, f"{state.game.seat_name(seat)}, your move", legal)]
+
+    def choose_for_team(self, state: State, seats: list[int]) -> tuple[int, str]:
+        """A decision open to several people at this keyboard in a cooperative game (who plays next, an
+        Assist): the table sees every seat's choices in one list and picks one; (seat, action)."""
+        game = state.game
+        self._show(state, seats)
+        options = [(seat, action) for seat in seats for action in state.legal_actions(seat)]
+        texts = [action if action.startswith(f"{seat}:") else f"{seat}:{action}" for seat, action in options]
+        for i, ((seat, action), text) in enumerate(zip(options, texts, strict=True), 1):
+            whose = "" if text == action else f"{game.seat_name(seat)}: "  # a seat's own action names it
+            console.print(f"  [bold]{i:2d}[/]  {escape(whose + describe(game.id, action))}  [dim]{escape(text)}[/]")
+        names = " or ".join(game.seat_name(seat) for seat in seats)
+        return options[self._ask(state, f"The team's move ({names})", texts)]
+
+    def _show(self, state: State, seats: list[int]) -> None:
+        """The board as the first of ``seats`` sees it, and each seat's hints."""
+        show_board(state, seats[0])
+        hints = hooks_of(state.game).hints
+        if hints is None:
+            return
+        for seat in seats:
+            for line in hints(state, seat):
+                prefix = f"{state.game.seat_name(seat)}: " if len(seats) > 1 else ""
+                console.print(f"[cyan]{escape(prefix + line)}[/]")
+
+    def _ask(self, state: State, prompt: str, texts: list[str]) -> int:
+        """The index of the option picked by its number or its text (``s`` saves, ``q`` quits)."""
         while True:
             try:
-                answer = input(f"{game.seat_name(seat)}, your move (number or action; s save, q quit): ").strip()
+                answer = input(f"{prompt} (number or action; s save, q quit): ").strip()
             except EOFError:
                 raise Quit() from None
             if answer == "q":
@@ -93,11 +116,11 @@ class TerminalPlayer:
             if answer == "s":
                 self._save(state)
                 continue
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
-                return legal[int(answer) - 1]
-            if answer in legal:
-                return answer
-            console.print(f"[red]Not a legal choice: {escape(answer)!r}. Pick a number from 1 to {len(legal)}.[/]")
+            if answer.isdigit() and 1 <= int(answer) <= len(texts):
+                return int(answer) - 1
+            if answer in texts:
+                return texts.index(answer)
+            console.print(f"[red]Not a legal choice: {escape(answer)!r}. Pick a number from 1 to {len(texts)}.[/]")
 
     def _save(self, state: State) -> None:
         path = self.save or Path(f"{state.game.id}-{state.seed}.json")
@@ -151,8 +174,7 @@ def run_race(state: State, agents: list[Agent], kinds: list[str], delay: float, 
             if state.actor == CHANCE:
                 state = state.apply_chance()
             else:
-                seat = pending_seats(state)[0]
-                action = agents[seat].choose(state, seat)
+                seat, action = next_choice(state, agents, kinds)
                 state = state.apply(action)
                 if kinds[seat] != "human":
                     console.print(f"[bold]{state.game.seat_name(seat)}[/] ({kinds[seat]}): "
@@ -170,6 +192,21 @@ def run_race(state: State, agents: list[Agent], kinds: list[str], delay: float, 
     show_result(state)
     save_record(state, save, "Saved the record to")
     return state
+
+
+def next_choice(state: State, agents: list[Agent], kinds: list[str]) -> tuple[int, str]:
+    """(seat, action) of the next choice: the first seat asked; in a cooperative game, a decision open to
+    several human seats goes to the table as one list (the team picks who acts), before any bot acts."""
+    seats = pending_seats(state)
+    people = [seat for seat in seats if kinds[seat] == "human"]
+    if state.game.cooperative and len(people) > 1:
+        player = agents[people[0]]
+        assert isinstance(player, TerminalPlayer)
+        return player.choose_for_team(state, people)
+    if state.game.cooperative and people:
+        seats = people  # the people at the table answer a team window before the bots
+    seat = seats[0]
+    return seat, agents[seat].choose(state, seat)
 
 
 def show_result(state: State) -> None:

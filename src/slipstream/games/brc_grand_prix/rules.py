@@ -105,11 +105,13 @@ def in_action(state: BRCState, car: int) -> bool:
 
 
 def occupant(state: BRCState, space: int, exclude: int) -> int:
-    """The car in action on main-track ``space`` (other than ``exclude``), or -1."""
+    """The car in action (``in_action``, written out: this runs for every space a move looks at) on
+    main-track ``space`` (other than ``exclude``), or -1."""
     length = state.g.length
-    distance = state.distance
-    for car in range(len(distance)):
-        if car != exclude and in_action(state, car) and distance[car] % length == space:
+    pit_space, off_track, finished = state.pit_space, state.off_track, state.finished
+    for car, at in enumerate(state.distance):
+        if at % length == space and car != exclude and pit_space[car] < 0 and not off_track[car] \
+                and not finished[car]:
             return car
     return -1
 

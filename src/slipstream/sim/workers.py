@@ -3,7 +3,9 @@
 Every executor has the same shape: ``results()`` yields the finished races (``Line``s) as they come,
 ``stop()`` ends the work at once and yields every race that had finished but was not yet delivered, and
 ``close()`` releases what was started. The runner writes whatever they yield, so Ctrl-C loses only the
-races still being played, whatever their length.
+races still being played, whatever their length. ``stop()`` first yields again the last bunch
+``results()`` yielded (``offered``): Ctrl-C may have landed before the runner kept it, and the runner
+skips a bunch it already has.
 
 Local workers take the races one at a time from a shared counter (the slow races of a strong bot do
 not hold up a batch) and send what they have finished every ``FLUSH_SECONDS`` (so a thousand quick
@@ -56,6 +58,34 @@ class BackendError(slipstream.SlipstreamError):
     code = "bad_backend"
 
 
+# --- signals -------------------------------------------------------------------------------------
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait until the block ends, then act as they would have (their handlers run, a
+    ``KeyboardInterrupt`` is raised): so a block runs whole. Python runs signal handlers in the main
+    thread, so there only; elsewhere the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+
+    def note(signum: int, _frame: object) -> None:
+        caught.append(signum)
+
+    previous = {stop: signal.signal(stop, note) for stop in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for stop, handler in previous.items():
+            signal.signal(stop, signal.SIG_DFL if handler is None else handler)  # None: set outside Python
+        if caught:
+            signal.raise_signal(caught[0])
+
+
 # --- in this process ------------------------------------------------------------------------------
 
 
@@ -66,6 +96,7 @@ class InProcess:
     def __init__(self, work: RaceSpec) -> None:
         self.work = work
         self.held: list[Line] = []
+        self.offered: Bunch | None = None
 
     def results(self) -> Iterator[Bunch]:
         work = self.work
@@ -88,10 +119,12 @@ class InProcess:
 
     def _hand_over(self) -> Bunch:
         held, self.held = self.held, []
-        return bunch(held)
+        self.offered = bunch(held)
+        return self.offered
 
     def stop(self) -> Iterator[Bunch]:
-        return iter([self._hand_over()] if self.held else [])
+        offered = [self.offered] if self.offered is not None else []
+        return iter([*offered, bunch(self.held)] if self.held else offered)
 
     def close(self) -> None:
         pass
@@ -192,40 +225,53 @@ class Processes:
         for proc in self.procs:
             proc.start()
         self.running = len(self.procs)
+        self.failure: str | None = None
+        self.received: Bunch | None = None
+        self.offered: Bunch | None = None
 
-    def _take(self, timeout: float | None) -> Bunch | None:
-        """The next bunch of races from a worker; ``None`` when none came within ``timeout``."""
-        try:
-            kind, races, error = self.out.get(timeout=timeout)
-        except queue.Empty:
-            return None
-        if kind == "done":
-            self.running -= 1
-        elif kind == "failed":
-            self.running -= 1
-            self.failure = error
-        data, compact = races
-        return data, compact
+    def _take(self, timeout: float) -> Bunch | None:
+        """The next bunch of races from a worker; ``None`` when none came within ``timeout``.
 
-    failure: str | None = None
+        A message is read whole: Ctrl-C waits until the read ends (an interrupted read would leave the
+        rest of the message in the pipe, and the next read would take it for a length and hang there). A
+        bunch read when Ctrl-C lands stays in ``received`` for ``stop``."""
+        with interrupts_deferred():
+            try:
+                kind, races, error = self.out.get(timeout=timeout)
+            except queue.Empty:
+                return None
+            if kind in ("done", "failed"):
+                self.running -= 1
+            if kind == "failed":
+                self.failure = error
+            data, compact = races
+            self.received = (data, compact)
+        got, self.received = self.received, None
+        return got
 
     def results(self) -> Iterator[Bunch]:
         while self.running:
-            got = self._take(1.0)
+            got = self._take(0.25)  # short waits: a deferred Ctrl-C acts within a quarter of a second
             if got is None:
                 if not any(p.is_alive() for p in self.procs) and self.out.empty():
                     raise RaceFailed("a worker process died (killed, or out of memory)")
                 continue
             if got[1]:
+                self.offered = got
                 yield got
             if self.failure is not None:
                 raise RaceFailed(self.failure)
 
     def stop(self) -> Iterator[Bunch]:
-        """Every worker sends what it has finished and exits; those races."""
+        """Every worker sends what it has finished and exits; those races (after the last bunch offered,
+        and one read but not yet offered)."""
         for proc in self.procs:
             if proc.is_alive() and proc.pid is not None:
                 os.kill(proc.pid, signal.SIGTERM)
+        for held in (self.offered, self.received):
+            if held is not None and held[1]:
+                yield held
+        self.received = None
         deadline = time.monotonic() + 10
         while self.running and time.monotonic() < deadline:
             got = self._take(0.2)
@@ -322,6 +368,7 @@ class RayTasks:
         self.next = 0
         self.pending: dict[Any, tuple[int, float]] = {}
         self.seconds_per_race: float | None = None
+        self.offered: Bunch | None = None
 
     def _submit(self) -> None:
         total = len(self.work.indices)
@@ -345,13 +392,14 @@ class RayTasks:
                 took = (time.monotonic() - started) / count
                 self.seconds_per_race = took if self.seconds_per_race is None else min(self.seconds_per_race, took)
                 self._submit()
-                yield bunch(lines)
+                self.offered = bunch(lines)
+                yield self.offered
 
     def stop(self) -> Iterator[Bunch]:
         for ref in self.pending:
             self.ray.cancel(ref, force=True)
         self.pending.clear()
-        return iter(())
+        return iter([self.offered] if self.offered is not None else [])
 
     def close(self) -> None:
         if self.started:

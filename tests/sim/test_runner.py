@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+import multiprocessing
 import os
 import signal
 from collections.abc import Iterator
@@ -326,22 +327,43 @@ def test_ctrl_c_while_a_worker_message_is_read_lets_the_read_finish_and_keeps_it
     """Two jobs: a Ctrl-C landing while the runner reads a worker's message waits for the whole message
     (half a message left in the pipe hung the next read), then stops; the bunch read goes out by ``stop``."""
     pool = workers.Processes(RaceSpec(toy, 3, {}, (("random",) * 3,) * 2, (0, 1), 5, SETUP), jobs=2)
-    real = pool.out
+    real = pool.open
     bunch = (["a line"], ['{"index": 0}'])
+    reader, writer = multiprocessing.Pipe(duplex=False)
+    writer.send(("races", bunch, None))
 
     class Reading:
-        def get(self, timeout: float) -> tuple[str, Any, None]:
-            signal.raise_signal(signal.SIGINT)  # lands mid-read
-            return "races", bunch, None
+        def fileno(self) -> int:
+            return reader.fileno()
 
-    pool.out = Reading()  # type: ignore[assignment]
+        def recv(self) -> Any:
+            signal.raise_signal(signal.SIGINT)  # lands mid-read
+            return reader.recv()
+
+    pool.open = [Reading()]  # type: ignore[list-item]
     try:
         with pytest.raises(KeyboardInterrupt):
             pool._take(0.1)
-        pool.out = real
+        pool.open = real
         assert list(itertools.islice(pool.stop(), 1)) == [bunch]
     finally:
-        pool.out = real
+        pool.open = real
+        pool.close()
+
+
+def test_a_worker_killed_mid_run_is_a_clear_failure_not_a_hang(toy: str) -> None:
+    """A worker killed outright (SIGKILL: out of memory) ends its pipe: the run fails at once with a clear
+    message instead of waiting for its last word."""
+    pool = workers.Processes(RaceSpec(toy, 3, {"length": "200"}, (("greedy",) * 3,) * 400, tuple(range(400)), 5,
+                                      SETUP), jobs=2)
+    try:
+        pid = pool.procs[0].pid
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        with pytest.raises(RaceFailed, match="a worker process died"):
+            for _ in pool.results():
+                pass
+    finally:
         pool.close()
 
 

@@ -9,8 +9,10 @@ skips a bunch it already has.
 
 Local workers take the races one at a time from a shared counter (the slow races of a strong bot do
 not hold up a batch) and send what they have finished every ``FLUSH_SECONDS`` (so a thousand quick
-races a second cost a few messages, and a slow race is sent as soon as it ends). On ``stop()`` each
-worker is sent SIGTERM, sends what it holds and exits. Ray tasks are sized by time: a task plays about
+races a second cost a few messages, and a slow race is sent as soon as it ends), each down a pipe of
+its own, written by the worker itself: no feeder thread, no lock shared between workers, and a worker
+that dies shows as the end of its pipe. On ``stop()`` each worker is sent SIGTERM, sends what it holds
+and exits. Ray tasks are sized by time: a task plays about
 ``RAY_TASK_SECONDS`` of races, judged from the races finished so far.
 """
 
@@ -18,7 +20,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import queue
 import signal
 import socket
 import threading
@@ -26,8 +27,9 @@ import time
 import traceback
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import slipstream
 
@@ -166,8 +168,9 @@ def _no_stop() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
 
 
-def _worker(work: RaceSpec, counter: Any, out: Any) -> None:
-    """A worker process: take the next race from ``counter``, play it, send finished races in bunches."""
+def _worker(work: RaceSpec, counter: Any, out: Connection) -> None:
+    """A worker process: take the next race from ``counter``, play it, send finished races in bunches down
+    ``out``: ``(kind, bunch, error)``, ``kind`` "races", then "done" or "failed" last."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent()
     held: list[Line] = []
@@ -195,7 +198,7 @@ def _worker(work: RaceSpec, counter: Any, out: Any) -> None:
                 held.append(to_line(race))
                 now = time.monotonic()
                 if now - sent >= FLUSH_SECONDS:
-                    out.put(("races", packed(held), None))
+                    out.send(("races", packed(held), None))
                     held, sent = [], now
     except _Stop:
         pass
@@ -203,7 +206,8 @@ def _worker(work: RaceSpec, counter: Any, out: Any) -> None:
         end = f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        out.put(("done", packed(held), None) if end == "done" else ("failed", packed(held), end))
+        out.send(("done", packed(held), None) if end == "done" else ("failed", packed(held), end))
+        out.close()
 
 
 def _context() -> Any:
@@ -219,15 +223,24 @@ class Processes:
     def __init__(self, work: RaceSpec, jobs: int) -> None:
         ctx = _context()
         self.counter = ctx.Value("q", 0)
-        self.out = ctx.Queue()
-        self.procs = [ctx.Process(target=_worker, args=(work, self.counter, self.out), daemon=True)
-                      for _ in range(min(jobs, len(work.indices)))]
-        for proc in self.procs:
+        self.procs = []
+        self.open: list[Connection] = []
+        """The pipes of the workers that have not yet said they are done."""
+        for _ in range(min(jobs, len(work.indices))):
+            reader, writer = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_worker, args=(work, self.counter, writer), daemon=True)
             proc.start()
-        self.running = len(self.procs)
+            writer.close()  # the worker holds the only writer: its end is the end of the pipe
+            self.procs.append(proc)
+            self.open.append(reader)
         self.failure: str | None = None
+        self.died = False
         self.received: Bunch | None = None
         self.offered: Bunch | None = None
+
+    @property
+    def running(self) -> int:
+        return len(self.open)
 
     def _take(self, timeout: float) -> Bunch | None:
         """The next bunch of races from a worker; ``None`` when none came within ``timeout``.
@@ -236,12 +249,18 @@ class Processes:
         rest of the message in the pipe, and the next read would take it for a length and hang there). A
         bunch read when Ctrl-C lands stays in ``received`` for ``stop``."""
         with interrupts_deferred():
+            ready = wait(self.open, timeout)
+            if not ready:
+                return None
+            pipe = cast(Connection, ready[0])
             try:
-                kind, races, error = self.out.get(timeout=timeout)
-            except queue.Empty:
+                kind, races, error = pipe.recv()
+            except EOFError:  # the worker ended without a last word: killed, or out of memory
+                self._close(pipe)
+                self.died = True
                 return None
             if kind in ("done", "failed"):
-                self.running -= 1
+                self._close(pipe)
             if kind == "failed":
                 self.failure = error
             data, compact = races
@@ -249,14 +268,16 @@ class Processes:
         got, self.received = self.received, None
         return got
 
+    def _close(self, pipe: Connection) -> None:
+        self.open.remove(pipe)
+        pipe.close()
+
     def results(self) -> Iterator[Bunch]:
         while self.running:
             got = self._take(0.25)  # short waits: a deferred Ctrl-C acts within a quarter of a second
-            if got is None:
-                if not any(p.is_alive() for p in self.procs) and self.out.empty():
-                    raise RaceFailed("a worker process died (killed, or out of memory)")
-                continue
-            if got[1]:
+            if self.died:
+                raise RaceFailed("a worker process died (killed, or out of memory)")
+            if got is not None and got[1]:
                 self.offered = got
                 yield got
             if self.failure is not None:
@@ -277,8 +298,6 @@ class Processes:
             got = self._take(0.2)
             if got is not None and got[1]:
                 yield got
-            elif got is None and not any(p.is_alive() for p in self.procs) and self.out.empty():
-                break
 
     def close(self) -> None:
         for proc in self.procs:
@@ -286,8 +305,8 @@ class Processes:
             if proc.is_alive():
                 proc.kill()
                 proc.join()
-        self.out.close()
-        self.out.cancel_join_thread()
+        for pipe in list(self.open):
+            self._close(pipe)
 
 
 # --- Ray -----------------------------------------------------------------------------------------

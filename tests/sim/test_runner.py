@@ -5,8 +5,11 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+import multiprocessing
 import os
 import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +21,7 @@ from slipstream import jsontext
 from slipstream.bots.registry import UnknownBotError
 from slipstream.engine.errors import OptionError, UnknownGameError
 from slipstream.sim import SimConfig, SimError, run, runner, store, workers
-from slipstream.sim.race import RaceFailed, play_race, race_seed, to_line
+from slipstream.sim.race import RaceFailed, RaceSpec, play_race, race_seed, to_line
 from slipstream.sim.runner import seating
 from tests import toygame
 
@@ -288,13 +291,80 @@ def test_ctrl_c_while_races_are_kept_waits_until_they_are_kept_whole() -> None:
     there lets the block finish, then raises as it would have; the handlers are put back."""
     done = []
     before = signal.getsignal(signal.SIGINT)
-    with pytest.raises(KeyboardInterrupt), runner.interrupts_deferred():
+    with pytest.raises(KeyboardInterrupt), workers.interrupts_deferred():
         signal.raise_signal(signal.SIGINT)
         done.append("the rest of the block")
     assert done == ["the rest of the block"] and signal.getsignal(signal.SIGINT) is before
-    with runner.interrupts_deferred():
+    with workers.interrupts_deferred():
         done.append("no signal")
     assert done[-1] == "no signal"
+
+
+def test_ctrl_c_after_a_bunch_is_handed_over_and_before_it_is_kept_loses_nothing(
+        toy: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C landing between an executor handing a bunch over and the runner keeping it: ``stop`` offers
+    that bunch again, and the runner keeps it (and skips one it already kept)."""
+    monkeypatch.setattr(workers, "FLUSH_SECONDS", 0.0)  # a bunch per race
+    real = runner.interrupts_deferred
+    entered = []
+
+    @contextmanager
+    def landing_on_the_fifth() -> Iterator[None]:
+        entered.append(True)
+        if len(entered) == 5:
+            raise KeyboardInterrupt
+        with real():
+            yield
+
+    monkeypatch.setattr(runner, "interrupts_deferred", landing_on_the_fifth)
+    cut = run(config(n=20), tmp_path, jobs=1)
+    assert cut.interrupted and [race["index"] for race in cut.races] == list(range(5))
+    assert [race["index"] for race in store.read_races(tmp_path / store.RACES_FILE)[0]] == list(range(5))
+
+
+def test_ctrl_c_while_a_worker_message_is_read_lets_the_read_finish_and_keeps_its_races(
+        toy: str, tmp_path: Path) -> None:
+    """Two jobs: a Ctrl-C landing while the runner reads a worker's message waits for the whole message
+    (half a message left in the pipe hung the next read), then stops; the bunch read goes out by ``stop``."""
+    pool = workers.Processes(RaceSpec(toy, 3, {}, (("random",) * 3,) * 2, (0, 1), 5, SETUP), jobs=2)
+    real = pool.open
+    bunch = (["a line"], ['{"index": 0}'])
+    reader, writer = multiprocessing.Pipe(duplex=False)
+    writer.send(("races", bunch, None))
+
+    class Reading:
+        def fileno(self) -> int:
+            return reader.fileno()
+
+        def recv(self) -> Any:
+            signal.raise_signal(signal.SIGINT)  # lands mid-read
+            return reader.recv()
+
+    pool.open = [Reading()]  # type: ignore[list-item]
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            pool._take(0.1)
+        pool.open = real
+        assert list(itertools.islice(pool.stop(), 1)) == [bunch]
+    finally:
+        pool.open = real
+        pool.close()
+
+
+def test_a_worker_killed_mid_run_is_a_clear_failure_not_a_hang(toy: str) -> None:
+    """A worker killed outright (SIGKILL: out of memory) ends its pipe: the run fails at once with a clear
+    message instead of waiting for its last word."""
+    pool = workers.Processes(RaceSpec(toy, 3, {"length": "200"}, (("greedy",) * 3,) * 400, tuple(range(400)), 5,
+                                      SETUP), jobs=2)
+    try:
+        pid = pool.procs[0].pid
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        with pytest.raises(RaceFailed, match="a worker process died"):
+            for _ in pool.results():
+                pass
+    finally:
+        pool.close()
 
 
 def test_a_records_file_cut_short_is_repaired_on_resume(toy: str, tmp_path: Path) -> None:

@@ -10,10 +10,7 @@ every finished race is kept): running the same command again finishes the run.
 from __future__ import annotations
 
 import itertools
-import signal
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +22,7 @@ from slipstream.jsontext import decode
 
 from . import store
 from .race import RaceSpec, run_setup
-from .workers import Bunch, InProcess, executor
+from .workers import Bunch, InProcess, executor, interrupts_deferred
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``, called as races finish."""
@@ -167,32 +164,6 @@ def check_run(config: SimConfig, jobs: int = 1, backend: str = "process") -> sli
     return validate(config)
 
 
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-
-@contextmanager
-def interrupts_deferred() -> Iterator[None]:
-    """Ctrl-C and SIGTERM wait until the block ends, then act as they would have (their handlers run, a
-    ``KeyboardInterrupt`` is raised): so a block runs whole. Python runs signal handlers in the main
-    thread, so there only; elsewhere the block runs as it is."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-
-    def note(signum: int, _frame: object) -> None:
-        caught.append(signum)
-
-    previous = {stop: signal.signal(stop, note) for stop in STOP_SIGNALS}
-    try:
-        yield
-    finally:
-        for stop, handler in previous.items():
-            signal.signal(stop, signal.SIG_DFL if handler is None else handler)  # None: set outside Python
-        if caught:
-            signal.raise_signal(caught[0])
-
-
 def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process",
         address: str | None = None, progress: Progress | None = None) -> RunOutcome:
     """Play the races of ``config`` still missing from ``out_dir``; see the module docstring.
@@ -220,17 +191,23 @@ def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process
     tables = store.ResultsWriter(out_dir, itertools.chain((r["index"] for r in races), todo))
     tables.add(races)
 
+    kept: set[int] = set()  # the first race of each bunch kept
+
     def keep(finished: Bunch) -> None:
         """Write the races and keep them, whole: Ctrl-C (or SIGTERM) waits until they are in the records,
-        in ``races`` and with the tables, so what the run file counts is what the records hold."""
+        in ``races`` and with the tables, so what the run file counts is what the records hold. A bunch
+        offered again by ``stop`` (see ``workers``) and already kept is skipped."""
         data, texts = finished
         with interrupts_deferred():
+            compact = [decode(text) for text in texts]
+            if not compact or compact[0]["index"] in kept:
+                return
             if isinstance(data, bytes):
                 writer.write_packed(data)
             else:
                 for line in data:
                     writer.write_line(line)
-            compact = [decode(text) for text in texts]
+            kept.add(compact[0]["index"])
             races.extend(compact)
             tables.add(compact)
 

@@ -3,12 +3,16 @@
 Every executor has the same shape: ``results()`` yields the finished races (``Line``s) as they come,
 ``stop()`` ends the work at once and yields every race that had finished but was not yet delivered, and
 ``close()`` releases what was started. The runner writes whatever they yield, so Ctrl-C loses only the
-races still being played, whatever their length.
+races still being played, whatever their length. ``stop()`` first yields again the last bunch
+``results()`` yielded (``offered``): Ctrl-C may have landed before the runner kept it, and the runner
+skips a bunch it already has.
 
 Local workers take the races one at a time from a shared counter (the slow races of a strong bot do
 not hold up a batch) and send what they have finished every ``FLUSH_SECONDS`` (so a thousand quick
-races a second cost a few messages, and a slow race is sent as soon as it ends). On ``stop()`` each
-worker is sent SIGTERM, sends what it holds and exits. Ray tasks are sized by time: a task plays about
+races a second cost a few messages, and a slow race is sent as soon as it ends), each down a pipe of
+its own, written by the worker itself: no feeder thread, no lock shared between workers, and a worker
+that dies shows as the end of its pipe. On ``stop()`` each worker is sent SIGTERM, sends what it holds
+and exits. Ray tasks are sized by time: a task plays about
 ``RAY_TASK_SECONDS`` of races, judged from the races finished so far.
 """
 
@@ -16,7 +20,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import queue
 import signal
 import socket
 import threading
@@ -24,8 +27,9 @@ import time
 import traceback
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import slipstream
 
@@ -56,6 +60,34 @@ class BackendError(slipstream.SlipstreamError):
     code = "bad_backend"
 
 
+# --- signals -------------------------------------------------------------------------------------
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait until the block ends, then act as they would have (their handlers run, a
+    ``KeyboardInterrupt`` is raised): so a block runs whole. Python runs signal handlers in the main
+    thread, so there only; elsewhere the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+
+    def note(signum: int, _frame: object) -> None:
+        caught.append(signum)
+
+    previous = {stop: signal.signal(stop, note) for stop in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for stop, handler in previous.items():
+            signal.signal(stop, signal.SIG_DFL if handler is None else handler)  # None: set outside Python
+        if caught:
+            signal.raise_signal(caught[0])
+
+
 # --- in this process ------------------------------------------------------------------------------
 
 
@@ -66,6 +98,7 @@ class InProcess:
     def __init__(self, work: RaceSpec) -> None:
         self.work = work
         self.held: list[Line] = []
+        self.offered: Bunch | None = None
 
     def results(self) -> Iterator[Bunch]:
         work = self.work
@@ -88,10 +121,12 @@ class InProcess:
 
     def _hand_over(self) -> Bunch:
         held, self.held = self.held, []
-        return bunch(held)
+        self.offered = bunch(held)
+        return self.offered
 
     def stop(self) -> Iterator[Bunch]:
-        return iter([self._hand_over()] if self.held else [])
+        offered = [self.offered] if self.offered is not None else []
+        return iter([*offered, bunch(self.held)] if self.held else offered)
 
     def close(self) -> None:
         pass
@@ -133,8 +168,9 @@ def _no_stop() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
 
 
-def _worker(work: RaceSpec, counter: Any, out: Any) -> None:
-    """A worker process: take the next race from ``counter``, play it, send finished races in bunches."""
+def _worker(work: RaceSpec, counter: Any, out: Connection) -> None:
+    """A worker process: take the next race from ``counter``, play it, send finished races in bunches down
+    ``out``: ``(kind, bunch, error)``, ``kind`` "races", then "done" or "failed" last."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent()
     held: list[Line] = []
@@ -162,7 +198,7 @@ def _worker(work: RaceSpec, counter: Any, out: Any) -> None:
                 held.append(to_line(race))
                 now = time.monotonic()
                 if now - sent >= FLUSH_SECONDS:
-                    out.put(("races", packed(held), None))
+                    out.send(("races", packed(held), None))
                     held, sent = [], now
     except _Stop:
         pass
@@ -170,7 +206,8 @@ def _worker(work: RaceSpec, counter: Any, out: Any) -> None:
         end = f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        out.put(("done", packed(held), None) if end == "done" else ("failed", packed(held), end))
+        out.send(("done", packed(held), None) if end == "done" else ("failed", packed(held), end))
+        out.close()
 
 
 def _context() -> Any:
@@ -186,53 +223,81 @@ class Processes:
     def __init__(self, work: RaceSpec, jobs: int) -> None:
         ctx = _context()
         self.counter = ctx.Value("q", 0)
-        self.out = ctx.Queue()
-        self.procs = [ctx.Process(target=_worker, args=(work, self.counter, self.out), daemon=True)
-                      for _ in range(min(jobs, len(work.indices)))]
-        for proc in self.procs:
+        self.procs = []
+        self.open: list[Connection] = []
+        """The pipes of the workers that have not yet said they are done."""
+        for _ in range(min(jobs, len(work.indices))):
+            reader, writer = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_worker, args=(work, self.counter, writer), daemon=True)
             proc.start()
-        self.running = len(self.procs)
+            writer.close()  # the worker holds the only writer: its end is the end of the pipe
+            self.procs.append(proc)
+            self.open.append(reader)
+        self.failure: str | None = None
+        self.died = False
+        self.received: Bunch | None = None
+        self.offered: Bunch | None = None
 
-    def _take(self, timeout: float | None) -> Bunch | None:
-        """The next bunch of races from a worker; ``None`` when none came within ``timeout``."""
-        try:
-            kind, races, error = self.out.get(timeout=timeout)
-        except queue.Empty:
-            return None
-        if kind == "done":
-            self.running -= 1
-        elif kind == "failed":
-            self.running -= 1
-            self.failure = error
-        data, compact = races
-        return data, compact
+    @property
+    def running(self) -> int:
+        return len(self.open)
 
-    failure: str | None = None
+    def _take(self, timeout: float) -> Bunch | None:
+        """The next bunch of races from a worker; ``None`` when none came within ``timeout``.
+
+        A message is read whole: Ctrl-C waits until the read ends (an interrupted read would leave the
+        rest of the message in the pipe, and the next read would take it for a length and hang there). A
+        bunch read when Ctrl-C lands stays in ``received`` for ``stop``."""
+        with interrupts_deferred():
+            ready = wait(self.open, timeout)
+            if not ready:
+                return None
+            pipe = cast(Connection, ready[0])
+            try:
+                kind, races, error = pipe.recv()
+            except EOFError:  # the worker ended without a last word: killed, or out of memory
+                self._close(pipe)
+                self.died = True
+                return None
+            if kind in ("done", "failed"):
+                self._close(pipe)
+            if kind == "failed":
+                self.failure = error
+            data, compact = races
+            self.received = (data, compact)
+        got, self.received = self.received, None
+        return got
+
+    def _close(self, pipe: Connection) -> None:
+        self.open.remove(pipe)
+        pipe.close()
 
     def results(self) -> Iterator[Bunch]:
         while self.running:
-            got = self._take(1.0)
-            if got is None:
-                if not any(p.is_alive() for p in self.procs) and self.out.empty():
-                    raise RaceFailed("a worker process died (killed, or out of memory)")
-                continue
-            if got[1]:
+            got = self._take(0.25)  # short waits: a deferred Ctrl-C acts within a quarter of a second
+            if self.died:
+                raise RaceFailed("a worker process died (killed, or out of memory)")
+            if got is not None and got[1]:
+                self.offered = got
                 yield got
             if self.failure is not None:
                 raise RaceFailed(self.failure)
 
     def stop(self) -> Iterator[Bunch]:
-        """Every worker sends what it has finished and exits; those races."""
+        """Every worker sends what it has finished and exits; those races (after the last bunch offered,
+        and one read but not yet offered)."""
         for proc in self.procs:
             if proc.is_alive() and proc.pid is not None:
                 os.kill(proc.pid, signal.SIGTERM)
+        for held in (self.offered, self.received):
+            if held is not None and held[1]:
+                yield held
+        self.received = None
         deadline = time.monotonic() + 10
         while self.running and time.monotonic() < deadline:
             got = self._take(0.2)
             if got is not None and got[1]:
                 yield got
-            elif got is None and not any(p.is_alive() for p in self.procs) and self.out.empty():
-                break
 
     def close(self) -> None:
         for proc in self.procs:
@@ -240,8 +305,8 @@ class Processes:
             if proc.is_alive():
                 proc.kill()
                 proc.join()
-        self.out.close()
-        self.out.cancel_join_thread()
+        for pipe in list(self.open):
+            self._close(pipe)
 
 
 # --- Ray -----------------------------------------------------------------------------------------
@@ -322,6 +387,7 @@ class RayTasks:
         self.next = 0
         self.pending: dict[Any, tuple[int, float]] = {}
         self.seconds_per_race: float | None = None
+        self.offered: Bunch | None = None
 
     def _submit(self) -> None:
         total = len(self.work.indices)
@@ -345,13 +411,14 @@ class RayTasks:
                 took = (time.monotonic() - started) / count
                 self.seconds_per_race = took if self.seconds_per_race is None else min(self.seconds_per_race, took)
                 self._submit()
-                yield bunch(lines)
+                self.offered = bunch(lines)
+                yield self.offered
 
     def stop(self) -> Iterator[Bunch]:
         for ref in self.pending:
             self.ray.cancel(ref, force=True)
         self.pending.clear()
-        return iter(())
+        return iter([self.offered] if self.offered is not None else [])
 
     def close(self) -> None:
         if self.started:

@@ -490,7 +490,7 @@ def advance(state: BRCState, events: list[Event]) -> None:
 
 def landing(state: BRCState, seat: int, position: int, target: int) -> int:
     """Occupying Spaces: where a move to ``target`` ends: the target, or if a car in action is on it, the
-    unoccupied space immediately behind, further back past a queue of cars (issue 13: no overtake of the
+    unoccupied space immediately behind, further back past a queue of cars (issue 13, F1-X1: no overtake of the
     cars queued behind the one landed on is offered); never behind ``position``."""
     length = state.g.length
     end = target

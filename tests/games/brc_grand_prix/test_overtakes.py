@@ -155,7 +155,7 @@ def test_securing_the_spot_pushes_a_chain_back() -> None:
 
 def test_landing_on_a_car_with_the_space_behind_taken_stops_in_the_first_free_space() -> None:
     """Occupying Spaces: "If your final movement count lands you exactly on an occupied space, you must
-    stop in the unoccupied space immediately behind them" (issue 13): P1's 6 ends on P3's space 6; the
+    stop in the unoccupied space immediately behind them" (issue 13, F1-X1): P1's 6 ends on P3's space 6; the
     space behind, 5, holds P2, so P1 stops on space 4, the first free space behind, and is not offered
     an overtake of P2."""
     s = duel(dist=[30, 35, 36, 26], pit=[-1, -1, -1, 0]).apply("die:4")  # SOFT 4: 6 spaces, onto space 6

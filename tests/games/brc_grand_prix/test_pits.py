@@ -80,6 +80,25 @@ def test_the_window_counts_the_lap_the_car_passes_its_box_a_lap_7_entry() -> Non
     assert s.window_stops[3] == 1 and not s.penalised[3]
 
 
+def test_a_lap_7_entry_whose_box_is_past_the_line_takes_the_penalty_of_each_mode() -> None:
+    """The Mandatory Pit Window and F1-G9: P4 (seat 3) enters on lap 7 and its move passes the line (between
+    P4 and P5) and then its box P5, so the stop is completed on lap 8, outside the window. By default
+    (``pit_penalty=drive-through``) that late stop is the logged drive-through penalty and costs no turn;
+    with ``stop-go``, crossing into lap 8 without a completed stop costs 2 missed turns (Serving the
+    Penalty), in the pit lane too, and there is no drive-through (it used to be logged as one, and the
+    stop-go then did nothing)."""
+    drive = p4_in_the_pit_lane(206).apply("die:5").apply("tyre:keep")
+    assert drive.penalised[3] and drive.turns_to_miss[3] == 0
+    assert "drive-through" in texts(drive) and "stop-go" not in texts(drive)
+    stop_go = p4_in_the_pit_lane(206, state=started(pit_penalty="stop-go")).apply("die:5")
+    assert stop_go.stage == Stage.PIT_BOX
+    stop_go = stop_go.apply("tyre:keep")
+    assert stop_go.pit_space[3] == 5 and lap(stop_go, 3) == 8 and stop_go.window_stops[3] == 0
+    assert stop_go.penalised[3] and stop_go.turns_to_miss[3] == 2 and not stop_go.off_track[3]
+    assert "P4 missed the pit window: stop-go, misses 2 turns" in texts(stop_go)
+    assert "drive-through" not in texts(stop_go)
+
+
 def test_grid_cars_cannot_enter_before_crossing_the_line() -> None:
     """F1-G2/F1-A7: a car still behind the start line (on the grid) cannot take the pit entry."""
     s = p1(-6).apply("die:6")

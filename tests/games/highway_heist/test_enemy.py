@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import slipstream
 from slipstream.games.highway_heist import rules
 from slipstream.games.highway_heist.content import EFFECT_FORMS, parse_line
 from slipstream.games.highway_heist.rules import SUV, WRECK
@@ -321,3 +322,24 @@ def test_a_brawled_peg_with_nowhere_to_go_comes_back_at_the_next_turn_never_onto
     s = _next_round(s).apply("0:play")        # the unmanned Drifter has drifted to (4,3)
     assert s.peg_on[0] == index_at(s, 4, 3) == s.pv[0] and not rules.manned(s, 0)
     assert "leap:wheel" in s.legal_actions()
+
+
+def test_the_view_names_whose_roll_every_chance_step_is() -> None:
+    """Issue 13: the view's ``roller`` names whose roll or draw each chance step is: nobody for the Stunt
+    card drawn at Setup (nor at a choice); the Active Player for the Enemy Die ("the term Active Player
+    refers to the player who rolled the Enemy Die") and the Enemy card it draws; the damaged player for
+    its Defense roll (Damage and Defense: "you must attempt a Defense Skill Roll")."""
+    s = slipstream.load("highway-heist", players=2).start(seed=1)
+    assert s.stage is Stage.STUNT_CARD and s.view(None)["roller"] is None
+    s = arrange(new(characters="brian,dom", vehicles="exotic-supercar,street-drifter"),
+                vehicles={0: (1, 1), 1: (6, 3)}, suvs=[(7, 3)], main={"tank": (12, 6)})
+    assert s.stage is Stage.ACTION and s.view(None)["roller"] is None
+    s = s.apply("end-turn")
+    assert s.stage is Stage.ENEMY_DIE and s.view(None)["roller"] == 0
+    s = no_assist(s.apply("enemy-die:suv"))
+    assert s.stage is Stage.ROLL and s.view(None)["roll"]["seat"] == s.view(None)["roller"] == 1
+    s = arrange(new(**DOM_DRIFTER), vehicles={0: (3, 3), 1: (3, 5)}, main={"tank": (9, 3)})
+    s = enemy_die(s, "card").apply("enemy-card:ta-e12").apply("1:play").apply("end-turn")
+    assert s.view(None)["roller"] == 1
+    s = s.apply("enemy-die:card")
+    assert s.stage is Stage.ENEMY_CARD and s.view(None)["roller"] == 1

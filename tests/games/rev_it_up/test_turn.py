@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import math
+import random
 
-from slipstream.engine import CHANCE
+import slipstream
+from slipstream.engine import CHANCE, State
 from slipstream.games.rev_it_up import rules
+from slipstream.games.rev_it_up.state import STAGE_NAMES, Stage
 
 from .helpers import bag_of, decide, disc_of, draws, force, new, play, rev_of
 
@@ -315,3 +318,27 @@ def test_racer_9_rerolls_once_more_in_every_place() -> None:
     assert s.actor == 0 and s.legal_actions() == ["keep", "reroll"]
     s = play(s, "reroll", "item:turbo")
     assert s.ready[0] == ("turbo",) and isinstance(s.actor, frozenset)
+
+
+def test_the_view_names_every_stage_and_rests_only_on_the_listed_ones() -> None:
+    """Issue 13: every step name the view's ``phase`` shows is listed in docs/rules/rev-it-up.md (Turn
+    Structure 1-5, Buying, Game End). The automatic stages (Round Structure, a turn's start, the moves in
+    Turn Structure 2) have names too, so the view never shows "?", but no state rests on one: they run
+    within the action that reaches them, which ``invariant_problems`` checks."""
+    assert set(STAGE_NAMES) == set(Stage)
+    listed = {"draw", "item-die", "reroll", "gain-item", "boost", "stop-or-go", "use-items", "buy", "over"}
+    rng = random.Random(3)
+    seen = set()
+    for seed in range(3):
+        s: State = slipstream.load("rev-it-up", players=3).start(seed=seed)
+        while True:
+            seen.add(s.view(None)["phase"])
+            assert s.invariant_problems() == []
+            if s.is_over:
+                break
+            s = s.apply(s.sample_chance() if s.actor == CHANCE else rng.choice(s.legal_actions()))
+    assert seen <= listed and {"draw", "stop-or-go", "buy", "over"} <= seen
+    resting = new()
+    resting.stage = Stage.MOVE
+    assert resting.view(None)["phase"] == "move"
+    assert resting.invariant_problems() == ["the state rests on the automatic stage 'move'"]

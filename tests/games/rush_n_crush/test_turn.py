@@ -11,7 +11,7 @@ from slipstream.engine.errors import IllegalActionError
 from slipstream.games.rush_n_crush import rules
 from slipstream.games.rush_n_crush.state import GEAR, MOVE, POINTS, ROLL, RushState
 
-from .helpers import new, outcomes, place, play, where
+from .helpers import armed, moving, new, outcomes, place, play, where
 
 
 def test_setup_dashboards() -> None:
@@ -212,3 +212,27 @@ def test_heat_at_the_capacity_is_not_yet_the_skull() -> None:
     a track of 8, RC-G4): heat 8 still runs."""
     s = place(new(3), {}, node=(7, 0, 0), heat=(6, 0, 0)).apply("keep").apply("done").apply("heat:2")
     assert s.heat[0] == 8 and not s.destroyed[0] and s.stage is ROLL
+
+
+def test_the_view_names_whose_roll_every_chance_step_is() -> None:
+    """Issue 13: the view's ``roller`` names whose roll or deal each chance step is: with random seating each
+    seat dealt its car, then its driver (Setup); nobody at the grid deal (RC-G7) or at a choice; the
+    attacker for its Machine Gun and its Side Ram (Movement), and the car shoved onto a mine for the mine's
+    die ("If another car crosses it, it's treated like hitting a wreck": "roll a die", content 5.5)."""
+    s = slipstream.load("rush-n-crush", players=2, seat_assignment="random").start(seed=3)
+    rollers = []
+    for dealt in ("car:ram-mines", "car:armour-computer", "driver:flame-gun", "driver:gun-saw"):
+        rollers.append(s.view(None)["roller"])
+        s = s.apply(dealt)
+    assert rollers == [0, 1, 0, 1]
+    assert s.view(None)["phase"] == "grid" and s.view(None)["roller"] is None
+    s = armed(place(new(), {1: "0.1.2", 0: "0.1.4"}, active=1), 1, "machine-gun")
+    assert s.view(None)["roller"] is None  # the active car's choice
+    s = s.apply("use:machine-gun")
+    assert (s.view(None)["roll"], s.view(None)["roller"]) == ("gun", 1)
+    s = place(new(3), {0: "0.1.2", 1: "0.2.3", 2: "0.0.7"}).copy()
+    s.mines = ((s.g.track.square_named("0.3.3"), 2),)
+    s = moving(s, "g1r", lane_changes=2).apply("right")
+    assert (s.view(None)["roll"], s.view(None)["roller"]) == ("ram", 0)
+    s = s.apply("die:5")  # car 1 is shoved onto car 2's mine
+    assert (s.view(None)["roll"], s.view(None)["roller"]) == ("mine", 1)

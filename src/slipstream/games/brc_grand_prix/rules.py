@@ -490,7 +490,7 @@ def advance(state: BRCState, events: list[Event]) -> None:
 
 def landing(state: BRCState, seat: int, position: int, target: int) -> int:
     """Occupying Spaces: where a move to ``target`` ends: the target, or if a car in action is on it, the
-    unoccupied space immediately behind, further back past a queue of cars (issue 13: no overtake of the
+    unoccupied space immediately behind, further back past a queue of cars (issue 13, F1-X1: no overtake of the
     cars queued behind the one landed on is offered); never behind ``position``."""
     length = state.g.length
     end = target
@@ -843,9 +843,12 @@ def pit_stop(state: BRCState, tyre: int, events: list[Event]) -> None:
 def count_window_stop(state: BRCState, seat: int, events: list[Event]) -> None:
     """The Mandatory Pit Window: "complete at least one pit stop between the start of Lap 2 and the end of
     Lap 7"; a stop is complete when the car passes its box, so the lap it passes the box on counts, not
-    the lap it entered (issue 13). A first stop completed after the window is the drive-through penalty
-    (F1-G9)."""
-    window = state.g.window
+    the lap it entered (issue 13). With ``pit_penalty=drive-through`` a first stop completed after the
+    window is the penalty (F1-G9); with ``stop-go`` it is not: that penalty is for crossing the line out
+    of the window without a completed stop (``stop_go_check``), and a car whose box is past the line
+    crosses it before the box (in this very move, checked after the box, or an earlier one)."""
+    game = state.g
+    window = game.window
     if window is None:
         return
     stop_lap = box_lap(state, seat)
@@ -853,7 +856,8 @@ def count_window_stop(state: BRCState, seat: int, events: list[Event]) -> None:
         state.window_stops = replaced(state.window_stops, seat, state.window_stops[seat] + 1)
         events.append(Event("window-stop", f"{name(seat)}'s pit stop on lap {stop_lap} counts for the pit window",
                             "The Mandatory Pit Window", {"seat": seat, "lap": stop_lap}))
-    elif stop_lap > window[1] and not state.window_stops[seat] and not state.penalised[seat]:
+    elif (not game.stop_go and stop_lap > window[1] and not state.window_stops[seat]
+          and not state.penalised[seat]):
         state.penalised = replaced(state.penalised, seat, True)
         state.counters[Counter.PENALTIES] += 1
         events.append(Event("penalty", f"{name(seat)}'s pit stop on lap {stop_lap} is after the window: "

@@ -819,7 +819,8 @@ class HeistState(State):
         - ``roll`` (None or {kind, seat, dice, need, action, damage, faces, boosted, bonus}),
           ``assisting`` (seats still deciding), ``choice`` (None or {kind, seat, options});
         - ``tej_tokens``; ``power`` (None or {power: "wheelman"|"tech"|"family", seat}: an open window);
-        - ``outcome`` ("", "win" or "lose") and ``reason``.
+        - ``outcome`` ("", "win" or "lose") and ``reason``;
+        - ``roller``: whose roll or draw the chance step is (``roller``), None at a choice.
         """
         g = self.g
         names = [g.space_name(p.space) if p.space >= 0 else None for p in self.pieces]
@@ -866,7 +867,21 @@ class HeistState(State):
             "power": None if not self.power else {"power": self.power, "seat": self.power_seat},
             "outcome": self.outcome,
             "reason": self.reason,
+            "roller": self.roller(),
         }
+
+    def roller(self) -> int | None:
+        """Whose roll or draw the chance node is (the view's ``roller``): the seat making the Skill Roll
+        (``roll.seat``: the Active Player's action, a Defense roll's damaged player) for the Effort Dice and
+        Brian's rerolled die; the Active Player for the Enemy Die ("the player who rolled the Enemy Die")
+        and the Enemy card it draws; None for a Stunt card (drawn at setup and at the End of Round, by
+        the team) and when the state is not at a chance node."""
+        stage = self.stage
+        if stage is Stage.ROLL or stage is Stage.REROLL:
+            return self.roll.seat if self.roll is not None else None
+        if stage is Stage.ENEMY_DIE or stage is Stage.ENEMY_CARD:
+            return self.active if self.active >= 0 else None
+        return None
 
     def _seat_view(self, seat: int) -> dict[str, JSON]:
         g = self.g

@@ -79,12 +79,11 @@ _USE_ITEMS_START: Final = Stage.USE_ITEMS_START
 _BUY_START: Final = Stage.BUY_START
 _ROUND_END: Final = Stage.ROUND_END
 
-STAGE_NAMES: dict[Stage, str] = {
-    Stage.DRAW: "draw", Stage.ITEM_DIE: "item-die", Stage.REROLL: "reroll", Stage.GAIN_ITEM: "gain-item",
-    Stage.BOOST: "boost", Stage.STOP_OR_GO: "stop-or-go", Stage.USE_ITEMS: "use-items", Stage.BUY: "buy",
-    Stage.OVER: "over",
-}
-"""The stage as a view names it."""
+STAGE_NAMES: dict[Stage, str] = {stage: stage.name.lower().replace("_", "-") for stage in Stage}
+"""The stage as the view's ``phase`` names it: ``draw``, ``item-die``, ``reroll``, ``gain-item``, ``boost``,
+``stop-or-go``, ``use-items``, ``buy``, ``over``. The automatic stages are named too (``tasks``,
+``round-start``, ...), but no state rests on one: ``_advance`` runs them within the action that reaches
+them (``invariant_problems`` checks it)."""
 SIMULTANEOUS = frozenset({Stage.STOP_OR_GO, Stage.USE_ITEMS, Stage.BUY})
 _REROLL_ACTIONS = (notation.KEEP, notation.REROLL)
 
@@ -573,7 +572,7 @@ class RevState(State):
         out: dict[str, Any] = {
             "round": self.round,
             "turn": self.turn,
-            "phase": STAGE_NAMES.get(stage, "?"),
+            "phase": STAGE_NAMES[stage],
             "track": {"id": g.track.id, "length": g.track_length, "laps": g.laps,
                       "item_spaces": sorted(g.item_spaces)},
             "items_in_play": list(g.items_in_play),
@@ -625,5 +624,9 @@ class RevState(State):
         return rules.final_result(self)
 
     def invariant_problems(self) -> list[str]:
-        """Chips are conserved between bags, drawn chips, Rev Tracks, discards and the supply."""
-        return rules.conservation_problems(self)
+        """Chips are conserved between bags, drawn chips, Rev Tracks, discards and the supply; the state
+        waits on a choice, a chance outcome or the end, never on an automatic stage (``_advance``)."""
+        problems = rules.conservation_problems(self)
+        if self.stage >= _TASKS:
+            problems.append(f"the state rests on the automatic stage {STAGE_NAMES[self.stage]!r}")
+        return problems

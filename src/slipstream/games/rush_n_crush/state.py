@@ -96,6 +96,8 @@ class Task(enum.IntEnum):
 
 ROLLS: Final = frozenset({Task.GRID, Task.HEAT, Task.STEER, Task.CRASH, Task.WRECK, Task.MINE, Task.RAM,
                           Task.SAW, Task.GUN, Task.FLAME, Task.RNC, Task.BOOST_HEAT})
+ATTACKS: Final = frozenset({Task.RAM, Task.SAW, Task.GUN, Task.FLAME, Task.RNC})
+"""The rolls the attacker makes (the active car), whichever car they hurt."""
 
 TURBO_POINTS: Final = 1
 BRAKE_POINTS: Final = 2
@@ -253,7 +255,8 @@ class RushState(State):
         - ``wrecks``: squares holding a wreck; ``mines``: ``{square, owner}``; ``obstructions``: squares.
         - ``round``; ``order`` (this round's turn order, seats); ``active`` (the seat whose turn it is,
           None during setup or at the end); ``phase`` (a ``Stage`` name: deal, grid, gear, points, roll,
-          move, swerve, after, over); ``roll`` (the roll being waited for, a ``Task`` name, or None).
+          move, swerve, after, over); ``roll`` (the roll being waited for, a ``Task`` name, or None);
+          ``roller`` (whose roll or deal the chance step is, ``roller``; None at the grid and at a choice).
         - ``turn``: the active car's turn so far: ``activations`` left, ``moved`` (pieces whose
           counter moved), ``turbo_spent``, ``lane_changes`` (None: unlimited), ``movement`` left,
           ``mine_dropped``, ``boosted``.
@@ -302,6 +305,7 @@ class RushState(State):
             "active": self.order[self.turn] if running else None,
             "phase": STAGE_NAMES[self.stage],
             "roll": Task(self.need[0]).name.lower() if self.stage is ROLL else None,
+            "roller": self.roller(),
             "turn": {"activations": self.activations, "moved": rules.piece_names(self.moved),
                      "turbo_spent": self.turbo_spent,
                      "lane_changes": None if self.lane_changes < 0 else self.lane_changes,
@@ -311,6 +315,22 @@ class RushState(State):
             "events": self.visible_events(seat),
             "result": self.result.to_json() if self.result else None,
         }
+
+    def roller(self) -> int | None:
+        """Whose roll or deal the chance node is (the view's ``roller``): with random seating, the seat dealt
+        the next car or driver; at a roll, the attacker (the active car) for a Side Ram, the Lateral
+        Circular Saw, the Machine Gun, the Flamer and a Rush 'n' Crush, else the car the roll is for (the
+        active car's red and white dice, an obstruction's crash dice and its Rocket Booster's heat dice; a
+        wreck's or a mine's die for the car that crossed it, the rulebook's "If you hit a wreck, roll a
+        die"). None for the grid (a slot is dealt to a car, nobody rolls) and when the state is not at a
+        chance node."""
+        stage = self.stage
+        if stage is DEAL:
+            return len(self.dealt) % self.g.players
+        if stage is not ROLL:
+            return None
+        need = self.need
+        return self.order[self.turn] if need[0] in ATTACKS else need[1]
 
     def invariant_problems(self) -> list[str]:
         """Cars on distinct squares, mines conserved, the tracks within their bounds."""

@@ -122,13 +122,16 @@ def test_one_tile_twice_is_refused(tmp_path: Path) -> None:
 
 
 def test_overlapping_tiles_are_refused(tmp_path: Path) -> None:
-    """V2: no two tiles share a grid cell."""
+    """Setup: "Design a course" (RC-G6, GAPS 4.3). Content 4.6, V2: "no two tiles share a cell": an open course
+    of four left curves after R1a loops back over tile 0, and the error names both tiles."""
     with pytest.raises(ContentError, match=r"tile 4 \(C4a\) overlaps tile 0 \(R1a\)"):
         load_track(course_file(tmp_path, ["R1a", "C1a", "C2a", "C3a", "C4a", "R2a"], closed=False))
 
 
 def test_tile_zero_holds_the_grid_and_laps_need_a_loop(tmp_path: Path) -> None:
-    """V4 and V5."""
+    """Setup: "Design a course: normal length is 8-10 tiles, or 4-5 with two laps" (RC-G6, RC-G7; GAPS
+    4.3). Content 4.6: V4, "tile 0 has no obstruction (it holds the grid)" (R3b narrows its lanes);
+    V5, "laps > 1 only on a closed course"; and V1, every face is one of the twenty (no ``R9z``)."""
     with pytest.raises(ContentError, match="tile 0"):
         load_track(course_file(tmp_path, ["R3b", "R1a"], closed=False))
     with pytest.raises(ContentError, match="closed course"):
@@ -138,7 +141,10 @@ def test_tile_zero_holds_the_grid_and_laps_need_a_loop(tmp_path: Path) -> None:
 
 
 def test_a_users_own_tiles(tmp_path: Path) -> None:
-    """A user describes their own tiles in the course file: a face of 6 ranks with a wide square."""
+    """Setup: "Design a course" with the printed tiles, whose data is not public (RC-G6, GAPS 4.3):
+    content 4.6, "A user's own tile file may define other outlines, because the footprint and exit rules
+    of each face kind are data", and 4.1/4.5, a lane is a string of square lengths in ranks. A face of
+    6 ranks with a wide square in lane 1 and an obstruction there builds, and a race starts on it."""
     face = ('[[faces]]\nid = "X1"\ntile = "X"\nkind = "short"\nshape = "straight"\nranks = 6\n'
             'lanes = ["1 1 1 1 1 1", "2 2 2", "1 1 1 1 1 1", "1 1 1 1 1 1"]\nobstructions = [[1, 2]]\n'
             'source = "default"\n')

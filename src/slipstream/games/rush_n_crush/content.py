@@ -671,5 +671,5 @@ def _shipped_track(course: str, laps: int) -> Track:
 
 __all__ = [
     "FINISH", "NONE", "PIECES", "Content", "Dashboard", "Gear", "Track", "build_gear", "build_track",
-    "course_names", "load_content", "load_track",
+    "check_shipped_sources", "course_names", "load_content", "load_track",
 ]

@@ -1,5 +1,6 @@
-"""Every code block of README.md, docs/simulate.md, docs/web.md and docs/rules/highway-heist.md runs
-(docs/adding-a-game.md has its own test; docs/interop.md is another engineer's).
+"""Every code block of README.md, docs/simulate.md, docs/web.md and docs/rules/highway-heist.md runs, and
+every Python block of docs/rules/rush-n-crush.md (its other blocks are board text and hints, which its
+game's tests check); docs/adding-a-game.md has its own test; docs/interop.md is another engineer's.
 
 Python blocks are executed. Command blocks run each command through the real ``slipstream`` command, in
 one scratch directory per block (so ``--save race.json`` then ``--resume race.json`` follow each other),
@@ -38,15 +39,17 @@ import slipstream
 ROOT = Path(__file__).resolve().parents[2]
 SRC = Path(slipstream.__file__).resolve().parents[1]
 PAGES = ["README.md", "docs/simulate.md", "docs/web.md", "docs/rules/highway-heist.md"]
+PYTHON_PAGES = ["docs/rules/rush-n-crush.md"]
+"""Pages of which only the Python blocks run."""
 FENCE = re.compile(r"^```([a-z]*)\n(.*?)^```", re.DOTALL | re.MULTILINE)
 PLACEHOLDERS = {"GAME": "scrap-racer", "N": "2", "S": "1", "P": "2", "DIR": "out/synopsis",
                 "RAY_ADDRESS": "127.0.0.1:1"}
 
 
-def blocks() -> list[tuple[str, int, str, str]]:
-    """``(page, line, language, text)`` of every fenced block."""
+def blocks(pages: list[str] = PAGES) -> list[tuple[str, int, str, str]]:
+    """``(page, line, language, text)`` of every fenced block of ``pages``."""
     out = []
-    for page in PAGES:
+    for page in pages:
         text = (ROOT / page).read_text(encoding="utf-8")
         for match in FENCE.finditer(text):
             line = text.count("\n", 0, match.start()) + 1
@@ -55,6 +58,7 @@ def blocks() -> list[tuple[str, int, str, str]]:
 
 
 BLOCKS = blocks()
+PYTHON_BLOCKS = [block for block in blocks(PYTHON_PAGES) if block[2] == "python"]
 
 
 def env() -> dict[str, str]:
@@ -207,5 +211,12 @@ def test_code_block_runs(page: str, line: int, language: str, text: str, tmp_pat
                     "teach this test what it claims")
 
 
+@pytest.mark.parametrize(("page", "line", "text"), [(page, line, text) for page, line, _, text in PYTHON_BLOCKS],
+                         ids=[f"{page}:{line}" for page, line, _, _ in PYTHON_BLOCKS])
+def test_python_block_runs(page: str, line: int, text: str) -> None:
+    exec(compile(text, f"{page} line {line}", "exec"), {"__name__": "docs_block"})
+
+
 def test_every_page_has_blocks() -> None:
     assert {page for page, *_ in BLOCKS} == set(PAGES)
+    assert {page for page, *_ in PYTHON_BLOCKS} == set(PYTHON_PAGES)

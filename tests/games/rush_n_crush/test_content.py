@@ -13,6 +13,11 @@ from slipstream.engine.errors import ContentError, OptionError
 from slipstream.games.content_file import read_content_file
 from slipstream.games.rush_n_crush.content import (
     CONTENT_PATH,
+    COURSES_PATH,
+    TILES_PATH,
+    CoursesModel,
+    TilesModel,
+    check_shipped_sources,
     course_names,
     load_content,
     load_track,
@@ -20,6 +25,7 @@ from slipstream.games.rush_n_crush.content import (
 
 
 def course_file(tmp_path: Path, faces: list[str], closed: bool = True, laps: int = 1, extra: str = "") -> str:
+    """A course file of shipped faces (and ``extra`` records) in ``tmp_path``."""
     listed = ", ".join(f'"{f}"' for f in faces)
     path = tmp_path / "course.toml"
     path.write_text(f'[course]\nid = "mine"\nfaces = [{listed}]\nclosed = {str(closed).lower()}\n'
@@ -28,12 +34,45 @@ def course_file(tmp_path: Path, faces: list[str], closed: bool = True, laps: int
 
 
 def test_every_record_names_its_source() -> None:
-    """DESIGN: each record says where it comes from (rulebook, derived or default)."""
+    """DESIGN: each shipped record says where it comes from (rulebook, derived or default)."""
     data = read_content_file(CONTENT_PATH)
     for section in ("cars", "drivers"):
         assert all(r["source"] in ("rulebook", "derived", "default") for r in data[section])
     for name in ("gear", "dice", "base"):
         assert data[name]["source"] in ("rulebook", "derived", "default")
+    tiles, courses = read_content_file(TILES_PATH), read_content_file(COURSES_PATH)
+    for records in (tiles["shapes"], tiles["faces"], courses["courses"]):
+        assert all(r["source"] in ("rulebook", "derived", "default") for r in records)
+
+
+def test_a_shipped_tile_or_course_without_its_source_is_refused() -> None:
+    """DESIGN: the shipped tiles and courses must keep naming their source; only a user's course file may
+    leave it out (it is then ``user``)."""
+    courses = read_content_file(COURSES_PATH)
+    del courses["courses"][1]["source"]
+    model = CoursesModel.model_validate(courses)
+    with pytest.raises(ContentError, match="names its source") as err:
+        check_shipped_sources("courses.toml", "courses", model.courses)
+    assert (err.value.record, err.value.field) == ("courses grand-prix", "source")
+    tiles = read_content_file(TILES_PATH)
+    tiles["faces"][0]["source"] = "user"
+    with pytest.raises(ContentError, match="names its source"):
+        check_shipped_sources("tiles.toml", "faces", TilesModel.model_validate(tiles).faces)
+
+
+def test_a_course_file_may_leave_out_source(tmp_path: Path) -> None:
+    """Content 4.6-4.9: a course written by hand needs only its id, faces, closed and laps; its own shapes
+    and faces need no ``source`` either. Each such record is marked ``user``."""
+    path = tmp_path / "hand.toml"
+    path.write_text('[course]\nid = "hand"\nfaces = ["R1a", "X1"]\nclosed = false\nlaps = 1\n\n'
+                    '[[shapes]]\nid = "long"\ncells = [[0, 0], [1, 0], [2, 0]]\nexit = [3, 0]\nturn = 0\n\n'
+                    '[[faces]]\nid = "X1"\ntile = "X"\nkind = "straight"\nshape = "long"\nranks = 12\n'
+                    'lanes = ["1 1 1 1 1 1 1 1 1 1 1 1", "1 1 1 1 1 1 1 1 1 1 1 1", "1 1 1 1 1 1 1 1 1 1 1 1", '
+                    '"1 1 1 1 1 1 1 1 1 1 1 1"]\n')
+    track = load_track(str(path))
+    assert track.faces == ("R1a", "X1") and track.lap_ranks == 8 + 12
+    state = slipstream.load("rush-n-crush", players=2, course=str(path)).start(seed=1)
+    assert state.view(None)["course"]["id"] == "hand"
 
 
 def test_recommended_courses_are_valid() -> None:
@@ -83,13 +122,16 @@ def test_one_tile_twice_is_refused(tmp_path: Path) -> None:
 
 
 def test_overlapping_tiles_are_refused(tmp_path: Path) -> None:
-    """V2: no two tiles share a grid cell."""
+    """Setup: "Design a course" (RC-G6, GAPS 4.3). Content 4.6, V2: "no two tiles share a cell": an open course
+    of four left curves after R1a loops back over tile 0, and the error names both tiles."""
     with pytest.raises(ContentError, match=r"tile 4 \(C4a\) overlaps tile 0 \(R1a\)"):
         load_track(course_file(tmp_path, ["R1a", "C1a", "C2a", "C3a", "C4a", "R2a"], closed=False))
 
 
 def test_tile_zero_holds_the_grid_and_laps_need_a_loop(tmp_path: Path) -> None:
-    """V4 and V5."""
+    """Setup: "Design a course: normal length is 8-10 tiles, or 4-5 with two laps" (RC-G6, RC-G7; GAPS
+    4.3). Content 4.6: V4, "tile 0 has no obstruction (it holds the grid)" (R3b narrows its lanes);
+    V5, "laps > 1 only on a closed course"; and V1, every face is one of the twenty (no ``R9z``)."""
     with pytest.raises(ContentError, match="tile 0"):
         load_track(course_file(tmp_path, ["R3b", "R1a"], closed=False))
     with pytest.raises(ContentError, match="closed course"):
@@ -99,7 +141,10 @@ def test_tile_zero_holds_the_grid_and_laps_need_a_loop(tmp_path: Path) -> None:
 
 
 def test_a_users_own_tiles(tmp_path: Path) -> None:
-    """A user describes their own tiles in the course file: a face of 6 ranks with a wide square."""
+    """Setup: "Design a course" with the printed tiles, whose data is not public (RC-G6, GAPS 4.3):
+    content 4.6, "A user's own tile file may define other outlines, because the footprint and exit rules
+    of each face kind are data", and 4.1/4.5, a lane is a string of square lengths in ranks. A face of
+    6 ranks with a wide square in lane 1 and an obstruction there builds, and a race starts on it."""
     face = ('[[faces]]\nid = "X1"\ntile = "X"\nkind = "short"\nshape = "straight"\nranks = 6\n'
             'lanes = ["1 1 1 1 1 1", "2 2 2", "1 1 1 1 1 1", "1 1 1 1 1 1"]\nobstructions = [[1, 2]]\n'
             'source = "default"\n')

@@ -70,6 +70,10 @@ def test_a_turn_moves_the_full_speed(options: dict[str, Any], seed: int) -> None
 
 @given(st.integers(1, 6), st.sampled_from([HIGHEST, LOWEST]))
 def test_kept_die_tables_match_enumeration(dice: int, rule: int) -> None:
+    """Movement: "Your white dice roll is the number of lane changes you have available this turn. Speed
+    5- unlimited; speed 6-10, highest single die; speed 11-16, lowest single die" (RC-G2, GAPS 4.2 and
+    4.3). Content 2.2: "one chance node per roll whose outcome is the resulting value": the chance table
+    of the highest or lowest of 1-6 white dice matches counting every roll of those dice."""
     counts = [0] * 7
     for roll in itertools.product(range(1, 7), repeat=dice):
         counts[max(roll) if rule == HIGHEST else min(roll)] += 1

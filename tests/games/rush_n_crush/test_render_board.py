@@ -22,7 +22,7 @@ from slipstream.games.rush_n_crush.content import FINISH
 from slipstream.games.rush_n_crush.state import MOVE, SWERVE, RushState
 from tests.playout import random_states
 
-from .helpers import moving, new, place
+from .helpers import armed, moving, new, place
 
 WIDTH = 76
 """An 80-column terminal less the panel's border and padding."""
@@ -215,3 +215,28 @@ def test_a_click_on_a_square_sends_the_step_to_it(tmp_path: Path) -> None:
     assert sides == {"4.0.2": "swerve-left", "4.2.2": "swerve-right"}
     for car in s.view(None)["cars"]:
         assert car["car_name"].replace("&", "&#38;") in mover["html"]
+
+
+@pytest.mark.skipif(NODE is None, reason="Node is not installed")
+def test_a_square_with_several_steps_offers_each_and_the_finish_line_is_clickable(tmp_path: Path) -> None:
+    """Movement: "Whenever you leave a space, you may activate the Minelayer" (``+mine``) and a Side Ram may
+    "Use Side Bumper" or "Use Lateral Circular Saw" (``+bumper``, ``+saw``): a click on the square sends the
+    plain step and each variant is a button of its own. Introduction: "The winner is the first car to cross
+    the finish line" (RC-A11): on the last square of an open course the step ahead is a click on the line."""
+    # P3 (Armour & Mines / Flame & Saw) with its Saw armed, P1 diagonally ahead-left of it
+    ram = moving(armed(place(new(3), {2: "0.2.3", 0: "0.1.4", 1: "0.0.1"}, active=2), 2, "circular-saw"), "g1y")
+    finish = moving(place(new(3), {2: "5.1.7", 0: "0.0.1", 1: "0.2.1"}, active=2), "g1y")
+    assert "left+saw+mine" in ram.legal_actions() and finish.legal_actions()[:2] == ["ahead", "ahead+mine"]
+    [rammer, finisher, watcher] = _run_board(tmp_path, [
+        {"view": ram.view(2), "ctx": _ctx(ram, 2)}, {"view": finish.view(2), "ctx": _ctx(finish, 2)},
+        {"view": finish.view(0), "ctx": _ctx(finish, 0)}])
+    squares = dict(re.findall(r'data-square="([\d.]+)" data-action="([\w-]+)"', rammer["html"]))
+    assert squares == {"0.2.4": "ahead", "0.1.4": "left", "0.3.4": "right"}
+    buttons = re.findall(r'class="step-variant" data-action="([\w+-]+)" title="[^"]*">([^<]*)<', rammer["html"])
+    legal_steps = [a for a in ram.legal_actions() if "+" in a and a.split("+")[0] in ("ahead", "left", "right")]
+    assert sorted(a for a, _ in buttons) == sorted(legal_steps)
+    assert dict(buttons)["left+saw+mine"] == "↗ 0.1.4 + Lateral Circular Saw + drop a mine"
+    assert dict(buttons)["ahead+mine"] == "→ 0.2.4 + drop a mine"
+    assert re.search(r'data-finish="line" data-action="ahead"', finisher["html"])
+    assert 'data-action="ahead+mine" title="ahead+mine">→ across the finish line + drop a mine<' in finisher["html"]
+    assert 'data-finish="line"><title>' in watcher["html"] and "step-variant" not in watcher["html"]

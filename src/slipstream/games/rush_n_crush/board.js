@@ -2,8 +2,10 @@
 // lane's squares drawn to their length in ranks (a curve's inner lane has fewer, longer squares), the
 // cars, wrecks, mines and fixed obstructions on it, then every car's dashboard.
 // Clicking a square the active car can step to (straight ahead, diagonally left or right, or the side
-// of a compulsory lane change) sends that step. Reads only the seat's view (see
-// slipstream/games/rush_n_crush/state.py, _view(): course.tiles[t].lanes holds the squares' lengths).
+// of a compulsory lane change) sends the plain step; clicking the finish line (an open course) sends the
+// step across it. A step's variants to the same place (+bumper, +saw, +mine) are buttons under the
+// course. Reads only the seat's view (see slipstream/games/rush_n_crush/state.py, _view():
+// course.tiles[t].lanes holds the squares' lengths).
 import { esc } from "/static/common.js";
 
 const RANK = 13;
@@ -58,19 +60,48 @@ export function targets(geo, name) {
   return { ahead: at(sq.lane), left: at(sq.lane - 1), right: at(sq.lane + 1) };
 }
 
-// The step action each reachable square sends, when it is legal for the viewer now.
-function clickable(view, ctx, geo) {
+export const FINISH = "finish";
+const SIDE = { ahead: "ahead", left: "left", right: "right", "swerve-left": "left", "swerve-right": "right" };
+const ARROW = { ahead: "→", left: "↗", right: "↘" };
+const EXTRA = { bumper: "Side Bumper", saw: "Lateral Circular Saw", mine: "drop a mine" };
+
+// The viewer's legal steps by where they go: square name (or FINISH, the line of an open course) ->
+// its actions, the plain step first. Empty unless the viewer is the car to play.
+export function stepChoices(view, ctx, geo) {
   const out = new Map();
-  const legal = new Set(ctx.legal || []);
   if (view.active === null || view.active === undefined || ctx.seat !== view.active) return out;
   const car = (view.cars || [])[view.active];
   if (!car || !car.square) return out;
   const t = targets(geo, car.square);
-  const pairs = view.phase === "swerve"
-    ? [["swerve-left", t.left], ["swerve-right", t.right]]
-    : [["ahead", t.ahead], ["left", t.left], ["right", t.right]];
-  for (const [action, square] of pairs) if (square && legal.has(action)) out.set(square, action);
+  const here = geo.byName.get(car.square);
+  const last = here && !(view.course || {}).closed && here.end === geo.total;
+  for (const action of ctx.legal || []) {
+    const side = SIDE[action.split("+")[0]];
+    if (!side || (view.phase === "swerve") !== action.startsWith("swerve-")) continue;
+    const square = t[side] || (side === "ahead" && last ? FINISH : null);
+    if (!square) continue;
+    if (!out.has(square)) out.set(square, []);
+    out.get(square).push(action);
+  }
+  for (const actions of out.values()) actions.sort((a, b) => a.split("+").length - b.split("+").length || (a < b ? -1 : 1));
   return out;
+}
+
+// The button text of a step variant: its direction, where it goes and what it adds.
+function variantLabel(action, square) {
+  const [head, ...extras] = action.split("+");
+  const where = square === FINISH ? "across the finish line" : square;
+  return `${ARROW[SIDE[head]] || ""} ${where} + ${extras.map((e) => EXTRA[e] || e).join(" + ")}`;
+}
+
+function variantButtons(choices) {
+  const buttons = [];
+  for (const [square, actions] of choices) {
+    for (const action of actions.slice(1)) {
+      buttons.push(`<button type="button" class="step-variant" data-action="${esc(action)}" title="${esc(action)}">${esc(variantLabel(action, square))}</button>`);
+    }
+  }
+  return buttons.length ? `<p class="step-variants">Click a highlighted square for the plain step, or: ${buttons.join(" ")}</p>` : "";
 }
 
 function bands(view, width) {
@@ -131,7 +162,8 @@ export function draw(view, ctx) {
   for (const w of view.wrecks || []) here.set(w, { kind: "wreck" });
   const cars = new Map();
   for (const c of view.cars || []) if (c.square && !c.destroyed) cars.set(c.square, c);
-  const click = clickable(view, ctx, geo);
+  const choices = stepChoices(view, ctx, geo);
+  const click = new Map([...choices].map(([square, actions]) => [square, actions[0]]));
   let svg = `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="course">`;
   svg += `<rect width="${W}" height="${H}" rx="14" fill="#1f2229"/>`;
   rows.forEach((band, b) => {
@@ -175,10 +207,24 @@ export function draw(view, ctx) {
       x += ranks * RANK + GAP;
     }
   });
+  if (!course.closed && rows.length && lanesOf.length) {
+    // the finish line, after the last tile: clickable when the step ahead crosses it
+    const band = rows[rows.length - 1];
+    const y0 = pad + (rows.length - 1) * bandH;
+    let x = pad;
+    for (const t of band) x += (lanesOf[t][0] || []).reduce((a, c) => a + c, 0) * RANK + GAP;
+    const action = click.get(FINISH);
+    const attrs = action ? ` data-action="${esc(action)}" style="cursor:pointer"` : "";
+    svg += `<g data-finish="line"${attrs}><title>finish line${action ? ": " + esc(action) : ""}</title>`;
+    for (let k = 0; k < LANES * 4; k++) {
+      svg += `<rect x="${x - GAP + 1 + (k % 2) * 4}" y="${y0 + HEAD + k * LANE / 4}" width="4" height="${LANE / 4}" fill="#eee"/>`;
+    }
+    svg += `<rect x="${x - GAP}" y="${y0 + HEAD - 1}" width="10" height="${LANES * LANE + 2}" fill="none" rx="2" stroke="${action ? "#ffd21f" : "none"}" stroke-width="2.5"/></g>`;
+  }
   svg += `</svg>`;
   const last = course.closed ? `start/finish line at the end of T0, ${course.laps} lap(s)` : `finish line at the end of T${lanesOf.length - 1}`;
   const turn = view.turn && view.active !== null && view.active !== undefined
     ? ` · P${view.active + 1}: ${esc(view.phase)}, movement ${view.turn.movement}, lane changes ${view.turn.lane_changes ?? "unlimited"}, activations ${view.turn.activations}`
     : "";
-  return `${svg}<p class="muted">Round ${view.round ?? "–"} · ${esc(course.name || "")}: ${last} · travel left to right${turn}</p><div class="racer-cards">${dashboards(view, ctx)}</div>`;
+  return `${svg}<p class="muted">Round ${view.round ?? "–"} · ${esc(course.name || "")}: ${last} · travel left to right${turn}</p>${variantButtons(choices)}<div class="racer-cards">${dashboards(view, ctx)}</div>`;
 }

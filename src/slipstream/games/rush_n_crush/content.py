@@ -2,10 +2,11 @@
 
 Three files ship beside this module: ``content.toml`` (gear matrix, dice, dashboards, cars, drivers),
 ``tiles.toml`` (tile shapes and the twenty faces) and ``courses.toml`` (recommended courses). Every
-record carries ``source`` (rulebook, derived or default). A user's own content file (option
+shipped record carries ``source`` (rulebook, derived or default). A user's own content file (option
 ``content``) replaces ``content.toml``; a user's own course file (option ``course=FILE.toml``) holds one
-``[course]`` table and may add ``[[shapes]]`` and ``[[faces]]`` of its own. A bad file raises
-``ContentError`` naming the file, the record and the field; nothing is half loaded.
+``[course]`` table and may add ``[[shapes]]`` and ``[[faces]]`` of its own, whose ``source`` may be left
+out (it is then ``user``). A bad file raises ``ContentError`` naming the file, the record and the field;
+nothing is half loaded.
 
 The content is turned here into plain tuples of ints that the rules index (``Gear``, ``Track``):
 squares are numbered over the whole course, and each neighbour relation of
@@ -50,6 +51,10 @@ PIECE_TITLES: Final = {
 SIDE_BUMPER, FLAMER, MACHINE_GUN, CIRCULAR_SAW, ROCKET_BOOSTER, FIRE_EXTINGUISHER = range(6)
 
 Source = Literal["rulebook", "derived", "default"]
+TrackSource = Literal["rulebook", "derived", "default", "user"]
+"""Where a shape, face or course comes from: a user's course file may leave it out (``user``); the shipped
+``tiles.toml`` and ``courses.toml`` must name one of the other three (``check_shipped_sources``)."""
+USER: Final = "user"
 R = TypeVar("R", "ShapeModel", "FaceModel")
 
 
@@ -163,7 +168,7 @@ class ShapeModel(StrictModel):
     cells: list[tuple[int, int]] = Field(min_length=1)
     exit: tuple[int, int]
     turn: int = Field(ge=-1, le=1)
-    source: Source
+    source: TrackSource = USER
 
 
 class FaceModel(StrictModel):
@@ -174,7 +179,7 @@ class FaceModel(StrictModel):
     ranks: int = Field(ge=1, le=40)
     lanes: list[str] = Field(min_length=LANES, max_length=LANES)
     obstructions: list[tuple[int, int]] = Field(default_factory=list)
-    source: Source
+    source: TrackSource = USER
 
     @field_validator("lanes")
     @classmethod
@@ -211,7 +216,7 @@ class CourseModel(StrictModel):
     closed: bool
     laps: int = Field(ge=1, le=9)
     game: str = ""
-    source: Source
+    source: TrackSource = USER
 
 
 class TilesModel(StrictModel):
@@ -599,14 +604,28 @@ def _line(square: int, step: tuple[int, ...], obstruction: list[bool]) -> tuple[
     return tuple(out)
 
 
+def check_shipped_sources(source: str, label: str, records: list[ShapeModel] | list[FaceModel] | list[CourseModel]
+                          ) -> None:
+    """DESIGN: every shipped record says where it comes from, rulebook, derived or default (only a user's
+    course file may leave ``source`` out)."""
+    for record in records:
+        if "source" not in record.model_fields_set or record.source == USER:
+            raise ContentError(source, f"{label} {record.id}", "source",
+                               "a shipped record names its source: rulebook, derived or default")
+
+
 @cache
 def _shipped_tiles() -> TilesModel:
-    return validate_content(TilesModel, read_content_file(TILES_PATH), str(TILES_PATH))
+    model = validate_content(TilesModel, read_content_file(TILES_PATH), str(TILES_PATH))
+    check_shipped_sources(str(TILES_PATH), "shapes", model.shapes)
+    check_shipped_sources(str(TILES_PATH), "faces", model.faces)
+    return model
 
 
 @cache
 def _shipped_courses() -> dict[str, CourseModel]:
     model = validate_content(CoursesModel, read_content_file(COURSES_PATH), str(COURSES_PATH))
+    check_shipped_sources(str(COURSES_PATH), "courses", model.courses)
     return {c.id: c for c in model.courses}
 
 
@@ -652,5 +671,5 @@ def _shipped_track(course: str, laps: int) -> Track:
 
 __all__ = [
     "FINISH", "NONE", "PIECES", "Content", "Dashboard", "Gear", "Track", "build_gear", "build_track",
-    "course_names", "load_content", "load_track",
+    "check_shipped_sources", "course_names", "load_content", "load_track",
 ]

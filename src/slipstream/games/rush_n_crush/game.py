@@ -44,6 +44,14 @@ class RushNCrush(Game):
         (5, {"course": "grand-prix", "gear_lines": "upshift-at-high-revs", "seat_assignment": "random"}),
         (6, {"course": "oval", "rush_attacks": rules.ONCE_PER_CAR}),
     )
+    golden_options: ClassVar[tuple[dict[str, Any], ...]] = (
+        {"players": 6, "course": "oval", "rush_attacks": rules.ONCE_PER_ROUND},
+        {"players": 5, "course": "grand-prix", "rush_attacks": rules.ONCE_PER_CAR,
+         "gear_lines": "upshift-at-high-revs", "seat_assignment": "random"},
+    )
+    """Seeded races chosen so their playthroughs show what the default one lacks: the Machine Gun, the
+    Lateral Circular Saw, a wreck, a mine hit, a spent Rush 'n' Crush quota (RC-G12), the random deal and
+    the restricted gear lines."""
 
     content: Content
     track: Track

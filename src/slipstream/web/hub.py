@@ -27,12 +27,13 @@ from slipstream.bots.registry import bot_names, make_bot, parse_mcts
 from slipstream.engine.errors import IllegalActionError, SlipstreamError
 from slipstream.engine.game import CHANCE, Event, Game, State
 from slipstream.engine.hooks import hooks_of
+from slipstream.engine.play import pending_seats
 from slipstream.engine.registry import game_class, load
 from slipstream.jsontext import encode
 
 from . import botpool, dice
 from .limits import Limits
-from .protocol import board_module, describe, events_payload, pending_seats, resigned_result, seat_payload
+from .protocol import board_module, describe, events_payload, resigned_result, seat_payload
 from .storage import MatchData, MoveData, SeatData, Store
 
 log = logging.getLogger("slipstream.web")

@@ -16,6 +16,7 @@ from typing import Any
 
 from slipstream.engine.game import CHANCE, JSON, Game, Result, State
 from slipstream.engine.hooks import hooks_of
+from slipstream.engine.play import pending_seats
 from slipstream.engine.registry import game_class
 
 log = logging.getLogger("slipstream.web")
@@ -52,15 +53,6 @@ ERROR_CODES: dict[str, str] = {
 def board_module(game_id: str) -> str | None:
     """The URL of a game's own board drawing (its ``web_board`` hook), if it has one."""
     return f"/boards/{game_id}.js" if hooks_of(game_class(game_id)).web_board is not None else None
-
-
-def pending_seats(state: State) -> list[int]:
-    actor = state.actor
-    if isinstance(actor, frozenset):
-        return sorted(actor)
-    if isinstance(actor, int) and not isinstance(actor, bool):
-        return [actor]
-    return []
 
 
 def actor_info(state: State) -> dict[str, Any]:

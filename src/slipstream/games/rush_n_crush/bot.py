@@ -20,7 +20,7 @@ from slipstream.engine.estimate import win_chances
 from slipstream.engine.game import State
 
 from . import notation, rules
-from .content import CIRCULAR_SAW, FINISH, HIGHEST, LOWEST, SIDE_BUMPER, UNLIMITED
+from .content import CIRCULAR_SAW, FINISH, HIGHEST, LOWEST, SIDE_BUMPER, UNLIMITED, Track
 from .metrics import SPREAD_TURNS, finish_key, turns_needed
 from .notation import Direction, Kind
 from .state import AFTER, GEAR, MOVE, POINTS, SWERVE, RushState
@@ -149,6 +149,17 @@ class Rivals:
         return damage * self.point[target] + later * self.later[target]
 
 
+_TWICE: dict[int, tuple[Track, tuple[int, ...]]] = {}
+"""Per track (by id, the track kept alive with it): each square's ``start + end``, twice its centre rank."""
+
+
+def twice_centres(track: Track) -> tuple[int, ...]:
+    found = _TWICE.get(id(track))
+    if found is None or found[0] is not track:
+        found = _TWICE[id(track)] = (track, tuple(a + b for a, b in zip(track.start, track.end, strict=True)))
+    return found[1]
+
+
 class Planner:
     """The best way through one move: a search over single steps with the other cars standing still."""
 
@@ -156,13 +167,16 @@ class Planner:
         self.s = s
         self.car = car
         self.rivals = rivals or Rivals(s, car)
-        self.track = s.g.track
+        track = self.track = s.g.track
+        self.twice = twice_centres(track)
+        self.lap_twice = 2 * track.lap_ranks
         self.cars = {s.square[c]: c for c in rules.running(s) if c != car}
         self.wrecks = {s.square[c] for c in range(s.g.players) if s.destroyed[c]}
         self.mines = {sq for sq, owner in s.mines if owner != car}
         self.structure = s.structure[car]
         self.memo: dict[tuple[int, int, int, int, int], tuple[float, int]] = {}
         self.rush_memo: dict[tuple[int, int], float] = {}
+        self.crash_memo: dict[int, float] = {}
         quota = s.g.options["rush_attacks"]
         self.rush_rolls = not ((quota == rules.ONCE_PER_ROUND and bool(s.rnc_rolled))
                                or (quota == rules.ONCE_PER_CAR and car in s.rnc_rolled))
@@ -174,9 +188,8 @@ class Planner:
         """The Side Bumper and Saw combinations a Side Ram could Use (as they stand now)."""
 
     def gain(self, here: int, there: int) -> float:
-        track = self.track
-        d = track.start[there] + track.end[there] - track.start[here] - track.end[here]
-        return (d + 2 * track.lap_ranks if d < 0 else d) / 2
+        d = self.twice[there] - self.twice[here]
+        return (d + self.lap_twice if d < 0 else d) / 2
 
     def finishes(self, here: int, there: int, lap: int) -> bool:
         track = self.track
@@ -198,6 +211,9 @@ class Planner:
 
     def crash(self, node: int) -> float:
         """Expected cost of hitting a fixed obstruction at the node's speed (the inverted white roll)."""
+        found = self.crash_memo.get(node)
+        if found is not None:
+            return found
         rule, dice = self.s.g.gear.steer[node]
         if rule == UNLIMITED:
             values = [(1, 1.0)]
@@ -205,7 +221,9 @@ class Planner:
             values = [(6, 1.0)]
         else:
             values = _kept_values(LOWEST if rule == HIGHEST else HIGHEST, dice)
-        return sum(p * (v * DAMAGE + (DEATH if v >= self.structure else 0.0)) for v, p in values)
+        cost = self.crash_memo[node] = sum(p * (v * DAMAGE + (DEATH if v >= self.structure else 0.0))
+                                           for v, p in values)
+        return cost
 
     def after(self, square: int, lap: int) -> float:
         """Ending the move here: a penalty for an obstruction or wreck straight ahead, a bonus for each car
@@ -213,7 +231,7 @@ class Planner:
         track = self.track
         value = 0.0
         if self.rivals.passing:
-            here = track.start[square] + track.end[square] + 2 * track.lap_ranks * lap
+            here = self.twice[square] + self.lap_twice * lap
             value = sum(bonus for there, bonus in self.rivals.passing if here > there)
         sq = square
         for _ in range(2):
@@ -239,41 +257,43 @@ class Planner:
         if found is not None:
             return found
         track = self.track
-        out = (-1e9, 9)
-        straight = 0.0
-        for direction in (Direction.AHEAD, Direction.LEFT, Direction.RIGHT):
-            target = rules.neighbour(self.s, square, direction)
-            if direction == Direction.AHEAD:
-                if target == FINISH:
-                    value = WIN
-                elif track.obstruction[target]:
-                    value = -self.crash(node)
-                elif target in self.cars:
-                    value = self.rush(self.cars[target], moves) + self.after(square, lap)
-                elif self.finishes(square, target, lap):
-                    value = WIN
-                else:
-                    value = self.gain(square, target) - self.hazard(target) + self.best(
-                        target, lap + (track.end[target] <= track.end[square]), moves - 1, changes, steering, node)[0]
-                straight = value
-            else:
-                if target < 0 or track.obstruction[target] or (changes == 0 and steering == 0):
+        obstruction = track.obstruction
+        cars = self.cars
+        end = track.end
+        closed = track.closed
+        # Straight ahead.
+        target = track.ahead[square]
+        if target == FINISH:
+            straight = WIN
+        elif obstruction[target]:
+            straight = -self.crash(node)
+        elif target in cars:
+            straight = self.rush(cars[target], moves) + self.after(square, lap)
+        elif closed and self.finishes(square, target, lap):
+            straight = WIN
+        else:
+            straight = self.gain(square, target) - self.hazard(target) + self.best(
+                target, lap + (end[target] <= end[square]), moves - 1, changes, steering, node)[0]
+        out = (straight, int(Direction.AHEAD))
+        if changes or steering:
+            left, steer, cost = changes, steering, 0.0
+            if changes > 0:
+                left -= 1
+            elif changes == 0:
+                steer -= 1
+                cost = STEERING
+            for direction, target in ((-1, track.ahead_left[square]), (1, track.ahead_right[square])):
+                if target < 0 or obstruction[target]:
                     continue
-                left, steer, cost = changes, steering, 0.0
-                if changes > 0:
-                    left -= 1
-                elif changes == 0:
-                    steer -= 1
-                    cost = STEERING
-                if target in self.cars:
+                if target in cars:
                     value = self.side_ram(square, lap, moves, left, steer, node, direction, straight)[0] - cost
-                elif self.finishes(square, target, lap):
+                elif closed and self.finishes(square, target, lap):
                     value = WIN
                 else:
                     value = self.gain(square, target) - self.hazard(target) - cost + self.best(
-                        target, lap + (track.end[target] <= track.end[square]), moves - 1, left, steer, node)[0]
-            if value > out[0]:
-                out = (value, int(direction))
+                        target, lap + (end[target] <= end[square]), moves - 1, left, steer, node)[0]
+                if value > out[0]:
+                    out = (value, direction)
         self.memo[key] = out
         return out
 
@@ -348,8 +368,8 @@ def heat_cost(s: RushState, car: int, node: int, turbo_spent: int) -> float:
     return dice * p * weight + death * DEATH
 
 
-def speed_value(s: RushState, car: int, node: int, turbo_spent: int, rivals: Rivals | None = None) -> float:
-    """How good a move at ``node`` looks: the plan's value over the white dice, less the heat."""
+def plan_value(s: RushState, car: int, node: int, rivals: Rivals | None = None) -> float:
+    """The expected value of the best plan at ``node``'s speed, over its white dice."""
     rule, dice = s.g.gear.steer[node]
     speed = s.g.gear.speed[node]
     planner = Planner(s, car, rivals)
@@ -359,8 +379,12 @@ def speed_value(s: RushState, car: int, node: int, turbo_spent: int, rivals: Riv
         outcomes = [(0, 1.0)]
     else:
         outcomes = _kept_values(rule, dice)
-    value = sum(p * planner.move(speed, min(changes, speed), node)[0] for changes, p in outcomes)
-    return value - heat_cost(s, car, node, turbo_spent)
+    return sum(p * planner.move(speed, min(changes, speed), node)[0] for changes, p in outcomes)
+
+
+def speed_value(s: RushState, car: int, node: int, turbo_spent: int, rivals: Rivals | None = None) -> float:
+    """How good a move at ``node`` looks: the plan's value over the white dice, less the heat."""
+    return plan_value(s, car, node, rivals) - heat_cost(s, car, node, turbo_spent)
 
 
 class HeuristicBot:
@@ -418,6 +442,8 @@ class HeuristicBot:
         """The gearstick or a point: the node whose move is worth most (``speed_value``)."""
         gear = s.g.gear
         rivals = Rivals(s, car)
+        plans: dict[int, float] = {}
+        """Plan values by speed (the white dice, and so the plan, depend on the speed row alone)."""
         best, score = legal[0], -1e18
         for action in legal:
             move = notation.parse(action)
@@ -430,7 +456,11 @@ class HeuristicBot:
                 turbo = s.turbo_spent + (move.kind is Kind.TURBO)
             else:
                 continue
-            value = speed_value(s, car, node, turbo, rivals) - cost
+            speed = gear.speed[node]
+            plan = plans.get(speed)
+            if plan is None:
+                plan = plans[speed] = plan_value(s, car, node, rivals)
+            value = plan - heat_cost(s, car, node, turbo) - cost
             if value > score:
                 best, score = action, value
         return best

@@ -50,6 +50,8 @@ damaged car drives more carefully)."""
 DAMAGE_PER_TURN: Final = 0.3
 """The Structure a car is expected to lose each turn it still has to drive (for the chance that a
 rival's damage destroys it before the line)."""
+PACE: Final = 15.0
+"""Ranks a car covers in a turn, on average over a race (for the turns it still has to drive)."""
 ACTIVATION: Final = 0.3
 """The cost of Using the Side Bumper or the Saw in a ram (an Activation, and a piece to re-arm)."""
 REACH: Final = 21
@@ -123,14 +125,14 @@ class Rivals:
         mine = rules.progress(s, car)
         key = finish_key(s)
         moved = s.order[:s.turn] if s.order and s.order[s.turn] == car else ()
-        for c, chance, turns in zip(cars, chances, need, strict=True):
+        for c, chance in zip(cars, chances, strict=True):
             if c == car:
                 continue
             weight = min(3.0, max(0.2, chance * n))
             self.kill[c] = WIN if last else RACE * chance + WRECK
             self.later[c] = RACE * (1.0 if last else chance) + WRECK
             self.point[c] = HURT * weight
-            self.expected[c] = DAMAGE_PER_TURN * turns
+            self.expected[c] = DAMAGE_PER_TURN * (key - rules.progress(s, c)) / 2 / PACE
             here = rules.progress(s, c)
             if c in moved and (here > mine or (here == mine and s.stamp[c] < s.stamp[car])):
                 left = (key - here) / 2

@@ -31,7 +31,7 @@ DEATH: Final = 300.0
 """The cost of becoming a wreck."""
 DAMAGE: Final = 4.0
 """The cost of one Structure point lost, in ranks."""
-HEAT: Final = 2.0
+HEAT: Final = 1.0
 """The cost of one Heat point, in ranks (more as the car nears its skull)."""
 STEERING: Final = 1.5
 """The cost of spending a Steering point (they never come back)."""
@@ -52,6 +52,8 @@ DAMAGE_PER_TURN: Final = 0.3
 rival's damage destroys it before the line)."""
 PACE: Final = 15.0
 """Ranks a car covers in a turn, on average over a race (for the turns it still has to drive)."""
+RAM_DAMAGE: Final = 4.0
+"""The cost of one Structure point a ram costs the bot itself, besides the destruction it brings nearer."""
 ACTIVATION: Final = 0.3
 """The cost of Using the Side Bumper or the Saw in a ram (an Activation, and a piece to re-arm)."""
 REACH: Final = 21
@@ -63,6 +65,8 @@ PASS_SOON: Final = 4.0
 """Passing such a car that needs two turns to the line."""
 PASS: Final = 1.0
 """Passing such a car earlier in the race."""
+KEEP_BOOSTER: Final = 1.0
+"""Keeping the Rocket Booster armed for a later turn rather than Using it now (a Use must be re-armed)."""
 ARM_ORDER: Final = ("machine-gun", "flamer", "rocket-booster", "side-bumper", "circular-saw", "fire-extinguisher")
 """The pieces the bot arms first."""
 
@@ -126,13 +130,13 @@ class Rivals:
         key = finish_key(s)
         moved = s.order[:s.turn] if s.order and s.order[s.turn] == car else ()
         for c, chance in zip(cars, chances, strict=True):
+            self.expected[c] = DAMAGE_PER_TURN * (key - rules.progress(s, c)) / 2 / PACE
             if c == car:
                 continue
             weight = min(3.0, max(0.2, chance * n))
             self.kill[c] = WIN if last else RACE * chance + WRECK
             self.later[c] = RACE * (1.0 if last else chance) + WRECK
             self.point[c] = HURT * weight
-            self.expected[c] = DAMAGE_PER_TURN * (key - rules.progress(s, c)) / 2 / PACE
             here = rules.progress(s, c)
             if c in moved and (here > mine or (here == mine and s.stamp[c] < s.stamp[car])):
                 left = (key - here) / 2
@@ -208,8 +212,16 @@ class Planner:
         return rolls * 0.5 * DAMAGE + (0.5 * DEATH if self.structure <= 1 else 0.0)
 
     def hurt(self, damage: int) -> float:
-        """The cost of the bot's own ``damage``."""
-        return damage * DAMAGE + (DEATH if damage >= self.structure else 0.0) if damage > 0 else 0.0
+        """The cost of ``damage`` a ram does to the bot itself: the points, and its destruction, now or
+        (more likely) before the line."""
+        if damage <= 0:
+            return 0.0
+        left = self.structure
+        if damage >= left:
+            return damage * RAM_DAMAGE + DEATH
+        expected = self.rivals.expected[self.car]
+        later = destroyed_later(left - damage, expected) - destroyed_later(left, expected)
+        return damage * RAM_DAMAGE + later * DEATH
 
     def crash(self, node: int) -> float:
         """Expected cost of hitting a fixed obstruction at the node's speed (the inverted white roll)."""
@@ -384,6 +396,17 @@ def plan_value(s: RushState, car: int, node: int, rivals: Rivals | None = None) 
     return sum(p * planner.move(speed, min(changes, speed), node)[0] for changes, p in outcomes)
 
 
+def booster_heat(s: RushState, car: int, dice: int) -> float:
+    """Expected cost of the Rocket Booster's heat dice (1-2 each, RC-X4) for ``dice`` squares entered."""
+    if dice <= 0:
+        return 0.0
+    p = 2 / 6
+    cap = s.dash[car].heat_capacity
+    room = cap - s.heat[car]
+    death = sum(comb(dice, k) * p ** k * (1 - p) ** (dice - k) for k in range(room + 1, dice + 1))
+    return dice * p * HEAT * (1 + 2 * s.heat[car] / cap) + death * DEATH
+
+
 def speed_value(s: RushState, car: int, node: int, turbo_spent: int, rivals: Rivals | None = None) -> float:
     """How good a move at ``node`` looks: the plan's value over the white dice, less the heat."""
     return plan_value(s, car, node, rivals) - heat_cost(s, car, node, turbo_spent)
@@ -525,21 +548,44 @@ class HeuristicBot:
         return best
 
     def _boost(self, s: RushState, car: int, legal: list[str]) -> str:
-        """Fire the Rocket Booster for the clear squares straight ahead (all of them if one crosses the
-        line) while the heat allows; else end the turn."""
-        boosts = [a for a in legal if a.startswith("boost:") and "+" not in a]
-        if not boosts:
+        """Movement: Rocket Booster, "Choose 1-3 and move that many spaces directly forward. For each space
+        moved, roll a heat die and add 1 heat on 1-2": the number of squares worth most (the ranks, a car
+        passed, a Rush 'n' Crush into a car ahead, an obstruction's damage, the heat dice), if that beats
+        keeping the booster armed for a later turn (``KEEP_BOOSTER``); all three if one crosses the line."""
+        if not any(a.startswith("boost:") for a in legal):
             return notation.END
+        planner = Planner(s, car)
+        square, lap = s.square[car], s.lap[car]
+        best, score = notation.END, planner.after(square, lap) + KEEP_BOOSTER
+        for squares in range(1, rules.MAX_BOOST + 1):
+            value = self._boost_value(s, car, planner, squares)
+            if value >= WIN:
+                return notation.boost(squares)
+            if value > score:
+                best, score = notation.boost(squares), value
+        return best
+
+    @staticmethod
+    def _boost_value(s: RushState, car: int, planner: Planner, squares: int) -> float:
+        """The value of ``boost:<squares>`` (Movement: Rocket Booster; RC-X4: the heat dice are not widened
+        by Turbo; an obstruction deals its damage and ends the Booster; a car is a Rush 'n' Crush)."""
         track = s.g.track
-        sq = s.square[car]
-        clear = 0
-        for _ in range(rules.MAX_BOOST):
-            sq = track.ahead[sq]
-            if sq == FINISH:
-                return notation.boost(rules.MAX_BOOST)
-            if sq < 0 or track.obstruction[sq] or rules.car_at(s, sq) >= 0 or rules.wreck_at(s, sq):
+        sq, lap = s.square[car], s.lap[car]
+        value = 0.0
+        entered = 0
+        for k in range(squares):
+            nxt = track.ahead[sq]
+            if nxt == FINISH or planner.finishes(sq, nxt, lap):
+                return WIN
+            if track.obstruction[nxt]:
+                value -= planner.crash(s.node[car])
                 break
-            clear += 1
-        room = s.dash[car].heat_capacity - s.heat[car]
-        clear = min(clear, room - 2)
-        return notation.boost(clear) if clear >= 1 else notation.END
+            if nxt in planner.cars:
+                value += planner.rush(planner.cars[nxt], squares - k)
+                break
+            value += planner.gain(sq, nxt) - planner.hazard(nxt)
+            lap += track.end[nxt] <= track.end[sq]
+            sq = nxt
+            entered += 1
+        return value + planner.after(sq, lap) - booster_heat(s, car, entered)
+

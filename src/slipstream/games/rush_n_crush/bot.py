@@ -52,7 +52,7 @@ DAMAGE_PER_TURN: Final = 0.3
 rival's damage destroys it before the line)."""
 PACE: Final = 15.0
 """Ranks a car covers in a turn, on average over a race (for the turns it still has to drive)."""
-RAM_DAMAGE: Final = 4.0
+RAM_DAMAGE: Final = 3.0
 """The cost of one Structure point a ram costs the bot itself, besides the destruction it brings nearer."""
 ACTIVATION: Final = 0.3
 """The cost of Using the Side Bumper or the Saw in a ram (an Activation, and a piece to re-arm)."""
@@ -449,7 +449,9 @@ class HeuristicBot:
         return notation.END if stage is AFTER else self.rng.choice(legal)
 
     def _equipment(self, s: RushState, car: int, legal: list[str]) -> str:
-        """Fire a gun that bears; cool down near the skull; arm a piece while keeping an Activation."""
+        """Fire a gun that bears; cool down near the skull; arm pieces after movement (RC-A6: a piece
+        armed this turn waits for the next, so arming earlier would only spend an Activation that a gun, a
+        Side Ram's Bumper or Saw, or the Booster could use)."""
         opts = set(legal)
         for piece in ("machine-gun", "flamer"):
             if notation.use(piece) in opts:
@@ -457,7 +459,7 @@ class HeuristicBot:
         cap = s.dash[car].heat_capacity
         if notation.use("fire-extinguisher") in opts and s.heat[car] >= cap - 3:
             return notation.use("fire-extinguisher")
-        if s.activations >= 2 or s.stage is AFTER:
+        if s.stage is AFTER:
             for piece in ARM_ORDER:
                 if notation.arm(piece) in opts and (piece != "fire-extinguisher" or s.heat[car] > 0):
                     return notation.arm(piece)

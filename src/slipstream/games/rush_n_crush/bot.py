@@ -449,21 +449,26 @@ class HeuristicBot:
         return notation.END if stage is AFTER else self.rng.choice(legal)
 
     def _equipment(self, s: RushState, car: int, legal: list[str]) -> str:
-        """Fire a gun that bears; cool down near the skull; arm pieces after movement (RC-A6: a piece
-        armed this turn waits for the next, so arming earlier would only spend an Activation that a gun, a
-        Side Ram's Bumper or Saw, or the Booster could use)."""
+        """Fire a gun that bears; cool down before the red dice near the skull; after movement re-arm the
+        guns and the Booster, cool down from 2 heat, then arm the rest. Pieces are armed after movement
+        only (RC-A6: a piece armed this turn waits for the next, so arming earlier would only spend an
+        Activation that a gun, a Side Ram's Bumper or Saw, or the Booster could use)."""
         opts = set(legal)
         for piece in ("machine-gun", "flamer"):
             if notation.use(piece) in opts:
                 return notation.use(piece)
-        cap = s.dash[car].heat_capacity
-        if notation.use("fire-extinguisher") in opts and s.heat[car] >= cap - 3:
-            return notation.use("fire-extinguisher")
-        if s.stage is AFTER:
-            for piece in ARM_ORDER:
-                if notation.arm(piece) in opts and (piece != "fire-extinguisher" or s.heat[car] > 0):
-                    return notation.arm(piece)
-        return ""
+        cool = notation.use("fire-extinguisher")
+        heat = s.heat[car]
+        if cool in opts and heat >= s.dash[car].heat_capacity - 3:
+            return cool
+        if s.stage is not AFTER:
+            return ""
+        for piece in ARM_ORDER:
+            if piece == "side-bumper" and cool in opts and heat >= 2:
+                return cool
+            if notation.arm(piece) in opts and (piece != "fire-extinguisher" or heat > 0):
+                return notation.arm(piece)
+        return cool if cool in opts and heat >= 2 else ""
 
     def _speed(self, s: RushState, car: int, legal: list[str]) -> str:
         """The gearstick or a point: the node whose move is worth most (``speed_value``)."""

@@ -1,19 +1,27 @@
 """A heuristic Rush 'n' Crush bot: it plans each move square by square round obstructions, wrecks,
-mines and cars, picks the speed whose move plans best after the heat risk, fires its guns whenever
-they bear, and boosts when the way ahead is clear."""
+mines and cars, and into a car when a Side Ram or a Rush 'n' Crush pays; picks the speed whose move
+plans best after the heat risk, fires its guns whenever they bear, and boosts when it pays.
+
+What hurting a rival is worth (``Rivals``): destroying it now (the race itself when it is the last
+rival), raising the chance that it is destroyed before the line (a Poisson estimate of the damage it
+will still take), and a little for each point besides, all weighted by its chance of winning (the
+leader most). Passing a car that has already moved this round puts the bot ahead of it in the next
+round's order, which decides the race once that car can reach the line.
+"""
 
 from __future__ import annotations
 
 import random
 from functools import cache
-from math import comb
+from math import comb, exp
 from typing import Final
 
+from slipstream.engine.estimate import win_chances
 from slipstream.engine.game import State
 
 from . import notation, rules
-from .content import FINISH, HIGHEST, LOWEST, UNLIMITED
-from .metrics import finish_key
+from .content import CIRCULAR_SAW, FINISH, HIGHEST, LOWEST, SIDE_BUMPER, UNLIMITED, Track
+from .metrics import SPREAD_TURNS, finish_key, turns_needed
 from .notation import Direction, Kind
 from .state import AFTER, GEAR, MOVE, POINTS, SWERVE, RushState
 
@@ -23,17 +31,47 @@ DEATH: Final = 300.0
 """The cost of becoming a wreck."""
 DAMAGE: Final = 4.0
 """The cost of one Structure point lost, in ranks."""
-HEAT: Final = 2.0
-"""The cost of one Heat point, in ranks (more as the car nears its skull)."""
+HEAT: Final = 1.0
+"""The cost of one Heat point, in ranks (more as the car nears its skull). At 2 the bot, weighing the
+Rocket Booster's heat dice, kept the booster rather than risk a heat point for three squares, and won
+31% of two-car grand prix against the bot that always boosted (53% at 1)."""
 STEERING: Final = 1.5
 """The cost of spending a Steering point (they never come back)."""
 POINT: Final = 0.3
 """The cost of spending a Turbo or Brake point."""
 BLOCKED_AHEAD: Final = 2.0
 """Ending a move with an obstruction or a wreck in the next two squares of the lane."""
-RAM: Final = 3.0
-"""The cost of a Side Ram in a plan (its die may hurt the rammer; the bot would rather steer round)."""
-ARM_ORDER: Final = ("machine-gun", "flamer", "rocket-booster", "fire-extinguisher", "side-bumper", "circular-saw")
+RACE: Final = 60.0
+"""What a rival's whole chance of winning is worth, in ranks, when weighing its destruction (about the
+length of the sprint course)."""
+WRECK: Final = 5.0
+"""Destroying a rival besides its chance of winning (a wreck can no longer shoot, ram or block)."""
+HURT: Final = 1.0
+"""A Structure point dealt to a rival of average weight, besides the destruction it brings nearer (a
+damaged car drives more carefully). At 2 the second car rammed the leader's back at the end of its
+first move and lost its place: the first to play won all 200 four-car sprints (84% at 1)."""
+DAMAGE_PER_TURN: Final = 0.3
+"""The Structure a car is expected to lose each turn it still has to drive (for the chance that a
+rival's damage destroys it before the line)."""
+PACE: Final = 15.0
+"""Ranks a car covers in a turn, on average over a race (for the turns it still has to drive; the
+position value's 5, fitted for win chances, made a whole car's destruction look likely)."""
+RAM_DAMAGE: Final = 3.0
+"""The cost of one Structure point a ram costs the bot itself, besides the destruction it brings nearer."""
+ACTIVATION: Final = 0.3
+"""The cost of Using the Side Bumper or the Saw in a ram (an Activation, and a piece to re-arm)."""
+REACH: Final = 21
+"""Ranks a car can cover in one turn, about (speed 18 and the Rocket Booster's 3 squares)."""
+PASS_LATE: Final = 30.0
+"""Passing a car that has moved this round and can reach the line on its next turn: the bot then plays
+before it in the round that may end the race."""
+PASS_SOON: Final = 4.0
+"""Passing such a car that needs two turns to the line."""
+PASS: Final = 1.0
+"""Passing such a car earlier in the race."""
+KEEP_BOOSTER: Final = 1.0
+"""Keeping the Rocket Booster armed for a later turn rather than Using it now (a Use must be re-armed)."""
+ARM_ORDER: Final = ("machine-gun", "flamer", "rocket-booster", "side-bumper", "circular-saw", "fire-extinguisher")
 """The pieces the bot arms first."""
 
 
@@ -44,23 +82,124 @@ def _kept_values(rule: int, dice: int) -> list[tuple[int, float]]:
     return [(int(a.split(":")[1]), p) for a, p in table.outcomes]
 
 
+@cache
+def rush_outcomes(dice: int, combat_bumper: bool) -> tuple[tuple[int, int, float], ...]:
+    """Movement: Rush 'n' Crush, "roll a die for each point of movement allowance remaining. For each 1-2,
+    both vehicles take a structure point; on a 3 (3-4 if you have Combat Bumper) only the target takes
+    one": ``(rammer's damage, target's damage, probability)`` over the ``dice``."""
+    both, only = 2 / 6, (2 if combat_bumper else 1) / 6
+    none = 1 - both - only
+    out: dict[tuple[int, int], float] = {}
+    for b in range(dice + 1):
+        for o in range(dice - b + 1):
+            p = comb(dice, b) * comb(dice - b, o) * both ** b * only ** o * none ** (dice - b - o)
+            out[(b, b + o)] = out.get((b, b + o), 0.0) + p
+    return tuple((own, target, p) for (own, target), p in out.items())
+
+
+def destroyed_later(structure: int, expected: float) -> float:
+    """The chance that a car with ``structure`` left takes that much damage before the line, when it
+    expects ``expected`` more (Poisson)."""
+    if structure <= 0:
+        return 1.0
+    term = total = exp(-expected)
+    for k in range(1, structure):
+        term *= expected / k
+        total += term
+    return max(0.0, 1.0 - total)
+
+
+class Rivals:
+    """What each other car is worth to hurt, destroy or pass, seen from ``car``: worked out once a
+    decision from the cars' estimated chances of winning (``metrics.turns_needed``)."""
+
+    def __init__(self, s: RushState, car: int) -> None:
+        n = s.g.players
+        cars = rules.running(s)
+        need = [turns_needed(s, c) for c in cars]
+        chances = win_chances(need, SPREAD_TURNS * max(1.0, min(need)) ** 0.5)
+        last = len(cars) == 2
+        self.structure = s.structure
+        self.kill = [0.0] * n
+        """The value of destroying the car now."""
+        self.later = [0.0] * n
+        """The value of making its destruction before the line certain."""
+        self.point = [0.0] * n
+        """The value of one Structure point dealt to it, besides its destruction."""
+        self.expected = [0.0] * n
+        """The Structure it is expected to lose before the line."""
+        self.passing: list[tuple[int, float]] = []
+        """(progress key, bonus) of each car ahead that has moved this round: ending the move beyond it."""
+        mine = rules.progress(s, car)
+        key = finish_key(s)
+        moved = s.order[:s.turn] if s.order and s.order[s.turn] == car else ()
+        for c, chance in zip(cars, chances, strict=True):
+            self.expected[c] = DAMAGE_PER_TURN * (key - rules.progress(s, c)) / 2 / PACE
+            if c == car:
+                continue
+            weight = min(3.0, max(0.2, chance * n))
+            self.kill[c] = WIN if last else RACE * chance + WRECK
+            self.later[c] = RACE * (1.0 if last else chance) + WRECK
+            self.point[c] = HURT * weight
+            here = rules.progress(s, c)
+            if c in moved and (here > mine or (here == mine and s.stamp[c] < s.stamp[car])):
+                left = (key - here) / 2
+                bonus = PASS_LATE if left <= REACH else PASS_SOON if left <= 2 * REACH else PASS
+                self.passing.append((here, bonus))
+
+    def dealt(self, target: int, damage: int) -> float:
+        """The value of ``damage`` Structure points dealt to ``target``."""
+        if damage <= 0 or target < 0:
+            return 0.0
+        left = self.structure[target]
+        if damage >= left:
+            return self.kill[target]
+        expected = self.expected[target]
+        later = destroyed_later(left - damage, expected) - destroyed_later(left, expected)
+        return damage * self.point[target] + later * self.later[target]
+
+
+_TWICE: dict[int, tuple[Track, tuple[int, ...]]] = {}
+"""Per track (by id, the track kept alive with it): each square's ``start + end``, twice its centre rank."""
+
+
+def twice_centres(track: Track) -> tuple[int, ...]:
+    found = _TWICE.get(id(track))
+    if found is None or found[0] is not track:
+        found = _TWICE[id(track)] = (track, tuple(a + b for a, b in zip(track.start, track.end, strict=True)))
+    return found[1]
+
+
 class Planner:
     """The best way through one move: a search over single steps with the other cars standing still."""
 
-    def __init__(self, s: RushState, car: int) -> None:
+    def __init__(self, s: RushState, car: int, rivals: Rivals | None = None) -> None:
         self.s = s
         self.car = car
-        self.track = s.g.track
+        self.rivals = rivals or Rivals(s, car)
+        track = self.track = s.g.track
+        self.twice = twice_centres(track)
+        self.lap_twice = 2 * track.lap_ranks
         self.cars = {s.square[c]: c for c in rules.running(s) if c != car}
         self.wrecks = {s.square[c] for c in range(s.g.players) if s.destroyed[c]}
         self.mines = {sq for sq, owner in s.mines if owner != car}
         self.structure = s.structure[car]
         self.memo: dict[tuple[int, int, int, int, int], tuple[float, int]] = {}
+        self.rush_memo: dict[tuple[int, int], float] = {}
+        self.crash_memo: dict[int, float] = {}
+        quota = s.g.options["rush_attacks"]
+        self.rush_rolls = not ((quota == rules.ONCE_PER_ROUND and bool(s.rnc_rolled))
+                               or (quota == rules.ONCE_PER_CAR and car in s.rnc_rolled))
+        """RC-G12: whether a Rush 'n' Crush this turn would roll its dice (``rush_attacks``)."""
+        bumper = rules.can_use(s, car, SIDE_BUMPER)
+        saw = rules.can_use(s, car, CIRCULAR_SAW)
+        self.tools = [(0, 0)] + [(1, 0)] * bumper + [(0, 1)] * saw + [(1, 1)] * (
+            bumper and saw and s.activations >= 2)
+        """The Side Bumper and Saw combinations a Side Ram could Use (as they stand now)."""
 
     def gain(self, here: int, there: int) -> float:
-        track = self.track
-        d = track.start[there] + track.end[there] - track.start[here] - track.end[here]
-        return (d + 2 * track.lap_ranks if d < 0 else d) / 2
+        d = self.twice[there] - self.twice[here]
+        return (d + self.lap_twice if d < 0 else d) / 2
 
     def finishes(self, here: int, there: int, lap: int) -> bool:
         track = self.track
@@ -76,8 +215,23 @@ class Planner:
             return 0.0
         return rolls * 0.5 * DAMAGE + (0.5 * DEATH if self.structure <= 1 else 0.0)
 
+    def hurt(self, damage: int) -> float:
+        """The cost of ``damage`` a ram does to the bot itself: the points, and its destruction, now or
+        (more likely) before the line."""
+        if damage <= 0:
+            return 0.0
+        left = self.structure
+        if damage >= left:
+            return damage * RAM_DAMAGE + DEATH
+        expected = self.rivals.expected[self.car]
+        later = destroyed_later(left - damage, expected) - destroyed_later(left, expected)
+        return damage * RAM_DAMAGE + later * DEATH
+
     def crash(self, node: int) -> float:
         """Expected cost of hitting a fixed obstruction at the node's speed (the inverted white roll)."""
+        found = self.crash_memo.get(node)
+        if found is not None:
+            return found
         rule, dice = self.s.g.gear.steer[node]
         if rule == UNLIMITED:
             values = [(1, 1.0)]
@@ -85,25 +239,33 @@ class Planner:
             values = [(6, 1.0)]
         else:
             values = _kept_values(LOWEST if rule == HIGHEST else HIGHEST, dice)
-        return sum(p * (v * DAMAGE + (DEATH if v >= self.structure else 0.0)) for v, p in values)
+        cost = self.crash_memo[node] = sum(p * (v * DAMAGE + (DEATH if v >= self.structure else 0.0))
+                                           for v, p in values)
+        return cost
 
-    def after(self, square: int) -> float:
-        """Ending the move here: a penalty for an obstruction or wreck straight ahead."""
+    def after(self, square: int, lap: int) -> float:
+        """Ending the move here: a penalty for an obstruction or wreck straight ahead, a bonus for each car
+        passed that has moved this round (``Rivals.passing``)."""
+        track = self.track
+        value = 0.0
+        if self.rivals.passing:
+            here = self.twice[square] + self.lap_twice * lap
+            value = sum(bonus for there, bonus in self.rivals.passing if here > there)
         sq = square
         for _ in range(2):
-            sq = self.track.ahead[sq]
+            sq = track.ahead[sq]
             if sq < 0:
-                return 0.0
-            if self.track.obstruction[sq] or sq in self.wrecks:
-                return -BLOCKED_AHEAD
-        return 0.0
+                return value
+            if track.obstruction[sq] or sq in self.wrecks:
+                return value - BLOCKED_AHEAD
+        return value
 
     def best(self, square: int, lap: int, moves: int, changes: int, steering: int,
              node: int) -> tuple[float, int]:
         """(value, first direction) of the best way to spend ``moves`` steps with ``changes`` lane
         changes (-1: unlimited) and ``steering`` Steering points; direction 9 when nothing moves."""
         if moves <= 0:
-            return (self.after(square), 9)
+            return (self.after(square, lap), 9)
         if changes >= moves:
             changes = -1
         if changes < 0:
@@ -113,50 +275,97 @@ class Planner:
         if found is not None:
             return found
         track = self.track
-        out = (-1e9, 9)
-        for direction in (Direction.AHEAD, Direction.LEFT, Direction.RIGHT):
-            target = rules.neighbour(self.s, square, direction)
-            if direction == Direction.AHEAD:
-                if target == FINISH:
-                    value = WIN
-                elif track.obstruction[target]:
-                    value = -self.crash(node)
-                elif target in self.cars:
-                    value = self.rush(moves)
-                elif self.finishes(square, target, lap):
-                    value = WIN
-                else:
-                    value = self.gain(square, target) - self.hazard(target) + self.best(
-                        target, lap + (track.end[target] <= track.end[square]), moves - 1, changes, steering, node)[0]
-            else:
-                if target < 0 or track.obstruction[target] or (changes == 0 and steering == 0):
+        obstruction = track.obstruction
+        cars = self.cars
+        end = track.end
+        closed = track.closed
+        # Straight ahead.
+        target = track.ahead[square]
+        if target == FINISH:
+            straight = WIN
+        elif obstruction[target]:
+            straight = -self.crash(node)
+        elif target in cars:
+            straight = self.rush(cars[target], moves) + self.after(square, lap)
+        elif closed and self.finishes(square, target, lap):
+            straight = WIN
+        else:
+            straight = self.gain(square, target) - self.hazard(target) + self.best(
+                target, lap + (end[target] <= end[square]), moves - 1, changes, steering, node)[0]
+        out = (straight, int(Direction.AHEAD))
+        if changes or steering:
+            left, steer, cost = changes, steering, 0.0
+            if changes > 0:
+                left -= 1
+            elif changes == 0:
+                steer -= 1
+                cost = STEERING
+            for direction, target in ((-1, track.ahead_left[square]), (1, track.ahead_right[square])):
+                if target < 0 or obstruction[target]:
                     continue
-                left, steer, cost = changes, steering, 0.0
-                if changes > 0:
-                    left -= 1
-                elif changes == 0:
-                    steer -= 1
-                    cost = STEERING
-                if target in self.cars:
-                    value = -RAM + self.gain(square, target) - cost
-                elif self.finishes(square, target, lap):
+                if target in cars:
+                    value = self.side_ram(square, lap, moves, left, steer, node, direction, straight)[0] - cost
+                elif closed and self.finishes(square, target, lap):
                     value = WIN
                 else:
                     value = self.gain(square, target) - self.hazard(target) - cost + self.best(
-                        target, lap + (track.end[target] <= track.end[square]), moves - 1, left, steer, node)[0]
-            if value > out[0]:
-                out = (value, int(direction))
+                        target, lap + (end[target] <= end[square]), moves - 1, left, steer, node)[0]
+                if value > out[0]:
+                    out = (value, direction)
         self.memo[key] = out
         return out
 
-    def rush(self, moves: int) -> float:
-        """A Rush 'n' Crush ends the move: ``moves`` dice; each 1-2 hurts both cars, each 3 (3-4 with the
-        Combat Bumper) the target only. Damage to a rival is worth half what the bot's own costs."""
-        bumper = self.s.dash[self.car].combat_bumper
-        own = moves / 3
-        theirs = moves * (2 if bumper else 1) / 6 + own
-        death = DEATH if own >= self.structure - 0.5 else 0.0
-        return -own * DAMAGE + 0.5 * theirs * DAMAGE - death
+    def side_ram(self, square: int, lap: int, moves: int, left: int, steer: int, node: int, direction: int,
+                 straight: float) -> tuple[float, int, int]:
+        """(value, bumper, saw) of the best Side Ram from ``square`` (Movement: Side Ram, RC-G8): one die
+        (+1 with the Side Bumper) decides; on a displacement the bot takes the target's square with
+        ``left`` lane changes and ``steer`` Steering points and goes on, else it steps straight ahead
+        (worth ``straight``); the table's damage to each car, and the Saw's own die (4-6: 1 Structure)."""
+        track = self.track
+        there = rules.neighbour(self.s, square, direction)
+        target = self.cars[there]
+        far = track.beside_left[there] if direction < 0 else track.beside_right[there]
+        clear = far >= 0 and not track.obstruction[far] and far not in self.cars and far not in self.wrecks
+        third = self.cars.get(far, -1) if far >= 0 else -1
+        shoved = 0.0
+        if clear:
+            shoved = self.gain(square, there) - self.hazard(there) + self.best(
+                there, lap + (track.end[there] <= track.end[square]), moves - 1, left, steer, node)[0]
+        rivals = self.rivals
+        best = (-1e9, 0, 0)
+        for bumper, saw in self.tools:
+            value = -ACTIVATION * (bumper + saw)
+            for die in range(1, 7):
+                m = min(6, die + bumper)
+                row = rules.RAM_TABLE[not clear][m - 1]
+                hits = row.count("T")
+                outcome = (shoved if clear and m >= 4 else straight) - self.hurt(row.count("Y"))
+                if "3" in row:
+                    outcome += rivals.dealt(third, 1)
+                if saw:
+                    outcome += 0.5 * (rivals.dealt(target, hits) + rivals.dealt(target, hits + 1))
+                else:
+                    outcome += rivals.dealt(target, hits)
+                value += outcome / 6
+            if value > best[0]:
+                best = (value, bumper, saw)
+        return best
+
+    def rush(self, target: int, moves: int) -> float:
+        """A Rush 'n' Crush ends the move: ``moves`` dice (Movement: Rush 'n' Crush), each 1-2 hurting both
+        cars, each 3 (3-4 with the Combat Bumper) the target only; none roll when ``rush_attacks`` has
+        no ram left this round (RC-G12)."""
+        if not self.rush_rolls:
+            return 0.0
+        key = (target, moves)
+        found = self.rush_memo.get(key)
+        if found is not None:
+            return found
+        rivals = self.rivals
+        value = sum(p * (rivals.dealt(target, theirs) - self.hurt(own))
+                    for own, theirs, p in rush_outcomes(moves, self.s.dash[self.car].combat_bumper))
+        self.rush_memo[key] = value
+        return value
 
     def move(self, moves: int, changes: int, node: int) -> tuple[float, int]:
         s = self.s
@@ -177,25 +386,41 @@ def heat_cost(s: RushState, car: int, node: int, turbo_spent: int) -> float:
     return dice * p * weight + death * DEATH
 
 
-def speed_value(s: RushState, car: int, node: int, turbo_spent: int) -> float:
-    """How good a move at ``node`` looks: the plan's value over the white dice, less the heat."""
+def plan_value(s: RushState, car: int, node: int, rivals: Rivals | None = None) -> float:
+    """The expected value of the best plan at ``node``'s speed, over its white dice."""
     rule, dice = s.g.gear.steer[node]
     speed = s.g.gear.speed[node]
-    planner = Planner(s, car)
+    planner = Planner(s, car, rivals)
     if rule == UNLIMITED:
         outcomes = [(-1, 1.0)]
     elif dice == 0:
         outcomes = [(0, 1.0)]
     else:
         outcomes = _kept_values(rule, dice)
-    value = sum(p * planner.move(speed, min(changes, speed), node)[0] for changes, p in outcomes)
-    return value - heat_cost(s, car, node, turbo_spent)
+    return sum(p * planner.move(speed, min(changes, speed), node)[0] for changes, p in outcomes)
+
+
+def booster_heat(s: RushState, car: int, dice: int) -> float:
+    """Expected cost of the Rocket Booster's heat dice (1-2 each, RC-X4) for ``dice`` squares entered."""
+    if dice <= 0:
+        return 0.0
+    p = 2 / 6
+    cap = s.dash[car].heat_capacity
+    room = cap - s.heat[car]
+    death = sum(comb(dice, k) * p ** k * (1 - p) ** (dice - k) for k in range(room + 1, dice + 1))
+    return dice * p * HEAT * (1 + 2 * s.heat[car] / cap) + death * DEATH
+
+
+def speed_value(s: RushState, car: int, node: int, turbo_spent: int, rivals: Rivals | None = None) -> float:
+    """How good a move at ``node`` looks: the plan's value over the white dice, less the heat."""
+    return plan_value(s, car, node, rivals) - heat_cost(s, car, node, turbo_spent)
 
 
 class HeuristicBot:
-    """Plans its move square by square (round obstructions, wrecks, mines and cars), chooses the speed
-    whose plan is worth most after the heat risk, arms its pieces early, fires the Machine Gun and the
-    Flamer whenever they bear, cools down near the skull, and fires the Rocket Booster into a clear lane."""
+    """Plans its move square by square (round obstructions, wrecks and mines, into a car when a ram
+    pays), chooses the speed whose plan is worth most after the heat risk, arms its pieces early, fires
+    the Machine Gun and the Flamer whenever they bear, cools down near the skull, and fires the Rocket
+    Booster into a clear lane."""
 
     name = "heuristic"
 
@@ -228,23 +453,33 @@ class HeuristicBot:
         return notation.END if stage is AFTER else self.rng.choice(legal)
 
     def _equipment(self, s: RushState, car: int, legal: list[str]) -> str:
-        """Fire a gun that bears; cool down near the skull; arm a piece while keeping an Activation."""
+        """Fire a gun that bears; cool down before the red dice near the skull; after movement re-arm the
+        guns and the Booster, cool down from 2 heat, then arm the rest. Pieces are armed after movement
+        only (RC-A6: a piece armed this turn waits for the next, so arming earlier would only spend an
+        Activation that a gun, a Side Ram's Bumper or Saw, or the Booster could use)."""
         opts = set(legal)
         for piece in ("machine-gun", "flamer"):
             if notation.use(piece) in opts:
                 return notation.use(piece)
-        cap = s.dash[car].heat_capacity
-        if notation.use("fire-extinguisher") in opts and s.heat[car] >= cap - 3:
-            return notation.use("fire-extinguisher")
-        if s.activations >= 2 or s.stage is AFTER:
-            for piece in ARM_ORDER:
-                if notation.arm(piece) in opts and (piece != "fire-extinguisher" or s.heat[car] > 0):
-                    return notation.arm(piece)
-        return ""
+        cool = notation.use("fire-extinguisher")
+        heat = s.heat[car]
+        if cool in opts and heat >= s.dash[car].heat_capacity - 3:
+            return cool
+        if s.stage is not AFTER:
+            return ""
+        for piece in ARM_ORDER:
+            if piece == "side-bumper" and cool in opts and heat >= 2:
+                return cool
+            if notation.arm(piece) in opts and (piece != "fire-extinguisher" or heat > 0):
+                return notation.arm(piece)
+        return cool if cool in opts and heat >= 2 else ""
 
     def _speed(self, s: RushState, car: int, legal: list[str]) -> str:
         """The gearstick or a point: the node whose move is worth most (``speed_value``)."""
         gear = s.g.gear
+        rivals = Rivals(s, car)
+        plans: dict[int, float] = {}
+        """Plan values by speed (the white dice, and so the plan, depend on the speed row alone)."""
         best, score = legal[0], -1e18
         for action in legal:
             move = notation.parse(action)
@@ -257,7 +492,11 @@ class HeuristicBot:
                 turbo = s.turbo_spent + (move.kind is Kind.TURBO)
             else:
                 continue
-            value = speed_value(s, car, node, turbo) - cost
+            speed = gear.speed[node]
+            plan = plans.get(speed)
+            if plan is None:
+                plan = plans[speed] = plan_value(s, car, node, rivals)
+            value = plan - heat_cost(s, car, node, turbo) - cost
             if value > score:
                 best, score = action, value
         return best
@@ -274,12 +513,35 @@ class HeuristicBot:
         _, direction = planner.move(s.movement, s.lane_changes, s.node[car])
         if direction == 9:
             direction = 0
-        step = notation.step(Direction(direction))
-        dropped = notation.step(Direction(direction), mine=True)
+        bumper = saw = False
+        if direction and rules.car_at(s, rules.neighbour(s, s.square[car], direction)) >= 0:
+            changes = -1 if s.lane_changes >= s.movement else s.lane_changes
+            steering = 0 if changes < 0 else min(s.steering[car], 2)
+            left, steer = (changes - 1, steering) if changes > 0 else (changes, steering - (changes == 0))
+            _, use_bumper, use_saw = planner.side_ram(s.square[car], s.lap[car], s.movement, left, steer,
+                                                      s.node[car], direction, self._straight(planner, s, car))
+            bumper, saw = bool(use_bumper), bool(use_saw)
+        dropped = notation.step(Direction(direction), bumper=bumper, saw=saw, mine=True)
         if dropped in legal and self._someone_behind(s, car):
             return dropped
-        bumper = notation.step(Direction(direction), bumper=True)
-        return bumper if bumper in legal else step
+        return notation.step(Direction(direction), bumper=bumper, saw=saw)
+
+    @staticmethod
+    def _straight(planner: Planner, s: RushState, car: int) -> float:
+        """The value of a straight step now (what a Side Ram that does not displace becomes)."""
+        track = s.g.track
+        square, lap, moves = s.square[car], s.lap[car], s.movement
+        target = track.ahead[square]
+        changes = -1 if s.lane_changes >= moves else s.lane_changes
+        steering = 0 if changes < 0 else min(s.steering[car], 2)
+        if target == FINISH or planner.finishes(square, target, lap):
+            return WIN
+        if track.obstruction[target]:
+            return -planner.crash(s.node[car])
+        if target in planner.cars:
+            return planner.rush(planner.cars[target], moves) + planner.after(square, lap)
+        return planner.gain(square, target) - planner.hazard(target) + planner.best(
+            target, lap + (track.end[target] <= track.end[square]), moves - 1, changes, steering, s.node[car])[0]
 
     @staticmethod
     def _someone_behind(s: RushState, car: int) -> bool:
@@ -291,27 +553,50 @@ class HeuristicBot:
         best, score = legal[0], -1e18
         for action in legal:
             target = rules.neighbour(s, s.square[car], notation.parse(action).number)
-            value = -planner.hazard(target) + planner.after(target)
+            value = -planner.hazard(target) + planner.after(target, s.lap[car])
             if value > score:
                 best, score = action, value
         return best
 
     def _boost(self, s: RushState, car: int, legal: list[str]) -> str:
-        """Fire the Rocket Booster for the clear squares straight ahead (all of them if one crosses the
-        line) while the heat allows; else end the turn."""
-        boosts = [a for a in legal if a.startswith("boost:") and "+" not in a]
-        if not boosts:
+        """Movement: Rocket Booster, "Choose 1-3 and move that many spaces directly forward. For each space
+        moved, roll a heat die and add 1 heat on 1-2": the number of squares worth most (the ranks, a car
+        passed, a Rush 'n' Crush into a car ahead, an obstruction's damage, the heat dice), if that beats
+        keeping the booster armed for a later turn (``KEEP_BOOSTER``); all three if one crosses the line."""
+        if not any(a.startswith("boost:") for a in legal):
             return notation.END
+        planner = Planner(s, car)
+        square, lap = s.square[car], s.lap[car]
+        best, score = notation.END, planner.after(square, lap) + KEEP_BOOSTER
+        for squares in range(1, rules.MAX_BOOST + 1):
+            value = self._boost_value(s, car, planner, squares)
+            if value >= WIN:
+                return notation.boost(squares)
+            if value > score:
+                best, score = notation.boost(squares), value
+        return best
+
+    @staticmethod
+    def _boost_value(s: RushState, car: int, planner: Planner, squares: int) -> float:
+        """The value of ``boost:<squares>`` (Movement: Rocket Booster; RC-X4: the heat dice are not widened
+        by Turbo; an obstruction deals its damage and ends the Booster; a car is a Rush 'n' Crush)."""
         track = s.g.track
-        sq = s.square[car]
-        clear = 0
-        for _ in range(rules.MAX_BOOST):
-            sq = track.ahead[sq]
-            if sq == FINISH:
-                return notation.boost(rules.MAX_BOOST)
-            if sq < 0 or track.obstruction[sq] or rules.car_at(s, sq) >= 0 or rules.wreck_at(s, sq):
+        sq, lap = s.square[car], s.lap[car]
+        value = 0.0
+        entered = 0
+        for k in range(squares):
+            nxt = track.ahead[sq]
+            if nxt == FINISH or planner.finishes(sq, nxt, lap):
+                return WIN
+            if track.obstruction[nxt]:
+                value -= planner.crash(s.node[car])
                 break
-            clear += 1
-        room = s.dash[car].heat_capacity - s.heat[car]
-        clear = min(clear, room - 2)
-        return notation.boost(clear) if clear >= 1 else notation.END
+            if nxt in planner.cars:
+                value += planner.rush(planner.cars[nxt], squares - k)
+                break
+            value += planner.gain(sq, nxt) - planner.hazard(nxt)
+            lap += track.end[nxt] <= track.end[sq]
+            sq = nxt
+            entered += 1
+        return value + planner.after(sq, lap) - booster_heat(s, car, entered)
+

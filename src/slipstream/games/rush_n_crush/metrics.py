@@ -29,6 +29,12 @@ COUNTED: Final = {"side-ram": "side_rams", "rush-n-crush": "rush_n_crush_rams", 
                   "booster": "rocket_boosters", "fire": "shots", "extinguisher": "extinguishers",
                   "obstruction": "obstruction_hits", "swerve": "swerves", "stopped": "boxed_in_stops"}
 """Event kinds counted as they happen, by metric name."""
+FIRST: Final = ("wrecks", "destroyed_by_heat", "destroyed_by_structure", "damage_machine_gun", "heat_flamer",
+                "damage_circular_saw", "damage_side_ram", "damage_rush_n_crush", "side_rams", "rush_n_crush_rams",
+                "shots", "damage_total")
+"""The metrics ``RaceTally.result`` lists first, in this order: the report plots the first twelve that vary
+(``sim.plots.MAX_GRID``), and these are the ones a designer of this game asks about first (wrecks and how,
+the damage each weapon did, the rams)."""
 
 
 def _rush(state: State) -> RushState:
@@ -87,7 +93,8 @@ class RaceTally:
                 out[f"heat_{source if source in ('flamer', 'rocket_booster') else 'red_dice'}"] += gained
 
     def result(self, final_state: State) -> dict[str, float]:
-        """The counts with what the final state tells: rounds, wrecks and how they were destroyed, the finish."""
+        """The counts with what the final state tells: rounds, wrecks and how they were destroyed, the finish;
+        the ``FIRST`` metrics first."""
         s = _rush(final_state)
         n = s.g.players
         out = {"rounds": float(s.round), **self.counts}
@@ -101,7 +108,9 @@ class RaceTally:
         out["damage_total"] = sum(v for k, v in out.items() if k.startswith("damage_"))
         out["crossed_the_line"] = 1.0 if s.winner >= 0 and not s.reason.endswith("last car running") else 0.0
         out["last_car_running"] = 1.0 if s.reason.endswith("last car running") else 0.0
-        return out
+        ordered = {name: out[name] for name in FIRST}
+        ordered.update(out)
+        return ordered
 
 
 def race_metrics(final_state: State) -> dict[str, float]:

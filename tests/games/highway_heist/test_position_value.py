@@ -26,7 +26,7 @@ def test_every_seat_shares_the_teams_chance() -> None:
 def test_more_of_the_objective_done_is_better() -> None:
     s = new()
     ahead = s.copy()
-    ahead.track = 3
+    ahead.track = s.g.scenario.goal - 1
     assert position_value(ahead, 0) > position_value(s, 0)
 
 
@@ -41,10 +41,10 @@ def test_a_finished_match_is_won_or_lost() -> None:
     lost = play_passively(new())
     assert values(lost) == [0.0, 0.0]
     won = new().copy()
-    won.track = 4
+    won.track = won.g.scenario.goal - 1
     won = won.apply("drive:c2l3")
     assert not won.is_over
-    won.track = 5
+    won.track = won.g.scenario.goal
     won.outcome, won.stage = "win", type(won.stage).OVER
     assert values(won) == [1.0, 1.0]
 

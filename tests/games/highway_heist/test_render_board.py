@@ -48,7 +48,7 @@ def test_board_shows_each_seat_the_enemy_row_and_the_stunt_row() -> None:
     assert "behind the wheel; Speed 4 Control" in text
     assert "Enemy cards (deck 12, discard 0): 1: -, 2: -, ACTIVATE!: -" in text
     assert "  1: Side Swipe (ta-s1a, level 1, 1 Boost token(s))" in text
-    assert "tank damage 0/5" in text
+    assert f"tank damage 0/{s.g.scenario.goal}" in text
 
 
 @pytest.mark.parametrize("scenario", ["tank-assault", "semi-heist", "chopper-takedown"])

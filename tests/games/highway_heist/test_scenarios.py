@@ -36,11 +36,11 @@ def test_a_wreck_drifting_into_the_tank_damages_it() -> None:
     assert not any(p.kind == WRECK and p.space >= 0 for p in s.pieces)
 
 
-def test_tank_damage_five_wins_at_once() -> None:
-    """End of the Game: achieving the Objective (Tank Damage 5) ends the game immediately; the team
-    wins, every seat a winner."""
+def test_reaching_the_tank_damage_goal_wins_at_once() -> None:
+    """End of the Game: achieving the Objective (Tank Damage at the content's goal, HH-G13) ends the game
+    immediately; the team wins, every seat a winner."""
     s = arrange(new(**DOM_DRIFTER), vehicles={0: (2, 1), 1: (2, 6)}, wrecks=[(11, 3)], main={"tank": (9, 3)}).copy()
-    s.track = 4
+    s.track = s.g.scenario.goal - 1
     s = end_round(s)
     assert s.is_over and s.result is not None and s.result.winners == (0, 1)
     assert s.result.team and s.result.rank(1) == 1

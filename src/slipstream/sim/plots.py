@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import math
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -30,17 +31,35 @@ def _errors(triples: Sequence[Sequence[float]], scale: float = 1.0) -> tuple[lis
     return centres, [low, high]
 
 
+LONG_LABEL = 14
+"""Group names longer than this (a team: its characters and vehicles) get horizontal bars, wrapped."""
+
+
 def rate_bars(groups: Sequence[dict[str, Any]], title: str, fair: float | None = None) -> bytes:
-    """Win rate per group with 95% error bars (and the fair share as a dashed line)."""
-    fig, ax = plt.subplots(figsize=(max(4.0, 0.8 * len(groups) + 2), 3.2))
+    """Win rate per group with 95% error bars (and the fair share as a dashed line); long group names
+    (teams) as horizontal bars, each name wrapped on its own lines."""
     centres, err = _errors([g["win"] for g in groups], 100)
-    ax.bar([g["key"] for g in groups], centres, yerr=err, capsize=4, color="#4c72b0")
+    keys = [str(g["key"]) for g in groups]
+    if max((len(key) for key in keys), default=0) <= LONG_LABEL:
+        fig, ax = plt.subplots(figsize=(max(4.0, 0.8 * len(groups) + 2), 3.2))
+        ax.bar(keys, centres, yerr=err, capsize=4, color="#4c72b0")
+        if fair is not None:
+            ax.axhline(100 * fair, color="#c44e52", linestyle="--", linewidth=1, label="fair share")
+        ax.set_ylabel("win rate (%)")
+        ax.tick_params(axis="x", labelrotation=30 if len(groups) > 4 else 0)
+    else:
+        names = [textwrap.fill(key, 30) for key in keys]
+        lines = sum(name.count("\n") + 1 for name in names)
+        fig, ax = plt.subplots(figsize=(7.5, max(2.6, 0.22 * lines + 0.35 * len(groups) + 1.0)))
+        ax.barh(names, centres, xerr=err, capsize=4, color="#4c72b0")
+        ax.invert_yaxis()  # the first group on top, as in the table
+        if fair is not None:
+            ax.axvline(100 * fair, color="#c44e52", linestyle="--", linewidth=1, label="fair share")
+        ax.set_xlabel("win rate (%)")
+        ax.tick_params(axis="y", labelsize=8)
     if fair is not None:
-        ax.axhline(100 * fair, color="#c44e52", linestyle="--", linewidth=1, label="fair share")
         ax.legend(loc="upper right", fontsize=8)
-    ax.set_ylabel("win rate (%)")
     ax.set_title(title)
-    ax.tick_params(axis="x", labelrotation=30 if len(groups) > 4 else 0)
     return _png(fig)
 
 

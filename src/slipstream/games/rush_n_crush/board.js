@@ -8,7 +8,7 @@
 // course.tiles[t].lanes holds the squares' lengths).
 import { esc } from "/static/common.js";
 
-const RANK = 13;
+const RANK = 20;
 const LANE = 24;
 const GAP = 6;
 const HEAD = 16;

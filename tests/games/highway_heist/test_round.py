@@ -215,3 +215,24 @@ def test_bad_starting_lanes_are_a_clear_option_error(lanes: str) -> None:
     with pytest.raises(slipstream.OptionError, match="lanes"):
         slipstream.load("highway-heist", players=2, lanes=lanes)
     assert slipstream.load("highway-heist", players=2, lanes="1, 6").start_spaces == (0, 5)  # type: ignore[attr-defined]
+
+
+def test_a_team_names_each_seats_character_and_vehicle_together() -> None:
+    """Setup: each player takes a Character Board and a Vehicle Board. Option ``team`` names both per
+    seat (``character/vehicle``), so whole teams can be compared (``simulate --sweep "team=...|..."``);
+    it is refused with ``characters`` or ``vehicles``, or written otherwise, naming the option."""
+    game = slipstream.load("highway-heist", players=3,
+                           team="roman/import-racer, tej/american-muscle,han/street-drifter")
+    assert [c.id for c in game.characters] == ["roman", "tej", "han"]  # type: ignore[attr-defined]
+    assert [v.id for v in game.vehicles] == ["import-racer", "american-muscle", "street-drifter"]  # type: ignore[attr-defined]
+    same = slipstream.load("highway-heist", players=3, characters="roman,tej,han",
+                           vehicles="import-racer,american-muscle,street-drifter")
+    assert game.start(seed=4).legal_actions() == same.start(seed=4).legal_actions()
+    for bad, words in [({"team": "roman,tej,han"}, "character/vehicle pairs"),
+                       ({"team": "roman/import-racer,tej/american-muscle,han/street-drifter", "characters": "dom"},
+                        "without 'characters'"),
+                       ({"team": "roman/import-racer,tej/hijacked-suv,han/street-drifter"}, "hijacking"),
+                       ({"team": "roman/import-racer,tej/tank,han/street-drifter"},
+                        "team \\(vehicles\\).*unknown 'tank'")]:
+        with pytest.raises(slipstream.OptionError, match=words):
+            slipstream.load("highway-heist", players=3, **bad)

@@ -50,6 +50,8 @@ class HighwayHeist(Game):
                    "letty, roman in seat order"),
         OptionSpec("vehicles", "", "comma-separated starting vehicle ids, one per seat; empty = the "
                    "content's vehicles in order (never the Hijacked SUV)"),
+        OptionSpec("team", "", "comma-separated character/vehicle pairs, one per seat (dom/exotic-supercar,"
+                   "brian/street-drifter): the characters and vehicles together, instead of those two options"),
         OptionSpec("lanes", "", "comma-separated starting lanes in column 1, one per seat; empty = the "
                    "middle lanes"),
         OptionSpec("ramsey_seat", 0, "Chopper Takedown: the seat whose vehicle carries Ramsey", kind=int,
@@ -135,9 +137,11 @@ class HighwayHeist(Game):
 
     def _setup_seats(self) -> None:
         content, n = self.content, self.players
-        chars = self._ids("characters", [c.id for c in content.model.characters][:n], content.characters)
+        texts = self._team_texts()
+        chars = self._ids("characters", texts["characters"], [c.id for c in content.model.characters][:n],
+                          content.characters)
         starting = [v.id for v in content.model.vehicles if not v.hijacked]
-        vehicles = self._ids("vehicles", (starting * 4)[:n], content.vehicles)
+        vehicles = self._ids("vehicles", texts["vehicles"], (starting * 4)[:n], content.vehicles)
         for vid in vehicles:
             if content.vehicles[vid].hijacked:
                 raise OptionError(f"{self.id}: option 'vehicles': the {vid} is only reached by hijacking (Setup)")
@@ -161,9 +165,27 @@ class HighwayHeist(Game):
         cap = self.content.model.rules.boost_cap
         self.boost_caps = tuple(c.boost_cap if c.power == "hoarder" else cap for c in self.characters)
 
-    def _ids(self, option: str, default: list[str], known: Mapping[str, object]) -> list[str]:
-        text = self.options[option]
+    def _team_texts(self) -> dict[str, str]:
+        """The ``characters`` and ``vehicles`` texts, from those options or from ``team``'s pairs (one
+        option to name, or sweep, whole teams: ``dom/exotic-supercar,brian/street-drifter``)."""
+        team = self.options["team"]
+        if not team:
+            return {"characters": self.options["characters"], "vehicles": self.options["vehicles"]}
+        if self.options["characters"] or self.options["vehicles"]:
+            raise OptionError(f"{self.id}: option 'team' names the characters and vehicles: give it without "
+                              "'characters' and 'vehicles'")
+        pairs = [pair.strip().partition("/") for pair in team.split(",")]
+        if not all(character.strip() and slash and vehicle.strip() for character, slash, vehicle in pairs):
+            raise OptionError(f"{self.id}: option 'team' is character/vehicle pairs separated by commas "
+                              f"(dom/exotic-supercar,brian/street-drifter), not {team!r}"[:300])
+        return {"characters": ",".join(character.strip() for character, _, _ in pairs),
+                "vehicles": ",".join(vehicle.strip() for _, _, vehicle in pairs)}
+
+    def _ids(self, option: str, text: str, default: list[str], known: Mapping[str, object]) -> list[str]:
+        """The ids one per seat named by ``text`` (option ``option``, or ``team``), else ``default``."""
         ids = [s.strip() for s in text.split(",")] if text else default
+        if self.options["team"]:
+            option = f"team ({option})"
         if len(ids) != self.players:
             raise OptionError(f"{self.id}: option {option!r} names {len(ids)} for {self.players} players")
         if len(set(ids)) != len(ids):

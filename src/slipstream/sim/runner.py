@@ -192,11 +192,12 @@ def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process
     tables.add(races)
 
     kept: set[int] = set()  # the first race of each bunch kept
+    last: Bunch | None = None  # the bunch last handed over by the executor
 
     def keep(finished: Bunch) -> None:
         """Write the races and keep them, whole: Ctrl-C (or SIGTERM) waits until they are in the records,
         in ``races`` and with the tables, so what the run file counts is what the records hold. A bunch
-        offered again by ``stop`` (see ``workers``) and already kept is skipped."""
+        already kept is skipped (``keep_the_rest`` offers the last one again)."""
         data, texts = finished
         with interrupts_deferred():
             compact = [decode(text) for text in texts]
@@ -211,23 +212,27 @@ def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process
             races.extend(compact)
             tables.add(compact)
 
+    def keep_the_rest() -> None:
+        """After Ctrl-C or a failure: the bunch last handed over (Ctrl-C may have landed before ``keep`` had
+        it), then every race the executor still holds (``stop``)."""
+        if pool is None:
+            return
+        for lines in itertools.chain([last] if last is not None else [], pool.stop()):
+            keep(lines)
+
     try:
         try:
             if pool is not None:
-                for lines in pool.results():
-                    keep(lines)
+                for last in pool.results():
+                    keep(last)
                     if progress is not None:
                         progress(len(races), total)
             status = "complete"
         except KeyboardInterrupt:
             status = "interrupted"
-            if pool is not None:
-                for lines in pool.stop():
-                    keep(lines)
+            keep_the_rest()
         except BaseException:
-            if pool is not None:
-                for lines in pool.stop():
-                    keep(lines)
+            keep_the_rest()
             raise
     finally:
         if pool is not None:

@@ -3,9 +3,7 @@
 Every executor has the same shape: ``results()`` yields the finished races (``Line``s) as they come,
 ``stop()`` ends the work at once and yields every race that had finished but was not yet delivered, and
 ``close()`` releases what was started. The runner writes whatever they yield, so Ctrl-C loses only the
-races still being played, whatever their length. ``stop()`` first yields again the last bunch
-``results()`` yielded (``offered``): Ctrl-C may have landed before the runner kept it, and the runner
-skips a bunch it already has.
+races still being played, whatever their length.
 
 Local workers take the races one at a time from a shared counter (the slow races of a strong bot do
 not hold up a batch) and send what they have finished every ``FLUSH_SECONDS`` (so a thousand quick
@@ -98,7 +96,6 @@ class InProcess:
     def __init__(self, work: RaceSpec) -> None:
         self.work = work
         self.held: list[Line] = []
-        self.offered: Bunch | None = None
 
     def results(self) -> Iterator[Bunch]:
         work = self.work
@@ -121,12 +118,10 @@ class InProcess:
 
     def _hand_over(self) -> Bunch:
         held, self.held = self.held, []
-        self.offered = bunch(held)
-        return self.offered
+        return bunch(held)
 
     def stop(self) -> Iterator[Bunch]:
-        offered = [self.offered] if self.offered is not None else []
-        return iter([*offered, bunch(self.held)] if self.held else offered)
+        return iter([self._hand_over()] if self.held else [])
 
     def close(self) -> None:
         pass
@@ -236,7 +231,6 @@ class Processes:
         self.failure: str | None = None
         self.died = False
         self.received: Bunch | None = None
-        self.offered: Bunch | None = None
 
     @property
     def running(self) -> int:
@@ -263,8 +257,7 @@ class Processes:
                 self._close(pipe)
             if kind == "failed":
                 self.failure = error
-            data, compact = races
-            self.received = (data, compact)
+            self.received = races
         got, self.received = self.received, None
         return got
 
@@ -278,21 +271,19 @@ class Processes:
             if self.died:
                 raise RaceFailed("a worker process died (killed, or out of memory)")
             if got is not None and got[1]:
-                self.offered = got
                 yield got
             if self.failure is not None:
                 raise RaceFailed(self.failure)
 
     def stop(self) -> Iterator[Bunch]:
-        """Every worker sends what it has finished and exits; those races (after the last bunch offered,
-        and one read but not yet offered)."""
+        """Every worker sends what it has finished and exits; those races (after a bunch read when Ctrl-C
+        landed, not yet handed over)."""
         for proc in self.procs:
             if proc.is_alive() and proc.pid is not None:
                 os.kill(proc.pid, signal.SIGTERM)
-        for held in (self.offered, self.received):
-            if held is not None and held[1]:
-                yield held
-        self.received = None
+        received, self.received = self.received, None
+        if received is not None and received[1]:
+            yield received
         deadline = time.monotonic() + 10
         while self.running and time.monotonic() < deadline:
             got = self._take(0.2)
@@ -387,7 +378,6 @@ class RayTasks:
         self.next = 0
         self.pending: dict[Any, tuple[int, float]] = {}
         self.seconds_per_race: float | None = None
-        self.offered: Bunch | None = None
 
     def _submit(self) -> None:
         total = len(self.work.indices)
@@ -411,14 +401,13 @@ class RayTasks:
                 took = (time.monotonic() - started) / count
                 self.seconds_per_race = took if self.seconds_per_race is None else min(self.seconds_per_race, took)
                 self._submit()
-                self.offered = bunch(lines)
-                yield self.offered
+                yield bunch(lines)
 
     def stop(self) -> Iterator[Bunch]:
         for ref in self.pending:
             self.ray.cancel(ref, force=True)
         self.pending.clear()
-        return iter([self.offered] if self.offered is not None else [])
+        return iter(())
 
     def close(self) -> None:
         if self.started:

@@ -83,7 +83,7 @@ class HeuristicBot:
         roll = s.roll
         if roll is None:
             return metrics.team_score(s)
-        faces = metrics.effort_faces(s)
+        faces = rules.effort_faces(s)
         dice, need, bonus = roll.dice, roll.need, rules.roll_bonus(s, roll.seat)
         raw = rules.success_chance(faces, dice, need, bonus=bonus)
         boosted = rules.success_chance(faces, dice, need, boost=True, bonus=bonus) if s.boost[roll.seat] else raw
@@ -100,7 +100,7 @@ class HeuristicBot:
         roll = s.roll
         if roll is None:
             return notation.seated(seat, Verb.PASS)
-        faces = metrics.effort_faces(s)
+        faces = rules.effort_faces(s)
         more = min(roll.dice + 2, s.g.max_dice)
         if roll.kind is RollKind.DEFENSE:
             gain = self._defense_gain(s, roll.seat, roll.damage, roll.dice, more, faces)

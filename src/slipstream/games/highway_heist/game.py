@@ -137,14 +137,14 @@ class HighwayHeist(Game):
 
     def _setup_seats(self) -> None:
         content, n = self.content, self.players
-        texts = self._team_texts()
-        chars = self._ids("characters", texts["characters"], [c.id for c in content.model.characters][:n],
-                          content.characters)
+        (char_option, char_text), (vehicle_option, vehicle_text) = self._seat_texts()
+        chars = self._ids(char_option, char_text, [c.id for c in content.model.characters][:n], content.characters)
         starting = [v.id for v in content.model.vehicles if not v.hijacked]
-        vehicles = self._ids("vehicles", texts["vehicles"], (starting * 4)[:n], content.vehicles)
+        vehicles = self._ids(vehicle_option, vehicle_text, (starting * 4)[:n], content.vehicles)
         for vid in vehicles:
             if content.vehicles[vid].hijacked:
-                raise OptionError(f"{self.id}: option 'vehicles': the {vid} is only reached by hijacking (Setup)")
+                raise OptionError(f"{self.id}: option {vehicle_option!r}: the {vid} is only reached by hijacking "
+                                  "(Setup)")
         self.characters = tuple(content.characters[c] for c in chars)
         self.boards = tuple(content.model.vehicles)
         self.hijacked_board = next(i for i, v in enumerate(self.boards) if v.hijacked)
@@ -165,12 +165,12 @@ class HighwayHeist(Game):
         cap = self.content.model.rules.boost_cap
         self.boost_caps = tuple(c.boost_cap if c.power == "hoarder" else cap for c in self.characters)
 
-    def _team_texts(self) -> dict[str, str]:
-        """The ``characters`` and ``vehicles`` texts, from those options or from ``team``'s pairs (one
-        option to name, or sweep, whole teams: ``dom/exotic-supercar,brian/street-drifter``)."""
+    def _seat_texts(self) -> tuple[tuple[str, str], tuple[str, str]]:
+        """(option named in errors, text) of the characters and of the vehicles: those two options, or
+        ``team``'s pairs (one option to name, or sweep, whole teams: ``dom/exotic-supercar,...``)."""
         team = self.options["team"]
         if not team:
-            return {"characters": self.options["characters"], "vehicles": self.options["vehicles"]}
+            return ("characters", self.options["characters"]), ("vehicles", self.options["vehicles"])
         if self.options["characters"] or self.options["vehicles"]:
             raise OptionError(f"{self.id}: option 'team' names the characters and vehicles: give it without "
                               "'characters' and 'vehicles'")
@@ -178,14 +178,12 @@ class HighwayHeist(Game):
         if not all(character.strip() and slash and vehicle.strip() for character, slash, vehicle in pairs):
             raise OptionError(f"{self.id}: option 'team' is character/vehicle pairs separated by commas "
                               f"(dom/exotic-supercar,brian/street-drifter), not {team!r}"[:300])
-        return {"characters": ",".join(character.strip() for character, _, _ in pairs),
-                "vehicles": ",".join(vehicle.strip() for _, _, vehicle in pairs)}
+        return (("team (characters)", ",".join(character.strip() for character, _, _ in pairs)),
+                ("team (vehicles)", ",".join(vehicle.strip() for _, _, vehicle in pairs)))
 
     def _ids(self, option: str, text: str, default: list[str], known: Mapping[str, object]) -> list[str]:
-        """The ids one per seat named by ``text`` (option ``option``, or ``team``), else ``default``."""
+        """The ids one per seat named by ``text`` (of ``option``), else ``default``."""
         ids = [s.strip() for s in text.split(",")] if text else default
-        if self.options["team"]:
-            option = f"team ({option})"
         if len(ids) != self.players:
             raise OptionError(f"{self.id}: option {option!r} names {len(ids)} for {self.players} players")
         if len(set(ids)) != len(ids):

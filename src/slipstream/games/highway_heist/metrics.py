@@ -156,13 +156,8 @@ def can_act(s: HeistState, seat: int) -> bool:
 def _card_chance(s: HeistState, seat: int, card: Action) -> float:
     dice = min(rules.rating(s, seat, card.skill), s.g.max_dice)
     need = card.need - (1 if card.ram and rules.vehicle_power(s, seat) == "battering_ram" else 0)
-    faces = effort_faces(s)
+    faces = rules.effort_faces(s)
     return rules.success_chance(faces, dice, need, boost=s.boost[seat] > 0, bonus=rules.roll_bonus(s, seat))
-
-
-def effort_faces(s: HeistState) -> tuple[int, int, int]:
-    faces = s.g.content.model.effort_die.faces
-    return faces.count("success"), faces.count("boost"), faces.count("blank")
 
 
 def opportunities(s: HeistState) -> float:

@@ -8,7 +8,7 @@ from typing import Any
 
 from slipstream.engine.game import State
 
-from . import metrics, notation, rules
+from . import notation, rules
 from .notation import NO_SPACE, WHEEL, Verb
 from .rules import RollKind
 
@@ -186,13 +186,22 @@ def _odds(faces: tuple[int, int, int], dice: int, need: int, bonus: int, cap: in
     then with each possible Assist (two dice per token, at most ``cap`` dice); Boosted: the roller's own
     Boost token spent after the roll."""
     parts = []
-    for assists in range(helpers + 1):
-        n = min(dice + 2 * assists, cap)
-        if assists and n == min(dice + 2 * (assists - 1), cap):
-            break
+    for assists, n in _assisted(dice, helpers, cap):
         label = f"{n} dice" if not assists else f"+{assists} Assist ({n} dice)"
         parts.append(f"{label} {_chance(faces, n, need, bonus, tokens)}")
     return "; ".join(parts)
+
+
+def _assisted(dice: int, tokens: int, cap: int) -> list[tuple[int, int]]:
+    """(tokens, dice) with 0, 1, ... ``tokens`` Assist tokens (two dice each, never above ``cap``), as
+    long as each token adds dice."""
+    out = [(0, dice)]
+    for spent in range(1, tokens + 1):
+        n = min(dice + 2 * spent, cap)
+        if n <= out[-1][1]:
+            break
+        out.append((spent, n))
+    return out
 
 
 def _chance(faces: tuple[int, int, int], dice: int, need: int, bonus: int, tokens: bool) -> str:
@@ -221,17 +230,12 @@ def _assist_window(s: Any, seat: int) -> list[str]:
     token, after the roll); for a seat still deciding, with one and with two of its tokens (two dice
     each, never above five). Defense rolls: the chance to block 1, 2, ... points of the damage."""
     roll = s.roll
-    faces = metrics.effort_faces(s)
-    cap = s.g.max_dice
+    faces = rules.effort_faces(s)
     bonus = rules.roll_bonus(s, roll.seat)
     tokens = s.boost[roll.seat] > 0
     extra = f" + {bonus} success ({s.g.boards[s.board[roll.seat]].name})" if bonus else ""
-    options = [(0, roll.dice)]
-    if seat != roll.seat and seat in s.waiting:
-        for spent in (1, 2)[:min(s.boost[seat], 2)]:
-            n = min(roll.dice + 2 * spent, cap)
-            if n > options[-1][1]:
-                options.append((spent, n))
+    deciding = seat != roll.seat and seat in s.waiting
+    options = _assisted(roll.dice, min(s.boost[seat], 2) if deciding else 0, s.g.max_dice)
     if roll.kind is RollKind.ACTION:
         odds = [_chance(faces, n, roll.need, bonus, tokens) for _, n in options]
         lines = [f"P{roll.seat + 1} rolls {_dice(roll.dice)}{extra} for {roll.action}, needing {roll.need}: "
@@ -260,7 +264,7 @@ def hints(state: State, seat: int) -> list[str]:
         return []
     s = state
     g = s.g
-    faces = metrics.effort_faces(s)
+    faces = rules.effort_faces(s)
     out: list[str] = []
     if s.stage is Stage.ACTION and s.active == seat:
         helpers = _helper_tokens(s, seat)

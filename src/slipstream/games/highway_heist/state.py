@@ -499,7 +499,7 @@ class HeistState(State):
                 events.append(Event("power", f"{self.g.seat_name(seat)} takes the slam for "
                                     f"{self.g.seat_name(victim)} (Family First)", "Special Powers"))
                 victim = seat
-            self.queue = (Task(TaskKind.DAMAGE, amount, victim), *self.queue)
+            rules.push_front(self, Task(TaskKind.DAMAGE, amount, victim))
             return
         if roll is None:
             return
@@ -676,12 +676,12 @@ class HeistState(State):
             events.append(Event("slam", f"{self.g.seat_name(victim)}'s vehicle is slammed for {choice.a}",
                                 "Roll the Enemy Die: Slam"))
             # as a slam with one target: Dom's Family First may take it first (HH-G6)
-            self.queue = (Task(TaskKind.FAMILY_FIRST, choice.a, victim), *self.queue)
+            rules.push_front(self, Task(TaskKind.FAMILY_FIRST, choice.a, victim))
         elif kind is ChoiceKind.HIT:
             victim = self.pieces[taken[space]].owner
             events.append(Event("hit", f"the team chooses {self.g.seat_name(victim)}'s vehicle to take the hit of "
                                 f"{choice.a}", "HH-X2"))
-            self.queue = (Task(TaskKind.DAMAGE, choice.a, victim), *self.queue)
+            rules.push_front(self, Task(TaskKind.DAMAGE, choice.a, victim))
         elif kind is ChoiceKind.REMOVE_PEG:
             if space >= 0:
                 piece = taken[space]
@@ -792,7 +792,7 @@ class HeistState(State):
             if dom >= 0:
                 self._open_power("family", dom, (task.seat, task.a))
             else:
-                self.queue = (Task(TaskKind.DAMAGE, task.a, task.seat), *self.queue)
+                rules.push_front(self, Task(TaskKind.DAMAGE, task.a, task.seat))
 
     # --- views and the rest of the contract ----------------------------------------------------------
 

@@ -104,12 +104,17 @@ function variantButtons(choices) {
   return buttons.length ? `<p class="step-variants">Click a highlighted square for the plain step, or: ${buttons.join(" ")}</p>` : "";
 }
 
+// A tile's length in ranks (its first lane's squares).
+function tileRanks(tile) {
+  return (tile[0] || []).reduce((a, b) => a + b, 0);
+}
+
 function bands(view, width) {
   const tiles = tileLanes(view.course);
   const out = [[]];
   let used = 0;
   tiles.forEach((tile, t) => {
-    const w = (tile[0] || []).reduce((a, b) => a + b, 0) * RANK;
+    const w = tileRanks(tile) * RANK;
     if (out[out.length - 1].length && used + w > width) {
       out.push([]);
       used = 0;
@@ -166,12 +171,13 @@ export function draw(view, ctx) {
   const click = new Map([...choices].map(([square, actions]) => [square, actions[0]]));
   let svg = `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="course">`;
   svg += `<rect width="${W}" height="${H}" rx="14" fill="#1f2229"/>`;
+  let end = pad; // where the last band's last tile ends: the finish line of an open course
   rows.forEach((band, b) => {
     const y0 = pad + b * bandH;
     let x = pad;
     for (const t of band) {
       const tile = lanesOf[t];
-      const ranks = (tile[0] || []).reduce((a, c) => a + c, 0);
+      const ranks = tileRanks(tile);
       const curve = new Set(tile.map((l) => l.length)).size > 1;
       svg += `<text x="${x}" y="${y0 + 11}" font-size="11" fill="#aab">T${t} ${esc((course.faces || [])[t] || "")}${curve ? " (curve)" : ""}</text>`;
       svg += `<rect x="${x - 1}" y="${y0 + HEAD - 1}" width="${ranks * RANK + 2}" height="${LANES * LANE + 2}" fill="${curve ? "#3a3348" : "#33373f"}" rx="3"/>`;
@@ -206,13 +212,12 @@ export function draw(view, ctx) {
       });
       x += ranks * RANK + GAP;
     }
+    end = x;
   });
   if (!course.closed && rows.length && lanesOf.length) {
     // the finish line, after the last tile: clickable when the step ahead crosses it
-    const band = rows[rows.length - 1];
     const y0 = pad + (rows.length - 1) * bandH;
-    let x = pad;
-    for (const t of band) x += (lanesOf[t][0] || []).reduce((a, c) => a + c, 0) * RANK + GAP;
+    const x = end;
     const action = click.get(FINISH);
     const attrs = action ? ` data-action="${esc(action)}" style="cursor:pointer"` : "";
     svg += `<g data-finish="line"${attrs}><title>finish line${action ? ": " + esc(action) : ""}</title>`;

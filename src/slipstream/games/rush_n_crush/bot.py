@@ -373,17 +373,22 @@ class Planner:
         return self.best(s.square[self.car], s.lap[self.car], moves, changes, steering, node)
 
 
-def heat_cost(s: RushState, car: int, node: int, turbo_spent: int) -> float:
-    """Expected cost of the red dice at ``node``: the heat, and becoming a wreck at the skull."""
-    dice = s.g.gear.red_dice[node]
-    if not dice:
+def heat_dice_cost(s: RushState, car: int, dice: int, p: float) -> float:
+    """Expected cost of ``dice`` dice that each give a Heat point with chance ``p``: the heat (dearer near
+    the skull), and becoming a wreck past it."""
+    if dice <= 0:
         return 0.0
-    p = min(6, s.g.content.model.dice.heat_on + turbo_spent) / 6
     cap = s.dash[car].heat_capacity
     room = cap - s.heat[car]
     weight = HEAT * (1 + 2 * s.heat[car] / cap)
     death = sum(comb(dice, k) * p ** k * (1 - p) ** (dice - k) for k in range(room + 1, dice + 1))
     return dice * p * weight + death * DEATH
+
+
+def heat_cost(s: RushState, car: int, node: int, turbo_spent: int) -> float:
+    """Expected cost of the red dice at ``node`` (a 1-2 gives heat, the range widened by each Turbo used)."""
+    p = min(6, s.g.content.model.dice.heat_on + turbo_spent) / 6
+    return heat_dice_cost(s, car, s.g.gear.red_dice[node], p)
 
 
 def plan_value(s: RushState, car: int, node: int, rivals: Rivals | None = None) -> float:
@@ -402,13 +407,7 @@ def plan_value(s: RushState, car: int, node: int, rivals: Rivals | None = None) 
 
 def booster_heat(s: RushState, car: int, dice: int) -> float:
     """Expected cost of the Rocket Booster's heat dice (1-2 each, RC-X4) for ``dice`` squares entered."""
-    if dice <= 0:
-        return 0.0
-    p = 2 / 6
-    cap = s.dash[car].heat_capacity
-    room = cap - s.heat[car]
-    death = sum(comb(dice, k) * p ** k * (1 - p) ** (dice - k) for k in range(room + 1, dice + 1))
-    return dice * p * HEAT * (1 + 2 * s.heat[car] / cap) + death * DEATH
+    return heat_dice_cost(s, car, dice, 2 / 6)
 
 
 def speed_value(s: RushState, car: int, node: int, turbo_spent: int, rivals: Rivals | None = None) -> float:

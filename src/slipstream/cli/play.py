@@ -24,7 +24,6 @@ from slipstream.engine.game import CHANCE, Game, State
 from slipstream.engine.hooks import hooks_of
 from slipstream.engine.play import Agent, pending_seats
 from slipstream.engine.record import dumps, parse, states
-from slipstream.engine.registry import game_class
 
 from .common import fail, message_of, parse_options
 
@@ -44,9 +43,9 @@ def show_board(state: State, seat: int | None) -> None:
         console.print(Panel(escape(json.dumps(view, indent=1)[:4000]), title=state.game.name, expand=False))
 
 
-def describe(game_id: str, action: str) -> str:
-    describe_action = hooks_of(game_class(game_id)).describe_action
-    return str(describe_action(action)) if describe_action is not None else action
+def describe(game: Game, action: str) -> str:
+    describe_action = hooks_of(game).describe_action
+    return str(describe_action(game, action)) if describe_action is not None else action
 
 
 _ENUMERATOR = re.compile(r"(?:(?<=^)|(?<=\s))([A-Z]|\d{1,2})\)")
@@ -77,7 +76,7 @@ class TerminalPlayer:
         self._show(state, [seat])
         legal = state.legal_actions(seat)
         for i, action in enumerate(legal, 1):
-            console.print(f"  [bold]{i:2d}[/]  {escape(describe(state.game.id, action))}  [dim]{escape(action)}[/]")
+            console.print(f"  [bold]{i:2d}[/]  {escape(describe(state.game, action))}  [dim]{escape(action)}[/]")
         return legal[self._ask(state, f"{state.game.seat_name(seat)}, your move", legal)]
 
     def choose_for_team(self, state: State, seats: list[int]) -> tuple[int, str]:
@@ -89,7 +88,7 @@ class TerminalPlayer:
         texts = [action if action.startswith(f"{seat}:") else f"{seat}:{action}" for seat, action in options]
         for i, ((seat, action), text) in enumerate(zip(options, texts, strict=True), 1):
             whose = "" if text == action else f"{game.seat_name(seat)}: "  # a seat's own action names it
-            console.print(f"  [bold]{i:2d}[/]  {escape(whose + describe(game.id, action))}  [dim]{escape(text)}[/]")
+            console.print(f"  [bold]{i:2d}[/]  {escape(whose + describe(game, action))}  [dim]{escape(text)}[/]")
         names = " or ".join(game.seat_name(seat) for seat in seats)
         return options[self._ask(state, f"The team's move ({names})", texts)]
 
@@ -178,7 +177,7 @@ def run_race(state: State, agents: list[Agent], kinds: list[str], delay: float, 
                 state = state.apply(action)
                 if kinds[seat] != "human":
                     console.print(f"[bold]{state.game.seat_name(seat)}[/] ({kinds[seat]}): "
-                                  f"{escape(describe(state.game.id, action))}")
+                                  f"{escape(describe(state.game, action))}")
                     if delay:
                         time.sleep(delay)
             print_events(state, watcher)

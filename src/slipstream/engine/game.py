@@ -198,6 +198,8 @@ class Game(ABC):
     default_players: ClassVar[int] = 4
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     status: ClassVar[str] = "complete"
+    description: ClassVar[str] = ""
+    """For a player choosing a game: two or three sentences on players, length and what makes it tick."""
     cooperative: ClassVar[bool] = False
     """Whether the seats play as one team: every result is a team result (``Result.team``), so no seat or
     bot can be rated against another (a tournament refuses such a game)."""

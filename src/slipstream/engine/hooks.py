@@ -57,15 +57,38 @@ class ActionSpace:
 
 
 @dataclass(frozen=True)
+class Term:
+    """One thing a player meets, in words: its ``name``, what it does (``text``, empty when it does
+    nothing by itself) and what kind of thing it is (``kind``: "bonus card", "item", "racer", ...)."""
+
+    name: str
+    text: str = ""
+    kind: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": self.name, "text": self.text, "kind": self.kind}
+
+
+@dataclass(frozen=True)
 class GameHooks:
     """A game's optional hooks (each ``None`` when the game has none)."""
 
     board_text: Callable[[dict[str, JSON]], str] | None = None
     """The terminal's picture of a seat's view (``render.board``)."""
-    describe_action: Callable[[str], str] | None = None
-    """A short human phrase for an action string (``render.describe_action``)."""
+    describe_action: Callable[[Game, str], str] | None = None
+    """A short phrase in words for an action string of the loaded game (``render.describe_action(game,
+    action)``): names and effects from the game's content, never an id or a coded square. The game is
+    passed because a user's own content file names its own cards."""
+    glossary: Callable[[Game], Mapping[str, Term]] | None = None
+    """Every thing a player of the loaded game may meet (card, item, chip, ability, racer, car, driver,
+    character, vehicle, enemy, die face, course), keyed by its content id, with its name and effect in
+    words (``render.glossary``): the browser's tooltips and the terminal's key read it."""
     hints: Callable[[State, int], list[str]] | None = None
     """Odds and reminders shown to a human seat before it chooses (``render.hints``)."""
+    scoreboard: Callable[[State], Mapping[int, Mapping[str, str]]] | None = None
+    """Each seat's key numbers for the race so far, in words, for the results table a player sees at the
+    end: ``{seat: {column: value}}``, every seat with the same columns in the order shown ("Pit stops":
+    "2", "Damage dealt": "5"; ``render.scoreboard``)."""
     race_metrics: Callable[[State], Mapping[str, float]] | None = None
     """Numbers the simulator records about a finished race (``metrics.race_metrics``)."""
     metrics_tally: Callable[[State], MetricsTally] | None = None

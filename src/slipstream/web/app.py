@@ -330,6 +330,12 @@ def create_app(
             raise ApiError(403, "bad_token", "this token does not hold a seat in this match")
         return seat
 
+    @app.get("/api/matches/{match_id}/glossary")
+    async def get_glossary(match_id: str) -> dict[str, Any]:
+        """The match's cards, items, racers, ... in words (public: content is no secret, which card is
+        drawn is): ``{id: {name, text, kind}}`` for the browser's names and tips."""
+        return (await hub.room(match_id)).glossary()
+
     @app.get("/api/matches/{match_id}/state")
     async def get_state(match_id: str, authorization: str | None = Header(default=None)) -> Response:
         room = await hub.room(match_id)
@@ -422,7 +428,7 @@ def create_app(
             "seat": seat,
             "total": len(states) - 1,
             "action": action,
-            "action_label": describe(room.game.id, action) if action is not None else None,
+            "action_label": describe(room.game, action) if action is not None else None,
             "log": replay_log(states[1 : ply + 1], seat),
             "actor": actor_info(state),
             **payload,

@@ -33,7 +33,7 @@ from slipstream.jsontext import encode
 
 from . import botpool, dice
 from .limits import Limits
-from .protocol import board_module, describe, events_payload, resigned_result, seat_payload
+from .protocol import board_module, describe, events_payload, glossary, resigned_result, seat_payload
 from .storage import MatchData, MoveData, SeatData, Store
 
 log = logging.getLogger("slipstream.web")
@@ -281,6 +281,7 @@ class Room:
     def __init__(self, data: MatchData, game: Game, claim_grace: float = Limits.claim_grace) -> None:
         self.data = data
         self.game = game
+        self._glossary: dict[str, dict[str, str]] | None = None
         self.claim_grace = claim_grace
         """Seconds the other players must be away before a player may claim the win (``claim``)."""
         self.last_seen: dict[int, float] = {}
@@ -561,6 +562,12 @@ class Room:
             if token_matches(token, s.token_hash):
                 return s.seat
         return None
+
+    def glossary(self) -> dict[str, dict[str, str]]:
+        """The match's game content in words (``protocol.glossary``), made once per room."""
+        if self._glossary is None:
+            self._glossary = glossary(self.game)
+        return self._glossary
 
     def match_info(self, seat: int | None = None) -> dict[str, Any]:
         """Public match info, with the ply as ``seat`` is shown it (``None``: a spectator)."""
@@ -1197,7 +1204,7 @@ class Hub:
                     )
                 legal = state.legal_actions(seat)
                 if action not in legal:
-                    shown = ", ".join(describe(room.game.id, a) for a in legal[:40])
+                    shown = ", ".join(describe(room.game, a) for a in legal[:40])
                     shown += " ..." if len(legal) > 40 else ""
                     raise ApiError(
                         422,

@@ -110,23 +110,25 @@ def plain(markup: str) -> str:
     return "".join(out)
 
 
-def describe(game_id: str, action: str) -> str:
-    """An action's words, from its game's ``describe_action`` hook (the action itself without one)."""
-    return _label(game_class(game_id), action)
-
-
 @functools.lru_cache(maxsize=1 << 16)
-def _label(cls: type[Game], action: str) -> str:
-    """``describe`` for a game class, remembered: an action's words depend on the action alone, and a
+def describe(game: Game, action: str) -> str:
+    """An action's words, from its game's ``describe_action`` hook (the action itself without one),
+    remembered: an action's words depend on the loaded game (its content) and the action alone, and a
     state message labels every legal action (Highway Heist offers dozens a step)."""
-    fn = hooks_of(cls).describe_action
+    fn = hooks_of(game).describe_action
     if fn is None:
         return action
     try:
-        return str(fn(action))
+        return str(fn(game, action))
     except Exception:
-        log.exception("%s: describe_action(%r) failed", cls.id, action)
+        log.exception("%s: describe_action(%r) failed", game.id, action)
         return action
+
+
+def glossary(game: Game) -> dict[str, dict[str, str]]:
+    """The loaded game's glossary hook as JSON (empty without one): ``{id: {name, text, kind}}``."""
+    fn = hooks_of(game).glossary
+    return {} if fn is None else {key: term.to_json() for key, term in fn(game).items()}
 
 
 def seat_payload(state: State, seat: int | None, live: bool = True, text_board: bool = True) -> dict[str, Any]:
@@ -136,8 +138,7 @@ def seat_payload(state: State, seat: int | None, live: bool = True, text_board: 
     ``text_board=False`` the game's text picture of the board is left out (``""``): it costs most of a
     message to draw, and a live client asks for it only while it shows it.
     """
-    cls = type(state.game)
-    game_id = cls.id
+    game_id = state.game.id
     view = state.view(seat)
     pending = pending_seats(state)
     legal: list[str] = []
@@ -163,7 +164,7 @@ def seat_payload(state: State, seat: int | None, live: bool = True, text_board: 
         "ply": state.ply,
         "actor": actor_info(state),
         "legal": legal,
-        "labels": {a: _label(cls, a) for a in legal},
+        "labels": {a: describe(state.game, a) for a in legal},
         "hints": hints,
         "view": view,
         "board_text": board_text,

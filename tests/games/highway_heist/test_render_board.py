@@ -21,6 +21,8 @@ from tests.playout import random_action, random_states
 
 from .helpers import arrange, new
 
+GAME = slipstream.load("highway-heist")
+
 WIDTH = 76
 HAN_DRIFTER = {"characters": "han,dom", "vehicles": "street-drifter,exotic-supercar"}
 STATIC = Path(slipstream.__file__).parent / "web" / "static"
@@ -119,16 +121,16 @@ def test_hints_without_a_roll_say_so() -> None:
 
 
 def test_describe_action_labels() -> None:
-    assert describe_action("1:assist") == "P2: Assist the roll (one Boost token: +2 dice)"
-    assert describe_action("drive:c5l3") == "drive to c5l3"
-    assert describe_action("leap:wheel") == "leap back behind the wheel"
-    assert describe_action("stunt:ta-s1a@c3l3") == "attempt the Stunt ta-s1a on c3l3"
-    assert describe_action("act:open-door") == "attempt the scenario action open-door"
-    assert describe_action("effort:2s1b1x") == "the Effort Dice show 2 success, 1 boost, 1 blank"
-    assert describe_action("remove:none") == "remove no Enemy Peg"
-    assert describe_action("first:1") == "move P2's Player Peg first"
-    assert describe_action("first:enemy") == "move the Enemy Peg first"
-    assert describe_action("nonsense") == "nonsense"
+    assert describe_action(GAME, "1:assist") == "P2: Assist the roll (one Boost token: +2 dice)"
+    assert describe_action(GAME, "drive:c5l3") == "drive to c5l3"
+    assert describe_action(GAME, "leap:wheel") == "leap back behind the wheel"
+    assert describe_action(GAME, "stunt:ta-s1a@c3l3") == "attempt the Stunt ta-s1a on c3l3"
+    assert describe_action(GAME, "act:open-door") == "attempt the scenario action open-door"
+    assert describe_action(GAME, "effort:2s1b1x") == "the Effort Dice show 2 success, 1 boost, 1 blank"
+    assert describe_action(GAME, "remove:none") == "remove no Enemy Peg"
+    assert describe_action(GAME, "first:1") == "move P2's Player Peg first"
+    assert describe_action(GAME, "first:enemy") == "move the Enemy Peg first"
+    assert describe_action(GAME, "nonsense") == "nonsense"
 
 
 def test_the_game_declares_its_hooks() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import slipstream
 from slipstream.bots.random_bot import RandomBot
 from slipstream.bots.registry import make_bot
 from slipstream.engine.play import play
@@ -9,6 +10,8 @@ from slipstream.games.rev_it_up import metrics, render, rules
 from slipstream.games.rev_it_up.bot import HeuristicBot
 
 from .helpers import draws, force, new
+
+GAME = slipstream.load("rev-it-up")
 
 
 def test_board_shows_rev_tracks_bags_coins_and_overheat_chance() -> None:
@@ -33,11 +36,11 @@ def test_hints_give_the_overheat_chance() -> None:
 
 
 def test_describe_action_labels() -> None:
-    assert render.describe_action("2:buy:recall-1:0") == "P3: buy recall-1 for P1's bag"
-    assert render.describe_action("0:use:rocket:1") == "P1: use rocket on P2"
-    assert render.describe_action("chip:exhaust-2") == "draw exhaust-2"
-    assert render.describe_action("1:stop") == "P2: stop for this round"
-    assert render.describe_action("item:roll") == "roll the item die (1 coin)"
+    assert render.describe_action(GAME, "2:buy:recall-1:0") == "P3: buy recall-1 for P1's bag"
+    assert render.describe_action(GAME, "0:use:rocket:1") == "P1: use rocket on P2"
+    assert render.describe_action(GAME, "chip:exhaust-2") == "draw exhaust-2"
+    assert render.describe_action(GAME, "1:stop") == "P2: stop for this round"
+    assert render.describe_action(GAME, "item:roll") == "roll the item die (1 coin)"
 
 
 def test_metrics_and_standings() -> None:

@@ -24,6 +24,8 @@ from tests.playout import random_states
 
 from .helpers import armed, moving, new, place
 
+GAME = slipstream.load("rush-n-crush")
+
 WIDTH = 76
 """An 80-column terminal less the panel's border and padding."""
 BOARD_JS = Path(render.__file__).with_name("board.js")
@@ -123,18 +125,18 @@ def test_hints_while_moving_name_what_lies_ahead() -> None:
 
 
 def test_describe_action_labels() -> None:
-    assert render.describe_action("left+bumper+saw") == ("step diagonally forward left, a Side Ram Using the "
+    assert render.describe_action(GAME, "left+bumper+saw") == ("step diagonally forward left, a Side Ram Using the "
                                                         "Side Bumper and the Lateral Circular Saw")
-    assert render.describe_action("ahead+mine") == "step straight ahead, dropping a mine"
-    assert render.describe_action("gear:g3y") == "gearstick to g3y"
-    assert render.describe_action("turbo:g4y") == "spend a Turbo point: accelerate to g4y"
-    assert render.describe_action("use:machine-gun") == "Use the Machine Gun"
-    assert render.describe_action("boost:2") == "fire the Rocket Booster: 2 square(s) straight on"
-    assert render.describe_action("swerve-right") == "swerve right round the obstruction"
-    assert render.describe_action("steer:1") == "1 lane change"
-    assert render.describe_action("crash:4") == "4 structure from the obstruction"
-    assert render.describe_action("die:5") == "the die shows 5"
-    assert render.describe_action("nonsense") == "nonsense"
+    assert render.describe_action(GAME, "ahead+mine") == "step straight ahead, dropping a mine"
+    assert render.describe_action(GAME, "gear:g3y") == "gearstick to g3y"
+    assert render.describe_action(GAME, "turbo:g4y") == "spend a Turbo point: accelerate to g4y"
+    assert render.describe_action(GAME, "use:machine-gun") == "Use the Machine Gun"
+    assert render.describe_action(GAME, "boost:2") == "fire the Rocket Booster: 2 square(s) straight on"
+    assert render.describe_action(GAME, "swerve-right") == "swerve right round the obstruction"
+    assert render.describe_action(GAME, "steer:1") == "1 lane change"
+    assert render.describe_action(GAME, "crash:4") == "4 structure from the obstruction"
+    assert render.describe_action(GAME, "die:5") == "the die shows 5"
+    assert render.describe_action(GAME, "nonsense") == "nonsense"
 
 
 # --- the browser's board, run by Node ---------------------------------------------------------------

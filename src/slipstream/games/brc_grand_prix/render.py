@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from slipstream.engine.game import State
+from slipstream.engine.game import Game, State
 
 from . import notation
 from .rules import DRY_TRACK, SOFT, TYRE_NAMES, WEATHER_NAMES, WET_TRACK, lap, last_entry_lap, standard_move
@@ -135,7 +135,7 @@ def board(view: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def describe_action(action: str) -> str:
+def describe_action(game: Game, action: str) -> str:
     """A short human label for an action string."""
     try:
         value = notation.parse(action)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from slipstream.engine.game import State
+from slipstream.engine.game import Game, State
 
 from . import notation, rules
 from .notation import NO_SPACE, WHEEL, Verb
@@ -142,7 +142,7 @@ _AT = {Verb.DRIVE: "drive to", Verb.LEAP: "leap on top of the vehicle at", Verb.
        Verb.RAMSEY: "move Ramsey to the vehicle at"}
 
 
-def describe_action(action: str) -> str:
+def describe_action(game: Game, action: str) -> str:
     """A short human phrase for an action (``0:assist`` -> ``P1: Assist the roll ...``)."""
     try:
         act = notation.parse(action)
@@ -276,7 +276,7 @@ def hints(state: State, seat: int) -> list[str]:
                 continue
             bonus = rules.roll_bonus(s, seat)
             skill = SKILL_NAMES[_skill_of(s, action)]
-            out.append(f"{describe_action(action)} ({skill} {roll.dice} dice, needs {roll.need}): "
+            out.append(f"{describe_action(state.game, action)} ({skill} {roll.dice} dice, needs {roll.need}): "
                        + _odds(faces, roll.dice, roll.need, bonus, g.max_dice, token, helpers))
         if not out:
             out.append("no Skill Roll is open to you now: Drive, Leap, take a Boost token or end the turn")

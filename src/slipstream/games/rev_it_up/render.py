@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from slipstream.engine.game import State
+from slipstream.engine.game import Game, State
 
 from . import notation, rules
 from .notation import Verb
@@ -116,12 +116,12 @@ _VERBS = {
 }
 
 
-def describe_action(action: str) -> str:
+def describe_action(game: Game, action: str) -> str:
     """A short human label for an action (``2:buy:coin-1`` -> ``P3: buy coin-1``)."""
     try:
         if action.partition(":")[0].isdigit():
             seat, body, parsed = notation.parse_seated(action)
-            return f"P{seat + 1}: {describe_action(body)}"
+            return f"P{seat + 1}: {describe_action(game, body)}"
         parsed = notation.parse(action)
     except notation.NotationError:
         return action

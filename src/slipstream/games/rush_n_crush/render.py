@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from slipstream.engine.game import State
+from slipstream.engine.game import Game, State
 
 from . import notation, rules
 from .content import HIGHEST, PIECE_TITLES, UNLIMITED
@@ -125,7 +125,7 @@ _STEPS = {Direction.AHEAD: "step straight ahead", Direction.LEFT: "step diagonal
           Direction.RIGHT: "step diagonally forward right"}
 
 
-def describe_action(action: str) -> str:
+def describe_action(game: Game, action: str) -> str:
     """A short human label for an action (``left+bumper`` -> ``step diagonally forward left, Using the
     Side Bumper if it rams``)."""
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from slipstream.engine.game import State
+from slipstream.engine.game import Game, State
 
 from . import notation
 from .game import TITLES
@@ -108,7 +108,7 @@ def board(view: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def describe_action(action: str) -> str:
+def describe_action(game: Game, action: str) -> str:
     """A short label for an action."""
     try:
         move = notation.parse(action)

@@ -87,3 +87,72 @@ export function boxTables(root) {
     box.append(table);
   }
 }
+
+// A thing a player meets (card, item, racer, ...) in words: its name, with its effect one hover or tap
+// away. `glossary` is the match's (GET /api/matches/{id}/glossary: {id: {name, text, kind}}); an id it
+// does not hold shows as `fallback` (or the id) without a tip.
+export function term(glossary, id, fallback) {
+  const t = glossary && glossary[id];
+  if (!t) return esc(fallback ?? id);
+  return tip(t.name, t.text, t.kind);
+}
+
+// `label` with a tip (`text`, headed by `kind`) shown on hover, focus and tap; plain `label` when
+// there is nothing to tell.
+export function tip(label, text, kind) {
+  if (!text) return esc(label);
+  return `<span class="term" tabindex="0" data-tip="${esc(text)}" data-tip-kind="${esc(kind || "")}" data-tip-name="${esc(label)}">${esc(label)}</span>`;
+}
+
+let tipBox = null;
+let tipFor = null;
+
+function showTip(el) {
+  if (!tipBox) {
+    tipBox = document.createElement("div");
+    tipBox.id = "tip";
+    tipBox.setAttribute("role", "tooltip");
+    document.body.appendChild(tipBox);
+  }
+  const kind = el.dataset.tipKind ? `<div class="tip-kind">${esc(el.dataset.tipKind)}</div>` : "";
+  tipBox.innerHTML = `${kind}<div class="tip-name">${esc(el.dataset.tipName || "")}</div><div class="tip-text">${esc(el.dataset.tip)}</div>`;
+  tipBox.hidden = false;
+  tipFor = el;
+  const box = el.getBoundingClientRect();
+  const width = Math.min(320, window.innerWidth - 16);
+  tipBox.style.maxWidth = `${width}px`;
+  const left = Math.max(8, Math.min(box.left, window.innerWidth - width - 8));
+  const below = box.bottom + 6 + tipBox.offsetHeight < window.innerHeight;
+  tipBox.style.left = `${left + window.scrollX}px`;
+  tipBox.style.top = `${(below ? box.bottom + 6 : box.top - 6 - tipBox.offsetHeight) + window.scrollY}px`;
+}
+
+function hideTip() {
+  if (tipBox) tipBox.hidden = true;
+  tipFor = null;
+}
+
+// Tips for every element with data-tip on the page, present or drawn later: hover and keyboard focus
+// show one, a tap toggles it (a phone has no hover), Escape or a tap elsewhere hides it.
+export function installTips(root = document) {
+  root.addEventListener("mouseover", (e) => {
+    const el = e.target.closest && e.target.closest("[data-tip]");
+    if (el && el !== tipFor) showTip(el);
+  });
+  root.addEventListener("mouseout", (e) => {
+    const el = e.target.closest && e.target.closest("[data-tip]");
+    if (el && (!e.relatedTarget || !el.contains(e.relatedTarget))) hideTip();
+  });
+  root.addEventListener("focusin", (e) => {
+    const el = e.target.closest && e.target.closest("[data-tip]");
+    if (el) showTip(el);
+  });
+  root.addEventListener("focusout", () => hideTip());
+  root.addEventListener("click", (e) => {
+    const el = e.target.closest && e.target.closest("[data-tip]");
+    if (!el) { hideTip(); return; }
+    if (el.closest("[data-action]")) { showTip(el); return; } // a card that is also a move: tell and act
+    if (tipFor === el && e.pointerType !== "mouse") hideTip(); else showTip(el);
+  });
+  root.addEventListener("keydown", (e) => { if (e.key === "Escape") hideTip(); });
+}

@@ -1,7 +1,7 @@
 // The match page: seats and lobby controls, live play over WebSocket, the board, the log, replays.
 // One WebSocket per seat this browser holds (hot-seat holds several), or one spectator connection.
 // Nothing here knows a game: each game draws its board with its own board.js (match.board).
-import { api, boxTables, esc, loadTokens, named, saveTokens, seatColour, seatName, SEAT_COLOURS, toast } from "/static/common.js";
+import { api, boxTables, esc, installTips, loadTokens, named, saveTokens, seatColour, seatName, SEAT_COLOURS, term, toast } from "/static/common.js";
 import * as generic from "/static/board.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
@@ -13,6 +13,7 @@ let replayMode = null; // {ply, total, seat, data}
 let curtain = false; // hot-seat: hide the board until the next player is ready
 let lastTurnAlert = null;
 let diceShown = null; // the state whose dice are on screen
+let glossary = {}; // the match's things in words: {id: {name, text, kind}} (GET .../glossary)
 const modules = new Map();
 const loadedBoards = new Map(); // board module URL -> the module, once imported
 const AUTO_DELAY = 500; // ms before a seat's only legal action is taken for it
@@ -287,6 +288,7 @@ function boardContext(st, seat, legal) {
   return {
     match: st.match, seat, legal, names: st.match.seats.map((_, s) => seatName(st.match, s)),
     colours: SEAT_COLOURS, narrow: $("board").clientWidth < 600, hints: legal.length ? st.hints || [] : [],
+    glossary, term: (id, fallback) => term(glossary, id, fallback), // a content id as its name, with its effect as a tip
   };
 }
 
@@ -776,6 +778,12 @@ function main() {
   wireReplay();
   setInterval(renderClock, 1000);
   $("curtain-show").onclick = () => { curtain = false; render(); };
+  installTips();
+  // The names and effects of the match's cards, items and racers: the boards show them (a spectator
+  // and a replay too); a page that cannot fetch them shows the names the view carries.
+  api("GET", `/api/matches/${encodeURIComponent(matchId)}/glossary`)
+    .then((g) => { glossary = g || {}; render(); })
+    .catch(() => {});
   setupConnections();
 }
 

@@ -32,6 +32,8 @@ def games_command(
     for gid, cls in known.items():
         if game_id not in (None, gid):
             continue
+        if cls.description:
+            console.print(f"\n[bold]{escape(cls.name)}[/]: {escape(cls.description)}")
         console.print(f"\n[bold]{gid}[/] options (-o key=value):")
         for spec in cls.option_specs:
             choices = f" [{'|'.join(map(str, spec.choices))}]" if spec.choices else ""

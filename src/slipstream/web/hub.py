@@ -616,11 +616,12 @@ class Room:
 
     def state_payload(self, seat: int | None, steps: Sequence[State] = (), text_board: bool = True) -> dict[str, Any]:
         """What ``message`` sends, as data."""
-        events = [
-            e
+        seen = [
+            ([self.notes[st.ply].to_json()] if st.ply in self.notes else []) + events_payload(st, seat)
             for st in steps or (self.state,)
-            for e in ([self.notes[st.ply].to_json()] if st.ply in self.notes else []) + events_payload(st, seat)
         ]
+        # "step": which of the steps the seat saw it belongs to (the page shows the last step's dice)
+        events = [{**e, "step": step} for step, group in enumerate(g for g in seen if g) for e in group]
         payload = seat_payload(self.state, seat, live=self.data.status == "running", text_board=text_board)
         payload["ply"] = self.shown(seat)
         payload["result"] = self.result_json()

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from slipstream.engine.errors import OptionError
-from slipstream.engine.game import JSON, Game, OptionSpec
+from slipstream.engine.game import JSON, Game, OptionSpec, Picker
 from slipstream.engine.hooks import GameHooks
 
 from . import notation, rules
@@ -40,25 +41,47 @@ class Deck:
     actions: tuple[str, ...]   # the chance outcome of drawing each card: "<prefix>:<card>"
 
 
+def racers_per_player(players: int, two_racers: bool) -> int:
+    """Each player drives two racers with 2 players (the 2-player game) or with 3 and the variant."""
+    return 2 if players == 2 or two_racers else 1
+
+
 class ScrapRacer(Game):
     """Scrap Racer (A. & S. Richter, Queen Games 2021): 2-6 players, three laps of mayhem."""
 
     id: ClassVar[str] = "scrap-racer"
     name: ClassVar[str] = "Scrap Racer"
+    description: ClassVar[str] = (
+        "For 2 to 6 players: three laps of push-your-luck dice. Roll up to six dice one at a time and stop "
+        "before a double, or draw a crash card that may fling you forward or back; fights for a shared space, "
+        "bonus cards and each racer's ability keep the field close, and every lap draws a goal card that "
+        "lifts the back markers."
+    )
     version: ClassVar[str] = "1"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
     default_players: ClassVar[int] = 4
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("track", "A", "a shipped circuit (A, B, C) or a track file ending .toml"),
-        OptionSpec("short", False, "the short race: leave out the tiles marked with a red X", kind=bool),
-        OptionSpec("two_racers", False, "3 players: two racers each (the 3-player variant)", kind=bool),
-        OptionSpec("racers", "random", "random dashboards, or racer ids in seat order, comma-separated"),
+        OptionSpec("track", "A", "a shipped circuit (A, B, C) or a track file ending .toml",
+                   lobby=Picker("Circuit", "the circuit to race", terms="track")),
+        OptionSpec("short", False, "the short race: leave out the tiles marked with a red X", kind=bool,
+                   lobby=Picker("Short race", "leave out the track tiles marked with a red X")),
+        OptionSpec("two_racers", False, "3 players: two racers each (the 3-player variant)", kind=bool,
+                   lobby=Picker("Two racers each", "3 players only: each player drives two racers")),
+        OptionSpec("racers", "random", "random dashboards, or racer ids in seat order, comma-separated",
+                   lobby=Picker(words="each player's racer", terms="racer", per_seat=True,
+                                labels=(("random", "dealt at random"),))),
         OptionSpec("start_seat", -1, "-1: a random start player (SR-G8), or the start player's seat, 0-based "
-                   "like every seat number (0-5)", kind=int, minimum=-1, maximum=5),
+                   "like every seat number (0-5)", kind=int, minimum=-1, maximum=5,
+                   lobby=Picker("Start player", "who takes the first turn", seat=True,
+                                labels=((-1, "drawn at random"),))),
         OptionSpec("jackal", "own-turn", "Jackal's fight ability (SR-A2): own-turn (on its player's turns, not "
-                   "on crash turns) or every-fight (every fight it is in)", choices=("own-turn", "every-fight")),
-        OptionSpec("content", None, "a content file (decks, markers, racers) replacing the shipped one"),
+                   "on crash turns) or every-fight (every fight it is in)", choices=("own-turn", "every-fight"),
+                   lobby=Picker("Jackal's fight ability", "when Jackal wins its fights without dice and moves 2",
+                                labels=(("own-turn", "on its own player's turns only"),
+                                        ("every-fight", "in every fight it is in")))),
+        OptionSpec("content", None, "a content file (decks, markers, racers) replacing the shipped one",
+                   lobby=Picker(hidden=True)),
     )
     conformance_options: ClassVar[tuple[tuple[int, dict[str, Any]], ...]] = (
         (3, {"two_racers": True}),
@@ -86,6 +109,11 @@ class ScrapRacer(Game):
             options["start_seat"] = number - 1
         super().__init__(players, **options)
 
+    @classmethod
+    def values_per_seat(cls, option: str, players: int, options: Mapping[str, JSON]) -> int:
+        """The option ``racers`` names each seat's racers together: two when a player drives two."""
+        return racers_per_player(players, bool(options.get("two_racers"))) if option == "racers" else 1
+
     def _setup(self) -> None:
         opts = self.options
         track = str(opts["track"])
@@ -100,7 +128,7 @@ class ScrapRacer(Game):
         self.content = load_content(Path(content) if content else None)
         if opts["two_racers"] and self.players != 3:
             raise OptionError(f"{self.id}: option 'two_racers' is the 3-player variant; players must be 3")
-        self.per_player = 2 if self.players == 2 or opts["two_racers"] else 1
+        self.per_player = racers_per_player(self.players, bool(opts["two_racers"]))
         self.jackal_every_fight = opts["jackal"] == "every-fight"
         slots = self.players * self.per_player
         self.racer_ids = tuple(r for r, _ in self.content.racers)

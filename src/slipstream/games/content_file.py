@@ -4,6 +4,8 @@
   a directory, not text) or parsed raises ``ContentError`` naming the file, never an ``OSError``:
   ``slipstream.load(game, content=PATH)`` reports every bad path the same way.
 - ``StrictModel``: the base of every game's Pydantic content records (unknown fields refused, frozen).
+- ``Name``, ``Text``: a record's display name and its effect text, as a player reads them (every game's
+  content names what a player meets and says what it does: issue 31).
 - ``validate_content``: a model validated from the file's data; its first problem raised as a
   ``ContentError`` naming the record (by its ``id``, ``name``, ``kind``, ``colour`` or ``chip`` where the
   path passes through a list of records, else by position ``#n``) and the field.
@@ -14,9 +16,9 @@ from __future__ import annotations
 import json
 import tomllib
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from slipstream.engine.errors import ContentError
 
@@ -24,6 +26,12 @@ Model = TypeVar("Model", bound=BaseModel)
 
 RECORD_NAME_KEYS = ("id", "name", "kind", "colour", "chip")
 """The keys that name a record in a list of records, first found first (else its position, ``#n``)."""
+
+
+Name = Annotated[str, Field(min_length=1, max_length=60, pattern=r"\S")]
+"""A display name, as a player reads it ("Oil Slick", "Racer 3")."""
+Text = Annotated[str, Field(min_length=1, max_length=400, pattern=r"\S")]
+"""An effect text: what the thing does, in a sentence or two."""
 
 
 class StrictModel(BaseModel):

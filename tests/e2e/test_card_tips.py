@@ -1,0 +1,117 @@
+"""Issue 31, effects one tap away, in a real browser (Chromium): on Rev it Up's, Scrap Racer's and BRC Grand
+Prix's boards a card, item or chip is shown by its name, and a tap on it shows its effect as a tip; racers
+on one space never cover each other."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+import slipstream
+from slipstream.engine.hooks import hooks_of
+from tests.e2e.browser import CHROMIUM, watch
+from tests.e2e.test_play import BOXES, PHONE, lobby_race, overlaps
+from tests.web.server import Server
+
+pytestmark = pytest.mark.e2e
+
+if not Path(CHROMIUM).exists() and os.environ.get("CI") != "true":
+    pytest.skip("Debian's chromium is not installed (.ci/run installs it)", allow_module_level=True)
+
+
+def phone_page(browser: Browser, errors: list[str]) -> Page:
+    """A phone: 390 px wide, taps and no hover."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    return watch(context.new_page(), errors)
+
+
+def tap_shows_tip(page: Page, selector: str) -> tuple[str, str]:
+    """Tap the first ``selector`` on the board: the tip shows, with a name and an effect text; (name, text)."""
+    target = page.locator(f"#board {selector}").first
+    target.scroll_into_view_if_needed()
+    target.tap()
+    page.wait_for_selector("#tip:not([hidden])")
+    name = page.inner_text("#tip .tip-name")
+    text = page.inner_text("#tip .tip-text")
+    assert name and len(text) > 15, (name, text)
+    assert page.locator("#tip").is_visible()
+    return name, text
+
+
+def no_racer_covers_another(page: Page) -> None:
+    """The racers' tokens on the board: no two overlap (four at the start, all on one space)."""
+    boxes = page.eval_on_selector_all("#board svg g.racer circle", BOXES)
+    assert len(boxes) >= 2, boxes
+    shrunk = [{**b, "x": b["x"] + 1, "y": b["y"] + 1, "width": b["width"] - 2, "height": b["height"] - 2}
+              for b in boxes]
+    hits = [(i, j) for i in range(len(shrunk)) for j in range(i) if overlaps(shrunk[i], shrunk[j])]
+    assert not hits, f"racer tokens {hits} cover each other: {boxes}"
+
+
+DRAW = """async ([game, view, ctx]) => {
+    const common = await import("/static/common.js");
+    const board = await import(`/boards/${game}.js`);
+    const term = (id, fallback) => common.term(ctx.glossary, id, fallback);
+    const full = { ...ctx, colours: common.SEAT_COLOURS, term };
+    const width = ctx.narrow ? 380 : 900;
+    document.body.innerHTML = `<main id="board" style="width:${width}px">${board.draw(view, full)}</main>`;
+}"""
+"""Draws a game's board (its board.js, as the match page does) from a view, alone on the page."""
+
+
+def draw_alone(page: Page, server: Server, game_id: str, players: int, seat: int = 0, narrow: bool = False,
+               **options: Any) -> None:
+    """The board of a new race of ``game_id`` as ``seat`` sees it at the start, drawn in the page."""
+    game = slipstream.load(game_id, players=players, **options)
+    glossary = hooks_of(game).glossary
+    state = game.start(seed=1)
+    ctx = {"seat": seat, "legal": [], "names": [f"Player {s + 1}" for s in range(players)], "narrow": narrow,
+           "hints": [], "glossary": {k: t.to_json() for k, t in glossary(game).items()} if glossary else {}}
+    page.goto(server.url + "/")
+    page.evaluate(DRAW, [game_id, json.loads(json.dumps(state.view(seat))), ctx])
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_six_rev_it_up_racers_on_the_start_line_stand_side_by_side(server: Server, browser: Browser, shots: Path,
+                                                                    narrow: bool) -> None:
+    """Rev it Up: all six racers start on the start line; their tokens are drawn side by side, none
+    covering another, on a wide screen and a phone."""
+    errors: list[str] = []
+    page = watch(browser.new_context().new_page(), errors)
+    draw_alone(page, server, "rev-it-up", 6, narrow=narrow)
+    assert page.locator("#board svg g.racer").count() == 6
+    no_racer_covers_another(page)
+    shot = shots / f"rev-it-up-start-{'phone' if narrow else 'wide'}.png"
+    page.locator("#board svg").first.screenshot(path=str(shot))
+    assert not errors, errors
+    page.context.close()
+
+
+def test_rev_it_up_items_and_chips_show_their_effects_on_tap(server: Server, browser: Browser, shots: Path) -> None:
+    """Rev it Up on a phone: the items in play and the chips in a bag are shown by name; a tap on an item
+    shows what it does ("Trap. Drop on your space ..."), a tap on a chip its colour's effect and its own;
+    a second tap hides it."""
+    errors: list[str] = []
+    page = phone_page(browser, errors)
+    lobby_race(page, server, "rev-it-up", 4, bots={1: "random", 2: "random", 3: "random"}, name="Ann")
+    page.wait_for_selector("#board .items-in-play .term")
+    items = page.inner_text("#board .items-in-play")
+    assert "Oil Slick" in items and not re.search(r"[a-z]+-[a-z]+", items), items
+    name, text = tap_shows_tip(page, ".items-in-play .term")
+    assert name == "Oil Slick" and text.startswith("Trap. Drop on your space"), (name, text)
+    name, text = tap_shows_tip(page, ".racer-card.me .chip[data-chip='exhaust-2']")
+    assert name == "Exhaust 2" and text.endswith("This chip: moves 2, heat 2."), (name, text)
+    page.locator("#board .racer-card.me .chip[data-chip='exhaust-2']").first.tap()
+    page.wait_for_selector("#tip", state="hidden")
+    cards = page.inner_text("#board .racer-cards")
+    assert "Racer 1" in cards and "racer-1" not in cards
+    no_racer_covers_another(page)
+    page.screenshot(path=str(shots / "rev-it-up-tip-phone.png"), full_page=True)
+    assert not errors, errors
+    page.context.close()

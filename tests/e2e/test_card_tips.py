@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -14,9 +15,12 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 import slipstream
+from slipstream.engine.game import State
 from slipstream.engine.hooks import hooks_of
+from slipstream.engine.play import pending_seats
 from tests.e2e.browser import CHROMIUM, watch
-from tests.e2e.test_play import BOXES, PHONE, lobby_race, overlaps
+from tests.e2e.test_play import BOXES, PHONE, lobby_race, overlaps, rgb
+from tests.playout import random_action
 from tests.web.server import Server
 
 pytestmark = pytest.mark.e2e
@@ -65,16 +69,27 @@ DRAW = """async ([game, view, ctx]) => {
 """Draws a game's board (its board.js, as the match page does) from a view, alone on the page."""
 
 
+def draw_state(page: Page, server: Server, state: State, seat: int = 0, narrow: bool = False) -> None:
+    """The board of ``state`` as ``seat`` sees it, drawn alone in the page (with the page's tips)."""
+    game = state.game
+    glossary = hooks_of(game).glossary
+    ctx = {"seat": seat, "legal": state.legal_actions(seat) if seat in pending_seats(state) else [],
+           "names": [f"Player {s + 1}" for s in range(game.players)], "narrow": narrow, "hints": [],
+           "glossary": {k: t.to_json() for k, t in glossary(game).items()} if glossary else {}}
+    page.goto(server.url + "/")
+    page.evaluate(DRAW, [game.id, json.loads(json.dumps(state.view(seat))), ctx])
+    page.evaluate("async () => (await import('/static/common.js')).installTips()")
+
+
 def draw_alone(page: Page, server: Server, game_id: str, players: int, seat: int = 0, narrow: bool = False,
                **options: Any) -> None:
     """The board of a new race of ``game_id`` as ``seat`` sees it at the start, drawn in the page."""
-    game = slipstream.load(game_id, players=players, **options)
-    glossary = hooks_of(game).glossary
-    state = game.start(seed=1)
-    ctx = {"seat": seat, "legal": [], "names": [f"Player {s + 1}" for s in range(players)], "narrow": narrow,
-           "hints": [], "glossary": {k: t.to_json() for k, t in glossary(game).items()} if glossary else {}}
-    page.goto(server.url + "/")
-    page.evaluate(DRAW, [game_id, json.loads(json.dumps(state.view(seat))), ctx])
+    draw_state(page, server, slipstream.load(game_id, players=players, **options).start(seed=1), seat, narrow)
+
+
+def racer_rings(page: Page) -> list[str]:
+    """The ring colour of every racer token on the board, as the browser computes it."""
+    return page.eval_on_selector_all("#board svg g.racer circle", "els => els.map(e => getComputedStyle(e).stroke)")
 
 
 @pytest.mark.parametrize("narrow", [False, True])
@@ -113,5 +128,55 @@ def test_rev_it_up_items_and_chips_show_their_effects_on_tap(server: Server, bro
     assert "Racer 1" in cards and "racer-1" not in cards
     no_racer_covers_another(page)
     page.screenshot(path=str(shots / "rev-it-up-tip-phone.png"), full_page=True)
+    assert not errors, errors
+    page.context.close()
+
+
+def a_scrap_racer_hand(players: int) -> State:
+    """A random Scrap Racer race played until the first seat holds a bonus card, three racers on the track."""
+    rng = random.Random(4)
+    state = slipstream.load("scrap-racer", players=players).start(seed=4)
+    while not (sum(state.bonus_cards[0]) and sum(p > 0 for p in state.progress) >= 3):  # type: ignore[attr-defined]
+        assert state.actor is not None, "the race ended before the first seat drew a bonus card"
+        state = state.apply(random_action(state, rng))
+    return state
+
+
+def test_scrap_racer_bonus_cards_and_racers_show_their_effects_on_tap(server: Server, browser: Browser,
+                                                                       shots: Path) -> None:
+    """Scrap Racer on a phone: a bonus card in the hand is shown by its name; a tap shows what it does
+    (rulebook, "Bonus cards"); a racer's name in the dashboards shows its ability; boost markers and
+    decks are names too. Tokens are ringed in a colour no seat has."""
+    errors: list[str] = []
+    page = phone_page(browser, errors)
+    state = a_scrap_racer_hand(4)
+    content = state.game.content  # type: ignore[attr-defined]
+    draw_state(page, server, state, narrow=True)
+    card = page.get_attribute("#board .bonus-hand .bonus-card", "data-card") or ""
+    name, text = tap_shows_tip(page, ".bonus-hand .term")
+    assert (name, text) == (content.titles[card], content.texts[card])
+    racer = state.racer[state.standings()[0]]  # type: ignore[attr-defined]
+    name, text = tap_shows_tip(page, "table .term")
+    assert (name, text) == (dict(content.racers)[racer], content.racer_texts[racer])
+    shown = page.inner_text("#board")
+    assert "Crash cards 1/2" in shown and not re.search(r"crash-|steel-jacket|plus-minus|\bid\b", shown), shown
+    seats = {rgb(c) for c in page.evaluate("async () => (await import('/static/common.js')).SEAT_COLOURS")}
+    rings = racer_rings(page)
+    assert rings and not seats & set(rings), rings
+    no_racer_covers_another(page)
+    page.screenshot(path=str(shots / "scrap-racer-tip-phone.png"), full_page=True)
+    assert not errors, errors
+    page.context.close()
+
+
+def test_scrap_racer_racers_in_a_live_race_show_their_abilities(server: Server, browser: Browser) -> None:
+    """A Scrap Racer race in the lobby, on a phone: a tap on a racer's name shows its ability."""
+    errors: list[str] = []
+    page = phone_page(browser, errors)
+    lobby_race(page, server, "scrap-racer", 3, bots={1: "random", 2: "random"}, name="Ann")
+    page.wait_for_selector("#board table .term")
+    name, text = tap_shows_tip(page, "table tr.me .term")
+    assert name in {"Swifty", "Jackal", "Crusher", "Hover", "Twister", "Steel Jacket"}, name
+    assert name.split()[0] in text or "racer" in text, text
     assert not errors, errors
     page.context.close()

@@ -18,6 +18,7 @@ import slipstream
 from slipstream.engine.game import State
 from slipstream.engine.hooks import hooks_of
 from slipstream.engine.play import pending_seats
+from slipstream.games.brc_grand_prix import words
 from tests.e2e.browser import CHROMIUM, watch
 from tests.e2e.test_play import BOXES, PHONE, lobby_race, overlaps, rgb
 from tests.playout import random_action
@@ -49,8 +50,8 @@ def tap_shows_tip(page: Page, selector: str) -> tuple[str, str]:
 
 
 def no_racer_covers_another(page: Page) -> None:
-    """The racers' tokens on the board: no two overlap (four at the start, all on one space)."""
-    boxes = page.eval_on_selector_all("#board svg g.racer circle", BOXES)
+    """The racers' tokens on the board (each racer's outer disc): no two overlap."""
+    boxes = page.eval_on_selector_all("#board svg g.racer > circle:first-of-type", BOXES)
     assert len(boxes) >= 2, boxes
     shrunk = [{**b, "x": b["x"] + 1, "y": b["y"] + 1, "width": b["width"] - 2, "height": b["height"] - 2}
               for b in boxes]
@@ -89,7 +90,8 @@ def draw_alone(page: Page, server: Server, game_id: str, players: int, seat: int
 
 def racer_rings(page: Page) -> list[str]:
     """The ring colour of every racer token on the board, as the browser computes it."""
-    return page.eval_on_selector_all("#board svg g.racer circle", "els => els.map(e => getComputedStyle(e).stroke)")
+    return page.eval_on_selector_all("#board svg g.racer > circle:first-of-type",
+                                     "els => els.map(e => getComputedStyle(e).stroke)")
 
 
 @pytest.mark.parametrize("narrow", [False, True])
@@ -178,5 +180,63 @@ def test_scrap_racer_racers_in_a_live_race_show_their_abilities(server: Server, 
     name, text = tap_shows_tip(page, "table tr.me .term")
     assert name in {"Swifty", "Jackal", "Crusher", "Hover", "Twister", "Steel Jacket"}, name
     assert name.split()[0] in text or "racer" in text, text
+    assert not errors, errors
+    page.context.close()
+
+
+def a_brc_race(players: int, until: str, laps: int = 2) -> State:
+    """A random BRC Grand Prix race, played until ``until``: "flag" (a flag card has just been drawn and
+    a car holds an effect) or "end" (every car has finished)."""
+    rng = random.Random(7)
+    state = slipstream.load("brc-grand-prix", players=players, laps=laps).start(seed=7)
+    while state.actor is not None:
+        state = state.apply(random_action(state, rng))
+        if until == "flag" and any(e.kind == "card" for e in state.events) and any(state.perks):  # type: ignore[attr-defined]
+            return state
+    assert until == "end", "the race ended before a flag card was drawn"
+    return state
+
+
+def test_brc_flag_card_and_flag_spaces_show_their_effects_on_tap(server: Server, browser: Browser,
+                                                                  shots: Path) -> None:
+    """BRC Grand Prix on a phone: the last flag card drawn shows on the board by its name; a tap shows its
+    three lines in words ("Flag spaces: Execution"). A flag space is a striped pennant (never a seat's
+    plain colour) whose tap says what landing there does; a held effect (DRS, Tyre saver, No overtaking)
+    shows what it does."""
+    errors: list[str] = []
+    page = phone_page(browser, errors)
+    state = a_brc_race(4, "flag")
+    game = state.game
+    draw_state(page, server, state, narrow=True)
+    card = page.get_attribute("#board .flag-card", "data-card") or ""
+    index = game.content.card_ids.index(card)  # type: ignore[attr-defined]
+    name, text = tap_shows_tip(page, ".flag-card .term")
+    assert (name, text) == (game.card_names[index], words.card_text(game.content, index))  # type: ignore[attr-defined]
+    assert text.startswith("Green: ") and " Yellow: " in text and " Blue: " in text
+    fills = page.eval_on_selector_all("#board .flag-mark path:nth-of-type(2)",
+                                      "els => els.map(e => e.getAttribute('fill'))")
+    assert fills and all(f.startswith("url(#flag-") for f in fills), fills
+    strokes = page.eval_on_selector_all("#board .track-space rect", "els => els.map(e => getComputedStyle(e).stroke)")
+    seats = {rgb(c) for c in page.evaluate("async () => (await import('/static/common.js')).SEAT_COLOURS")}
+    assert not seats & set(strokes), "a track space is outlined in a seat's colour"
+    name, text = tap_shows_tip(page, ".track-space[data-flag]")
+    assert name.endswith("flag") and text.startswith("Land exactly here"), (name, text)
+    name, text = tap_shows_tip(page, "table .term[data-tip-kind='flag card effect']")
+    assert name in {"DRS", "Tyre saver", "No overtaking"}, name
+    page.screenshot(path=str(shots / "brc-flag-card-phone.png"), full_page=True)
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_brc_cars_at_the_finish_stand_side_by_side(server: Server, browser: Browser, shots: Path, narrow: bool) -> None:
+    """BRC Grand Prix, Race to the End: every car has crossed the line; the finishers stand in a row in
+    finishing order, none covering another (they all stood on the line's space)."""
+    errors: list[str] = []
+    page = watch(browser.new_context().new_page(), errors)
+    draw_state(page, server, a_brc_race(6, "end"), narrow=narrow)
+    assert page.locator("#board svg g.racer").count() == 6
+    no_racer_covers_another(page)
+    page.locator("#board svg").first.screenshot(path=str(shots / f"brc-finish-{'phone' if narrow else 'wide'}.png"))
     assert not errors, errors
     page.context.close()

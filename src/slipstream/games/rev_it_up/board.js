@@ -3,7 +3,7 @@
 // Reads only the seat's view (see slipstream/games/rev_it_up, view()); every field is optional here.
 // Chips, items and characters are shown by name, each with its effect as a tip (hover, focus or tap),
 // from the match's glossary (ctx.glossary), or the one the view carries (view.terms) in its absence.
-import { esc, term } from "/static/common.js";
+import { boardGlossary, esc, term, termName, tipAttrs } from "/static/common.js";
 import { crowd, label, space, stadium } from "/static/track.js";
 
 const CHIP = {
@@ -31,25 +31,9 @@ function chipValue(name) {
   return /^\d+$/.test(tail) ? tail : String(name)[0].toUpperCase();
 }
 
-// The glossary the board reads: the match's, else the one in the view.
-function glossaryOf(view, ctx) {
-  return ctx.glossary && Object.keys(ctx.glossary).length ? ctx.glossary : view.terms || {};
-}
-
-function nameOf(gl, id) {
-  return (gl[id] && gl[id].name) || String(id);
-}
-
-// The attributes that give an element (an SVG shape too) the tip of a glossary entry.
-function tipAttrs(gl, id) {
-  const t = gl[id];
-  if (!t || !t.text) return "";
-  return ` tabindex="0" data-tip="${esc(t.text)}" data-tip-name="${esc(t.name)}" data-tip-kind="${esc(t.kind || "")}"`;
-}
-
 // A chip token (its level on its colour) with its name and effect as a tip.
 function chipToken(gl, chip) {
-  return `<span class="chip" data-chip="${esc(chip)}" style="background:${chipColour(chip)};color:${chipInk(chip)}"${tipAttrs(gl, chip)} aria-label="${esc(nameOf(gl, chip))}">${esc(chipValue(chip))}</span>`;
+  return `<span class="chip" data-chip="${esc(chip)}" style="background:${chipColour(chip)};color:${chipInk(chip)}"${tipAttrs(gl, chip)} aria-label="${esc(termName(gl, chip))}">${esc(chipValue(chip))}</span>`;
 }
 
 function revTrack(r, gl, width) {
@@ -64,7 +48,7 @@ function revTrack(r, gl, width) {
   for (const [chip, pos] of r.rev || []) {
     const i = Math.max(0, Math.min(n - 1, Number(pos) - 1));
     const x = 5 + i * cell + (cell - 2) / 2, y = 4 + (cell - 2) / 2;
-    svg += `<g class="rev-chip"${tipAttrs(gl, chip)}><circle cx="${x}" cy="${y}" r="${cell * 0.38}" fill="${chipColour(chip)}" stroke="#111"><title>${esc(nameOf(gl, chip))}</title></circle>`;
+    svg += `<g class="rev-chip"${tipAttrs(gl, chip)}><circle cx="${x}" cy="${y}" r="${cell * 0.38}" fill="${chipColour(chip)}" stroke="#111"><title>${esc(termName(gl, chip))}</title></circle>`;
     svg += `<text x="${x}" y="${y + 4}" font-size="11" text-anchor="middle" font-weight="700" fill="${chipInk(chip)}">${esc(chipValue(chip))}</text></g>`;
   }
   return svg + "</svg>";
@@ -75,7 +59,7 @@ function readyItems(r, ctx, gl) {
   if (!ready.length) return "–";
   return ready.map((item) => {
     const action = r.seat === ctx.seat ? itemAction(item, ctx) : undefined;
-    const shown = term(gl, item, nameOf(gl, item));
+    const shown = term(gl, item, termName(gl, item));
     return action ? `<span class="item-chip" data-action="${esc(action)}">${shown}</span>` : `<span class="item-chip">${shown}</span>`;
   }).join(", ");
 }
@@ -114,12 +98,12 @@ function shop(view, ctx, gl) {
     const can = legal.has(action);
     const { price, effect } = info.chips[chip];
     return `<div class="shop-item${can ? "" : " off"}"${can ? ` data-action="${esc(action)}"` : ""} data-chip="${esc(chip)}">
-      ${chipToken(gl, chip)} <b>${term(gl, chip, nameOf(gl, chip))}</b>
+      ${chipToken(gl, chip)} <b>${term(gl, chip, termName(gl, chip))}</b>
       <span class="price">${price} coin${price === 1 ? "" : "s"}</span><div class="muted">${esc(effect)} · ${left} left${can ? "" : " · cannot buy now"}</div></div>`;
   }).join("");
   const items = [...legal].filter((a) => a.includes(":item:")).map((a) => {
     const what = a.split(":").pop();
-    const text = what === "roll" ? "roll the item die (1 coin)" : `take ${term(gl, what, nameOf(gl, what))} (3 coins)`;
+    const text = what === "roll" ? "roll the item die (1 coin)" : `take ${term(gl, what, termName(gl, what))} (3 coins)`;
     return `<div class="shop-item" data-action="${esc(a)}">⚄ ${text}</div>`;
   }).join("");
   const cart = cartText(view, gl);
@@ -135,9 +119,9 @@ function cartText(view, gl) {
   return steps.map((step) => {
     const [verb, what, target] = step.split(":");
     if (verb === "buy") return `${chipToken(gl, what)}${target !== undefined ? ` for P${Number(target) + 1}` : ""}`;
-    if (verb === "up") return `upgrade ${term(gl, what, nameOf(gl, what))}`;
+    if (verb === "up") return `upgrade ${term(gl, what, termName(gl, what))}`;
     if (step === "item:roll") return "the item die";
-    return term(gl, what, nameOf(gl, what));
+    return term(gl, what, termName(gl, what));
   }).join(" ");
 }
 
@@ -147,7 +131,7 @@ function itemAction(item, ctx) {
 }
 
 export function draw(view, ctx) {
-  const gl = glossaryOf(view, ctx);
+  const gl = boardGlossary(view, ctx);
   const track = view.track || {};
   const n = track.length || 30;
   const [W, H] = ctx.narrow ? [540, 420] : [760, 360];
@@ -156,7 +140,7 @@ export function draw(view, ctx) {
   const size = Math.min(15, g.step * 0.45);
   const items = new Set(track.item_spaces || []);
   const traps = new Map((view.traps || []).map((t) => [t[0], t]));
-  let svg = `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(nameOf(gl, track.id))} track">`;
+  let svg = `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(termName(gl, track.id))} track">`;
   svg += `<rect width="${W}" height="${H}" rx="16" fill="#23202e"/>`;
   g.points.forEach((p, i) => {
     let inner = "";
@@ -164,7 +148,7 @@ export function draw(view, ctx) {
     if (items.has(i)) inner += `<text x="${both ? -5 : 0}" y="5" text-anchor="middle" font-size="14" font-weight="700" fill="#ffb400"><title>item space ${i}: roll the item die when you pass it</title>?</text>`;
     if (traps.has(i)) {
       const [, item, owner] = traps.get(i);
-      inner += `<g class="trap"${tipAttrs(gl, item)}><text x="${both ? 6 : 0}" y="5" text-anchor="middle" font-size="${both ? 10 : 13}" fill="#ff5a5a"><title>${esc(nameOf(gl, item))} of ${esc(ctx.names[owner] || `P${owner + 1}`)}</title>⚠</text></g>`;
+      inner += `<g class="trap"${tipAttrs(gl, item)}><text x="${both ? 6 : 0}" y="5" text-anchor="middle" font-size="${both ? 10 : 13}" fill="#ff5a5a"><title>${esc(termName(gl, item))} of ${esc(ctx.names[owner] || `P${owner + 1}`)}</title>⚠</text></g>`;
     }
     svg += `<g class="track-space" data-space="${i}">${space(p, size, items.has(i) ? "#4b3d1a" : "#4a4f5c", traps.has(i) ? "#ff5a5a" : "#2b2f36", traps.has(i) ? 2 : 1, inner)}</g>`;
     if (i % 5 === 0) svg += label(p, W, H, i === 0 ? "start" : i); // the spaces as the texts count them: the start line is 0
@@ -195,18 +179,18 @@ export function draw(view, ctx) {
     const me = r.seat === ctx.seat ? " me" : "";
     const chosen = r.chosen === undefined ? "" : r.chosen ? ' <span class="tag">chosen</span>' : ' <span class="tag">choosing…</span>';
     const odds = typeof r.overheat_chance === "number" && r.overheat_chance > 0 ? ` · overheat ${Math.round(r.overheat_chance * 100)}%` : "";
-    const drawn = r.drawn ? ` · drew ${chipToken(gl, r.drawn)} ${term(gl, r.drawn, nameOf(gl, r.drawn))}` : "";
+    const drawn = r.drawn ? ` · drew ${chipToken(gl, r.drawn)} ${term(gl, r.drawn, termName(gl, r.drawn))}` : "";
     const give = ctx.legal.includes(`give:${r.seat}`) ? ` data-action="give:${r.seat}" title="give the Bomb to ${esc(ctx.names[r.seat])}"` : "";
-    const character = r.character ? term(gl, r.character, nameOf(gl, r.character)) : "";
+    const character = r.character ? term(gl, r.character, termName(gl, r.character)) : "";
     return `<div class="racer-card${me}"${give}><div><span class="swatch" style="background:${colour}"></span>
       <b>${esc(ctx.names[r.seat])}</b> <span class="muted">${character}</span> · lap ${r.lap ?? "–"} · ${esc(r.status || "")}${chosen}${odds}${drawn}</div>
       ${revTrack(r, gl, width)}
       <div class="muted">bag: ${chips(r.bag, gl)} · discard: ${chips(r.discard, gl)}</div>
       <div class="muted">coins: ${r.coins_to_spend ?? 0} to spend, ${r.collected_coins ?? 0} collected · items: ${readyItems(r, ctx, gl)}${r.emp ? ` · EMP ${r.emp}` : ""}</div></div>`;
   }).join("");
-  const rolled = view.rolled ? `<p class="rolled">The item die shows ${term(gl, view.rolled, nameOf(gl, view.rolled))} · rerolls left: ${view.rerolls_left ?? 0}</p>` : "";
+  const rolled = view.rolled ? `<p class="rolled">The item die shows ${term(gl, view.rolled, termName(gl, view.rolled))} · rerolls left: ${view.rerolls_left ?? 0}</p>` : "";
   let html = `${svg}${rolled}${shop(view, ctx, gl)}<div class="racer-cards">${cards}</div>`;
-  if (view.items_in_play) html += `<p class="muted items-in-play">Items in play: ${view.items_in_play.map((i) => term(gl, i, nameOf(gl, i))).join(", ")}</p>`;
+  if (view.items_in_play) html += `<p class="muted items-in-play">Items in play: ${view.items_in_play.map((i) => term(gl, i, termName(gl, i))).join(", ")}</p>`;
   if (view.my_cart && view.my_cart.length) html += `<p>Your cart: ${cartText(view, gl)}</p>`;
   return html;
 }

@@ -5,7 +5,7 @@
 // colour no seat has (white for the racer on turn). Racers, cards and boost markers are shown by name,
 // each with its effect as a tip (hover, focus or tap), from the match's glossary (ctx.glossary), or the
 // one the view carries (view.terms) in its absence.
-import { esc, term } from "/static/common.js";
+import { boardGlossary, esc, term, termName, tipAttrs } from "/static/common.js";
 import { crowd, label, stadium } from "/static/track.js";
 
 const LETTER = { swifty: "W", jackal: "J", crusher: "C", hover: "H", twister: "T", "steel-jacket": "S" };
@@ -25,17 +25,8 @@ function seatColour(ctx, seat) {
   return ctx.colours[seat % ctx.colours.length];
 }
 
-// The glossary the board reads: the match's, else the one in the view.
-function glossaryOf(view, ctx) {
-  return ctx.glossary && Object.keys(ctx.glossary).length ? ctx.glossary : view.terms || {};
-}
-
-function nameOf(gl, id) {
-  return (gl[id] && gl[id].name) || String(id);
-}
-
 export function draw(view, ctx) {
-  const gl = glossaryOf(view, ctx);
+  const gl = boardGlossary(view, ctx);
   const track = view.track;
   const n = track.length;
   const [W, H] = ctx.narrow ? [540, 420] : [760, 380];
@@ -102,10 +93,10 @@ export function draw(view, ctx) {
   // a bonus card the seat may play now is clicked to play it (the button stays for the keyboard)
   const card = (c, k) => {
     const play = ctx.legal.includes(`play:${c}`) ? ` data-action="play:${esc(c)}"` : "";
-    return `<span class="playing-card bonus-card" data-card="${esc(c)}"${play}>${k}× ${term(gl, c, nameOf(gl, c))}</span>`;
+    return `<span class="playing-card bonus-card" data-card="${esc(c)}"${play}>${k}× ${term(gl, c, termName(gl, c))}</span>`;
   };
   if (mine.length) html += `<p class="bonus-hand">Your bonus cards: ${mine.map(([c, k]) => card(c, k)).join(" ")}</p>`;
-  html += `<p class="muted decks">Decks: ${Object.entries(view.decks).map(([d, k]) => `${term(gl, d, nameOf(gl, d))} ${k}`).join(" · ")} · supply: ${view.supply.bonus_markers} bonus, ${view.supply.boost_markers} boost markers</p>`;
+  html += `<p class="muted decks">Decks: ${Object.entries(view.decks).map(([d, k]) => `${term(gl, d, termName(gl, d))} ${k}`).join(" · ")} · supply: ${view.supply.bonus_markers} bonus, ${view.supply.boost_markers} boost markers</p>`;
   return html;
 }
 
@@ -125,13 +116,6 @@ function dieFace(x, y, s, face, fill, extra = "", title = "") {
 // A chip of text on the board; clickable (data-action) when it plays a legal move.
 function chipWidth(text) {
   return Math.max(44, 18 + text.length * 8);
-}
-
-// The attributes that give an element (an SVG shape too) the tip of a glossary entry.
-function tipAttrs(gl, id) {
-  const t = gl[id];
-  if (!t || !t.text) return "";
-  return ` data-tip="${esc(t.text)}" data-tip-name="${esc(t.name)}" data-tip-kind="${esc(t.kind || "")}"`;
 }
 
 function chip(x, y, text, action, title, tip = "") {
@@ -186,7 +170,7 @@ function diceTray(view, ctx, gl, W, y) {
 // are clicked to use them on the die.
 function boostCell(gl, type, count, legal) {
   const uses = (BOOST_USES[type] || []).filter(([a]) => legal.includes(a));
-  const name = `${count}× ${term(gl, type, nameOf(gl, type))}`;
+  const name = `${count}× ${term(gl, type, termName(gl, type))}`;
   if (!uses.length) return name;
   return `${name} ${uses.map(([a, text]) => `<button type="button" class="boost-use" data-action="${a}" title="${esc(BOOST_TITLES[a])}">${esc(text)}</button>`).join(" ")}`;
 }

@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
 from slipstream.engine.errors import ContentError
-from slipstream.games.content_file import Name, StrictModel, Text, read_content_file, validate_content
+from slipstream.games.content_file import Name, NamedRecord, StrictModel, Text, read_content_file, validate_content
 
 HERE = Path(__file__).resolve().parent
 TRACK_DIR = HERE / "tracks"
@@ -109,29 +109,12 @@ class BonusMarkers(StrictModel):
         return v
 
 
-class NamedRecord(StrictModel):
-    """A thing the rules know by its id (one of ``KNOWN``), named and explained by the content."""
-
-    KNOWN: ClassVar[tuple[str, ...]] = ()
-    WHAT: ClassVar[str] = ""
-    id: str
-    name: Name
-    text: Text
-    source: Source
-
-    @field_validator("id")
-    @classmethod
-    def _known(cls, v: str) -> str:
-        if v not in cls.KNOWN:
-            raise ValueError(f"unknown {cls.WHAT} {v!r}; known: {', '.join(cls.KNOWN)}")
-        return v
-
-
 class Racer(NamedRecord):
     """A racer; its ``text`` is its ability (rulebook, "Racer abilities")."""
 
     KNOWN = ABILITIES
     WHAT = "racer"
+    source: Source
 
 
 CARD_IDS = (*CRASH_EFFECTS, *BONUS_CARDS, *GOAL_CARDS, *BOOST_TYPES)
@@ -143,6 +126,7 @@ class CardRecord(NamedRecord):
 
     KNOWN = CARD_IDS
     WHAT = "card"
+    source: Source
 
 
 class Decisions(StrictModel):

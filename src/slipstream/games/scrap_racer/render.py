@@ -9,6 +9,7 @@ from rich.markup import escape
 
 from slipstream.engine.game import Game, State
 from slipstream.engine.hooks import Term
+from slipstream.engine.play import replayed
 
 from . import notation, words
 from .game import ScrapRacer
@@ -190,11 +191,10 @@ def scoreboard(state: State) -> dict[int, dict[str, str]]:
     state = _scrap_state(state)
     g = state.g
     counts = [[0] * len(SCOREBOARD) for _ in range(g.players)]
-    replay = _scrap_state(g.start(seed=state.seed))
-    for action in state.actions:
-        seat = replay.owner[replay.order[replay.turn]] if replay.turn < len(replay.order) else -1
-        replay = _scrap_state(replay.apply(action))
-        for event in replay.events:
+    for before, after in replayed(state):
+        turn = _scrap_state(before)
+        seat = turn.owner[turn.order[turn.turn]] if turn.turn < len(turn.order) else -1
+        for event in after.events:
             column = _COUNTED.get(event.kind)
             if column is not None and seat >= 0:
                 counts[seat][column] += 1

@@ -55,8 +55,3 @@ export function crowd(count, r, angle = 0) {
 }
 
 export const DIE_FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
-
-// Tokens sharing a space, fanned out: [dx, dy] for token k of count.
-export function fan(k, count) {
-  return [(k - (count - 1) / 2) * 11, -k * 3];
-}

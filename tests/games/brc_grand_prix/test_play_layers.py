@@ -16,7 +16,7 @@ def test_board_shows_track_pit_lane_weather_and_each_cars_tyres() -> None:
     s = poised(started(), 0, dist=[40, 56, 70, 80], pit=[-1, 3, -1, -1], tyres=["soft", "wet", "hard", "soft"],
                weather="WET")
     text = render.board(s.view(None))
-    assert "track [bold blue]WET[/]" in text and "pit window laps 2-7" in text
+    assert "track [bold blue]WET[/]" in text and "pit window laps 2 to 7" in text
     assert "pit lane: in after space 25, out to space 2" in text and "W weather change" in text
     assert "pit space 3" in text and "WET" in text and "no stop yet" in text
 

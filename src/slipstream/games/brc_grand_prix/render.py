@@ -88,7 +88,7 @@ def _key(view: dict[str, Any]) -> list[str]:
     weather = "" if view["sprint"] else "  W weather change"
     lines = [
         f"pit boxes (car->pit space): {boxes}",
-        f"1-6 cars (dim: off the track)  {FLAG_STYLE['green']}/{FLAG_STYLE['yellow']}/{FLAG_STYLE['blue']} "
+        f"1 to 6 cars (dim: off the track)  {FLAG_STYLE['green']}/{FLAG_STYLE['yellow']}/{FLAG_STYLE['blue']} "
         "green/yellow/blue flag  . empty",
         f"| finish line (in the pit lane: the line)  E pit entry{weather}",
         "key:",
@@ -122,7 +122,7 @@ def board(view: dict[str, Any]) -> str:
     lines = [
         f"[bold]BRC Grand Prix[/bold]  {view['laps']} laps{'  SPRINT' if view['sprint'] else ''}  "
         f"round {view['round']}  track [{wstyle}]{weather}[/]"
-        + (f"  pit window laps {view['pit_window'][0]}-{view['pit_window'][1]}" if view["pit_window"] else ""),
+        + (f"  pit window laps {view['pit_window'][0]} to {view['pit_window'][1]}" if view["pit_window"] else ""),
     ]
     cells = []
     for space in range(length):

@@ -106,7 +106,10 @@ def test_unreadable_or_broken_files(tmp_path: Path) -> None:
 
 
 def test_a_scenario_needs_its_main_enemy_and_a_level_3_stunt(tmp_path: Path) -> None:
-    text = DEFAULT.replace('id = "ta-s3"\nname = "Harpoon"\nlevel = 3', 'id = "ta-s3"\nname = "Harpoon"\nlevel = 2')
+    old = 'name = "Harpoon"\ntext = "Once Tank Damage is 2 or more, on foot on a roof next to the Tank (not on the ' \
+          'Tank itself): harpoon the Tank and the team wins."\nlevel = 3'
+    assert old in DEFAULT
+    text = DEFAULT.replace(old, old.replace("level = 3", "level = 2"))
     with pytest.raises(ContentError, match="one level 3 card"):
         slipstream.load("highway-heist", players=2, content=write(tmp_path, text))
 

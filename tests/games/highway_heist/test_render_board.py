@@ -61,7 +61,7 @@ def test_board_shows_each_seat_the_enemy_row_and_the_stunt_row() -> None:
     assert "   behind the wheel\n   Speed 4, Control 3, Athletics 3, Defense 2; Boost tokens 2 of 3" in text
     assert "   Parkour: After a successful Brawl, Han may Leap one space for free" in text
     assert "   Drift: In each Drive, this vehicle may pass through one space taken" in text
-    assert "Enemy cards (deck 12, discard 0), moving right to ACTIVATE!:\n  spot 1: -\n" in text
+    assert "Enemy cards (deck 12, discard 0), moving toward ACTIVATE!:\n  spot 1: -\n" in text
     assert "  1: Side Swipe (level 1, 1 Boost token): Speed roll, 2 successes needed\n" in text
     assert "     Behind the wheel, with an Enemy SUV directly beside your vehicle" in text
     assert f"Tank Damage 0 of {s.g.scenario.goal}" in text

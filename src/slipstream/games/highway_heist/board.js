@@ -182,7 +182,7 @@ function cardRows(view, ctx) {
     return `<div class="hh-card stunt"${attr} data-card="${esc(card.card)}"><div class="muted">spot ${i + 1} · level ${card.level} · ${tokens}</div><b>${term(card.card, card.name)}</b>` +
       `<div class="hh-effect"><span class="muted">${esc(card.roll || "")}:</span> ${esc(card.text || "")}</div></div>`;
   }).join("");
-  return `<div class="hh-row"><span class="muted">Enemy cards (deck ${view.enemy_deck_size ?? "?"}), moving right to ACTIVATE!:</span>${enemy}</div>` +
+  return `<div class="hh-row"><span class="muted">Enemy cards (deck ${view.enemy_deck_size ?? "?"}), moving toward ACTIVATE!:</span>${enemy}</div>` +
     `<div class="hh-row"><span class="muted">Stunts, East to West (deck ${view.stunt_deck_size ?? "?"}):</span>${stunts}</div>`;
 }
 
@@ -256,6 +256,7 @@ export function banner(view, ctx) {
 
 export function draw(view, ctx) {
   const style = `<style>.hh-row{display:flex;flex-wrap:wrap;gap:6px;align-items:flex-start;margin:6px 0}
+    .hh-row>.muted:first-child{flex-basis:100%}
     .hh-card{border:1px solid #888;border-radius:6px;padding:4px 8px;min-width:110px;max-width:240px;flex:1 1 180px;background:#f7f7f7;color:#111;font-size:.85rem}
     .hh-card .muted{color:#555}.hh-card.enemy{border-color:#c0392b}.hh-card.enemy.next{box-shadow:0 0 0 2px #e67e22}
     .hh-card.stunt{border-color:#2980b9}.hh-effect{margin-top:2px}.hh-effect.activated{color:#8e1b10}

@@ -113,6 +113,8 @@ class HighwayHeist(Game):
     """What a player reads: names and effect texts of this game's content (``words.Words``)."""
     places: tuple[str, ...]
     """Each space in words, as the board labels it ("column 5, lane 3"): the events say places so."""
+    kind_names: tuple[str, ...]
+    """Each piece kind of the rules by name ("Enemy SUV", "Tank", ...), for the events."""
 
     def _setup(self) -> None:
         opts = self.options
@@ -145,6 +147,7 @@ class HighwayHeist(Game):
                                           for space in range(self.spaces)) for verb in notation.SPACE_VERBS}
         self.words = Words.of(self)
         self.places = self.words.places
+        self.kind_names = self.words.kind_names
 
     def _setup_seats(self) -> None:
         content, n = self.content, self.players

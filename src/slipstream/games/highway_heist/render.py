@@ -33,7 +33,7 @@ PIECE_CODES = {"enemy-suv": "S", "abandoned": "a", "wreck": "X", "tank": "T", "s
 LEGEND = ("key: P1-P4 a Player Vehicle (p1: nobody behind its wheel)  S Enemy SUV",
           "     X Wreck  a abandoned vehicle  T Tank  C/R the Semi's cab/trailer",
           "     D Shaw's Car  H Chopper  * Enemy Peg  ^ Player Peg on top  $ Cargo",
-          "     r Ramsey")
+          "     @ Ramsey")
 SKILL_NAMES = ("Speed", "Control", "Athletics", "Defense")
 
 
@@ -57,7 +57,7 @@ def _cell(piece: dict[str, Any], seats: list[dict[str, Any]], ramsey: str | None
     else:
         code = PIECE_CODES.get(kind, "?")
     marks = ("*" if piece["enemy_peg"] else "") + ("^" * len(piece["player_pegs"]))
-    marks += "$" * int(piece["cargo"]) + ("r" if ramsey is not None and ramsey == piece["space"] else "")
+    marks += "$" * int(piece["cargo"]) + ("@" if ramsey is not None and ramsey == piece["space"] else "")
     return f"{code}{marks}"[:CELL].ljust(CELL)
 
 
@@ -113,8 +113,8 @@ def _enemy_row(view: dict[str, Any]) -> list[str]:
     """The Enemy-card row, spot 1 to ACTIVATE!, each card with its Reveal effect and its Activated effect
     (said in advance: the card in the spot before ACTIVATE! acts at the next Enemy Card face)."""
     cards = view["enemy_row_cards"]
-    lines = [f"Enemy cards (deck {view['enemy_deck_size']}, discard {len(view['enemy_discard'])}), moving right "
-             "to ACTIVATE!:"]
+    lines = [f"Enemy cards (deck {view['enemy_deck_size']}, discard {len(view['enemy_discard'])}), moving toward "
+             "ACTIVATE!:"]
     for i, card in enumerate(cards):
         last = i == len(cards) - 1
         spot = "ACTIVATE!" if last else f"spot {i + 1}" + (" (activates next)" if i == len(cards) - 2 else "")

@@ -196,7 +196,7 @@ def piece_words(s: HeistState, piece: int) -> str:
     if kind in (PLAYER, HIJACKED):
         board = g.boards[s.board[p.owner]] if s.board[p.owner] >= 0 else g.boards[g.starting_boards[p.owner]]
         return f"{g.seat_name(p.owner)}'s {board.name}"
-    name = g.words.piece_names[KIND_NAMES[kind]]
+    name = g.kind_names[kind]
     if kind == SHAW:
         return name
     if kind in (TANK, CAB, TRAILER):

@@ -13,6 +13,7 @@ Nothing here is compiled: the rules (compiled) read the ready strings, so an eve
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING
 
 from slipstream.engine.hooks import Term
@@ -20,6 +21,7 @@ from slipstream.engine.hooks import Term
 from . import notation
 from .content import SKILLS, ContentModel, ScenarioModel
 from .notation import NO_SPACE, WHEEL, Verb
+from .rules import KIND_NAMES
 
 if TYPE_CHECKING:
     from .game import HighwayHeist
@@ -63,11 +65,13 @@ def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
+@cache
 def dice_words(faces: tuple[int, int, int]) -> str:
     """Effort Dice in words: "2 successes, 1 boost, 0 blanks"."""
     return ", ".join(_count(n, *FACE_WORDS[face]) for n, face in zip(faces, FACE_WORDS, strict=True))
 
 
+@cache
 def roll_words(skill: int, need: int) -> str:
     """A Skill Roll symbol in words: "Speed roll, 3 successes needed"."""
     return f"{SKILL_WORDS[skill]} roll, {_count(need, 'success', 'successes')} needed"
@@ -81,6 +85,8 @@ class Words:
     """Each space (``column * lanes + lane``, 0-based) as the board labels it."""
     piece_names: dict[str, str]
     """Each of the view's piece kinds (``enemy-suv``, ``tank``, ...) by name."""
+    kind_names: tuple[str, ...]
+    """The same by the rules' piece kind (``rules.KIND_NAMES`` order), for the events."""
     main_enemy: str
     """The scenario's Main Enemy by name ("Tank", "Semi", "Chopper")."""
     scenario_name: str
@@ -193,8 +199,10 @@ class Words:
             terms[a.id] = Term(a.name, f"{card_texts[a.id]} {card_rolls[a.id]}.", "scenario action")
         difficulty = model.difficulties[game.options["difficulty"]].name
         actions: dict[str, str] = {key: a.name for key, a in model.actions.items()}
-        return cls(places, piece_names, main_enemy, scenario.name, difficulty, scenario.track_name, faces, face_texts,
-                   reveal, activated, card_texts, card_rolls, powers, power_texts, decisions, terms, actions)
+        kind_names = tuple(piece_names.get(kind, kind) for kind in KIND_NAMES)
+        return cls(places, piece_names, kind_names, main_enemy, scenario.name, difficulty, scenario.track_name,
+                   faces, face_texts, reveal, activated, card_texts, card_rolls, powers, power_texts, decisions,
+                   terms, actions)
 
 
 KEY_ORDER = ("enemy-suv", "enemy-peg", "wreck", "abandoned", "tank", "semi-cab", "semi-trailer", "shaw-car", "chopper",

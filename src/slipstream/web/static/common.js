@@ -148,11 +148,18 @@ export function installTips(root = document) {
     if (el) showTip(el);
   });
   root.addEventListener("focusout", () => hideTip());
+  // A tap fires pointerdown, then the mouseover and focus a phone emulates (both show the tip), then
+  // click: whether the tip was up before the tap is known only at pointerdown. A second tap hides it.
+  let tipBeforeTap = false;
+  root.addEventListener("pointerdown", (e) => {
+    const el = e.target.closest && e.target.closest("[data-tip]");
+    tipBeforeTap = Boolean(el) && el === tipFor;
+  });
   root.addEventListener("click", (e) => {
     const el = e.target.closest && e.target.closest("[data-tip]");
     if (!el) { hideTip(); return; }
     if (el.closest("[data-action]")) { showTip(el); return; } // a card that is also a move: tell and act
-    if (tipFor === el && e.pointerType !== "mouse") hideTip(); else showTip(el);
+    if (tipBeforeTap && e.pointerType !== "mouse") hideTip(); else showTip(el);
   });
   root.addEventListener("keydown", (e) => { if (e.key === "Escape") hideTip(); });
 }

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
+import slipstream
 from tests.e2e.browser import CHROMIUM, watch
 from tests.e2e.test_board_moves import SENT, click_on_board, play_until
 from tests.e2e.test_play import lobby_race
@@ -33,7 +34,7 @@ enters the square: ``[square, action]``."""
 def test_a_click_on_a_highlighted_square_moves_the_car_there(server: Server, browser: Browser, shots: Path) -> None:
     """Against a random bot, at 1280 px: once Ann's car has a step to an empty square, clicking that
     square sends the step (its button stays for the keyboard) and her car is drawn there, with the step
-    in the log. Every step variant offered as a button under the course is a legal move."""
+    in the log, in words. Every step variant offered as a button under the course is a legal move."""
     errors: list[str] = []
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = watch(context.new_page(), errors)
@@ -48,7 +49,8 @@ def test_a_click_on_a_highlighted_square_moves_the_car_there(server: Server, bro
     page.screenshot(path=str(shots / "rush-n-crush-steer-1280.png"), full_page=True)
     click_on_board(page, f"g[data-square='{square}']", action)
     page.wait_for_selector(f"#board g[data-square='{square}'] g.racer[data-seat='0']")
-    page.wait_for_selector(f"#log li:has-text('-> {square}')")
+    track = slipstream.load("rush-n-crush", players=2).track
+    page.wait_for_selector(f"#log li:has-text('moves to {track.places[track.square_named(square)]}')")
     page.screenshot(path=str(shots / "rush-n-crush-stepped-1280.png"), full_page=True)
     assert not errors, errors
     context.close()

@@ -46,14 +46,15 @@ RACES = [(4, 1, {}), (6, 2, {"course": "grand-prix", "seat_assignment": "random"
 
 
 def _course_marks(lines: list[str]) -> dict[str, str]:
-    """The mark drawn in each square of the terminal picture, by square name."""
+    """The mark drawn in each square of the terminal picture, by square name (``tile.lane.index``, from 0;
+    the picture numbers tiles and lanes from 1, as ``place_words`` says them)."""
     marks: dict[str, str] = {}
     tiles: list[tuple[int, int]] = []
-    for line in lines:
-        if line.startswith("   T"):
-            tiles = [(int(m.group(1)), m.start()) for m in re.finditer(r"T(\d+) ", line)]
+    for line, after in zip(lines, [*lines[1:], ""], strict=True):
+        if after.startswith("L1 "):
+            tiles = [(int(m.group(1)) - 1, m.start()) for m in re.finditer(r"(\d+) [A-Z]", line)]
         elif re.match(r"L\d ", line):
-            lane = int(line[1])
+            lane = int(line[1]) - 1
             for k, (tile, start) in enumerate(tiles):
                 end = tiles[k + 1][1] if k + 1 < len(tiles) else len(line)
                 cells = line[start:end].split("|")[1:]
@@ -77,8 +78,9 @@ def test_every_line_fits_and_every_square_shows_what_is_there(players: int, seed
         expected.update({c["square"]: str(c["seat"] + 1) for c in view["cars"]
                          if c["square"] is not None and not c["destroyed"]})
         assert {sq: m for sq, m in marks.items() if m != "."} == expected
-        key = " ".join(line for line in lines if line.startswith(("key:", "     |")))
-        for sign in ("1-6 a car", "X wreck", "* mine", "# fixed obstruction", ". empty", "| a square starts"):
+        key = " ".join(line for line in lines if line.startswith(("key:", "     ")))
+        for sign in ("1-6 a car", "X Wreck", "* Mine", "# Fixed obstruction", ". empty", "| a square starts",
+                     "L1-L4 the lanes, L1 on the left"):
             assert sign in key
 
 
@@ -86,56 +88,106 @@ def test_a_curve_draws_its_inner_lane_with_fewer_longer_squares() -> None:
     """Content 4: the left curve C1a has lanes of 6, 7, 9 and 10 squares over 10 ranks."""
     view = new(2, course="ring").view(None)
     lines = _plain(render.board(view))
-    start = next(i for i, line in enumerate(lines) if line.startswith("   T0 C1a"))
+    start = next(i for i, line in enumerate(lines) if line.startswith("   1 Left curve"))
     tile = [line[3:3 + 20] for line in lines[start + 1:start + 5]]
     assert [row.count("|") for row in tile] == [6, 7, 9, 10]
     assert all(len(row) == 20 for row in tile)
 
 
-def test_dashboard_shows_each_cars_tracks_and_pieces() -> None:
+def test_dashboard_shows_each_cars_place_gear_tracks_and_pieces() -> None:
+    """Each car's dashboard in words: its place as ``place_words`` says it, its gear as the matrix reads,
+    its tracks, and its pieces by name (+ armed, - disarmed)."""
     s = new(2)
-    s = place(s, {0: "1.1.2", 1: "0.2.7"}, heat=(3, 0), structure=(5, 6))
+    s = armed(place(s, {0: "1.1.2", 1: "0.2.7"}, heat=(3, 0), structure=(5, 6)), 0, "side-bumper")
     lines = _plain(render.board(s.view(None)))
     text = "\n".join(lines)
-    assert "P1 Armour & Computer / Bumper & Saw, at 1.1.2, 1. in turn order  <- to play" in text
-    assert "structure 5  heat 3/8  steer 6 brake 3 turbo 3" in text
-    assert "-side-bumper, -circular-saw, -rocket-booster, -fire-extinguisher" in text
+    assert "P1 Armour & Computer / Bumper & Saw, 1st in turn order  <- to play" in text
+    assert "   at tile 2 (Left curve), lane 2, square 3" in text
+    assert "   the zero spot (speed 0); structure 5, heat 3 of 8" in text
+    assert "   points left: steering 6, brake 3, turbo 3" in text
+    assert ("   Armor Shielding, On-board Computer; +Side Bumper, -Lateral Circular Saw,\n"
+            "   -Rocket Booster, -Fire Extinguisher") in text
+
+
+def test_the_key_prints_the_effect_of_every_hazard_and_of_the_viewers_pieces() -> None:
+    """What a player reads: every sign of the course with the hazard's effect text, and the effect of each
+    piece of equipment (a seat's own car; every car's for a spectator), as the content words them."""
+    s = new(2)
+    content = s.g.content
+    own = {"armor-shielding", "onboard-computer", "side-bumper", "circular-saw", "rocket-booster", "fire-extinguisher"}
+    for seat, pieces in ((0, own), (None, own | {"combat-bumper", "machine-gun"})):
+        text = " ".join(" ".join(_plain(render.board(s.view(seat)))).split())
+        for hazard in ("obstruction", "wreck", "mine"):
+            assert f"{content.hazards[hazard].name}: {content.hazards[hazard].text}" in text
+        for piece, record in content.equipment.items():
+            assert (f"{record.name}: {record.text}" in text) == (piece in pieces), (seat, piece)
 
 
 def test_hints_give_heat_odds_and_expected_lane_changes_for_each_gear() -> None:
     """Turn and Movement: the red dice by zone (heat on 1-2), the white dice by speed (content 2.2):
     from g2y the free action reaches g2o (speed 8, 2 red dice: 1 - (4/6)^2 = 56%, highest of 2: 4.5)."""
     s = new(2)
-    s = place(s, {0: "0.1.5", 1: "0.2.7"}, node=(s.g.gear.node("g2y"), 0))
+    s = place(s, {0: "0.1.5", 1: "0.2.7"}, node=(s.g.gear.node("g2y"), 0), round=2)
     lines = render.hints(s, 0)
-    assert lines[0] == ("now g2y, speed 6: heat 33% (1 red die on 1-2); 5.0 lane changes expected (highest of 3)")
-    g2o = next(line for line in lines if line.strip().startswith("gear:g2o"))
-    assert g2o.split(None, 1)[1] == "speed  8: heat 56% (2 red dice on 1-2); 4.5 lane changes expected (highest of 2)"
-    g1b = next(line for line in lines if line.strip().startswith("gear:g2b"))
-    assert "speed  5: no red dice; unlimited lane changes" in g1b
+    assert lines[0] == ("now gear 2, yellow zone (speed 6): heat 33% (1 red die on 1-2); 5.0 lane changes expected "
+                        "(highest of 3 white dice)")
+    assert ("  accelerate to gear 2, orange zone (speed 8): heat 56% (2 red dice on 1-2); 4.5 lane changes "
+            "expected (highest of 2 white dice)") in lines
+    assert "  brake to gear 2, blue zone (speed 5): no red dice; unlimited lane changes" in lines
+    assert any(line.startswith("  shift to gear 1, orange zone (speed 6): ") for line in lines)
     assert render.hints(s, 1) == []
+
+
+def test_the_first_decision_of_each_kind_says_what_it_does() -> None:
+    """Issue 31: the first time a player meets a kind of decision, one line says what it does (from the
+    content's ``[decisions]``): the gearstick and the Activations at the first turn's start, the points,
+    the move before its first step; a swerve every time."""
+    told = new(2).g.content.model.decisions
+    s = new(2)
+    assert render.hints(s, 0)[:2] == [told.gear, told.equipment]
+    s = s.apply("gear:g1b")
+    assert render.hints(s, 0)[0] == told.points
+    s = s.apply("done")
+    assert render.hints(s, 0)[0] == told.move
+    s = s.apply("ahead")
+    assert told.move not in render.hints(s, 0)
+    later = place(new(2), {0: "0.1.5", 1: "0.2.7"}, node=(1, 0), round=2)
+    assert told.gear not in render.hints(later, 0) and told.equipment not in render.hints(later, 0)
+    swerve = moving(place(new(2), {0: "4.1.1", 1: "0.2.7"}, round=3), "g1y").apply("ahead")
+    assert swerve.stage is SWERVE and render.hints(swerve, 0) == [told.swerve]
 
 
 def test_hints_while_moving_name_what_lies_ahead() -> None:
     s = new(2)
-    s = moving(place(s, {0: "2.0.0", 1: "2.0.7"}), "g1y", lane_changes=2)
+    s = moving(place(s, {0: "2.0.0", 1: "2.0.7"}, round=2), "g1y", lane_changes=2)
     lines = render.hints(s, 0)
     assert lines[0] == "movement left 5; lane changes left 2 (+6 Steering points)"
-    assert lines[1] == "straight ahead: 2: obstruction, 3: obstruction, 4: obstruction, 5: obstruction"
+    assert lines[1] == ("straight ahead: Fixed obstruction 2 squares on, Fixed obstruction 3 squares on, "
+                        "Fixed obstruction 4 squares on, Fixed obstruction 5 squares on")
+    clear = moving(place(new(2), {0: "5.1.2", 1: "5.1.5"}, round=2), "g1o", movement=6)
+    assert render.hints(clear, 0)[1] == "straight ahead: P2 3 squares on, the finish line 6 squares on"
 
 
 def test_describe_action_labels() -> None:
     assert render.describe_action(GAME, "left+bumper+saw") == ("step diagonally forward left, a Side Ram Using the "
                                                         "Side Bumper and the Lateral Circular Saw")
     assert render.describe_action(GAME, "ahead+mine") == "step straight ahead, dropping a mine"
-    assert render.describe_action(GAME, "gear:g3y") == "gearstick to g3y"
-    assert render.describe_action(GAME, "turbo:g4y") == "spend a Turbo point: accelerate to g4y"
+    assert render.describe_action(GAME, "gear:g3y") == "move the gearstick to gear 3, yellow zone (speed 8)"
+    assert render.describe_action(GAME, "turbo:g4y") == ("spend a Turbo point: accelerate to gear 4, yellow zone "
+                                                          "(speed 10)")
+    assert render.describe_action(GAME, "brake:g1b") == "spend a Brake point: brake to gear 1, blue zone (speed 4)"
     assert render.describe_action(GAME, "use:machine-gun") == "Use the Machine Gun"
-    assert render.describe_action(GAME, "boost:2") == "fire the Rocket Booster: 2 square(s) straight on"
+    assert render.describe_action(GAME, "arm:circular-saw") == "arm the Lateral Circular Saw"
+    assert render.describe_action(GAME, "boost:2") == "fire the Rocket Booster: 2 squares straight on"
+    assert render.describe_action(GAME, "boost:1+mine") == ("fire the Rocket Booster: 1 square straight on, "
+                                                             "dropping a mine")
     assert render.describe_action(GAME, "swerve-right") == "swerve right round the obstruction"
     assert render.describe_action(GAME, "steer:1") == "1 lane change"
     assert render.describe_action(GAME, "crash:4") == "4 structure from the obstruction"
     assert render.describe_action(GAME, "die:5") == "the die shows 5"
+    assert render.describe_action(GAME, "grid:P3") == "the next grid slot to P3"
+    assert render.describe_action(GAME, "car:ram-mines") == "the car Ram & Mines"
+    assert render.describe_action(GAME, "driver:flame-gun") == "the driver Flame & Gun"
     assert render.describe_action(GAME, "nonsense") == "nonsense"
 
 

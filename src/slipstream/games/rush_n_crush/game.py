@@ -22,6 +22,12 @@ class RushNCrush(Game):
 
     id: ClassVar[str] = "rush-n-crush"
     name: ClassVar[str] = "Rush 'n' Crush"
+    description: ClassVar[str] = (
+        "2 to 6 players, one armed car each, race over a course of track tiles: the first across the finish "
+        "line wins. Each turn you choose a gear on the gear matrix (faster goes further but heats the engine "
+        "and steers less), drive square by square, and ram, shoot, burn or mine your rivals; a destroyed car "
+        "stays on the road as a wreck. A race is a handful of rounds: short on the sprint, about twice as long "
+        "on the grand prix.")
     version: ClassVar[str] = "1"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
@@ -82,6 +88,7 @@ class RushNCrush(Game):
         from . import action_space, bot, metrics, render
 
         return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
+                         glossary=render.glossary, scoreboard=render.scoreboard,
                          race_metrics=metrics.race_metrics, metrics_tally=metrics.RaceTally,
                          seat_labels=metrics.seat_labels,
                          standings=metrics.standings, position_value=metrics.position_value,

@@ -29,7 +29,6 @@ from .content import (
     LOWEST,
     MACHINE_GUN,
     NONE,
-    PIECE_TITLES,
     PIECES,
     ROCKET_BOOSTER,
     SIDE_BUMPER,
@@ -174,8 +173,8 @@ def deal_grid_slot(s: RushState, seat: int, events: list[Event]) -> None:
     s.grid_seats = (*s.grid_seats, seat)
     s.square[seat] = s.g.track.grid[slot]
     s.stamp = replaced(s.stamp, seat, slot + 1)
-    events.append(Event("grid", f"{s.g.seat_name(seat)} takes grid slot {slot + 1} at "
-                        f"{s.g.track.name_of(s.square[seat])}", "Setup (RC-G7)"))
+    events.append(Event("grid", f"{s.g.seat_name(seat)} takes grid slot {slot + 1}: "
+                        f"{s.g.track.places[s.square[seat]]}", "Setup (RC-G7)"))
     left = s.g.players - len(s.grid_seats)
     if left == 1:
         last = next(c for c in range(s.g.players) if c not in s.grid_seats)
@@ -260,12 +259,13 @@ def gear_action(s: RushState, car: int, move: Move, events: list[Event]) -> None
     """Turn: the free gearstick action, or keep it where it is (not at the zero spot, RC-A8)."""
     gear = s.g.gear
     name = s.g.seat_name(car)
+    here = s.node[car]
     if move.kind is Kind.KEEP:
-        events.append(Event("gear", f"{name} keeps {gear.names[s.node[car]]}", "Turn"))
+        events.append(Event("gear", f"{name} keeps the gearstick at {gear.titles[here]}", "Turn"))
     else:
         to = gear.node(move.name)
-        events.append(Event("gear", f"{name} moves the gearstick {gear.names[s.node[car]]} -> {move.name} "
-                            f"(speed {gear.speed[to]})", "Turn"))
+        verb = "accelerates" if to in gear.accelerate[here] else "brakes" if to in gear.brake[here] else "shifts"
+        events.append(Event("gear", f"{name} {verb} to {gear.titles[to]}", "Turn"))
         s.node = replaced(s.node, car, to)
     s.stage = s.phase = POINTS
     if not point_moves(s, car):
@@ -292,14 +292,13 @@ def spend_point(s: RushState, car: int, move: Move, events: list[Event]) -> None
         s.turbo = replaced(s.turbo, car, s.turbo[car] - 1)
         s.turbo_spent += 1
         s.points_kind = TURBO_POINTS
-        word = "Turbo"
+        word = "Turbo point to accelerate"
     else:
         s.brake = replaced(s.brake, car, s.brake[car] - 1)
         s.points_kind = BRAKE_POINTS
-        word = "Brake"
+        word = "Brake point to brake"
     s.node = replaced(s.node, car, to)
-    events.append(Event("point", f"{s.g.seat_name(car)} spends a {word} point: {move.name} "
-                        f"(speed {gear.speed[to]})", "Turn"))
+    events.append(Event("point", f"{s.g.seat_name(car)} spends a {word} to {gear.titles[to]}", "Turn"))
     if not point_moves(s, car):
         finish_points(s, car, events)
 
@@ -437,7 +436,7 @@ def straight_step(s: RushState, car: int, mine: bool, booster: bool, events: lis
         cross_finish(s, car, events)
     elif track.obstruction[target]:
         events.append(Event("obstruction", f"{s.g.seat_name(car)} hits a fixed obstruction at "
-                            f"{track.name_of(target)}", "Movement: fixed obstruction"))
+                            f"{track.places[target]}", "Movement: fixed obstruction"))
         hit_obstruction(s, car, booster, events)
     elif car_at(s, target) >= 0:
         rush_n_crush(s, car, car_at(s, target), booster, events)
@@ -458,7 +457,7 @@ def enter(s: RushState, car: int, target: int, lane_change: bool, mine: bool, ev
         s.mines = (*s.mines, (here, car))
         s.mines_left = replaced(s.mines_left, car, s.mines_left[car] - 1)
         s.mine_dropped = True
-        events.append(Event("mine-dropped", f"{name} drops a mine at {track.name_of(here)}",
+        events.append(Event("mine-dropped", f"{name} drops a mine at {track.places[here]}",
                             "Movement: Minelayer"))
     if track.end[target] <= track.end[here]:
         s.lap = replaced(s.lap, car, s.lap[car] + 1)
@@ -469,8 +468,9 @@ def enter(s: RushState, car: int, target: int, lane_change: bool, mine: bool, ev
         spend_lane_change(s, car)
     s.clock += 1
     s.stamp = replaced(s.stamp, car, s.clock)
-    square = track.names[target]
-    events.append(_EVENTS.get(("step", name, square), lambda: Event("step", f"{name} -> {square}", "Movement")))
+    square = track.places[target]
+    events.append(_EVENTS.get(("step", name, square), lambda: Event("step", f"{name} moves to {square}",
+                                                                     "Movement")))
     if track.closed and track.start[target] + s.lap[car] * track.lap_ranks >= (
             track.line_rank + track.laps * track.lap_ranks):
         cross_finish(s, car, events)
@@ -547,8 +547,8 @@ def forced_stop(s: RushState, car: int, events: list[Event]) -> None:
     if down:
         s.node = replaced(s.node, car, down[0])
     s.movement = 0
-    events.append(Event("stopped", f"{s.g.seat_name(car)} is boxed in and stops at {gear.names[s.node[car]]}",
-                        "Movement: fixed obstruction (RC-A4)"))
+    events.append(Event("stopped", f"{s.g.seat_name(car)} is boxed in: the move ends and the gearstick drops "
+                        f"to {gear.titles[s.node[car]]}", "Movement: fixed obstruction (RC-A4)"))
 
 
 def declare_side_ram(s: RushState, car: int, target: int, direction: int, move: Move,
@@ -558,9 +558,10 @@ def declare_side_ram(s: RushState, car: int, target: int, direction: int, move: 
     for used, piece in ((move.bumper, SIDE_BUMPER), (move.saw, CIRCULAR_SAW)):
         if used:
             use_piece(s, car, piece)
+    pieces = s.g.content.piece_names
     events.append(Event("side-ram", f"{s.g.seat_name(car)} side-rams {s.g.seat_name(target)}"
-                        + (" with the Side Bumper" if move.bumper else "")
-                        + (" and the Lateral Circular Saw" if move.saw else ""), "Movement: Side Ram"))
+                        + (f" with the {pieces[SIDE_BUMPER]}" if move.bumper else "")
+                        + (f" and the {pieces[CIRCULAR_SAW]}" if move.saw else ""), "Movement: Side Ram"))
     s.queue = ((Task.RAM, car, target, direction, int(move.bumper), int(move.saw), int(move.mine)), *s.queue)
 
 
@@ -586,7 +587,7 @@ def side_ram(s: RushState, need: tuple[int, ...], die: int, events: list[Event])
     displaced = clear and m >= 4
     if displaced:
         s.square[target] = far
-        events.append(Event("displaced", f"{s.g.seat_name(target)} is shoved into {track.name_of(far)}",
+        events.append(Event("displaced", f"{s.g.seat_name(target)} is shoved into {track.places[far]}",
                             "Movement: Side Ram"))
     damage: dict[int, int] = {}
     for who in RAM_TABLE[not clear][m - 1]:
@@ -743,7 +744,7 @@ def equipment(s: RushState, car: int, move: Move, events: list[Event]) -> None:
         s.armed = replaced(s.armed, car, s.armed[car] | 1 << i)
         s.moved |= 1 << i
         s.activations -= 1
-        events.append(Event("arm", f"{name} arms the {PIECE_TITLES[move.name]}", "Movement: Activations"))
+        events.append(Event("arm", f"{name} arms the {s.g.content.piece_names[i]}", "Movement: Activations"))
         return
     if move.kind is Kind.BOOST:
         rocket_booster(s, car, move.number, move.mine, events)
@@ -752,13 +753,13 @@ def equipment(s: RushState, car: int, move: Move, events: list[Event]) -> None:
     use_piece(s, car, i)
     if i == FIRE_EXTINGUISHER:
         s.heat = replaced(s.heat, car, s.heat[car] - 1)
-        events.append(Event("extinguisher", f"{name} uses the Fire Extinguisher: heat {s.heat[car]}",
+        events.append(Event("extinguisher", f"{name} uses the {s.g.content.piece_names[i]}: heat {s.heat[car]}",
                             "Movement: Fire Extinguisher"))
         return
     target, distance = line_target(s, car, i == FLAMER)
     word = "Flamer" if i == FLAMER else "Machine Gun"
-    events.append(Event("fire", f"{name} fires the {word} at {s.g.seat_name(target)} (range {distance}, "
-                        f"{counted(4 - distance, 'die', 'dice')})", f"Movement: {word}"))
+    events.append(Event("fire", f"{name} fires the {s.g.content.piece_names[i]} at {s.g.seat_name(target)} "
+                        f"(range {distance}, {counted(4 - distance, 'die', 'dice')})", f"Movement: {word}"))
     s.queue = ((Task.FLAME if i == FLAMER else Task.GUN, target, 4 - distance),)
     run_queue(s, events)
 
@@ -769,7 +770,8 @@ def rocket_booster(s: RushState, car: int, squares: int, mine: bool, events: lis
     use_piece(s, car, ROCKET_BOOSTER)
     s.boosted = True
     s.boost_entered = 0
-    events.append(Event("booster", f"{s.g.seat_name(car)} fires the Rocket Booster: {counted(squares, 'square')}",
+    events.append(Event("booster", f"{s.g.seat_name(car)} fires the {s.g.content.piece_names[ROCKET_BOOSTER]}: "
+                        f"{counted(squares, 'square')}",
                         "Movement: Rocket Booster"))
     s.queue = ((Task.BOOST_STEP, car, int(mine)),) + ((Task.BOOST_STEP, car, 0),) * (squares - 1) + (
         (Task.BOOST_HEAT, car, 0),)
@@ -806,7 +808,7 @@ def damage_cars(s: RushState, structure: dict[int, int], heat: dict[int, int], r
     for c in lost:
         s.destroyed = replaced(s.destroyed, c, s.destructions)
         events.append(Event("destroyed", f"{s.g.seat_name(c)} is destroyed and becomes a wreck at "
-                            f"{s.g.track.name_of(s.square[c])}", "Introduction"))
+                            f"{s.g.track.places[s.square[c]]}", "Introduction"))
     left = running(s)
     if len(left) <= 1:
         s.winner = left[0] if left else -1
@@ -853,19 +855,22 @@ def resolve_roll(s: RushState, move: Move, events: list[Event]) -> None:
         events.append(Event("ram-die", f"Side Ram die {n}" + (" +1" if need[4] else ""), "Movement: Side Ram"))
         side_ram(s, need, n, events)
     elif task == Task.SAW:
-        events.append(Event("saw-die", f"Lateral Circular Saw die {n}", "Movement: Lateral Circular Saw"))
+        events.append(Event("saw-die", f"{s.g.content.piece_names[CIRCULAR_SAW]} die {n}",
+                            "Movement: Lateral Circular Saw"))
         circular_saw(s, car, n, events)
     elif task == Task.GUN:
-        events.append(Event("hits", f"the Machine Gun: {counted(n, 'hit')}", "Movement: Machine Gun"))
+        events.append(Event("hits", f"the {s.g.content.piece_names[MACHINE_GUN]}: {counted(n, 'hit')}",
+                            "Movement: Machine Gun"))
         damage_cars(s, {car: n}, {}, "Movement: Machine Gun", events)
     elif task == Task.FLAME:
-        events.append(Event("hits", f"the Flamer: {counted(n, 'hit')}", "Movement: Flamer"))
+        events.append(Event("hits", f"the {s.g.content.piece_names[FLAMER]}: {counted(n, 'hit')}", "Movement: Flamer"))
         damage_cars(s, {}, {car: n}, "Movement: Flamer", events)
     elif task == Task.RNC:
         rush_n_crush_die(s, need, n, events)
     elif task == Task.BOOST_HEAT:
         dice = counted(need[2], "heat die", "heat dice")
-        events.append(Event("booster-heat", f"{name} rolls {dice} for the Booster: {n} heat",
+        events.append(Event("booster-heat", f"{name} rolls {dice} for the "
+                            f"{s.g.content.piece_names[ROCKET_BOOSTER]}: {n} heat",
                             "Movement: Rocket Booster"))
         damage_cars(s, {}, {car: n}, "Movement: Rocket Booster", events)
     run_queue(s, events)

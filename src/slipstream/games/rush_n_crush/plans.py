@@ -36,15 +36,15 @@ MOVES: Final = {Kind.TURBO: "turbo", Kind.BRAKE: "brake-point", Kind.KEEP: "keep
 def move_plans(state: State, seat: int) -> dict[str, JSON] | None:
     """What ``seat`` can plan now, or None when it is not the seat to play.
 
-    ``{"stage", "matrix"}`` always (the gear matrix, see ``gear_matrix``); ``"options"`` at the gearstick
-    and the points (see ``gear_options``); ``"paths"`` while moving (see ``paths``) and ``"steps"`` while
-    moving or swerving (see ``single_steps``)."""
+    ``"stage"`` always; at the gearstick and the points the gear matrix (``"matrix"``, see
+    ``gear_matrix``) and the ``"options"`` (see ``gear_options``); ``"paths"`` while moving (see
+    ``paths``) and ``"steps"`` while moving or swerving (see ``single_steps``)."""
     if not isinstance(state, RushState) or state.actor != seat:
         return None
-    out: dict[str, JSON] = {"stage": state.stage.name.lower(),
-                            "matrix": gear_matrix(state.g.gear, tuple(state.g.content.model.gear.speeds),
-                                                  state.g.content.model.dice.heat_on)}
+    out: dict[str, JSON] = {"stage": state.stage.name.lower()}
     if state.stage is GEAR or state.stage is POINTS:
+        out["matrix"] = gear_matrix(state.g.gear, tuple(state.g.content.model.gear.speeds),
+                                    state.g.content.model.dice.heat_on)
         out["options"] = gear_options(state, seat)
     elif state.stage is MOVE:
         out["paths"] = paths(state, seat)

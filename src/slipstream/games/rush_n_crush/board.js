@@ -25,7 +25,7 @@ const ORDINAL = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth
 const GEAR_WORD = ["zero", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th"];
 const MOVE_MARK = { accelerate: "▲", brake: "▼", shift: "↔", turbo: "T", "brake-point": "B", keep: "●" };
 const STYLE = `
-.rnc-panel { position: sticky; left: 0; background: #262b36; border-radius: 8px; padding: .45rem .6rem; margin: 0 0 .5rem; }
+.rnc-panel { background: #262b36; border-radius: 8px; padding: .45rem .6rem; margin: 0 0 .5rem; }
 .rnc-panel h4 { margin: .1rem 0 .35rem; font-size: 1rem; }
 .rnc-panel .rnc-lead { margin: 0 0 .4rem; }
 .rnc-row { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: .3rem 0; }
@@ -37,8 +37,10 @@ const STYLE = `
 .rnc-piece .rnc-state { font-size: .75rem; color: #98a0b0; }
 .rnc-piece button { padding: .15rem .5rem; }
 .rnc-panel button.clickable { outline: none; }
-.rnc-zoom { position: sticky; left: 0; display: flex; gap: .4rem; align-items: center; margin: .2rem 0 .35rem; font-size: .85rem; color: #98a0b0; }
+.rnc-zoom { display: flex; gap: .4rem; align-items: center; margin: .2rem 0 .35rem; font-size: .85rem; color: #98a0b0; }
 .rnc-zoom button { min-width: 34px; min-height: 32px; }
+rnc-scroll { display: block; overflow: auto; max-width: 100%; max-height: 78vh; border-radius: 14px; overscroll-behavior: contain; }
+@media (max-width: 640px) { rnc-scroll { max-height: 64vh; } }
 .board svg.rnc-course { max-width: none; display: block; }
 .rnc-course [data-rc-plan] { cursor: pointer; }
 .rnc-course .rnc-target > path { fill: #4d5a4a; stroke: #9fb85a; stroke-width: 1.2; }
@@ -48,10 +50,9 @@ const STYLE = `
 .rnc-course [data-rc-plan]:focus { outline: none; }
 .rnc-course .rnc-picked > path { stroke: #fff !important; stroke-width: 3.5 !important; }
 .rnc-course .rnc-go { cursor: pointer; }
-.rnc-key { position: sticky; left: 0; display: flex; flex-wrap: wrap; gap: .3rem 1rem; font-size: .85rem; margin: .4rem 0; }
+.rnc-key { display: flex; flex-wrap: wrap; gap: .3rem 1rem; font-size: .85rem; margin: .4rem 0; }
 .rnc-key span.rnc-item { display: inline-flex; gap: .35rem; align-items: center; }
 .rnc-key svg { width: 22px; height: 22px; flex: none; }
-.rnc-dash { position: sticky; left: 0; }
 .rnc-dash .racer-card .rnc-pieces { display: flex; flex-wrap: wrap; gap: .25rem; margin-top: .2rem; }
 .rnc-chip { display: inline-block; border-radius: 999px; padding: 0 .45rem; font-size: .8rem; background: #3a4050; }
 .rnc-chip.armed { background: #2f6b36; }
@@ -63,7 +64,9 @@ const STYLE = `
 let selected = null; // {key, square}: the square picked for the position `key`
 let last = null; // what the last drawing knows, for the click handler: {key, view, ctx, centres, plans, ...}
 let laneZoom = null; // px per lane the player chose, "fit" (the whole course) or null (automatic)
-let followed = null; // the turn whose car the board last scrolled to
+let followed = null; // the turn whose car the course last scrolled to
+let scrolled = null; // where the player left the course's box scrolled: {left, top}
+let scrollTo = null; // where the next course box opens scrolled (set by draw, read as it is inserted)
 let matrixOpen = false; // the gear matrix shown when it is not the viewer's gearstick decision
 const matrices = new Map(); // match id -> the gear matrix (static for a match), once the seat received it
 
@@ -79,6 +82,22 @@ if (typeof document !== "undefined") {
   document.addEventListener("keydown", onKey);
   document.addEventListener("change", onChange);
   document.addEventListener("mouseover", (e) => preview(e, true));
+  document.addEventListener("scroll", (e) => {
+    if (e.target && e.target.localName === "rnc-scroll") scrolled = { left: e.target.scrollLeft, top: e.target.scrollTop };
+  }, true);
+  // The course scrolls in a box of its own (a phone shows part of it). A new drawing replaces the box,
+  // so the box takes its scroll as it is inserted, before the page measures where the racers stand
+  // (match.js glides them from there): a custom element's connectedCallback runs within innerHTML.
+  if (typeof customElements !== "undefined" && !customElements.get("rnc-scroll")) {
+    customElements.define("rnc-scroll", class extends HTMLElement {
+      connectedCallback() {
+        if (!scrollTo) return;
+        this.scrollLeft = scrollTo.left;
+        this.scrollTop = scrollTo.top;
+        scrolled = { left: this.scrollLeft, top: this.scrollTop };
+      }
+    });
+  }
   document.addEventListener("mouseout", (e) => preview(e, false));
 }
 
@@ -581,6 +600,8 @@ function setZoom(how) {
   else laneZoom = [...ZOOM_STEPS].reverse().find((z) => z < now) || ZOOM_STEPS[0];
   try { localStorage.setItem("slipstream:rush-n-crush:lane", laneZoom ? String(laneZoom) : ""); } catch (e) { /* private mode */ }
   const lane = laneSize(last.ctx, last);
+  const box = board.querySelector("rnc-scroll");
+  const centre = box ? [(box.scrollLeft + box.clientWidth / 2) / now, (box.scrollTop + box.clientHeight / 2) / now] : null;
   last.lane = lane;
   const w = (last.width * lane) / LANE_UNITS;
   const h = (last.height * lane) / LANE_UNITS;
@@ -588,25 +609,24 @@ function setZoom(how) {
   svg.setAttribute("height", h.toFixed(0));
   svg.style.width = `${w.toFixed(0)}px`;
   svg.style.height = `${h.toFixed(0)}px`;
+  if (box && centre) {
+    box.scrollLeft = Math.max(0, centre[0] * lane - box.clientWidth / 2);
+    box.scrollTop = Math.max(0, centre[1] * lane - box.clientHeight / 2);
+  }
 }
 
-// At each car's turn, that car is brought into view once (the board scrolls sideways when the course
-// is wider than it; the page itself never jumps).
-function follow(view, ctx, centres, scale) {
-  if (typeof document === "undefined" || view.active === null || view.active === undefined) return;
+// Where the course's box opens scrolled: at each car's turn, centred on that car (once: the player
+// may scroll away), else where the player left it. The page itself never scrolls.
+function scrollFor(view, ctx, centres, scale, size) {
   const turn = `${ctx.match && ctx.match.id}|${view.round}|${view.active}`;
-  if (followed === turn) return;
-  followed = turn;
   const car = (view.cars || [])[view.active];
   const at = car && centres.get(car.square);
-  if (!at) return;
-  setTimeout(() => {
-    const board = document.getElementById("board");
-    const svg = board && board.querySelector("svg.rnc-course");
-    if (!board || !svg || board.scrollWidth <= board.clientWidth) return;
-    const x = svg.getBoundingClientRect().left - board.getBoundingClientRect().left + board.scrollLeft + at[0] * scale;
-    board.scrollLeft = Math.max(0, x - board.clientWidth / 2);
-  }, 0);
+  if (followed === turn || !at || typeof document === "undefined") return scrolled;
+  followed = turn;
+  const board = document.getElementById("board");
+  const width = board ? board.clientWidth - 16 : 360;
+  const height = Math.min(size[1], window.innerHeight * (ctx.narrow ? 0.64 : 0.78));
+  return { left: Math.max(0, at[0] * scale - width / 2), top: Math.max(0, at[1] * scale - height / 2) };
 }
 
 // --- the gear matrix -----------------------------------------------------------------------------
@@ -629,13 +649,13 @@ function matrixSvg(matrix, view, ctx, options) {
   let svg = `<svg class="rnc-matrix" viewBox="0 0 ${W} ${H}" role="img" aria-label="the gear matrix">`;
   for (let g = 1; g <= gears; g++) svg += `<text x="${left + colW / 2 + g * colW}" y="16" text-anchor="middle" font-size="12" fill="#aab">${GEAR_WORD[g] || g}</text>`;
   svg += `<text x="${left + colW / 2}" y="16" text-anchor="middle" font-size="11" fill="#aab">gear</text>`;
-  svg += `<text x="${left + (gears + 1) * colW + 4}" y="16" font-size="11" fill="#aab">lane changes</text>`;
+  svg += `<text x="${left + (gears + 1) * colW + 4}" y="16" font-size="11" fill="#aab">white dice</text>`;
   const rowRules = new Map();
   for (const n of nodes) if (!rowRules.has(n.row)) rowRules.set(n.row, n.white);
   for (const [row, white] of rowRules) {
     if (!row) continue;
-    const words = white.rule === "unlimited" ? "unlimited" : white.rule === "none" ? "none" : `${white.rule} of ${white.dice} dice`;
-    svg += `<text x="${left + (gears + 1) * colW + 4}" y="${top + rowH / 2 + (rows - row) * rowH + 4}" font-size="11" fill="#aab">${esc(white.dice === 1 && white.rule !== "unlimited" ? "1 white die" : words)}</text>`;
+    const words = white.rule === "unlimited" ? "unlimited" : white.rule === "none" ? "none" : `${white.rule} of ${white.dice}`;
+    svg += `<text x="${left + (gears + 1) * colW + 4}" y="${top + rowH / 2 + (rows - row) * rowH + 4}" font-size="11" fill="#aab">${esc(white.dice === 1 && white.rule !== "unlimited" ? "1 die" : words)}</text>`;
   }
   for (const [a, b] of matrix.lines || []) {
     const [x1, y1] = xy(byName.get(a));
@@ -760,7 +780,7 @@ function status(view, ctx) {
     const moving = view.phase === "move" ? ` (movement left ${turn.movement})` : "";
     who = ` · ${esc(carName(ctx, view.active))} ${PHASE_WORDS[view.phase] || esc(view.phase)}${moving}`;
   }
-  return `<p class="muted rnc-lead" style="position:sticky;left:0">Round ${view.round ?? "–"} · ${termOf(ctx)(c.id, c.name || "")}: ${esc(lapText)}${who}</p>`;
+  return `<p class="muted rnc-lead">Round ${view.round ?? "–"} · ${termOf(ctx)(c.id, c.name || "")}: ${esc(lapText)}${who}</p>`;
 }
 
 // --- every car's dashboard ---------------------------------------------------------------------
@@ -825,7 +845,8 @@ export function draw(view, ctx) {
   last = state;
   let svg = drawn.svg;
   if (selected) svg = svg.replace(`<g class="rnc-selection"></g>`, `<g class="rnc-selection">${selectionSvg(state, selected.square)}</g>`);
-  follow(view, ctx, drawn.centres, drawn.lane / LANE_UNITS);
-  return `${top}${zoom}<div class="rnc-road" data-offers="${esc([...new Set(offers)].join(" "))}">${svg}</div>${legend(view, ctx)}`
+  const scale = drawn.lane / LANE_UNITS;
+  scrollTo = scrollFor(view, ctx, drawn.centres, scale, [drawn.width * scale, drawn.height * scale]);
+  return `${top}${zoom}<rnc-scroll class="rnc-road" data-offers="${esc([...new Set(offers)].join(" "))}">${svg}</rnc-scroll>${legend(view, ctx)}`
     + `<div class="racer-cards rnc-dash">${dashboards(view, ctx)}</div>`;
 }

@@ -85,6 +85,13 @@ class GameHooks:
     words (``render.glossary``): the browser's tooltips and the terminal's key read it."""
     hints: Callable[[State, int], list[str]] | None = None
     """Odds and reminders shown to a human seat before it chooses (``render.hints``)."""
+    move_plans: Callable[[State, int], JSON] | None = None
+    """What the seat to play can plan on the board for its decision, worked out by the game's own rules
+    (``plans.move_plans``): e.g. every square a car can reach in several steps, each with the actions
+    that get there, found by applying the seat's actions to copies of the position while the same seat
+    keeps acting and no chance node intervenes. JSON for the game's ``board.js`` (``ctx.plans``); None
+    when the seat is not to act. The web sends it to that seat only, beside its hints, never in the view
+    (the AI bridges encode views): it may use only what that seat may see."""
     scoreboard: Callable[[State], Mapping[int, Mapping[str, str]]] | None = None
     """Each seat's key numbers for the race so far, in words, for the results table a player sees at the
     end: ``{seat: {column: value}}``, every seat with the same columns in the order shown ("Pit stops":

@@ -132,7 +132,8 @@ def glossary(game: Game) -> dict[str, dict[str, str]]:
 
 
 def seat_payload(state: State, seat: int | None, live: bool = True, text_board: bool = True) -> dict[str, Any]:
-    """What ``seat`` may know about ``state``: view, whose turn, its own legal actions, hints.
+    """What ``seat`` may know about ``state``: view, whose turn, its own legal actions, hints and plans
+    (the game's ``move_plans`` hook: multi-step moves the board may offer; only to the seat asked to act).
 
     With ``live=False`` (a match not started yet, or a replay) no actions or hints are offered. With
     ``text_board=False`` the game's text picture of the board is left out (``""``): it costs most of a
@@ -143,6 +144,7 @@ def seat_payload(state: State, seat: int | None, live: bool = True, text_board: 
     pending = pending_seats(state)
     legal: list[str] = []
     hints: list[str] = []
+    plans: Any = None
     hooks = hooks_of(state.game)
     if live and seat is not None and seat in pending:
         legal = state.legal_actions(seat)
@@ -152,6 +154,12 @@ def seat_payload(state: State, seat: int | None, live: bool = True, text_board: 
                 hints = [str(h) for h in hint_fn(state, seat)]
             except Exception:
                 log.exception("%s: hints failed", game_id)
+        plans_fn = hooks.move_plans
+        if plans_fn is not None:
+            try:
+                plans = plans_fn(state, seat)
+            except Exception:
+                log.exception("%s: move_plans failed", game_id)
     board_text = ""
     board_fn = hooks.board_text
     if board_fn is not None and text_board:
@@ -166,6 +174,7 @@ def seat_payload(state: State, seat: int | None, live: bool = True, text_board: 
         "legal": legal,
         "labels": {a: describe(state.game, a) for a in legal},
         "hints": hints,
+        "plans": plans,
         "view": view,
         "board_text": board_text,
         "result": result.to_json() if result is not None else None,

@@ -4,6 +4,7 @@ in the key and every car, wreck, mine and obstruction where the view puts it; in
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -17,8 +18,7 @@ from rich.text import Text
 
 import slipstream
 from slipstream.engine.game import State
-from slipstream.games.rush_n_crush import render
-from slipstream.games.rush_n_crush.content import FINISH
+from slipstream.games.rush_n_crush import plans, render
 from slipstream.games.rush_n_crush.state import MOVE, SWERVE, RushState
 from tests.playout import random_states
 
@@ -195,22 +195,30 @@ def test_describe_action_labels() -> None:
 
 NODE = shutil.which("node")
 RUNNER = """
-import { draw, geometry, targets } from "./board.mjs";
+import { draw, road, panel, planActions, placeName } from "./board.mjs";
+import { esc } from "./common.mjs";
 import { readFileSync } from "node:fs";
 const cases = JSON.parse(readFileSync(process.argv[2], "utf8"));
-const out = cases.map(({ view, ctx }) => {
+const out = cases.map(({ view, ctx, pick }) => {
+  if (ctx.termed) ctx.term = (id, fallback) => `[[${id}|${esc(fallback)}]]`;
   const html = draw(view, ctx);
-  const geo = geometry(view.course);
-  const steps = {};
-  for (const lane of geo.lanes) for (const sq of lane) steps[sq.name] = targets(geo, sq.name);
-  return { html, steps };
+  const shapes = road(view.course);
+  const lanes = {};
+  for (const sq of shapes.squares) (lanes[`${sq.tile}.${sq.lane}`] ||= []).push(sq.centre);
+  const picked = pick ? panel(view, ctx, (ctx.plans.paths || []).find((p) => p.square === pick) || null,
+    (ctx.plans.steps || []).find((s) => s.square === pick) || null) : "";
+  const places = Object.fromEntries(shapes.squares.map((sq) => [sq.name, placeName(view, sq.name)]));
+  return { html, edges: shapes.edges.map((e) => ({ entry: e.entry, exit: e.exit })), lanes, picked, places,
+    actions: pick && ctx.plans.paths
+      ? ctx.plans.paths.filter((p) => p.mines.length).map((p) => planActions(p, p.mines[0])) : [] };
 });
 console.log(JSON.stringify(out));
 """
 
 
 def _run_board(tmp_path: Path, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``draw`` and the step geometry of board.js for each (view, ctx), with the shared helper stubbed."""
+    """``draw`` (and the road, a picked square's panel) of board.js for each (view, ctx), with the shared
+    helper stubbed."""
     source = BOARD_JS.read_text().replace('from "/static/common.js"', 'from "./common.mjs"')
     (tmp_path / "board.mjs").write_text(source)
     (tmp_path / "common.mjs").write_text(
@@ -224,36 +232,60 @@ def _run_board(tmp_path: Path, cases: list[dict[str, Any]]) -> list[dict[str, An
     return result
 
 
-def _ctx(state: RushState, seat: int | None) -> dict[str, Any]:
-    legal = state.legal_actions() if seat is not None and state.actor == seat else []
-    return {"seat": seat, "legal": legal, "names": [f"P{k + 1}" for k in range(state.g.players)],
-            "colours": ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4"], "narrow": False}
+def _ctx(state: RushState, seat: int | None, termed: bool = False) -> dict[str, Any]:
+    """What match.js gives a board: the seat's legal actions and, for the seat to act, its plans."""
+    acting = seat is not None and state.actor == seat
+    return {"seat": seat, "legal": state.legal_actions() if acting else [],
+            "plans": json.loads(json.dumps(plans.move_plans(state, seat))) if acting and seat is not None else None,
+            "names": [f"P{k + 1}" for k in range(state.g.players)], "match": {"id": "m"},
+            "colours": ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4"], "narrow": False,
+            "termed": termed}
+
+
+def _close(a: list[float], b: list[float]) -> bool:
+    return abs(a[0] - b[0]) < 1e-9 and abs(a[1] - b[1]) < 1e-9
+
+
+def _length(points: list[list[float]]) -> float:
+    return sum(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 for (x1, y1), (x2, y2) in itertools.pairwise(points))
 
 
 @pytest.mark.skipif(NODE is None, reason="Node is not installed")
 @pytest.mark.parametrize("course", ["sprint", "grand-prix", "ring", "oval"])
-def test_the_browser_board_steps_like_the_engine(tmp_path: Path, course: str) -> None:
-    """board.js works out the squares ahead, ahead-left and ahead-right from the view's lane lengths
-    exactly as the engine's track does (content 4.2, across tile joins and the line of a closed course)."""
+def test_the_browser_draws_the_course_as_one_road(tmp_path: Path, course: str) -> None:
+    """Content 4.6: each tile is placed at its entry cell and heading, so the exit edge of a tile is the
+    entry edge of the next (and of tile 0 after the last, on a closed course); a 90-degree curve is a
+    quarter ring whose inner lane is shorter than its outer one (4.1: "inner lane 6, outer lane 10"),
+    turning the road a quarter. Every square of the course is drawn once."""
     state = new(2, course=course)
     track = state.g.track
     [out] = _run_board(tmp_path, [{"view": state.view(None), "ctx": _ctx(state, None)}])
-
-    def name(square: int) -> str | None:
-        return None if square < 0 or square == FINISH else track.name_of(square)
-
-    for square in range(track.squares):
-        assert out["steps"][track.name_of(square)] == {
-            "ahead": name(track.ahead[square]), "left": name(track.ahead_left[square]),
-            "right": name(track.ahead_right[square])}, track.name_of(square)
+    edges = out["edges"]
+    joins = list(itertools.pairwise(edges)) + ([(edges[-1], edges[0])] if track.closed else [])
+    for before, after in joins:
+        assert _close(before["exit"][0], after["entry"][0]) and _close(before["exit"][1], after["entry"][1])
+    for t, kind in enumerate(track.kinds):
+        inner, outer = (0, 3) if kind == "left-90" else (3, 0)
+        ratio = _length(out["lanes"][f"{t}.{inner}"]) / _length(out["lanes"][f"{t}.{outer}"])
+        if kind in ("left-90", "right-90"):
+            assert 0.45 < ratio < 0.75, (t, kind, ratio)
+            (ax, ay), (bx, by) = edges[t]["entry"]
+            (cx, cy), (dx, dy) = edges[t]["exit"]
+            assert abs((bx - ax) * (dx - cx) + (by - ay) * (dy - cy)) < 1e-9, "the exit is square to the entry"
+        elif kind == "straight":
+            assert ratio == pytest.approx(1)
     squares = re.findall(r'data-square="([\d.]+)"', out["html"])
     assert sorted(squares) == sorted(track.name_of(sq) for sq in range(track.squares))
+    second_tile = {"sprint": "the first curve", "grand-prix": "the S-bend", "ring": "the second curve",
+                   "oval": "the first curve"}[course]
+    assert out["places"]["1.1.2"] == f"lane 2, square 3 of {second_tile}"
 
 
 @pytest.mark.skipif(NODE is None, reason="Node is not installed")
-def test_a_click_on_a_square_sends_the_step_to_it(tmp_path: Path) -> None:
-    """Movement: the square ahead and the diagonal ones are clickable for the car to move, each with its
-    step; after an obstruction, the two sides of the compulsory lane change; never for another seat."""
+def test_the_squares_a_move_can_reach_are_picked_on_the_board(tmp_path: Path) -> None:
+    """Movement: the car to play is offered every square its plans reach (a click picks one; the panel
+    then sends its steps), the squares where a die decides (a Side Ram) and, after an obstruction, the
+    two sides of the compulsory lane change as plain clicks; another seat is offered nothing."""
     s = moving(place(new(2), {0: "0.1.3", 1: "0.2.7"}), "g1y")
     assert s.stage is MOVE
     swerve = moving(place(new(2), {0: "4.1.1", 1: "0.2.7"}), "g1y").apply("ahead")
@@ -261,36 +293,65 @@ def test_a_click_on_a_square_sends_the_step_to_it(tmp_path: Path) -> None:
     cases = [{"view": s.view(0), "ctx": _ctx(s, 0)}, {"view": s.view(1), "ctx": _ctx(s, 1)},
              {"view": swerve.view(0), "ctx": _ctx(swerve, 0)}]
     [mover, other, swerving] = _run_board(tmp_path, cases)
-    actions = dict(re.findall(r'data-square="([\d.]+)" data-action="([\w-]+)"', mover["html"]))
-    assert actions == {"0.1.4": "ahead", "0.0.4": "left", "0.2.4": "right"}
-    assert "data-action" not in other["html"]
-    assert 'class="racer me" data-seat="0"' in mover["html"]
+    found = plans.move_plans(s, 0) or {}
+    picked = set(re.findall(r'class="rnc-square[^"]*" data-square="([\d.]+)" data-rc-plan', mover["html"]))
+    assert picked == {p["square"] for p in found["paths"]} | {x["square"] for x in found["steps"]}
+    ends = set(re.findall(r'class="rnc-square rnc-target rnc-end" data-square="([\d.]+)"', mover["html"]))
+    assert ends == {p["square"] for p in found["paths"] if p["then"] == "stop"} and ends
+    assert "data-rc-plan" not in other["html"] and "data-action" not in other["html"]
+    assert 'class="racer me" data-seat="0" data-at="0.1.3"' in mover["html"]
     sides = dict(re.findall(r'data-square="([\d.]+)" data-action="([\w-]+)"', swerving["html"]))
     assert sides == {"4.0.2": "swerve-left", "4.2.2": "swerve-right"}
+    offers = re.search(r'data-offers="([^"]*)"', mover["html"])
+    steps = {a for a in s.legal_actions() if a.split("+")[0] in ("ahead", "left", "right")}
+    assert offers and set(offers.group(1).split()) == steps
     for car in s.view(None)["cars"]:
         assert car["car_name"].replace("&", "&#38;") in mover["html"]
 
 
 @pytest.mark.skipif(NODE is None, reason="Node is not installed")
-def test_a_square_with_several_steps_offers_each_and_the_finish_line_is_clickable(tmp_path: Path) -> None:
-    """Movement: "Whenever you leave a space, you may activate the Minelayer" (``+mine``) and a Side Ram may
-    "Use Side Bumper" or "Use Lateral Circular Saw" (``+bumper``, ``+saw``): a click on the square sends the
-    plain step and each variant is a button of its own. Introduction: "The winner is the first car to cross
-    the finish line" (RC-A11): on the last square of an open course the step ahead is a click on the line."""
+def test_a_picked_square_sends_its_steps_and_a_ram_offers_its_variants(tmp_path: Path) -> None:
+    """Movement: a Side Ram may "Use Side Bumper" or "Use Lateral Circular Saw" (``+bumper``, ``+saw``),
+    and "Whenever you leave a space, you may activate the Minelayer" (``+mine``): the panel of a picked
+    ram offers each legal variant as a button; a picked square's "Drive" sends its plan's steps, and a
+    mine dropped on the way adds ``+mine`` to that step. Introduction: "The winner is the first car to
+    cross the finish line": the finish line is a square to pick when a plan crosses it."""
     # P3 (Armour & Mines / Flame & Saw) with its Saw armed, P1 diagonally ahead-left of it
     ram = moving(armed(place(new(3), {2: "0.2.3", 0: "0.1.4", 1: "0.0.1"}, active=2), 2, "circular-saw"), "g1y")
-    finish = moving(place(new(3), {2: "5.1.7", 0: "0.0.1", 1: "0.2.1"}, active=2), "g1y")
-    assert "left+saw+mine" in ram.legal_actions() and finish.legal_actions()[:2] == ["ahead", "ahead+mine"]
-    [rammer, finisher, watcher] = _run_board(tmp_path, [
-        {"view": ram.view(2), "ctx": _ctx(ram, 2)}, {"view": finish.view(2), "ctx": _ctx(finish, 2)},
+    finish = moving(place(new(3), {2: "5.1.5", 0: "0.0.1", 1: "0.2.1"}, active=2), "g1y")
+    far = {p["square"]: p for p in (plans.move_plans(ram, 2) or {})["paths"]}
+    target = max(far.values(), key=lambda p: len(p["steps"]))
+    [rammer, driver, finisher, watcher] = _run_board(tmp_path, [
+        {"view": ram.view(2), "ctx": _ctx(ram, 2), "pick": "0.1.4"},
+        {"view": ram.view(2), "ctx": _ctx(ram, 2), "pick": target["square"]},
+        {"view": finish.view(2), "ctx": _ctx(finish, 2), "pick": "finish"},
         {"view": finish.view(0), "ctx": _ctx(finish, 0)}])
-    squares = dict(re.findall(r'data-square="([\d.]+)" data-action="([\w-]+)"', rammer["html"]))
-    assert squares == {"0.2.4": "ahead", "0.1.4": "left", "0.3.4": "right"}
-    buttons = re.findall(r'class="step-variant" data-action="([\w+-]+)" title="[^"]*">([^<]*)<', rammer["html"])
-    legal_steps = [a for a in ram.legal_actions() if "+" in a and a.split("+")[0] in ("ahead", "left", "right")]
-    assert sorted(a for a, _ in buttons) == sorted(legal_steps)
-    assert dict(buttons)["left+saw+mine"] == "↗ 0.1.4 + Lateral Circular Saw + drop a mine"
-    assert dict(buttons)["ahead+mine"] == "→ 0.2.4 + drop a mine"
-    assert re.search(r'data-finish="line" data-action="ahead"', finisher["html"])
-    assert 'data-action="ahead+mine" title="ahead+mine">→ across the finish line + drop a mine<' in finisher["html"]
-    assert 'data-finish="line"><title>' in watcher["html"] and "step-variant" not in watcher["html"]
+    buttons = re.findall(r'data-action="([\w+-]+)"', rammer["picked"])
+    assert sorted(buttons) == sorted(a for a in ram.legal_actions() if a.startswith("left"))
+    assert "Side Ram P1" in rammer["picked"]
+    assert re.search(r'data-actions="([\w +-]+)"', driver["picked"]).group(1) == " ".join(target["steps"])
+    assert len(target["steps"]) >= 3 and "data-rc-mine" in driver["picked"]
+    assert driver["actions"] and all(a.split()[0].endswith("+mine") for a in driver["actions"])
+    assert re.search(r'data-rc-plan="finish"', finisher["html"])
+    assert re.search(r'data-actions="ahead ahead ahead"', finisher["picked"]) and "win" in finisher["picked"]
+    assert 'data-rc-plan="finish"' not in watcher["html"]
+
+
+@pytest.mark.skipif(NODE is None, reason="Node is not installed")
+def test_the_gear_matrix_offers_each_gearstick_move_and_names_come_from_the_glossary(tmp_path: Path) -> None:
+    """Turn: at the gearstick decision the matrix draws every node with its speed, the gearstick where
+    it is, and each reachable node as a click sending its action (with the move it is). The pieces are
+    one panel, each armed with one click; names go through ``ctx.term`` (the glossary's tips)."""
+    s = place(new(2), {0: "0.1.5", 1: "0.2.7"})
+    s = s.copy()
+    s.node = (s.g.gear.node("g2y"), 0)
+    [out] = _run_board(tmp_path, [{"view": s.view(0), "ctx": _ctx(s, 0, termed=True)}])
+    nodes = set(re.findall(r'class="rnc-node" data-node="(\w+)"', out["html"]))
+    assert len(nodes) == 25
+    offered = dict(re.findall(r'class="rnc-node" data-node="(\w+)" data-action="([\w:]+)"', out["html"]))
+    assert sorted(offered.values()) == sorted(a for a in s.legal_actions() if a.startswith("gear:") or a == "keep")
+    assert offered["g2y"] == "keep", "the gearstick's own node keeps it there"
+    assert "Choose your gear: higher is faster but heats the engine." in out["html"]
+    arms = re.findall(r'<button type="button" data-action="(arm:[\w-]+)">Arm</button>', out["html"])
+    assert sorted(arms) == sorted(a for a in s.legal_actions() if a.startswith("arm:"))
+    assert "[[side-bumper|Side Bumper]]" in out["html"] and "[[armour-computer|Armour &#38; Computer]]" in out["html"]

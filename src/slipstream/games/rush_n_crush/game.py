@@ -85,10 +85,11 @@ class RushNCrush(Game):
 
     @classmethod
     def hooks(cls) -> GameHooks:
-        from . import action_space, bot, metrics, render
+        from . import action_space, bot, metrics, plans, render
 
         return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
                          glossary=render.glossary, scoreboard=render.scoreboard,
+                         move_plans=plans.move_plans,
                          race_metrics=metrics.race_metrics, metrics_tally=metrics.RaceTally,
                          seat_labels=metrics.seat_labels,
                          standings=metrics.standings, position_value=metrics.position_value,

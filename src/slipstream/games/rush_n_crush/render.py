@@ -142,7 +142,8 @@ def describe_action(game: Game, action: str) -> str:
             label += ", a Side Ram Using the " + " and the ".join(extras)
         return label + (", dropping a mine" if move.mine else "")
     if kind is Kind.SWERVE:
-        return f"swerve {notation.DIRECTION_WORDS[Direction(move.number)]} round the obstruction"
+        mine = ", dropping a mine" if move.mine else ""
+        return f"swerve {notation.DIRECTION_WORDS[Direction(move.number)]} round the obstruction{mine}"
     if kind is Kind.GEAR:
         return f"gearstick to {move.name}"
     if kind is Kind.TURBO:
@@ -155,6 +156,8 @@ def describe_action(game: Game, action: str) -> str:
         return f"Use the {PIECE_TITLES.get(move.name, move.name)}"
     if kind is Kind.BOOST:
         mine = ", dropping a mine" if move.mine else ""
+        if move.mine and move.mine_square > 1:
+            mine += f" on the square {move.mine_square - 1} ahead of its start"
         return f"fire the Rocket Booster: {move.number} square(s) straight on{mine}"
     if kind is Kind.GRID:
         return f"grid slot to P{move.number + 1}"

@@ -198,7 +198,7 @@ def test_the_glossary_names_everything_a_player_meets() -> None:
     assert terms["grand-prix"].text.endswith("10 tiles, open: from the start to the finish line.")
     assert terms["ring"].text.endswith("4 tiles, closed, 2 laps.")
     assert terms["g3y"].name == "gear 3, yellow zone (speed 8)"
-    assert terms["g3y"].text == ("Move 8 squares; 1 red die, each giving 1 heat on 1-2 (+1 for each Turbo point "
+    assert terms["g3y"].text == ("Move 8 squares; 2 red dice, each giving 1 heat on 1-2 (+1 for each Turbo point "
                                  "spent this turn); lane changes: the highest of 2 white dice; a fixed obstruction "
                                  "hit costs the lowest of 2 white dice in structure.")
 

@@ -13,7 +13,10 @@ from . import rules
 from .content import Content, Dashboard, Gear, Track, build_gear, course_names, load_content, load_track
 from .state import DEAL, GRID, RushState
 
-DEFAULT_COURSE = "sprint"
+DEFAULT_COURSE = "grand-prix"
+"""A course of normal length (10 tiles), chosen by measure (docs/rules/rush-n-crush.md, Balance)."""
+DEFAULT_GEAR_LINES = "upshift-at-high-revs"
+"""Only the diagonal lines from and to orange and red nodes, chosen by measure (docs, Balance)."""
 
 
 class RushNCrush(Game):
@@ -39,25 +42,26 @@ class RushNCrush(Game):
         OptionSpec("rush_attacks", rules.PER_TURN, "which Rush 'n' Crush attacks roll: every one (per-turn, the "
                    "summary), the first each round (once-per-round, the published edition) or each car's first "
                    "each round (once-per-car)", choices=rules.RUSH_ATTACKS),
-        OptionSpec("gear_lines", "full", "the gear matrix's white lines: every diagonal (full) or only from "
-                   "and to orange and red nodes (upshift-at-high-revs)", choices=("full", "upshift-at-high-revs")),
+        OptionSpec("gear_lines", DEFAULT_GEAR_LINES, "the gear matrix's white lines: every diagonal (full) or "
+                   "only from and to orange and red nodes (upshift-at-high-revs)",
+                   choices=("full", "upshift-at-high-revs")),
         OptionSpec("seat_assignment", "team", "team: seat k takes car k and driver k of the content; random: "
                    "the cars and drivers are dealt at random", choices=("team", "random")),
         OptionSpec("content", None, "a content file (gear matrix, dice, cars, drivers) replacing the shipped one"),
     )
     conformance_options: ClassVar[tuple[tuple[int, dict[str, Any]], ...]] = (
         (3, {"course": "ring", "rush_attacks": rules.ONCE_PER_ROUND}),
-        (5, {"course": "grand-prix", "gear_lines": "upshift-at-high-revs", "seat_assignment": "random"}),
+        (5, {"course": "sprint", "gear_lines": "full", "seat_assignment": "random"}),
         (6, {"course": "oval", "rush_attacks": rules.ONCE_PER_CAR}),
     )
     golden_options: ClassVar[tuple[dict[str, Any], ...]] = (
         {"players": 6, "course": "oval", "rush_attacks": rules.ONCE_PER_ROUND},
         {"players": 5, "course": "grand-prix", "rush_attacks": rules.ONCE_PER_CAR,
-         "gear_lines": "upshift-at-high-revs", "seat_assignment": "random"},
+         "gear_lines": "full", "seat_assignment": "random"},
     )
     """Seeded races chosen so their playthroughs show what the default one lacks: the Machine Gun, the
     Lateral Circular Saw, a wreck, a mine hit, a spent Rush 'n' Crush quota (RC-G12), the random deal and
-    the restricted gear lines."""
+    every gear line."""
 
     content: Content
     track: Track

@@ -144,15 +144,19 @@ def standings(state: State) -> list[int]:
 
 # --- position value (for search bots) -------------------------------------------------------------
 
-RANKS_PER_TURN: Final = 5.0
-SPREAD_TURNS: Final = 0.3
+RANKS_PER_TURN: Final = 12.0
+SPREAD_TURNS: Final = 2.0
 """The pace (ranks a turn) and the spread (turns, per square root of the turns left) of the estimate,
-fitted by the Brier score over 40 races between heuristic bots (``tests/games/brier.py``): 5 and 0.3
-scored 20.3 against the fair share's 97.5 with 2 players and 95.2 against 258 with 4 (9 and 0.8: 46.9
-and 139.7). The race winners cover 10-16 ranks a round, but in these races the car ahead rarely loses
-its lead, so a slow pace and a narrow spread (a sure leader) predict best."""
-DAMAGE_TURNS: Final = 0.4
+chosen with ``DAMAGE_TURNS`` and ``HEAT_TURNS`` from a grid by the Brier score of positions sampled from
+120 races between heuristic bots with the default options (``tests/games/brier.py``'s sampling, 28
+November 2026): 0.92 of the fair share's score with 2 players, 0.93 with 4 (the former 5, 0.3, 0.4 and no
+heat, fitted when the car ahead never lost its lead: 1.36 and 1.29, worse than the fair share). The lead
+now changes two or three times a race and the leader at a round's start wins less than its fair share
+until the last two rounds, so no estimate of this shape does much better than the fair share."""
+DAMAGE_TURNS: Final = 0.2
 """Turns a lost Structure point is worth (a damaged car must slow down and risks becoming a wreck)."""
+HEAT_TURNS: Final = 0.2
+"""Turns a Heat point is worth (a hot car must slow down, cool or risk the skull)."""
 
 
 def finish_key(s: RushState) -> int:
@@ -165,10 +169,10 @@ def finish_key(s: RushState) -> int:
 
 def turns_needed(s: RushState, car: int) -> float:
     """The turns ``car`` needs to reach the line at the average pace, and a little more for each
-    Structure point it has lost (``DAMAGE_TURNS``)."""
+    Structure point it has lost (``DAMAGE_TURNS``) and each Heat point it carries (``HEAT_TURNS``)."""
     ranks = max(0.0, (finish_key(s) - rules.progress(s, car)) / 2)
     lost = s.dash[car].structure - s.structure[car]
-    return ranks / RANKS_PER_TURN + DAMAGE_TURNS * lost
+    return ranks / RANKS_PER_TURN + DAMAGE_TURNS * lost + HEAT_TURNS * s.heat[car]
 
 
 def position_value(state: State, seat: int) -> float:

@@ -226,7 +226,8 @@ def describe_action(game: Game, action: str) -> str:
             label += ", a Side Ram Using the " + " and the ".join(extras)
         return label + (", dropping a mine" if move.mine else "")
     if kind is Kind.SWERVE:
-        return f"swerve {notation.DIRECTION_WORDS[Direction(move.number)]} round the obstruction"
+        mine = ", dropping a mine" if move.mine else ""
+        return f"swerve {notation.DIRECTION_WORDS[Direction(move.number)]} round the obstruction{mine}"
     if kind is Kind.GEAR:
         return f"move the gearstick to {_gear(rush, move.name)}"
     if kind is Kind.TURBO:
@@ -237,6 +238,8 @@ def describe_action(game: Game, action: str) -> str:
         return f"{'arm' if kind is Kind.ARM else 'Use'} the {pieces[move.name]['name']}"
     if kind is Kind.BOOST:
         mine = ", dropping a mine" if move.mine else ""
+        if move.mine and move.mine_square > 1:
+            mine += f" on the square {move.mine_square - 1} ahead of its start"
         squares = "1 square" if move.number == 1 else f"{move.number} squares"
         return f"fire the {pieces['rocket-booster']['name']}: {squares} straight on{mine}"
     if kind is Kind.GRID and 0 <= move.number < rush.players:

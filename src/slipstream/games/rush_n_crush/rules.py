@@ -505,8 +505,9 @@ def hit_obstruction(s: RushState, car: int, booster: bool, events: list[Event]) 
 
 def crash_damage(s: RushState, car: int, damage: int, booster: bool, events: list[Event]) -> None:
     """The obstruction's damage, then "a free compulsory lane change (spending one movement but not a
-    lane change) and continue movement" (RC-A4). During the Rocket Booster the damage ends the
-    Booster, which moves only straight on."""
+    lane change) and continue movement" (RC-A4). The driver chooses when both sides are open, or when
+    one is and a mine may drop on the square the lane change leaves (RC-X3). During the Rocket Booster
+    the damage ends the Booster, which moves only straight on."""
     damage_cars(s, {car: damage}, {}, "Movement: fixed obstruction", events)
     if s.destroyed[car] or s.stage is OVER:
         return
@@ -514,10 +515,10 @@ def crash_damage(s: RushState, car: int, damage: int, booster: bool, events: lis
         end_booster(s)
         return
     sides = swerve_sides(s, car)
-    if len(sides) == 2:
+    if len(sides) == 2 or (sides and can_drop_mine(s, car)):
         s.stage = SWERVE
-    elif len(sides) == 1:
-        swerve(s, car, sides[0], events)
+    elif sides:
+        swerve(s, car, sides[0], False, events)
     else:
         forced_stop(s, car, events)
 
@@ -533,10 +534,12 @@ def swerve_sides(s: RushState, car: int) -> list[int]:
     return out
 
 
-def swerve(s: RushState, car: int, direction: int, events: list[Event]) -> None:
+def swerve(s: RushState, car: int, direction: int, mine: bool, events: list[Event]) -> None:
+    """The compulsory lane change leaves the car's square: "Whenever you leave a space, you may activate
+    the Minelayer to drop one of your four red mine markers in that space" (RC-X3)."""
     events.append(Event("swerve", f"{s.g.seat_name(car)} swerves {notation.DIRECTION_WORDS[Direction(direction)]}",
                         "Movement: fixed obstruction"))
-    enter(s, car, neighbour(s, s.square[car], direction), False, False, events)
+    enter(s, car, neighbour(s, s.square[car], direction), False, mine, events)
 
 
 def forced_stop(s: RushState, car: int, events: list[Event]) -> None:
@@ -714,8 +717,10 @@ BITS_SET: Final = tuple(tuple(i for i in range(len(PIECES)) if bits >> i & 1) fo
 ARM_ACTIONS: Final = tuple(notation.arm(p) for p in PIECES)
 USE_ACTIONS: Final = tuple(notation.use(p) for p in PIECES)
 BOOST_ACTIONS: Final = (tuple(notation.boost(n) for n in range(1, MAX_BOOST + 1)),
-                        tuple(notation.boost(n, m) for n in range(1, MAX_BOOST + 1) for m in (False, True)))
-"""The equipment action strings, made once (``BOOST_ACTIONS[True]`` with the ``+mine`` variants)."""
+                        tuple(notation.boost(n, m, k) for n in range(1, MAX_BOOST + 1) for m in (False, True)
+                              for k in range(1, n + 1 if m else 2)))
+"""The equipment action strings, made once (``BOOST_ACTIONS[True]`` with the ``+mine`` and ``+mine@K``
+variants)."""
 
 
 def equipment_actions(s: RushState, car: int, after_movement: bool) -> list[str]:
@@ -732,7 +737,35 @@ def equipment_actions(s: RushState, car: int, after_movement: bool) -> list[str]
         elif usable(s, car, i):
             out.append(USE_ACTIONS[i])
         elif i == ROCKET_BOOSTER and after_movement:
-            out += BOOST_ACTIONS[can_drop_mine(s, car)]
+            out += booster_actions(s, car)
+    return out
+
+
+def booster_actions(s: RushState, car: int) -> list[str]:
+    """``boost:N`` for N = 1-3, and a mine on any square the Booster leaves (RC-X3): ``boost:N+mine`` on the
+    square it starts from when a mine can drop there, ``boost:N+mine@K`` on the square its K-th step
+    leaves, when the Booster can get there as the course stands (no obstruction, car or finish line on
+    the way) and the square holds no mine or wreck."""
+    if not can_drop_mine(s, car):
+        if s.mines_left[car] <= 0 or s.mine_dropped:
+            return list(BOOST_ACTIONS[False])
+        reach = 0
+    else:
+        reach = 1
+    track = s.g.track
+    square = s.square[car]
+    for k in range(2, MAX_BOOST + 1):
+        square = track.ahead[square]
+        if square < 0 or track.obstruction[square] or car_at(s, square) >= 0:
+            break
+        if mine_owner(s, square) < 0 and not wreck_at(s, square):
+            reach |= 1 << (k - 1)
+    if not reach:
+        return list(BOOST_ACTIONS[False])
+    out = []
+    for n in range(1, MAX_BOOST + 1):
+        out.append(notation.boost(n))
+        out += [notation.boost(n, True, k) for k in range(1, n + 1) if reach >> (k - 1) & 1]
     return out
 
 
@@ -747,7 +780,7 @@ def equipment(s: RushState, car: int, move: Move, events: list[Event]) -> None:
         events.append(Event("arm", f"{name} arms the {s.g.content.piece_names[i]}", "Movement: Activations"))
         return
     if move.kind is Kind.BOOST:
-        rocket_booster(s, car, move.number, move.mine, events)
+        rocket_booster(s, car, move.number, move.mine_square if move.mine else 0, events)
         return
     i = PIECES.index(move.name)
     use_piece(s, car, i)
@@ -764,17 +797,18 @@ def equipment(s: RushState, car: int, move: Move, events: list[Event]) -> None:
     run_queue(s, events)
 
 
-def rocket_booster(s: RushState, car: int, squares: int, mine: bool, events: list[Event]) -> None:
+def rocket_booster(s: RushState, car: int, squares: int, mine_square: int, events: list[Event]) -> None:
     """Movement: "The Rocket Booster may only be Used at the end of movement. Choose 1-3 and move that
-    many spaces directly forward. For each space moved, roll a heat die and add 1 heat on 1-2." """
+    many spaces directly forward. For each space moved, roll a heat die and add 1 heat on 1-2." A mine
+    drops on the square left by the Booster's ``mine_square``-th step (0: none; RC-X3)."""
     use_piece(s, car, ROCKET_BOOSTER)
     s.boosted = True
     s.boost_entered = 0
     events.append(Event("booster", f"{s.g.seat_name(car)} fires the {s.g.content.piece_names[ROCKET_BOOSTER]}: "
                         f"{counted(squares, 'square')}",
                         "Movement: Rocket Booster"))
-    s.queue = ((Task.BOOST_STEP, car, int(mine)),) + ((Task.BOOST_STEP, car, 0),) * (squares - 1) + (
-        (Task.BOOST_HEAT, car, 0),)
+    s.queue = (*((Task.BOOST_STEP, car, int(k == mine_square)) for k in range(1, squares + 1)),
+               (Task.BOOST_HEAT, car, 0))
     run_queue(s, events)
 
 
@@ -944,7 +978,8 @@ def decisions(s: RushState) -> list[str]:
     elif stage is MOVE:
         out = step_actions(s, car) + equipment_actions(s, car, False)
     elif stage is SWERVE:
-        out = [notation.swerve(Direction(d)) for d in swerve_sides(s, car)]
+        mines = (False, True) if can_drop_mine(s, car) else (False,)
+        out = [notation.swerve(Direction(d), m) for d in swerve_sides(s, car) for m in mines]
     else:
         out = [notation.END, *equipment_actions(s, car, True)]
     return sorted(out)
@@ -956,9 +991,9 @@ def done_action(s: RushState, car: int, move: Move, events: list[Event]) -> None
 
 
 def swerve_action(s: RushState, car: int, move: Move, events: list[Event]) -> None:
-    """``swerve-left``/``swerve-right``: the compulsory lane change after an obstruction."""
+    """``swerve-left``/``swerve-right`` (``+mine``): the compulsory lane change after an obstruction."""
     s.stage = s.phase
-    swerve(s, car, move.number, events)
+    swerve(s, car, move.number, move.mine, events)
     run_queue(s, events)
 
 

@@ -83,7 +83,7 @@ class RushNCrush(Game):
 
         return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
                          race_metrics=metrics.race_metrics, metrics_tally=metrics.RaceTally,
-                         seat_labels=metrics.seat_labels,
+                         seat_labels=metrics.seat_labels, start_positions=metrics.start_positions,
                          standings=metrics.standings, position_value=metrics.position_value,
                          heuristic_bot=bot.HeuristicBot, action_space=action_space.action_space,
                          web_board=Path(__file__).with_name("board.js"))

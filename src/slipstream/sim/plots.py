@@ -35,7 +35,8 @@ LONG_LABEL = 14
 """Group names longer than this (a team: its characters and vehicles) get horizontal bars, wrapped."""
 
 
-def rate_bars(groups: Sequence[dict[str, Any]], title: str, fair: float | Sequence[float] | None = None) -> bytes:
+def rate_bars(groups: Sequence[dict[str, Any]], title: str, fair: float | Sequence[float] | None = None,
+              ylabel: str = "win rate (%)") -> bytes:
     """Win rate per group with 95% error bars (and the fair share as a dashed line, or one dash on each
     bar when the groups' fair shares differ); long group names (teams) as horizontal bars, each name
     wrapped on its own lines."""
@@ -45,13 +46,13 @@ def rate_bars(groups: Sequence[dict[str, Any]], title: str, fair: float | Sequen
         shares = list(fair)
         fair = shares[0] if shares and max(shares) - min(shares) < 1e-9 else None
         if fair is None:
-            return _bars_with_shares(keys, centres, err, shares, title)
+            return _bars_with_shares(keys, centres, err, shares, title, ylabel)
     if max((len(key) for key in keys), default=0) <= LONG_LABEL:
         fig, ax = plt.subplots(figsize=(max(4.0, 0.8 * len(groups) + 2), 3.2))
         ax.bar(keys, centres, yerr=err, capsize=4, color="#4c72b0")
         if fair is not None:
             ax.axhline(100 * fair, color="#c44e52", linestyle="--", linewidth=1, label="fair share")
-        ax.set_ylabel("win rate (%)")
+        ax.set_ylabel(ylabel)
         ax.tick_params(axis="x", labelrotation=30 if len(groups) > 4 else 0)
     else:
         names = [textwrap.fill(key, 30) for key in keys]
@@ -61,7 +62,7 @@ def rate_bars(groups: Sequence[dict[str, Any]], title: str, fair: float | Sequen
         ax.invert_yaxis()  # the first group on top, as in the table
         if fair is not None:
             ax.axvline(100 * fair, color="#c44e52", linestyle="--", linewidth=1, label="fair share")
-        ax.set_xlabel("win rate (%)")
+        ax.set_xlabel(ylabel)
         ax.tick_params(axis="y", labelsize=8)
     if fair is not None:
         ax.legend(loc="upper right", fontsize=8)
@@ -70,7 +71,7 @@ def rate_bars(groups: Sequence[dict[str, Any]], title: str, fair: float | Sequen
 
 
 def _bars_with_shares(keys: Sequence[str], centres: Sequence[float], err: Sequence[Sequence[float]],
-                      shares: Sequence[float], title: str) -> bytes:
+                      shares: Sequence[float], title: str, ylabel: str) -> bytes:
     """Upright bars, each with its own fair share as a dash across it."""
     fig, ax = plt.subplots(figsize=(max(4.0, 0.8 * len(keys) + 2), 3.2))
     xs = range(len(keys))
@@ -80,7 +81,7 @@ def _bars_with_shares(keys: Sequence[str], centres: Sequence[float], err: Sequen
                   label="fair share" if x == 0 else "_")  # "_": not in the legend
     ax.set_xticks(list(xs))
     ax.set_xticklabels(keys, rotation=30 if len(keys) > 4 else 0)
-    ax.set_ylabel("win rate (%)")
+    ax.set_ylabel(ylabel)
     ax.legend(loc="upper right", fontsize=8)
     ax.set_title(title)
     return _png(fig)

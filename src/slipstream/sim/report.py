@@ -138,13 +138,14 @@ def health_section(health: dict[str, Any], config: SimConfig, skill: dict[str, A
                      "bots': run one bot in every seat to measure the positions alone.</p>")
     for test in health["positions"]:
         name = " = ".join([test["kind"], *test["also"]])
+        df = test["test"]["df"]
         parts.append(f"<p><b>By {html.escape(name)}</b>: {html.escape(test['sentence'])} (chi-square "
-                     f"{_num(test['test']['chi2'], 1)}, {test['test']['df']} degrees of freedom).</p>")
+                     f"{_num(test['test']['chi2'], 1)}, {df} degree{'' if df == 1 else 's'} of freedom).</p>")
         parts.append(_table([name, "races", "races won (95% CI)", "fair share"],
                             [(g["key"], g["races"], fmt_rate(g["win"]), f"{100 * g['fair']:.1f}%")
                              for g in test["groups"]]))
-        parts.append(_img(plots.rate_bars(test["groups"], f"races won by {name}", [g["fair"] for g in test["groups"]]),
-                          f"races won by {name}"))
+        parts.append(_img(plots.rate_bars(test["groups"], f"races won by {name}", [g["fair"] for g in test["groups"]],
+                                          ylabel="races won (%)"), f"races won by {name}"))
     rows = []
     if health["lead_changes"] is not None:
         rows.append(_describe_row("lead changes a race", health["lead_changes"]))

@@ -215,8 +215,9 @@ def test_the_sweep_tables_fit_80_columns_with_every_name_whole() -> None:
 
     def races(shift: float) -> list[dict[str, Any]]:
         return [{"index": i, "bots": ["b"] * 4, "turn_order": [0, 1, 2, 3], "lead_changes": 1 + i % 3 + shift,
-                 "result": {"winners": [i % 4]}, "metrics": {"turns": 20.0 + i + shift, "rounds": 5.0 + shift,
-                                                             "damage_from_the_rocket_booster": 1.0 + i % 2 + 6 * shift}}
+                 "result": {"winners": [(i + int(shift)) % 4]},
+                 "metrics": {"turns": 20.0 + i + shift, "rounds": 5.0 + shift,
+                             "damage_from_the_rocket_booster": 1.0 + i % 2 + 6 * shift}}
                 for i in range(12)]
 
     names = [f"rush_attacks=per-race,gear_lines=upshift-at-high-revs,players={p}" for p in (2, 4, 5, 6)]
@@ -229,6 +230,22 @@ def test_the_sweep_tables_fit_80_columns_with_every_name_whole() -> None:
     assert "…" not in text and "..." not in text
     for name in names[1:]:
         assert f"{name} against {names[0]}" in " ".join(text.split())
-    for words in ("difference (95% CI)", "baseline", "change", "damage from the rocket booster", "lead changes"):
+    for words in ("difference (95% CI)", "baseline", "change", "lead changes"):
         assert words in text
+    tokens = text.split()
+    assert all(word in tokens for word in ["damage", "from", "the", "rocket", "booster"]), "wrapped in words"
     assert "+400%" in text and "+1200%" in text, "one table per point: its own changes"
+    share = next(line for line in text.splitlines() if "first to play over fair" in line)
+    assert " pt " in share and "%" not in share, "a share's difference in points, no change in %"
+
+
+def test_a_skill_run_gives_the_same_races_whatever_the_jobs(grid: str, tmp_path: Path) -> None:
+    skill = skill_config(config(16), "heuristic", "random")
+    one = run(skill, tmp_path / "one", jobs=1).races
+    two = run(skill, tmp_path / "two", jobs=2).races
+    assert one == two and len(one) == 16
+
+
+def test_a_cooperative_game_has_no_skill_share(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["simulate", "highway-heist", "-n", "2", "--skill", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "is cooperative" in result.output

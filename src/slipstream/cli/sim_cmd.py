@@ -278,7 +278,7 @@ def difference_tables(outcomes: list[Any]) -> list[Table]:
     """A sweep's points against the first, race by race (the points share their races' seeds): one table
     per point, a row per number (its baseline mean, the mean difference with its 95% interval, the change
     in %), so the tables keep their width whatever the sweep's size and the names of its points."""
-    from slipstream.sim.stats import paired_differences
+    from slipstream.sim.stats import fmt_difference, paired_differences
 
     base = outcomes[0]
     tables = []
@@ -290,9 +290,7 @@ def difference_tables(outcomes: list[Any]) -> list[Table]:
         for name, x in diffs.items():
             if x["mean"] == x["lo"] == x["hi"] == 0:
                 continue
-            change = f"{100 * x['mean'] / abs(x['base']):+.0f}%" if x["base"] else "-"
-            table.add_row(words(name), f"{x['base']:.2f}", f"{x['mean']:+.2f} ({x['lo']:+.2f} to {x['hi']:+.2f})",
-                          change)
+            table.add_row(words(name), *fmt_difference(name, x))
         tables.append(table)
     return tables
 
@@ -353,6 +351,9 @@ def _skill_pair(game: str, names: str | None, setup: list[str] | None) -> tuple[
     bot and random."""
     from slipstream.sim.runner import SimError
 
+    if game_class(game).cooperative:
+        raise SimError(f"{game} is cooperative: its seats win or lose together, so no bot wins against another; "
+                       "compare bots by the team's win rate (e.g. --bots heuristic,random,random)")
     if names is None:
         strong = own_bot(game, setup)
         if strong == "random":

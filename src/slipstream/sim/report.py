@@ -14,7 +14,15 @@ from typing import Any
 from . import plots, store
 from .health import skill_sentence, skill_share
 from .runner import SKILL_DIR, SimConfig, SimError
-from .stats import fmt_mean, fmt_rate, paired_differences, summarize, team_summary
+from .stats import (
+    fmt_difference,
+    fmt_mean,
+    fmt_rate,
+    paired_differences,
+    relative_change,
+    summarize,
+    team_summary,
+)
 from .sweep import SWEEP_FILE
 from .tournament import TOURNAMENT_FILE, elo_cells
 
@@ -270,14 +278,14 @@ def _point_races(directory: Path, point: dict[str, Any]) -> list[dict[str, Any]]
     return [r for r in store.iter_races(sub) if r["index"] < n]
 
 
-def _diff(d: dict[str, float]) -> str:
-    """``+1.20 (+0.80 to +1.60), +4.1%``."""
-    text = f"{d['mean']:+.2f} ({d['lo']:+.2f} to {d['hi']:+.2f})"
-    return text + (f", {100 * d['mean'] / d['base']:+.1f}%" if d["base"] else "")
+def _diff(name: str, d: dict[str, float]) -> str:
+    """``+1.20 (+0.80 to +1.60), +4%`` (a share's in points: ``-8.3 (-25.0 to +8.3) pt``)."""
+    _, difference, change = fmt_difference(name, d)
+    return difference + ("" if change == "-" else f", {change}")
 
 
-def _relative(d: dict[str, float] | None) -> list[float]:
-    if d is None or not d["base"]:
+def _relative(name: str, d: dict[str, float] | None) -> list[float]:
+    if d is None or relative_change(name, d) is None:
         return [math.nan] * 3
     return [100 * d["mean"] / abs(d["base"]), 100 * d["lo"] / abs(d["base"]), 100 * d["hi"] / abs(d["base"])]
 
@@ -341,18 +349,21 @@ def sweep_section(directory: Path) -> str:
                         "point), so points with other player counts compare fairly.") + "</p>")
         rows = []
         for name in names:
-            row: list[Any] = [name.replace("_", " "), _num(diffs[point_races[1][0]][name]["base"])]
+            row: list[Any] = [name.replace("_", " "), fmt_difference(name, diffs[point_races[1][0]][name])[0]]
             for label in diffs:
                 d = diffs[label].get(name)
-                row.append("-" if d is None else _diff(d))
+                row.append("-" if d is None else _diff(name, d))
             rows.append(row)
         parts.append(_table(["number", f"baseline mean ({base_label})", *diffs], rows))
-        series = {label: [_relative(diffs[label].get(name)) for name in names] for label in diffs}
+        series = {label: [_relative(name, diffs[label].get(name)) for name in names] for label in diffs}
         parts.append(_img(plots.difference_chart([n.replace("_", " ") for n in names], series,
                                                  f"against {base_label}"), "sweep differences"))
         parts.append("<p class='note'>One chart per number, each with its own scale, so a large change in "
                      "one number does not hide a small one in another; a number whose baseline mean is 0 has "
-                     "no change in % and no chart.</p>")
+                     "no change in % and no chart"
+                     + ("" if all(s["team"] is not None for s in summaries) else
+                        ", nor has the first to play over its fair share, a share of races whose difference the "
+                        "table gives in points") + ".</p>")
     for point in meta["points"]:
         if (directory / point["dir"] / store.RUN_FILE).exists():
             parts.append(run_section(directory / point["dir"], point["name"]))

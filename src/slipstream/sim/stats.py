@@ -221,6 +221,29 @@ def race_numbers(race: dict[str, Any]) -> dict[str, float]:
     return {k: v for k, v in out.items() if not math.isnan(v)}
 
 
+SHARES = frozenset({FIRST_TO_PLAY})
+"""The sweep's numbers that are shares of races: their changes are told in points, not in % of the
+baseline (a share near 0 would make any change look huge)."""
+
+
+def relative_change(name: str, d: dict[str, float]) -> float | None:
+    """A paired difference in % of the baseline's mean (``None`` for a share, or a baseline of 0)."""
+    if name in SHARES or not d["base"]:
+        return None
+    return 100 * d["mean"] / abs(d["base"])
+
+
+def fmt_difference(name: str, d: dict[str, float], between: str = " to ") -> tuple[str, str, str]:
+    """A paired difference as text: the baseline's mean, the difference with its interval, the change
+    (``"+4%"``; a share's in points: ``"-2.0 pt"``, ``"-8.3 (-25.0 to +8.3) pt"``, ``"-"``)."""
+    if name in SHARES:
+        return (f"{100 * d['base']:+.1f} pt", f"{100 * d['mean']:+.1f} ({100 * d['lo']:+.1f}{between}"
+                f"{100 * d['hi']:+.1f}) pt", "-")
+    change = relative_change(name, d)
+    return (f"{d['base']:.2f}", f"{d['mean']:+.2f} ({d['lo']:+.2f}{between}{d['hi']:+.2f})",
+            "-" if change is None else f"{change:+.0f}%")
+
+
 def paired_differences(base: Sequence[dict[str, Any]], other: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Each number of ``other`` minus ``base``, race by race (the races of a sweep's points share their
     seeds, so pairing removes most of the luck): ``{name: {"mean", "lo", "hi", "n", "base"}}``, the mean

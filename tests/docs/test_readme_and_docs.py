@@ -1,6 +1,7 @@
-"""Every code block of README.md, docs/simulate.md, docs/web.md and docs/rules/highway-heist.md runs, and
-every Python block of docs/rules/rush-n-crush.md (its other blocks are board text and hints, which its
-game's tests check); docs/adding-a-game.md has its own test; docs/interop.md is another engineer's.
+"""Every code block of README.md, docs/simulate.md, docs/web.md, docs/rules/highway-heist.md and the Balance
+commands of docs/rules/scrap-racer.md, brc-grand-prix.md and rev-it-up.md runs, and every Python block of
+docs/rules/rush-n-crush.md (its other blocks are board text and hints, which its game's tests check);
+docs/adding-a-game.md has its own test; docs/interop.md is another engineer's.
 
 Python blocks are executed. Command blocks run each command through the real ``slipstream`` command, in
 one scratch directory per block (so ``--save race.json`` then ``--resume race.json`` follow each other),
@@ -38,7 +39,8 @@ import slipstream
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = Path(slipstream.__file__).resolve().parents[1]
-PAGES = ["README.md", "docs/simulate.md", "docs/web.md", "docs/rules/highway-heist.md"]
+PAGES = ["README.md", "docs/simulate.md", "docs/web.md", "docs/rules/highway-heist.md", "docs/rules/scrap-racer.md",
+         "docs/rules/brc-grand-prix.md", "docs/rules/rev-it-up.md"]
 PYTHON_PAGES = ["docs/rules/rush-n-crush.md"]
 """Pages of which only the Python blocks run."""
 FENCE = re.compile(r"^```([a-z]*)\n(.*?)^```", re.DOTALL | re.MULTILINE)

@@ -119,7 +119,7 @@ def words(name: str) -> str:
     return name.replace("_", " ")
 
 
-def _print_summary(races: list[dict[str, Any]], title: str) -> None:
+def _print_summary(races: list[dict[str, Any]], title: str, skill: dict[str, Any] | None = None) -> None:
     from slipstream.sim.stats import fmt_mean, fmt_rate, summarize
 
     s = summarize(races)
@@ -129,6 +129,7 @@ def _print_summary(races: list[dict[str, Any]], title: str) -> None:
     if s["team"] is not None:
         _print_team(s, title)
         return
+    _print_health(s, title, skill)
     for by, name in (("by_seat", "seat"), ("by_turn_order", "turn order"), ("by_bot", "bot"),
                      ("by_label", "racer")):
         groups = s[by]
@@ -153,6 +154,52 @@ def _print_summary(races: list[dict[str, Any]], title: str) -> None:
         fp = s["first_player"]
         console.print(f"seat 1 wins {fmt_rate(fp['win'])} against a fair {fair:.1f}% "
                       f"({100 * fp['advantage'][0]:+.1f} points){caveat}")
+
+
+def _bots_in(races: int, health: dict[str, Any], bots: list[str]) -> str:
+    if health["same_bots"] and len(bots) == 1:
+        return f"{races} races, {bots[0]} in every seat"
+    return f"{races} races; the bots differ by seat, so the positions' rates mix in the bots'"
+
+
+def _print_health(s: dict[str, Any], title: str, skill: dict[str, Any] | None) -> None:
+    """Race health, first: each start grouping's and the turn order's win rates against the fair share
+    with the test in one sentence, then lead changes, comebacks, margin, choices and the skill share."""
+    from slipstream.sim.health import skill_sentence
+    from slipstream.sim.stats import fmt_mean, fmt_rate
+
+    health = s["health"]
+    console.print(f"[bold]{title}: race health[/] ({_bots_in(s['races'], health, [g['key'] for g in s['by_bot']])})")
+    for test in health["positions"]:
+        name = " = ".join([test["kind"], *test["also"]])
+        table = Table()
+        for col in (name, "races won (95% CI)", "fair share"):
+            table.add_column(col)
+        for g in test["groups"]:
+            table.add_row(g["key"], fmt_rate(g["win"]), f"{100 * g['fair']:.1f}%")
+        console.print(table)
+        console.print(f"{name}: {test['sentence']}")
+    rows = []
+    if health["lead_changes"] is not None:
+        d = health["lead_changes"]
+        rows.append(("lead changes a race", fmt_mean((d["mean"], d["lo"], d["hi"]))))
+    if health["comebacks"] is not None:
+        rows.append(("comebacks (winner not leading at half distance)", fmt_rate(health["comebacks"]["win"])))
+    if health["margin"] is not None:
+        d = health["margin"]
+        rows.append(("winning margin", fmt_mean((d["mean"], d["lo"], d["hi"]))))
+    if health["choices"] is not None:
+        d = health["choices"]
+        rows.append(("choices a seat makes a race", fmt_mean((d["mean"], d["lo"], d["hi"]), 1)))
+    if rows:
+        table = Table(title="the race (95% CI)")
+        table.add_column("")
+        table.add_column("per race")
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
+    if skill is not None:
+        console.print(f"skill share: {skill_sentence(skill)}")
 
 
 def _numbers_table(s: dict[str, Any]) -> Table:
@@ -227,31 +274,30 @@ def _print_team_sweep(outcomes: list[Any]) -> None:
         console.print(table)
 
 
-def _print_differences(outcomes: list[Any]) -> None:
-    """A sweep's points against the first, race by race (the points share their races' seeds)."""
-    from slipstream.sim.stats import paired_differences
+def difference_tables(outcomes: list[Any]) -> list[Table]:
+    """A sweep's points against the first, race by race (the points share their races' seeds): one table
+    per point, a row per number (its baseline mean, the mean difference with its 95% interval, the change
+    in %), so the tables keep their width whatever the sweep's size and the names of its points."""
+    from slipstream.sim.stats import fmt_difference, paired_differences
 
     base = outcomes[0]
-    diffs = {o.out_dir.name: paired_differences(base.races, o.races) for o in outcomes[1:]}
-    names = list(next(iter(diffs.values())))
-    table = Table(title=f"against {base.out_dir.name}, race by race: mean difference (95% CI)")
-    table.add_column("")
-    for label in diffs:
-        table.add_column(label)
-    for name in names:
-        found = [d[name] for d in diffs.values() if name in d]
-        if all(x["mean"] == x["lo"] == x["hi"] == 0 for x in found):
-            continue
-        cells = []
-        for d in diffs.values():
-            x = d.get(name)
-            if x is None:
-                cells.append("-")
+    tables = []
+    for outcome in outcomes[1:]:
+        diffs = paired_differences(base.races, outcome.races)
+        table = Table(title=f"{outcome.out_dir.name} against {base.out_dir.name}, race by race")
+        for col in ("number", "baseline", "difference (95% CI)", "change"):
+            table.add_column(col)
+        for name, x in diffs.items():
+            if x["mean"] == x["lo"] == x["hi"] == 0:
                 continue
-            rel = f" {100 * x['mean'] / x['base']:+.0f}%" if x["base"] else ""
-            cells.append(f"{x['mean']:+.2f} ({x['lo']:+.2f}…{x['hi']:+.2f}){rel}")
-        table.add_row(words(name), *cells)
-    console.print(table)
+            table.add_row(words(name), *fmt_difference(name, x))
+        tables.append(table)
+    return tables
+
+
+def _print_differences(outcomes: list[Any]) -> None:
+    for table in difference_tables(outcomes):
+        console.print(table)
 
 
 def _config(game: str, players: int | None, bots: str, n: int, seed: int, option: list[str] | None,
@@ -288,17 +334,53 @@ def _race_failed(exc: RaceFailed) -> typer.Exit:
     return typer.Exit(1)
 
 
+def own_bot(game: str, setup: list[str] | None) -> str:
+    """The game's own bot (``heuristic``), or ``random`` for a game that has none."""
+    from slipstream.engine.hooks import hooks_of
+    from slipstream.sim.race import run_setup
+
+    try:
+        run_setup(setup or [])
+        return "heuristic" if hooks_of(game_class(game)).heuristic_bot is not None else "random"
+    except USER_ERRORS as exc:
+        raise fail(exc) from None
+
+
+def _skill_pair(game: str, names: str | None, setup: list[str] | None) -> tuple[str, str]:
+    """The stronger and the weaker bot of a skill run: ``names`` (``STRONGER,WEAKER``), or the game's own
+    bot and random."""
+    from slipstream.sim.runner import SimError
+
+    if game_class(game).cooperative:
+        raise SimError(f"{game} is cooperative: its seats win or lose together, so no bot wins against another; "
+                       "compare bots by the team's win rate (e.g. --bots heuristic,random,random)")
+    if names is None:
+        strong = own_bot(game, setup)
+        if strong == "random":
+            raise SimError(f"{game} has no bot of its own: name the bots, e.g. --skill-bots mcts,random")
+        return strong, "random"
+    pair = [b.strip() for b in names.split(",") if b.strip()]
+    if len(pair) != 2:
+        raise SimError(f"--skill-bots takes two bots, the stronger first (e.g. heuristic,random), not {names!r}")
+    return pair[0], pair[1]
+
+
 def simulate_command(
     game: Annotated[str, typer.Argument(help="The game id (see slipstream games).")],
     n: Annotated[int, typer.Option("-n", "--races", help="How many races.")] = 1000,
     players: Annotated[int | None, typer.Option("--players", "-p", help="Seats (default: the game's).")] = None,
-    bots: Annotated[str, typer.Option(
+    bots: Annotated[str | None, typer.Option(
         "--bots", "-b", help="Bots by seat, comma-separated (one name fills every seat): random, greedy, "
         "heuristic, mcts (100 rollouts a move here, no clock), mcts:400, mcts:0.5s, mcts:200:h (heuristic "
-        "playouts).")] = "random",
+        "playouts). Default: the game's own bot in every seat (random for a game without one).")] = None,
     option: OptionList = None,
     sweep: Annotated[list[str] | None, typer.Option(
         "--sweep", help="Run a grid of options KEY=V1,V2 (repeatable); the report compares them.")] = None,
+    skill: Annotated[bool, typer.Option(
+        "--skill", help="Also measure the skill share: as many races again, the stronger of --skill-bots in "
+        "one seat (every seat in turn, same seeds) against the weaker.")] = False,
+    skill_bots: Annotated[str | None, typer.Option(
+        "--skill-bots", help="STRONGER,WEAKER for --skill (default: the game's own bot and random).")] = None,
     jobs: Jobs = 1,
     seed: Seed = 0,
     out: Out = None,
@@ -306,18 +388,28 @@ def simulate_command(
     address: Address = None,
     setup: Setup = None,
 ) -> None:
-    """Simulate races between bots; write records, a results table and print a summary."""
-    from slipstream.sim.runner import check_out_dir, run
+    """Simulate races between bots; write records, a results table and print a summary, race health first."""
+    from slipstream.sim.runner import SKILL_DIR, SimError, check_out_dir, check_run, run, skill_config
     from slipstream.sim.sweep import check_sweep, parse_sweep, run_sweep
 
     try:
-        config = _config(game, players, bots, n, seed, option, setup, jobs, backend)
+        config = _config(game, players, bots or own_bot(game, setup), n, seed, option, setup, jobs, backend)
         grid = parse_sweep(sweep or [])
         out_dir = out or _default_out("sweep" if grid else "sim", {**config.to_json(), "sweep": grid})
         if grid:
             check_sweep(config, grid, out_dir)
         else:
             check_out_dir(config, out_dir)
+        skill_run = None
+        if skill_bots is not None and not skill:
+            raise SimError("--skill-bots needs --skill")
+        if skill:
+            if grid:
+                raise SimError("--skill measures one run, not a sweep: run it on the point you want")
+            strong, weak = _skill_pair(game, skill_bots, setup)
+            skill_run = skill_config(config, strong, weak)
+            check_run(skill_run, jobs, backend)
+            check_out_dir(skill_run, out_dir / SKILL_DIR)
     except USER_ERRORS as exc:
         raise fail(exc) from None
     try:
@@ -329,13 +421,21 @@ def simulate_command(
             with _term_as_interrupt(), _progress(game) as bar:
                 outcomes = [run(config, out_dir, jobs=jobs, backend=backend, address=address,
                                 progress=bar(""))]
+                if skill_run is not None and not outcomes[0].interrupted:
+                    outcomes.append(run(skill_run, out_dir / SKILL_DIR, jobs=jobs, backend=backend,
+                                        address=address, progress=bar("skill")))
     except RaceFailed as exc:
         raise _race_failed(exc) from None
     except USER_ERRORS as exc:
         raise fail(exc) from None
+    shares = None
+    if skill_run is not None and len(outcomes) > 1:
+        from slipstream.sim.health import skill_share
+
+        shares = skill_share(outcomes.pop().races, skill_run.bots[0])
     for outcome in outcomes:
         title = outcome.out_dir.name if grid else game
-        _print_summary(outcome.races, title)
+        _print_summary(outcome.races, title, shares)
     if grid and len(outcomes) > 1:
         _print_differences(outcomes)
         _print_team_sweep(outcomes)
@@ -375,7 +475,7 @@ def tournament_command(
 ) -> None:
     """Play bots against each other in rotated seats and rate them (Elo with 95% intervals)."""
     from slipstream.sim.runner import check_out_dir
-    from slipstream.sim.tournament import check_tournament, run_tournament
+    from slipstream.sim.tournament import check_tournament, elo_cells, run_tournament
 
     try:
         config = check_tournament(_config(game, players, bots, n, seed, option, setup, jobs, backend, rotate=True))
@@ -395,8 +495,7 @@ def tournament_command(
     for col in ("bot", "Elo", "95% CI", "pairwise wins"):
         table.add_column(col)
     for row in rated["ratings"]:
-        table.add_row(row["bot"], f"{row['elo']:.0f}", f"{row['lo']:.0f} – {row['hi']:.0f}",
-                      f"{row['pair_wins']:.0f} / {row['pairs']:.0f}")
+        table.add_row(row["bot"], *elo_cells(row), f"{row['pair_wins']:.0f} / {row['pairs']:.0f}")
     console.print(table)
     _print_summary(outcome.races, game)
     console.print(f"records and ratings in [bold]{out_dir}[/]; slipstream report {out_dir}")

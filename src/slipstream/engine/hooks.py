@@ -14,7 +14,7 @@ Nothing finds a game's modules by its id: a game whose package is named otherwis
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -106,6 +106,16 @@ class GameHooks:
     """Each seat's racer or character, for win rates by racer (``metrics.seat_labels``)."""
     standings: Callable[[State], list[int]] | None = None
     """Seats from leader to last in an unfinished race (``metrics.standings``)."""
+    start_positions: Callable[[State], Mapping[str, Sequence[int]]] | None = None
+    """Where each seat started, read from the finished race (``metrics.start_positions``), for the
+    simulator's win rates by start position: one entry per way to group the start, a noun and each seat's
+    number in it, 1 at the front (``{"grid slot": (2, 3, 1, 4), "grid row": (1, 2, 1, 2)}``: seat 3 on
+    pole); the simulator names a position by both ("grid row 1")."""
+    turn_order: Callable[[State], Sequence[int]] | None = None
+    """The seats in the order of their first turn, read from the finished race (``metrics.turn_order``),
+    for a game whose turns pass without a decision of the seat (its dice rolled for it); empty when the
+    game has no turn order (every seat acts at once). Without it the simulator takes the order of the
+    seats' first decisions of their own."""
     position_value: Callable[[State, int], float] | None = None
     """A seat's prospects in [0, 1], for bots that stop their playouts early (``metrics.position_value``)."""
     heuristic_bot: Callable[[int], Any] | None = None

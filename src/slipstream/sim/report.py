@@ -12,10 +12,19 @@ from pathlib import Path
 from typing import Any
 
 from . import plots, store
-from .runner import SimConfig, SimError
-from .stats import fmt_mean, fmt_rate, paired_differences, summarize, team_summary
+from .health import skill_sentence, skill_share
+from .runner import SKILL_DIR, SimConfig, SimError
+from .stats import (
+    fmt_difference,
+    fmt_mean,
+    fmt_rate,
+    paired_differences,
+    relative_change,
+    summarize,
+    team_summary,
+)
 from .sweep import SWEEP_FILE
-from .tournament import TOURNAMENT_FILE
+from .tournament import TOURNAMENT_FILE, elo_cells
 
 REPORT_FILE = "report.html"
 
@@ -77,6 +86,7 @@ def run_section(directory: Path, title: str | None = None) -> str:
     if s["team"] is not None:
         parts.append(team_section(s["team"]))
         return "\n".join([*parts, *_length_and_metrics(s, races), *_reasons(s, races)])
+    parts.append(health_section(s["health"], config, _skill(directory)))
     parts.append("<h3>Win rates and places</h3>")
     parts.append(_group_table(s["by_seat"], "seat"))
     parts.append(_img(plots.rate_bars(s["by_seat"], "win rate by seat", s["first_player"]["fair"]),
@@ -112,6 +122,57 @@ def run_section(directory: Path, title: str | None = None) -> str:
                  for i, b in enumerate(sample["bots"])]
         parts.append(_img(plots.positions_over_time(sample, names), "positions over time"))
     parts += _reasons(s, races)
+    return "\n".join(parts)
+
+
+def _skill(directory: Path) -> dict[str, Any] | None:
+    """The skill share of the run's skill run (``simulate --skill``), if it has one."""
+    sub = directory / SKILL_DIR
+    if not (sub / store.RUN_FILE).exists():
+        return None
+    config = SimConfig.from_json(store.read_json(sub / store.RUN_FILE)["config"])
+    return skill_share([r for r in store.iter_races(sub) if r["index"] < config.n], config.bots[0])
+
+
+def health_section(health: dict[str, Any], config: SimConfig, skill: dict[str, Any] | None) -> str:
+    """Race health: each start grouping's and the turn order's share of the wins against the fair share,
+    with the test in one sentence and a chart; lead changes, comebacks, margin, choices; the skill share."""
+    parts = ["<h3>Race health</h3>"]
+    if health["same_bots"] and len(set(config.bots)) == 1:
+        parts.append(f"<p class='note'>{html.escape(config.bots[0])} in every seat, so the start position and "
+                     "the turn order are all that differ between the seats.</p>")
+    else:
+        parts.append("<p class='note'>The bots differ between the seats, so the positions' rates mix in the "
+                     "bots': run one bot in every seat to measure the positions alone.</p>")
+    for test in health["positions"]:
+        name = " = ".join([test["kind"], *test["also"]])
+        df = test["test"]["df"]
+        parts.append(f"<p><b>By {html.escape(name)}</b>: {html.escape(test['sentence'])} (chi-square "
+                     f"{_num(test['test']['chi2'], 1)}, {df} degree{'' if df == 1 else 's'} of freedom).</p>")
+        parts.append(_table([name, "races", "races won (95% CI)", "fair share"],
+                            [(g["key"], g["races"], fmt_rate(g["win"]), f"{100 * g['fair']:.1f}%")
+                             for g in test["groups"]]))
+        parts.append(_img(plots.rate_bars(test["groups"], f"races won by {name}", [g["fair"] for g in test["groups"]],
+                                          ylabel="races won (%)"), f"races won by {name}"))
+    rows = []
+    if health["lead_changes"] is not None:
+        rows.append(_describe_row("lead changes a race", health["lead_changes"]))
+    if health["comebacks"] is not None:
+        rows.append(["comebacks (the winner was not leading at half distance)", fmt_rate(health["comebacks"]["win"]),
+                     "", "", "", ""])
+    if health["margin"] is not None:
+        rows.append(_describe_row("winning margin", health["margin"]))
+    if health["choices"] is not None:
+        rows.append(_describe_row("choices a seat makes a race", health["choices"]))
+    if rows:
+        parts.append(_table(["", "mean or rate (95% CI)", "median", "sd", "min", "max"], rows))
+    if skill is not None:
+        parts.append(f"<p><b>Skill share</b>: {html.escape(skill_sentence(skill))}.</p>")
+    parts.append("<p class='note'>A position's fair share is its seats over the race's seats; the test is "
+                 "Pearson's chi-square of the wins against the fair shares. Half distance: halfway through the "
+                 "race's decisions. Choices: decisions with more than one legal action. Skill share: (the stronger "
+                 "bot's win rate - its fair share) / (1 - its fair share), each seed played with it in every "
+                 "seat.</p>")
     return "\n".join(parts)
 
 
@@ -191,11 +252,16 @@ def pivot_table(team: dict[str, Any], rows_key: str, columns_key: str) -> str:
 
 def tournament_section(directory: Path) -> str:
     data = store.read_json(directory / TOURNAMENT_FILE)
-    rows = [(r["bot"], f"{r['elo']:.0f}", f"{r['lo']:.0f} – {r['hi']:.0f}", f"{r['pair_wins']:.0f}",
-             f"{r['pairs']:.0f}") for r in data["ratings"]]
+    rows = [(r["bot"], *elo_cells(r), f"{r['pair_wins']:.0f}", f"{r['pairs']:.0f}") for r in data["ratings"]]
     parts = ["<h2>Tournament ratings</h2>",
-             _table(["bot", "Elo", "95% CI", "pairwise wins", "pairwise games"], rows),
-             _img(plots.elo_bars(data["ratings"]), "Elo ratings")]
+             _table(["bot", "Elo", "95% CI", "pairwise wins", "pairwise games"], rows)]
+    rated = [r for r in data["ratings"] if r.get("elo") is not None]
+    if rated:
+        parts.append(_img(plots.elo_bars(rated), "Elo ratings"))
+    if len(rated) < len(data["ratings"]):
+        parts.append("<p class='note'>A bot that never beat another (or never lost to one) has no finite "
+                     "Elo: it is said to be below (above) the others, without a number, and the rest are "
+                     "rated among themselves.</p>")
     h2h = data["head_to_head"]
     bots = list(h2h)
     parts.append("<h3>Head to head (row placed ahead of column)</h3>")
@@ -212,14 +278,14 @@ def _point_races(directory: Path, point: dict[str, Any]) -> list[dict[str, Any]]
     return [r for r in store.iter_races(sub) if r["index"] < n]
 
 
-def _diff(d: dict[str, float]) -> str:
-    """``+1.20 (+0.80 to +1.60), +4.1%``."""
-    text = f"{d['mean']:+.2f} ({d['lo']:+.2f} to {d['hi']:+.2f})"
-    return text + (f", {100 * d['mean'] / d['base']:+.1f}%" if d["base"] else "")
+def _diff(name: str, d: dict[str, float]) -> str:
+    """``+1.20 (+0.80 to +1.60), +4%`` (a share's in points: ``-8.3 (-25.0 to +8.3) pt``)."""
+    _, difference, change = fmt_difference(name, d)
+    return difference + ("" if change == "-" else f", {change}")
 
 
-def _relative(d: dict[str, float] | None) -> list[float]:
-    if d is None or not d["base"]:
+def _relative(name: str, d: dict[str, float] | None) -> list[float]:
+    if d is None or relative_change(name, d) is None:
         return [math.nan] * 3
     return [100 * d["mean"] / abs(d["base"]), 100 * d["lo"] / abs(d["base"]), 100 * d["hi"] / abs(d["base"])]
 
@@ -261,12 +327,13 @@ def sweep_section(directory: Path) -> str:
                              for label, s in zip(labels, summaries, strict=True)]))
         parts.append(team_section(team_summary([r for _, races in point_races for r in races])))
     else:
-        parts.append(_table(["point", "races", "turns", "rounds", "lead changes", "first to play wins"],
+        parts.append(_table(["point", "races", "turns", "rounds", "lead changes", "first to play wins",
+                             "its fair share"],
                             [[label, s["races"], fmt_mean(_triple(s["length"]["turns"]), 1),
                               fmt_mean(_triple(s["length"]["rounds"]), 1),
                               fmt_mean(_triple(s["lead_changes"])) if s["lead_changes"] else "-",
                               next((fmt_rate(g["win"]) for g in s["by_turn_order"] if g["key"] == "1st to play"),
-                                   "-")]
+                                   "-"), f"{100 / s['players']:.1f}%"]
                              for label, s in zip(labels, summaries, strict=True)]))
     if len(point_races) > 1:
         base_label, base = point_races[0]
@@ -276,18 +343,27 @@ def sweep_section(directory: Path) -> str:
         parts.append(f"<h3>Compared with {html.escape(base_label)}, race by race</h3>")
         parts.append("<p class='note'>Each point's races have the same seeds as the baseline's, so the "
                      "difference is taken race by race (paired): mean difference with its 95% interval, and "
-                     "the change in % of the baseline's mean.</p>")
+                     "the change in % of the baseline's mean."
+                     + ("" if all(s["team"] is not None for s in summaries) else
+                        " The first to play is compared by its wins over its fair share (1/players of each "
+                        "point), so points with other player counts compare fairly.") + "</p>")
         rows = []
         for name in names:
-            row: list[Any] = [name.replace("_", " "), _num(diffs[point_races[1][0]][name]["base"])]
+            row: list[Any] = [name.replace("_", " "), fmt_difference(name, diffs[point_races[1][0]][name])[0]]
             for label in diffs:
                 d = diffs[label].get(name)
-                row.append("-" if d is None else _diff(d))
+                row.append("-" if d is None else _diff(name, d))
             rows.append(row)
         parts.append(_table(["number", f"baseline mean ({base_label})", *diffs], rows))
-        series = {label: [_relative(diffs[label].get(name)) for name in names] for label in diffs}
+        series = {label: [_relative(name, diffs[label].get(name)) for name in names] for label in diffs}
         parts.append(_img(plots.difference_chart([n.replace("_", " ") for n in names], series,
                                                  f"against {base_label}"), "sweep differences"))
+        parts.append("<p class='note'>One chart per number, each with its own scale, so a large change in "
+                     "one number does not hide a small one in another; a number whose baseline mean is 0 has "
+                     "no change in % and no chart"
+                     + ("" if all(s["team"] is not None for s in summaries) else
+                        ", nor has the first to play over its fair share, a share of races whose difference the "
+                        "table gives in points") + ".</p>")
     for point in meta["points"]:
         if (directory / point["dir"] / store.RUN_FILE).exists():
             parts.append(run_section(directory / point["dir"], point["name"]))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,9 @@ class SimConfig:
     """A run: ``n`` races of ``game`` with ``players`` seats, the bots by seat, and the options.
 
     With ``rotate``, ``bots`` is a pool and race ``i`` seats them in a rotation that gives every bot every
-    seat and every opponent equally often (the tournament's seating).
+    seat and every opponent equally often (the tournament's seating). With ``skill`` (a skill run), ``bots``
+    are a stronger bot and a weaker one: the races come in groups of ``players`` that share a seed, and race
+    ``i`` seats the stronger bot in seat ``i % players`` and the weaker in every other seat.
     """
 
     game: str
@@ -52,18 +54,21 @@ class SimConfig:
     options: dict[str, Any] = field(default_factory=dict)
     rotate: bool = False
     setup: tuple[str, ...] = ()
+    skill: bool = False
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["bots"] = list(self.bots)
         data["setup"] = list(self.setup)
+        if not self.skill:  # the settings of a run as they were before skill runs (its default directory)
+            data.pop("skill")
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SimConfig:
         return cls(game=data["game"], players=data["players"], bots=tuple(data["bots"]), n=data["n"],
                    seed=data["seed"], options=dict(data["options"]), rotate=data.get("rotate", False),
-                   setup=tuple(data.get("setup", ())))
+                   setup=tuple(data.get("setup", ())), skill=data.get("skill", False))
 
     def same_run(self, other: SimConfig) -> bool:
         """Whether the two configs play the same races (``n`` may differ: a run can be extended)."""
@@ -83,7 +88,9 @@ def validate(config: SimConfig) -> slipstream.Game:
         raise SimError(f"the number of races must be at least 0, not {config.n}")
     if not config.bots:
         raise SimError("name at least one bot")
-    if not config.rotate and len(config.bots) not in (1, game.players):
+    if config.skill and (config.rotate or len(config.bots) != 2 or config.bots[0] == config.bots[1]):
+        raise SimError(f"a skill run needs two different bots, the stronger first: not {', '.join(config.bots)}")
+    if not config.rotate and not config.skill and len(config.bots) not in (1, game.players):
         raise SimError(f"{len(config.bots)} bots for {game.players} seats: name one bot per seat, "
                        "or one bot for every seat")
     for name in sorted(set(config.bots)):
@@ -91,13 +98,16 @@ def validate(config: SimConfig) -> slipstream.Game:
     return game
 
 
-def seating(bots: Sequence[str], players: int, rotate: bool) -> Callable[[int], tuple[str, ...]]:
+def seating(bots: Sequence[str], players: int, rotate: bool, skill: bool = False) -> Callable[[int], tuple[str, ...]]:
     """The bots by seat for race ``i``.
 
     Without ``rotate``: the bots as given (one name fills every seat). With ``rotate``, race ``i`` takes
     the ``i``-th arrangement in a fixed cycle: every ordered choice of distinct bots when there are at
-    least as many bots as seats, otherwise the bots in turn round the table shifted by ``i``.
+    least as many bots as seats, otherwise the bots in turn round the table shifted by ``i``. With
+    ``skill``: the first bot in seat ``i % players``, the second in every other seat.
     """
+    if skill:
+        return lambda i: tuple(bots[0] if seat == i % players else bots[1] for seat in range(players))
     if not rotate:
         fixed = tuple(bots) if len(bots) == players else tuple(bots) * players
         return lambda i: fixed
@@ -106,6 +116,18 @@ def seating(bots: Sequence[str], players: int, rotate: bool) -> Callable[[int], 
         perms = list(itertools.islice(itertools.permutations(range(k), players), 100_000))
         return lambda i: tuple(bots[b] for b in perms[i % len(perms)])
     return lambda i: tuple(bots[(i + s) % k] for s in range(players))
+
+
+SKILL_DIR = "skill"
+"""The skill run's directory inside its run's (``simulate --skill``)."""
+
+
+def skill_config(config: SimConfig, strong: str, weak: str) -> SimConfig:
+    """The skill run of ``config``: its game, options and seed, ``strong`` against ``weak`` (see ``SimConfig``),
+    with as many races as ``config`` rounded up to whole seeds (each seed once with the stronger bot in
+    every seat)."""
+    seeds = max(1, -(-config.n // config.players))
+    return replace(config, bots=(strong, weak), n=seeds * config.players, rotate=False, skill=True)
 
 
 @dataclass
@@ -165,18 +187,23 @@ def check_run(config: SimConfig, jobs: int = 1, backend: str = "process") -> sli
 
 
 def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process",
-        address: str | None = None, progress: Progress | None = None) -> RunOutcome:
+        address: str | None = None, progress: Progress | None = None,
+        point: dict[str, str] | None = None) -> RunOutcome:
     """Play the races of ``config`` still missing from ``out_dir``; see the module docstring.
 
     Each finished race is written as soon as it arrives; Ctrl-C (``KeyboardInterrupt``) stops the
-    workers, writes every race they had finished, and returns with ``interrupted`` set.
+    workers, writes every race they had finished, and returns with ``interrupted`` set. ``point`` (a
+    sweep's values of this run) is given to every race as ``sweep``: the results table's ``opt_`` columns.
     """
     check_run(config, jobs, backend)
     races, todo = prepare(config, out_dir)
+    if point:
+        for race in races:
+            race["sweep"] = dict(point)
     resumed = len(races)
-    seat_of = seating(config.bots, config.players, config.rotate)
+    seat_of = seating(config.bots, config.players, config.rotate, config.skill)
     work = RaceSpec(config.game, config.players, dict(config.options), tuple(seat_of(i) for i in todo), tuple(todo),
-                config.seed, config.setup)
+                config.seed, config.setup, config.players if config.skill else 1)
     pool = executor(work, jobs, backend, address) if todo else None
     # Other processes play the races: this one loads the tables' writer meanwhile (started after the
     # workers, which are forked only from a process without other threads).
@@ -203,6 +230,9 @@ def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process
             compact = [decode(text) for text in texts]
             if not compact or compact[0]["index"] in kept:
                 return
+            if point:
+                for race in compact:
+                    race["sweep"] = dict(point)
             if isinstance(data, bytes):
                 writer.write_packed(data)
             else:

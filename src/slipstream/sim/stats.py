@@ -73,7 +73,7 @@ def _groups(races: Iterable[dict[str, Any]], key: Callable[[dict[str, Any], int]
             wins[k] += seat in winners
             ranks[k].append(float(race["ranks"][seat]))
     out = []
-    for k in sorted(ranks, key=_natural):
+    for k in sorted(ranks, key=natural):
         n = len(ranks[k])
         out.append({"key": k, "n": n, "win": list(wilson(wins[k], n)), "position": list(mean_ci(ranks[k]))})
     return out
@@ -91,7 +91,7 @@ def _race_groups(races: Iterable[dict[str, Any]], key: Callable[[dict[str, Any]]
         rounds[k].append(float(race["metrics"].get("rounds", math.nan)))
     return [{"key": k, "n": len(rounds[k]), "win": list(wilson(wins[k], len(rounds[k]))),
              "rounds": list(mean_ci([r for r in rounds[k] if not math.isnan(r)]))}
-            for k in (list(rounds) if in_order else sorted(rounds, key=_natural))]
+            for k in (list(rounds) if in_order else sorted(rounds, key=natural))]
 
 
 def is_team_run(races: Sequence[dict[str, Any]]) -> bool:
@@ -150,7 +150,7 @@ def reason_kind(race: dict[str, Any]) -> str:
 ORDINALS = ("1st", "2nd", "3rd")
 
 
-def _turn_position(race: dict[str, Any], seat: int) -> str | None:
+def turn_position(race: dict[str, Any], seat: int) -> str | None:
     """``"2nd to play"`` for the seat that took the second turn of its own in the race."""
     order = race.get("turn_order")
     if not order or seat not in order:
@@ -159,13 +159,16 @@ def _turn_position(race: dict[str, Any], seat: int) -> str | None:
     return f"{ORDINALS[k - 1] if k <= 3 else f'{k}th'} to play"
 
 
-def _natural(text: str) -> tuple[Any, ...]:
-    head, _, tail = text.rpartition(" ")
-    return (head, int(tail), "") if tail.isdigit() else (text, -1, text)
+def natural(text: str) -> tuple[Any, ...]:
+    """A sort key that orders the numbers in a text by value ("slot 2" before "slot 10")."""
+    return tuple(int(part) if i % 2 else part for i, part in enumerate(re.split(r"(\d+)", text)))
 
 
 def summarize(races: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Every statistic of a run (JSON-able): see the module docstring and ``docs/simulate.md``."""
+    """Every statistic of a run (JSON-able): see the module docstring and ``docs/simulate.md``; ``health``
+    is the race health (``slipstream.sim.health``)."""
+    from .health import race_health
+
     if not races:
         return {"races": 0}
     players = len(races[0]["bots"])
@@ -191,7 +194,8 @@ def summarize(races: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "lead_changes": describe(lead) if lead else None,
         "first_player": {"win": [p, lo, hi], "fair": fair, "advantage": [p - fair, lo - fair, hi - fair],
                          "same_bots": all(len(set(r["bots"])) == 1 for r in races)},
-        "by_turn_order": _groups(races, _turn_position),
+        "by_turn_order": _groups(races, turn_position),
+        "health": None if is_team_run(races) else race_health(races),
         "metrics": {name: describe([float(r["metrics"][name]) for r in races if name in r["metrics"]])
                     for name in metric_names if name not in ("turns", "rounds")},
         "reasons": dict(Counter(reason_kind(r) for r in races).most_common()),
@@ -199,16 +203,45 @@ def summarize(races: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+FIRST_TO_PLAY = "first_to_play_over_fair_share"
+"""The sweep's number for the first to play: whether it won (1 or 0) less its fair share ``1/players``, so
+points with other player counts compare against their own fair shares."""
+
+
 def race_numbers(race: dict[str, Any]) -> dict[str, float]:
     """The numbers of one race a sweep compares: length, lead changes, every metric, whether the first to
-    play won (1 or 0; not in a cooperative race, where every seat wins or none does)."""
+    play won over its fair share (``FIRST_TO_PLAY``; not in a cooperative race, where every seat wins or
+    none does)."""
     out = {k: float(v) for k, v in race["metrics"].items()}
     if race.get("lead_changes") is not None:
         out["lead_changes"] = float(race["lead_changes"])
     order = race.get("turn_order")
     if order and not race["result"].get("team"):
-        out["first_to_play_won"] = float(order[0] in race["result"]["winners"])
+        out[FIRST_TO_PLAY] = float(order[0] in race["result"]["winners"]) - 1 / len(race["bots"])
     return {k: v for k, v in out.items() if not math.isnan(v)}
+
+
+SHARES = frozenset({FIRST_TO_PLAY})
+"""The sweep's numbers that are shares of races: their changes are told in points, not in % of the
+baseline (a share near 0 would make any change look huge)."""
+
+
+def relative_change(name: str, d: dict[str, float]) -> float | None:
+    """A paired difference in % of the baseline's mean (``None`` for a share, or a baseline of 0)."""
+    if name in SHARES or not d["base"]:
+        return None
+    return 100 * d["mean"] / abs(d["base"])
+
+
+def fmt_difference(name: str, d: dict[str, float], between: str = " to ") -> tuple[str, str, str]:
+    """A paired difference as text: the baseline's mean, the difference with its interval, the change
+    (``"+4%"``; a share's in points: ``"-2.0 pt"``, ``"-8.3 (-25.0 to +8.3) pt"``, ``"-"``)."""
+    if name in SHARES:
+        return (f"{100 * d['base']:+.1f} pt", f"{100 * d['mean']:+.1f} ({100 * d['lo']:+.1f}{between}"
+                f"{100 * d['hi']:+.1f}) pt", "-")
+    change = relative_change(name, d)
+    return (f"{d['base']:.2f}", f"{d['mean']:+.2f} ({d['lo']:+.2f}{between}{d['hi']:+.2f})",
+            "-" if change is None else f"{change:+.0f}%")
 
 
 def paired_differences(base: Sequence[dict[str, Any]], other: Sequence[dict[str, Any]]) -> dict[str, Any]:

@@ -104,7 +104,7 @@ def run_sweep(base: SimConfig, sweep: dict[str, list[str]], out_dir: Path, jobs:
     for point, config in zip(points, configs, strict=True):
         name = point_name(point)
         outcome = run(config, out_dir / point_dir(point), jobs=jobs, backend=backend, address=address,
-                      progress=progress(name) if progress else None)
+                      progress=progress(name) if progress else None, point=point)
         outcomes.append(outcome)
         if outcome.interrupted:
             break

@@ -31,7 +31,7 @@ from typing import Any, cast
 
 import slipstream
 
-from .race import Line, RaceFailed, RaceSpec, play_race, race_seed, run_batch_safe, run_setup, to_line
+from .race import Line, RaceFailed, RaceSpec, play_race, run_batch_safe, run_setup, to_line
 from .store import pack
 
 Bunch = tuple[list[str] | bytes, list[str]]
@@ -103,7 +103,7 @@ class InProcess:
         game = slipstream.load(work.game, players=work.players, **work.options)
         sent = time.monotonic()
         for index, bots in zip(work.indices, work.seats_bots, strict=True):
-            seed = race_seed(work.master_seed, index)
+            seed = work.seed_of(index)
             try:
                 race = play_race(game, seed, bots, index)
             except Exception as exc:
@@ -183,7 +183,7 @@ def _worker(work: RaceSpec, counter: Any, out: Connection) -> None:
             if position >= total:
                 break
             index, bots = work.indices[position], work.seats_bots[position]
-            seed = race_seed(work.master_seed, index)
+            seed = work.seed_of(index)
             try:
                 race = play_race(game, seed, bots, index)
             except Exception as exc:

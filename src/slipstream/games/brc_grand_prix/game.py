@@ -195,7 +195,8 @@ class BRCGrandPrix(Game):
         return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
                          glossary=render.glossary, scoreboard=render.scoreboard,
                          race_metrics=metrics.race_metrics, seat_labels=metrics.seat_labels,
-                         standings=metrics.standings, position_value=metrics.position_value,
+                         standings=metrics.standings, start_positions=metrics.start_positions,
+                         turn_order=metrics.turn_order, position_value=metrics.position_value,
                          heuristic_bot=bot.HeuristicBot, action_space=action_space.action_space,
                          web_board=Path(__file__).with_name("board.js"))
 

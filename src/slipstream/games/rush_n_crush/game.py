@@ -95,7 +95,7 @@ class RushNCrush(Game):
                          glossary=render.glossary, scoreboard=render.scoreboard,
                          move_plans=plans.move_plans,
                          race_metrics=metrics.race_metrics, metrics_tally=metrics.RaceTally,
-                         seat_labels=metrics.seat_labels,
+                         seat_labels=metrics.seat_labels, start_positions=metrics.start_positions,
                          standings=metrics.standings, position_value=metrics.position_value,
                          heuristic_bot=bot.HeuristicBot, action_space=action_space.action_space,
                          web_board=Path(__file__).with_name("board.js"))

@@ -16,6 +16,7 @@ from slipstream.engine.estimate import win_chances
 from slipstream.engine.game import State
 
 from . import rules
+from .content import GRID_SLOTS
 from .state import DEAL, GRID, OVER, RushState
 
 SOURCES: Final = (
@@ -108,9 +109,23 @@ class RaceTally:
         out["damage_total"] = sum(v for k, v in out.items() if k.startswith("damage_"))
         out["crossed_the_line"] = 1.0 if s.winner >= 0 and not s.reason.endswith("last car running") else 0.0
         out["last_car_running"] = 1.0 if s.reason.endswith("last car running") else 0.0
+        out["winning_margin"] = winning_margin(s)
         ordered = {name: out[name] for name in FIRST}
         ordered.update(out)
         return ordered
+
+
+def winning_margin(s: RushState) -> float:
+    """Ranks between the winner and the next car at the end: how far the next car was from the line when
+    the winner crossed it (from the winner's square, when it won as the last car running); 0 without a
+    winner or another car."""
+    others = [rules.progress(s, c) for c in range(s.g.players) if c != s.winner]
+    if s.winner < 0 or not others:
+        return 0.0
+    ahead = rules.progress(s, s.winner)
+    if not s.reason.endswith("last car running"):
+        ahead = max(ahead, finish_key(s))
+    return (ahead - max(others)) / 2
 
 
 def race_metrics(final_state: State) -> dict[str, float]:
@@ -131,6 +146,20 @@ def seat_labels(final_state: State) -> dict[int, str]:
     """Each seat's car and driver ("Armour & Ram / Gun & Saw")."""
     s = _rush(final_state)
     return {seat: f"{d.car_name} / {d.driver_name}" for seat, d in enumerate(s.dash)}
+
+
+def start_positions(final_state: State) -> dict[str, tuple[int, ...]]:
+    """Each car's grid slot (1 on pole) and grid row (1 at the front): the cars are dealt to the grid two a
+    row, staggered (RC-G7, ``content.GRID_SLOTS``); empty before the grid is dealt."""
+    s = _rush(final_state)
+    n = s.g.players
+    if len(s.grid_seats) != n:
+        return {}
+    backs = sorted({back for _, back in GRID_SLOTS})
+    slot = [0] * n
+    for k, seat in enumerate(s.grid_seats):
+        slot[seat] = k + 1
+    return {"grid slot": tuple(slot), "grid row": tuple(backs.index(GRID_SLOTS[k - 1][1]) + 1 for k in slot)}
 
 
 def standings(state: State) -> list[int]:

@@ -94,7 +94,8 @@ def test_play_highway_heist_shows_the_road_the_boards_and_the_odds() -> None:
     assert result.exit_code == 0, result.output
     out = result.output
     assert "L1" in out and "L6" in out and "Enemy cards (deck 12" in out and "Stunts, East to West" in out
-    assert "P1 dom, exotic-supercar at c1l3" in out and "P2 brian, street-drifter at c1l4" in out
+    assert "P1 Dom, Exotic Supercar in column 1, lane 3" in out
+    assert "P2 Brian, Street Drifter in column 1, lane 4" in out
     assert "Race stopped" in out
 
 
@@ -107,7 +108,7 @@ def test_hot_seat_team_picks_who_plays_next_in_a_cooperative_game() -> None:
     assert result.exit_code == 0, result.output
     out = result.output
     assert "The team's move (P1 (Dom) or P2 (Brian))" in out
-    assert "   1  P1: take the next turn  0:play" in out and "   2  P2: take the next turn  1:play" in out
+    assert "   1  P1 (Dom): take the next turn  0:play" in out and "   2  P2 (Brian): take the next turn  1:play" in out
     assert "P2 (Brian) takes a turn" in out and "P1 (Dom) takes a turn" not in out
     by_text = runner.invoke(app, ["play", "highway-heist", "-p", "2", "--humans", "2", "--seed", "3"],
                             input="1:play\nq\n")

@@ -19,9 +19,6 @@ from slipstream.engine.registry import game_class, games
 from tests.playout import random_action
 from tests.words import Leak, Vocabulary, glossary_texts, player_texts
 
-NOT_YET_IN_WORDS = {"brc-grand-prix", "highway-heist", "rev-it-up", "rush-n-crush", "scrap-racer"}
-"""Games whose texts still hold ids (issue 31, in progress): each leaves this set when it passes."""
-
 BOARD_EVERY = 7
 """The terminal board is searched at every 7th decision (it is the costliest text to draw)."""
 
@@ -39,9 +36,8 @@ def setups() -> list[Any]:
 
 
 def _setup(game_id: str, players: int, options: dict[str, Any]) -> Any:
-    marks = [pytest.mark.xfail(reason="issue 31: not yet in words")] if game_id in NOT_YET_IN_WORDS else []
     name = "-".join([game_id, str(players), *map(str, options.values())])
-    return pytest.param(game_id, players, options, marks=marks, id=name)
+    return pytest.param(game_id, players, options, id=name)
 
 
 def leaks_in_races(game: Game, seeds: range) -> list[Leak]:

@@ -21,7 +21,6 @@ from playwright.sync_api import Browser, Page
 from slipstream.engine.hooks import hooks_of
 from slipstream.engine.registry import game_class
 from tests.e2e.browser import CHROMIUM, watch
-from tests.e2e.screenshots import step
 from tests.e2e.test_play import click_action, lobby_race, open_lobby
 from tests.toykart import KARTS
 from tests.web.server import Server

@@ -410,13 +410,13 @@ def test_rev_it_up_buying_is_a_shop_on_the_board(server: Server, browser: Browse
         pytest.fail("no buying phase with a chip to buy")
     shop = page.inner_text(".shop")
     assert re.search(r"coins left: \d+", shop) and "your cart: empty" in shop
-    assert re.search(r"exhaust-1\s+1 coin\s+moves 1, heat 1", shop), shop[:400]
+    assert re.search(r"Exhaust 1\s+1 coin\s+moves 1, heat 1", shop), shop[:400]
     page.screenshot(path=str(shots / "rev-it-up-shop.png"), full_page=True)
     item = page.locator(".shop .shop-item.clickable[data-action*=':buy:']").first
     chip = (item.get_attribute("data-action") or "").rsplit(":", 1)[1]
     item.click()
     # the chip goes in the cart (then, with nothing left to buy, "finish buying" plays itself)
-    page.wait_for_selector(f".shop h4 .chip[title='{chip}'], #log li:has-text('Ann') >> text={chip}")
+    page.wait_for_selector(f".shop h4 .chip[data-chip='{chip}'], #log li:has-text('Ann buys')")
     assert not errors, errors
     ctx.close()
 

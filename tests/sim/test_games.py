@@ -79,3 +79,46 @@ def test_a_game_with_a_tally_is_not_replayed_for_its_metrics(toy: str, monkeypat
     toygame.use_hooks(monkeypatch, race_metrics=replaying, metrics_tally=Tally)
     race = play_race(slipstream.load("toy-dash", players=3, length=20, sprint=True), 5, ["random"] * 3)
     assert race["metrics"]["actions seen"] == len(race["actions"]) > race["decisions"]
+
+
+def test_each_games_start_positions_and_turn_order() -> None:
+    """Every racing game says where each seat started: Rush 'n' Crush its grid slot and row (two a row),
+    whose order is round 1's order of play; BRC its grid slot, the first round's order of play (its rolls
+    are no decisions, so the game says it); Scrap Racer the start order, clockwise from the start player,
+    which is the order of play; Rev it Up the seat order, and no order of play (the racers draw at once)."""
+    def race_of(game_id: str, seed: int) -> dict[str, object]:
+        game = slipstream.load(game_id)
+        return play_race(game, seed, ["heuristic"] * game.players)
+
+    for seed in range(2):
+        rush = race_of("rush-n-crush", seed)
+        slots, rows = rush["start"]["grid slot"], rush["start"]["grid row"]  # type: ignore[index]
+        assert sorted(slots) == [1, 2, 3, 4] and rows == [(slot + 1) // 2 for slot in slots]
+        assert rush["turn_order"] == sorted(range(4), key=slots.__getitem__)
+        brc = race_of("brc-grand-prix", seed)
+        grid = brc["start"]["grid slot"]  # type: ignore[index]
+        assert sorted(grid) == [1, 2, 3, 4] and brc["turn_order"] == sorted(range(4), key=grid.__getitem__)
+        scrap = race_of("scrap-racer", seed)
+        start = scrap["start"]["start order"]  # type: ignore[index]
+        assert scrap["turn_order"] == sorted(range(4), key=start.__getitem__)
+        assert [(start[(k + 1) % 4] - start[k]) % 4 for k in range(4)] == [1, 1, 1, 1], "clockwise"
+        rev = race_of("rev-it-up", seed)
+        assert rev["start"] == {"seat order": [1, 2, 3, 4]} and rev["turn_order"] == []
+
+
+def test_simulate_rush_n_crush_without_bots_prints_the_first_to_play_and_the_start_position_test(
+        tmp_path: Path) -> None:
+    """The issue's command, with fewer races: the game's own bot in every seat, the grid slot (the turn
+    order) and row tests in one sentence each, and the first to play."""
+    from typer.testing import CliRunner
+
+    from slipstream.cli.main import app
+
+    result = CliRunner().invoke(app, ["simulate", "rush-n-crush", "-n", "4", "--players", "4", "--out",
+                                      str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith("rush-n-crush: race health (4 races, heuristic in every seat)")
+    assert "grid slot = turn order: grid slot " in out and "grid row: grid row " in out
+    assert "against a fair 25%" in out and "against a fair 50%" in out
+    assert "first to play wins " in out

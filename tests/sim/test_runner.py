@@ -149,13 +149,14 @@ def test_results_table_columns_hold_every_race_in_order_and_none_where_a_race_la
     written = store.write_tables(tmp_path, races)
     assert [p.name for p in written] == ["results.csv", "results.parquet"]
     assert (tmp_path / "results.csv").read_text().splitlines() == [
-        "race,seed,seat,bot,label,rank,won,lead_changes,decisions,turns,m_crashes,opt_laps",
-        "0,100,0,a,,2,0,,7,5.0,0.0,",
-        "0,100,1,b,Swifty,1,1,,7,5.0,0.0,",
-        "1,101,0,a,,2,0,,7,4.0,,",
-        "1,101,1,b,Swifty,1,1,,7,4.0,,",
-        "2,102,0,a,,2,0,,7,3.0,1.0,2",
-        "2,102,1,b,Swifty,1,1,,7,3.0,1.0,2",
+        "race,seed,seat,bot,label,rank,won,turn_order,choices,seat_decisions,led_at_half,lead_changes,decisions,"
+        "turns,m_crashes,opt_laps",
+        "0,100,0,a,,2,0,,,,,,7,5.0,0.0,",
+        "0,100,1,b,Swifty,1,1,,,,,,7,5.0,0.0,",
+        "1,101,0,a,,2,0,,,,,,7,4.0,,",
+        "1,101,1,b,Swifty,1,1,,,,,,7,4.0,,",
+        "2,102,0,a,,2,0,,,,,,7,3.0,1.0,2",
+        "2,102,1,b,Swifty,1,1,,,,,,7,3.0,1.0,2",
     ]
     table = pq.read_table(tmp_path / "results.parquet").to_pydict()
     assert table["m_crashes"] == [0.0, 0.0, None, None, 1.0, 1.0]

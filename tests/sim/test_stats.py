@@ -51,7 +51,7 @@ def test_summary_by_seat_bot_and_racer_with_first_player_advantage() -> None:
              race(2, [1, 0], ["a", "b"], 14, 2), race(3, [0, 1], ["b", "a"], 16, 0)]
     s = summarize(races)
     seats = {g["key"]: g for g in s["by_seat"]}
-    assert seats["seat 1"]["win"][0] == 0.75 and seats["seat 2"]["position"][0] == 1.75
+    assert seats["seat 0 (P1)"]["win"][0] == 0.75 and seats["seat 1 (P2)"]["position"][0] == 1.75
     bots = {g["key"]: g for g in s["by_bot"]}
     assert bots["a"]["n"] == 4 and bots["a"]["win"][0] == 0.25 and bots["b"]["win"][0] == 0.75
     labels = {g["key"]: g for g in s["by_label"]}
@@ -83,7 +83,7 @@ def test_ratings_from_races_rank_the_stronger_bot_first_with_intervals() -> None
 
 
 def test_win_rate_by_turn_order_follows_who_played_first_not_the_seat() -> None:
-    """Where the start player is drawn, seat 1 is not the first to play: group by the order of play."""
+    """Where the start player is drawn, seat 0 is not the first to play: group by the order of play."""
     from slipstream.sim.stats import summarize
 
     def race(order: list[int], winner: int) -> dict[str, object]:
@@ -96,7 +96,7 @@ def test_win_rate_by_turn_order_follows_who_played_first_not_the_seat() -> None:
     s = summarize(races)
     by_turn = {g["key"]: g["win"][0] for g in s["by_turn_order"]}
     assert by_turn == {"1st to play": 0.75, "2nd to play": 0.25}
-    assert {g["key"]: g["win"][0] for g in s["by_seat"]} == {"seat 1": 0.25, "seat 2": 0.75}
+    assert {g["key"]: g["win"][0] for g in s["by_seat"]} == {"seat 0 (P1)": 0.25, "seat 1 (P2)": 0.75}
     assert s["reasons"] == {"a racer won": 4}, "races group by how they ended, not by who won"
 
 
@@ -114,7 +114,7 @@ def test_sweep_points_are_compared_race_by_race() -> None:
 
     def race(index: int, turns: float, fights: float) -> dict[str, object]:
         return {"index": index, "metrics": {"turns": turns, "rounds": turns / 2, "fights": fights},
-                "lead_changes": None, "turn_order": [0, 1], "result": {"winners": [index % 2]}}
+                "lead_changes": None, "turn_order": [0, 1], "result": {"winners": [index % 2]}, "bots": ["a", "b"]}
 
     base = [race(i, 40 + 10 * i, 3) for i in range(6)]
     other = [race(i, 42 + 10 * i, 3) for i in range(6)]
@@ -122,4 +122,46 @@ def test_sweep_points_are_compared_race_by_race() -> None:
     assert (d["turns"]["mean"], d["turns"]["lo"], d["turns"]["hi"]) == (2.0, 2.0, 2.0), \
         "the races' own spread cancels in the pairs"
     assert d["turns"]["base"] == 65.0 and d["rounds"]["mean"] == 1.0 and d["fights"]["mean"] == 0.0
-    assert d["first_to_play_won"]["n"] == 6
+    assert d["first_to_play_over_fair_share"]["n"] == 6
+
+
+def test_a_players_sweep_compares_the_first_to_play_with_each_points_fair_share() -> None:
+    """Two players, the first to play wins half the races; four players, a quarter: each its fair share, so
+    no difference (comparing "won" alone would say the first to play lost 25 points)."""
+    from slipstream.sim.stats import paired_differences
+
+    def race(index: int, players: int, first_won: bool) -> dict[str, object]:
+        order = list(range(players))
+        return {"index": index, "metrics": {"turns": 10.0}, "lead_changes": None, "turn_order": order,
+                "result": {"winners": [0 if first_won else 1]}, "bots": ["b"] * players}
+
+    two = [race(i, 2, i % 2 == 0) for i in range(8)]
+    four = [race(i, 4, i % 4 == 0) for i in range(8)]
+    d = paired_differences(two, four)["first_to_play_over_fair_share"]
+    assert d["mean"] == pytest.approx(0.0) and d["base"] == pytest.approx(0.0)
+
+
+def test_a_bot_that_never_wins_is_below_the_others_without_a_number() -> None:
+    """x beats y every time, z beats y every time, x and z split their meetings: y has no finite rating
+    (the half-win prior used to give it one, with an interval as narrow as the races were many); x and z
+    are rated between themselves."""
+    races = [race(i, [0, 1], pair, 10, 0) for i, pair in enumerate([["x", "y"], ["z", "y"]] * 30)]
+    races += [race(60 + i, [i % 2, 1 - i % 2], ["x", "z"], 10, 0) for i in range(40)]
+    rated = ratings(races, ["x", "y", "z"], seed=1, bootstrap=60)
+    rows = {r["bot"]: r for r in rated["ratings"]}
+    assert [r["bot"] for r in rated["ratings"]][-1] == "y"
+    assert rows["y"]["standing"] == "below the others" and rows["y"]["elo"] is None and rows["y"]["lo"] is None
+    assert rows["x"]["standing"] == rows["z"]["standing"] == "rated"
+    assert rows["x"]["elo"] == pytest.approx(1500) == rows["z"]["elo"]
+    assert rows["x"]["lo"] < 1500 < rows["x"]["hi"]
+    assert rows["y"]["pair_wins"] == 0 and rows["y"]["pairs"] == 60
+
+
+def test_two_bots_of_which_one_always_wins_get_no_ratings() -> None:
+    from slipstream.sim.tournament import elo_cells
+
+    races = [race(i, [0, 1] if i % 2 else [1, 0], ["x", "y"] if i % 2 else ["y", "x"], 10, 0) for i in range(67)]
+    rated = ratings(races, ["x", "y"], seed=1, bootstrap=20)
+    assert [(r["bot"], r["standing"], r["elo"]) for r in rated["ratings"]] == [
+        ("x", "above the others", None), ("y", "below the others", None)]
+    assert elo_cells(rated["ratings"][1]) == ("below the others", "-")

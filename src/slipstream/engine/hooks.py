@@ -14,7 +14,7 @@ Nothing finds a game's modules by its id: a game whose package is named otherwis
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -85,6 +85,13 @@ class GameHooks:
     words (``render.glossary``): the browser's tooltips and the terminal's key read it."""
     hints: Callable[[State, int], list[str]] | None = None
     """Odds and reminders shown to a human seat before it chooses (``render.hints``)."""
+    move_plans: Callable[[State, int], JSON] | None = None
+    """What the seat to play can plan on the board for its decision, worked out by the game's own rules
+    (``plans.move_plans``): e.g. every square a car can reach in several steps, each with the actions
+    that get there, found by applying the seat's actions to copies of the position while the same seat
+    keeps acting and no chance node intervenes. JSON for the game's ``board.js`` (``ctx.plans``); None
+    when the seat is not to act. The web sends it to that seat only, beside its hints, never in the view
+    (the AI bridges encode views): it may use only what that seat may see."""
     scoreboard: Callable[[State], Mapping[int, Mapping[str, str]]] | None = None
     """Each seat's key numbers for the race so far, in words, for the results table a player sees at the
     end: ``{seat: {column: value}}``, every seat with the same columns in the order shown ("Pit stops":
@@ -99,6 +106,16 @@ class GameHooks:
     """Each seat's racer or character, for win rates by racer (``metrics.seat_labels``)."""
     standings: Callable[[State], list[int]] | None = None
     """Seats from leader to last in an unfinished race (``metrics.standings``)."""
+    start_positions: Callable[[State], Mapping[str, Sequence[int]]] | None = None
+    """Where each seat started, read from the finished race (``metrics.start_positions``), for the
+    simulator's win rates by start position: one entry per way to group the start, a noun and each seat's
+    number in it, 1 at the front (``{"grid slot": (2, 3, 1, 4), "grid row": (1, 2, 1, 2)}``: seat 3 on
+    pole); the simulator names a position by both ("grid row 1")."""
+    turn_order: Callable[[State], Sequence[int]] | None = None
+    """The seats in the order of their first turn, read from the finished race (``metrics.turn_order``),
+    for a game whose turns pass without a decision of the seat (its dice rolled for it); empty when the
+    game has no turn order (every seat acts at once). Without it the simulator takes the order of the
+    seats' first decisions of their own."""
     position_value: Callable[[State, int], float] | None = None
     """A seat's prospects in [0, 1], for bots that stop their playouts early (``metrics.position_value``)."""
     heuristic_bot: Callable[[int], Any] | None = None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
 from .game import CHANCE, State
@@ -46,3 +46,14 @@ def play(state: State, agents: Sequence[Agent], on_step: Callable[[State], None]
         if on_step is not None:
             on_step(state)
     raise RuntimeError(f"{state.game.id}: no end after {max_plies} plies")
+
+
+def replayed(state: State) -> Iterator[tuple[State, State]]:
+    """Every step of the race that led to ``state``, replayed from its record: ``(before, after)`` per
+    action (``after.events`` are the step's). For what a state does not keep, counted afterwards (a
+    results table's per-seat numbers): costly, one apply per action of the race."""
+    before = state.game.start(seed=state.seed)
+    for action in state.actions:
+        after = before.apply(action)
+        yield before, after
+        before = after

@@ -4,6 +4,9 @@
   a directory, not text) or parsed raises ``ContentError`` naming the file, never an ``OSError``:
   ``slipstream.load(game, content=PATH)`` reports every bad path the same way.
 - ``StrictModel``: the base of every game's Pydantic content records (unknown fields refused, frozen).
+- ``Name``, ``Text``: a record's display name and its effect text, as a player reads them (every game's
+  content names what a player meets and says what it does: issue 31); ``NamedRecord``: a thing the rules
+  know by its id, named and explained by the content, and ``each_once``: every such thing has a record.
 - ``validate_content``: a model validated from the file's data; its first problem raised as a
   ``ContentError`` naming the record (by its ``id``, ``name``, ``kind``, ``colour`` or ``chip`` where the
   path passes through a list of records, else by position ``#n``) and the field.
@@ -13,10 +16,11 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, ClassVar, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from slipstream.engine.errors import ContentError
 
@@ -26,10 +30,42 @@ RECORD_NAME_KEYS = ("id", "name", "kind", "colour", "chip")
 """The keys that name a record in a list of records, first found first (else its position, ``#n``)."""
 
 
+Name = Annotated[str, Field(min_length=1, max_length=60, pattern=r"\S")]
+"""A display name, as a player reads it ("Oil Slick", "Racer 3")."""
+Text = Annotated[str, Field(min_length=1, max_length=400, pattern=r"\S")]
+"""An effect text: what the thing does, in a sentence or two."""
+
+
 class StrictModel(BaseModel):
     """The base of every content record: a field the model does not know is refused; records are frozen."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class NamedRecord(StrictModel):
+    """A thing the rules know by its id (one of ``KNOWN``, a ``WHAT``), with the name and effect text a
+    player reads; a game's record adds its own fields (``source``)."""
+
+    KNOWN: ClassVar[tuple[str, ...]] = ()
+    WHAT: ClassVar[str] = ""
+    id: str
+    name: Name
+    text: Text
+
+    @field_validator("id")
+    @classmethod
+    def _known(cls, v: str) -> str:
+        if v not in cls.KNOWN:
+            raise ValueError(f"unknown {cls.WHAT} {v!r}; known: {', '.join(cls.KNOWN)}")
+        return v
+
+
+def each_once(records: Sequence[NamedRecord], known: tuple[str, ...]) -> None:
+    """Every id in ``known`` has exactly one of ``records`` (a ``ValueError`` naming the first that has not)."""
+    ids = [r.id for r in records]
+    for known_id in known:
+        if ids.count(known_id) != 1:
+            raise ValueError(f"{known_id!r} needs exactly one record (it has {ids.count(known_id)})")
 
 
 def read_content_file(path: Path) -> Any:

@@ -35,17 +35,24 @@ LONG_LABEL = 14
 """Group names longer than this (a team: its characters and vehicles) get horizontal bars, wrapped."""
 
 
-def rate_bars(groups: Sequence[dict[str, Any]], title: str, fair: float | None = None) -> bytes:
-    """Win rate per group with 95% error bars (and the fair share as a dashed line); long group names
-    (teams) as horizontal bars, each name wrapped on its own lines."""
+def rate_bars(groups: Sequence[dict[str, Any]], title: str, fair: float | Sequence[float] | None = None,
+              ylabel: str = "win rate (%)") -> bytes:
+    """Win rate per group with 95% error bars (and the fair share as a dashed line, or one dash on each
+    bar when the groups' fair shares differ); long group names (teams) as horizontal bars, each name
+    wrapped on its own lines."""
     centres, err = _errors([g["win"] for g in groups], 100)
     keys = [str(g["key"]) for g in groups]
+    if fair is not None and not isinstance(fair, float | int):
+        shares = list(fair)
+        fair = shares[0] if shares and max(shares) - min(shares) < 1e-9 else None
+        if fair is None:
+            return _bars_with_shares(keys, centres, err, shares, title, ylabel)
     if max((len(key) for key in keys), default=0) <= LONG_LABEL:
         fig, ax = plt.subplots(figsize=(max(4.0, 0.8 * len(groups) + 2), 3.2))
         ax.bar(keys, centres, yerr=err, capsize=4, color="#4c72b0")
         if fair is not None:
             ax.axhline(100 * fair, color="#c44e52", linestyle="--", linewidth=1, label="fair share")
-        ax.set_ylabel("win rate (%)")
+        ax.set_ylabel(ylabel)
         ax.tick_params(axis="x", labelrotation=30 if len(groups) > 4 else 0)
     else:
         names = [textwrap.fill(key, 30) for key in keys]
@@ -55,10 +62,27 @@ def rate_bars(groups: Sequence[dict[str, Any]], title: str, fair: float | None =
         ax.invert_yaxis()  # the first group on top, as in the table
         if fair is not None:
             ax.axvline(100 * fair, color="#c44e52", linestyle="--", linewidth=1, label="fair share")
-        ax.set_xlabel("win rate (%)")
+        ax.set_xlabel(ylabel)
         ax.tick_params(axis="y", labelsize=8)
     if fair is not None:
         ax.legend(loc="upper right", fontsize=8)
+    ax.set_title(title)
+    return _png(fig)
+
+
+def _bars_with_shares(keys: Sequence[str], centres: Sequence[float], err: Sequence[Sequence[float]],
+                      shares: Sequence[float], title: str, ylabel: str) -> bytes:
+    """Upright bars, each with its own fair share as a dash across it."""
+    fig, ax = plt.subplots(figsize=(max(4.0, 0.8 * len(keys) + 2), 3.2))
+    xs = range(len(keys))
+    ax.bar(xs, centres, yerr=err, capsize=4, color="#4c72b0")
+    for x, share in zip(xs, shares, strict=True):
+        ax.hlines(100 * share, x - 0.4, x + 0.4, color="#c44e52", linestyle="--", linewidth=1.2,
+                  label="fair share" if x == 0 else "_")  # "_": not in the legend
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels(keys, rotation=30 if len(keys) > 4 else 0)
+    ax.set_ylabel(ylabel)
+    ax.legend(loc="upper right", fontsize=8)
     ax.set_title(title)
     return _png(fig)
 
@@ -153,24 +177,59 @@ def compare_bars(labels: Sequence[str], series: Mapping[str, Sequence[Sequence[f
     return _png(fig)
 
 
+def wrap_point(name: str, width: int = 26) -> str:
+    """A sweep point's name (``laps=4,track=A``) on lines of at most ``width`` characters, broken only after
+    its commas (a value is never cut)."""
+    lines: list[str] = []
+    for part in name.split(","):
+        if lines and len(lines[-1]) + 1 + len(part) <= width:
+            lines[-1] += "," + part
+        else:
+            if lines:
+                lines[-1] += ","
+            lines.append(part)
+    return "\n".join(lines)
+
+
 def difference_chart(names: Sequence[str], points: Mapping[str, Sequence[Sequence[float]]], title: str) -> bytes:
+    """``difference_figure`` as PNG."""
+    return _png(difference_figure(names, points, title))
+
+
+def difference_figure(names: Sequence[str], points: Mapping[str, Sequence[Sequence[float]]], title: str) -> Figure:
     """Paired differences against the baseline, as a change in % of the baseline's mean with 95% error
-    bars: one row per number, one marker per sweep point (a scale every number shares)."""
-    fig, ax = plt.subplots(figsize=(7.5, 0.42 * len(names) * max(1, len(points)) ** 0.5 + 1.6))
-    k = max(1, len(points))
-    for j, (label, triples) in enumerate(points.items()):
-        ys = [i + (j - (k - 1) / 2) * 0.8 / k for i in range(len(names))]
+    bars: one small chart per number, each on its own scale (a number that changed by +500% does not
+    squeeze the others to a line), one row per sweep point, named on the left of each row of charts. A
+    number without a finite change (its baseline mean is 0) gets no chart."""
+    labels = list(points)
+    shown = [i for i in range(len(names)) if any(math.isfinite(points[p][i][0]) for p in labels)]
+    columns = min(3, max(1, len(shown)))
+    rows = max(1, math.ceil(len(shown) / columns))
+    wrapped = [wrap_point(label) for label in labels]
+    label_lines = max((w.count("\n") + 1 for w in wrapped), default=1)
+    height = max(1.6, 0.22 * label_lines * len(labels) + 1.0)
+    fig, axes = plt.subplots(rows, columns, figsize=(3.0 * columns + 1.8, height * rows + 0.5), squeeze=False,
+                             sharey=True)
+    ys = list(range(len(labels)))
+    for k, ax in enumerate(axes.flat):
+        if k >= len(shown):
+            ax.axis("off")
+            continue
+        i = shown[k]
+        triples = [points[p][i] for p in labels]
         centres = [t[0] for t in triples]
-        err = [[max(0.0, t[0] - t[1]) for t in triples], [max(0.0, t[2] - t[0]) for t in triples]]
-        ax.errorbar(centres, ys, xerr=err, fmt="o", capsize=3, label=label)
-    ax.axvline(0, color="#444", linewidth=0.8)
-    ax.set_yticks(range(len(names)))
-    ax.set_yticklabels(names, fontsize=8)
-    ax.invert_yaxis()
-    ax.set_xlabel("change against the baseline (% of its mean), 95% CI")
-    ax.set_title(title)
-    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
-    return _png(fig)
+        err = [[max(0.0, t[0] - t[1]) if math.isfinite(t[0]) else 0.0 for t in triples],
+               [max(0.0, t[2] - t[0]) if math.isfinite(t[0]) else 0.0 for t in triples]]
+        ax.errorbar(centres, ys, xerr=err, fmt="o", capsize=3, color="#4c72b0")
+        ax.axvline(0, color="#444", linewidth=0.8)
+        ax.set_title(textwrap.fill(names[i], 30), fontsize=9)
+        ax.tick_params(labelsize=7)
+        ax.set_yticks(ys)
+        ax.set_yticklabels(wrapped, fontsize=7)
+        ax.set_ylim(len(labels) - 0.5, -0.5)
+        ax.xaxis.set_major_formatter(lambda x, _: f"{x:+.0f}%")
+    fig.suptitle(f"{title}: change in % of the baseline's mean, 95% CI", fontsize=10)
+    return fig
 
 
 def elo_bars(ratings: Sequence[dict[str, Any]]) -> bytes:

@@ -51,11 +51,18 @@ class RaceSpec:
     master_seed: int
     setup: tuple[str, ...] = field(default=())
     """Modules to import first (``module`` or ``module:function``): a game defined outside the package."""
+    seed_group: int = 1
+    """Races that share a seed: race ``i`` plays the seed of ``i // seed_group`` (a skill run plays each
+    seed once with the stronger bot in every seat)."""
 
     def part(self, positions: Sequence[int]) -> RaceSpec:
         """The races at ``positions`` of ``indices``, as a spec of their own (a worker's batch)."""
         return RaceSpec(self.game, self.players, dict(self.options), tuple(self.seats_bots[p] for p in positions),
-                        tuple(self.indices[p] for p in positions), self.master_seed, self.setup)
+                        tuple(self.indices[p] for p in positions), self.master_seed, self.setup, self.seed_group)
+
+    def seed_of(self, index: int) -> int:
+        """The seed of race ``index``."""
+        return race_seed(self.master_seed, index // self.seed_group)
 
 
 class SetupError(SlipstreamError):
@@ -95,7 +102,10 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
     within a round is not a change). Looking once a round, not once a turn, keeps the simulator's own cost
     small: the games' ``standings`` hooks cost up to a fifth of a random race when called every turn.
     ``turn_order`` lists the seats in the order of their first turn of their own (a choice all seats make at
-    once is no one's turn): the order of play, whoever starts.
+    once is no one's turn): the order of play, whoever starts; a game whose turns pass without decisions
+    gives it instead (``GameHooks.turn_order``). ``start`` holds each seat's start positions
+    (``GameHooks.start_positions``), ``choices`` each seat's decisions that had more than one legal action,
+    ``seat_decisions`` all of them, and ``half_leader`` the leader halfway through the race's decisions.
     """
     agents = [make_bot(name, game.id, bot_seed(seed, seat), simulation=True) for seat, name in enumerate(bots)]
     hooks = hooks_of(game)
@@ -104,6 +114,8 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
     positions: list[list[Any]] = []
     last: list[int] | None = None
     decisions = 0
+    seat_decisions = [0] * game.players
+    choices = [0] * game.players
     turns = 0
     previous_actor: object = None
     order: list[int] = []
@@ -153,7 +165,11 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
                         positions.append([decisions, now])
                         last = now
             previous_actor = actor
-        state = state.apply(agents[seat].choose(state, seat))
+        action = agents[seat].choose(state, seat)
+        seat_decisions[seat] += 1
+        if len(state.legal_actions(seat)) > 1:  # the bot asked for them: the state holds them
+            choices[seat] += 1
+        state = state.apply(action)
         decisions += 1
         if observe is not None:
             observe(before, state)
@@ -173,10 +189,15 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
         metrics.update({str(k): float(v) for k, v in race_metrics(state).items()})
     labels_fn = hooks.seat_labels
     labels = {str(k): str(v) for k, v in labels_fn(state).items()} if labels_fn is not None else {}
-    lead_changes = None
+    lead_changes = half_leader = None
     if standings is not None:
         leaders = [p[1][0] for p in positions if p[1]]
         lead_changes = sum(1 for a, b in itertools.pairwise(leaders) if a != b)
+        half_leader = next((p[1][0] for p in reversed(positions) if p[1] and 2 * p[0] <= decisions), None)
+    if hooks.turn_order is not None:
+        order = [int(seat) for seat in hooks.turn_order(state)]
+    start = ({str(kind): [int(x) for x in numbers] for kind, numbers in hooks.start_positions(state).items()}
+             if hooks.start_positions is not None else {})
     record = state.record()
     return {
         "index": index,
@@ -188,7 +209,11 @@ def play_race(game: slipstream.Game, seed: int, bots: Sequence[str], index: int 
         "labels": labels,
         "lead_changes": lead_changes,
         "decisions": decisions,
+        "seat_decisions": seat_decisions,
+        "choices": choices,
         "turn_order": order,
+        "start": start,
+        "half_leader": half_leader,
         "positions": positions,
     }
 
@@ -203,7 +228,7 @@ def run_spec(spec: RaceSpec) -> list[dict[str, Any]]:
     game = slipstream.load(spec.game, players=spec.players, **spec.options)
     out = []
     for index, bots in zip(spec.indices, spec.seats_bots, strict=True):
-        seed = race_seed(spec.master_seed, index)
+        seed = spec.seed_of(index)
         try:
             out.append(play_race(game, seed, bots, index))
         except Exception as exc:

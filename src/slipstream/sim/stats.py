@@ -7,7 +7,7 @@
 - The first-player advantage is the first seat's win rate minus the fair share ``1/players``, with the
   Wilson interval shifted by the same amount.
 - Win rate by turn order: the seat that took the first turn of its own, the second, ... (where the start
-  player is drawn, seat 1 is not the first to play, so this is the first-player advantage that counts).
+  player is drawn, seat 0 is not the first to play, so this is the first-player advantage that counts).
 - A cooperative game (every race's result marked ``team``: every seat wins or none does) gets ``team``:
   the team's win rate, by team (the seats' labels together, e.g. characters and vehicles), by team
   member, and by each game option that differs between the races (a sweep's scenario, difficulty, ...).
@@ -21,6 +21,8 @@ import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
+
+from .words import seat_words
 
 Z95 = 1.959963984540054
 
@@ -73,7 +75,7 @@ def _groups(races: Iterable[dict[str, Any]], key: Callable[[dict[str, Any], int]
             wins[k] += seat in winners
             ranks[k].append(float(race["ranks"][seat]))
     out = []
-    for k in sorted(ranks, key=_natural):
+    for k in sorted(ranks, key=natural):
         n = len(ranks[k])
         out.append({"key": k, "n": n, "win": list(wilson(wins[k], n)), "position": list(mean_ci(ranks[k]))})
     return out
@@ -91,7 +93,7 @@ def _race_groups(races: Iterable[dict[str, Any]], key: Callable[[dict[str, Any]]
         rounds[k].append(float(race["metrics"].get("rounds", math.nan)))
     return [{"key": k, "n": len(rounds[k]), "win": list(wilson(wins[k], len(rounds[k]))),
              "rounds": list(mean_ci([r for r in rounds[k] if not math.isnan(r)]))}
-            for k in (list(rounds) if in_order else sorted(rounds, key=_natural))]
+            for k in (list(rounds) if in_order else sorted(rounds, key=natural))]
 
 
 def is_team_run(races: Sequence[dict[str, Any]]) -> bool:
@@ -102,7 +104,7 @@ def is_team_run(races: Sequence[dict[str, Any]]) -> bool:
 def team_of(race: dict[str, Any]) -> str:
     """The team of a race: its seats' labels in seat order (``dom/exotic-supercar + brian/...``)."""
     labels = race.get("labels", {})
-    return " + ".join(str(labels.get(str(seat), f"seat {seat + 1}")) for seat in range(len(race["bots"])))
+    return " + ".join(str(labels.get(str(seat), seat_words(seat))) for seat in range(len(race["bots"])))
 
 
 def varying_options(races: Sequence[dict[str, Any]]) -> list[str]:
@@ -150,7 +152,7 @@ def reason_kind(race: dict[str, Any]) -> str:
 ORDINALS = ("1st", "2nd", "3rd")
 
 
-def _turn_position(race: dict[str, Any], seat: int) -> str | None:
+def turn_position(race: dict[str, Any], seat: int) -> str | None:
     """``"2nd to play"`` for the seat that took the second turn of its own in the race."""
     order = race.get("turn_order")
     if not order or seat not in order:
@@ -159,13 +161,16 @@ def _turn_position(race: dict[str, Any], seat: int) -> str | None:
     return f"{ORDINALS[k - 1] if k <= 3 else f'{k}th'} to play"
 
 
-def _natural(text: str) -> tuple[Any, ...]:
-    head, _, tail = text.rpartition(" ")
-    return (head, int(tail), "") if tail.isdigit() else (text, -1, text)
+def natural(text: str) -> tuple[Any, ...]:
+    """A sort key that orders the numbers in a text by value ("slot 2" before "slot 10")."""
+    return tuple(int(part) if i % 2 else part for i, part in enumerate(re.split(r"(\d+)", text)))
 
 
 def summarize(races: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Every statistic of a run (JSON-able): see the module docstring and ``docs/simulate.md``."""
+    """Every statistic of a run (JSON-able): see the module docstring and ``docs/simulate.md``; ``health``
+    is the race health (``slipstream.sim.health``)."""
+    from .health import race_health
+
     if not races:
         return {"races": 0}
     players = len(races[0]["bots"])
@@ -183,7 +188,7 @@ def summarize(races: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "game": races[0]["game"],
         "players": players,
         "options": races[0]["options"],
-        "by_seat": _groups(races, lambda r, s: f"seat {s + 1}"),
+        "by_seat": _groups(races, lambda r, s: seat_words(s)),
         "by_bot": _groups(races, lambda r, s: str(r["bots"][s])),
         "by_label": _groups(races, lambda r, s: r["labels"].get(str(s))),
         "length": {name: describe([float(r["metrics"][name]) for r in races if name in r["metrics"]])
@@ -191,7 +196,8 @@ def summarize(races: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "lead_changes": describe(lead) if lead else None,
         "first_player": {"win": [p, lo, hi], "fair": fair, "advantage": [p - fair, lo - fair, hi - fair],
                          "same_bots": all(len(set(r["bots"])) == 1 for r in races)},
-        "by_turn_order": _groups(races, _turn_position),
+        "by_turn_order": _groups(races, turn_position),
+        "health": None if is_team_run(races) else race_health(races),
         "metrics": {name: describe([float(r["metrics"][name]) for r in races if name in r["metrics"]])
                     for name in metric_names if name not in ("turns", "rounds")},
         "reasons": dict(Counter(reason_kind(r) for r in races).most_common()),
@@ -199,16 +205,45 @@ def summarize(races: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+FIRST_TO_PLAY = "first_to_play_over_fair_share"
+"""The sweep's number for the first to play: whether it won (1 or 0) less its fair share ``1/players``, so
+points with other player counts compare against their own fair shares."""
+
+
 def race_numbers(race: dict[str, Any]) -> dict[str, float]:
     """The numbers of one race a sweep compares: length, lead changes, every metric, whether the first to
-    play won (1 or 0; not in a cooperative race, where every seat wins or none does)."""
+    play won over its fair share (``FIRST_TO_PLAY``; not in a cooperative race, where every seat wins or
+    none does)."""
     out = {k: float(v) for k, v in race["metrics"].items()}
     if race.get("lead_changes") is not None:
         out["lead_changes"] = float(race["lead_changes"])
     order = race.get("turn_order")
     if order and not race["result"].get("team"):
-        out["first_to_play_won"] = float(order[0] in race["result"]["winners"])
+        out[FIRST_TO_PLAY] = float(order[0] in race["result"]["winners"]) - 1 / len(race["bots"])
     return {k: v for k, v in out.items() if not math.isnan(v)}
+
+
+SHARES = frozenset({FIRST_TO_PLAY})
+"""The sweep's numbers that are shares of races: their changes are told in points, not in % of the
+baseline (a share near 0 would make any change look huge)."""
+
+
+def relative_change(name: str, d: dict[str, float]) -> float | None:
+    """A paired difference in % of the baseline's mean (``None`` for a share, or a baseline of 0)."""
+    if name in SHARES or not d["base"]:
+        return None
+    return 100 * d["mean"] / abs(d["base"])
+
+
+def fmt_difference(name: str, d: dict[str, float], between: str = " to ") -> tuple[str, str, str]:
+    """A paired difference as text: the baseline's mean, the difference with its interval, the change
+    (``"+4%"``; a share's in points: ``"-2.0 pt"``, ``"-8.3 (-25.0 to +8.3) pt"``, ``"-"``)."""
+    if name in SHARES:
+        return (f"{100 * d['base']:+.1f} pt", f"{100 * d['mean']:+.1f} ({100 * d['lo']:+.1f}{between}"
+                f"{100 * d['hi']:+.1f}) pt", "-")
+    change = relative_change(name, d)
+    return (f"{d['base']:.2f}", f"{d['mean']:+.2f} ({d['lo']:+.2f}{between}{d['hi']:+.2f})",
+            "-" if change is None else f"{change:+.0f}%")
 
 
 def paired_differences(base: Sequence[dict[str, Any]], other: Sequence[dict[str, Any]]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ import threading
 import time
 import zlib
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -94,6 +95,31 @@ def iter_races(directory: Path, full: bool = False) -> Iterator[dict[str, Any]]:
         if race is None:
             return
         yield race if full else compact(race)
+
+
+@dataclass(frozen=True)
+class RecordsScan:
+    """What a records file holds: its whole races (``indices``), and whether it ends in a line that is
+    not a whole race (``torn``: cut short, or not a records file at all when no race came before)."""
+
+    indices: tuple[int, ...]
+    torn: bool
+
+    def below(self, n: int) -> int:
+        """How many of its races are races of a run of ``n`` (their index below ``n``)."""
+        return len({i for i in self.indices if i < n})
+
+
+def scan(path: Path) -> RecordsScan | None:
+    """The races a records file holds, read through (``None`` when there is no file)."""
+    if not path.exists():
+        return None
+    indices: list[int] = []
+    for _, race in _lines(path):
+        if race is None or not isinstance(race, dict) or not isinstance(race.get("index"), int):
+            return RecordsScan(tuple(indices), True)
+        indices.append(race["index"])
+    return RecordsScan(tuple(indices), False)
 
 
 def repair(path: Path) -> None:
@@ -176,9 +202,16 @@ class RaceWriter:
         self.close()
 
 
-TABLE_COLUMNS = ("race", "seed", "seat", "bot", "label", "rank", "won", "lead_changes", "decisions")
-"""The results table's columns every race has, first; its metrics (``m_``) and sweep options (``opt_``)
-follow."""
+SEAT_COLUMNS = ("race", "seed", "seat", "bot", "label", "rank", "won", "turn_order", "choices", "seat_decisions",
+                "led_at_half")
+"""The results table's columns of a seat every race has, first: ``turn_order`` is the seat's place in the
+order of play (1 for the first to play; empty when the game has none), ``choices`` its decisions with more
+than one legal action, ``seat_decisions`` all its decisions, ``led_at_half`` 1 if it led halfway through the
+race's decisions. The seat's start positions (``start_<grouping>``, e.g. ``start_grid_row``) follow."""
+RACE_COLUMNS = ("lead_changes", "decisions")
+"""The columns of the race every race has, after the seat's; its metrics (``turns``, ``rounds``, ``m_``) and
+a sweep point's options (``opt_``) follow."""
+TABLE_COLUMNS = SEAT_COLUMNS + RACE_COLUMNS
 GROUP_ROWS = 4096
 """Rows of the results tables formatted at once while races arrive (and a parquet row group)."""
 
@@ -190,9 +223,35 @@ def _numbers(race: dict[str, Any]) -> list[tuple[str, Any]]:
     return numbers
 
 
+def start_column(kind: str) -> str:
+    """The column of a start grouping: ``"grid row"`` -> ``start_grid_row``, ``"start order"`` ->
+    ``start_order``."""
+    words = kind.split()
+    return "_".join(words if words[:1] == ["start"] else ["start", *words])
+
+
+def _seat_values(race: dict[str, Any]) -> list[list[Any]]:
+    """Each seat's values of ``SEAT_COLUMNS`` and of the race's start groupings, in that order."""
+    bots = race["bots"]
+    seats = len(bots)
+    winners = race["result"]["winners"]
+    labels = race["labels"]
+    ranks = race["ranks"]
+    order = race.get("turn_order") or []
+    choices = race.get("choices") or [None] * seats
+    decisions = race.get("seat_decisions") or [None] * seats
+    half = race.get("half_leader")
+    start = list(race.get("start", {}).values())
+    return [[race["index"], race["seed"], seat, bot, labels.get(str(seat), ""), ranks[seat], int(seat in winners),
+             order.index(seat) + 1 if seat in order else None, choices[seat], decisions[seat],
+             None if half is None else int(seat == half), *(numbers[seat] for numbers in start)]
+            for seat, bot in enumerate(bots)]
+
+
 def race_columns(race: dict[str, Any]) -> tuple[str, ...]:
     """The columns the race fills, in the table's order."""
-    return TABLE_COLUMNS + tuple(name for name, _ in _numbers(race))
+    return (SEAT_COLUMNS + tuple(start_column(kind) for kind in race.get("start", {})) + RACE_COLUMNS
+            + tuple(name for name, _ in _numbers(race)))
 
 
 def table_columns(races: Iterable[dict[str, Any]]) -> dict[str, list[Any]]:
@@ -201,33 +260,30 @@ def table_columns(races: Iterable[dict[str, Any]]) -> dict[str, list[Any]]:
     ``None`` on its rows. Built column by column, not as a dict per row: a run's tables cost a tenth of
     a random race per race when built by rows."""
     columns: dict[str, list[Any]] = {name: [] for name in TABLE_COLUMNS}
-    race_, seed_, seat_, bot_, label_, rank_, won_, lead_, decisions_ = columns.values()
     rows = 0
     for race in sorted(races, key=lambda r: r["index"]):
-        bots = race["bots"]
-        seats = len(bots)
-        winners = race["result"]["winners"]
-        labels = race["labels"]
-        race_ += [race["index"]] * seats
-        seed_ += [race["seed"]] * seats
-        seat_ += range(seats)
-        bot_ += bots
-        label_ += [labels.get(str(seat), "") for seat in range(seats)]
-        rank_ += race["ranks"][:seats]
-        won_ += [int(seat in winners) for seat in range(seats)]
-        lead_ += [race["lead_changes"]] * seats
-        decisions_ += [race["decisions"]] * seats
-        numbers = _numbers(race)
-        for name, value in numbers:
+        seats = len(race["bots"])
+        names = race_columns(race)
+        values = zip(*_seat_values(race), strict=True)
+        race_values = [race["lead_changes"], race["decisions"], *(value for _, value in _numbers(race))]
+        for name, value in zip(names, [*values, *([value] * seats for value in race_values)], strict=True):
             column = columns.get(name)
             if column is None:
                 column = columns[name] = [None] * rows
-            column += [value] * seats
+            column += value
         rows += seats
-        if len(numbers) + len(TABLE_COLUMNS) != len(columns):  # a column this race lacks
+        if len(names) != len(columns):  # a column this race lacks
             for column in columns.values():
                 column += [None] * (rows - len(column))
-    return columns
+    return _in_table_order(columns)
+
+
+def _in_table_order(columns: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    """The columns in the table's order: the seat's, its start groupings, the race's, then the rest as
+    they came (a start grouping only a later race has still goes with the seat's columns)."""
+    starts = [name for name in columns if name.startswith("start_") and name not in SEAT_COLUMNS]
+    first = [*SEAT_COLUMNS, *starts, *RACE_COLUMNS]
+    return {name: columns[name] for name in [*first, *(n for n in columns if n not in first)]}
 
 
 class _Rows(list[str]):
@@ -248,12 +304,7 @@ def csv_rows(races: Iterable[dict[str, Any]]) -> list[str]:
         writer.writerow([race["lead_changes"], race["decisions"], *race["metrics"].values(),
                          *race.get("sweep", {}).values()])  # the order of _numbers
         numbers = rows.pop()
-        bots = race["bots"]
-        winners = race["result"]["winners"]
-        labels = race["labels"]
-        ranks = race["ranks"]
-        writer.writerows([race["index"], race["seed"], seat, bot, labels.get(str(seat), ""), ranks[seat],
-                          int(seat in winners)] for seat, bot in enumerate(bots))
+        writer.writerows(_seat_values(race))
         out += [f"{row[:-2]},{numbers}" for row in rows]  # a row ends in the writer's "\r\n"
         rows.clear()
     return out
@@ -323,8 +374,8 @@ class ResultsWriter:
         self.waiting: dict[int, dict[str, Any]] = {}
         self.ready: list[dict[str, Any]] = []
         self.ready_rows = 0
-        self.keys: tuple[tuple[str, ...], tuple[str, ...]] | None = None
-        """The first race's metric names and sweep options: every race streamed has the same."""
+        self.keys: tuple[str, ...] | None = None
+        """The first race's columns: every race streamed has the same."""
         self.columns: tuple[str, ...] = ()
         self.streaming = True
         self.csv_part = directory / (CSV_FILE + ".part")
@@ -358,10 +409,9 @@ class ResultsWriter:
         if not ready:
             return
         if self.keys is None:
-            self.keys = (tuple(ready[0]["metrics"]), tuple(ready[0].get("sweep", ())))
-            self.columns = race_columns(ready[0])
+            self.keys = self.columns = race_columns(ready[0])
         keys = self.keys
-        if any((tuple(race["metrics"]), tuple(race.get("sweep", ()))) != keys for race in ready):
+        if any(race_columns(race) != keys for race in ready):
             self._stop()
             return
         text = "".join(csv_rows(ready))

@@ -161,7 +161,7 @@ def public_view(state: State) -> Mapping[str, Any]:
     kept = _PUBLIC[0] if _PUBLIC else None
     if kept is not None and kept[0] is state:
         return kept[1]
-    view = state.view(None)
+    view = sent_view(state.view(None))
     _PUBLIC[:] = [(state, view)]
     return view
 
@@ -185,8 +185,17 @@ def scoreboard(state: State) -> dict[str, Any] | None:
     }
 
 
+def sent_view(view: dict[str, JSON]) -> dict[str, JSON]:
+    """A view as the server sends it: without ``terms`` (the game's content in words, the same at every
+    position, which a view may carry for the text board): the page fetches it once, as the glossary."""
+    if "terms" not in view:
+        return view
+    return {key: value for key, value in view.items() if key != "terms"}
+
+
 def seat_payload(state: State, seat: int | None, live: bool = True, text_board: bool = True) -> dict[str, Any]:
-    """What ``seat`` may know about ``state``: view, whose turn, its own legal actions, hints.
+    """What ``seat`` may know about ``state``: view, whose turn, its own legal actions, hints and plans
+    (the game's ``move_plans`` hook: multi-step moves the board may offer; only to the seat asked to act).
 
     ``private``: whether the seat's view shows something the spectators' does not (``holds_private``);
     ``scoreboard``: the game's key numbers once the race is over (``scoreboard``).
@@ -199,6 +208,7 @@ def seat_payload(state: State, seat: int | None, live: bool = True, text_board: 
     pending = pending_seats(state)
     legal: list[str] = []
     hints: list[str] = []
+    plans: Any = None
     hooks = hooks_of(state.game)
     if live and seat is not None and seat in pending:
         legal = state.legal_actions(seat)
@@ -208,6 +218,12 @@ def seat_payload(state: State, seat: int | None, live: bool = True, text_board: 
                 hints = [str(h) for h in hint_fn(state, seat)]
             except Exception:
                 log.exception("%s: hints failed", game_id)
+        plans_fn = hooks.move_plans
+        if plans_fn is not None:
+            try:
+                plans = plans_fn(state, seat)
+            except Exception:
+                log.exception("%s: move_plans failed", game_id)
     board_text = ""
     board_fn = hooks.board_text
     if board_fn is not None and text_board:
@@ -215,6 +231,7 @@ def seat_payload(state: State, seat: int | None, live: bool = True, text_board: 
             board_text = plain(str(board_fn(view)))
         except Exception:
             log.exception("%s: board failed", game_id)
+    view = sent_view(view)
     result = state.result
     return {
         "ply": state.ply,
@@ -222,6 +239,7 @@ def seat_payload(state: State, seat: int | None, live: bool = True, text_board: 
         "legal": legal,
         "labels": {a: describe(state.game, a) for a in legal},
         "hints": hints,
+        "plans": plans,
         "view": view,
         "board_text": board_text,
         "result": result.to_json() if result is not None else None,

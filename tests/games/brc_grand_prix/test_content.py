@@ -116,7 +116,8 @@ def short_track(tmp_path: Path, length: int, name: str = "short.json") -> dict[s
     data = packaged()
     data["track"]["length"] = length
     data["pit"].update(entry_after=length - 5, rejoin=1)
-    data["flags"] = [{"source": "default", "colour": "green", "spaces": [3]}]
+    data["flags"] = [{"source": "default", "colour": "green", "name": "Green flag", "text": "Draw a card.",
+                      "spaces": [3]}]
     return data
 
 

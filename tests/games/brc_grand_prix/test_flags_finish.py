@@ -11,7 +11,7 @@ import math
 import pytest
 
 from slipstream.engine.game import Event
-from slipstream.games.brc_grand_prix import BRCState
+from slipstream.games.brc_grand_prix import BRCState, words
 from slipstream.games.brc_grand_prix.content import load_content
 from slipstream.games.brc_grand_prix.metrics import race_metrics
 from slipstream.games.brc_grand_prix.rules import DRS, NO_OVERTAKE, TYRE_SAVER, card_effect, read_card_effect
@@ -36,7 +36,7 @@ def test_landing_on_a_green_flag_draws_a_card_and_follows_the_green_line() -> No
     outcomes = s.chance_outcomes()
     assert len(outcomes) == 18 and math.isclose(sum(p for _, p in outcomes), 1.0)
     s = s.apply("card:clean-air")  # green: move+2
-    assert s.distance[0] == 37 and "green line 'move+2'" in texts(s)
+    assert s.distance[0] == 37 and "Flag card Clean Air, green line: Move up to 2 spaces forward" in texts(s)
 
 
 def test_a_yellow_space_follows_the_yellow_line_and_the_card_goes_to_the_bottom() -> None:
@@ -208,7 +208,8 @@ def test_every_line_of_every_brc_flag_card(card: str, colour: str) -> None:
     index = CONTENT.card_ids.index(card)
     effect = CONTENT.card_lines[index][colour]
     assert s.bottom_cards == (index,) and s.unseen_cards[index] == 0 and s.stage == Stage.ROLL
-    assert f"{colour} line '{effect}'" in texts(s)
+    name = CONTENT.model.cards[index].name
+    assert f"Flag card {name}, {colour} line: {words.line(CONTENT, effect)}" in texts(s)
     dist, rmod, perks, miss = list(before), 0, 0, 0
     if effect.startswith("move+"):
         dist[0] += int(effect[5:])  # the spaces ahead are free

@@ -294,7 +294,8 @@ def test_dynamic_weather_two_consecutive_drivers_flip_it_1_time_in_36(tmp_path: 
     over every pair of movement rolls by P1 then P2 (the chance node's odds), the weather flips with
     probability 1/36. (A board with its only flag on space 28, out of reach, keeps the moves plain.)"""
     data = tomllib.loads(resources.files("slipstream.games.brc_grand_prix").joinpath("content.toml").read_text())
-    data["flags"] = [{"source": "default", "colour": "green", "spaces": [28]}]
+    data["flags"] = [{"source": "default", "colour": "green", "name": "Green flag", "text": "Draw a card.",
+                      "spaces": [28]}]
     path = tmp_path / "board.json"
     path.write_text(json.dumps(data))
     s = poised(started(players=2, dynamic_weather=True, content=str(path)), 0, dist=[40, 30],

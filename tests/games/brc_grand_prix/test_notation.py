@@ -49,4 +49,6 @@ def test_the_hooks_are_declared_on_the_game() -> None:
     assert hooks.heuristic_bot is HeuristicBot
     assert hooks.web_board is not None and hooks.web_board.name == "board.js" and hooks.web_board.is_file()
     assert hooks.board_text is not None and hooks.describe_action is not None
-    assert hooks.describe_action("dice:2-5") == "roll 2+5" and hooks.describe_action("tyre:keep") == "keep the tyres"
+    game = BRCGrandPrix(players=2)
+    assert hooks.describe_action(game, "dice:2-5") == "roll 2+5"
+    assert hooks.describe_action(game, "tyre:keep") == "keep the tyres"

@@ -16,16 +16,18 @@ def test_board_shows_track_pit_lane_weather_and_each_cars_tyres() -> None:
     s = poised(started(), 0, dist=[40, 56, 70, 80], pit=[-1, 3, -1, -1], tyres=["soft", "wet", "hard", "soft"],
                weather="WET")
     text = render.board(s.view(None))
-    assert "track [bold blue]WET[/]" in text and "pit window laps 2-7" in text
+    assert "track [bold blue]WET[/]" in text and "pit window laps 2 to 7" in text
     assert "pit lane: in after space 25, out to space 2" in text and "W weather change" in text
     assert "pit space 3" in text and "WET" in text and "no stop yet" in text
 
 
 def test_action_labels_and_hints() -> None:
-    assert render.describe_action("attack:crash") == "Attack Die: collision!"
-    assert render.describe_action("dice:2-5") == "roll 2+5"
-    assert render.describe_action("1:soft") == "P2 starts on SOFT"
-    assert render.describe_action("tyre:wet") == "fit WET tyres"
+    game = slipstream.load("brc-grand-prix")
+    assert render.describe_action(game, "attack:crash") == "Attack Die: collision!"
+    assert render.describe_action(game, "dice:2-5") == "roll 2+5"
+    assert render.describe_action(game, "1:soft") == "P2 starts on SOFT"
+    assert render.describe_action(game, "tyre:wet") == "fit WET tyres"
+    assert render.describe_action(game, "card:track-limits") == "the flag card Track Limits"
     s = poised(started(), 0, dist=[30, 32, 26, 26], pit=[-1, -1, 0, 0], tyres=["soft"] * 4)
     hints = render.hints(s, 0)
     assert hints[0].startswith("SOFT on DRY: 1->3!, 2->4") and "average 5.50" in hints[0]
@@ -101,7 +103,7 @@ def test_board_and_hints_render_at_every_stage_of_a_race() -> None:
             for seat in range(3):
                 assert all(isinstance(h, str) for h in render.hints(state, seat))
             for action in state.legal_actions():
-                assert render.describe_action(action)
+                assert render.describe_action(game, action)
             if state.actor is None:
                 break
             if state.actor == CHANCE:

@@ -67,7 +67,7 @@ def test_the_key_names_every_sign_on_the_board() -> None:
     state = _states(4, 1)[50]
     lines = _plain(board(state.view(None)))
     key = "\n".join(lines)
-    for sign in ("1-6 cars", "g/y/b green/yellow/blue flag", ". empty", "| finish line", "E pit entry",
+    for sign in ("1 to 6 cars", "g/y/b green/yellow/blue flag", ". empty", "| finish line", "E pit entry",
                  "W weather change", "pit boxes (car->pit space): 1->2  2->3  3->4  4->5"):
         assert sign in key, key
     track = next(i for i, line in enumerate(lines) if line.startswith("track"))

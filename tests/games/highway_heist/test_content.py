@@ -85,6 +85,20 @@ def test_json_content_is_accepted(tmp_path: Path) -> None:
     (('faces = ["success", "success", "success", "boost", "blank", "blank"]', 'faces = ["success", "six"]'),
      "effort_die", "faces", "six"),
     (("columns = 12", "columns = 3"), "road", "columns", "greater than or equal to 6"),
+    # a user's content file names its own cards: a missing or bad name or text (issue 31)
+    (('name = "Coaxial Gun"\nreveal_text = "An Enemy SUV appears directly behind the Active Player Vehicle."\n',
+      'name = "Coaxial Gun"\n'), "scenarios.tank-assault.enemy_cards ta-e07", "reveal_text", "Field required"),
+    (('activated_text = "Each Player Vehicle next to the Tank takes 2 damage."\n', ""),
+     "scenarios.tank-assault.enemy_cards ta-e07", "activated_text", "say it in words"),
+    (('name = "Side Swipe"\ntext = "', 'name = "Side Swipe"\ntext = "{slam} '),
+     "scenarios.tank-assault.stunts ta-s1a", "text", "{slam} is not a number a text may name"),
+    (('name = "Side Swipe"\n', 'name = ""\n'), "scenarios.tank-assault.stunts ta-s1a", "name",
+     "at least 1 character"),
+    (("[powers.nudge]\n", "[powers.nitro]\n"), "powers", "nitro", "not a power the rules know"),
+    (("[pieces.chopper]\n", "[pieces.helicopter]\n"), "pieces", "helicopter",
+     "not a piece the rules know"),
+    (('[decisions]\nchoose_turn = "', '[decisions]\nchoose_turns = "'), "decisions", "choose_turn",
+     "Field required"),
 ])
 def test_bad_content_names_the_record_and_the_field(tmp_path: Path, change: tuple[str, str], record: str,
                                                     field: str, problem: str) -> None:
@@ -106,7 +120,10 @@ def test_unreadable_or_broken_files(tmp_path: Path) -> None:
 
 
 def test_a_scenario_needs_its_main_enemy_and_a_level_3_stunt(tmp_path: Path) -> None:
-    text = DEFAULT.replace('id = "ta-s3"\nname = "Harpoon"\nlevel = 3', 'id = "ta-s3"\nname = "Harpoon"\nlevel = 2')
+    old = 'name = "Harpoon"\ntext = "Once Tank Damage is 2 or more, on foot on a roof next to the Tank (not on the ' \
+          'Tank itself): harpoon the Tank and the team wins."\nlevel = 3'
+    assert old in DEFAULT
+    text = DEFAULT.replace(old, old.replace("level = 3", "level = 2"))
     with pytest.raises(ContentError, match="one level 3 card"):
         slipstream.load("highway-heist", players=2, content=write(tmp_path, text))
 

@@ -121,7 +121,7 @@ def test_open_the_door_and_throw_cargo_to_a_player_vehicle() -> None:
     assert "act:throw-cargo@c7l4" in s.legal_actions()
     s = roll(s.apply("act:throw-cargo@c7l4"), 2)
     assert piece_at(s, 7, 4).cargo == 1 and s.cargo_in_semi == 3
-    assert s.view(None)["track"] == {"name": "cargo_secured", "value": 1, "goal": 3}
+    assert s.view(None)["track"] == {"name": "cargo_secured", "value": 1, "goal": 3, "label": "Cargo secured"}
 
 
 def test_three_cargo_on_player_vehicles_wins() -> None:
@@ -167,7 +167,7 @@ def test_the_shotgun_hits_the_active_vehicle_if_it_can() -> None:
                 main={"semi_cab": (9, 3), "semi_trailer": (8, 3)})
     s = enemy_die(s, "main_left")
     assert s.roll is not None and (s.roll.seat, s.roll.damage) == (0, 2)
-    assert "the Shotgun fires at P1 (Han)'s vehicle" in [e.text for e in s.events]
+    assert "the Shotgun fires at P1 (Han)'s Street Drifter" in [e.text for e in s.events]
 
 
 def test_the_shotgun_hits_the_vehicle_the_team_chooses_when_the_active_one_is_not_there() -> None:

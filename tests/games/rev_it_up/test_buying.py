@@ -91,7 +91,7 @@ def test_scarce_chips_go_to_the_racer_furthest_behind_and_the_other_chooses_agai
     force(s, 1, pos=12)
     s = play(s, "0:buy:ecoboost-3", "0:buy:coin-2", "1:buy:ecoboost-3", "0:done", "1:done")
     assert bag_of(s, 1).get("ecoboost-3") == 1 and s.supply[k] == 0
-    assert "ecoboost-3 ran out before P1's turn: P1 chooses again from what is left" in [e.text for e in s.events]
+    assert "Ecoboost 3 ran out before P1's turn: P1 chooses again from what is left" in [e.text for e in s.events]
     assert s.actor == frozenset({0}) and s.view(0)["phase"] == "buy" and s.view(0)["my_cart"] == []
     assert s.view(0)["racers"][0]["coins_to_spend"] == 15  # nothing of the first cart was bought or lost
     assert "0:buy:ecoboost-3" not in s.legal_actions(0) and "0:buy:coin-2" in s.legal_actions(0)
@@ -197,7 +197,7 @@ def test_carts_are_private_until_everyone_is_done() -> None:
     s = to_buy(6, 6)
     s = s.apply("0:buy:coolant-1")
     assert s.visible_events(1) == [] and s.visible_events(None) == []
-    assert [e["text"] for e in s.visible_events(0)] == ["P1 chose buy:coolant-1"]
+    assert [e["text"] for e in s.visible_events(0)] == ["P1 chose to buy Coolant 1"]
     assert s.view(0)["my_cart"] == ["buy:coolant-1"]
     assert s.view(1)["my_cart"] == []
     assert "buy:coolant-1" not in str(s.view(1)) and "buy:coolant-1" not in str(s.view(None))
@@ -273,7 +273,7 @@ def test_upgrades_take_the_higher_chip_from_the_supply() -> None:
     assert "0:up:exhaust-1" not in ups and "0:up:exhaust-2" in ups
     s = play(s, "1:buy:exhaust-2", "0:done", "1:done")
     assert bag_of(s, 1)["exhaust-2"] == 2 + 1 and s.supply[e2] == 0
-    assert "exhaust-2 ran out before P1's turn: P1 chooses again from what is left" in [e.text for e in s.events]
+    assert "Exhaust 2 ran out before P1's turn: P1 chooses again from what is left" in [e.text for e in s.events]
     assert s.actor == frozenset({0}) and "0:up:exhaust-1" not in s.legal_actions(0)
     s = s.apply("0:done")
     assert bag_of(s, 0).get("exhaust-2", 0) == 0 and bag_of(s, 0)["exhaust-1"] == 2

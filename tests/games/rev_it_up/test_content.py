@@ -66,8 +66,8 @@ def test_custom_chip_costs_change_what_is_affordable(tmp_path: Path) -> None:
     ("old", "new", "record", "field", "problem"),
     [
         ('colour = "nitrous"\ncosts = [4, 8]\nsupply = [10, 8]',
-         'colour = "nitrous"\ncosts = [4, 8]\nsupply = [10]', "chips nitrous", "record", "one count per level"),
-        ('colour = "recall"', 'colour = "banana"', "chips banana", "record", "not one of"),
+         'colour = "nitrous"\ncosts = [4, 8]\nsupply = [10]', "chips Nitrous", "record", "one count per level"),
+        ('colour = "recall"', 'colour = "banana"', "chips Recall", "record", "not one of"),
         ('effect = "rocket"', 'effect = "laser"', "items rocket", "record", "effect 'laser'"),
         ('chip = "exhaust-3"', 'chip = "exhaust-9"', "starting_bag exhaust-9", "chip", "not a chip kind"),
         ("length = 10\n", "length = 1\n", "rev_track", "length", "greater than or equal to 3"),

@@ -45,7 +45,7 @@ def test_a_used_item_cites_its_type_as_the_items_section_names_it() -> None:
     s = new()
     force(s, 0, ready=("oil-slick",), pos=10)
     s = play(to_use_phase(s), "0:use:oil-slick")
-    assert [(e.text, e.rule) for e in s.events if e.kind == "item"] == [("P1 uses oil-slick", "Items: Trap")]
+    assert [(e.text, e.rule) for e in s.events if e.kind == "item"] == [("P1 uses Oil Slick", "Items: Trap")]
 
 
 def test_caltrops_add_debris_to_the_next_racer_passing() -> None:
@@ -421,7 +421,7 @@ def test_with_no_item_chips_left_attacks_and_bombs_do_nothing() -> None:
     s = draws(s, "exhaust-3", "coin-2")
     s = s.apply("item:sticky-bomb")
     assert isinstance(s.actor, frozenset) and "bomb" not in bag_of(s, 1)
-    assert any(e.text == "P1 gains sticky-bomb, but it cannot be played" for e in s.events)
+    assert any(e.text == "P1 gains Sticky Bomb, but it cannot be played" for e in s.events)
 
 
 def test_slipstream_needs_a_racer_ahead() -> None:

@@ -14,7 +14,7 @@ import slipstream
 from slipstream.engine.game import CHANCE, State
 from slipstream.engine.play import pending_seats
 from slipstream.games.rev_it_up import rules
-from slipstream.games.rev_it_up.render import board, hints
+from slipstream.games.rev_it_up.render import board, hints, told
 from slipstream.games.rev_it_up.state import RevState, Stage
 from tests.playout import random_states
 
@@ -43,7 +43,7 @@ def test_every_line_fits_and_every_rev_letter_is_in_the_key(players: int, seed: 
             lines = _plain(board(state.view(seat)))
             assert all(len(line) <= WIDTH for line in lines), "\n".join(lines)
             key = next(line for line in lines if line.startswith("rev key: "))
-            named = set(re.findall(r"\b([A-Z]) [a-z]", key))
+            named = set(re.findall(r"\b([A-Z]) [A-Z][a-z]", key))
             for line in lines:
                 if ": rev [" in line:
                     cells = line.split(": rev [", 1)[1].rstrip("]").split()
@@ -53,7 +53,7 @@ def test_every_line_fits_and_every_rev_letter_is_in_the_key(players: int, seed: 
 def test_the_key_says_what_the_signs_stand_for() -> None:
     lines = _plain(board(_states(4, 1)[30].view(None)))
     text = "\n".join(lines)
-    for sign in ("E exhaust", "N nitrous", "D debris", "B bomb", ". empty", "$ bonus coins"):
+    for sign in ("E Exhaust", "N Nitrous", "D Debris", "B Bomb", ". empty", "$ bonus coins"):
         assert sign in text
 
 
@@ -73,32 +73,36 @@ def test_buying_hints_show_the_shop_with_prices_effects_and_the_coins_left(playe
         g = state.g
         for seat in pending_seats(state):
             lines = hints(state, seat)
+            first = told(state, seat)
+            assert bool(first) == (state.round == 1) and lines[:len(first)] == first
+            lines = lines[len(first):]
             assert all(len(line) <= WIDTH for line in lines), "\n".join(lines)
             left = rules.cart_totals(state, seat).coins_left
             assert lines[0] == (f"coins to spend: {state.coins_to_spend[seat]}; left after your cart: {left} "
                                 "(leftover coins are lost)")
             buyable = {a.split(":")[1] for a in rules.cart_options(state, seat) if a.startswith("buy:")}
             for k, _colour, cost, _action, _recall in g.shop:
-                name = g.kinds.names[k]
+                name = g.kinds.titles[k]
                 row = next(line for line in lines if re.match(rf"[* ]  {re.escape(name)} ", line))
                 cells = re.split(r" {2,}", row[3:])
                 assert cells[1] == f"{cost} coin" + ("s" if cost != 1 else ""), row
                 assert cells[2], row
-                assert row.startswith("*") == (name in buyable), row
+                assert row.startswith("*") == (g.kinds.names[k] in buyable), row
             if not rules.cart_totals(state, seat).item:
                 for item in g.items_in_play:
-                    assert any(f"({item}): " in line for line in lines)
+                    card = g.content.items[item]
+                    assert any(line.strip().startswith(f"{card.name}: {card.text[:20]}") for line in lines)
 
 
 def test_chip_effects_in_words() -> None:
     state = _buying(4, 1)[0]
     lines = hints(state, pending_seats(state)[0])
     effects = {re.split(r" {2,}", line[3:])[0]: re.split(r" {2,}", line[3:])[2]
-               for line in lines if re.match(r"[* ]  [a-z]+-\d ", line)}
-    assert effects["exhaust-2"] == "moves 2, heat 2"
-    assert effects["ecoboost-3"] == "moves 3, no heat"
-    assert effects["nitrous-1"] == "moves 2, heat 1"
-    assert effects["coin-2"] == "+2 coins to spend"
-    assert effects["coolant-1"] == "cools 1 Rev Track chip"
-    assert effects["recall-2"] == "in a rival's bag: it goes back 2"
-    assert effects["upgrade-1"] == "1 upgrade when buying"
+               for line in lines if re.match(r"[* ]  [A-Z][a-z]+ \d ", line)}
+    assert effects["Exhaust 2"] == "moves 2, heat 2"
+    assert effects["Ecoboost 3"] == "moves 3, no heat"
+    assert effects["Nitrous 1"] == "moves 2, heat 1"
+    assert effects["Coin 2"] == "+2 coins to spend"
+    assert effects["Coolant 1"] == "cools 1 Rev Track chip"
+    assert effects["Recall 2"] == "in a rival's bag: it goes back 2"
+    assert effects["Upgrade 1"] == "1 upgrade when buying"

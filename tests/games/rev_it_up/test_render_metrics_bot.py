@@ -18,12 +18,12 @@ def test_board_shows_rev_tracks_bags_coins_and_overheat_chance() -> None:
     s = new()
     force(s, 0, rev=["exhaust-3", "exhaust-3"], bag={"exhaust-3": 2, "exhaust-1": 2}, pos=4)
     text = render.board(s.view(0))
-    assert "P1 racer-1: rev [. . E3 . . E3 . .$ .$ .$]" in text
+    assert "P1 Racer 1: rev [. . E3 . . E3 . .$ .$ .$]" in text
     assert "overheat next draw 0%" in text
     s = draws(s, "exhaust-3", "coin-1")
     text = render.board(s.view(0))
     assert "overheat next draw 33%" in text
-    assert "bag (3): 2x[white]exhaust-1[/], 1x[white]exhaust-3[/]" in text
+    assert "bag (3): 2 [white]Exhaust 1[/], 1 [white]Exhaust 3[/]" in text
 
 
 def test_hints_give_the_overheat_chance() -> None:
@@ -36,11 +36,18 @@ def test_hints_give_the_overheat_chance() -> None:
 
 
 def test_describe_action_labels() -> None:
-    assert render.describe_action(GAME, "2:buy:recall-1:0") == "P3: buy recall-1 for P1's bag"
-    assert render.describe_action(GAME, "0:use:rocket:1") == "P1: use rocket on P2"
-    assert render.describe_action(GAME, "chip:exhaust-2") == "draw exhaust-2"
+    """Actions in words: chips and items by their names, never their ids (issue 31)."""
+    assert render.describe_action(GAME, "2:buy:recall-1:0") == "P3: buy Recall 1 for P1's bag"
+    assert render.describe_action(GAME, "0:use:rocket:1") == "P1: use Rocket on P2"
+    assert render.describe_action(GAME, "chip:exhaust-2") == "draw Exhaust 2"
     assert render.describe_action(GAME, "1:stop") == "P2: stop for this round"
-    assert render.describe_action(GAME, "item:roll") == "roll the item die (1 coin)"
+    assert render.describe_action(GAME, "0:item:roll") == "P1: roll the item die (1 coin)"
+    assert render.describe_action(GAME, "0:item:oil-slick") == "P1: take Oil Slick for 3 coins"
+    assert render.describe_action(GAME, "item:oil-slick") == "the item die shows Oil Slick"
+    assert render.describe_action(GAME, "drop:turbo") == "let Turbo go"
+    assert render.describe_action(GAME, "give:1") == "put the Bomb in P2's bag"
+    assert render.describe_action(GAME, "pass") == "keep your Boost item for later"
+    assert render.describe_action(GAME, "0:up:coin-1") == "P1: upgrade a Coin 1"
 
 
 def test_metrics_and_standings() -> None:

@@ -2,18 +2,49 @@
 
 from __future__ import annotations
 
-from typing import Any
+import json
+import tempfile
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
 
 import slipstream
 from slipstream.engine.fields import replaced
 from slipstream.games.rush_n_crush import rules
-from slipstream.games.rush_n_crush.content import PIECES
+from slipstream.games.rush_n_crush.content import CONTENT_PATH, PIECES
 from slipstream.games.rush_n_crush.state import GEAR, GRID, MOVE, RushState
+
+PROPOSAL_NUMBERS: Final = {"dice": {"red_per_zone": [0, 1, 2, 3]},
+                           "ram-mines": {"turbo": 4}}
+"""The numbers of rules/rush-n-crush-content.md that the shipped content changed by measure (docs/rules/
+rush-n-crush.md, Balance): no red die in blue, and Ram & Mines with 4 Turbo points."""
+
+
+@cache
+def proposal_content() -> str:
+    """A content file: the shipped one with the content proposal's numbers (``PROPOSAL_NUMBERS``). The rule
+    scenarios were written against them; they test the rules, which read every number from the content,
+    so the balance of the shipped numbers can be tuned without rewriting them."""
+    data = tomllib.loads(CONTENT_PATH.read_text())
+    data["dice"].update(PROPOSAL_NUMBERS["dice"])
+    for car in data["cars"]:
+        car.update(PROPOSAL_NUMBERS.get(car["id"], {}))
+    path = Path(tempfile.mkdtemp(prefix="rush-n-crush-")) / "proposal-content.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def scenario_options(**options: Any) -> dict[str, Any]:
+    """The options the rule scenarios were written for: the sprint (the course their squares name), every
+    gear line, the content proposal's numbers; ``options`` override them."""
+    return {"course": "sprint", "gear_lines": "full", "content": proposal_content(), **options}
 
 
 def new(players: int = 2, **options: Any) -> RushState:
-    """A race with the grid dealt (seat k on grid slot k+1), at the first car's gearstick decision."""
-    state = slipstream.load("rush-n-crush", players=players, **options).start(seed=1)
+    """A race with the grid dealt (seat k on grid slot k+1), at the first car's gearstick decision, with
+    ``scenario_options``."""
+    state = slipstream.load("rush-n-crush", players=players, **scenario_options(**options)).start(seed=1)
     assert isinstance(state, RushState)
     for seat in range(players - 1):
         state = state.apply(f"grid:P{seat + 1}")
@@ -76,4 +107,5 @@ def outcomes(s: RushState) -> dict[str, float]:
     return dict(s.chance_outcomes())
 
 
-__all__ = ["GRID", "armed", "moving", "new", "outcomes", "place", "play", "where"]
+__all__ = ["GRID", "armed", "moving", "new", "outcomes", "place", "play", "proposal_content", "scenario_options",
+           "where"]

@@ -22,6 +22,7 @@ from slipstream.games.rush_n_crush.content import (
     load_content,
     load_track,
 )
+from slipstream.games.rush_n_crush.game import RushNCrush
 
 
 def course_file(tmp_path: Path, faces: list[str], closed: bool = True, laps: int = 1, extra: str = "") -> str:
@@ -185,7 +186,7 @@ def content_file(tmp_path: Path, old: str, new: str) -> Path:
      "cars armour-ram", "structure"),
     ('weapons = ["machine-gun", "circular-saw"]', 'weapons = ["machine-gun", "machine-gun"]',
      "drivers gun-saw", "weapons"),
-    ("red_per_zone = [0, 1, 2, 3]", "red_per_zone = [0, 1, 2]", "dice", "red_per_zone"),
+    ("red_per_zone = [1, 2, 3, 4]", "red_per_zone = [1, 2, 3]", "dice", "red_per_zone"),
     ("speeds = [0, 4, 5,", "speeds = [0, 5, 4,", "gear", "record"),
 ])
 def test_a_malformed_content_file(tmp_path: Path, old: str, new: str, record: str, field: str) -> None:
@@ -229,3 +230,15 @@ def test_json_content_and_course_files(tmp_path: Path) -> None:
                                              "laps": 3, "source": "default"}}))
     game = slipstream.load("rush-n-crush", players=2, content=str(content), course=str(course))
     assert game.track.closed and game.track.laps == 3 and game.start().view(None)["course"]["id"] == "loop"
+
+
+def test_the_shipped_defaults_keep_the_balance_requirements() -> None:
+    """Issue 25 (docs/rules/rush-n-crush.md, Balance): every node of the shipped gear matrix rolls at least
+    one red die, so speed always costs heat ("Any 1-2 on red dice gives you a heat point"); no car starts
+    with more Turbo points than another; the default course is of the summary's normal length ("Design a
+    course: normal length is 8-10 tiles")."""
+    game = slipstream.load("rush-n-crush")
+    assert isinstance(game, RushNCrush)
+    assert all(game.gear.red_dice[node] >= 1 for node in range(1, len(game.gear.names)))
+    assert len({car.turbo for car in game.content.cars.values()}) == 1
+    assert 8 <= len(game.track.faces) <= 10 and not game.track.closed

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from slipstream.engine.errors import IllegalActionError
-from slipstream.games.rush_n_crush.state import AFTER, MOVE, ROLL
+from slipstream.games.rush_n_crush.state import AFTER, MOVE, ROLL, RushState, Task
 
 from .helpers import armed, moving, new, outcomes, place, where
 
@@ -121,3 +121,41 @@ def test_rocket_booster_into_an_obstruction_ends_it_without_a_lane_change() -> N
     s = s.apply("ahead").apply("boost:3")
     assert where(s, 0) == "2.0.1" and s.structure[0] == 8 - 1 and s.stage is ROLL
     assert outcomes(s) == pytest.approx({"heat:0": 2 / 3, "heat:1": 1 / 3})
+
+
+def test_a_booster_mine_on_a_later_square() -> None:
+    """Movement: "Whenever you leave a space, you may activate the Minelayer to drop one of your four red
+    mine markers in that space": each square the Rocket Booster leaves is such a space (RC-X3), so
+    ``boost:3+mine@3`` drops the mine on the square its third step leaves, two ahead of its start."""
+    s = armed(moving(place(new(3), {2: "0.1.0", 0: "0.3.7", 1: "0.3.5"}, active=2), "g1b", movement=1), 2,
+              "rocket-booster")
+    s = s.apply("ahead")
+    boosts = {a for a in s.legal_actions() if a.startswith("boost:")}
+    assert boosts == {"boost:1", "boost:1+mine", "boost:2", "boost:2+mine", "boost:2+mine@2", "boost:3",
+                      "boost:3+mine", "boost:3+mine@2", "boost:3+mine@3"}
+    s = s.apply("boost:3+mine@3")
+    assert where(s, 2) == "0.1.4" and s.mines == ((s.g.track.square_named("0.1.3"), 2),) and s.mines_left[2] == 3
+    assert s.stage is ROLL and s.need[2] == 3
+
+
+def test_a_booster_mine_only_where_the_booster_can_leave_a_square() -> None:
+    """RC-X3 with RC-G9: a later Booster square is offered for the mine only if the Booster can get there
+    as the course stands (no car or obstruction on the way) and no mine or wreck lies there; a step that
+    does not leave its square (a Rush 'n' Crush into a car) drops none."""
+    def after_movement(squares: dict[int, str], mines: tuple[tuple[str, int], ...]) -> RushState:
+        s = armed(moving(place(new(3), squares, active=2), "g1b", movement=0), 2, "rocket-booster").copy()
+        s.mines = tuple((s.g.track.square_named(name), owner) for name, owner in mines)
+        s.stage = s.phase = AFTER
+        return s.copy()
+
+    s = after_movement({2: "0.1.0", 0: "0.1.2", 1: "0.3.5"}, ())
+    assert {a for a in s.legal_actions() if a.startswith("boost:")} == {
+        "boost:1", "boost:1+mine", "boost:2", "boost:2+mine", "boost:2+mine@2", "boost:3", "boost:3+mine",
+        "boost:3+mine@2"}
+    s = after_movement({2: "0.1.0", 0: "0.1.3", 1: "0.3.5"}, (("0.1.1", 0),))
+    assert {a for a in s.legal_actions() if a.startswith("boost:")} == {
+        "boost:1", "boost:1+mine", "boost:2", "boost:2+mine", "boost:3", "boost:3+mine", "boost:3+mine@3"}
+    s = s.apply("boost:3+mine@3").apply("die:6")
+    assert where(s, 2) == "0.1.2" and s.need[0] == Task.RNC and s.need[3] == 1
+    s = s.apply("die:6")
+    assert s.mines == ((s.g.track.square_named("0.1.1"), 0),) and s.mines_left[2] == 4 and not s.mine_dropped

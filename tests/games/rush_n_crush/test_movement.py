@@ -116,3 +116,29 @@ def test_obstruction_with_no_open_side_stops_and_brakes() -> None:
     s = s.apply("crash:1")
     assert where(s, 0) == "4.1.1" and s.g.gear.names[s.node[0]] == "g2y"
     assert s.stage is AFTER and s.movement == 0
+
+
+def test_a_mine_may_drop_on_the_forced_lane_change() -> None:
+    """Movement: "Whenever you leave a space, you may activate the Minelayer to drop one of your four red
+    mine markers in that space." The compulsory lane change after a fixed obstruction leaves the car's
+    square (RC-X3), so with one open side the driver still chooses: with or without a mine."""
+    s = moving(place(new(3), {2: "2.0.1", 0: "0.3.7", 1: "0.3.5"}, active=2), "g1b", lane_changes=0)
+    s = s.apply("ahead")
+    assert s.stage is SWERVE and s.legal_actions() == ["swerve-right", "swerve-right+mine"]
+    s = s.apply("swerve-right+mine")
+    assert where(s, 2) == "2.1.2" and s.mines == ((s.g.track.square_named("2.0.1"), 2),)
+    assert s.mines_left[2] == 3 and s.structure[2] == 8 - 1 and s.movement == 3 and s.stage is MOVE
+    assert not any(a.endswith("+mine") for a in s.legal_actions())
+
+
+def test_a_mine_on_a_swerve_with_two_open_sides_and_one_a_turn() -> None:
+    """RC-X3 with RC-G9: both sides open, each with or without a mine; a car that has dropped its mine this
+    turn swerves with no mine to offer, and with one open side it swerves at once (RC-A4)."""
+    s = moving(place(new(3), {2: "4.1.1", 0: "0.3.7", 1: "0.3.5"}, active=2), "g1y", lane_changes=0)
+    assert s.apply("ahead").legal_actions() == ["swerve-left", "swerve-left+mine", "swerve-right",
+                                                 "swerve-right+mine"]
+    s = moving(place(new(3), {2: "2.0.0", 0: "0.3.7", 1: "0.3.5"}, active=2), "g1y", lane_changes=0)
+    s = s.apply("ahead+mine")
+    assert s.mine_dropped and where(s, 2) == "2.0.1" and s.movement == 4
+    s = s.apply("ahead")
+    assert where(s, 2) == "2.1.2" and len(s.mines) == 1 and s.stage is MOVE and s.movement == 3

@@ -32,14 +32,18 @@ def test_every_action_of_random_races_round_trips() -> None:
     ("gear:g3y", Move(Kind.GEAR, name="g3y")),
     ("grid:P6", Move(Kind.GRID, 5)),
     ("boost:2+mine", Move(Kind.BOOST, 2, mine=True)),
+    ("boost:3+mine@2", Move(Kind.BOOST, 3, mine=True, mine_square=2)),
     ("swerve-left", Move(Kind.SWERVE, int(Direction.LEFT))),
+    ("swerve-right+mine", Move(Kind.SWERVE, int(Direction.RIGHT), mine=True)),
 ])
 def test_parse(action: str, move: Move) -> None:
     assert notation.parse(action) == move
 
 
 @pytest.mark.parametrize("action", ["", "forward", "ahead+turbo", "ahead+mine+mine", "rnc:1", "die:x",
-                                    "keep+mine", "grid:3", "swerve-ahead"])
+                                    "keep+mine", "grid:3", "swerve-ahead", "swerve-left+bumper",
+                                    "boost:2+mine@1", "boost:2+mine@3", "boost:3+mine@x", "ahead+mine@2",
+                                    "boost:3@2", "boost:3+mine@2+mine"])
 def test_strings_of_no_known_shape(action: str) -> None:
     with pytest.raises(IllegalActionError):
         notation.parse(action)

@@ -59,6 +59,8 @@ def test_turns_needed_count_the_ranks_to_the_line() -> None:
 @pytest.mark.parametrize("players", [2, 4])
 def test_predicts_heuristic_races_better_than_a_fair_share(players: int) -> None:
     """Positions sampled from 40 races between heuristic bots: the Brier score of ``position_value``
-    against who won is below that of the fair share 1/players."""
+    against who won is below that of the fair share 1/players. Only by a little: the lead changes two or
+    three times a race, and the estimate scored 0.92-0.93 of the fair share over 120 races
+    (``metrics.SPREAD_TURNS``; the one fitted to the races of the old defaults scored 1.29-1.36)."""
     ours, fair = brier_scores("rush-n-crush", players, races=40, sample_rate=0.05, value=position_value)
-    assert ours < 0.9 * fair
+    assert ours < 0.97 * fair

@@ -4,12 +4,14 @@ Written from ``rules/rush-n-crush.txt`` (Roger BW's summary, "the summary"), ``r
 and ``rules/rush-n-crush-content.md`` ("content"), not from the code: every scenario starts a race with
 ``slipstream.load(...).start(seed)``, plays it with ``apply`` (forcing every roll by its chance action),
 and reads the outcome from ``view``. Positions are reached by driving the cars there; a course file
-(a public option) gives the long straights and the obstructions a scenario needs. Each test cites the
+(a public option) gives the long straights and the obstructions a scenario needs, and a content file (another)
+the numbers of the content proposal. Each test cites the
 summary's section (Round, Turn, Movement, Introduction, Setup) and the gap it rests on.
 """
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -20,6 +22,8 @@ import pytest
 import slipstream
 from slipstream.engine.errors import IllegalActionError
 from slipstream.engine.game import State
+
+from .helpers import scenario_options
 
 LANES_OF_ONES = '"{0}", "{0}", "{0}", "{0}"'
 
@@ -42,9 +46,10 @@ def long_course(tmp_path: Path, obstructions: tuple[tuple[int, int, int], ...] =
 def race(tmp_path: Path, players: int = 2, obstructions: tuple[tuple[int, int, int], ...] = (),
          **options: Any) -> State:
     """A race on the long course with grid slot k dealt to seat k-1: seat 0 on 0.0.7, seat 1 on 0.2.7,
-    seat 2 on 0.1.5, seat 3 on 0.3.5 (content 4.8)."""
-    state = slipstream.load("rush-n-crush", players=players, course=long_course(tmp_path, obstructions=obstructions),
-                            **options).start(seed=11)
+    seat 2 on 0.1.5, seat 3 on 0.3.5 (content 4.8); every gear line and the content proposal's numbers
+    (``helpers.scenario_options``: the review was written from them)."""
+    state = slipstream.load("rush-n-crush", players=players, **scenario_options(
+        course=long_course(tmp_path, obstructions=obstructions), **options)).start(seed=11)
     for seat in range(players - 1):
         state = state.apply(f"grid:P{seat + 1}")
     return state
@@ -596,12 +601,10 @@ def test_destroyed_by_structure_the_last_car_running_wins(tmp_path: Path) -> Non
     """Introduction: destroyed when "the Structure ... counter reaches the skull"; a content file (a
     public option) gives Armour & Computer one Structure point, and a Rush 'n' Crush 3 by the Combat
     Bumper car takes it: the car becomes a wreck and the last car running wins (RC-A11)."""
-    from importlib.resources import files
-
-    text = files("slipstream.games.rush_n_crush").joinpath("content.toml").read_text()
-    first = text.index("structure = 8")
-    content = tmp_path / "content.toml"
-    content.write_text(text[:first] + "structure = 1" + text[first + len("structure = 8"):])
+    data = json.loads(Path(scenario_options()["content"]).read_text())
+    data["cars"][0]["structure"] = 1
+    content = tmp_path / "content.json"
+    content.write_text(json.dumps(data))
     s = race(tmp_path, content=str(content))
     assert car(s, 0)["structure"] == 1
     s = play(s, "gear:g1b", "done", "right", "right", "ahead", "ahead")
@@ -636,7 +639,7 @@ def test_first_across_the_line_wins_and_the_rest_by_position(tmp_path: Path) -> 
     path = tmp_path / "short.toml"
     path.write_text('[course]\nid = "short"\nfaces = ["R1a", "R2a"]\nclosed = false\nlaps = 1\n'
                     'source = "default"\n')
-    s = slipstream.load("rush-n-crush", players=3, course=str(path)).start(seed=3)
+    s = slipstream.load("rush-n-crush", players=3, **scenario_options(course=str(path))).start(seed=3)
     s = play(s, "grid:P1", "grid:P2")
     s = cruise(cruise(s, "gear:g1b"), "gear:g1b")                    # 1.0.3 and 1.2.3
     s = gear(s, "gear:g1b", "turbo:g2b", "turbo:g3b", "turbo:g4b", steer=1)
@@ -699,7 +702,7 @@ def test_a_closed_course_is_won_on_the_last_lap(tmp_path: Path) -> None:
     line." On the ring (4 curves, 2 laps) seat 0 drives lane 0 (6 squares a tile) at speed 4 from the
     grid's 0.0.5: it crosses the line at once (the start does not count), again after 24 steps (lap 1:
     the race goes on) and wins on its 49th step, entering 1.0.0 for the third time (RC-A11)."""
-    s = slipstream.load("rush-n-crush", players=2, course="ring").start(seed=5).apply("grid:P1")
+    s = slipstream.load("rush-n-crush", players=2, **scenario_options(course="ring")).start(seed=5).apply("grid:P1")
     steps: list[tuple[str, int]] = []
     while not s.is_over:
         seat = s.actor

@@ -196,7 +196,9 @@ def test_random_seating_deals_cars_then_drivers() -> None:
     s = play(s, "driver:flame-gun", "driver:gun-saw")
     cars = s.view(None)["cars"]
     assert [(c["car"], c["driver"]) for c in cars] == [("ram-mines", "flame-gun"), ("armour-computer", "gun-saw")]
-    assert (s.structure, s.turbo, s.mines_left) == ((6, 8), (4, 3), (4, 0))
+    ram_mines, armour_computer = s.g.content.cars["ram-mines"], s.g.content.cars["armour-computer"]
+    assert (s.structure, s.turbo, s.mines_left) == ((ram_mines.structure, armour_computer.structure),
+                                                    (ram_mines.turbo, armour_computer.turbo), (4, 0))
     assert s.legal_actions() == ["grid:P1", "grid:P2"]
 
 

@@ -43,5 +43,6 @@ def test_done_is_labelled_as_what_it_does() -> None:
     button does not say the turn ends."""
     from slipstream.games.scrap_racer.render import describe_action
 
-    assert describe_action("done") == "play no more bonus cards"
-    assert "turn" not in describe_action("done")
+    game = slipstream.load("scrap-racer")
+    assert describe_action(game, "done") == "play no more bonus cards"
+    assert "turn" not in describe_action(game, "done")

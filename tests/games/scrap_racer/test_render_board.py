@@ -31,7 +31,7 @@ def _states(players: int, seed: int, **options: Any) -> list[State]:
 
 def _table_rows(lines: list[str]) -> list[str]:
     start = next(i for i, line in enumerate(lines) if line.startswith("racer "))
-    return [line for line in lines[start + 1:] if line and not line.startswith(("Your", "Final"))
+    return [line for line in lines[start + 1:] if line and not line.startswith(("Your", "Final", "Round"))
             and "has rolled" not in line]
 
 

@@ -1,10 +1,30 @@
 // BRC Grand Prix: the circuit as a stadium of spaces with its flag spaces, the pit lane with its
 // boxes, the cars (seat colour, tyre compound letter) and the timing screen.
-// Reads only the seat's view (see slipstream/games/brc_grand_prix/state.py, view()).
-import { esc } from "/static/common.js";
-import { fan, label, space, stadium } from "/static/track.js";
+// Reads only the seat's view (see slipstream/games/brc_grand_prix/state.py, view()). Flag cards, the
+// effects a car holds, flag spaces and tyres are shown by name, each with its effect as a tip (hover,
+// focus or tap), from the match's glossary (ctx.glossary), or the one the view carries (view.terms).
+// A flag space is marked by a striped pennant with its letter (G, Y, B), never a plain disc or a plain
+// colour: the cars are discs in the seats' colours, and two of those are a green and a blue.
+import { boardGlossary, esc, term, termName, tipAttrs } from "/static/common.js";
+import { crowd, label, space, stadium } from "/static/track.js";
 
 const FLAG = { blue: "#3b7bff", green: "#2fbf4f", yellow: "#ffd21f", red: "#e6194b", white: "#ffffff", black: "#111111" };
+const STEPS = { tyres: "starting tyres", "grid-roll-off": "grid roll-off", qualifying: "qualifying", roll: "rolling",
+  "pit-choice": "pit or stay out", overtake: "overtake or play safe", attack: "the Attack Die", flag: "a flag card",
+  "pit-box": "at the pit box", over: "race over" };
+
+// The striped fills of the flag pennants (one per colour), defined once in the board's drawing.
+function flagPatterns() {
+  return `<defs>${Object.entries({ green: FLAG.green, yellow: FLAG.yellow, blue: FLAG.blue }).map(([name, colour]) =>
+    `<pattern id="flag-${name}" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">`
+    + `<rect width="4" height="4" fill="#f4f4f4"/><rect width="2" height="4" fill="${colour}"/></pattern>`).join("")}</defs>`;
+}
+
+// A flag space's mark: a striped pennant on a pole, with the colour's letter beside it.
+function flagMark(flag) {
+  return `<path d="M-7 10 L-7 -10" stroke="#f4f4f4" stroke-width="1.5"/><path d="M-7 -10 L9 -4.5 L-7 1 Z" fill="url(#flag-${flag})" stroke="#111" stroke-width=".8"/>`
+    + `<text x="5" y="10" font-size="9" font-weight="700" fill="#f4f4f4" text-anchor="middle">${esc(flag[0].toUpperCase())}</text>`;
+}
 const TYRE = { soft: "#e6194b", medium: "#ffd21f", hard: "#f0f0f0", wet: "#3b7bff", inter: "#2fbf4f", intermediate: "#2fbf4f" };
 
 function car(x, y, c, ctx, size, active, action = null, defender = false) {
@@ -36,6 +56,7 @@ function overtakeSpaces(view, ctx, n) {
 }
 
 export function draw(view, ctx) {
+  const gl = boardGlossary(view, ctx);
   const n = view.track_length;
   const [W, H] = ctx.narrow ? [540, 440] : [780, 400];
   const pad = 34;
@@ -44,18 +65,19 @@ export function draw(view, ctx) {
   const board = view.board || {};
   const flags = board.flags || [];
   const active = view.pending && view.pending.seat;
-  let svg = `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="circuit">`;
+  let svg = `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="circuit">${flagPatterns()}`;
   svg += `<rect width="${W}" height="${H}" rx="16" fill="#1d2230"/>`;
   const overtake = overtakeSpaces(view, ctx, n);
   g.points.forEach((p, i) => {
     const flag = flags[i];
-    const inner = flag ? `<path d="M-4 7 L-4 -8 L7 -4 L-4 0" fill="${FLAG[flag] || "#ccc"}" stroke="#111" stroke-width=".8"/>` : "";
+    const inner = flag ? `<g class="flag-mark">${flagMark(flag)}</g>` : "";
     const choice = overtake.get(i);
     const click = choice ? ` data-action="${choice}"` : "";
-    const title = choice ? `<title>${OVERTAKE_TITLES[choice]}</title>` : "";
+    const title = choice ? `<title>${OVERTAKE_TITLES[choice]}</title>` : flag ? `<title>${esc(termName(gl, flag))}, space ${i}</title>` : "";
     const fill = choice === "safe" ? "#2f6b3a" : choice === "attempt" ? "#7a3030" : "#4a505c";
-    svg += `<g class="track-space" data-space="${i}"${click}>${title}${space(p, size, fill, flag ? FLAG[flag] || "#888" : "#2b2f36", flag ? 2 : 1, inner)}</g>`;
-    if (i % 5 === 0) svg += label(p, W, H, i + 1);
+    const marked = flag ? ` data-flag="${esc(flag)}"${tipAttrs(gl, flag)}` : ""; // a flag space tells what landing there does
+    svg += `<g class="track-space" data-space="${i}"${marked}${click}>${title}${space(p, size, fill, "#2b2f36", 1, inner)}</g>`;
+    if (i % 5 === 0) svg += label(p, W, H, i); // the spaces as the texts count them: 0 at the line
   });
   const [fx, fy] = g.points[0];
   svg += `<line x1="${fx - size - 2}" y1="${fy - size - 6}" x2="${fx - size - 2}" y2="${fy + size + 6}" stroke="#fff" stroke-width="4" stroke-dasharray="3 3"/>`;
@@ -79,25 +101,36 @@ export function draw(view, ctx) {
     for (let k = 0; k < pitN; k++) svg += `<g class="pit-space">${space(pitPoint(k), pitSize, pitBoxes.has(k) ? "#6b5b2b" : "#3a404c", "#222", 1)}</g>`;
   }
   const onSpace = new Map(), inPit = new Map();
+  const finished = (view.finish || []).map((s) => view.cars.find((c) => c.seat === s)).filter(Boolean);
   for (const c of view.cars) {
+    if (c.finished) continue; // drawn apart, in finishing order
     if (c.pit !== null && c.pit !== undefined) inPit.set(c.pit, [...(inPit.get(c.pit) || []), c]);
     else if (c.space !== null && c.space !== undefined) onSpace.set(c.space, [...(onSpace.get(c.space) || []), c]);
   }
+  // cars sharing a space (the pit lane allows it; the grid before the start, too) stand side by side
   for (const [i, cars] of onSpace) {
-    const [x, y] = g.points[i];
+    const [x, y, angle] = g.points[i];
     const attempt = overtake.size ? view.pending.defender : null;
     // a car on a space that plays the choice plays it too (it covers most of the space)
     const choose = (c) => (c.seat === attempt ? "attempt" : overtake.get(i) || null);
-    cars.forEach((c, k) => { const [dx, dy] = fan(k, cars.length); svg += car(x + dx, y + dy, c, ctx, size * 0.8, c.seat === active, choose(c), c.seat === attempt); });
+    const spread = crowd(cars.length, size * 0.8, angle);
+    cars.forEach((c, k) => { const [dx, dy] = spread.at[k]; svg += car(x + dx, y + dy, c, ctx, spread.r, c.seat === active, choose(c), c.seat === attempt); });
   }
   for (const [i, cars] of inPit) {
     const [x, y] = pitPoint(Math.min(i, Math.max(0, pitN - 1)));
-    cars.forEach((c, k) => { const [dx, dy] = fan(k, cars.length); svg += car(x + dx, y + dy, c, ctx, size * 0.75, c.seat === active); });
+    const spread = crowd(cars.length, size * 0.75, 0);
+    cars.forEach((c, k) => { const [dx, dy] = spread.at[k]; svg += car(x + dx, y + dy, c, ctx, spread.r, c.seat === active); });
+  }
+  // the finishers in a row just past the line, inside the oval, in finishing order (none covering another)
+  if (finished.length) {
+    const r = size * 0.75;
+    svg += `<text class="finished-label" x="${fx + 4}" y="${g.cy - g.R + 2 * size + 60}" font-size="11" fill="#9aa">finished</text>`;
+    finished.forEach((c, k) => { svg += car(fx + 12 + r + k * (2 * r + 4), g.cy - g.R + 2 * size + 76, { ...c, space: null }, ctx, r, false); });
   }
   const laps = view.laps;
   const leader = view.cars.find((c) => c.position === 1);
   svg += `<text x="${W / 2}" y="${H / 2 + 10}" text-anchor="middle" font-size="20" font-weight="700" fill="#e9ecf2">Lap ${Math.min(leader ? leader.lap : 1, laps)} / ${laps}</text>`;
-  const step = view.pending && view.pending.step ? ` · ${view.pending.step}` : "";
+  const step = view.pending && view.pending.step ? ` · ${STEPS[view.pending.step] || view.pending.step}` : "";
   svg += `<text x="${W / 2}" y="${H / 2 + 32}" text-anchor="middle" font-size="13" fill="#aab">Weather ${esc(view.weather)} · round ${view.round}${esc(step)}${view.sprint ? " · sprint" : ""}</text>`;
   if (view.pit_window) svg += `<text x="${W / 2}" y="${H / 2 + 52}" text-anchor="middle" font-size="12" fill="#889">pit window: laps ${view.pit_window[0]}–${view.pit_window[1]}</text>`;
   // tyre choices as clickable tyres
@@ -105,7 +138,8 @@ export function draw(view, ctx) {
   tyreActions.forEach((a, k) => {
     const x = W / 2 + (k - (tyreActions.length - 1) / 2) * 54, y = H / 2 + 86;
     const t = a.split(":").pop();
-    svg += `<g data-action="${esc(a)}"><title>${esc(a)}</title><circle cx="${x}" cy="${y}" r="20" fill="#111" stroke="${TYRE[t] || "#aaa"}" stroke-width="6"/>`;
+    const said = t === "keep" ? "keep the tyres" : termName(gl, t);
+    svg += `<g data-action="${esc(a)}"${tipAttrs(gl, t)}><title>${esc(said)}</title><circle cx="${x}" cy="${y}" r="20" fill="#111" stroke="${TYRE[t] || "#aaa"}" stroke-width="6"/>`;
     svg += `<text x="${x}" y="${y + 4}" text-anchor="middle" font-size="10" font-weight="700" fill="#fff">${esc(t)}</text></g>`;
   });
   svg += `</svg>`;
@@ -115,10 +149,15 @@ export function draw(view, ctx) {
       c.penalty ? "penalty" : "", c.miss ? `misses ${c.miss}` : ""].filter(Boolean).join(", ") || "racing";
     const me = c.seat === ctx.seat ? ' class="me"' : "";
     return `<tr${me}><td>${c.position ?? "–"}</td><td><span class="swatch" style="background:${ctx.colours[c.seat % ctx.colours.length]}"></span> ${esc(ctx.names[c.seat] || c.name)}</td>
-      <td>${Math.min(c.lap, laps)}/${laps}</td><td><span class="swatch" style="background:${TYRE[c.tyre] || "#999"}"></span> ${esc(c.tyre)}</td>
-      <td>${c.dist}</td><td>${esc(status)}</td><td>${esc((c.perks || []).join(", ") || "–")}</td></tr>`;
+      <td>${Math.min(c.lap, laps)}/${laps}</td><td><span class="swatch" style="background:${TYRE[c.tyre] || "#999"}"></span> ${c.tyre && gl[c.tyre] ? term(gl, c.tyre, c.tyre) : esc(c.tyre ?? "–")}</td>
+      <td>${c.dist}</td><td>${esc(status)}</td><td>${(c.perks || []).map((k) => term(gl, `effect:${k}`, k)).join(", ") || "–"}</td></tr>`;
   }).join("");
   let html = `${svg}<table class="view-table dash"><tr><th>pos</th><th>driver</th><th>lap</th><th>tyre</th><th>distance</th><th>status</th><th>perks</th></tr>${rows}</table>`;
-  if (view.flag_deck) html += `<p class="muted">Flag deck: ${view.flag_deck.unseen} unseen, ${view.flag_deck.used} used${view.finish && view.finish.length ? ` · finished: ${view.finish.map((s) => esc(ctx.names[s])).join(", ")}` : ""}</p>`;
+  if (view.flag_card) {
+    const { card, colour } = view.flag_card;
+    html += `<p class="flag-card" data-card="${esc(card)}">Last flag card: <b>${term(gl, card, termName(gl, card))}</b> (${esc(colour)} line)</p>`;
+  }
+  const next = view.flag_deck && (view.flag_deck.known_order || [])[0];
+  if (view.flag_deck) html += `<p class="muted">Flag deck: ${view.flag_deck.unseen} unseen, ${view.flag_deck.used} used${next ? ` · next: ${term(gl, next, termName(gl, next))}` : ""}${view.finish && view.finish.length ? ` · finished: ${view.finish.map((s) => esc(ctx.names[s])).join(", ")}` : ""}</p>`;
   return html;
 }

@@ -14,15 +14,27 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from slipstream.engine.errors import ContentError
-from slipstream.games.content_file import StrictModel, read_content_file, validate_content
+from slipstream.games.content_file import (
+    Name,
+    NamedRecord,
+    StrictModel,
+    Text,
+    each_once,
+    read_content_file,
+    validate_content,
+)
 
 Source = Literal["rulebook", "derived", "default"]
 Colour = Literal["green", "yellow", "blue"]
 COLOURS: tuple[Colour, ...] = ("green", "yellow", "blue")
 EFFECT_RE = re.compile(r"^(none|drs|tyre-saver|no-overtake|let-by|blue-miss|(move|roll)[+-][1-6])$")
+EFFECTS = ("none", "move+", "move-", "roll", "drs", "tyre-saver", "no-overtake", "let-by", "blue-miss")
+"""The kinds of effect a flag card's line can have (a line ``move+2`` is of kind ``move+``, ``roll-1`` of
+``roll``): each has one ``[[effects]]`` record saying it in words."""
+TYRES = ("soft", "hard", "wet")
 
 
 
@@ -57,6 +69,8 @@ class PitModel(StrictModel):
 class FlagModel(StrictModel):
     source: Source
     colour: Colour
+    name: Name
+    text: Text
     spaces: list[int] = Field(min_length=1)
 
 
@@ -69,9 +83,44 @@ class AttackFaceModel(StrictModel):
 class CardModel(StrictModel):
     source: Source
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    name: Name
     green: str = Field(pattern=EFFECT_RE.pattern)
     yellow: str = Field(pattern=EFFECT_RE.pattern)
     blue: str = Field(pattern=EFFECT_RE.pattern)
+
+
+class EffectModel(NamedRecord):
+    """One kind of flag-card effect in words; ``{n}``, ``{spaces}`` and ``{signed}`` in its text take the
+    line's number (``2``, ``2 spaces``, ``+2``)."""
+
+    KNOWN = EFFECTS
+    WHAT = "effect"
+    source: Source
+
+    @field_validator("text")
+    @classmethod
+    def _placeholders(cls, v: str) -> str:
+        try:
+            v.format(n=1, signed="+1", spaces="1 space")
+        except (KeyError, IndexError, ValueError) as exc:
+            raise ValueError(f"only {{n}}, {{spaces}} and {{signed}} may stand in it ({exc})") from None
+        return v
+
+
+class TyreModel(NamedRecord):
+    KNOWN = TYRES
+    WHAT = "tyre"
+    source: Source
+
+
+class DecisionsModel(StrictModel):
+    """Each kind of decision a player makes, in one line, told the first time they meet it."""
+
+    source: Source
+    starting_tyre: Text
+    pit: Text
+    overtake: Text
+    tyre_change: Text
 
 
 class ContentModel(StrictModel):
@@ -79,7 +128,22 @@ class ContentModel(StrictModel):
     pit: PitModel
     flags: list[FlagModel] = Field(min_length=1)
     attack_die: list[AttackFaceModel] = Field(min_length=1)
+    effects: list[EffectModel]
+    tyres: list[TyreModel]
+    decisions: DecisionsModel
     cards: list[CardModel] = Field(min_length=1)
+
+    @field_validator("effects")
+    @classmethod
+    def _every_effect(cls, v: list[EffectModel]) -> list[EffectModel]:
+        each_once(v, EFFECTS)
+        return v
+
+    @field_validator("tyres")
+    @classmethod
+    def _every_tyre(cls, v: list[TyreModel]) -> list[TyreModel]:
+        each_once(v, TYRES)
+        return v
 
 
 @dataclass(frozen=True)
@@ -100,6 +164,8 @@ class Content:
     card_lines: tuple[dict[str, str], ...]
     """``card_lines[i][colour]`` is card ``i``'s effect for that colour."""
     source: str
+    model: ContentModel
+    """The validated file: the names and texts a player reads (``words``)."""
 
     @property
     def bypass_before_line(self) -> int:
@@ -154,6 +220,7 @@ def parse_content(data: Any, source: str) -> Content:
         card_ids=tuple(ids),
         card_lines=tuple({"green": c.green, "yellow": c.yellow, "blue": c.blue} for c in model.cards),
         source=source,
+        model=model,
     )
 
 

@@ -10,7 +10,7 @@ from slipstream.engine.errors import ContentError, OptionError
 from slipstream.engine.game import EventCache, Game, OptionSpec, Picker
 from slipstream.engine.hooks import GameHooks
 
-from . import notation
+from . import notation, words
 from .content import Content, load_content
 from .rules import DRY_TRACK, HARD, SOFT, WET, CardEffect, Effect, pit_window, read_card_effect, standard_move
 from .state import BRCState, Counter, MoveKind, Stage
@@ -22,9 +22,9 @@ class BRCGrandPrix(Game):
     id: ClassVar[str] = "brc-grand-prix"
     name: ClassVar[str] = "BRC Grand Prix"
     description: ClassVar[str] = (
-        "For 2 to 6 players: an eight-lap Formula 1 race on one die. Choose soft tyres (faster, but a 1 locks "
-        "them up) or hard, risk the Attack Die to overtake or sit behind, make your one pit stop between laps 2 "
-        "and 7, and mind the flag spaces and the rain."
+        "For 2 to 6 players, an eight-lap Formula 1 race on one die: choose soft tyres (faster, but a 1 locks "
+        "them up) or hard, risk the Attack Die to overtake or sit behind, make your pit stop between laps 2 and "
+        "7, and mind the flag spaces and the rain. About 100 moves."
     )
     version: ClassVar[str] = "1"
     min_players: ClassVar[int] = 2
@@ -93,6 +93,14 @@ class BRCGrandPrix(Game):
     """The legal actions at the Pit Box (sorted), by the tyre the car has on."""
     event_cache: EventCache
     """Events that read the same every time (a roll, a skipped turn), made once per game."""
+    card_names: tuple[str, ...]
+    """Each flag card's name, by its index in ``content.card_ids``."""
+    line_words: tuple[dict[str, str], ...]
+    """``line_words[card][colour]``: that line of the card in words (``words.line``)."""
+    effect_names: dict[str, str]
+    """Each kind of flag-card effect's name (``drs`` -> "DRS")."""
+    terms: dict[str, dict[str, str]]
+    """The glossary as JSON (``words.glossary``): every view carries it, for the terminal board's words."""
 
     def _setup(self) -> None:
         opts = self.options
@@ -102,6 +110,11 @@ class BRCGrandPrix(Game):
                               f"the content has {len(self.content.pit_boxes)}")
         self.card_effects = tuple({colour: read_card_effect(text) for colour, text in lines.items()}
                                   for lines in self.content.card_lines)
+        self.card_names = tuple(card.name for card in self.content.model.cards)
+        self.line_words = tuple({colour: words.line(self.content, code) for colour, code in lines.items()}
+                                for lines in self.content.card_lines)
+        self.effect_names = {effect.id: effect.name for effect in self.content.model.effects}
+        self.terms = {key: term.to_json() for key, term in words.glossary(self.content).items()}
         self.laps = opts["laps"]
         self.sprint = opts["sprint"]
         self.dynamic_weather = opts["dynamic_weather"]
@@ -194,8 +207,10 @@ class BRCGrandPrix(Game):
         from . import action_space, bot, metrics, render
 
         return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
+                         glossary=render.glossary, scoreboard=render.scoreboard,
                          race_metrics=metrics.race_metrics, seat_labels=metrics.seat_labels,
-                         standings=metrics.standings, position_value=metrics.position_value,
+                         standings=metrics.standings, start_positions=metrics.start_positions,
+                         turn_order=metrics.turn_order, position_value=metrics.position_value,
                          heuristic_bot=bot.HeuristicBot, action_space=action_space.action_space,
                          web_board=Path(__file__).with_name("board.js"))
 

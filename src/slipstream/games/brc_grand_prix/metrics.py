@@ -38,6 +38,20 @@ def seat_labels(final_state: State) -> dict[int, str]:
     return {seat: f"{TYRE_NAMES[t].upper()} start" for seat, t in enumerate(s.starting_tyres)}
 
 
+def start_positions(final_state: State) -> dict[str, tuple[int, ...]]:
+    """Each car's grid slot, 1 on pole (F1-G2: the roll-off or qualifying sets the grid)."""
+    s = _brc(final_state)
+    if len(s.grid) != s.g.players:
+        return {}
+    return {"grid slot": tuple(s.grid.index(seat) + 1 for seat in range(s.g.players))}
+
+
+def turn_order(final_state: State) -> tuple[int, ...]:
+    """The grid from pole back: the first round's order of play (race order, leader first, F1-G8). The
+    cars' movement rolls are no decisions of theirs, so the simulator cannot see this order in play."""
+    return tuple(_brc(final_state).grid)
+
+
 def standings(state: State) -> list[int]:
     """Seats from the leader to the last at this moment (finishers first, in finishing order)."""
     return race_standings(_brc(state))

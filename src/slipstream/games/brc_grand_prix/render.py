@@ -5,9 +5,14 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from slipstream.engine.game import Game, State
+from rich.markup import escape
 
-from . import notation
+from slipstream.engine.game import Game, State
+from slipstream.engine.hooks import Term
+from slipstream.engine.play import replayed
+
+from . import notation, words
+from .game import BRCGrandPrix
 from .rules import DRY_TRACK, SOFT, TYRE_NAMES, WEATHER_NAMES, WET_TRACK, lap, last_entry_lap, standard_move
 from .state import BRCState, Stage
 
@@ -58,18 +63,53 @@ def _pit_lane(view: dict[str, Any]) -> list[str]:
     ]
 
 
+def _term(view: dict[str, Any], key: str) -> dict[str, str] | None:
+    found: dict[str, str] | None = view.get("terms", {}).get(key)
+    return found
+
+
+def _name(view: dict[str, Any], key: str) -> str:
+    """The name of an id from the glossary the view carries (``terms``), else the id."""
+    term = _term(view, key)
+    return term["name"] if term else key
+
+
+def _explained(head: str, text: str) -> list[str]:
+    return [escape(line) for line in textwrap.wrap(f"{head}: {text}", WIDTH, initial_indent="  ",
+                                                    subsequent_indent="    ")]
+
+
 def _key(view: dict[str, Any]) -> list[str]:
-    """What the letters, digits and signs stand for, and each car's pit box."""
+    """What the letters, digits and signs stand for, each car's pit box, what the flag spaces and the
+    effects the cars hold do, and the last flag card drawn (and the next one, once the order is known)."""
     layout = view["board"]
     cars = view["cars"]
     boxes = "  ".join(f"{_car(i)}->{b}" for i, b in enumerate(layout["pit_boxes"]) if i < len(cars))
     weather = "" if view["sprint"] else "  W weather change"
-    return [
+    lines = [
         f"pit boxes (car->pit space): {boxes}",
-        f"1-6 cars (dim: off the track)  {FLAG_STYLE['green']}/{FLAG_STYLE['yellow']}/{FLAG_STYLE['blue']} "
+        f"1 to 6 cars (dim: off the track)  {FLAG_STYLE['green']}/{FLAG_STYLE['yellow']}/{FLAG_STYLE['blue']} "
         "green/yellow/blue flag  . empty",
         f"| finish line (in the pit lane: the line)  E pit entry{weather}",
+        "key:",
     ]
+    for colour in dict.fromkeys(flag for flag in layout["flags"] if flag):
+        term = _term(view, colour)
+        if term:
+            lines.extend(_explained(term["name"], term["text"]))
+    for perk in dict.fromkeys(p for c in cars for p in c["perks"]):
+        term = _term(view, words.effect_key(perk))
+        if term:
+            lines.extend(_explained(term["name"], term["text"]))
+    shown = view.get("flag_card")
+    last = _term(view, shown["card"]) if shown else None
+    if shown and last:
+        lines.extend(_explained(f"Last flag card ({shown['colour']} line used), {last['name']}", last["text"]))
+    order = view["flag_deck"]["known_order"]
+    upcoming = _term(view, order[0]) if order else None
+    if upcoming:
+        lines.extend(_explained(f"Next flag card, {upcoming['name']}", upcoming["text"]))
+    return lines
 
 
 def board(view: dict[str, Any]) -> str:
@@ -82,7 +122,7 @@ def board(view: dict[str, Any]) -> str:
     lines = [
         f"[bold]BRC Grand Prix[/bold]  {view['laps']} laps{'  SPRINT' if view['sprint'] else ''}  "
         f"round {view['round']}  track [{wstyle}]{weather}[/]"
-        + (f"  pit window laps {view['pit_window'][0]}-{view['pit_window'][1]}" if view["pit_window"] else ""),
+        + (f"  pit window laps {view['pit_window'][0]} to {view['pit_window'][1]}" if view["pit_window"] else ""),
     ]
     cells = []
     for space in range(length):
@@ -123,7 +163,7 @@ def board(view: dict[str, Any]) -> str:
             status.append("penalty")
         if c["roll_mod"]:
             status.append(f"next roll {c['roll_mod']:+d}")
-        status.extend(c["perks"])
+        status.extend(_name(view, words.effect_key(perk)) for perk in c["perks"])
         tyre = (c["tyre"] or "?").upper()
         rest = f"   {c['lap']:>3}  {where:<14} {tyre:<5} "
         indent = len(f"{c['position']:>3} {c['seat'] + 1}{rest}")
@@ -149,13 +189,52 @@ def describe_action(game: Game, action: str) -> str:
         return {notation.AttackFace.PASS: "Attack Die: pass", notation.AttackFace.FAIL: "Attack Die: overtake failed",
                 notation.AttackFace.CRASH: "Attack Die: collision!"}[value]
     if isinstance(value, notation.FlagCard):
-        return f"BRC flag card {value.card_id}"
+        return f"the flag card {_brc(game).terms.get(value.card_id, {'name': value.card_id})['name']}"
     if isinstance(value, notation.TyreChange):
         if value.tyre == notation.KEEP:
             return "keep the tyres"
         return f"fit {notation.TYRE_WORDS[value.tyre].upper()} tyres"
     return {notation.Choice.PIT: "enter the pit lane", notation.Choice.STAY: "stay out",
             notation.Choice.ATTEMPT: "attempt the overtake", notation.Choice.SAFE: "play it safe"}[value]
+
+
+def glossary(game: Game) -> dict[str, Term]:
+    """Every flag card, held effect, flag space and tyre of the loaded game in words (``words.glossary``)."""
+    return words.glossary(_brc(game).content)
+
+
+SCOREBOARD = ("Pit stops", "Tyres", "Overtakes", "Flag cards", "Lock-ups")
+_COUNTED = {"box": 0, "pass": 2, "flag": 3, "lockup": 4}
+"""The events counted for the car they name (``data["seat"]``), by the column they count in."""
+
+
+def scoreboard(state: State) -> dict[int, dict[str, str]]:
+    """Each driver's race: pit stops, the tyres on at the end, overtakes made, flag cards drawn and
+    lock-ups. The state keeps race-wide counts only, so the race is replayed from its record and each
+    event counted for the car it names."""
+    if not isinstance(state, BRCState):
+        raise TypeError(f"not a BRC Grand Prix state: {type(state).__name__}")
+    g = state.g
+    counts = [[0] * len(SCOREBOARD) for _ in range(g.players)]
+    for _, after in replayed(state):
+        for event in after.events:
+            column = _COUNTED.get(event.kind)
+            seat = event.data.get("seat")
+            if column is not None and isinstance(seat, int) and 0 <= seat < g.players:
+                counts[seat][column] += 1
+    out: dict[int, dict[str, str]] = {}
+    for seat in range(g.players):
+        tyre = g.terms[TYRE_NAMES[state.tyres[seat]]]["name"] if state.tyres[seat] >= 0 else "-"
+        row = [str(n) for n in counts[seat]]
+        row[1] = tyre
+        out[seat] = dict(zip(SCOREBOARD, row, strict=True))
+    return out
+
+
+def _brc(game: Game) -> BRCGrandPrix:
+    if not isinstance(game, BRCGrandPrix):
+        raise TypeError(f"not a BRC Grand Prix game: {type(game).__name__}")
+    return game
 
 
 def _move_odds(tyre: int, weather: int) -> str:
@@ -165,13 +244,33 @@ def _move_odds(tyre: int, weather: int) -> str:
     return f"{shown} (average {avg:.2f})"
 
 
+def told(s: BRCState, seat: int) -> list[str]:
+    """The one line that says what the decision before ``seat`` does (content ``[decisions]``), the first
+    time each kind comes: the starting tyres, entering the pit lane (until the first stop), an overtake
+    (on the first lap), a tyre change at the pit box (every time: a few a race)."""
+    actor = s.actor
+    if not (actor == seat or (isinstance(actor, frozenset) and seat in actor)):
+        return []
+    lines = s.g.content.model.decisions
+    stage = s.stage
+    if stage is Stage.STARTING_TYRES:
+        return [lines.starting_tyre]
+    if stage is Stage.PIT_CHOICE and not s.window_stops[seat]:
+        return [lines.pit]
+    if stage is Stage.OVERTAKE and lap(s, seat) == 1:
+        return [lines.overtake]
+    if stage is Stage.PIT_BOX:
+        return [lines.tyre_change]
+    return []
+
+
 def hints(state: State, seat: int) -> list[str]:
-    """The odds that matter for ``seat`` now."""
+    """What the decision does (the first time), then the odds that matter for ``seat`` now."""
     if not isinstance(state, BRCState):
         return []
     s = state
     game = s.g
-    out: list[str] = []
+    out: list[str] = told(s, seat)
     if s.tyres[seat] < 0 or not s.grid:
         out.append("SOFT: +2 on DRY but a 1 locks up (3 spaces, miss a turn); HARD: +0, no lock-up")
         return out
@@ -203,5 +302,10 @@ def hints(state: State, seat: int) -> list[str]:
             out.append(f"pass your pit box by the end of lap {window[1]}: enter the pits by lap "
                        f"{last_entry_lap(s, seat)} (you are on lap {on_lap})")
     unseen = sum(s.unseen_cards)
-    out.append(f"flag deck: {unseen} unseen cards" if unseen else "flag deck: every card seen, the order is known")
+    if unseen:
+        out.append(f"flag deck: {unseen} unseen cards")
+    else:
+        nxt = s.bottom_cards[0]
+        out.append(f"flag deck: every card seen, the next is {game.card_names[nxt]}")
+        out.append(words.card_text(game.content, nxt))
     return out

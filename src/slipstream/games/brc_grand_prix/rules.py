@@ -431,19 +431,21 @@ def roll_event(state: BRCState, seat: int, first: int, second: int, move: int, m
     """The event of a main-track movement roll, made once per game: the dice, the tyre, the weather, the
     card modifier and a saved lock-up fix the move and the lock-up, so the same roll reads the same."""
     tyre, weather, sprint = state.tyres[seat], state.weather, state.g.sprint
+    saver = state.g.effect_names["tyre-saver"] if saved else ""
     return state.g.event_cache.get(
         (seat, first, second, tyre, weather, modifier, saved),
-        lambda: _make_roll_event(seat, first, second, tyre, weather, sprint, move, modifier, locked_up, saved))
+        lambda: _make_roll_event(seat, first, second, tyre, weather, sprint, move, modifier, locked_up, saved, saver))
 
 
 def _make_roll_event(seat: int, first: int, second: int, tyre: int, weather: int, sprint: bool, move: int,
-                     modifier: int, locked_up: bool, saved: bool) -> Event:
+                     modifier: int, locked_up: bool, saved: bool, saver: str) -> Event:
+    """The roll's event; ``saver``: the name of the effect that saved a lock-up (the content's)."""
     shown = f"{first}+{second}" if sprint else str(first)
     text = (f"{name(seat)} rolls {shown} on {TYRE_NAMES[tyre].upper()} "
             f"({WEATHER_NAMES[weather]}{f', flag {modifier:+d}' if modifier else ''}): moves {move}")
     rule = "Sprint Tyre Modifiers" if sprint else "The Calculation Formula"
     if saved:
-        text += " (lock-up saved by the tyre-saver card)"
+        text += f" (lock-up saved by {saver})"
     elif locked_up:
         text += ", LOCK-UP"
         rule = "Sprint Lock-up Penalty" if sprint else "The Lock-up"
@@ -1010,10 +1012,11 @@ def resolve_card(state: BRCState, seat: int, card: int, events: list[Event]) -> 
     on. Once resolved, place the card at the bottom of the deck"."""
     game = state.g
     card_id = game.content.card_ids[card]
-    effect = game.card_effects[card][state.flag_colour]
-    events.append(Event("card", f"BRC card {card_id}: {state.flag_colour} line '{effect.text}'",
+    colour = state.flag_colour
+    effect = game.card_effects[card][colour]
+    events.append(Event("card", f"Flag card {game.card_names[card]}, {colour} line: {game.line_words[card][colour]}",
                         "Flag spaces: Execution", {"seat": seat, "card": card_id,
-                                                   "colour": state.flag_colour, "effect": effect.text}))
+                                                   "colour": colour, "effect": effect.text}))
     card_effect(state, seat, effect, events)
 
 
@@ -1033,7 +1036,8 @@ def card_effect(state: BRCState, seat: int, effect: CardEffect, events: list[Eve
         events.append(Event("card-effect", f"{name(seat)}'s next roll {modifier:+d}", rule, {"seat": seat}))
     elif kind in PERK_OF_EFFECT:
         state.perks = replaced(state.perks, seat, state.perks[seat] | PERK_OF_EFFECT[kind])
-        events.append(Event("card-effect", f"{name(seat)} gets {effect.text}", rule, {"seat": seat}))
+        events.append(Event("card-effect", f"{name(seat)} gets {state.g.effect_names[kind.value]}", rule,
+                            {"seat": seat}))
     elif kind == Effect.LET_BY:
         let_by(state, seat, events)
     elif kind == Effect.BLUE_MISS:

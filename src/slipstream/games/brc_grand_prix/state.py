@@ -313,6 +313,9 @@ class BRCState(State):
                                           if not any(self.unseen_cards) else []),
                           "used": len(self.bottom_cards)},
             "finish": list(self.finishing_order),
+            "flag_card": ({"card": c.card_ids[self.bottom_cards[-1]], "colour": self.flag_colour}
+                          if self.bottom_cards else None),
+            "terms": game.terms,
         }
 
     def roller(self) -> int | None:

@@ -5,15 +5,22 @@ Every record carries ``source`` (rulebook, derived or default). Card effects and
 lines of the small effect language (docs/rules/highway-heist.md, "The effect language"): each line is
 checked and turned into a typed ``Line`` here, once, so the rules never read a string. A bad file raises
 ``ContentError`` naming the file, the record and the field; nothing is half loaded.
+
+What a player reads comes from the same file: every character, vehicle, power, action, piece, die face,
+Enemy card (its Reveal and its Activated effect), Stunt card, scenario action and scenario has a display
+``name`` and an effect ``text``, and each kind of decision a one-line explanation (``[decisions]``). A
+text may name the content's numbers in braces (``{slam_damage}``, see ``NUMBER_NAMES``), filled in when
+the game is loaded, so it says what the data does even after a number is changed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from string import Formatter
+from typing import Annotated, Any, Literal, NamedTuple
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
 from slipstream.games.content_file import StrictModel, read_content_file, validate_content
 
@@ -30,6 +37,22 @@ PIECE_KINDS = ("suv", "tank", "semi_cab", "semi_trailer", "shaw_car", "chopper")
 MAIN_ENEMIES = ("tank", "semi", "chopper")
 CHARACTER_POWERS = ("family_first", "wheelman", "tough", "hoarder", "tech_support", "parkour", "none")
 VEHICLE_POWERS = ("thoroughbred", "drift", "battering_ram", "nudge", "none")
+
+POWERS = tuple(p for p in (*CHARACTER_POWERS, *VEHICLE_POWERS) if p != "none")
+"""Every Special Power the rules know: each has a ``[powers.<id>]`` record (its name and text)."""
+PIECE_TERMS = ("suv", "enemy_peg", "wreck", "abandoned", "tank", "semi_cab", "semi_trailer", "shaw_car",
+               "chopper", "ramsey", "cargo")
+"""Every piece and token on the road a player meets: each has a ``[pieces.<id>]`` record."""
+FREE_ACTIONS = ("drive", "leap", "take_boost")
+"""The actions without a Skill Roll: each has a ``[free_actions.<id>]`` record."""
+DECISIONS = ("choose_turn", "action", "assist", "boost", "force_to", "move_to", "follow", "direction", "peg",
+             "enemy_peg", "slam", "hit", "remove_peg", "free_leap", "ramsey", "peg_order")
+"""The kinds of decision a player makes, each explained in one line by ``[decisions]``."""
+NUMBER_NAMES = ("slam_damage", "peg_damage", "max_dice", "start_boost", "boost_cap", "shove_damage",
+                "shotgun_damage", "missile_damage", "missile_splash", "shaw_slam", "tej_tokens", "goal", "cargo",
+                "lost_cargo_limit", "columns", "lanes")
+"""The numbers a text may name in braces (``{slam_damage}``): the content's own, filled in at load time
+(``goal``, ``cargo`` and ``lost_cargo_limit`` are the loaded scenario's)."""
 
 PIECES = ("tank", "semi_cab", "semi_trailer", "semi", "shaw_car", "chopper")
 """Named scenario pieces a line may refer to (``semi`` is either Semi space)."""
@@ -142,6 +165,67 @@ def parse_line(text: str, forms: dict[str, tuple[str, ...]]) -> Line:
 
 
 
+def placeholders(text: str) -> list[str]:
+    """The names in braces in ``text`` (``"{slam_damage} damage"`` -> ``["slam_damage"]``)."""
+    return [name for _, name, _, _ in Formatter().parse(text) if name is not None]
+
+
+def _known_numbers(text: str) -> str:
+    try:
+        names = placeholders(text)
+    except ValueError as exc:
+        raise ValueError(f"braces: {exc} (write {{{{ and }}}} for a brace itself)") from None
+    for name in names:
+        if name not in NUMBER_NAMES:
+            raise ValueError(f"{{{name}}} is not a number a text may name ({', '.join(NUMBER_NAMES)})")
+    return text
+
+
+Name = Annotated[str, Field(min_length=1, max_length=60)]
+"""A display name, as a player reads it."""
+Text = Annotated[str, Field(min_length=1, max_length=400), AfterValidator(_known_numbers)]
+"""What a thing does, in a sentence or two, as a player reads it (``{number}``s allowed)."""
+OptionalText = Annotated[str, Field(max_length=400), AfterValidator(_known_numbers)]
+
+
+class TermModel(StrictModel):
+    """A thing the rules know by its id, named and explained by the content."""
+
+    name: Name
+    text: Text
+
+
+class DecisionsModel(StrictModel):
+    """One line for each kind of decision (``DECISIONS``): what it does, shown as a hint."""
+
+    choose_turn: Text
+    action: Text
+    assist: Text
+    boost: Text
+    force_to: Text
+    move_to: Text
+    follow: Text
+    direction: Text
+    peg: Text
+    enemy_peg: Text
+    slam: Text
+    hit: Text
+    remove_peg: Text
+    free_leap: Text
+    ramsey: Text
+    peg_order: Text
+
+
+def _every_term(field: str, table: dict[str, TermModel], known: tuple[str, ...], what: str) -> None:
+    """``table`` (the field ``field``) names each id of ``known`` and nothing else."""
+    for key in table:
+        if key not in known:
+            raise ValueError(f"{field}.{key}: not a {what} the rules know ({', '.join(known)})")
+    for key in known:
+        if key not in table:
+            raise ValueError(f"{field}.{key}: missing (every {what} needs a name and a text)")
+
+
 class RoadModel(StrictModel):
     columns: int = Field(ge=6, le=30)
     lanes: int = Field(ge=3, le=10)
@@ -183,19 +267,22 @@ class DieModel(StrictModel):
 
 
 class SkillRollModel(StrictModel):
+    name: Name
+    text: Text
     skill: Literal["speed", "control", "athletics"]
     need: int = Field(ge=0, le=10)
     source: Source
 
 
 class DifficultyModel(StrictModel):
+    name: Name
     remove: list[int] = Field(min_length=2, max_length=2)
     source: Source
 
 
 class BoardModel(StrictModel):
     id: str = Field(min_length=1, pattern=r"^[a-z0-9-]+$")
-    name: str
+    name: Name
     ratings: list[int] = Field(min_length=4, max_length=4)
     power: str
     source: Source
@@ -255,7 +342,11 @@ def _checked(field: str, lines: list[str], forms: dict[str, tuple[str, ...]]) ->
 
 class EnemyCardModel(StrictModel):
     id: str = Field(min_length=1, pattern=r"^[a-z0-9-]+$")
-    name: str
+    name: Name
+    reveal_text: Text
+    """The Reveal effect in words (what happens when the card is drawn)."""
+    activated_text: OptionalText = ""
+    """The Activated effect in words (what happens when it reaches ACTIVATE!); empty when it has none."""
     reveal: list[str]
     activated: list[str]
     source: Source
@@ -264,6 +355,10 @@ class EnemyCardModel(StrictModel):
     def _effects(self) -> EnemyCardModel:
         _checked("reveal", self.reveal, EFFECT_FORMS)
         _checked("activated", self.activated, EFFECT_FORMS)
+        if self.activated and not self.activated_text:
+            raise ValueError("activated_text: the card has an Activated effect: say it in words")
+        if self.activated_text and not self.activated:
+            raise ValueError("activated_text: the card has no Activated effect to describe")
         return self
 
 
@@ -271,7 +366,9 @@ class ActionModel(StrictModel):
     """A Stunt card or a scenario action: a Condition, a Skill Roll and a Reward."""
 
     id: str = Field(min_length=1, pattern=r"^[a-z0-9-]+$")
-    name: str
+    name: Name
+    text: Text
+    """The Condition and the Reward in words (the Skill Roll is said from ``skill`` and ``need``)."""
     skill: Literal["speed", "control", "athletics"]
     need: int = Field(ge=0, le=10)
     condition: list[str]
@@ -292,7 +389,14 @@ class ActionModel(StrictModel):
 
 
 class ScenarioModel(StrictModel):
-    name: str
+    name: Name
+    text: Text
+    """The objective and the ways to lose, in words."""
+    track_name: Name
+    """The scenario track as a player calls it ("Tank Damage")."""
+    main_left_text: Text
+    """What the Main Enemy does on the Enemy Die's left-arrow face (``main_left``), in words."""
+    main_right_text: Text
     main_enemy: str
     main_left: list[str]
     main_right: list[str]
@@ -351,9 +455,20 @@ class ContentModel(StrictModel):
     characters: list[CharacterModel] = Field(min_length=2)
     vehicles: list[VehicleModel] = Field(min_length=2)
     scenarios: dict[str, ScenarioModel]
+    powers: dict[str, TermModel]
+    pieces: dict[str, TermModel]
+    free_actions: dict[str, TermModel]
+    enemy_die_faces: dict[str, TermModel]
+    effort_die_faces: dict[str, TermModel]
+    decisions: DecisionsModel
 
     @model_validator(mode="after")
     def _check(self) -> ContentModel:
+        _every_term("powers", self.powers, POWERS, "power")
+        _every_term("pieces", self.pieces, PIECE_TERMS, "piece")
+        _every_term("free_actions", self.free_actions, FREE_ACTIONS, "free action")
+        _every_term("enemy_die_faces", self.enemy_die_faces, ENEMY_FACES, "Enemy Die face")
+        _every_term("effort_die_faces", self.effort_die_faces, EFFORT_FACES, "Effort Die face")
         for face in self.effort_die.faces:
             if face not in EFFORT_FACES:
                 raise ValueError(f"effort_die.faces: {face!r} is not one of {', '.join(EFFORT_FACES)}")

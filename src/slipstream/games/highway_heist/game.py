@@ -27,6 +27,7 @@ from .content import (
     load_content,
 )
 from .state import HeistState
+from .words import Words
 
 DEFAULT_LANES = {2: (3, 4), 3: (2, 3, 4), 4: (2, 3, 4, 5)}
 """Starting lanes in column 1 when the option ``lanes`` is empty (Setup: "any space in the starting
@@ -48,6 +49,10 @@ class HighwayHeist(Game):
     max_players = 4
     default_players = 3
     cooperative = True
+    description = ("A cooperative chase for 2 to 4 players, at most 9 rounds at Standard: the crew drives, leaps "
+                   "from roof to roof and pulls off Stunts to stop Shaw's Tank, rob a Semi or down a Chopper "
+                   "before the last Stunt card leaves the road. Enemy cards show their danger a few turns ahead, "
+                   "so the team plans together and spends Boost tokens on each other's rolls.")
     option_specs = (
         OptionSpec("scenario", "tank-assault", "the scenario", choices=SCENARIOS,
                    lobby=Picker(words="the team's mission (Tank Assault is the one to learn with)")),
@@ -122,6 +127,12 @@ class HighwayHeist(Game):
     """King-move distance between spaces ``a`` and ``b`` at ``a * spaces + b``."""
     space_actions: dict[notation.Verb, tuple[str, ...]]
     """Per verb that names a space, its action string for every space (``drive:c5l3``)."""
+    words: Words
+    """What a player reads: names and effect texts of this game's content (``words.Words``)."""
+    places: tuple[str, ...]
+    """Each space in words, as the board labels it ("column 5, lane 3"): the events say places so."""
+    kind_names: tuple[str, ...]
+    """Each piece kind of the rules by name ("Enemy SUV", "Tank", ...), for the events."""
 
     def _setup(self) -> None:
         opts = self.options
@@ -152,6 +163,9 @@ class HighwayHeist(Game):
                                for a in range(self.spaces) for b in range(self.spaces))
         self.space_actions = {verb: tuple(notation.at(verb, space // lanes + 1, space % lanes + 1)
                                           for space in range(self.spaces)) for verb in notation.SPACE_VERBS}
+        self.words = Words.of(self)
+        self.places = self.words.places
+        self.kind_names = self.words.kind_names
 
     def _setup_seats(self) -> None:
         content, n = self.content, self.players
@@ -235,6 +249,7 @@ class HighwayHeist(Game):
         from . import action_space, bot, metrics, render
 
         return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
+                         glossary=render.glossary, scoreboard=render.scoreboard,
                          race_metrics=metrics.race_metrics, seat_labels=metrics.seat_labels,
                          standings=metrics.standings, position_value=metrics.position_value,
                          heuristic_bot=bot.HeuristicBot, action_space=action_space.action_space,

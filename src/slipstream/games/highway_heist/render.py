@@ -1,16 +1,27 @@
-"""Text pictures of a Highway Heist match for the terminal: the road grid, each board, the Enemy-card row
-and the Stunt row; and the hints: the chance of each Skill Roll, with a Boost and with each Assist."""
+"""Highway Heist in words: the terminal board (the road grid, its key with every piece's effect, each
+seat's boards and powers, the Enemy-card row with both effects of each card and the Stunt row with each
+card's Condition and Reward), the action labels, the hints (what a decision does, the chance of each
+Skill Roll with a Boost and with each Assist, and the Activated effect coming next), the glossary and
+the scoreboard.
+
+Names and texts come from the content (``words.Words``, made once per loaded game); a space is said as
+the board labels it, "column 5, lane 3" (columns 1 to 12 from West to East along the top, lanes 1 to 6
+from North to South down the side)."""
 
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping
 from typing import Any
 
 from slipstream.engine.game import Game, State
+from slipstream.engine.hooks import Term
 
 from . import notation, rules
-from .notation import NO_SPACE, WHEEL, Verb
+from .game import HighwayHeist
+from .notation import Verb
 from .rules import RollKind
+from .words import describe
 
 WIDTH = 76
 """The widest board line: an 80-column terminal less the panel's border and padding."""
@@ -18,11 +29,18 @@ CELL = 4
 """Characters per road space."""
 PIECE_CODES = {"enemy-suv": "S", "abandoned": "a", "wreck": "X", "tank": "T", "semi-cab": "C",
                "semi-trailer": "R", "shaw-car": "D"}
-"""One letter per piece kind on the road (Player Vehicles show their seat: ``1`` to ``4``)."""
-LEGEND = ("P1-P4 Player Vehicle (p1: unmanned)  S Enemy SUV  X Wreck  a abandoned",
-          "T Tank  C/R Semi cab/trailer  D Shaw's Car  H Chopper  * Enemy Peg",
-          "^ Player Peg on top  $ Cargo  r Ramsey  (West to East, lanes North to South)")
+"""One letter per piece kind on the road (Player Vehicles show their seat: ``P1`` to ``P4``)."""
+LEGEND = ("key: P1-P4 a Player Vehicle (p1: nobody behind its wheel)  S Enemy SUV",
+          "     X Wreck  a abandoned vehicle  T Tank  C/R the Semi's cab/trailer",
+          "     D Shaw's Car  H Chopper  * Enemy Peg  ^ Player Peg on top  $ Cargo",
+          "     @ Ramsey")
 SKILL_NAMES = ("Speed", "Control", "Athletics", "Defense")
+
+
+def _wrap(text: str, first: str = "", indent: str = "     ") -> list[str]:
+    """``text`` in lines of at most ``WIDTH`` characters: the first after ``first``, the rest after
+    ``indent``."""
+    return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=indent, break_on_hyphens=False)
 
 
 def _space(text: str) -> tuple[int, int]:
@@ -39,12 +57,13 @@ def _cell(piece: dict[str, Any], seats: list[dict[str, Any]], ramsey: str | None
     else:
         code = PIECE_CODES.get(kind, "?")
     marks = ("*" if piece["enemy_peg"] else "") + ("^" * len(piece["player_pegs"]))
-    marks += "$" * int(piece["cargo"]) + ("r" if ramsey is not None and ramsey == piece["space"] else "")
+    marks += "$" * int(piece["cargo"]) + ("@" if ramsey is not None and ramsey == piece["space"] else "")
     return f"{code}{marks}"[:CELL].ljust(CELL)
 
 
 def road(view: dict[str, Any]) -> list[str]:
-    """The road grid: one line per lane, North first, each space ``CELL`` characters wide."""
+    """The road grid: the column numbers, then one line per lane (``L1`` the North edge), each space
+    ``CELL`` characters wide."""
     columns, lanes = view["road"]["columns"], view["road"]["lanes"]
     grid = [["." + " " * (CELL - 1) for _ in range(columns)] for _ in range(lanes)]
     for piece in view["pieces"]:
@@ -61,120 +80,130 @@ def road(view: dict[str, Any]) -> list[str]:
 
 
 def _seat_lines(seat: dict[str, Any], active: int | None) -> list[str]:
-    """Two lines per seat: the Character and Vehicle Boards (where, Strength, the peg), then the
-    Ratings and Boost tokens."""
+    """Per seat: the Character and Vehicle Boards (where, Strength, the peg), the Ratings and Boost tokens,
+    then each Special Power with its effect."""
     r = seat["ratings"]
-    state = "exhausted" if seat["exhausted"] else ("playing" if seat["seat"] == active else "ready")
+    state = "Exhausted" if seat["exhausted"] else ("playing" if seat["seat"] == active else "ready")
     if seat["vehicle"]:
-        vehicle = (f"{seat['vehicle']} at {seat['vehicle_space']}, strength "
-                   f"{seat['strength'] - seat['damage']}/{seat['strength']}")
+        vehicle = (f"{seat['vehicle_name']} in {seat['vehicle_place']}, strength "
+                   f"{seat['strength'] - seat['damage']} of {seat['strength']}")
     else:
         vehicle = "no vehicle"
-    peg = {"wheel": "behind the wheel", None: "off the road (HH-X7)"}.get(seat["peg"], f"on top of {seat['peg']}")
-    return [f"P{seat['seat'] + 1} {seat['character']}, {vehicle}, {state}",
-            f"   {peg}; Speed {r['speed']} Control {r['control']} Athletics {r['athletics']} "
-            f"Defense {r['defense']}; Boost {seat['boost']}/{seat['boost_cap']}"]
+    lines = _wrap(f"{seat['character_name']}, {vehicle}, {state}", first=f"P{seat['seat'] + 1} ")
+    lines += _wrap(seat["peg_place"], first="   ")
+    lines.append(f"   Speed {r['speed']}, Control {r['control']}, Athletics {r['athletics']}, Defense {r['defense']}; "
+                 f"Boost tokens {seat['boost']} of {seat['boost_cap']}")
+    for name, text in ((seat["power_name"], seat["power_text"]), (seat["vehicle_power_name"],
+                                                                   seat["vehicle_power_text"])):
+        if name:
+            lines += _wrap(f"{name}: {text}", first="   ")
+    return lines
 
 
 def _track(view: dict[str, Any]) -> str:
     track = view["track"]
-    text = f"{track['name'].replace('_', ' ')} {track['value']}/{track['goal']}"
+    text = f"{track['label']} {track['value']} of {track['goal']}"
     if view["scenario"] == "semi-heist":
         text += (f"; Cargo in the Semi {view['cargo_in_semi']}, lost {view['lost_cargo']}; door "
                  + ("open" if view["door_open"] else "closed"))
     return text
 
 
-def board(view: dict[str, Any]) -> str:
-    """The road, then each seat's boards, the Enemy-card row, the Stunt row and any roll under way."""
-    active = view["active"]
-    turn = f", P{active + 1}'s turn, {view['actions_left']} action(s) left" if active is not None else ""
-    lines = [f"{view['scenario']} ({view['difficulty']}) round {view['round']}, {view['stage']}{turn}",
-             _track(view)]
-    lines += road(view)
-    lines += LEGEND
-    lines.append("")
-    for seat in view["seats"]:
-        lines += _seat_lines(seat, active)
-    spots = view["enemy_row"]
-    names = [f"{i + 1}: {card or '-'}" for i, card in enumerate(spots[:-1])]
-    lines.append(f"Enemy cards (deck {view['enemy_deck_size']}, discard {len(view['enemy_discard'])}): "
-                 + ", ".join([*names, f"ACTIVATE!: {spots[-1] or '-'}"]))
-    lines.append(f"Stunts, East to West (deck {view['stunt_deck_size']}):")
+def _enemy_row(view: dict[str, Any]) -> list[str]:
+    """The Enemy-card row, spot 1 to ACTIVATE!, each card with its Reveal effect and its Activated effect
+    (said in advance: the card in the spot before ACTIVATE! acts at the next Enemy Card face)."""
+    cards = view["enemy_row_cards"]
+    lines = [f"Enemy cards (deck {view['enemy_deck_size']}, discard {len(view['enemy_discard'])}), moving toward "
+             "ACTIVATE!:"]
+    for i, card in enumerate(cards):
+        last = i == len(cards) - 1
+        spot = "ACTIVATE!" if last else f"spot {i + 1}" + (" (activates next)" if i == len(cards) - 2 else "")
+        if card is None:
+            lines.append(f"  {spot}: -")
+            continue
+        lines += _wrap(f"{spot}: {card['name']}", first="  ")
+        if not last:
+            lines += _wrap(f"revealed: {card['reveal']}", first="     ", indent="       ")
+        effect = card["activated"] or "nothing"
+        lines += _wrap(f"{'has done' if last else 'at ACTIVATE!'}: {effect}", first="     ", indent="       ")
+    return lines
+
+
+def _stunt_row(view: dict[str, Any]) -> list[str]:
+    lines = [f"Stunts, East to West (deck {view['stunt_deck_size']}):"]
     for i, card in enumerate(view["stunt_row"]):
         if card is None:
             lines.append(f"  {i + 1}: -")
             continue
         if card["level"] == 3:
-            tokens = "repeatable"
+            tokens = "may be tried again and again"
+        elif card["tokens"]:
+            tokens = f"{card['tokens']} Boost token" + ("" if card["tokens"] == 1 else "s")
         else:
-            tokens = f"{card['tokens']} Boost token(s)" if card["tokens"] else "used up"
-        lines.append(f"  {i + 1}: {card['name']} ({card['card']}, level {card['level']}, {tokens})")
+            tokens = "used up"
+        lines += _wrap(f"{card['name']} (level {card['level']}, {tokens}): {card['roll']}", first=f"  {i + 1}: ")
+        lines += _wrap(card["text"], first="     ", indent="     ")
+    return lines
+
+
+def board(view: dict[str, Any]) -> str:
+    """The road and its key, each seat's boards and powers, the Enemy-card row, the Stunt row and any
+    roll or choice under way."""
+    active = view["active"]
+    turn = ""
+    if active is not None:
+        left = view["actions_left"]
+        turn = f", P{active + 1}'s turn, {left} action{'' if left == 1 else 's'} left"
+    lines = _wrap(f"{view['scenario_name']} ({view['difficulty_name']}), round {view['round']}{turn}")
+    lines.append(_track(view))
+    lines += road(view)
+    lines += LEGEND
+    road_size = view["road"]
+    lines += _wrap(f"columns 1-{road_size['columns']} run West to East, lanes L1-L{road_size['lanes']} North to "
+                   "South: column 5 in lane L3 is the space called \"column 5, lane 3\"", first="     ")
+    for term in view["key"]:
+        lines += _wrap(f"{term['name']}: {term['text']}", first="  ")
+    lines.append("")
+    for seat in view["seats"]:
+        lines += _seat_lines(seat, active)
+    lines += _enemy_row(view)
+    lines += _stunt_row(view)
     lines.append(f"supply: {view['boost_supply']} Boost tokens, {view['suv_supply']} Enemy SUVs, "
                  f"{view['enemy_peg_supply']} Enemy Pegs")
     roll = view["roll"]
     if roll is not None:
-        what = roll["action"] if roll["kind"] == "action" else f"Defense against {roll['damage']} damage"
-        lines.append(f"roll under way: P{roll['seat'] + 1}, {what}, {roll['dice']} dice"
-                     + (f", needs {roll['need']}" if roll["kind"] == "action" else ""))
-    if view["choice"] is not None:
-        choice = view["choice"]
-        lines += textwrap.wrap(f"choice for P{choice['seat'] + 1} ({choice['kind'].replace('_', ' ')}): "
-                               + ", ".join(choice["options"]), WIDTH, subsequent_indent="  ")
+        if roll["kind"] == "action":
+            what = f"{roll['label']}, {roll['dice']} dice, needs {roll['need']}"
+        else:
+            what = f"Defense against {roll['damage']} damage, {roll['dice']} dice"
+        lines += _wrap(f"roll under way: P{roll['seat'] + 1}, {what}")
+    choice = view["choice"]
+    if choice is not None:
+        lines += _wrap(f"choice for P{choice['seat'] + 1}: {choice['text']}")
+        lines += _wrap("; ".join(choice["labels"]), first="  ", indent="  ")
     if view["outcome"]:
-        lines += textwrap.wrap(f"the team {'wins' if view['outcome'] == 'win' else 'loses'}: {view['reason']}",
-                               WIDTH, subsequent_indent="  ")
+        lines += _wrap(f"the team {'wins' if view['outcome'] == 'win' else 'loses'}: {view['reason']}",
+                       indent="  ")
     return "\n".join(lines)
 
 
-_PLAIN = {
-    Verb.PLAY: "take the next turn", Verb.ASSIST: "Assist the roll (one Boost token: +2 dice)",
-    Verb.PASS: "do not Assist", Verb.SHAKE: "Shake the Enemy Peg off your vehicle",
-    Verb.BRAWL: "Brawl the Enemy Peg off this vehicle", Verb.HIJACK: "Hijack this Enemy SUV",
-    Verb.TAKE_BOOST: "take a Boost token (ends your turn)", Verb.END_TURN: "end the turn",
-    Verb.BOOST: "Boost the roll (every boost face counts)", Verb.KEEP: "keep the roll",
-    Verb.FOLLOW: "follow into the vacated space", Verb.STAY: "stay where you are",
-}
-_AT = {Verb.DRIVE: "drive to", Verb.LEAP: "leap on top of the vehicle at", Verb.RAM: "Ram the Enemy SUV at",
-       Verb.FORCE: "Force the vehicle at", Verb.TO: "move it to", Verb.PEG: "move your Player Peg to",
-       Verb.SLAM: "the SUV slams the vehicle at", Verb.HIT: "the hit lands on the vehicle at",
-       Verb.REMOVE: "remove the Enemy Peg at",
-       Verb.RAMSEY: "move Ramsey to the vehicle at"}
+def _heist_game(game: Game) -> HighwayHeist:
+    if not isinstance(game, HighwayHeist):
+        raise TypeError(f"not a Highway Heist game: {type(game).__name__}")
+    return game
 
 
 def describe_action(game: Game, action: str) -> str:
-    """A short human phrase for an action (``0:assist`` -> ``P1: Assist the roll ...``)."""
-    try:
-        act = notation.parse(action)
-    except (KeyError, ValueError, IndexError):
-        return action
-    who = f"P{act.seat + 1}: " if act.seat >= 0 else ""
-    verb = act.verb
-    space = "" if act.space == NO_SPACE else notation.space_text(*act.space)
-    if verb in _PLAIN:
-        return who + _PLAIN[verb]
-    if verb is Verb.LEAP and act.space == WHEEL:
-        return who + "leap back behind the wheel"
-    if verb is Verb.REMOVE and not space:
-        return who + "remove no Enemy Peg"
-    if verb in _AT:
-        return f"{who}{_AT[verb]} {space}"
-    if verb in (Verb.STUNT, Verb.SCENARIO_ACTION):
-        kind = "Stunt" if verb is Verb.STUNT else "scenario action"
-        return f"{who}attempt the {kind} {act.name}" + (f" on {space}" if space else "")
-    if verb is Verb.DIRECTION:
-        return f"{who}move the Main Enemy {act.name}" if act.name != "none" else f"{who}do not move it"
-    if verb is Verb.EFFORT:
-        s, b, x = act.dice
-        return f"the Effort Dice show {s} success, {b} boost, {x} blank"
-    if verb is Verb.ENEMY_DIE:
-        return f"the Enemy Die shows {act.name}"
-    if verb is Verb.ENEMY_CARD:
-        return f"Enemy card {act.name}"
-    if verb is Verb.FIRST:
-        moved = "the Enemy Peg" if act.name == "enemy" else f"P{int(act.name) + 1}'s Player Peg"
-        return f"{who}move {moved} first"
-    return f"Stunt card {act.name}"
+    """An action in words (``0:assist`` -> ``P1 (Dom): Assist the roll ...``, ``drive:c5l3`` -> ``drive to
+    column 5, lane 3``)."""
+    return describe(_heist_game(game), action)
+
+
+def glossary(game: Game) -> Mapping[str, Term]:
+    """Every thing a player of the loaded game meets, by its id (``words.Words.terms``): the scenario and
+    its track, the characters, vehicles and Special Powers in play, the actions, the pieces and enemies,
+    the faces of both dice, every Enemy card, Stunt card and scenario action of the scenario."""
+    return _heist_game(game).words.terms
 
 
 # --- hints: the odds of every Skill Roll -----------------------------------------------------------
@@ -236,13 +265,14 @@ def _assist_window(s: Any, seat: int) -> list[str]:
     extra = f" + {bonus} success ({s.g.boards[s.board[roll.seat]].name})" if bonus else ""
     deciding = seat != roll.seat and seat in s.waiting
     options = _assisted(roll.dice, min(s.boost[seat], 2) if deciding else 0, s.g.max_dice)
+    who = s.g.seat_name(roll.seat)
     if roll.kind is RollKind.ACTION:
         odds = [_chance(faces, n, roll.need, bonus, tokens) for _, n in options]
-        lines = [f"P{roll.seat + 1} rolls {_dice(roll.dice)}{extra} for {roll.action}, needing {roll.need}: "
-                 + odds[0]]
+        lines = [f"{who} rolls {_dice(roll.dice)}{extra} for {s.g.words.attempt(s.g, roll.action)}, "
+                 f"needing {roll.need}: {odds[0]}"]
     else:
         odds = [_blocks(faces, n, roll.damage, bonus, tokens) for _, n in options]
-        lines = [f"P{roll.seat + 1} defends against {roll.damage} damage: {_dice(roll.dice)}{extra}",
+        lines = [f"{who} defends against {roll.damage} damage: {_dice(roll.dice)}{extra}",
                  f"  chance to block {' / '.join(f'{k}+' for k in range(1, roll.damage + 1))}: {odds[0]}"]
     for (spent, n), chance in zip(options[1:], odds[1:], strict=True):
         lines.append(f"  with {spent} of your tokens ({_dice(n)}): {chance}")
@@ -253,11 +283,35 @@ def _helper_tokens(s: Any, seat: int) -> int:
     return sum(s.boost[t] for t in s.g.seats if t != seat)
 
 
+def _decision(s: Any, seat: int) -> list[str]:
+    """What the decision ``seat`` faces does, in one line (content ``[decisions]``, the powers' texts): a
+    choice inside an action or an enemy effect and a power's window every time (they are rare), the
+    turn, the actions, the Assist and the Boost in the first round (they come every turn)."""
+    from .state import Stage
+
+    g = s.g
+    told = g.words.decisions
+    if s.stage is Stage.CHOICE and s.choice is not None and s.choice.seat == seat:
+        return [told[s.choice.kind.name.lower()]]
+    if s.stage is Stage.POWER and s.power_seat == seat:
+        power = {"wheelman": "wheelman", "tech": "tech_support", "family": "family_first"}[s.power]
+        return [f"{g.words.power_names[power]}: {g.words.power_texts[power]}"]
+    if s.round != 1:
+        return []
+    first = {Stage.CHOOSE_TURN: "choose_turn", Stage.ACTION: "action", Stage.ASSIST: "assist", Stage.BOOST: "boost"}
+    kind = first.get(s.stage)
+    if kind is None or (s.stage is Stage.ACTION and s.active != seat) or (s.stage is Stage.ASSIST and seat
+                                                                          not in s.waiting):
+        return []
+    return [told[kind]]
+
+
 def hints(state: State, seat: int) -> list[str]:
-    """For ``seat`` now: the chance of every Skill Roll it may attempt (plain and with its own Boost, and
-    with each possible Assist from the team's tokens); in an Assist window, the roll's chance and what
-    one or two of the seat's tokens would add (in a Defense roll, per point of damage blocked); and the
-    Enemy cards about to activate."""
+    """For ``seat`` now: what its decision does (the first time it comes, every time for a rare one); the
+    chance of every Skill Roll it may attempt (plain and with its own Boost, and with each possible Assist
+    from the team's tokens); in an Assist window, the roll's chance and what one or two of the seat's
+    tokens would add (in a Defense roll, per point of damage blocked); and the Enemy card about to
+    activate, with its Activated effect in words."""
     from .state import HeistState, Stage
 
     if not isinstance(state, HeistState):
@@ -265,10 +319,11 @@ def hints(state: State, seat: int) -> list[str]:
     s = state
     g = s.g
     faces = rules.effort_faces(s)
-    out: list[str] = []
+    out: list[str] = _decision(s, seat)
     if s.stage is Stage.ACTION and s.active == seat:
         helpers = _helper_tokens(s, seat)
         token = s.boost[seat] > 0
+        rolls = []
         for action in s.legal_actions():
             after = s.apply_unchecked(action)
             roll = after.roll
@@ -276,10 +331,9 @@ def hints(state: State, seat: int) -> list[str]:
                 continue
             bonus = rules.roll_bonus(s, seat)
             skill = SKILL_NAMES[_skill_of(s, action)]
-            out.append(f"{describe_action(state.game, action)} ({skill} {roll.dice} dice, needs {roll.need}): "
-                       + _odds(faces, roll.dice, roll.need, bonus, g.max_dice, token, helpers))
-        if not out:
-            out.append("no Skill Roll is open to you now: Drive, Leap, take a Boost token or end the turn")
+            rolls.append(f"{describe(g, action)} ({skill} {roll.dice} dice, needs {roll.need}): "
+                         + _odds(faces, roll.dice, roll.need, bonus, g.max_dice, token, helpers))
+        out += rolls or ["no Skill Roll is open to you now: Drive, Leap, take a Boost token or end your actions"]
     elif s.roll is not None and s.stage in (Stage.ASSIST, Stage.ROLL):
         out += _assist_window(s, seat)
     elif s.stage is Stage.BOOST and s.roll is not None:
@@ -289,11 +343,10 @@ def hints(state: State, seat: int) -> list[str]:
         goal = "needed" if roll.kind is RollKind.ACTION else "of the damage to block"
         out.append(f"you rolled {plain} success(es) of {target} {goal}; with a Boost token: {boosted}")
     waiting = s.enemy_row[-2] if len(s.enemy_row) > 1 else ""
-    if waiting:
+    if waiting and not s.outcome:
         card = g.enemy_cards[waiting]
-        effects = "; ".join(" ".join((line.verb, *line.words, *([str(line.number)] if line.number else [])))
-                            for line in card.activated) or "no Activated effect"
-        out.append(f"next to activate: {card.name} ({waiting}): {effects}")
+        effect = g.words.activated[waiting] or "it has no Activated effect"
+        out.append(f"next to reach ACTIVATE! (at the next Enemy Card face): {card.name}: {effect}")
     return out
 
 
@@ -301,3 +354,46 @@ def _skill_of(s: Any, action: str) -> int:
     """The Skill Category an action's roll uses (``state._roll_of``: the content's actions and cards)."""
     skill: int = s._roll_of(notation.parse(action))[0]
     return skill
+
+
+# --- the scoreboard -----------------------------------------------------------------------------------
+
+SCOREBOARD = ("Skill Rolls won", "Skill Rolls lost", "Stunts made", "Assists given", "Damage taken")
+"""The columns of the results table, the same for every seat."""
+
+
+def scoreboard(state: State) -> dict[int, dict[str, str]]:
+    """Each seat's part in the team's game so far: its Skill Rolls won and lost (actions, Stunts and
+    scenario actions; Defense rolls are not counted), the Stunts it made, the Assists it gave (Boost
+    tokens spent on a team mate's roll) and the damage its vehicles took. The state keeps no counters, so
+    the match is replayed from its record (once, for the table shown at the end)."""
+    from .state import HeistState
+
+    if not isinstance(state, HeistState):
+        raise TypeError(f"not a Highway Heist state: {type(state).__name__}")
+    seats = list(state.g.seats)
+    counts = {seat: dict.fromkeys(SCOREBOARD, 0) for seat in seats}
+    now: State = state.game.start(seed=state.seed)
+    for action in state.actions:
+        before = now
+        now = now.apply(action)
+        _tally(before, now, action, counts)
+    return {seat: {column: str(value) for column, value in counts[seat].items()} for seat in seats}
+
+
+def _tally(before: Any, after: Any, action: str, counts: dict[int, dict[str, int]]) -> None:
+    """What one action added to each seat's counts."""
+    act = notation.parse(action)
+    if act.verb is Verb.ASSIST and act.seat in counts:
+        counts[act.seat]["Assists given"] += 1
+    roll = before.roll
+    if roll is None:
+        return
+    for event in after.events:
+        if event.kind == "success" or event.kind == "fail":
+            won = event.kind == "success"
+            counts[roll.seat]["Skill Rolls won" if won else "Skill Rolls lost"] += 1
+            if won and notation.parse(roll.action).verb is Verb.STUNT:
+                counts[roll.seat]["Stunts made"] += 1
+        elif event.kind == "defense":
+            counts[roll.seat]["Damage taken"] += max(0, after.damage[roll.seat] - before.damage[roll.seat])

@@ -144,6 +144,10 @@ NO_DIRECTION = "none"
 DIRECTION_STEPS = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0),
                    "north-east": (1, -1), "south-east": (1, 1), "north-west": (-1, -1),
                    "south-west": (-1, 1)}
+STEP_WORDS = {(0, -1): "one lane North", (0, 1): "one lane South", (1, 0): "one space East",
+              (-1, 0): "one space West", (1, -1): "one space North-East", (1, 1): "one space South-East",
+              (-1, -1): "one space North-West", (-1, 1): "one space South-West"}
+"""A Main Enemy's step in words (columns run West to East, lanes North to South)."""
 
 # --- geometry (Core Concepts: The Road, Adjacency) --------------------------------------------------
 
@@ -179,7 +183,28 @@ def space_of(s: HeistState, text: tuple[int, int]) -> int:
 
 
 def name(s: HeistState, space: int) -> str:
-    return s.g.space_name(space)
+    """A space in words, as the board labels it ("column 5, lane 3")."""
+    return s.g.places[space]
+
+
+def piece_words(s: HeistState, piece: int) -> str:
+    """A piece as a player finds it on the board: "P1 (Dom)'s Exotic Supercar", "the Enemy SUV in column 5,
+    lane 3", "the Tank", "the Semi cab", "Shaw's Car"."""
+    p = s.pieces[piece]
+    g = s.g
+    kind = p.kind
+    if kind in (PLAYER, HIJACKED):
+        board = g.boards[s.board[p.owner]] if s.board[p.owner] >= 0 else g.boards[g.starting_boards[p.owner]]
+        return f"{g.seat_name(p.owner)}'s {board.name}"
+    name = g.kind_names[kind]
+    if kind == SHAW:
+        return name
+    if kind in (TANK, CAB, TRAILER):
+        return f"the {name}"
+    where = f" in {g.places[p.space]}" if p.space >= 0 else ""
+    if kind == ABANDONED:
+        return f"the abandoned {g.boards[g.starting_boards[p.owner]].name}{where}"
+    return f"the {name}{where}"
 
 
 # --- who is where (Player Pegs and Enemy Pegs; Player Vehicles) --------------------------------------
@@ -612,8 +637,8 @@ def apply_damage(s: HeistState, seat: int, amount: int, events: list[Event]) -> 
     s.damage = replaced(s.damage, seat, total)
     strength = s.g.boards[s.board[seat]].strength + s.g.content.model.knobs.strength_offset
     if total >= strength:
-        events.append(Event("destroyed", f"{s.g.seat_name(seat)}'s vehicle is destroyed and becomes a Wreck",
-                            "Destroyed Player Vehicles"))
+        events.append(Event("destroyed", f"{piece_words(s, piece)} is destroyed and becomes a Wreck in "
+                            f"{name(s, s.pieces[piece].space)}", "Destroyed Player Vehicles"))
         make_wreck(s, piece, events)
 
 
@@ -774,8 +799,7 @@ def place_player_peg(s: HeistState, seat: int, piece: int, events: list[Event]) 
     s.peg_on = replaced(s.peg_on, seat, piece)
     if s.stranded[seat] >= 0:
         s.stranded = replaced(s.stranded, seat, OFF)
-    events.append(Event("peg", f"{s.g.seat_name(seat)} moves on top of the vehicle at "
-                        f"{name(s, s.pieces[piece].space)}", "Wrecks"))
+    events.append(Event("peg", f"{s.g.seat_name(seat)} moves on top of {piece_words(s, piece)}", "Wrecks"))
 
 
 def relocate_enemy_peg(s: HeistState, origin: int, events: list[Event]) -> None:
@@ -814,7 +838,7 @@ def place_enemy_peg(s: HeistState, source: int, piece: int, rule: str, events: l
         set_piece(s, source, s.pieces[source]._replace(enemy_peg=False))
         s.activated_pegs = s.activated_pegs | {piece}
     set_piece(s, piece, s.pieces[piece]._replace(enemy_peg=True))
-    events.append(Event("peg", f"an Enemy Peg moves onto the vehicle at {name(s, s.pieces[piece].space)}", rule))
+    events.append(Event("peg", f"an Enemy Peg moves onto {piece_words(s, piece)}", rule))
 
 
 def hit_one(s: HeistState, options: list[int], amount: int) -> int:
@@ -843,8 +867,7 @@ def move_ramsey(s: HeistState, origin: int, events: list[Event]) -> None:
         return
     if len(options) == 1:
         s.ramsey = options[0]
-        events.append(Event("ramsey", f"Ramsey moves to the vehicle at {name(s, s.pieces[options[0]].space)}",
-                            "Chopper Takedown: Ramsey"))
+        events.append(Event("ramsey", f"Ramsey moves to {piece_words(s, options[0])}", "Chopper Takedown: Ramsey"))
         return
     chooser = s.active if s.active >= 0 else s.pieces[options[0]].owner
     ask(s, Choice(ChoiceKind.RAMSEY, chooser,
@@ -876,7 +899,7 @@ def check_objective(s: HeistState, events: list[Event]) -> None:
     """End of the Game: the Objective ends the game at once; Semi Heist also loses on lost Cargo."""
     sc = s.g.scenario
     if track_value(s) >= sc.goal:
-        win(s, f"the objective ({sc.track.replace('_', ' ')} {sc.goal}) is achieved", events)
+        win(s, f"the objective ({s.g.words.track_name} {sc.goal}) is achieved", events)
     elif sc.lost_cargo_limit and s.lost_cargo >= sc.lost_cargo_limit:
         lose(s, f"{s.lost_cargo} Cargo lost: too little left to secure {sc.goal}", events)
 
@@ -897,7 +920,7 @@ def place_suv_from(s: HeistState, start: int, dc: int, dl: int, events: list[Eve
     if space < 0:
         return True
     set_piece(s, supply[0], Piece(SUV, space, -1, False, 0, True))
-    events.append(Event("suv", f"an Enemy SUV is placed at {name(s, space)}", "Enemy SUVs"))
+    events.append(Event("suv", f"an Enemy SUV is placed in {name(s, space)}", "Enemy SUVs"))
     return True
 
 
@@ -938,7 +961,7 @@ def activate_suv(s: HeistState, piece: int, events: list[Event]) -> None:
     to = step_toward(s, p.space, s.pieces[active_pv].space, taken)
     if to != p.space:
         set_piece(s, piece, p._replace(space=to))
-        events.append(Event("suv", f"the Enemy SUV at {name(s, p.space)} moves to {name(s, to)}",
+        events.append(Event("suv", f"the Enemy SUV in {name(s, p.space)} moves to {name(s, to)}",
                             "Roll the Enemy Die: Enemy SUV"))
 
 
@@ -949,11 +972,10 @@ def slam(s: HeistState, piece: int, adjacent: list[int], amount: int, events: li
         if preferred in adjacent:
             adjacent = [preferred]
             break
-    where = name(s, s.pieces[piece].space)
     if len(adjacent) == 1:
         hit = adjacent[0]
-        events.append(Event("slam", f"the vehicle at {where} slams {s.g.seat_name(s.pieces[hit].owner)}'s "
-                            f"vehicle for {amount}", "Roll the Enemy Die: Slam"))
+        events.append(Event("slam", f"{piece_words(s, piece)} slams {piece_words(s, hit)} for {amount} "
+                            "damage", "Roll the Enemy Die: Slam"))
         push_front(s, Task(TaskKind.FAMILY_FIRST, amount, s.pieces[hit].owner))
         return
     chooser = s.active if s.active >= 0 else s.pieces[adjacent[0]].owner
@@ -978,7 +1000,7 @@ def activate_shaw(s: HeistState, events: list[Event]) -> None:
     to = step_toward(s, p.space, s.pieces[s.ramsey].space, occupancy(s))
     if to != p.space:
         set_piece(s, piece, p._replace(space=to))
-        events.append(Event("shaw", f"Shaw's Car moves to {name(s, to)}", "Chopper Takedown: Shaw's Car"))
+        events.append(Event("shaw", f"{piece_words(s, piece)} moves to {name(s, to)}", "Chopper Takedown: Shaw's Car"))
 
 
 def activate_peg(s: HeistState, piece: int, events: list[Event]) -> None:
@@ -989,16 +1011,16 @@ def activate_peg(s: HeistState, piece: int, events: list[Event]) -> None:
         return
     s.activated_pegs = s.activated_pegs | {piece}
     if is_pv(p):
-        events.append(Event("peg", f"the Enemy Peg on {s.g.seat_name(p.owner)}'s vehicle deals "
-                            f"{s.g.content.model.rules.peg_damage}", "Roll the Enemy Die: Enemy Peg, damage"))
+        events.append(Event("peg", f"the Enemy Peg on {piece_words(s, piece)} deals "
+                            f"{s.g.content.model.rules.peg_damage} damage", "Roll the Enemy Die: Enemy Peg, damage"))
         push_front(s, Task(TaskKind.DAMAGE, s.g.content.model.rules.peg_damage, p.owner))
         return
     riders = [seat for seat, on in enumerate(s.peg_on) if on == piece]
     if p.kind in ENEMY_VEHICLES and riders:
         victim = s.active if s.active in riders else riders[0]
         s.peg_on = replaced(s.peg_on, victim, NOWHERE)
-        events.append(Event("brawl", f"the Enemy Peg Brawls {s.g.seat_name(victim)} off the vehicle at "
-                            f"{name(s, p.space)}", "Roll the Enemy Die: Enemy Peg, Brawl"))
+        events.append(Event("brawl", f"the Enemy Peg Brawls {s.g.seat_name(victim)} off {piece_words(s, piece)}",
+                            "Roll the Enemy Die: Enemy Peg, Brawl"))
         push_front(s, Task(TaskKind.RELOCATE, p.space, victim))
         return
     options = [i for i in player_vehicles(s) if dist(s, p.space, s.pieces[i].space) == 1 and enemy_peg_fits(s, i)]
@@ -1039,13 +1061,15 @@ def enemy_card_step(s: HeistState, events: list[Event]) -> None:
     row = list(s.enemy_row)
     if row[-1]:
         s.enemy_discard = tuple(sorted((*s.enemy_discard, row[-1])))
-        events.append(Event("card", f"{row[-1]} leaves ACTIVATE! for the discard pile", "Enemy Cards"))
+        events.append(Event("card", f"the Enemy card {s.g.enemy_cards[row[-1]].name} leaves ACTIVATE! for the "
+                            "discard pile", "Enemy Cards"))
     row = ["", *row[:-1]]
     s.enemy_row = tuple(row)
     tasks: list[Task] = []
     if row[-1]:
         card = s.g.enemy_cards[row[-1]]
-        events.append(Event("card", f"{card.name} ({card.id}) moves to ACTIVATE!", "Enemy Cards"))
+        effect = s.g.words.activated[card.id] or "it has no Activated effect."
+        events.append(Event("card", f"the Enemy card {card.name} moves to ACTIVATE!: {effect}", "Enemy Cards"))
         tasks.extend(Task(TaskKind.EFFECT, line=line, seat=s.active) for line in card.activated)
     tasks.append(Task(TaskKind.DRAW_ENEMY))
     push_front(s, *tasks)
@@ -1057,7 +1081,8 @@ def reveal_enemy_card(s: HeistState, card_id: str, events: list[Event]) -> None:
     s.enemy_deck = tuple(deck)
     s.enemy_row = (card_id, *s.enemy_row[1:])
     card = s.g.enemy_cards[card_id]
-    events.append(Event("card", f"Enemy card {card.name} ({card_id}) is revealed", "Enemy Cards"))
+    events.append(Event("card", f"the Enemy card {card.name} is revealed: {s.g.words.reveal[card_id]}",
+                        "Enemy Cards"))
     push_front(s, *(Task(TaskKind.EFFECT, line=line, seat=s.active) for line in card.reveal))
 
 
@@ -1083,7 +1108,7 @@ def main_move(s: HeistState, direction: str, seat: int, events: list[Event]) -> 
         return
     targets = [step(s, s.pieces[i].space, dc, dl) for i in body]
     if any(t < 0 for t in targets):
-        events.append(Event("main", "the Main Enemy is at the edge of the road and does not move",
+        events.append(Event("main", f"the {s.g.words.main_enemy} is at the edge of the road and does not move",
                             "Main Enemy Moves (HH-A9)"))
         return
     own = {s.pieces[i].space for i in body}
@@ -1091,7 +1116,7 @@ def main_move(s: HeistState, direction: str, seat: int, events: list[Event]) -> 
         shove(s, t, dc, dl, events)
     for i, t in zip(body, targets, strict=True):
         set_piece(s, i, s.pieces[i]._replace(space=t))
-    events.append(Event("main", f"the {s.g.scenario.main_enemy.title()} moves {direction}", "Main Enemy Moves"))
+    events.append(Event("main", f"the {s.g.words.main_enemy} moves {STEP_WORDS[(dc, dl)]}", "Main Enemy Moves"))
 
 
 def _direction(s: HeistState, direction: str, here: int) -> tuple[int, int]:
@@ -1114,18 +1139,19 @@ def shove(s: HeistState, space: int, dc: int, dl: int, events: list[Event]) -> N
     p = s.pieces[piece]
     if p.kind == WRECK:
         set_piece(s, piece, Piece(SUV if p.suv else WRECK, OFF, -1 if p.suv else p.owner, False, 0, p.suv))
-        events.append(Event("shove", f"the Wreck at {name(s, space)} is smashed aside", "Main Enemy Moves"))
+        events.append(Event("shove", f"the Wreck in {name(s, space)} is smashed aside", "Main Enemy Moves"))
         if s.g.scenario.main_enemy == "tank":
             s.track += 1
             events.append(Event("track", "the Tank takes 1 damage from the Wreck", "Tank Assault: Tank damage"))
         return
     to = step(s, space, dc, dl)
     if to < 0 or to in taken:
-        events.append(Event("crush", f"the vehicle at {name(s, space)} is crushed", "Main Enemy Moves"))
+        events.append(Event("crush", f"{piece_words(s, piece)} is crushed", "Main Enemy Moves"))
         remove_vehicle(s, piece, events)
         return
+    pushed = piece_words(s, piece)
     set_piece(s, piece, p._replace(space=to))
-    events.append(Event("shove", f"the vehicle at {name(s, space)} is pushed to {name(s, to)}", "Main Enemy Moves"))
+    events.append(Event("shove", f"{pushed} is pushed to {name(s, to)}", "Main Enemy Moves"))
     if is_pv(p):
         push_front(s, Task(TaskKind.DAMAGE, s.g.content.model.knobs.shove_damage, p.owner))
 
@@ -1145,7 +1171,7 @@ def move_chopper(s: HeistState, direction: str, events: list[Event]) -> None:
             to = s.chopper
     if to != s.chopper:
         s.chopper = to
-        events.append(Event("main", f"the Chopper flies to {name(s, to)}", "Main Enemy Moves"))
+        events.append(Event("main", f"the {s.g.words.main_enemy} flies to {name(s, to)}", "Main Enemy Moves"))
 
 
 def shoot(s: HeistState, amount: int, east: bool, events: list[Event]) -> None:
@@ -1160,12 +1186,10 @@ def shoot(s: HeistState, amount: int, east: bool, events: list[Event]) -> None:
         if piece >= 0:
             p = s.pieces[piece]
             if is_pv(p):
-                events.append(Event("shoot", f"the cannon hits {s.g.seat_name(p.owner)}'s vehicle",
-                                    "Tank Assault: Main Cannon"))
+                events.append(Event("shoot", f"the cannon hits {piece_words(s, piece)}", "Tank Assault: Main Cannon"))
                 push_front(s, Task(TaskKind.DAMAGE, amount, p.owner))
             elif p.kind in (SUV, ABANDONED):
-                events.append(Event("shoot", f"the cannon wrecks the vehicle at {name(s, space)}",
-                                    "Tank Assault: Main Cannon"))
+                events.append(Event("shoot", f"the cannon wrecks {piece_words(s, piece)}", "Tank Assault: Main Cannon"))
                 make_wreck(s, piece, events)
             return
         space = step(s, space, 1 if east else -1, 0)
@@ -1226,8 +1250,7 @@ def run_effect(s: HeistState, line: Line, seat: int, target: int, events: list[E
                 break
             if enemy_peg_fits(s, piece):
                 set_piece(s, piece, s.pieces[piece]._replace(enemy_peg=True))
-                events.append(Event("peg", f"an Enemy Peg is placed on the vehicle at "
-                                    f"{name(s, s.pieces[piece].space)}", "Enemy Cards"))
+                events.append(Event("peg", f"an Enemy Peg is placed on {piece_words(s, piece)}", "Enemy Cards"))
     elif verb == "activate":
         what = words[0]
         if what == "enemy_suvs":
@@ -1252,7 +1275,7 @@ def run_effect(s: HeistState, line: Line, seat: int, target: int, events: list[E
         main_move(s, words[0], seat, events)
     elif verb == "track":
         s.track = max(0, s.track + n)
-        events.append(Event("track", f"{s.g.scenario.track.replace('_', ' ')} is now {s.track}", "Objective"))
+        events.append(Event("track", f"{s.g.words.track_name} is now {s.track} of {s.g.scenario.goal}", "Objective"))
     elif verb == "door":
         s.door_open = words[0] == "open"
         events.append(Event("door", f"the Semi's door is {words[0]}", "Semi Heist: the door"))
@@ -1261,24 +1284,22 @@ def run_effect(s: HeistState, line: Line, seat: int, target: int, events: list[E
             if s.cargo_in_semi > 0:
                 s.cargo_in_semi -= 1
                 set_piece(s, piece, s.pieces[piece]._replace(cargo=s.pieces[piece].cargo + 1))
-                events.append(Event("cargo", f"Cargo lands on the vehicle at {name(s, s.pieces[piece].space)}",
-                                    "Semi Heist: Cargo"))
+                events.append(Event("cargo", f"Cargo lands on {piece_words(s, piece)}", "Semi Heist: Cargo"))
     elif verb == "cargo_back":
         for piece in player_vehicles(s):
             p = s.pieces[piece]
             if p.enemy_peg and p.cargo:
                 set_piece(s, piece, p._replace(cargo=p.cargo - 1))
                 s.cargo_in_semi += 1
-                events.append(Event("cargo", f"Cargo goes back to the Semi from {name(s, p.space)}",
+                events.append(Event("cargo", f"Cargo goes back to the Semi from {piece_words(s, piece)}",
                                     "Semi Heist: Cargo"))
     elif verb == "ramsey_to":
         for piece in select(s, words[0], seat, target)[:1]:
             s.ramsey = piece
-            events.append(Event("ramsey", f"Ramsey moves to the vehicle at {name(s, s.pieces[piece].space)}",
-                                "Chopper Takedown: Ramsey"))
+            events.append(Event("ramsey", f"Ramsey moves to {piece_words(s, piece)}", "Chopper Takedown: Ramsey"))
     elif verb == "wreck":
         for piece in select(s, words[0], seat, target):
-            events.append(Event("wreck", f"the vehicle at {name(s, s.pieces[piece].space)} becomes a Wreck", "Wrecks"))
+            events.append(Event("wreck", f"{piece_words(s, piece)} becomes a Wreck", "Wrecks"))
             make_wreck(s, piece, events)
     elif verb == "remove_wreck":
         if target >= 0 and s.pieces[target].kind == WRECK and s.pieces[target].space >= 0:
@@ -1290,8 +1311,8 @@ def run_effect(s: HeistState, line: Line, seat: int, target: int, events: list[E
         for piece in select(s, words[0], seat, target):
             if s.pieces[piece].enemy_peg:
                 set_piece(s, piece, s.pieces[piece]._replace(enemy_peg=False))
-                events.append(Event("peg", f"the Enemy Peg on {name(s, s.pieces[piece].space)} returns to the "
-                                    "supply", "Stunt Actions"))
+                events.append(Event("peg", f"the Enemy Peg on {piece_words(s, piece)} returns to the supply",
+                                    "Stunt Actions"))
     elif verb == "remove_peg_adjacent":
         roof = s.peg_on[seat] if seat >= 0 else -1
         if roof >= 0:
@@ -1335,7 +1356,7 @@ def shotgun(s: HeistState, events: list[Event]) -> None:
     if hit:
         victim = hit_one(s, hit, s.g.content.model.knobs.shotgun_damage)
         target = "one of the vehicles next to the cab: the team chooses which" if victim < 0 else \
-            f"{s.g.seat_name(s.pieces[victim].owner)}'s vehicle"
+            piece_words(s, victim)
         events.append(Event("shotgun", f"the Shotgun fires at {target}", "Semi Heist: Shotgun"))
 
 
@@ -1394,14 +1415,14 @@ def move_wreck(s: HeistState, piece: int, events: list[Event]) -> None:
                 if kind == TANK:
                     s.track += 1
                     events.append(Event("track", f"the Wreck from {name(s, p.space)} slams into the Tank: "
-                                        f"Tank Damage {s.track}", "Tank Assault: Tank damage"))
+                                        f"{s.g.words.track_name} {s.track} of {s.g.scenario.goal}",
+                                        "Tank Assault: Tank damage"))
                 else:
                     events.append(Event("wreck", f"the Wreck from {name(s, p.space)} is swept aside",
                                         "Road Maintenance: Wrecks"))
                 return
             if kind != WRECK:
-                events.append(Event("wreck", f"the Wreck destroys the vehicle at {name(s, nxt)}",
-                                    "Road Maintenance: Wrecks"))
+                events.append(Event("wreck", f"the Wreck destroys {piece_words(s, other)}", "Road Maintenance: Wrecks"))
                 remove_vehicle(s, other, events)
         space = nxt
         moved += 1
@@ -1422,12 +1443,13 @@ def drift(s: HeistState, piece: int, events: list[Event]) -> None:
     if behind >= 0 and behind in occupancy(s):
         return
     if behind < 0:
-        events.append(Event("drift", f"the unmanned vehicle at {name(s, p.space)} falls off the road and is "
-                            "destroyed", "Road Maintenance: Unmanned Player Vehicles"))
+        events.append(Event("drift", f"{piece_words(s, piece)} falls off the road and is destroyed",
+                            "Road Maintenance: Unmanned Player Vehicles"))
         remove_vehicle(s, piece, events)
         return
+    falling = piece_words(s, piece)
     set_piece(s, piece, p._replace(space=behind))
-    events.append(Event("drift", f"the unmanned vehicle at {name(s, p.space)} falls back to {name(s, behind)}",
+    events.append(Event("drift", f"{falling} falls back to {name(s, behind)}",
                         "Road Maintenance: Unmanned Player Vehicles"))
 
 
@@ -1439,7 +1461,8 @@ def stunt_maintenance(s: HeistState, events: list[Event]) -> bool:
     if leaving:
         s.boost_supply += s.stunt_tokens[-1]
         s.stunt_discard = (*s.stunt_discard, leaving)
-        events.append(Event("stunt", f"Stunt card {leaving} leaves the road", "Stunt Card Maintenance"))
+        events.append(Event("stunt", f"the Stunt card {s.g.stunt_cards[leaving].name} leaves the road",
+                            "Stunt Card Maintenance"))
         if s.g.stunt_cards[leaving].level == 3:
             lose(s, "the Level 3 Stunt card left the road", events)
             return False
@@ -1467,5 +1490,6 @@ def reveal_stunt(s: HeistState, card_id: str, events: list[Event]) -> None:
     s.boost_supply -= tokens
     s.stunt_row = (card_id, *s.stunt_row[1:])
     s.stunt_tokens = (tokens, *s.stunt_tokens[1:])
-    events.append(Event("stunt", f"Stunt card {card.name} ({card_id}, level {card.level}) is drawn with "
-                        f"{tokens} Boost token(s)", "Stunt Card Maintenance"))
+    on = f"{tokens} Boost token" + ("" if tokens == 1 else "s")
+    events.append(Event("stunt", f"the Stunt card {card.name} (level {card.level}) is drawn with {on}: "
+                        f"{s.g.words.card_texts[card_id]}", "Stunt Card Maintenance"))

@@ -42,6 +42,7 @@ from .rules import (
     Task,
     TaskKind,
 )
+from .words import KEY_ORDER, describe, dice_words, roll_words
 
 if TYPE_CHECKING:
     from .game import HighwayHeist
@@ -368,7 +369,8 @@ class HeistState(State):
             self._chosen(act, events)
         elif stage is Stage.ENEMY_DIE:
             face = act.name
-            events.append(Event("enemy-die", f"the Enemy Die shows {face}", "Roll the Enemy Die"))
+            events.append(Event("enemy-die", f"the Enemy Die shows {self.g.words.face_names[face]}",
+                                "Roll the Enemy Die"))
             self.phase = Phase.ENEMY
             self.queue = (*rules.enemy_die_tasks(self, face), *self.queue)
         elif stage is Stage.ENEMY_CARD:
@@ -401,7 +403,8 @@ class HeistState(State):
             if ram and rules.vehicle_power(self, seat) == "battering_ram":
                 need -= 1
             self.begin_roll(RollKind.ACTION, seat, rules.rating(self, seat, skill), max(0, need), text, skill=skill)
-            events.append(Event("attempt", f"{self.g.seat_name(seat)} attempts {text}", "Skill Rolls"))
+            events.append(Event("attempt", f"{self.g.seat_name(seat)} attempts {self.g.words.attempt(self.g, text)}: "
+                                f"{roll_words(skill, max(0, need))}", "Skill Rolls"))
             return
         self.perform(text, act, events)
 
@@ -457,8 +460,7 @@ class HeistState(State):
             return
         roll = roll._replace(faces=faces, bonus=rules.roll_bonus(self, roll.seat))
         self.roll = roll
-        events.append(Event("roll", f"{self.g.seat_name(roll.seat)} rolls {faces[0]} success, {faces[1]} boost, "
-                            f"{faces[2]} blank", "Skill Rolls"))
+        events.append(Event("roll", f"{self.g.seat_name(roll.seat)} rolls {dice_words(faces)}", "Skill Rolls"))
         self._after_roll(events)
 
     def _after_roll(self, events: list[Event]) -> None:
@@ -497,7 +499,8 @@ class HeistState(State):
             if act.verb is Verb.TAKE_SLAM:
                 self.family_first_used = self.family_first_used | {seat}
                 events.append(Event("power", f"{self.g.seat_name(seat)} takes the slam for "
-                                    f"{self.g.seat_name(victim)} (Family First)", "Special Powers"))
+                                    f"{self.g.seat_name(victim)} ({self.g.words.power_names['family_first']})",
+                                    "Special Powers"))
                 victim = seat
             rules.push_front(self, Task(TaskKind.DAMAGE, amount, victim))
             return
@@ -509,8 +512,8 @@ class HeistState(State):
                 s, b, x = roll.faces
                 faces = (s, b - 1, x) if act.name == "boost" else (s, b, x - 1)
                 self.roll = roll._replace(faces=faces, rerolled=True)
-                events.append(Event("power", f"{self.g.seat_name(seat)} rerolls a {act.name} die (Wheelman)",
-                                    "Special Powers"))
+                events.append(Event("power", f"{self.g.seat_name(seat)} rerolls a die showing a {act.name} "
+                                    f"({self.g.words.power_names['wheelman']})", "Special Powers"))
                 self.stage = Stage.REROLL
                 return
             self.roll = roll._replace(rerolled=True)
@@ -519,7 +522,7 @@ class HeistState(State):
             s, b, x = roll.faces
             self.roll = roll._replace(faces=(s + 1, b, x - 1), teched=True)
             events.append(Event("power", f"{self.g.seat_name(seat)} spends a Tej token: a blank die becomes a "
-                                "success (Tech Support)", "Special Powers"))
+                                f"success ({self.g.words.power_names['tech_support']})", "Special Powers"))
         else:
             self.roll = roll._replace(teched=True)
         self._after_roll(events)
@@ -560,14 +563,18 @@ class HeistState(State):
         got = rules.roll_successes(roll)
         if roll.kind is RollKind.DEFENSE:
             taken = max(0, roll.damage - got)
+            board = self.board[roll.seat]
+            vehicle = f"the {self.g.boards[board].name}" if board >= 0 else "the vehicle"
             events.append(Event("defense", f"{self.g.seat_name(roll.seat)} blocks {min(got, roll.damage)} of "
-                                f"{roll.damage}: the vehicle takes {taken}", "Damage and Defense"))
+                                f"{roll.damage} damage: {vehicle} takes {taken}", "Damage and Defense"))
             rules.apply_damage(self, roll.seat, taken, events)
             return
         if got < roll.need:
-            events.append(Event("fail", f"{got} of {roll.need} successes: {roll.action} fails", "Skill Rolls"))
+            events.append(Event("fail", f"{got} of {roll.need} successes: {self.g.words.attempt(self.g, roll.action)} "
+                                "fails", "Skill Rolls"))
             return
-        events.append(Event("success", f"{got} of {roll.need} successes: {roll.action} succeeds", "Skill Rolls"))
+        events.append(Event("success", f"{got} of {roll.need} successes: {self.g.words.attempt(self.g, roll.action)} "
+                            "succeeds", "Skill Rolls"))
         self.perform(roll.action, notation.parse(roll.action), events)
 
     def perform(self, text: str, act: notation.Action, events: list[Event]) -> None:
@@ -585,10 +592,9 @@ class HeistState(State):
                 events.append(Event("leap", f"{who} leaps back behind the wheel", "Leap"))
             else:
                 self.peg_on = replaced(self.peg_on, seat, at)
-                events.append(Event("leap", f"{who} leaps on top of the vehicle at {rules.name(self, target)}", "Leap"))
+                events.append(Event("leap", f"{who} leaps on top of {rules.piece_words(self, at)}", "Leap"))
         elif verb is Verb.RAM:
-            events.append(Event("ram", f"{who} rams the Enemy SUV at {rules.name(self, target)} into a Wreck",
-                                "Ram Enemy SUV"))
+            events.append(Event("ram", f"{who} rams {rules.piece_words(self, at)} into a Wreck", "Ram Enemy SUV"))
             rules.make_wreck(self, at, events)
         elif verb is Verb.FORCE:
             options = rules.reachable(self, target, rules.force_range(self, seat), rules.occupancy(self))
@@ -597,11 +603,11 @@ class HeistState(State):
         elif verb is Verb.SHAKE:
             piece = self.pv[seat]
             rules.set_piece(self, piece, self.pieces[piece]._replace(enemy_peg=False))
-            events.append(Event("shake", f"{who} shakes the Enemy Peg off", "Shake"))
+            events.append(Event("shake", f"{who} shakes the Enemy Peg off {rules.piece_words(self, piece)}", "Shake"))
         elif verb is Verb.BRAWL:
             piece = self.peg_on[seat]
             rules.set_piece(self, piece, self.pieces[piece]._replace(enemy_peg=False))
-            events.append(Event("brawl", f"{who} Brawls the Enemy Peg off the vehicle", "Brawl"))
+            events.append(Event("brawl", f"{who} Brawls the Enemy Peg off {rules.piece_words(self, piece)}", "Brawl"))
             if self.g.characters[seat].power == "parkour":
                 self._free_leap(seat)
         elif verb is Verb.HIJACK:
@@ -641,7 +647,7 @@ class HeistState(State):
         self.board = replaced(self.board, seat, self.g.hijacked_board)
         self.damage = replaced(self.damage, seat, 0)
         self.peg_on = replaced(self.peg_on, seat, BEHIND_WHEEL)
-        events.append(Event("hijack", f"{self.g.seat_name(seat)} hijacks the Enemy SUV at "
+        events.append(Event("hijack", f"{self.g.seat_name(seat)} hijacks the Enemy SUV in "
                             f"{rules.name(self, self.pieces[piece].space)}", "Hijack Enemy SUV"))
 
     def _chosen(self, act: notation.Action, events: list[Event]) -> None:
@@ -653,10 +659,10 @@ class HeistState(State):
         space = rules.space_of(self, act.space) if act.space != NO_SPACE else -1
         taken = rules.occupancy(self)
         if kind in (ChoiceKind.FORCE_TO, ChoiceKind.MOVE_TO):
+            moved = rules.piece_words(self, choice.a)
             rules.set_piece(self, choice.a, self.pieces[choice.a]._replace(space=space))
             rule = "Force" if kind is ChoiceKind.FORCE_TO else "Stunt Actions"
-            events.append(Event("move", f"the vehicle at {rules.name(self, choice.b)} moves to "
-                                f"{rules.name(self, space)}", rule))
+            events.append(Event("move", f"{moved} moves to {rules.name(self, space)}", rule))
             seat = choice.seat
             if choice.follow and rules.manned(self, seat) and dist_ok(self, seat, choice.b):
                 rules.ask(self, Choice(ChoiceKind.FOLLOW, seat, ("follow", "stay"), choice.b))
@@ -673,37 +679,38 @@ class HeistState(State):
             rules.place_player_peg(self, choice.seat, taken[space], events)
         elif kind is ChoiceKind.SLAM:
             victim = self.pieces[taken[space]].owner
-            events.append(Event("slam", f"{self.g.seat_name(victim)}'s vehicle is slammed for {choice.a}",
+            events.append(Event("slam", f"{rules.piece_words(self, taken[space])} is slammed for {choice.a} damage",
                                 "Roll the Enemy Die: Slam"))
             # as a slam with one target: Dom's Family First may take it first (HH-G6)
             rules.push_front(self, Task(TaskKind.FAMILY_FIRST, choice.a, victim))
         elif kind is ChoiceKind.HIT:
             victim = self.pieces[taken[space]].owner
-            events.append(Event("hit", f"the team chooses {self.g.seat_name(victim)}'s vehicle to take the hit of "
-                                f"{choice.a}", "HH-X2"))
+            events.append(Event("hit", f"the team chooses {rules.piece_words(self, taken[space])} to take the hit "
+                                f"of {choice.a} damage", "HH-X2"))
             rules.push_front(self, Task(TaskKind.DAMAGE, choice.a, victim))
         elif kind is ChoiceKind.REMOVE_PEG:
             if space >= 0:
                 piece = taken[space]
                 rules.set_piece(self, piece, self.pieces[piece]._replace(enemy_peg=False))
-                events.append(Event("peg", f"the Enemy Peg at {rules.name(self, space)} returns to the supply",
+                events.append(Event("peg", f"the Enemy Peg on {rules.piece_words(self, piece)} returns to the supply",
                                     "Stunt Actions"))
         elif kind is ChoiceKind.ENEMY_PEG:
             rules.place_enemy_peg(self, choice.a, taken[space], "FAQ: the team decides", events)
         elif kind is ChoiceKind.FREE_LEAP:
             if act.space == WHEEL:
                 self.peg_on = replaced(self.peg_on, choice.seat, BEHIND_WHEEL)
-                events.append(Event("leap", f"{self.g.seat_name(choice.seat)} leaps back behind the wheel (Parkour)",
-                                    "Special Powers"))
+                events.append(Event("leap", f"{self.g.seat_name(choice.seat)} leaps back behind the wheel "
+                                    f"({self.g.words.power_names['parkour']})", "Special Powers"))
             elif space >= 0:
                 self.peg_on = replaced(self.peg_on, choice.seat, taken[space])
-                events.append(Event("leap", f"{self.g.seat_name(choice.seat)} leaps to {rules.name(self, space)} "
-                                    "(Parkour)", "Special Powers"))
+                events.append(Event("leap", f"{self.g.seat_name(choice.seat)} leaps onto "
+                                    f"{rules.piece_words(self, taken[space])} ({self.g.words.power_names['parkour']})",
+                                    "Special Powers"))
         elif kind is ChoiceKind.PEG_ORDER:
             rules.move_peg_first(self, choice.a, -1 if act.name == "enemy" else int(act.name))
         elif kind is ChoiceKind.RAMSEY:
             self.ramsey = taken[space]
-            events.append(Event("ramsey", f"Ramsey moves to the vehicle at {rules.name(self, space)}",
+            events.append(Event("ramsey", f"Ramsey moves to {rules.piece_words(self, taken[space])}",
                                 "Chopper Takedown: Ramsey"))
 
     # --- the queue and the round -------------------------------------------------------------------
@@ -801,34 +808,47 @@ class HeistState(State):
 
     def _view(self, seat: int | None) -> dict[str, JSON]:
         """Everything is public in Highway Heist (a cooperative game with open information; the decks
-        hold no order, so nothing is hidden). The keys, kept stable for renderers and bots:
+        hold no order, so nothing is hidden). The keys, kept stable for renderers and bots (ids and coded
+        spaces for code; every ``*name``, ``*place``, ``label``, ``text`` key is what a player reads):
 
-        - ``scenario``, ``difficulty``, ``round``, ``stage`` (``STAGE_NAMES``), ``phase``, ``active``
-          (seat or None), ``actions_left``, ``road`` ({columns, lanes});
+        - ``scenario``, ``difficulty``, ``scenario_name``, ``difficulty_name``, ``main_enemy`` (its name),
+          ``round``, ``stage`` (``STAGE_NAMES``), ``phase``, ``active`` (seat or None), ``actions_left``,
+          ``road`` ({columns, lanes});
         - ``pieces``: per piece {id, kind (``rules.KIND_NAMES``), space ("c5l3" or None when off the
-          road), owner (seat or None), enemy_peg, cargo, player_pegs (seats on its roof)};
+          road), owner (seat or None), enemy_peg, cargo, player_pegs (seats on its roof), name (in
+          words, with its place: "the Enemy SUV in column 5, lane 3"; None off the road)};
+        - ``key``: each kind of piece or token on the road now {kind, name, text} (the terminal's key);
         - ``chopper`` (space or None), ``ramsey`` (space of Ramsey's vehicle or None);
-        - ``seats``: per seat {seat, character, power, vehicle (board id or None), vehicle_space, damage,
-          strength, boost, boost_cap, peg ("wheel", a space, or None), exhausted, ratings {speed,
-          control, athletics, defense}};
+        - ``seats``: per seat {seat, character, power, character_name, power_name, vehicle (board id or
+          None), vehicle_name, vehicle_power (its power's id, None without one), vehicle_power_name,
+          power_text, vehicle_power_text, vehicle_space,
+          vehicle_place, peg_place, damage, strength, boost, boost_cap, peg ("wheel", a space, or None),
+          exhausted, ratings {speed, control, athletics, defense}};
         - ``boost_supply``, ``enemy_peg_supply``, ``suv_supply``;
-        - ``track`` {name, value, goal}, ``cargo_in_semi``, ``lost_cargo``, ``door_open``;
+        - ``track`` {name, value, goal, label}, ``cargo_in_semi``, ``lost_cargo``, ``door_open``;
         - ``enemy_row`` (card ids or None, the last is ACTIVATE!), ``enemy_deck_size``, ``enemy_discard``,
-          ``enemy_row_names`` (the name of each card in ``enemy_row``, None for an empty spot);
-        - ``stunt_row`` (per spot, East first: {card, name, level, tokens} or None), ``stunt_deck_size``;
-        - ``roll`` (None or {kind, seat, dice, need, action, damage, faces, boosted, bonus}),
-          ``assisting`` (seats still deciding), ``choice`` (None or {kind, seat, options});
+          ``enemy_row_names`` (the name of each card in ``enemy_row``, None for an empty spot),
+          ``enemy_row_cards`` (per spot {card, name, reveal, activated: the two effects in words} or None);
+        - ``stunt_row`` (per spot, East first: {card, name, level, tokens, text, roll} or None),
+          ``stunt_deck_size``;
+        - ``roll`` (None or {kind, seat, dice, need, action, damage, faces, boosted, bonus, label}),
+          ``assisting`` (seats still deciding), ``choice`` (None or {kind, seat, options, labels: each
+          option in words, text: what the decision is});
         - ``tej_tokens``; ``power`` (None or {power: "wheelman"|"tech"|"family", seat}: an open window);
         - ``outcome`` ("", "win" or "lose") and ``reason``;
         - ``roller``: whose roll or draw the chance step is (``roller``), None at a choice.
         """
         g = self.g
+        words = g.words
         names = [g.space_name(p.space) if p.space >= 0 else None for p in self.pieces]
         roll = self.roll
         choice = self.choice
         return {
             "scenario": g.scenario_id,
             "difficulty": g.options["difficulty"],
+            "scenario_name": words.scenario_name,
+            "difficulty_name": words.difficulty_name,
+            "main_enemy": words.main_enemy,
             "round": self.round,
             "stage": STAGE_NAMES[self.stage],
             "phase": self.phase.name.lower(),
@@ -837,15 +857,18 @@ class HeistState(State):
             "road": {"columns": g.columns, "lanes": g.lanes},
             "pieces": [{"id": i, "kind": KIND_NAMES[p.kind], "space": names[i],
                         "owner": p.owner if p.owner >= 0 else None, "enemy_peg": p.enemy_peg, "cargo": p.cargo,
-                        "player_pegs": [s for s, on in enumerate(self.peg_on) if on == i]}
+                        "player_pegs": [s for s, on in enumerate(self.peg_on) if on == i],
+                        "name": rules.piece_words(self, i) if p.space >= 0 else None}
                        for i, p in enumerate(self.pieces)],
+            "key": self._key(),
             "chopper": g.space_name(self.chopper) if self.chopper >= 0 else None,
             "ramsey": names[self.ramsey] if self.ramsey >= 0 else None,
             "seats": [self._seat_view(s) for s in g.seats],
             "boost_supply": self.boost_supply,
             "enemy_peg_supply": self.enemy_pegs_in_supply(),
             "suv_supply": sum(1 for p in self.pieces if p.kind == SUV and p.space < 0),
-            "track": {"name": g.scenario.track, "value": rules.track_value(self), "goal": g.scenario.goal},
+            "track": {"name": g.scenario.track, "value": rules.track_value(self), "goal": g.scenario.goal,
+                      "label": words.track_name},
             "cargo_in_semi": self.cargo_in_semi,
             "lost_cargo": self.lost_cargo,
             "door_open": self.door_open,
@@ -853,22 +876,43 @@ class HeistState(State):
             "enemy_deck_size": len(self.enemy_deck),
             "enemy_discard": list(self.enemy_discard),
             "enemy_row_names": [g.enemy_cards[c].name if c else None for c in self.enemy_row],
+            "enemy_row_cards": [{"card": c, "name": g.enemy_cards[c].name, "reveal": words.reveal[c],
+                                 "activated": words.activated[c]} if c else None for c in self.enemy_row],
             "stunt_row": [{"card": c, "name": g.stunt_cards[c].name, "level": g.stunt_cards[c].level,
-                           "tokens": self.stunt_tokens[i]} if c else None for i, c in enumerate(self.stunt_row)],
+                           "tokens": self.stunt_tokens[i], "text": words.card_texts[c], "roll": words.card_rolls[c]}
+                          if c else None for i, c in enumerate(self.stunt_row)],
             "stunt_deck_size": sum(self.stunts_left),
             "roll": None if roll is None else {
                 "kind": roll.kind.name.lower(), "seat": roll.seat, "dice": roll.dice, "need": roll.need,
                 "action": roll.action, "damage": roll.damage, "faces": list(roll.faces), "boosted": roll.boosted,
-                "bonus": roll.bonus},
+                "bonus": roll.bonus,
+                "label": words.attempt(g, roll.action) if roll.kind is RollKind.ACTION else "Defense"},
             "assisting": sorted(self.waiting),
-            "choice": None if choice is None else {"kind": choice.kind.name.lower(), "seat": choice.seat,
-                                                   "options": list(choice.options)},
+            "choice": None if choice is None else {
+                "kind": choice.kind.name.lower(), "seat": choice.seat, "options": list(choice.options),
+                "labels": [describe(g, option) for option in choice.options],
+                "text": words.decisions[choice.kind.name.lower()]},
             "tej_tokens": self.tej_tokens,
             "power": None if not self.power else {"power": self.power, "seat": self.power_seat},
             "outcome": self.outcome,
             "reason": self.reason,
             "roller": self.roller(),
         }
+
+    def _key(self) -> list[JSON]:
+        """The view's ``key``: each kind of piece or token on the road now, by name with its effect."""
+        present = {KIND_NAMES[p.kind] for p in self.pieces if p.space >= 0}
+        if any(p.enemy_peg and p.space >= 0 for p in self.pieces):
+            present.add("enemy-peg")
+        if self.chopper >= 0:
+            present.add("chopper")
+        if self.ramsey >= 0:
+            present.add("ramsey")
+        if self.cargo_in_semi or any(p.cargo and p.space >= 0 for p in self.pieces):
+            present.add("cargo")
+        terms = self.g.words.terms
+        return [{"kind": kind, "name": terms[kind].name, "text": terms[kind].text} for kind in KEY_ORDER
+                if kind in present]
 
     def roller(self) -> int | None:
         """Whose roll or draw the chance node is (the view's ``roller``): the seat making the Skill Roll
@@ -894,12 +938,25 @@ class HeistState(State):
             peg = None
         else:
             peg = g.space_name(self.pieces[on].space)
+        words = g.words
+        character = g.characters[seat]
+        vehicle = g.boards[board] if board >= 0 else None
         return {
             "seat": seat,
-            "character": g.characters[seat].id,
-            "power": g.characters[seat].power,
-            "vehicle": g.boards[board].id if board >= 0 else None,
+            "character": character.id,
+            "power": character.power,
+            "character_name": character.name,
+            "power_name": words.power_names.get(character.power),
+            "power_text": words.power_texts.get(character.power),
+            "vehicle": vehicle.id if vehicle is not None else None,
+            "vehicle_name": vehicle.name if vehicle is not None else None,
+            "vehicle_power": vehicle.power if vehicle is not None and vehicle.power in words.power_names else None,
+            "vehicle_power_name": words.power_names.get(vehicle.power) if vehicle is not None else None,
+            "vehicle_power_text": words.power_texts.get(vehicle.power) if vehicle is not None else None,
             "vehicle_space": g.space_name(self.pieces[self.pv[seat]].space) if self.pv[seat] >= 0 else None,
+            "vehicle_place": g.places[self.pieces[self.pv[seat]].space] if self.pv[seat] >= 0 else None,
+            "peg_place": ("behind the wheel" if on == BEHIND_WHEEL else "off the road, waiting" if on == NOWHERE
+                          else f"on top of {rules.piece_words(self, on)}"),
             "damage": self.damage[seat],
             "strength": (g.boards[board].strength + g.content.model.knobs.strength_offset) if board >= 0 else 0,
             "boost": self.boost[seat],

@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from slipstream.engine.errors import ContentError
-from slipstream.games.content_file import StrictModel, read_content_file, validate_content
+from slipstream.games.content_file import Name, StrictModel, Text, read_content_file, validate_content
 
 DEFAULT_PATH = Path(__file__).with_name("content.toml")
 
@@ -72,7 +72,7 @@ class ItemDieModel(StrictModel):
 
 class TrackModel(StrictModel):
     id: str = Field(min_length=1)
-    name: str
+    name: Name
     length: int = Field(ge=5, le=200)
     item_spaces: list[int]
     laps: int = Field(ge=1, le=20)
@@ -90,6 +90,10 @@ class TrackModel(StrictModel):
 
 class ChipModel(StrictModel):
     colour: str
+    name: Name
+    """The colour's name ("Exhaust"); a chip is called by it and its level ("Exhaust 2")."""
+    text: Text
+    """What a chip of this colour does when drawn, its level written X."""
     costs: list[int] = Field(min_length=1, max_length=5)
     supply: list[int]
     source: Source
@@ -107,6 +111,8 @@ class ChipModel(StrictModel):
 
 class ItemChipModel(StrictModel):
     id: str
+    name: Name
+    text: Text
     supply: int = Field(ge=0, le=200)
     source: Source
 
@@ -126,11 +132,11 @@ class BagModel(StrictModel):
 
 class ItemModel(StrictModel):
     id: str = Field(min_length=1, pattern=r"^[a-z0-9-]+$")
-    name: str
+    name: Name
     type: str
     effect: str
     gain: Literal["ready", "opponent_bag"]
-    text: str
+    text: Text
     source: Source
 
     @model_validator(mode="after")
@@ -154,9 +160,24 @@ class AsymmetricModel(StrictModel):
 
 class CharacterModel(StrictModel):
     id: str = Field(min_length=1)
-    name: str
+    name: Name
+    text: Text
+    """What the board's Asymmetric side changes."""
     source: Source
     asymmetric: AsymmetricModel = AsymmetricModel()
+
+
+class DecisionsModel(StrictModel):
+    """Each kind of decision a player makes, in one line, told the first time they meet it."""
+
+    stop_or_go: Text
+    use_items: Text
+    buy: Text
+    reroll: Text
+    give: Text
+    drop: Text
+    boost: Text
+    source: Source
 
 
 class ContentModel(StrictModel):
@@ -169,6 +190,7 @@ class ContentModel(StrictModel):
     starting_bag: list[BagModel] = Field(min_length=1)
     items: list[ItemModel] = Field(min_length=1)
     characters: list[CharacterModel] = Field(min_length=2)
+    decisions: DecisionsModel
 
 
 @dataclass(frozen=True)
@@ -176,6 +198,10 @@ class Kinds:
     """Chip kinds as small ints: ``names[k]`` is the notation (``exhaust-2``, ``debris``)."""
 
     names: tuple[str, ...]
+    titles: tuple[str, ...]
+    """What a player calls each kind: its colour's name and level ("Exhaust 2"), an item chip's name."""
+    texts: tuple[str, ...]
+    """What each kind does, from its colour's or item chip's text."""
     colour: tuple[str, ...]
     level: tuple[int, ...]
     cost: tuple[int, ...]
@@ -204,6 +230,8 @@ class Content:
 def _number_kinds(model: ContentModel) -> tuple[Kinds, tuple[int, ...]]:
     """Number the chip kinds in the order of their names, so chance outcomes come out sorted."""
     names: list[str] = []
+    titles: list[str] = []
+    texts: list[str] = []
     colour: list[str] = []
     level: list[int] = []
     cost: list[int] = []
@@ -211,25 +239,31 @@ def _number_kinds(model: ContentModel) -> tuple[Kinds, tuple[int, ...]]:
     for chip in model.chips:
         for lvl, (c, s) in enumerate(zip(chip.costs, chip.supply, strict=True), start=1):
             names.append(f"{chip.colour}-{lvl}")
+            titles.append(f"{chip.name} {lvl}")
+            texts.append(chip.text)
             colour.append(chip.colour)
             level.append(lvl)
             cost.append(c)
             supply.append(s)
     for ic in model.item_chips:
         names.append(ic.id)
+        titles.append(ic.name)
+        texts.append(ic.text)
         colour.append(ic.id)
         level.append(0)
         cost.append(0)
         supply.append(ic.supply)
     order = sorted(range(len(names)), key=lambda i: names[i])
     names = [names[i] for i in order]
+    titles = [titles[i] for i in order]
+    texts = [texts[i] for i in order]
     colour = [colour[i] for i in order]
     level = [level[i] for i in order]
     cost = [cost[i] for i in order]
     supply = [supply[i] for i in order]
     index = {n: i for i, n in enumerate(names)}
     up = tuple(index.get(f"{colour[i]}-{level[i] + 1}", -1) if level[i] else -1 for i in range(len(names)))
-    kinds = Kinds(tuple(names), tuple(colour), tuple(level), tuple(cost), up, index)
+    kinds = Kinds(tuple(names), tuple(titles), tuple(texts), tuple(colour), tuple(level), tuple(cost), up, index)
     return kinds, tuple(supply)
 
 

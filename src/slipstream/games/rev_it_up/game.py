@@ -10,7 +10,7 @@ from slipstream.engine.errors import OptionError
 from slipstream.engine.game import Game, OptionSpec, Picker
 from slipstream.engine.hooks import GameHooks
 
-from . import notation
+from . import notation, words
 from .content import (
     BOMB,
     COIN,
@@ -36,9 +36,9 @@ class RevItUp(Game):
     id = "rev-it-up"
     name = "Rev it Up"
     description = (
-        "For 2 to 6 players, everyone playing at once: a bag-building race of two or three laps. Draw chips "
-        "from your bag to move, but most heat your engine, so stop before you overheat; then spend your "
-        "coins on better chips and on items that trap, attack and outpace the others."
+        "For 2 to 6 players, everyone at once: a bag-building race of two or three laps. Draw chips to move, "
+        "but most heat your engine, so stop before you overheat; then spend your coins on better chips and on "
+        "items that trap, attack or outpace the others."
     )
     version = "1"
     min_players = 2
@@ -87,6 +87,14 @@ class RevItUp(Game):
     )
 
     content: Content
+    item_names: dict[str, str]
+    """Every item's name by its id."""
+    said: dict[str, str]
+    """Action strings said in words (``words.describe``), filled as they are asked for."""
+    chose: dict[str, str]
+    """A seat's own choices (without the seat) in words (``words.choice``), filled as the events need them."""
+    terms: dict[str, dict[str, str]]
+    """The glossary as JSON (``words.glossary``): every view carries it, for the terminal board's words."""
     decide_legal: dict[frozenset[int], tuple[str, ...]]
     """Stop-or-go legal actions by the set of seats still choosing."""
     draw_cache: dict[tuple[int, ...], ChanceTable]
@@ -162,6 +170,10 @@ class RevItUp(Game):
         self._setup_items()
         self._setup_characters()
         self._setup_tables()
+        self.item_names = {i.id: i.name for i in content.model.items}
+        self.said = {}
+        self.chose = {}
+        self.terms = {key: term.to_json() for key, term in words.glossary(self).items()}
 
     def _setup_items(self) -> None:
         content = self.content
@@ -268,10 +280,26 @@ class RevItUp(Game):
         from . import action_space, bot, metrics, render
 
         return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
+                         glossary=render.glossary, scoreboard=render.scoreboard,
                          race_metrics=metrics.race_metrics, seat_labels=metrics.seat_labels,
-                         standings=metrics.standings, position_value=metrics.position_value,
+                         standings=metrics.standings, start_positions=metrics.start_positions,
+                         turn_order=metrics.turn_order, position_value=metrics.position_value,
                          heuristic_bot=bot.HeuristicBot, action_space=action_space.action_space,
                          web_board=Path(__file__).with_name("board.js"))
+
+    def say(self, action: str) -> str:
+        """An action string in words, each said once per game (the events of a race repeat them)."""
+        found = self.said.get(action)
+        if found is None:
+            found = self.said[action] = words.describe(self, action)
+        return found
+
+    def say_choice(self, body: str) -> str:
+        """A seat's own choice in words, without the seat ("buy Coin 1"), each said once per game."""
+        found = self.chose.get(body)
+        if found is None:
+            found = self.chose[body] = words.choice(self, body)
+        return found
 
     def seat_name(self, seat: int) -> str:
         name = self.content.characters[self.characters[seat]].name

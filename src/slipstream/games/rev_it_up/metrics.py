@@ -44,7 +44,7 @@ def race_metrics(final_state: State) -> dict[str, float]:
         "rev_bonus_coins": total(Stat.REV_BONUS),
         "debris_taken": total(Stat.DEBRIS_TAKEN),
         "spaces_moved": total(Stat.SPACES_MOVED),
-        "winner_margin": float(_margin(s)),
+        "winning_margin": float(_margin(s)),
     }
 
 
@@ -61,6 +61,18 @@ def seat_labels(final_state: State) -> dict[int, str]:
     """The character board each seat raced."""
     s = _rev(final_state)
     return {seat: s.g.characters[seat] for seat in range(s.g.players)}
+
+
+def start_positions(final_state: State) -> dict[str, tuple[int, ...]]:
+    """Every racer starts on the start space; the seat order breaks ties of movement from the same space
+    (RIU-A2), so the seat is the start position."""
+    return {"seat order": tuple(range(1, _rev(final_state).g.players + 1))}
+
+
+def turn_order(final_state: State) -> tuple[int, ...]:
+    """None: the racers draw at once, and move in order of their movement each turn (Turn Structure 2)."""
+    _rev(final_state)
+    return ()
 
 
 def standings(state: State) -> list[int]:

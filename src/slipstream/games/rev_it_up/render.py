@@ -5,10 +5,14 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from slipstream.engine.game import Game, State
+from rich.markup import escape
 
-from . import notation, rules
-from .notation import Verb
+from slipstream.engine.game import Game, State
+from slipstream.engine.hooks import Term
+from slipstream.engine.play import pending_seats
+
+from . import rules, words
+from .game import RevItUp
 
 _COLOUR_TAG = {
     "exhaust": "white", "coin": "yellow", "ecoboost": "green", "coolant": "blue", "nitrous": "red",
@@ -16,9 +20,9 @@ _COLOUR_TAG = {
 }
 
 
-def _chip(name: str) -> str:
+def _chip(name: str, title: str) -> str:
     colour = name.rsplit("-", 1)[0] if name[-1].isdigit() else name
-    return f"[{_COLOUR_TAG.get(colour, 'white')}]{name}[/]"
+    return f"[{_COLOUR_TAG.get(colour, 'white')}]{escape(title)}[/]"
 
 
 def _rev_line(racer: dict[str, Any]) -> str:
@@ -35,6 +39,13 @@ WIDTH = 76
 """The widest board line: an 80-column terminal less the panel's border and padding."""
 REV_KEY = {"E": "exhaust", "N": "nitrous", "D": "debris", "B": "bomb"}
 """The chips that go on a Rev Track (the others go to the discard), by the letter that stands for them."""
+PHASES = {
+    "draw": "drawing chips", "item-die": "rolling the item die", "reroll": "keep or reroll the item die",
+    "gain-item": "gaining an item", "boost": "a Boost item after the move", "stop-or-go": "stop or keep going",
+    "use-items": "using items", "buy": "buying", "over": "race over",
+}
+"""The view's ``phase`` in words."""
+STATUS = {"racing": "racing", "stopped": "stopped", "overheated": "overheated", "finished": "finished"}
 
 
 def _wrapped(head: str, parts: list[tuple[str, int]], indent: int, width: int = WIDTH) -> list[str]:
@@ -53,38 +64,71 @@ def _wrapped(head: str, parts: list[tuple[str, int]], indent: int, width: int = 
     return lines
 
 
-def _chips(counts: dict[str, int]) -> list[tuple[str, int]]:
-    return [(f"{n}x{_chip(k)}", len(f"{n}x{k}")) for k, n in sorted(counts.items())]
+class _Names:
+    """The names of a view's ids, from the glossary the view carries (``terms``)."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.terms: dict[str, dict[str, str]] = view.get("terms") or {}
+
+    def __call__(self, key: str) -> str:
+        term = self.terms.get(key)
+        return term["name"] if term else key
+
+    def text(self, key: str) -> str:
+        term = self.terms.get(key)
+        return term["text"] if term else ""
 
 
-def _rev_key(view: dict[str, Any]) -> list[str]:
+def _chips(counts: dict[str, int], name: _Names) -> list[tuple[str, int]]:
+    return [(f"{n} {_chip(k, name(k))}", len(f"{n} {name(k)}")) for k, n in sorted(counts.items())]
+
+
+def _plain(parts: list[str]) -> list[tuple[str, int]]:
+    return [(escape(part), len(part)) for part in parts]
+
+
+def _rev_key(view: dict[str, Any], name: _Names) -> list[str]:
     """What the letters on the Rev Tracks stand for: every chip that can go there, and any other used."""
-    key = dict(REV_KEY)
+    key = {letter: name(chip) for letter, chip in REV_KEY.items()}
     for r in view["racers"]:
-        for name, _ in r["rev"]:
-            key.setdefault(name[0].upper(), name.rsplit("-", 1)[0] if name[-1].isdigit() else name)
+        for chip, _ in r["rev"]:
+            key.setdefault(chip[0].upper(), name(chip.rsplit("-", 1)[0] if chip[-1].isdigit() else chip))
     letters = "  ".join(f"{letter} {word}" for letter, word in key.items())
-    return [f"rev key: {letters}  (E2: an exhaust-2)",
+    return [f"rev key: {letters}  (E2: an {name('exhaust-2')})",
             "         . empty  $ bonus coins when your last chip ends there"]
 
 
+def _key(view: dict[str, Any], name: _Names) -> list[str]:
+    """What the chips and the items in play do, from the glossary the view carries."""
+    lines = ["key:"]
+    colours = [chip.rsplit("-", 1)[0] for chip in view["supply"] if chip.endswith("-1")]
+    things = [*colours, *(chip for chip in view["supply"] if not chip[-1].isdigit()), *view["items_in_play"]]
+    for thing in things:
+        lines.extend(textwrap.wrap(f"{name(thing)}: {name.text(thing)}", WIDTH, initial_indent="  ",
+                                   subsequent_indent="    "))
+    return [escape(line) for line in lines]
+
+
 def board(view: dict[str, Any]) -> str:
-    """The track (one row per racer), then each racer's Rev Track, bag, discard, ready area and coins."""
+    """The track (one row per racer), then each racer's Rev Track, bag, discard, ready area and coins,
+    then a key of what the chips and items do."""
+    name = _Names(view)
     track = view["track"]
     length, laps = track["length"], track["laps"]
-    lines = [f"Round {view['round']}, turn {view['turn']} - {view['phase']}",
-             f"track {track['id']}: {length} spaces x {laps} laps, item spaces "
-             + ", ".join(map(str, track["item_spaces"]))]
+    lines = [f"Round {view['round']}, turn {view['turn']} - {PHASES.get(view['phase'], view['phase'])}",
+             escape(f"{name(track['id'])} track: {length} spaces x {laps} laps; the start line is space 0"),
+             "item spaces " + ", ".join(map(str, track["item_spaces"])) + " (pass one: roll the item die)"]
+    width = 24
     finish = length * laps
-    width = 34
     for r in view["racers"]:
         filled = min(width, round(width * r["progress"] / finish))
         bar = "=" * filled + ">" + " " * (width - filled)
-        lines.append(f"P{r['seat'] + 1} |{bar}| {r['progress']:3d}/{finish} lap {r['lap']} "
-                     f"{r['status']}{'  (chosen)' if r.get('chosen') else ''}")
+        where = words.place(length, laps, r["progress"])
+        lines.append(f"P{r['seat'] + 1} |{bar}| {where} {STATUS.get(r['status'], r['status'])}"
+                     f"{'  (chosen)' if r.get('chosen') else ''}")
     if view["traps"]:
-        lines.extend(_wrapped("traps: ", [(t, len(t)) for t in (f"{eff} on space {sp} (P{o + 1})"
-                                                                for sp, eff, o in view["traps"])], 7))
+        lines.extend(_wrapped("traps: ", _plain([f"{name(item)} on space {sp} (P{o + 1})"
+                                                 for sp, item, o in view["traps"]]), 7))
     lines.append("")
     for r in view["racers"]:
         coins = r["coins_to_spend"]
@@ -94,74 +138,54 @@ def board(view: dict[str, Any]) -> str:
             purse = f"coins so far {coins}"
         else:
             purse = f"coins to spend {coins}"
-        lines.append(f"P{r['seat'] + 1} {r['character']}: rev {_rev_line(r)}")
+        lines.append(f"P{r['seat'] + 1} {escape(name(r['character']))}: rev {_rev_line(r)}")
         lines.append(f"    overheat next draw {r['overheat_chance']:.0%}   {purse}   "
                      f"collected coins: {r['collected_coins']}" + (f"   EMP x{r['emp']}" if r["emp"] else ""))
-        lines.extend(_wrapped(f"    bag ({sum(r['bag'].values())}): ", _chips(r["bag"]), 8))
-        lines.extend(_wrapped("    discard: ", _chips(r["discard"]) or [("-", 1)], 8))
-        lines.extend(_wrapped("    ready: ", [(i, len(i)) for i in r["ready"]] or [("-", 1)], 8))
-    lines.extend(_rev_key(view))
+        lines.extend(_wrapped(f"    bag ({sum(r['bag'].values())}): ", _chips(r["bag"], name), 8))
+        lines.extend(_wrapped("    discard: ", _chips(r["discard"], name) or [("-", 1)], 8))
+        lines.extend(_wrapped("    ready: ", _plain([name(i) for i in r["ready"]]) or [("-", 1)], 8))
+    lines.extend(_rev_key(view, name))
+    lines.extend(_key(view, name))
     if view.get("my_choice"):
-        lines.append(f"your choice: {view['my_choice']}")
+        lines.append(escape(f"your choice: {words.say(name, view['my_choice'])}"))
     if "my_cart" in view:
-        lines.extend(_wrapped("your cart: ", [(c, len(c)) for c in view["my_cart"]] or [("empty", 5)], 4))
+        lines.extend(_wrapped("your cart: ", _plain([words.say(name, c) for c in view["my_cart"]])
+                              or [("empty", 5)], 4))
     if "rolled" in view:
-        lines.append(f"item die shows {view['rolled']} (rerolls left {view['rerolls_left']})")
+        lines.append(escape(f"item die shows {name(view['rolled'])} (rerolls left {view['rerolls_left']})"))
     return "\n".join(lines)
 
 
-_VERBS = {
-    Verb.GO: "keep going", Verb.STOP: "stop for this round", Verb.PASS: "do nothing", Verb.DONE: "finish buying",
-    Verb.KEEP: "keep the item", Verb.REROLL: "reroll the item die", Verb.ROLL_ITEM_DIE: "roll the item die (1 coin)",
-}
-
-
 def describe_action(game: Game, action: str) -> str:
-    """A short human label for an action (``2:buy:coin-1`` -> ``P3: buy coin-1``)."""
-    try:
-        if action.partition(":")[0].isdigit():
-            seat, body, parsed = notation.parse_seated(action)
-            return f"P{seat + 1}: {describe_action(game, body)}"
-        parsed = notation.parse(action)
-    except notation.NotationError:
-        return action
-    verb, name, target = parsed
-    on = f" on P{target + 1}" if target is not None else ""
-    if verb in _VERBS:
-        return _VERBS[verb]
-    if verb is Verb.DRAW:
-        return f"draw {name}"
-    if verb is Verb.ITEM:
-        return f"take {name} (the item die, or 3 coins when buying)"
-    if verb is Verb.BUY:
-        return f"buy {name}" + (f" for P{target + 1}'s bag" if target is not None else "")
-    if verb is Verb.UPGRADE:
-        return f"upgrade a {name}"
-    if verb is Verb.USE:
-        return f"use {name}{on}"
-    if verb is Verb.BOOST:
-        return f"use {name} now"
-    if verb is Verb.DROP:
-        return f"drop {name}"
-    return f"put the bomb in P{(target or 0) + 1}'s bag"
+    """A short phrase for an action of the loaded game, with its chips' and items' names
+    (``2:buy:coin-1`` -> ``P3: buy Coin 1``)."""
+    return _rev(game).say(action)
 
 
-def chip_effect(g: Any, k: int) -> str:
-    """What a chip kind does when drawn, in a few words (from the game's movement and heat tables)."""
-    colour, level = g.kinds.colour[k], g.kinds.level[k]
-    move, heat = g.move[k], g.heat[k]
-    plural = "s" if level != 1 else ""
-    if colour == "recall":
-        return f"in a rival's bag: it goes back {-move}"
-    if colour == "coin":
-        return f"+{level} coin{plural} to spend"
-    if colour == "coolant":
-        return f"cools {level} Rev Track chip{plural}"
-    if colour == "upgrade":
-        return f"{level} upgrade{plural} when buying"
-    if move > 0:
-        return f"moves {move}, " + (f"heat {heat}" if heat else "no heat")
-    return f"moves {move}, heat {heat}"
+def glossary(game: Game) -> dict[str, Term]:
+    """Every chip, item, character and track of the loaded game in words (``words.glossary``)."""
+    return words.glossary(_rev(game))
+
+
+SCOREBOARD = ("Spaces moved", "Overheats", "Coins spent", "Chips bought", "Items used")
+
+
+def scoreboard(state: State) -> dict[int, dict[str, str]]:
+    """Each racer's race in numbers: spaces moved, overheats, coins spent, chips bought and items used."""
+    from .state import RevState
+
+    if not isinstance(state, RevState):
+        raise TypeError(f"not a Rev it Up state: {type(state).__name__}")
+    stats = (rules.Stat.SPACES_MOVED, rules.Stat.OVERHEATS, rules.Stat.COINS_SPENT, rules.Stat.CHIPS_BOUGHT,
+             rules.Stat.ITEMS_USED)
+    return {seat: {column: str(state.stats[seat][stat]) for column, stat in zip(SCOREBOARD, stats, strict=True)}
+            for seat in state.g.seats}
+
+
+def _rev(game: Game) -> RevItUp:
+    if not isinstance(game, RevItUp):
+        raise TypeError(f"not a Rev it Up game: {type(game).__name__}")
+    return game
 
 
 def _shop(s: Any, seat: int) -> list[str]:
@@ -172,9 +196,9 @@ def _shop(s: Any, seat: int) -> list[str]:
     out = [f"coins to spend: {s.coins_to_spend[seat]}; left after your cart: {cart.coins_left} "
            "(leftover coins are lost)",
            "shop: one chip of each colour; * you can buy it now"]
-    names = g.kinds.names
-    rows = [("*" if names[k] in legal else " ", names[k], f"{cost} coin" + ("s" if cost != 1 else ""),
-             chip_effect(g, k), str(s.supply[k] - cart.kinds_taken.get(k, 0))) for k, _, cost, *_ in g.shop]
+    names, titles = g.kinds.names, g.kinds.titles
+    rows = [("*" if names[k] in legal else " ", titles[k], f"{cost} coin" + ("s" if cost != 1 else ""),
+             words.chip_effect(g, k), str(s.supply[k] - cart.kinds_taken.get(k, 0))) for k, _, cost, *_ in g.shop]
     heading = (" ", "chip", "price", "effect when drawn", "supply")
     widths = [max(len(row[i]) for row in (heading, *rows)) for i in range(len(heading))]
     for row in (heading, *rows):
@@ -186,7 +210,7 @@ def _shop(s: Any, seat: int) -> list[str]:
         out.append("items, one per buying phase: the item die for 1 coin, or one of these for 3:")
         for item in g.items_in_play:
             card = g.content.items[item]
-            out.extend(textwrap.wrap(f"{card.name} ({item}): {card.text}", WIDTH,
+            out.extend(textwrap.wrap(f"{card.name}: {card.text}", WIDTH,
                                      initial_indent="  ", subsequent_indent="    "))
     points = rules.upgrade_points(s, seat)
     if points:
@@ -194,18 +218,40 @@ def _shop(s: Any, seat: int) -> list[str]:
     return out
 
 
+def told(s: Any, seat: int) -> list[str]:
+    """The one line that says what the decision before ``seat`` does (content ``[decisions]``): the first
+    time each kind comes (stopping, using items and buying in the first round; the rarer ones, a reroll,
+    a Bomb's victim, an item to let go, a Boost, every time)."""
+    from .state import Stage
+
+    lines = s.g.content.model.decisions
+    stage = s.stage
+    if stage is Stage.REROLL:
+        return [lines.reroll]
+    if stage is Stage.BOOST:
+        return [lines.boost]
+    if stage is Stage.GAIN_ITEM:
+        return [lines.give if any(a.startswith("give:") for a in s.legal_actions()) else lines.drop]
+    if s.round != 1:
+        return []
+    first = {Stage.STOP_OR_GO: lines.stop_or_go, Stage.USE_ITEMS: lines.use_items, Stage.BUY: lines.buy}
+    return [first[stage]] if stage in first else []
+
+
 def hints(state: State, seat: int) -> list[str]:
-    """The odds that matter for ``seat`` now: overheating on the next draw, the draw's mix, coins; when
-    buying, the shop with each chip's price and effect and the coins left."""
+    """What the decision does (the first time), then the odds that matter for ``seat`` now: overheating
+    on the next draw, the draw's mix, coins; when buying, the shop with each chip's price and effect and
+    the coins left."""
     from .state import RevState, Stage
 
     if not isinstance(state, RevState):
         return []
     s = state
     g = s.g
+    first = [] if seat not in pending_seats(s) else told(s, seat)
     if s.stage is Stage.BUY and s.status[seat] != rules.FINISHED:
-        return _shop(s, seat)
-    out = [f"chance to overheat on your next draw: {rules.overheat_chance(s, seat):.0%}"]
+        return [*first, *_shop(s, seat)]
+    out = [*first, f"chance to overheat on your next draw: {rules.overheat_chance(s, seat):.0%}"]
     bag = s.bags[seat]
     total = sum(bag)
     if total:

@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 from slipstream.engine.fields import replaced
 from slipstream.engine.game import Event, EventCache, Result
 
-from . import notation
+from . import notation, words
 from .content import BOMB, COOLANT, DEBRIS, ECOBOOST, NITROUS, RECALL, UPGRADE
 from .notation import BUY_VERB, GIVE_VERB, GO_VERB, ROLL_ITEM_DIE_VERB, STOP_VERB, UPGRADE_VERB, USE_VERB, Action
 
 if TYPE_CHECKING:
+    from .game import RevItUp
     from .state import RevState
 
 RACING: Final = 0
@@ -144,13 +145,14 @@ def draw(s: RevState, seat: int, kind: int, events: list[Event]) -> None:
     """Turn Structure 1: "All players simultaneously draw 1 chip from their bags and reveal them"."""
     _to_bag(s, seat, kind, -1)
     s.drawn[seat] = kind
-    events.append(draw_event(seat, s.g.kinds.names[kind]))
+    kinds = s.g.kinds
+    events.append(draw_event(seat, kinds.names[kind], kinds.titles[kind]))
 
 
 @_EVENTS.memo
-def draw_event(seat: int, chip: str) -> Event:
-    """Turn Structure 1: the chip a seat drew (made once per seat and chip)."""
-    return Event("draw", f"P{seat + 1} draws {chip}", "Turn Structure 1", {"seat": seat, "chip": chip})
+def draw_event(seat: int, chip: str, title: str) -> Event:
+    """Turn Structure 1: the chip a seat drew, by its name (made once per seat and chip)."""
+    return Event("draw", f"P{seat + 1} draws {title}", "Turn Structure 1", {"seat": seat, "chip": chip})
 
 
 # --- Turn Structure 2: movement -------------------------------------------------------------------
@@ -189,7 +191,7 @@ def resolve_draw(s: RevState, seat: int, events: list[Event]) -> None:
     if s.emp_jams[seat] and code in (ECOBOOST, NITROUS):
         s.emp_jams = _added(s.emp_jams, seat, -1)
         move = 0
-        _ev(events, "emp", f"{_name(s, seat)}'s {g.kinds.names[kind]} is cancelled by an EMP", "Item: EMP",
+        _ev(events, "emp", f"{_name(s, seat)}'s {g.kinds.titles[kind]} is cancelled by an EMP", "Item: EMP",
             seat=seat)
     heat = g.heat[kind]
     if heat:
@@ -206,10 +208,10 @@ def resolve_draw(s: RevState, seat: int, events: list[Event]) -> None:
         target = rev_last(s, seat) + heat
         if target <= g.rev_length[seat] and s.status[seat] != OVERHEATED:
             place_on_rev(s, seat, kind, target)
-            events.append(rev_event(seat, g.kinds.names[kind], target))
+            events.append(rev_event(seat, g.kinds.titles[kind], target))
         else:
             to_discard_or_supply(s, seat, kind)
-            overheat(s, seat, events, g.kinds.names[kind])
+            overheat(s, seat, events, g.kinds.titles[kind])
     elif code == COOLANT:
         _to_discard(s, seat, kind)
         coolant(s, seat, g.kinds.level[kind], events)
@@ -219,7 +221,7 @@ def resolve_draw(s: RevState, seat: int, events: list[Event]) -> None:
 
 @_EVENTS.memo
 def rev_event(seat: int, chip: str, target: int) -> Event:
-    """Rev Track: a chip placed on a Rev space (made once per seat, chip and space)."""
+    """Rev Track: a chip (by its name) placed on a Rev space (made once per seat, chip and space)."""
     return Event("rev", f"P{seat + 1} places {chip} on Rev space {target}", "Rev Track",
                  {"seat": seat, "space": target})
 
@@ -248,23 +250,25 @@ def move_forward(s: RevState, seat: int, spaces: int, events: list[Event]) -> No
     moved = p - start
     s.progress = replaced(s.progress, seat, p)
     _count(s, seat, SPACES_MOVED_STAT, moved)
-    events.append(move_event(seat, moved, p))
+    events.append(move_event(seat, moved, p, length, g.laps))
     if p >= g.finish and s.status[seat] != FINISHED:
         finish(s, seat, events)
 
 
 @_EVENTS.memo
-def move_event(seat: int, moved: int, progress: int) -> Event:
-    """Turn Structure 2: a move forward (made once per seat, spaces and progress)."""
-    return Event("move", f"P{seat + 1} moves {moved} to {progress}", "Turn Structure 2",
-                 {"seat": seat, "to": progress})
+def move_event(seat: int, moved: int, progress: int, length: int, laps: int) -> Event:
+    """Turn Structure 2: a move forward to a place said as the board numbers it (made once per seat,
+    spaces, progress and track)."""
+    return Event("move", f"P{seat + 1} moves {moved} space{'' if moved == 1 else 's'} to "
+                 f"{words.place(length, laps, progress)}", "Turn Structure 2", {"seat": seat, "to": progress})
 
 
 def move_back(s: RevState, seat: int, spaces: int, events: list[Event], rule: str) -> None:
     """Recalls (and Bombs) move the racer BACKWARDS; never behind the start, never onto item rolls."""
     p = max(0, s.progress[seat] - spaces)
     s.progress = replaced(s.progress, seat, p)
-    _ev(events, "move", f"{_name(s, seat)} moves back to {p}", rule, seat=seat, to=p)
+    _ev(events, "move", f"{_name(s, seat)} moves back to {words.place(s.g.track_length, s.g.laps, p)}", rule,
+        seat=seat, to=p)
 
 
 # --- Turn Structure 3: items from the track -------------------------------------------------------
@@ -293,7 +297,7 @@ def item_rolls(s: RevState) -> tuple[Task, ...]:
 
 def log_roll(s: RevState, seat: int, item: str, events: list[Event]) -> None:
     """Turn Structure 3: "roll the item die and take the corresponding item chip"."""
-    _ev(events, "item-die", f"{_name(s, seat)} rolls the item die: {item}", "Turn Structure 3",
+    _ev(events, "item-die", f"{_name(s, seat)} rolls the item die: {s.g.item_names[item]}", "Turn Structure 3",
         seat=seat, item=item)
 
 
@@ -311,10 +315,10 @@ def chosen_event(seat: int) -> Event:
 
 
 @_EVENTS.memo
-def choice_event(seat: int, choice: str) -> Event:
-    """Simultaneous play: the choice itself, for that seat only (a buying step shows only this one, so
-    nobody counts another's cart)."""
-    return Event("choice", f"P{seat + 1} chose {choice}", "Simultaneous play", {"seat": seat, "choice": choice},
+def choice_event(seat: int, choice: str, said: str) -> Event:
+    """Simultaneous play: the choice itself (``said`` in words), for that seat only (a buying step shows
+    only this one, so nobody counts another's cart)."""
+    return Event("choice", f"P{seat + 1} chose to {said}", "Simultaneous play", {"seat": seat, "choice": choice},
                  frozenset((seat,)))
 
 
@@ -395,7 +399,8 @@ def resolve_items(s: RevState, events: list[Event]) -> None:
             continue
         _spend(s, seat, item)
         effect = g.effect[item]
-        _ev(events, "item", f"{_name(s, seat)} uses {item}", f"Items: {g.content.items[item].type.capitalize()}",
+        _ev(events, "item", f"{_name(s, seat)} uses {g.item_names[item]}",
+            f"Items: {g.content.items[item].type.capitalize()}",
             seat=seat, item=item)
         if effect in ("oil_slick", "caltrops"):
             s.traps = (*s.traps, Trap(s.progress[seat] % g.track_length, item, seat))
@@ -411,7 +416,7 @@ def resolve_items(s: RevState, events: list[Event]) -> None:
             s.next_round_coins = _added(s.next_round_coins, seat, 1)
         elif effect == "heat_sink":
             removed = remove_recent(s, seat, 1)
-            _ev(events, "heat-sink", f"{_name(s, seat)} removes {', '.join(removed) or 'nothing'}",
+            _ev(events, "heat-sink", f"{_name(s, seat)} takes {_titles(g, removed) or 'nothing'} off the Rev Track",
                 "Item: Heat Sink", seat=seat)
 
 
@@ -561,11 +566,17 @@ def remove_recent(s: RevState, seat: int, n: int) -> list[str]:
     return [g.kinds.names[k] for k in removed]
 
 
+def _titles(g: RevItUp, chips: list[str]) -> str:
+    """Chip kinds (by id) by their names, joined: "Exhaust 2, Debris"."""
+    kinds = g.kinds
+    return ", ".join(kinds.titles[kinds.index[chip]] for chip in chips)
+
+
 def coolant(s: RevState, seat: int, level: int, events: list[Event]) -> None:
     """Coolant (Blue): "remove the most recent X chips from your Rev Track, placing them back in your
     bag. Item Chips removed from your Rev Track are returned to the supply." """
     removed = remove_recent(s, seat, level)
-    _ev(events, "coolant", f"{_name(s, seat)} cools down: {', '.join(removed) or 'nothing'} off the Rev Track",
+    _ev(events, "coolant", f"{_name(s, seat)} cools down: {_titles(s.g, removed) or 'nothing'} off the Rev Track",
         "Coolant (Blue)", seat=seat, removed=removed)
 
 
@@ -580,13 +591,14 @@ def gain_item(s: RevState, seat: int, item: str, events: list[Event]) -> bool:
     _count(s, seat, ITEMS_GAINED_STAT)
     if g.to_bag[item]:
         if not s.supply[g.bomb] or not gain_options(s, seat, item):
-            _ev(events, "gain", f"{_name(s, seat)} gains {item}, but it cannot be played", "Items",
+            _ev(events, "gain", f"{_name(s, seat)} gains {g.item_names[item]}, but it cannot be played", "Items",
                 seat=seat, item=item)
             return False
         return True
     if len(s.ready[seat]) < g.ready_capacity:
         s.ready = replaced(s.ready, seat, (*s.ready[seat], item))
-        _ev(events, "gain", f"{_name(s, seat)} gains {item} to the ready area", "Items", seat=seat, item=item)
+        _ev(events, "gain", f"{_name(s, seat)} gains {g.item_names[item]} to the ready area", "Items",
+            seat=seat, item=item)
         return False
     return True
 
@@ -614,7 +626,9 @@ def resolve_gain(s: RevState, seat: int, item: str, choice: Action, events: list
     held = [*s.ready[seat], item]
     held.remove(choice.name)
     s.ready = replaced(s.ready, seat, tuple(held))
-    _ev(events, "drop", f"{_name(s, seat)} keeps {', '.join(held)} and drops {choice.name}", "RIU-G13",
+    names = g.item_names
+    _ev(events, "drop", f"{_name(s, seat)} keeps {' and '.join(names[i] for i in held)} and lets "
+        f"{names[choice.name]} go", "RIU-G13",
         seat=seat, dropped=choice.name)
 
 
@@ -635,7 +649,7 @@ def boost_options(s: RevState, seat: int) -> list[str]:
 def use_boost(s: RevState, seat: int, item: str, events: list[Event]) -> None:
     """Turn Structure 5: "Some items are used during the movement phase" (Turbo, Slipstream)."""
     _spend(s, seat, item)
-    _ev(events, "item", f"{_name(s, seat)} uses {item}", "Items: Boost", seat=seat, item=item)
+    _ev(events, "item", f"{_name(s, seat)} uses {s.g.item_names[item]}", "Items: Boost", seat=seat, item=item)
     if s.g.effect[item] == "turbo":
         move_forward(s, seat, TURBO_SPACES, events)
     else:
@@ -663,7 +677,8 @@ def spring_traps(s: RevState, seat: int, space: int, events: list[Event]) -> boo
     s.traps = tuple(trap for trap in s.traps if trap.space != space or trap.owner == seat)
     stop = False
     for trap in sprung:
-        _ev(events, "trap", f"{_name(s, seat)} runs over {_name(s, trap.owner)}'s {trap.item} on space {space}",
+        _ev(events, "trap", f"{_name(s, seat)} runs over {_name(s, trap.owner)}'s {g.item_names[trap.item]} on "
+            f"space {space}",
             "Items: Trap", seat=seat, space=space)
         if shielded(s, seat, events):
             continue
@@ -680,7 +695,7 @@ def shielded(s: RevState, seat: int, events: list[Event]) -> bool:
     for item in s.ready[seat]:
         if effect_of[item] == "shield":
             _spend(s, seat, item)
-            _ev(events, "shield", f"{_name(s, seat)}'s {item} cancels it", "Items: Shield", seat=seat)
+            _ev(events, "shield", f"{_name(s, seat)}'s {s.g.item_names[item]} cancels it", "Items: Shield", seat=seat)
             return True
     return False
 
@@ -702,7 +717,7 @@ def add_debris(s: RevState, seat: int, events: list[Event]) -> None:
         _ev(events, "debris", f"{_name(s, seat)} takes a Debris on Rev space {space}", "Items: Attack",
             seat=seat)
     else:
-        overheat(s, seat, events, "debris")
+        overheat(s, seat, events, g.kinds.titles[g.debris])
 
 
 # --- Buying New Chips and Items -------------------------------------------------------------------
@@ -893,7 +908,8 @@ def resolve_buys(s: RevState, events: list[Event]) -> tuple[int, ...]:
         chip = sold_out_in_cart(s, seat)
         if chip:
             s.carts = replaced(s.carts, seat, ())
-            _ev(events, "sold-out", f"{chip} ran out before {_name(s, seat)}'s turn: {_name(s, seat)} chooses "
+            title = s.g.kinds.titles[s.g.kinds.index[chip]]
+            _ev(events, "sold-out", f"{title} ran out before {_name(s, seat)}'s turn: {_name(s, seat)} chooses "
                 "again from what is left", "Buying New Chips and Items (RIU-X2)", seat=seat, chip=chip)
             return tuple(order[i:])
         fill_cart(s, seat, events)
@@ -917,11 +933,13 @@ def fill_cart(s: RevState, seat: int, events: list[Event]) -> None:
             spent += kinds.cost[k]
             _count(s, seat, CHIPS_BOUGHT_STAT)
             where = f" into {_name(s, owner)}'s bag" if step.target is not None else ""
-            _ev(events, "buy", f"{_name(s, seat)} buys {name}{where}", "Buying New Chips and Items",
+            _ev(events, "buy", f"{_name(s, seat)} buys {kinds.titles[k]}{where}", "Buying New Chips and Items",
                 seat=seat, chip=name)
         elif verb is UPGRADE_VERB:
-            ok = _upgrade(s, seat, kinds.index[name])
-            text = f"upgrades a {name}" if ok else f"cannot upgrade {name} (none left)"
+            k = kinds.index[name]
+            ok = _upgrade(s, seat, k)
+            title = kinds.titles[k]
+            text = f"upgrades a {title}" if ok else f"cannot upgrade a {title} (none of the next level left)"
             _ev(events, "upgrade", f"{_name(s, seat)} {text}", "Upgrades (Orange)", seat=seat)
         elif verb is ROLL_ITEM_DIE_VERB:
             spent += 1
@@ -929,7 +947,7 @@ def fill_cart(s: RevState, seat: int, events: list[Event]) -> None:
         else:
             spent += 3
             tasks.append(Task(False, seat, 0, name))
-            _ev(events, "buy-item", f"{_name(s, seat)} takes {name} for 3 coins", "Buying: items",
+            _ev(events, "buy-item", f"{_name(s, seat)} takes {s.g.item_names[name]} for 3 coins", "Buying: items",
                 seat=seat, item=name)
     _count(s, seat, COINS_SPENT_STAT, spent)
     lost = s.coins_to_spend[seat] - spent

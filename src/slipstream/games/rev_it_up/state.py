@@ -357,7 +357,7 @@ class RevState(State):
             self.choices = replaced(self.choices, seat, chosen)
             self.waiting = self.waiting - self.g.only[seat]
             events.append(rules.chosen_event(seat))
-        events.append(rules.choice_event(seat, body))
+        events.append(rules.choice_event(seat, body, self.g.say_choice(body)))
         if self.waiting:
             return True
         if stage is _STOP_OR_GO:
@@ -538,7 +538,9 @@ class RevState(State):
 
     def _view(self, seat: int | None) -> dict[str, JSON]:
         """Everything is public (bags are built from public buys and public draws) except the other
-        seats' pending choices and buying carts: a view says only whether a seat has chosen."""
+        seats' pending choices and buying carts: a view says only whether a seat has chosen. Chips, items,
+        characters and the track are named by their ids; ``terms`` gives each id's name and effect (the
+        game's glossary, ``words.glossary``), for a board to show words."""
         g = self.g
         names = g.kinds.names
         kinds = range(g.kind_count)
@@ -580,6 +582,7 @@ class RevState(State):
             "supply": {names[k]: self.supply[k] for k in kinds},
             "traps": [[trap.space, trap.item, trap.owner] for trap in self.traps],
             "finished": [s for s in g.seats if self.status[s] == FINISHED],
+            "terms": g.terms,
         }
         if stage in (_REROLL, _GAIN_ITEM, _BOOST, _ITEM_DIE, _DRAW):
             out["current"] = self.current

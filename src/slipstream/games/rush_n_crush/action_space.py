@@ -24,8 +24,9 @@ FACES = range(1, 7)
 
 def action_space(game: Game) -> ActionSpace:
     """Decisions: every gearstick move the matrix draws (free, Turbo or Brake), keep, done, end, every
-    step (ahead with or without a mine; a diagonal with any Side Ram and mine), both swerves, every
-    piece armed, the Machine Gun, Flamer and Fire Extinguisher Used, every Rocket Booster distance.
+    step (ahead with or without a mine; a diagonal with any Side Ram and mine), both swerves (with or
+    without a mine), every piece armed, the Machine Gun, Flamer and Fire Extinguisher Used, every Rocket
+    Booster distance (with a mine on any square it leaves).
     Chance: the grid slots, the cars and drivers dealt, heat (up to the most red or booster dice),
     steering and crash dice, one die, and the weapons' hits."""
     if not isinstance(game, RushNCrush):
@@ -35,7 +36,7 @@ def action_space(game: Game) -> ActionSpace:
     steps = [action for (direction, bumper, saw, _), action in STEP_ACTIONS.items()
              if direction != Direction.AHEAD or not (bumper or saw)]
     actions = [notation.KEEP, notation.DONE, notation.END, *steps, *ARM_ACTIONS, *BOOST_ACTIONS[True],
-               *(notation.swerve(d) for d in (Direction.LEFT, Direction.RIGHT)),
+               *(notation.swerve(d, m) for d in (Direction.LEFT, Direction.RIGHT) for m in (False, True)),
                *(notation.use(PIECES[piece]) for piece in USABLE),
                *(notation.gear(gear.names[n]) for node in nodes for n in free_gear_targets(gear, node)),
                *(notation.point(Kind.TURBO, gear.names[n]) for node in nodes for n in gear.accelerate[node]),

@@ -1,6 +1,7 @@
 """A heuristic Rush 'n' Crush bot: it plans each move square by square round obstructions, wrecks,
 mines and cars, and into a car when a Side Ram or a Rush 'n' Crush pays; picks the speed whose move
-plans best after the heat risk, fires its guns whenever they bear, and boosts when it pays.
+plans best after the heat risk (a car behind takes more of it, the leader less), fires its guns whenever
+they bear, and boosts when it pays.
 
 What hurting a rival is worth (``Rivals``): destroying it now (the race itself when it is the last
 rival), raising the chance that it is destroyed before the line (a Poisson estimate of the damage it
@@ -55,7 +56,7 @@ DAMAGE_PER_TURN: Final = 0.3
 rival's damage destroys it before the line)."""
 PACE: Final = 15.0
 """Ranks a car covers in a turn, on average over a race (for the turns it still has to drive; the
-position value's 5, fitted for win chances, made a whole car's destruction look likely)."""
+position value's former 5, fitted for win chances, made a whole car's destruction look likely)."""
 RAM_DAMAGE: Final = 3.0
 """The cost of one Structure point a ram costs the bot itself, besides the destruction it brings nearer."""
 ACTIVATION: Final = 0.3
@@ -69,6 +70,20 @@ PASS_SOON: Final = 4.0
 """Passing such a car that needs two turns to the line."""
 PASS: Final = 1.0
 """Passing such a car earlier in the race."""
+HEAT_LEADING: Final = 1.5
+"""The weight of the heat risk (``heat_dice_cost``) for the car in the lead, once the race is under way
+(``HEAT_RACE_FROM``): it keeps its heat for the rest of the race."""
+HEAT_TRAILING: Final = 0.5
+"""The weight of the heat risk for the last car, once the race is under way: it has to gamble to catch up.
+A car between weighs it by the cars ahead of it, in even steps."""
+HEAT_RACE_FROM: Final = 0.3
+"""The share of the course a car has covered from which it weighs the heat risk by its place (after about
+two of a race's six rounds); before that every car weighs it 1 (heat is a budget for the whole race).
+Measured with the default options, 400 races a row (docs/rules/rush-n-crush.md, Balance): the first to
+play won 29.5% of four-car races and 56.5% of two-car races, the lead changing 2.3 and 1.8 times a race;
+weighed by place from the start, 24.2% and 75.5% (the car first ahead gambles less all race); from half
+distance, 27.0% and 52.2%, with 14 of the 400 four-car races over in five rounds (3 here); weighed 1
+throughout, 27.5% and 48.8% with fewer lead changes (1.75 and 1.35)."""
 KEEP_BOOSTER: Final = 1.0
 """Keeping the Rocket Booster armed for a later turn rather than Using it now (a Use must be re-armed)."""
 ARM_ORDER: Final = ("machine-gun", "flamer", "rocket-booster", "side-bumper", "circular-saw", "fire-extinguisher")
@@ -128,6 +143,8 @@ class Rivals:
         """The value of one Structure point dealt to it, besides its destruction."""
         self.expected = [0.0] * n
         """The Structure it is expected to lose before the line."""
+        self.heat_weight = 1.0
+        """How much the heat risk counts for ``car``: ``HEAT_LEADING`` in the lead, ``HEAT_TRAILING`` last."""
         self.passing: list[tuple[int, float]] = []
         """(progress key, bonus) of each car ahead that has moved this round: ending the move beyond it."""
         mine = rules.progress(s, car)
@@ -136,6 +153,9 @@ class Rivals:
         for c, chance in zip(cars, chances, strict=True):
             self.expected[c] = DAMAGE_PER_TURN * (key - rules.progress(s, c)) / 2 / PACE
             if c == car:
+                if mine > HEAT_RACE_FROM * key:
+                    ahead = sum(1 for d in cars if rules.progress(s, d) > mine)
+                    self.heat_weight = HEAT_LEADING - (HEAT_LEADING - HEAT_TRAILING) * ahead / max(1, len(cars) - 1)
                 continue
             weight = min(3.0, max(0.2, chance * n))
             self.kill[c] = WIN if last else RACE * chance + WRECK
@@ -411,13 +431,16 @@ def booster_heat(s: RushState, car: int, dice: int) -> float:
 
 
 def speed_value(s: RushState, car: int, node: int, turbo_spent: int, rivals: Rivals | None = None) -> float:
-    """How good a move at ``node`` looks: the plan's value over the white dice, less the heat."""
-    return plan_value(s, car, node, rivals) - heat_cost(s, car, node, turbo_spent)
+    """How good a move at ``node`` looks: the plan's value over the white dice, less the heat risk (weighed
+    by the car's place in the race, ``Rivals.heat_weight``)."""
+    rivals = rivals or Rivals(s, car)
+    return plan_value(s, car, node, rivals) - rivals.heat_weight * heat_cost(s, car, node, turbo_spent)
 
 
 class HeuristicBot:
     """Plans its move square by square (round obstructions, wrecks and mines, into a car when a ram
-    pays), chooses the speed whose plan is worth most after the heat risk, arms its pieces early, fires
+    pays), chooses the speed whose plan is worth most after the heat risk (weighed more in front and less
+    behind once the race is under way), arms its pieces early, fires
     the Machine Gun and the Flamer whenever they bear, cools down near the skull, and fires the Rocket
     Booster into a clear lane."""
 
@@ -474,7 +497,8 @@ class HeuristicBot:
         return cool if cool in opts and heat >= 2 else ""
 
     def _speed(self, s: RushState, car: int, legal: list[str]) -> str:
-        """The gearstick or a point: the node whose move is worth most (``speed_value``)."""
+        """The gearstick or a point: the node whose move is worth most (``speed_value``): the heat risk
+        counts more for a car ahead and less for a car behind (``Rivals.heat_weight``)."""
         gear = s.g.gear
         rivals = Rivals(s, car)
         plans: dict[int, float] = {}
@@ -495,7 +519,7 @@ class HeuristicBot:
             plan = plans.get(speed)
             if plan is None:
                 plan = plans[speed] = plan_value(s, car, node, rivals)
-            value = plan - heat_cost(s, car, node, turbo) - cost
+            value = plan - rivals.heat_weight * heat_cost(s, car, node, turbo) - cost
             if value > score:
                 best, score = action, value
         return best
@@ -548,14 +572,19 @@ class HeuristicBot:
         return any(rules.progress(s, c) < here for c in rules.running(s) if c != car)
 
     def _swerve(self, s: RushState, car: int, legal: list[str]) -> str:
+        """The side whose square is worth more; a mine on the square left when a car is behind (RC-X3)."""
         planner = Planner(s, car)
         best, score = legal[0], -1e18
         for action in legal:
-            target = rules.neighbour(s, s.square[car], notation.parse(action).number)
+            move = notation.parse(action)
+            if move.mine:
+                continue
+            target = rules.neighbour(s, s.square[car], move.number)
             value = -planner.hazard(target) + planner.after(target, s.lap[car])
             if value > score:
                 best, score = action, value
-        return best
+        dropped = best + "+mine"
+        return dropped if dropped in legal and self._someone_behind(s, car) else best
 
     def _boost(self, s: RushState, car: int, legal: list[str]) -> str:
         """Movement: Rocket Booster, "Choose 1-3 and move that many spaces directly forward. For each space
@@ -597,5 +626,5 @@ class HeuristicBot:
             lap += track.end[nxt] <= track.end[sq]
             sq = nxt
             entered += 1
-        return value + planner.after(sq, lap) - booster_heat(s, car, entered)
+        return value + planner.after(sq, lap) - planner.rivals.heat_weight * booster_heat(s, car, entered)
 

@@ -8,6 +8,13 @@ shipped record carries ``source`` (rulebook, derived or default). A user's own c
 out (it is then ``user``). A bad file raises ``ContentError`` naming the file, the record and the field;
 nothing is half loaded.
 
+What a player reads comes from the same files: every car, driver, piece of equipment, hazard (fixed
+obstruction, wreck, mine), tile face and course has a display ``name`` and an effect ``text``, and the
+first decision of each kind a one-line explanation (``[decisions]``). Gears and squares are said in words
+by one helper each, ``gear_words`` ("gear 2, yellow zone (speed 6)") and ``place_words`` ("tile 3 (Left
+curve), lane 2, square 5": tiles, lanes and squares counted from 1, lane 1 the leftmost in the direction
+of travel, squares from the start of the tile), as the terminal board labels them.
+
 The content is turned here into plain tuples of ints that the rules index (``Gear``, ``Track``):
 squares are numbered over the whole course, and each neighbour relation of
 rules/rush-n-crush-content.md section 4.2 is one tuple (-1: none, ``FINISH``: past the finish line).
@@ -18,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Final, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Final, Literal, TypeVar
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
@@ -42,12 +49,12 @@ WEAPONS: Final = ("side-bumper", "flamer", "machine-gun", "circular-saw")
 """The four optional activatable pieces of a driver (rulebook: Introduction)."""
 PIECES: Final = (*WEAPONS, "rocket-booster", "fire-extinguisher")
 """Every activatable piece, in the order of the ``armed``/``moved`` bits of a car (bit i = PIECES[i])."""
-PIECE_TITLES: Final = {
-    "side-bumper": "Side Bumper", "flamer": "Flamer", "machine-gun": "Machine Gun",
-    "circular-saw": "Lateral Circular Saw", "rocket-booster": "Rocket Booster",
-    "fire-extinguisher": "Fire Extinguisher", "armor-shielding": "Armor Shielding",
-    "onboard-computer": "On-board Computer", "combat-bumper": "Combat Bumper", "minelayer": "Minelayer",
-}
+EQUIPMENT: Final = (*FIXED_PIECES, *PIECES)
+"""Every piece of equipment the rules know: each has one ``[[equipment]]`` record (its name and text)."""
+HAZARDS: Final = ("obstruction", "wreck", "mine")
+"""The things on the track besides the cars: each has one ``[[hazards]]`` record."""
+DECISIONS: Final = ("gear", "points", "move", "swerve", "after", "equipment")
+"""The kinds of decision a player makes, each explained in one line by ``[decisions]`` the first time."""
 SIDE_BUMPER, FLAMER, MACHINE_GUN, CIRCULAR_SAW, ROCKET_BOOSTER, FIRE_EXTINGUISHER = range(6)
 
 Source = Literal["rulebook", "derived", "default"]
@@ -124,9 +131,16 @@ def _different_pieces(pieces: list[str], allowed: tuple[str, ...], what: str) ->
     return pieces
 
 
+Name = Annotated[str, Field(min_length=1, max_length=60)]
+"""A display name, as a player reads it."""
+Text = Annotated[str, Field(min_length=1, max_length=400)]
+"""An effect text: what the thing does, in a sentence or two."""
+
+
 class CarModel(StrictModel):
     id: str = Field(pattern=r"^[a-z0-9-]+$")
-    name: str
+    name: Name
+    text: Text
     team: str
     fixed: list[str] = Field(min_length=2, max_length=2)
     structure: int = Field(ge=1, le=30)
@@ -144,7 +158,8 @@ class CarModel(StrictModel):
 
 class DriverModel(StrictModel):
     id: str = Field(pattern=r"^[a-z0-9-]+$")
-    name: str
+    name: Name
+    text: Text
     team: str
     weapons: list[str] = Field(min_length=2, max_length=2)
     source: Source
@@ -155,12 +170,78 @@ class DriverModel(StrictModel):
         return _different_pieces(v, WEAPONS, "weapon")
 
 
+class RuleRecordModel(StrictModel):
+    """A thing the rules know by its id (``KNOWN``), named and explained by the content."""
+
+    KNOWN: ClassVar[tuple[str, ...]] = ()
+    WHAT: ClassVar[str] = ""
+    id: str
+    name: Name
+    text: Text
+    source: Source
+
+    @field_validator("id")
+    @classmethod
+    def _known(cls, v: str) -> str:
+        if v not in cls.KNOWN:
+            raise ValueError(f"{v!r} is not a {cls.WHAT} the rules know ({', '.join(cls.KNOWN)})")
+        return v
+
+
+class EquipmentModel(RuleRecordModel):
+    """A piece of equipment: a car's fixed piece or a driver's activatable one (``EQUIPMENT``)."""
+
+    KNOWN = EQUIPMENT
+    WHAT = "piece of equipment"
+
+
+class HazardModel(RuleRecordModel):
+    """A fixed obstruction, a wreck or a mine (``HAZARDS``)."""
+
+    KNOWN = HAZARDS
+    WHAT = "hazard"
+
+
+class DecisionsModel(StrictModel):
+    """One line for each kind of decision, shown the first time a player meets it (``DECISIONS``)."""
+
+    gear: Text
+    points: Text
+    move: Text
+    swerve: Text
+    after: Text
+    equipment: Text
+
+
+def _each_once(records: list[EquipmentModel] | list[HazardModel], known: tuple[str, ...]) -> None:
+    """Every id the rules know has one record."""
+    ids = [r.id for r in records]
+    for record_id in known:
+        if ids.count(record_id) != 1:
+            raise ValueError(f"{record_id!r} needs exactly one record (it has {ids.count(record_id)})")
+
+
 class ContentModel(StrictModel):
     gear: GearModel
     dice: DiceModel
     base: BaseDashboardModel
     cars: list[CarModel] = Field(min_length=2)
     drivers: list[DriverModel] = Field(min_length=2)
+    equipment: list[EquipmentModel]
+    hazards: list[HazardModel]
+    decisions: DecisionsModel
+
+    @field_validator("equipment")
+    @classmethod
+    def _every_piece(cls, v: list[EquipmentModel]) -> list[EquipmentModel]:
+        _each_once(v, EQUIPMENT)
+        return v
+
+    @field_validator("hazards")
+    @classmethod
+    def _every_hazard(cls, v: list[HazardModel]) -> list[HazardModel]:
+        _each_once(v, HAZARDS)
+        return v
 
 
 class ShapeModel(StrictModel):
@@ -179,6 +260,9 @@ class FaceModel(StrictModel):
     ranks: int = Field(ge=1, le=40)
     lanes: list[str] = Field(min_length=LANES, max_length=LANES)
     obstructions: list[tuple[int, int]] = Field(default_factory=list)
+    name: str = Field("", max_length=30)
+    """How a player calls the face ("Left curve"): the board's tile label and ``place_words``' tile."""
+    text: str = Field("", max_length=400)
     source: TrackSource = USER
 
     @field_validator("lanes")
@@ -211,7 +295,8 @@ class FaceModel(StrictModel):
 
 class CourseModel(StrictModel):
     id: str = Field(min_length=1)
-    name: str = ""
+    name: str = Field("", max_length=60)
+    text: str = Field("", max_length=400)
     faces: list[str] = Field(min_length=1)
     closed: bool
     laps: int = Field(ge=1, le=9)
@@ -259,9 +344,19 @@ class Gear:
     steer: tuple[tuple[int, int], ...]
     red_dice: tuple[int, ...]
     zone_names: tuple[str, ...]
+    titles: tuple[str, ...]
+    """Each node in words (``gear_words``): "the zero spot (speed 0)", "gear 2, yellow zone (speed 6)"."""
 
     def node(self, name: str) -> int:
         return self.names.index(name)
+
+
+def gear_words(gear: int, zone: str | None, speed: int) -> str:
+    """A node of the gear matrix as a player reads the matrix: its gear column, its colour zone and the
+    speed of its row ("gear 2, yellow zone (speed 6)"); gear 0 is the zero spot."""
+    if not gear:
+        return f"the zero spot (speed {speed})"
+    return f"gear {gear}, {zone} zone (speed {speed})"
 
 
 UNLIMITED: Final = -1
@@ -312,9 +407,10 @@ def build_gear(content: ContentModel, lines: str) -> Gear:
         else:
             steer.append((HIGHEST if rule[0] == "highest" else LOWEST, rule[1]))
     red = content.dice.red_per_zone
+    titles = tuple(gear_words(gear[n], g.zones[zone[n]] if n else None, speed[n]) for n in range(len(names)))
     return Gear(tuple(names), tuple(gear), tuple(zone), tuple(speed), tuple(tuple(x) for x in up),
                 tuple(tuple(x) for x in down), tuple(shift), tuple(steer),
-                tuple(0 if z < 0 else red[z] for z in zone), tuple(g.zones))
+                tuple(0 if z < 0 else red[z] for z in zone), tuple(g.zones), titles)
 
 
 # --- cars and drivers -----------------------------------------------------------------------------------
@@ -345,6 +441,13 @@ class Content:
     model: ContentModel
     cars: dict[str, CarModel]
     drivers: dict[str, DriverModel]
+    equipment: dict[str, EquipmentModel]
+    """Every piece by id (``EQUIPMENT``), with its name and text."""
+    hazards: dict[str, HazardModel]
+    piece_names: tuple[str, ...]
+    """The names of ``PIECES`` in bit order (event texts index them)."""
+    terms: dict[str, dict[str, str]]
+    """Every piece and hazard by id: ``{name, text, kind}`` (the view carries it for the terminal's key)."""
 
     def dashboard(self, car_id: str, driver_id: str) -> Dashboard:
         car = self.cars[car_id]
@@ -372,7 +475,12 @@ def parse_content(data: Any, source: str) -> Content:
         raise ContentError(source, "drivers", "id", "an id is used twice")
     if len(cars) != len(drivers):
         raise ContentError(source, "drivers", "id", "needs one driver per car (seats take car k and driver k)")
-    return Content(source, model, cars, drivers)
+    equipment = {e.id: e for e in model.equipment}
+    hazards = {h.id: h for h in model.hazards}
+    terms = {p: {"name": equipment[p].name, "text": equipment[p].text,
+                 "kind": "fixed equipment" if p in FIXED_PIECES else "equipment"} for p in EQUIPMENT}
+    terms.update({h: {"name": hazards[h].name, "text": hazards[h].text, "kind": "hazard"} for h in HAZARDS})
+    return Content(source, model, cars, drivers, equipment, hazards, tuple(equipment[p].name for p in PIECES), terms)
 
 
 @cache
@@ -436,6 +544,14 @@ class Track:
     """``lines_ahead[sq]``: the squares at range 1, 2, 3 "directly forward (i.e. within your lane, even
     if it's curving)" that a Machine Gun's line can reach: it stops before a fixed obstruction or the
     end of the course (RC-A7); ``lines_behind`` the same backward, for the Flamer."""
+    tile_names: tuple[str, ...]
+    """Each tile's face name ("Left curve"; "" when a user's face has none)."""
+    tile_texts: tuple[str, ...]
+    """Each tile's face text (what it holds, in words; "" when a user's face has none)."""
+    places: tuple[str, ...]
+    """Each square in words (``place_words``), made once per course for the event texts."""
+    text: str
+    """The course's description ("" when a user's course has none)."""
 
     def tiles_view(self) -> list[dict[str, object]]:
         """The course as data for a board: per tile its face, kind, shape, placement, the lengths in ranks
@@ -444,7 +560,7 @@ class Track:
         for t, lanes in enumerate(self.tile_squares):
             x, y, heading = self.placements[t]
             out.append({
-                "face": self.faces[t], "kind": self.kinds[t], "shape": self.shapes[t],
+                "face": self.faces[t], "name": self.tile_names[t], "kind": self.kinds[t], "shape": self.shapes[t],
                 "cell": [x, y], "heading": "NESW"[heading],
                 "lanes": [[self.end[sq] - self.start[sq] for sq in lane] for lane in lanes],
                 "obstructions": [[self.lane[sq], self.index[sq]] for lane in lanes for sq in lane
@@ -457,12 +573,28 @@ class Track:
         return len(self.lane)
 
     def name_of(self, square: int) -> str:
-        """``tile.lane.index``, e.g. ``3.0.5``."""
+        """``tile.lane.index``, e.g. ``3.0.5`` (for code, records and the view; a player reads
+        ``places``)."""
         return self.names[square]
 
     def square_named(self, name: str) -> int:
         t, lane, i = (int(x) for x in name.split("."))
         return self.tile_squares[t][lane][i]
+
+
+def place_words(tile: int, lane: int, index: int, tile_name: str) -> str:
+    """A square as a player finds it on the board: "tile 3 (Left curve), lane 2, square 5". Tiles are
+    counted from 1 at the start of the course, lanes from 1 at the left in the direction of travel, and
+    squares from 1 at the start of the tile along the lane (``tile``, ``lane`` and ``index`` are the
+    0-based numbers of the square's name ``tile.lane.index``)."""
+    named = f" ({tile_name})" if tile_name else ""
+    return f"tile {tile + 1}{named}, lane {lane + 1}, square {index + 1}"
+
+
+def place_of_name(name: str, tile_names: list[str] | tuple[str, ...]) -> str:
+    """``place_words`` of a square's name ``tile.lane.index`` (as the view gives it)."""
+    tile, lane, index = (int(x) for x in name.split("."))
+    return place_words(tile, lane, index, tile_names[tile] if tile < len(tile_names) else "")
 
 
 GRID_SLOTS: Final = ((0, 1), (2, 1), (1, 3), (3, 3), (0, 5), (2, 5))
@@ -522,6 +654,7 @@ def build_track(source: str, course: CourseModel, faces: dict[str, FaceModel],
                 shapes: dict[str, ShapeModel]) -> Track:
     """The course's squares and neighbours (section 4.2), after checking its layout."""
     placements = _check_layout(source, course, faces, shapes)
+    tile_names = tuple(faces[f].name for f in course.faces)
     lane_of: list[int] = []
     tile_of: list[int] = []
     index_of: list[int] = []
@@ -589,6 +722,9 @@ def build_track(source: str, course: CourseModel, faces: dict[str, FaceModel],
         tuple(f"{tile_of[s]}.{lane_of[s]}.{index_of[s]}" for s in squares), placements,
         tuple(faces[f].kind for f in course.faces), tuple(faces[f].shape for f in course.faces), diagonals,
         tuple(_line(s, ahead, obstruction) for s in squares), tuple(_line(s, behind, obstruction) for s in squares),
+        tile_names, tuple(faces[f].text for f in course.faces),
+        tuple(place_words(tile_of[s], lane_of[s], index_of[s], tile_names[tile_of[s]]) for s in squares),
+        course.text,
     )
 
 
@@ -614,11 +750,21 @@ def check_shipped_sources(source: str, label: str, records: list[ShapeModel] | l
                                "a shipped record names its source: rulebook, derived or default")
 
 
+def check_shipped_words(source: str, label: str, records: list[FaceModel] | list[CourseModel]) -> None:
+    """DESIGN: every shipped face and course has a name and a text a player reads (a user's course file
+    may leave them out: its squares are then said without the tile's name)."""
+    for record in records:
+        for field in ("name", "text"):
+            if not getattr(record, field).strip():
+                raise ContentError(source, f"{label} {record.id}", field, "a shipped record has a name and a text")
+
+
 @cache
 def _shipped_tiles() -> TilesModel:
     model = validate_content(TilesModel, read_content_file(TILES_PATH), str(TILES_PATH))
     check_shipped_sources(str(TILES_PATH), "shapes", model.shapes)
     check_shipped_sources(str(TILES_PATH), "faces", model.faces)
+    check_shipped_words(str(TILES_PATH), "faces", model.faces)
     return model
 
 
@@ -626,12 +772,18 @@ def _shipped_tiles() -> TilesModel:
 def _shipped_courses() -> dict[str, CourseModel]:
     model = validate_content(CoursesModel, read_content_file(COURSES_PATH), str(COURSES_PATH))
     check_shipped_sources(str(COURSES_PATH), "courses", model.courses)
+    check_shipped_words(str(COURSES_PATH), "courses", model.courses)
     return {c.id: c for c in model.courses}
 
 
 def course_names() -> tuple[str, ...]:
     """The recommended courses shipped in ``courses.toml``."""
     return tuple(_shipped_courses())
+
+
+def shipped_courses() -> dict[str, CourseModel]:
+    """The recommended courses shipped in ``courses.toml``, by id (their names and texts for a glossary)."""
+    return dict(_shipped_courses())
 
 
 def _merged(source: str, label: str, shipped: list[R], own: list[R]) -> dict[str, R]:
@@ -671,5 +823,6 @@ def _shipped_track(course: str, laps: int) -> Track:
 
 __all__ = [
     "FINISH", "NONE", "PIECES", "Content", "Dashboard", "Gear", "Track", "build_gear", "build_track",
-    "check_shipped_sources", "course_names", "load_content", "load_track",
+    "check_shipped_sources", "check_shipped_words", "course_names", "gear_words", "load_content", "load_track",
+    "place_of_name", "place_words", "shipped_courses",
 ]

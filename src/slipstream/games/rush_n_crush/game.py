@@ -13,7 +13,10 @@ from . import rules
 from .content import Content, Dashboard, Gear, Track, build_gear, course_names, load_content, load_track
 from .state import DEAL, GRID, RushState
 
-DEFAULT_COURSE = "sprint"
+DEFAULT_COURSE = "grand-prix"
+"""A course of normal length (10 tiles), chosen by measure (docs/rules/rush-n-crush.md, Balance)."""
+DEFAULT_GEAR_LINES = "upshift-at-high-revs"
+"""Only the diagonal lines from and to orange and red nodes, chosen by measure (docs, Balance)."""
 
 
 class RushNCrush(Game):
@@ -23,10 +26,11 @@ class RushNCrush(Game):
     id: ClassVar[str] = "rush-n-crush"
     name: ClassVar[str] = "Rush 'n' Crush"
     description: ClassVar[str] = (
-        "For 2 to 6 players: armoured cars on a course of road tiles, and the first across the line wins. "
-        "Shift through the gear matrix (a faster gear rolls more heat and leaves fewer lane changes), then ram, "
-        "shoot, flame and drop mines, keeping your car's structure and heat off the skull."
-    )
+        "2 to 6 players, one armed car each, race over a course of track tiles: the first across the finish "
+        "line wins. Each turn you choose a gear on the gear matrix (faster goes further but heats the engine "
+        "and steers less), drive square by square, and ram, shoot, burn or mine your rivals; a destroyed car "
+        "stays on the road as a wreck. A race is a handful of rounds: short on the sprint, about twice as long "
+        "on the grand prix.")
     version: ClassVar[str] = "1"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
@@ -43,8 +47,9 @@ class RushNCrush(Game):
                                 labels=((rules.PER_TURN, "every one"),
                                         ("once-per-round", "only the first each round (the published edition)"),
                                         ("once-per-car", "each car's first each round")))),
-        OptionSpec("gear_lines", "full", "the gear matrix's white lines: every diagonal (full) or only from "
-                   "and to orange and red nodes (upshift-at-high-revs)", choices=("full", "upshift-at-high-revs"),
+        OptionSpec("gear_lines", DEFAULT_GEAR_LINES, "the gear matrix's white lines: every diagonal (full) or "
+                   "only from and to orange and red nodes (upshift-at-high-revs)",
+                   choices=("full", "upshift-at-high-revs"),
                    lobby=Picker("Gear matrix", "the diagonal lines you may shift along", labels=(
                        ("full", "every diagonal"),
                        ("upshift-at-high-revs", "only diagonals from and to orange and red gears")))),
@@ -57,17 +62,17 @@ class RushNCrush(Game):
     )
     conformance_options: ClassVar[tuple[tuple[int, dict[str, Any]], ...]] = (
         (3, {"course": "ring", "rush_attacks": rules.ONCE_PER_ROUND}),
-        (5, {"course": "grand-prix", "gear_lines": "upshift-at-high-revs", "seat_assignment": "random"}),
+        (5, {"course": "sprint", "gear_lines": "full", "seat_assignment": "random"}),
         (6, {"course": "oval", "rush_attacks": rules.ONCE_PER_CAR}),
     )
     golden_options: ClassVar[tuple[dict[str, Any], ...]] = (
         {"players": 6, "course": "oval", "rush_attacks": rules.ONCE_PER_ROUND},
         {"players": 5, "course": "grand-prix", "rush_attacks": rules.ONCE_PER_CAR,
-         "gear_lines": "upshift-at-high-revs", "seat_assignment": "random"},
+         "gear_lines": "full", "seat_assignment": "random"},
     )
     """Seeded races chosen so their playthroughs show what the default one lacks: the Machine Gun, the
     Lateral Circular Saw, a wreck, a mine hit, a spent Rush 'n' Crush quota (RC-G12), the random deal and
-    the restricted gear lines."""
+    every gear line."""
 
     content: Content
     track: Track
@@ -95,11 +100,13 @@ class RushNCrush(Game):
 
     @classmethod
     def hooks(cls) -> GameHooks:
-        from . import action_space, bot, metrics, render
+        from . import action_space, bot, metrics, plans, render
 
         return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
+                         glossary=render.glossary, scoreboard=render.scoreboard,
+                         move_plans=plans.move_plans,
                          race_metrics=metrics.race_metrics, metrics_tally=metrics.RaceTally,
-                         seat_labels=metrics.seat_labels,
+                         seat_labels=metrics.seat_labels, start_positions=metrics.start_positions,
                          standings=metrics.standings, position_value=metrics.position_value,
                          heuristic_bot=bot.HeuristicBot, action_space=action_space.action_space,
                          web_board=Path(__file__).with_name("board.js"))

@@ -16,6 +16,7 @@ from slipstream.engine.estimate import win_chances
 from slipstream.engine.game import State
 
 from . import rules
+from .content import GRID_SLOTS
 from .state import DEAL, GRID, OVER, RushState
 
 SOURCES: Final = (
@@ -108,9 +109,23 @@ class RaceTally:
         out["damage_total"] = sum(v for k, v in out.items() if k.startswith("damage_"))
         out["crossed_the_line"] = 1.0 if s.winner >= 0 and not s.reason.endswith("last car running") else 0.0
         out["last_car_running"] = 1.0 if s.reason.endswith("last car running") else 0.0
+        out["winning_margin"] = winning_margin(s)
         ordered = {name: out[name] for name in FIRST}
         ordered.update(out)
         return ordered
+
+
+def winning_margin(s: RushState) -> float:
+    """Ranks between the winner and the next car at the end: how far the next car was from the line when
+    the winner crossed it (from the winner's square, when it won as the last car running); 0 without a
+    winner or another car."""
+    others = [rules.progress(s, c) for c in range(s.g.players) if c != s.winner]
+    if s.winner < 0 or not others:
+        return 0.0
+    ahead = rules.progress(s, s.winner)
+    if not s.reason.endswith("last car running"):
+        ahead = max(ahead, finish_key(s))
+    return (ahead - max(others)) / 2
 
 
 def race_metrics(final_state: State) -> dict[str, float]:
@@ -133,6 +148,20 @@ def seat_labels(final_state: State) -> dict[int, str]:
     return {seat: f"{d.car_name} / {d.driver_name}" for seat, d in enumerate(s.dash)}
 
 
+def start_positions(final_state: State) -> dict[str, tuple[int, ...]]:
+    """Each car's grid slot (1 on pole) and grid row (1 at the front): the cars are dealt to the grid two a
+    row, staggered (RC-G7, ``content.GRID_SLOTS``); empty before the grid is dealt."""
+    s = _rush(final_state)
+    n = s.g.players
+    if len(s.grid_seats) != n:
+        return {}
+    backs = sorted({back for _, back in GRID_SLOTS})
+    slot = [0] * n
+    for k, seat in enumerate(s.grid_seats):
+        slot[seat] = k + 1
+    return {"grid slot": tuple(slot), "grid row": tuple(backs.index(GRID_SLOTS[k - 1][1]) + 1 for k in slot)}
+
+
 def standings(state: State) -> list[int]:
     """Seats from the leader to the last now: the winner, the running cars front to back, then the
     wrecks, the latest destroyed first (the order ``result`` uses); seat order before the grid is dealt."""
@@ -144,15 +173,19 @@ def standings(state: State) -> list[int]:
 
 # --- position value (for search bots) -------------------------------------------------------------
 
-RANKS_PER_TURN: Final = 5.0
-SPREAD_TURNS: Final = 0.3
+RANKS_PER_TURN: Final = 12.0
+SPREAD_TURNS: Final = 2.0
 """The pace (ranks a turn) and the spread (turns, per square root of the turns left) of the estimate,
-fitted by the Brier score over 40 races between heuristic bots (``tests/games/brier.py``): 5 and 0.3
-scored 20.3 against the fair share's 97.5 with 2 players and 95.2 against 258 with 4 (9 and 0.8: 46.9
-and 139.7). The race winners cover 10-16 ranks a round, but in these races the car ahead rarely loses
-its lead, so a slow pace and a narrow spread (a sure leader) predict best."""
-DAMAGE_TURNS: Final = 0.4
+chosen with ``DAMAGE_TURNS`` and ``HEAT_TURNS`` from a grid by the Brier score of positions sampled from
+120 races between heuristic bots with the default options (``tests/games/brier.py``'s sampling, 28
+November 2026): 0.92 of the fair share's score with 2 players, 0.93 with 4 (the former 5, 0.3, 0.4 and no
+heat, fitted when the car ahead never lost its lead: 1.36 and 1.29, worse than the fair share). The lead
+now changes two or three times a race and the leader at a round's start wins less than its fair share
+until the last two rounds, so no estimate of this shape does much better than the fair share."""
+DAMAGE_TURNS: Final = 0.2
 """Turns a lost Structure point is worth (a damaged car must slow down and risks becoming a wreck)."""
+HEAT_TURNS: Final = 0.2
+"""Turns a Heat point is worth (a hot car must slow down, cool or risk the skull)."""
 
 
 def finish_key(s: RushState) -> int:
@@ -165,10 +198,10 @@ def finish_key(s: RushState) -> int:
 
 def turns_needed(s: RushState, car: int) -> float:
     """The turns ``car`` needs to reach the line at the average pace, and a little more for each
-    Structure point it has lost (``DAMAGE_TURNS``)."""
+    Structure point it has lost (``DAMAGE_TURNS``) and each Heat point it carries (``HEAT_TURNS``)."""
     ranks = max(0.0, (finish_key(s) - rules.progress(s, car)) / 2)
     lost = s.dash[car].structure - s.structure[car]
-    return ranks / RANKS_PER_TURN + DAMAGE_TURNS * lost
+    return ranks / RANKS_PER_TURN + DAMAGE_TURNS * lost + HEAT_TURNS * s.heat[car]
 
 
 def position_value(state: State, seat: int) -> float:

@@ -17,12 +17,16 @@
 | ``...+bumper``, ``...+saw`` | a Side Ram Using the Side Bumper / the Lateral Circular Saw |
 | ``...+mine`` | drop a mine on the square being left |
 | ``swerve-left``, ``swerve-right`` | the compulsory lane change after hitting a fixed obstruction |
+| ``swerve-left+mine`` | the same, dropping a mine on the square it leaves |
 | ``arm:<piece>`` | an Activation: arm a piece (``side-bumper``, ``flamer``, ``machine-gun``, ...) |
 | ``use:<piece>`` | an Activation: Use ``machine-gun``, ``flamer`` or ``fire-extinguisher`` |
-| ``boost:N`` | Use the Rocket Booster: N = 1-3 squares straight on (``boost:N+mine`` drops a mine first) |
+| ``boost:N`` | Use the Rocket Booster: N = 1-3 squares straight on |
+| ``boost:N+mine`` | the same, dropping a mine on the square it starts from |
+| ``boost:N+mine@K`` | the same, dropping the mine on the square its K-th square leaves (K = 2..N) |
 | ``end`` | end the turn |
 
-Suffixes are written in the order ``+bumper+saw+mine``. Parsing is cached (the set of strings is finite).
+Suffixes are written in the order ``+bumper+saw+mine``; ``@K`` follows a Rocket Booster's ``+mine`` only.
+Parsing is cached (the set of strings is finite).
 """
 
 from __future__ import annotations
@@ -70,6 +74,9 @@ class Move(NamedTuple):
     bumper: bool = False
     saw: bool = False
     mine: bool = False
+    mine_square: int = 1
+    """The Rocket Booster's square (1..N) whose step drops the mine: ``boost:3+mine@2`` drops it on the square
+    the second step leaves; 1, the square the Booster starts from, is written without ``@``."""
 
 
 DIRECTION_WORDS: Final = {Direction.LEFT: "left", Direction.AHEAD: "ahead", Direction.RIGHT: "right"}
@@ -80,6 +87,8 @@ END: Final = "end"
 SIMPLE: Final = {KEEP: Kind.KEEP, DONE: Kind.DONE, END: Kind.END}
 NUMBERED: Final = {"heat": Kind.HEAT, "steer": Kind.STEER, "crash": Kind.CRASH, "die": Kind.DIE,
                    "hits": Kind.HITS, "boost": Kind.BOOST}
+MAX_SQUARES: Final = 9
+"""The most Rocket Booster squares a ``+mine@K`` may name in the notation (the rules allow 1-3)."""
 NAMED: Final = {"car": Kind.CAR, "driver": Kind.DRIVER, "gear": Kind.GEAR, "turbo": Kind.TURBO, "brake": Kind.BRAKE,
                  "arm": Kind.ARM, "use": Kind.USE}
 
@@ -109,8 +118,8 @@ def step(direction: Direction, bumper: bool = False, saw: bool = False, mine: bo
         "+mine" if mine else "")
 
 
-def swerve(direction: Direction) -> str:
-    return f"swerve-{DIRECTION_WORDS[direction]}"
+def swerve(direction: Direction, mine: bool = False) -> str:
+    return f"swerve-{DIRECTION_WORDS[direction]}" + ("+mine" if mine else "")
 
 
 def arm(piece: str) -> str:
@@ -121,8 +130,8 @@ def use(piece: str) -> str:
     return f"use:{piece}"
 
 
-def boost(n: int, mine: bool = False) -> str:
-    return f"boost:{n}" + ("+mine" if mine else "")
+def boost(n: int, mine: bool = False, mine_square: int = 1) -> str:
+    return f"boost:{n}" + ("+mine" if mine else "") + (f"@{mine_square}" if mine and mine_square > 1 else "")
 
 
 _PARSED: dict[str, Move] = {}
@@ -138,6 +147,14 @@ def parse(action: str) -> Move:
 
 def _parse(action: str) -> Move:
     head, *suffixes = action.split("+")
+    mine_square = 1
+    if suffixes and suffixes[-1].startswith("mine@"):
+        at = suffixes[-1][5:]
+        if not (head.startswith("boost:") and at.isdigit() and at[0] != "0" and 2 <= int(at) <= MAX_SQUARES
+                and head[6:].isdigit() and int(at) <= int(head[6:])):
+            raise IllegalActionError(action, (), "a mine's Booster square is 2 up to the Booster's squares")
+        mine_square = int(at)
+        suffixes[-1] = "mine"
     flags = set(suffixes)
     if len(flags) != len(suffixes) or not flags <= {"bumper", "saw", "mine"}:
         raise IllegalActionError(action, (), "unknown suffix")
@@ -146,14 +163,14 @@ def _parse(action: str) -> Move:
         return Move(SIMPLE[head])
     if head in WORD_DIRECTIONS:
         return Move(Kind.STEP, int(WORD_DIRECTIONS[head]), bumper="bumper" in flags, saw="saw" in flags, mine=mine)
-    if head.startswith("swerve-") and head[7:] in ("left", "right") and not flags:
-        return Move(Kind.SWERVE, int(WORD_DIRECTIONS[head[7:]]))
+    if head.startswith("swerve-") and head[7:] in ("left", "right") and flags <= {"mine"}:
+        return Move(Kind.SWERVE, int(WORD_DIRECTIONS[head[7:]]), mine=mine)
     word, sep, rest = head.partition(":")
     if sep and rest:
         if word == "grid" and rest[0] == "P" and rest[1:].isdigit() and not flags:
             return Move(Kind.GRID, int(rest[1:]) - 1)
         if word in NUMBERED and rest.isdigit() and (not flags or (word == "boost" and flags == {"mine"})):
-            return Move(NUMBERED[word], int(rest), mine=mine)
+            return Move(NUMBERED[word], int(rest), mine=mine, mine_square=mine_square)
         if word in NAMED and not flags:
             return Move(NAMED[word], name=rest)
     raise IllegalActionError(action, (), "not an action of Rush 'n' Crush")
@@ -169,9 +186,9 @@ def write(move: Move) -> str:
     if kind is Kind.STEP:
         return step(Direction(move.number), move.bumper, move.saw, move.mine)
     if kind is Kind.SWERVE:
-        return swerve(Direction(move.number))
+        return swerve(Direction(move.number), move.mine)
     if kind is Kind.BOOST:
-        return boost(move.number, move.mine)
+        return boost(move.number, move.mine, move.mine_square)
     for word, k in NUMBERED.items():
         if k is kind:
             return numbered(word, move.number)

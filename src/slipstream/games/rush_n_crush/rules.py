@@ -29,7 +29,6 @@ from .content import (
     LOWEST,
     MACHINE_GUN,
     NONE,
-    PIECE_TITLES,
     PIECES,
     ROCKET_BOOSTER,
     SIDE_BUMPER,
@@ -174,8 +173,8 @@ def deal_grid_slot(s: RushState, seat: int, events: list[Event]) -> None:
     s.grid_seats = (*s.grid_seats, seat)
     s.square[seat] = s.g.track.grid[slot]
     s.stamp = replaced(s.stamp, seat, slot + 1)
-    events.append(Event("grid", f"{s.g.seat_name(seat)} takes grid slot {slot + 1} at "
-                        f"{s.g.track.name_of(s.square[seat])}", "Setup (RC-G7)"))
+    events.append(Event("grid", f"{s.g.seat_name(seat)} takes grid slot {slot + 1}: "
+                        f"{s.g.track.places[s.square[seat]]}", "Setup (RC-G7)"))
     left = s.g.players - len(s.grid_seats)
     if left == 1:
         last = next(c for c in range(s.g.players) if c not in s.grid_seats)
@@ -260,12 +259,13 @@ def gear_action(s: RushState, car: int, move: Move, events: list[Event]) -> None
     """Turn: the free gearstick action, or keep it where it is (not at the zero spot, RC-A8)."""
     gear = s.g.gear
     name = s.g.seat_name(car)
+    here = s.node[car]
     if move.kind is Kind.KEEP:
-        events.append(Event("gear", f"{name} keeps {gear.names[s.node[car]]}", "Turn"))
+        events.append(Event("gear", f"{name} keeps the gearstick at {gear.titles[here]}", "Turn"))
     else:
         to = gear.node(move.name)
-        events.append(Event("gear", f"{name} moves the gearstick {gear.names[s.node[car]]} -> {move.name} "
-                            f"(speed {gear.speed[to]})", "Turn"))
+        verb = "accelerates" if to in gear.accelerate[here] else "brakes" if to in gear.brake[here] else "shifts"
+        events.append(Event("gear", f"{name} {verb} to {gear.titles[to]}", "Turn"))
         s.node = replaced(s.node, car, to)
     s.stage = s.phase = POINTS
     if not point_moves(s, car):
@@ -292,14 +292,13 @@ def spend_point(s: RushState, car: int, move: Move, events: list[Event]) -> None
         s.turbo = replaced(s.turbo, car, s.turbo[car] - 1)
         s.turbo_spent += 1
         s.points_kind = TURBO_POINTS
-        word = "Turbo"
+        word = "Turbo point to accelerate"
     else:
         s.brake = replaced(s.brake, car, s.brake[car] - 1)
         s.points_kind = BRAKE_POINTS
-        word = "Brake"
+        word = "Brake point to brake"
     s.node = replaced(s.node, car, to)
-    events.append(Event("point", f"{s.g.seat_name(car)} spends a {word} point: {move.name} "
-                        f"(speed {gear.speed[to]})", "Turn"))
+    events.append(Event("point", f"{s.g.seat_name(car)} spends a {word} to {gear.titles[to]}", "Turn"))
     if not point_moves(s, car):
         finish_points(s, car, events)
 
@@ -437,7 +436,7 @@ def straight_step(s: RushState, car: int, mine: bool, booster: bool, events: lis
         cross_finish(s, car, events)
     elif track.obstruction[target]:
         events.append(Event("obstruction", f"{s.g.seat_name(car)} hits a fixed obstruction at "
-                            f"{track.name_of(target)}", "Movement: fixed obstruction"))
+                            f"{track.places[target]}", "Movement: fixed obstruction"))
         hit_obstruction(s, car, booster, events)
     elif car_at(s, target) >= 0:
         rush_n_crush(s, car, car_at(s, target), booster, events)
@@ -458,7 +457,7 @@ def enter(s: RushState, car: int, target: int, lane_change: bool, mine: bool, ev
         s.mines = (*s.mines, (here, car))
         s.mines_left = replaced(s.mines_left, car, s.mines_left[car] - 1)
         s.mine_dropped = True
-        events.append(Event("mine-dropped", f"{name} drops a mine at {track.name_of(here)}",
+        events.append(Event("mine-dropped", f"{name} drops a mine at {track.places[here]}",
                             "Movement: Minelayer"))
     if track.end[target] <= track.end[here]:
         s.lap = replaced(s.lap, car, s.lap[car] + 1)
@@ -469,8 +468,9 @@ def enter(s: RushState, car: int, target: int, lane_change: bool, mine: bool, ev
         spend_lane_change(s, car)
     s.clock += 1
     s.stamp = replaced(s.stamp, car, s.clock)
-    square = track.names[target]
-    events.append(_EVENTS.get(("step", name, square), lambda: Event("step", f"{name} -> {square}", "Movement")))
+    square = track.places[target]
+    events.append(_EVENTS.get(("step", name, square), lambda: Event("step", f"{name} moves to {square}",
+                                                                     "Movement")))
     if track.closed and track.start[target] + s.lap[car] * track.lap_ranks >= (
             track.line_rank + track.laps * track.lap_ranks):
         cross_finish(s, car, events)
@@ -505,8 +505,9 @@ def hit_obstruction(s: RushState, car: int, booster: bool, events: list[Event]) 
 
 def crash_damage(s: RushState, car: int, damage: int, booster: bool, events: list[Event]) -> None:
     """The obstruction's damage, then "a free compulsory lane change (spending one movement but not a
-    lane change) and continue movement" (RC-A4). During the Rocket Booster the damage ends the
-    Booster, which moves only straight on."""
+    lane change) and continue movement" (RC-A4). The driver chooses when both sides are open, or when
+    one is and a mine may drop on the square the lane change leaves (RC-X3). During the Rocket Booster
+    the damage ends the Booster, which moves only straight on."""
     damage_cars(s, {car: damage}, {}, "Movement: fixed obstruction", events)
     if s.destroyed[car] or s.stage is OVER:
         return
@@ -514,10 +515,10 @@ def crash_damage(s: RushState, car: int, damage: int, booster: bool, events: lis
         end_booster(s)
         return
     sides = swerve_sides(s, car)
-    if len(sides) == 2:
+    if len(sides) == 2 or (sides and can_drop_mine(s, car)):
         s.stage = SWERVE
-    elif len(sides) == 1:
-        swerve(s, car, sides[0], events)
+    elif sides:
+        swerve(s, car, sides[0], False, events)
     else:
         forced_stop(s, car, events)
 
@@ -533,10 +534,12 @@ def swerve_sides(s: RushState, car: int) -> list[int]:
     return out
 
 
-def swerve(s: RushState, car: int, direction: int, events: list[Event]) -> None:
+def swerve(s: RushState, car: int, direction: int, mine: bool, events: list[Event]) -> None:
+    """The compulsory lane change leaves the car's square: "Whenever you leave a space, you may activate
+    the Minelayer to drop one of your four red mine markers in that space" (RC-X3)."""
     events.append(Event("swerve", f"{s.g.seat_name(car)} swerves {notation.DIRECTION_WORDS[Direction(direction)]}",
                         "Movement: fixed obstruction"))
-    enter(s, car, neighbour(s, s.square[car], direction), False, False, events)
+    enter(s, car, neighbour(s, s.square[car], direction), False, mine, events)
 
 
 def forced_stop(s: RushState, car: int, events: list[Event]) -> None:
@@ -547,8 +550,8 @@ def forced_stop(s: RushState, car: int, events: list[Event]) -> None:
     if down:
         s.node = replaced(s.node, car, down[0])
     s.movement = 0
-    events.append(Event("stopped", f"{s.g.seat_name(car)} is boxed in and stops at {gear.names[s.node[car]]}",
-                        "Movement: fixed obstruction (RC-A4)"))
+    events.append(Event("stopped", f"{s.g.seat_name(car)} is boxed in: the move ends and the gearstick drops "
+                        f"to {gear.titles[s.node[car]]}", "Movement: fixed obstruction (RC-A4)"))
 
 
 def declare_side_ram(s: RushState, car: int, target: int, direction: int, move: Move,
@@ -558,9 +561,10 @@ def declare_side_ram(s: RushState, car: int, target: int, direction: int, move: 
     for used, piece in ((move.bumper, SIDE_BUMPER), (move.saw, CIRCULAR_SAW)):
         if used:
             use_piece(s, car, piece)
+    pieces = s.g.content.piece_names
     events.append(Event("side-ram", f"{s.g.seat_name(car)} side-rams {s.g.seat_name(target)}"
-                        + (" with the Side Bumper" if move.bumper else "")
-                        + (" and the Lateral Circular Saw" if move.saw else ""), "Movement: Side Ram"))
+                        + (f" with the {pieces[SIDE_BUMPER]}" if move.bumper else "")
+                        + (f" and the {pieces[CIRCULAR_SAW]}" if move.saw else ""), "Movement: Side Ram"))
     s.queue = ((Task.RAM, car, target, direction, int(move.bumper), int(move.saw), int(move.mine)), *s.queue)
 
 
@@ -586,7 +590,7 @@ def side_ram(s: RushState, need: tuple[int, ...], die: int, events: list[Event])
     displaced = clear and m >= 4
     if displaced:
         s.square[target] = far
-        events.append(Event("displaced", f"{s.g.seat_name(target)} is shoved into {track.name_of(far)}",
+        events.append(Event("displaced", f"{s.g.seat_name(target)} is shoved into {track.places[far]}",
                             "Movement: Side Ram"))
     damage: dict[int, int] = {}
     for who in RAM_TABLE[not clear][m - 1]:
@@ -713,8 +717,10 @@ BITS_SET: Final = tuple(tuple(i for i in range(len(PIECES)) if bits >> i & 1) fo
 ARM_ACTIONS: Final = tuple(notation.arm(p) for p in PIECES)
 USE_ACTIONS: Final = tuple(notation.use(p) for p in PIECES)
 BOOST_ACTIONS: Final = (tuple(notation.boost(n) for n in range(1, MAX_BOOST + 1)),
-                        tuple(notation.boost(n, m) for n in range(1, MAX_BOOST + 1) for m in (False, True)))
-"""The equipment action strings, made once (``BOOST_ACTIONS[True]`` with the ``+mine`` variants)."""
+                        tuple(notation.boost(n, m, k) for n in range(1, MAX_BOOST + 1) for m in (False, True)
+                              for k in range(1, n + 1 if m else 2)))
+"""The equipment action strings, made once (``BOOST_ACTIONS[True]`` with the ``+mine`` and ``+mine@K``
+variants)."""
 
 
 def equipment_actions(s: RushState, car: int, after_movement: bool) -> list[str]:
@@ -731,7 +737,35 @@ def equipment_actions(s: RushState, car: int, after_movement: bool) -> list[str]
         elif usable(s, car, i):
             out.append(USE_ACTIONS[i])
         elif i == ROCKET_BOOSTER and after_movement:
-            out += BOOST_ACTIONS[can_drop_mine(s, car)]
+            out += booster_actions(s, car)
+    return out
+
+
+def booster_actions(s: RushState, car: int) -> list[str]:
+    """``boost:N`` for N = 1-3, and a mine on any square the Booster leaves (RC-X3): ``boost:N+mine`` on the
+    square it starts from when a mine can drop there, ``boost:N+mine@K`` on the square its K-th step
+    leaves, when the Booster can get there as the course stands (no obstruction, car or finish line on
+    the way) and the square holds no mine or wreck."""
+    if not can_drop_mine(s, car):
+        if s.mines_left[car] <= 0 or s.mine_dropped:
+            return list(BOOST_ACTIONS[False])
+        reach = 0
+    else:
+        reach = 1
+    track = s.g.track
+    square = s.square[car]
+    for k in range(2, MAX_BOOST + 1):
+        square = track.ahead[square]
+        if square < 0 or track.obstruction[square] or car_at(s, square) >= 0:
+            break
+        if mine_owner(s, square) < 0 and not wreck_at(s, square):
+            reach |= 1 << (k - 1)
+    if not reach:
+        return list(BOOST_ACTIONS[False])
+    out = []
+    for n in range(1, MAX_BOOST + 1):
+        out.append(notation.boost(n))
+        out += [notation.boost(n, True, k) for k in range(1, n + 1) if reach >> (k - 1) & 1]
     return out
 
 
@@ -743,36 +777,38 @@ def equipment(s: RushState, car: int, move: Move, events: list[Event]) -> None:
         s.armed = replaced(s.armed, car, s.armed[car] | 1 << i)
         s.moved |= 1 << i
         s.activations -= 1
-        events.append(Event("arm", f"{name} arms the {PIECE_TITLES[move.name]}", "Movement: Activations"))
+        events.append(Event("arm", f"{name} arms the {s.g.content.piece_names[i]}", "Movement: Activations"))
         return
     if move.kind is Kind.BOOST:
-        rocket_booster(s, car, move.number, move.mine, events)
+        rocket_booster(s, car, move.number, move.mine_square if move.mine else 0, events)
         return
     i = PIECES.index(move.name)
     use_piece(s, car, i)
     if i == FIRE_EXTINGUISHER:
         s.heat = replaced(s.heat, car, s.heat[car] - 1)
-        events.append(Event("extinguisher", f"{name} uses the Fire Extinguisher: heat {s.heat[car]}",
+        events.append(Event("extinguisher", f"{name} uses the {s.g.content.piece_names[i]}: heat {s.heat[car]}",
                             "Movement: Fire Extinguisher"))
         return
     target, distance = line_target(s, car, i == FLAMER)
     word = "Flamer" if i == FLAMER else "Machine Gun"
-    events.append(Event("fire", f"{name} fires the {word} at {s.g.seat_name(target)} (range {distance}, "
-                        f"{counted(4 - distance, 'die', 'dice')})", f"Movement: {word}"))
+    events.append(Event("fire", f"{name} fires the {s.g.content.piece_names[i]} at {s.g.seat_name(target)} "
+                        f"(range {distance}, {counted(4 - distance, 'die', 'dice')})", f"Movement: {word}"))
     s.queue = ((Task.FLAME if i == FLAMER else Task.GUN, target, 4 - distance),)
     run_queue(s, events)
 
 
-def rocket_booster(s: RushState, car: int, squares: int, mine: bool, events: list[Event]) -> None:
+def rocket_booster(s: RushState, car: int, squares: int, mine_square: int, events: list[Event]) -> None:
     """Movement: "The Rocket Booster may only be Used at the end of movement. Choose 1-3 and move that
-    many spaces directly forward. For each space moved, roll a heat die and add 1 heat on 1-2." """
+    many spaces directly forward. For each space moved, roll a heat die and add 1 heat on 1-2." A mine
+    drops on the square left by the Booster's ``mine_square``-th step (0: none; RC-X3)."""
     use_piece(s, car, ROCKET_BOOSTER)
     s.boosted = True
     s.boost_entered = 0
-    events.append(Event("booster", f"{s.g.seat_name(car)} fires the Rocket Booster: {counted(squares, 'square')}",
+    events.append(Event("booster", f"{s.g.seat_name(car)} fires the {s.g.content.piece_names[ROCKET_BOOSTER]}: "
+                        f"{counted(squares, 'square')}",
                         "Movement: Rocket Booster"))
-    s.queue = ((Task.BOOST_STEP, car, int(mine)),) + ((Task.BOOST_STEP, car, 0),) * (squares - 1) + (
-        (Task.BOOST_HEAT, car, 0),)
+    s.queue = (*((Task.BOOST_STEP, car, int(k == mine_square)) for k in range(1, squares + 1)),
+               (Task.BOOST_HEAT, car, 0))
     run_queue(s, events)
 
 
@@ -806,7 +842,7 @@ def damage_cars(s: RushState, structure: dict[int, int], heat: dict[int, int], r
     for c in lost:
         s.destroyed = replaced(s.destroyed, c, s.destructions)
         events.append(Event("destroyed", f"{s.g.seat_name(c)} is destroyed and becomes a wreck at "
-                            f"{s.g.track.name_of(s.square[c])}", "Introduction"))
+                            f"{s.g.track.places[s.square[c]]}", "Introduction"))
     left = running(s)
     if len(left) <= 1:
         s.winner = left[0] if left else -1
@@ -853,19 +889,22 @@ def resolve_roll(s: RushState, move: Move, events: list[Event]) -> None:
         events.append(Event("ram-die", f"Side Ram die {n}" + (" +1" if need[4] else ""), "Movement: Side Ram"))
         side_ram(s, need, n, events)
     elif task == Task.SAW:
-        events.append(Event("saw-die", f"Lateral Circular Saw die {n}", "Movement: Lateral Circular Saw"))
+        events.append(Event("saw-die", f"{s.g.content.piece_names[CIRCULAR_SAW]} die {n}",
+                            "Movement: Lateral Circular Saw"))
         circular_saw(s, car, n, events)
     elif task == Task.GUN:
-        events.append(Event("hits", f"the Machine Gun: {counted(n, 'hit')}", "Movement: Machine Gun"))
+        events.append(Event("hits", f"the {s.g.content.piece_names[MACHINE_GUN]}: {counted(n, 'hit')}",
+                            "Movement: Machine Gun"))
         damage_cars(s, {car: n}, {}, "Movement: Machine Gun", events)
     elif task == Task.FLAME:
-        events.append(Event("hits", f"the Flamer: {counted(n, 'hit')}", "Movement: Flamer"))
+        events.append(Event("hits", f"the {s.g.content.piece_names[FLAMER]}: {counted(n, 'hit')}", "Movement: Flamer"))
         damage_cars(s, {}, {car: n}, "Movement: Flamer", events)
     elif task == Task.RNC:
         rush_n_crush_die(s, need, n, events)
     elif task == Task.BOOST_HEAT:
         dice = counted(need[2], "heat die", "heat dice")
-        events.append(Event("booster-heat", f"{name} rolls {dice} for the Booster: {n} heat",
+        events.append(Event("booster-heat", f"{name} rolls {dice} for the "
+                            f"{s.g.content.piece_names[ROCKET_BOOSTER]}: {n} heat",
                             "Movement: Rocket Booster"))
         damage_cars(s, {}, {car: n}, "Movement: Rocket Booster", events)
     run_queue(s, events)
@@ -939,7 +978,8 @@ def decisions(s: RushState) -> list[str]:
     elif stage is MOVE:
         out = step_actions(s, car) + equipment_actions(s, car, False)
     elif stage is SWERVE:
-        out = [notation.swerve(Direction(d)) for d in swerve_sides(s, car)]
+        mines = (False, True) if can_drop_mine(s, car) else (False,)
+        out = [notation.swerve(Direction(d), m) for d in swerve_sides(s, car) for m in mines]
     else:
         out = [notation.END, *equipment_actions(s, car, True)]
     return sorted(out)
@@ -951,9 +991,9 @@ def done_action(s: RushState, car: int, move: Move, events: list[Event]) -> None
 
 
 def swerve_action(s: RushState, car: int, move: Move, events: list[Event]) -> None:
-    """``swerve-left``/``swerve-right``: the compulsory lane change after an obstruction."""
+    """``swerve-left``/``swerve-right`` (``+mine``): the compulsory lane change after an obstruction."""
     s.stage = s.phase
-    swerve(s, car, move.number, events)
+    swerve(s, car, move.number, move.mine, events)
     run_queue(s, events)
 
 

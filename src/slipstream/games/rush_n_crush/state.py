@@ -241,10 +241,11 @@ class RushState(State):
         - ``game``: "rush-n-crush"; ``seat``: the viewer; ``seats``: seat names.
         - ``course``: ``id``, ``name``, ``closed``, ``laps``, ``faces`` (tile faces, tile 0 first),
           ``lap_ranks`` (ranks per lap), ``line_rank`` (the start/finish line's rank), ``tiles``: per tile
-          ``face``, ``kind`` (straight, left-90, rocks-a, ...), ``shape``, ``cell`` ([x, y] of its entry cell
-          on a grid of 4-lane-wide cells, tile 0 at [0, 0]), ``heading`` (N, E, S, W: its direction of
-          travel), ``lanes`` (per lane, left to right, the length in ranks of each square in the
-          direction of travel) and ``obstructions`` ([lane, index] squares).
+          ``face``, ``name`` (the face's name: "Left curve"), ``kind`` (straight, left-90, rocks-a, ...),
+          ``shape``, ``cell`` ([x, y] of its entry cell on a grid of 4-lane-wide cells, tile 0 at [0, 0]),
+          ``heading`` (N, E, S, W: its direction of travel), ``lanes`` (per lane, left to right, the
+          length in ranks of each square in the direction of travel) and ``obstructions`` ([lane, index]
+          squares).
         - ``cars``: one dict per seat: ``seat``, ``car``/``car_name``, ``driver``/``driver_name``, ``team``
           (these five None while random seating deals), ``square`` ("tile.lane.index", None before the grid),
           ``lane``, ``tile``, ``lap``, ``progress`` (larger is further forward), ``structure``, ``heat``,
@@ -253,6 +254,9 @@ class RushState(State):
           activatable pieces), ``armed`` (those armed), ``fixed`` (the car's fixed pieces), ``mines_left``,
           ``destroyed`` (bool), ``stamp`` (arrival stamp: smaller arrived first).
         - ``wrecks``: squares holding a wreck; ``mines``: ``{square, owner}``; ``obstructions``: squares.
+        - ``terms``: every piece of equipment and hazard (``obstruction``, ``wreck``, ``mine``) by id, with
+          its ``name``, effect ``text`` and ``kind``, for a board's key (each tile's ``name`` is in
+          ``course.tiles``).
         - ``round``; ``order`` (this round's turn order, seats); ``active`` (the seat whose turn it is,
           None during setup or at the end); ``phase`` (a ``Stage`` name: deal, grid, gear, points, roll,
           move, swerve, after, over); ``roll`` (the roll being waited for, a ``Task`` name, or None);
@@ -300,6 +304,7 @@ class RushState(State):
             "wrecks": [track.name_of(self.square[c]) for c in range(g.players) if self.destroyed[c]],
             "mines": [{"square": track.name_of(sq), "owner": owner} for sq, owner in self.mines],
             "obstructions": [track.name_of(s) for s in range(track.squares) if track.obstruction[s]],
+            "terms": g.content.terms,
             "round": self.round,
             "order": list(self.order),
             "active": self.order[self.turn] if running else None,

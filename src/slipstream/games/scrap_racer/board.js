@@ -1,14 +1,18 @@
 // Scrap Racer: the track as a stadium oval of spaces (read clockwise from the finish line at the top
 // left), boost markers on their spaces, the racers on the track, and each racer's dashboard.
 // Reads only the seat's view (see slipstream/games/scrap_racer/game.py, view()). A racer is drawn in
-// its player's seat colour (the page's one colour per seat) with its racer's letter, ringed in the
-// racer's own colour.
-import { esc } from "/static/common.js";
-import { label, stadium } from "/static/track.js";
+// its player's seat colour (the page's one colour per seat) with its racer's letter, ringed in one dark
+// colour no seat has (white for the racer on turn). Racers, cards and boost markers are shown by name,
+// each with its effect as a tip (hover, focus or tap), from the match's glossary (ctx.glossary), or the
+// one the view carries (view.terms) in its absence.
+import { boardGlossary, esc, term, termName, tipAttrs } from "/static/common.js";
+import { crowd, label, stadium } from "/static/track.js";
 
-const COLOUR = { swifty: "#f5d000", jackal: "#e6194b", crusher: "#d633c9", hover: "#2ed0e6", twister: "#3cb44b", "steel-jacket": "#4363d8" };
 const LETTER = { swifty: "W", jackal: "J", crusher: "C", hover: "H", twister: "T", "steel-jacket": "S" };
-const BOOST = { "plus-minus": "±1", reroll: "re-roll", turn: "turn over" };
+const RING = "#0b0d10"; // a racer token's ring: no seat's colour
+const PHASES = { setup: "dealing the dashboards", order: "choosing the order", roll: "rolling", decide: "roll again or stop",
+  cards: "bonus cards before the move", "cards-after": "bonus cards after the move", resolving: "moving",
+  "fight-choice": "choosing a fight's winner", over: "race over" };
 
 // The boost marker types and the moves each plays (``boost:<use>``, notation.py), as shown on a chip.
 const BOOST_USES = { "plus-minus": [["boost:up", "+1"], ["boost:down", "−1"]], reroll: [["boost:reroll", "re-roll"]], turn: [["boost:turn", "turn over"]] };
@@ -22,6 +26,7 @@ function seatColour(ctx, seat) {
 }
 
 export function draw(view, ctx) {
+  const gl = boardGlossary(view, ctx);
   const track = view.track;
   const n = track.length;
   const [W, H] = ctx.narrow ? [540, 420] : [760, 380];
@@ -48,32 +53,38 @@ export function draw(view, ctx) {
   for (const r of view.racers) if (r.space !== null && r.id) here.set(r.space, [...(here.get(r.space) || []), r]);
   for (const [space, racers] of here) {
     const [x, y] = g.points[space];
+    const spread = crowd(racers.length, size * 0.8, g.points[space][2]); // side by side, none covering another
     racers.forEach((r, k) => {
-      const dx = (k - (racers.length - 1) / 2) * 11, dy = -k * 3;
-      const ring = view.active === r.slot ? ' stroke="#fff" stroke-width="3"' : ` stroke="${COLOUR[r.id] || "#111"}" stroke-width="2.5"`;
+      const [dx, dy] = spread.at[k];
+      const ring = view.active === r.slot ? ' stroke="#fff" stroke-width="3"' : ` stroke="${RING}" stroke-width="2.5"`;
       const me = r.seat === ctx.seat ? " me" : "";
       const drive = r.slot === view.active ? driveAction(ctx) : null;
       const click = drive ? ` data-action="${drive}"` : "";
-      svg += `<g class="racer${me}" data-seat="${r.seat}" data-space="${space}" data-distance="${r.progress}"${click}><title>${esc(r.name || "")} (${esc(ctx.names[r.seat] || "")})</title><circle cx="${(x + dx).toFixed(1)}" cy="${(y + dy).toFixed(1)}" r="${size * 0.8}" fill="${seatColour(ctx, r.seat)}"${ring}/>`;
-      svg += `<text x="${(x + dx).toFixed(1)}" y="${(y + dy + 4).toFixed(1)}" text-anchor="middle" font-size="12" font-weight="700" fill="#fff">${esc(LETTER[r.id] || "?")}</text></g>`;
+      svg += `<g class="racer${me}" data-seat="${r.seat}" data-space="${space}" data-distance="${r.progress}"${click}><title>${esc(r.name || "")} (${esc(ctx.names[r.seat] || "")})</title><circle cx="${(x + dx).toFixed(1)}" cy="${(y + dy).toFixed(1)}" r="${spread.r.toFixed(1)}" fill="${seatColour(ctx, r.seat)}"${ring}/>`;
+      svg += `<text x="${(x + dx).toFixed(1)}" y="${(y + dy + 4).toFixed(1)}" text-anchor="middle" font-size="${Math.round(spread.r)}" font-weight="700" fill="#fff">${esc(LETTER[r.id] || "?")}</text></g>`;
     });
   }
+  // Racers not yet on the track wait in a row inside the oval, just after the finish line, one beside the other.
   const waiting = view.racers.filter((r) => r.space === null && r.id);
+  if (waiting.length) svg += `<text x="${fx - 4}" y="${fy + size + 20}" font-size="11" fill="#aab" text-anchor="end">before the line</text>`;
   waiting.forEach((r, k) => {
     const drive = r.slot === view.active ? driveAction(ctx) : null;
     const me = r.seat === ctx.seat ? " me" : "";
-    svg += `<g class="racer${me}" data-seat="${r.seat}"${drive ? ` data-action="${drive}"` : ""}><title>${esc(r.name || "")} (${esc(ctx.names[r.seat] || "")}), before the line</title>`
-      + `<circle cx="${fx - 30 - k * 22}" cy="${fy + 36}" r="9" fill="${seatColour(ctx, r.seat)}" stroke="${COLOUR[r.id] || "#111"}" stroke-width="2"/></g>`;
+    const [cx, cy] = [fx + 8 + k * 24, fy + size + 16];
+    const ring = view.active === r.slot ? ' stroke="#fff" stroke-width="3"' : ` stroke="${RING}" stroke-width="2"`;
+    svg += `<g class="racer waiting${me}" data-seat="${r.seat}"${drive ? ` data-action="${drive}"` : ""}><title>${esc(r.name || "")} (${esc(ctx.names[r.seat] || "")}), before the line</title>`
+      + `<circle cx="${cx}" cy="${cy}" r="10" fill="${seatColour(ctx, r.seat)}"${ring}/>`
+      + `<text x="${cx}" y="${cy + 4}" text-anchor="middle" font-size="11" font-weight="700" fill="#fff">${esc(LETTER[r.id] || "?")}</text></g>`;
   });
   svg += `<text x="${W / 2}" y="${H / 2 - 16}" text-anchor="middle" font-size="20" font-weight="700" fill="#e9ecf2">${esc(track.name)}</text>`;
-  svg += `<text x="${W / 2}" y="${H / 2 + 8}" text-anchor="middle" font-size="13" fill="#aab">Round ${view.round} · ${esc(view.phase)}${view.end_round ? " · final round" : ""}</text>`;
-  svg += diceTray(view, ctx, W, H / 2 + 32);
+  svg += `<text x="${W / 2}" y="${H / 2 + 8}" text-anchor="middle" font-size="13" fill="#aab">Round ${view.round} · ${esc(PHASES[view.phase] || view.phase)}${view.end_round ? " · final round" : ""}</text>`;
+  svg += diceTray(view, ctx, gl, W, H / 2 + 32);
   svg += `</svg>`;
   const rows = view.standings.map((slot, place) => {
     const r = view.racers[slot];
-    const boosts = Object.entries(r.boost_markers).filter(([, k]) => k).map(([t, k]) => boostCell(t, k, slot === view.active ? ctx.legal : [])).join(", ") || "–";
+    const boosts = Object.entries(r.boost_markers).filter(([, k]) => k).map(([t, k]) => boostCell(gl, t, k, slot === view.active ? ctx.legal : [])).join(", ") || "–";
     const me = r.seat === ctx.seat ? ' class="me"' : "";
-    return `<tr${me}><td>${place + 1}</td><td><span class="swatch" style="background:${seatColour(ctx, r.seat)}"></span> ${esc(r.name || "?")} (${esc(LETTER[r.id] || "?")})</td>
+    return `<tr${me}><td>${place + 1}</td><td><span class="swatch" style="background:${seatColour(ctx, r.seat)}"></span> ${r.id ? term(gl, r.id, r.name) : "?"} (${esc(LETTER[r.id] || "?")})</td>
       <td>${esc(ctx.names[r.seat] ?? view.seats[r.seat])}</td><td>${r.laps}</td><td>${r.space === null ? "–" : r.space + 1}</td>
       <td class="boosts">${boosts}</td><td>${r.bonus_markers}</td><td>${view.bonus_cards_held[String(r.seat)] ?? 0}</td></tr>`;
   }).join("");
@@ -81,11 +92,11 @@ export function draw(view, ctx) {
   const mine = Object.entries(view.my_bonus_cards || {});
   // a bonus card the seat may play now is clicked to play it (the button stays for the keyboard)
   const card = (c, k) => {
-    const play = ctx.legal.includes(`play:${c}`) ? ` data-action="play:${esc(c)}" title="play ${esc(c)}"` : "";
-    return `<span class="playing-card"${play}>${k}× ${esc(c)}</span>`;
+    const play = ctx.legal.includes(`play:${c}`) ? ` data-action="play:${esc(c)}"` : "";
+    return `<span class="playing-card bonus-card" data-card="${esc(c)}"${play}>${k}× ${term(gl, c, termName(gl, c))}</span>`;
   };
-  if (mine.length) html += `<p>Your bonus cards: ${mine.map(([c, k]) => card(c, k)).join(" ")}</p>`;
-  html += `<p class="muted">Decks: ${Object.entries(view.decks).map(([d, k]) => `${esc(d)} ${k}`).join(" · ")} · supply: ${view.supply.bonus_markers} bonus, ${view.supply.boost_markers} boost markers</p>`;
+  if (mine.length) html += `<p class="bonus-hand">Your bonus cards: ${mine.map(([c, k]) => card(c, k)).join(" ")}</p>`;
+  html += `<p class="muted decks">Decks: ${Object.entries(view.decks).map(([d, k]) => `${term(gl, d, termName(gl, d))} ${k}`).join(" · ")} · supply: ${view.supply.bonus_markers} bonus, ${view.supply.boost_markers} boost markers</p>`;
   return html;
 }
 
@@ -107,16 +118,16 @@ function chipWidth(text) {
   return Math.max(44, 18 + text.length * 8);
 }
 
-function chip(x, y, text, action, title) {
+function chip(x, y, text, action, title, tip = "") {
   const w = chipWidth(text);
-  return `<g class="sr-chip" data-action="${esc(action)}"><title>${esc(title)}</title><rect x="${x - w / 2}" y="${y}" width="${w}" height="24" rx="12" fill="#ffb400"/>`
+  return `<g class="sr-chip" data-action="${esc(action)}"${tip}><title>${esc(title)}</title><rect x="${x - w / 2}" y="${y}" width="${w}" height="24" rx="12" fill="#ffb400"/>`
     + `<text x="${x}" y="${y + 16}" text-anchor="middle" font-size="13" font-weight="700" fill="#111">${esc(text)}</text></g>`;
 }
 
 // The dice of the racer rolling now, centred at y: the kept dice, the die just rolled (click it to take
 // the crash card of a double), a blank die to roll another, "stop" with the total, and the boost markers
 // the seat may use on this die. Every move here is also a button below the board.
-function diceTray(view, ctx, W, y) {
+function diceTray(view, ctx, gl, W, y) {
   if (view.active === null || view.active === undefined) return "";
   const dice = [...view.dice, ...(view.die ? [view.die] : [])];
   const legal = new Set(ctx.legal);
@@ -142,13 +153,13 @@ function diceTray(view, ctx, W, y) {
     out += `<g class="sr-die" data-action="roll"><title>roll another die</title><rect x="${x}" y="${top}" width="${s}" height="${s}" rx="5" fill="#2b3140" stroke="#ffb400" stroke-width="2" stroke-dasharray="4 3"/>`
       + `<text x="${x + s / 2}" y="${top + s / 2 + 7}" text-anchor="middle" font-size="20" font-weight="700" fill="#ffb400">+</text></g>`;
   }
-  const boosts = Object.values(BOOST_USES).flat().filter(([a]) => legal.has(a));
+  const boosts = Object.entries(BOOST_USES).flatMap(([type, uses]) => uses.map(([a, text]) => [a, text, type])).filter(([a]) => legal.has(a));
   const row = top + s + 8;
   if (boosts.length) {
     const widths = boosts.map(([, text]) => chipWidth(text));
     const span = widths.reduce((a, b) => a + b, 0) + 6 * (boosts.length - 1);
     let bx = Math.max(40, Math.min(W - 40 - span, (dieX ?? W / 2) - span / 2));
-    boosts.forEach(([a, text], k) => { out += chip(bx + widths[k] / 2, row, text, a, BOOST_TITLES[a]); bx += widths[k] + 6; });
+    boosts.forEach(([a, text, type], k) => { out += chip(bx + widths[k] / 2, row, text, a, BOOST_TITLES[a], tipAttrs(gl, type)); bx += widths[k] + 6; });
   }
   const drive = driveAction(ctx);
   if (drive) out += chip(W / 2, row + (boosts.length ? 30 : 0), `${drive === "stop" ? "stop" : "move"}: ${total} space${total === 1 ? "" : "s"}`, drive, drive === "stop" ? "stop and move by the dice" : "move by the dice total");
@@ -157,9 +168,9 @@ function diceTray(view, ctx, W, y) {
 
 // A racer's boost markers in the dashboard; the rolling racer's (``legal``: its seat's moves, else none)
 // are clicked to use them on the die.
-function boostCell(type, count, legal) {
+function boostCell(gl, type, count, legal) {
   const uses = (BOOST_USES[type] || []).filter(([a]) => legal.includes(a));
-  const name = `${count}× ${esc(BOOST[type] || type)}`;
+  const name = `${count}× ${term(gl, type, termName(gl, type))}`;
   if (!uses.length) return name;
   return `${name} ${uses.map(([a, text]) => `<button type="button" class="boost-use" data-action="${a}" title="${esc(BOOST_TITLES[a])}">${esc(text)}</button>`).join(" ")}`;
 }

@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 from pydantic import Field, ValidationInfo, field_validator
 
 from slipstream.engine.errors import ContentError
-from slipstream.games.content_file import StrictModel, read_content_file, validate_content
+from slipstream.games.content_file import Name, NamedRecord, StrictModel, Text, read_content_file, validate_content
 
 HERE = Path(__file__).resolve().parent
 TRACK_DIR = HERE / "tracks"
@@ -45,6 +45,8 @@ def _check_names(cards: dict[str, int], known: tuple[str, ...]) -> dict[str, int
 
 class CrashPile(StrictModel):
     doubles: list[Annotated[int, Field(ge=1, le=6)]]
+    name: Name
+    text: Text
     source: Source
     cards: dict[str, Count]
 
@@ -56,6 +58,8 @@ class CrashPile(StrictModel):
 
 class BonusDeck(StrictModel):
     source: Source
+    name: Name
+    text: Text
     cards: dict[str, Count]
 
     @field_validator("cards")
@@ -66,6 +70,8 @@ class BonusDeck(StrictModel):
 
 class GoalDeck(StrictModel):
     source: Source
+    name: Name
+    text: Text
     cards: dict[str, Count]
 
     @field_validator("cards")
@@ -103,17 +109,35 @@ class BonusMarkers(StrictModel):
         return v
 
 
-class Racer(StrictModel):
-    id: str
-    name: str
+class Racer(NamedRecord):
+    """A racer; its ``text`` is its ability (rulebook, "Racer abilities")."""
+
+    KNOWN = ABILITIES
+    WHAT = "racer"
     source: Source
 
-    @field_validator("id")
-    @classmethod
-    def _known(cls, v: str) -> str:
-        if v not in ABILITIES:
-            raise ValueError(f"unknown racer {v!r}; known: {', '.join(ABILITIES)}")
-        return v
+
+CARD_IDS = (*CRASH_EFFECTS, *BONUS_CARDS, *GOAL_CARDS, *BOOST_TYPES)
+"""Every card and boost marker the rules know: each has one ``[[cards]]`` record (its name and text)."""
+
+
+class CardRecord(NamedRecord):
+    """A crash, bonus or goal card or a boost marker, as a player reads it."""
+
+    KNOWN = CARD_IDS
+    WHAT = "card"
+    source: Source
+
+
+class Decisions(StrictModel):
+    """Each kind of decision a player makes, in one line, told the first time they meet it."""
+
+    order: Text
+    roll: Text
+    double: Text
+    cards: Text
+    fight: Text
+    source: Source
 
 
 class ContentFile(StrictModel):
@@ -123,6 +147,8 @@ class ContentFile(StrictModel):
     boost_markers: BoostMarkers
     bonus_markers: BonusMarkers
     racers: list[Racer]
+    cards: list[CardRecord]
+    decisions: Decisions
 
 
 class Tile(StrictModel):
@@ -153,6 +179,11 @@ class Content:
     markers_per_card: int
     hover_markers_per_card: int
     racers: tuple[tuple[str, str], ...]             # (id, name)
+    racer_texts: dict[str, str]                      # racer id -> its ability
+    titles: dict[str, str]                           # card or boost marker id -> its name
+    texts: dict[str, str]                            # card or boost marker id -> its effect
+    decks: dict[str, tuple[str, str]]                # deck ("crash-low", "bonus", "goal") -> (name, text)
+    decisions: Decisions
 
 
 @dataclass(frozen=True)
@@ -203,6 +234,14 @@ def _load_content(path: Path, stamp: tuple[int, int]) -> Content:
     ids = [r.id for r in data.racers]
     if sorted(ids) != sorted(set(ids)) or len(ids) < 6:
         raise ContentError(str(path), "racers", "id", "need the six racers, each once")
+    cards = {c.id: c for c in data.cards}
+    if len(cards) != len(data.cards):
+        raise ContentError(str(path), "cards", "id", "a card has two records")
+    used = [*(c for pile in data.crash.values() for c in pile.cards), *data.bonus_cards.cards,
+            *data.goal_cards.cards, *data.boost_markers.markers]
+    for card in used:
+        if card not in cards:
+            raise ContentError(str(path), "cards", "id", f"no record (name and text) for the card {card!r}")
     return Content(
         pile_of_double=tuple(pile_of),
         piles=tuple(piles),
@@ -215,6 +254,13 @@ def _load_content(path: Path, stamp: tuple[int, int]) -> Content:
         hover_markers_per_card=hover if (hover := data.bonus_markers.hover_per_card) is not None
         else max(1, data.bonus_markers.per_card - 1),
         racers=tuple((r.id, r.name) for r in data.racers),
+        racer_texts={r.id: r.text for r in data.racers},
+        titles={c.id: c.name for c in data.cards},
+        texts={c.id: c.text for c in data.cards},
+        decks={**{f"crash-{name}": (pile.name, pile.text) for name, pile in data.crash.items()},
+               "bonus": (data.bonus_cards.name, data.bonus_cards.text),
+               "goal": (data.goal_cards.name, data.goal_cards.text)},
+        decisions=data.decisions,
     )
 
 

@@ -11,22 +11,9 @@ from slipstream.engine.errors import OptionError
 from slipstream.engine.game import JSON, Game, OptionSpec, Picker
 from slipstream.engine.hooks import GameHooks
 
-from . import notation, rules
+from . import notation, rules, words
 from .content import BOOST_TYPES, Content, Track, load_content, load_track, track_names
 from .state import BONUS_CARD_NEED, CRASH_CARD_NEED, DeckCounts, Need, ScrapState, Stage
-
-TITLES = {
-    "advance-2": "Advance 2", "advance-3": "Advance 3", "advance-5": "Advance 5", "two-dice": "2 dice",
-    "five-forward-two-back": "5 forward 2 back", "three-forward": "3 forward", "stay-put": "Stay put",
-    "catching-up-2": "Catching Up 2", "backwards-die": "Backwards die", "push-5": "Push 5",
-    "backwards-4": "4 backwards", "backwards-6": "6 backwards", "catching-up-4": "Catching Up 4",
-    "loss-of-position": "Loss of position", "last-place-4": "Last Place 4",
-    "forward-3": "3 spaces forward", "forward-5": "5 spaces forward", "forward-7": "7 spaces forward",
-    "straight": "Straight", "curve": "Curve", "catch-up": "Catch up",
-    "all-but-first": "All but first (+2)", "all-but-first-two": "All but first and second (+3)",
-    "last-two": "Last and second last (+5)", "last-place": "Last place (+7)",
-    "plus-minus": "+/- 1", "reroll": "Re-roll", "turn": "Turn",
-}
 
 
 @dataclass(frozen=True)
@@ -52,10 +39,9 @@ class ScrapRacer(Game):
     id: ClassVar[str] = "scrap-racer"
     name: ClassVar[str] = "Scrap Racer"
     description: ClassVar[str] = (
-        "For 2 to 6 players: three laps of push-your-luck dice. Roll up to six dice one at a time and stop "
-        "before a double, or draw a crash card that may fling you forward or back; fights for a shared space, "
-        "bonus cards and each racer's ability keep the field close, and every lap draws a goal card that "
-        "lifts the back markers."
+        "For 2 to 6 players, three laps of push-your-luck dice: roll up to six dice one at a time and stop "
+        "before a double, or draw a crash card that may fling you forward or back. Fights for a shared space, "
+        "bonus cards, boost markers and each racer's ability keep the field close; about 30 to 45 minutes."
     )
     version: ClassVar[str] = "1"
     min_players: ClassVar[int] = 2
@@ -91,6 +77,8 @@ class ScrapRacer(Game):
 
     content: Content
     track: Track
+    terms: dict[str, dict[str, str]]
+    """The glossary as JSON (``words.glossary``): every view carries it, for the terminal board's words."""
 
     def __init__(self, players: int | str | None = None, **options: JSON) -> None:
         """As every game's, and reading the option of records made before issue 13: ``start_player``,
@@ -153,6 +141,7 @@ class ScrapRacer(Game):
             for pile in range(len(self.content.piles))
         )
         self._build_decks()
+        self.terms = {key: term.to_json() for key, term in words.glossary(self).items()}
 
     def _build_decks(self) -> None:
         c = self.content
@@ -194,10 +183,9 @@ class ScrapRacer(Game):
         """The doubles that draw from a crash pile, e.g. "1/2"."""
         return self._pile_labels[pile]
 
-    @staticmethod
-    def card_title(card: str) -> str:
-        """The printed title of a crash, goal, bonus or boost card (its id if the content has none)."""
-        return TITLES.get(card, card)
+    def card_title(self, card: str) -> str:
+        """The name of a crash, goal or bonus card or a boost marker, from the content."""
+        return self.content.titles.get(card, card)
 
     def _initial_state(self) -> ScrapState:
         s = ScrapState()
@@ -256,8 +244,10 @@ class ScrapRacer(Game):
         from . import action_space, bot, metrics, render
 
         return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
+                         glossary=render.glossary, scoreboard=render.scoreboard,
                          race_metrics=metrics.race_metrics, seat_labels=metrics.seat_labels,
-                         standings=metrics.standings, position_value=metrics.position_value,
+                         standings=metrics.standings, start_positions=metrics.start_positions,
+                         position_value=metrics.position_value,
                          heuristic_bot=bot.HeuristicBot, action_space=action_space.action_space,
                          web_board=Path(__file__).with_name("board.js"))
 

@@ -44,6 +44,16 @@ def seat_labels(final: State) -> dict[int, str]:
     return {seat: "+".join(names) for seat, names in labels.items()}
 
 
+def start_positions(final: State) -> dict[str, tuple[int, ...]]:
+    """Each seat's place in the start order, 1 for the start player (Setup 8, SR-G8): play goes clockwise
+    from it, and the racers not yet on the track stand in that order (Clarification: "At the start of the
+    game the player order determines the position of those racers not on the race track yet")."""
+    if not isinstance(final, ScrapState) or final.start_seat < 0:
+        return {}
+    n = final.g.players
+    return {"start order": tuple((seat - final.start_seat) % n + 1 for seat in range(n))}
+
+
 def standings(state: State) -> list[int]:
     """Seats from the leader to the last (a seat with two racers ranks by its leading racer)."""
     if not isinstance(state, ScrapState):

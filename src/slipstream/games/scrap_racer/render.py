@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
-from slipstream.engine.game import Game, State
+from rich.markup import escape
 
-from . import notation
-from .game import TITLES
+from slipstream.engine.game import Game, State
+from slipstream.engine.hooks import Term
+from slipstream.engine.play import replayed
+
+from . import notation, words
+from .game import ScrapRacer
 from .notation import Kind
+from .state import CARDS_AFTER_MOVE, CARDS_BEFORE_MOVE, CHOOSE_ORDER, DECIDE, FIGHT_CHOICE, ScrapState
 
 LETTER = {"swifty": "W", "jackal": "J", "crusher": "C", "hover": "H", "twister": "T", "steel-jacket": "S"}
 COLOUR = {"swifty": "yellow", "jackal": "red", "crusher": "magenta", "hover": "cyan", "twister": "green",
@@ -31,12 +37,45 @@ def _cell(space: int, view: dict[str, Any], here: dict[int, list[dict[str, Any]]
     return "[dim]- [/]" if view["track"]["kinds"][space] == "S" else "[dim]o [/]"
 
 
+WIDTH = 76
+"""The widest board line: an 80-column terminal less the panel's border and padding."""
+PHASES = {"setup": "dealing the dashboards", "order": "choosing the order of the racers", "roll": "rolling",
+          "decide": "roll again or stop", "cards": "bonus cards before the move", "cards-after":
+          "bonus cards after the move", "resolving": "moving", "fight-choice": "choosing a fight's winner",
+          "over": "race over"}
+"""The view's ``phase`` in words."""
+
+
+def _name(view: dict[str, Any], key: str) -> str:
+    """The name of an id from the glossary the view carries (``terms``), else the id."""
+    term = view.get("terms", {}).get(key)
+    return str(term["name"]) if term else key
+
+
+def _explained(view: dict[str, Any], key: str, head: str = "") -> list[str]:
+    """``head`` (or the id's name) and its effect from the view's glossary, wrapped for the terminal."""
+    term = view.get("terms", {}).get(key)
+    if not term:
+        return []
+    return [escape(line) for line in textwrap.wrap(f"{head or term['name']}: {term['text']}", WIDTH,
+                                                    initial_indent="  ", subsequent_indent="    ")]
+
+
 def _key(view: dict[str, Any]) -> list[str]:
-    """What the letters and signs on the track stand for."""
+    """What the letters and signs on the track stand for, then what the racers' abilities, the boost
+    markers and the seat's bonus cards do."""
     racers = [r for r in view["racers"] if r["id"]]
     named = "  ".join(f"[{COLOUR.get(r['id'], 'white')}]{letter(r)}[/] {r['name']}" for r in racers)
     lines = [named] if racers else []
     lines.append("+ more racers there  - straight  o curve  * boost marker  |> finish line")
+    if racers:
+        lines.append("key:")
+        for r in racers:
+            lines.extend(_explained(view, r["id"]))
+        for boost in racers[0]["boost_markers"]:
+            lines.extend(_explained(view, boost, f"Boost marker {_name(view, boost)}"))
+        for card in view.get("my_bonus_cards") or {}:
+            lines.extend(_explained(view, card, f"Bonus card {_name(view, card)}"))
     return lines
 
 
@@ -53,7 +92,7 @@ def _table(view: dict[str, Any]) -> list[str]:
     colours: list[str] = []
     for slot in view["standings"]:
         r = view["racers"][slot]
-        boosts = ", ".join(f"{n} {TITLES[t]}" for t, n in r["boost_markers"].items() if n) or "-"
+        boosts = ", ".join(f"{n} {_name(view, t)}" for t, n in r["boost_markers"].items() if n) or "-"
         space = "-" if r["space"] is None else str(r["space"] + 1)
         cards = view["bonus_cards_held"][str(r["seat"])]
         rows.append((r["name"] or "?", seats[r["seat"]], str(r["laps"]), space, str(r["bonus_markers"]),
@@ -84,7 +123,7 @@ def board(view: dict[str, Any]) -> str:
     half = (length + 1) // 2
     top = list(range(half))
     bottom = list(range(length - 1, half - 1, -1))
-    lines = [f"[bold]{track['name']}[/]  ({length} spaces, read clockwise from |>)"]
+    lines = [f"[bold]{escape(track['name'])}[/]  ({length} spaces, read clockwise from |>)"]
     lines.append("   " + "".join(f"{s + 1:<2}" if (s + 1) % 4 == 1 else "  " for s in top).rstrip())
     lines.append(" |>" + "".join(_cell(s, view, here) for s in top))
     lines.append(" | " + "".join(_cell(s, view, here) for s in bottom))
@@ -97,7 +136,8 @@ def board(view: dict[str, Any]) -> str:
     lines.extend(_table(view))
     mine = view.get("my_bonus_cards")
     if mine:
-        lines.append("Your bonus cards: " + ", ".join(f"{n} x {TITLES[c]}" for c, n in mine.items()))
+        lines.append("Your bonus cards: " + ", ".join(f"{n} x {_name(view, c)}" for c, n in mine.items()))
+    lines.append(f"Round {view['round']}: {PHASES.get(view['phase'], view['phase'])}")
     if view["active"] is not None and view["phase"] in ("roll", "decide"):
         active = view["racers"][view["active"]]
         dice = view["dice"] + ([view["die"]] if view["die"] else [])
@@ -109,7 +149,8 @@ def board(view: dict[str, Any]) -> str:
 
 
 def describe_action(game: Game, action: str) -> str:
-    """A short label for an action."""
+    """A short label for an action, with the loaded game's names for racers and cards."""
+    g = _sr(game)
     try:
         move = notation.parse(action)
     except ValueError:
@@ -119,13 +160,62 @@ def describe_action(game: Game, action: str) -> str:
         return LABELS[kind]
     if move.use is not None:
         return BOOST_LABELS[move.use]
-    if kind == Kind.PLAY_CARD:
-        return f"play the bonus card {TITLES.get(move.name, move.name)}"
-    if kind == Kind.FIRST:
-        return f"start with {move.name}"
-    if kind == Kind.LET_WIN:
-        return f"let {move.name} win the fight"
-    return action
+    name = g.terms[move.name]["name"] if move.name in g.terms else move.name
+    named = {Kind.PLAY_CARD: f"play the bonus card {name}", Kind.FIRST: f"{name} goes first",
+             Kind.LET_WIN: f"let {name} win the fight", Kind.CRASH_CARD: f"the crash card {name}",
+             Kind.BONUS_CARD: f"the bonus card {name}", Kind.GOAL_CARD: f"the goal card {name}",
+             Kind.MARKER: f"a {name} boost marker", Kind.RACER: f"the dashboard of {name}"}
+    if kind in named:
+        return named[kind]
+    if kind == Kind.START_PLAYER:
+        return f"P{move.dice[0] + 1} starts"
+    faces = " and ".join(map(str, move.dice))
+    return {Kind.DIE: f"the die shows {faces}", Kind.TWO_DICE: f"the two dice show {faces}"}.get(
+        kind, f"the fight dice show {faces}")
+
+
+def glossary(game: Game) -> dict[str, Term]:
+    """Every racer, card, boost marker, deck and track of the loaded game in words (``words.glossary``)."""
+    return words.glossary(_sr(game))
+
+
+SCOREBOARD = ("Laps", "Crash cards", "Bonus cards played", "Boost markers used")
+_COUNTED = {"double": 1, "bonus-card": 2, "boost": 3}
+"""The events counted for the seat of the racer on turn, by the column they count in."""
+
+
+def scoreboard(state: State) -> dict[int, dict[str, str]]:
+    """Each player's race: laps (each racer's), crash cards drawn, bonus cards played and boost markers
+    used. The state keeps race-wide counts only, so the race is replayed from its record and each event
+    counted for the seat of the racer on turn."""
+    state = _scrap_state(state)
+    g = state.g
+    counts = [[0] * len(SCOREBOARD) for _ in range(g.players)]
+    for before, after in replayed(state):
+        turn = _scrap_state(before)
+        seat = turn.owner[turn.order[turn.turn]] if turn.turn < len(turn.order) else -1
+        for event in after.events:
+            column = _COUNTED.get(event.kind)
+            if column is not None and seat >= 0:
+                counts[seat][column] += 1
+    out: dict[int, dict[str, str]] = {}
+    for seat in range(g.players):
+        laps = " and ".join(str(state.laps[r]) for r in g.racers_of(seat))
+        values = [laps, *(str(n) for n in counts[seat][1:])]
+        out[seat] = dict(zip(SCOREBOARD, values, strict=True))
+    return out
+
+
+def _scrap_state(state: State) -> ScrapState:
+    if not isinstance(state, ScrapState):
+        raise TypeError(f"not a Scrap Racer state: {type(state).__name__}")
+    return state
+
+
+def _sr(game: Game) -> ScrapRacer:
+    if not isinstance(game, ScrapRacer):
+        raise TypeError(f"not a Scrap Racer game: {type(game).__name__}")
+    return game
 
 
 LABELS = {
@@ -141,14 +231,34 @@ BOOST_LABELS = {
 }
 
 
+def told(state: State, seat: int) -> list[str]:
+    """The one line that says what the decision before ``seat`` does (content ``[decisions]``): the first
+    time each kind comes (rolling on in the first round; the rarer ones, a double, bonus cards, the order
+    of a player's racers and a fight between them, every time)."""
+    if not isinstance(state, ScrapState) or state.actor != seat:
+        return []
+    lines = state.g.content.decisions
+    stage = state.stage
+    if stage == DECIDE:
+        if state.die and state.die in state.dice:
+            return [lines.double]
+        return [lines.roll] if state.round == 1 else []
+    kinds = {CHOOSE_ORDER: lines.order, CARDS_BEFORE_MOVE: lines.cards, CARDS_AFTER_MOVE: lines.cards,
+             FIGHT_CHOICE: lines.fight}
+    return [kinds[stage]] if stage in kinds else []
+
+
 def hints(state: State, seat: int) -> list[str]:
-    """The odds that matter now: the chance that the next die makes a double."""
+    """What the decision does (the first time), then the odds that matter now: the chance that the next
+    die makes a double."""
+    first = told(state, seat)
     view = state.view(seat)
     if view["phase"] != "decide":
-        return []
+        return first
     dice = view["dice"] + ([view["die"]] if view["die"] else [])
     if view["die"] in view["dice"]:
-        return [f"This die is a double {view['die']}: a crash card from its pile unless a boost marker changes it."]
+        return [*first, f"This die is a double {view['die']}: a crash card from its pile unless a boost marker "
+                "changes it."]
     kept = len(set(dice))
     total = sum(dice)
-    return [f"Stopping now moves {total}. The next die makes a double with chance {kept}/6 = {kept / 6:.0%}."]
+    return [*first, f"Stopping now moves {total}. The next die makes a double with chance {kept}/6 = {kept / 6:.0%}."]

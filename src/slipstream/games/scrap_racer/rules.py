@@ -714,7 +714,8 @@ def crash_card(s: ScrapState, pile: int, card: str, events: list[Event]) -> bool
     r = s.active
     g = s.g
     rule = f"Crash cards: {g.card_title(card)}"
-    events.append(Event("crash-card", f"Crash card: {g.card_title(card)}", rule, {"card": card}))
+    events.append(Event("crash-card", f"Crash card: {g.card_title(card)}. {g.content.texts.get(card, '')}".rstrip(),
+                        rule, {"card": card}))
     effect, spaces = CRASH_EFFECTS.get(card, (CrashEffect.STAY_PUT, 0))
     if effect == CrashEffect.FORWARD:
         move_forward(s, r, spaces, events, rule=rule)
@@ -862,7 +863,8 @@ def goal_card(s: ScrapState, r: int, card: str, events: list[Event]) -> None:
     g = s.g
     draw_card(s, (GOAL_CARD_NEED,), card)
     rule = f"Goal cards: {g.card_title(card)}"
-    events.append(Event("goal-card", f"{s.names[r]} draws the goal card {g.card_title(card)}", rule, {"card": card}))
+    events.append(Event("goal-card", f"{s.names[r]} draws the goal card {g.card_title(card)}. "
+                        f"{g.content.texts.get(card, '')}".rstrip(), rule, {"card": card}))
     first_mover, spaces = GOAL_CARDS[card]
     for mover in s.standings()[first_mover:]:
         move_forward(s, mover, spaces, events, rule=rule)

@@ -406,6 +406,7 @@ class ScrapState(State):
             "legal_actions": pending,
             "events": self.visible_events(seat),
             "result": self.result.to_json() if self.result else None,
+            "terms": g.terms,
         }
 
     def determinize(self, seat: int | None, rng: random.Random) -> ScrapState:

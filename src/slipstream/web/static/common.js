@@ -97,6 +97,24 @@ export function term(glossary, id, fallback) {
   return tip(t.name, t.text, t.kind);
 }
 
+// The glossary a board reads: the match's (ctx.glossary), else the one its view carries (view.terms),
+// so that a board drawn before the match's glossary has come still says names.
+export function boardGlossary(view, ctx) {
+  return ctx.glossary && Object.keys(ctx.glossary).length ? ctx.glossary : (view && view.terms) || {};
+}
+
+// The name of a content id in a glossary (the id itself when the glossary does not hold it).
+export function termName(glossary, id) {
+  return (glossary && glossary[id] && glossary[id].name) || String(id);
+}
+
+// The attributes that give any element, an SVG shape too, the tip of a glossary entry (as term()'s span).
+export function tipAttrs(glossary, id) {
+  const t = glossary && glossary[id];
+  if (!t || !t.text) return "";
+  return ` tabindex="0" data-tip="${esc(t.text)}" data-tip-name="${esc(t.name)}" data-tip-kind="${esc(t.kind || "")}"`;
+}
+
 // `label` with a tip (`text`, headed by `kind`) shown on hover, focus and tap; plain `label` when
 // there is nothing to tell.
 export function tip(label, text, kind) {
@@ -148,11 +166,18 @@ export function installTips(root = document) {
     if (el) showTip(el);
   });
   root.addEventListener("focusout", () => hideTip());
+  // A tap fires pointerdown, then the mouseover and focus a phone emulates (both show the tip), then
+  // click: whether the tip was up before the tap is known only at pointerdown. A second tap hides it.
+  let tipBeforeTap = false;
+  root.addEventListener("pointerdown", (e) => {
+    const el = e.target.closest && e.target.closest("[data-tip]");
+    tipBeforeTap = Boolean(el) && el === tipFor;
+  });
   root.addEventListener("click", (e) => {
     const el = e.target.closest && e.target.closest("[data-tip]");
     if (!el) { hideTip(); return; }
     if (el.closest("[data-action]")) { showTip(el); return; } // a card that is also a move: tell and act
-    if (tipFor === el && e.pointerType !== "mouse") hideTip(); else showTip(el);
+    if (tipBeforeTap && e.pointerType !== "mouse") hideTip(); else showTip(el);
   });
   root.addEventListener("keydown", (e) => { if (e.key === "Escape") hideTip(); });
 }

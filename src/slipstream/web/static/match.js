@@ -112,6 +112,7 @@ function onMessage(key, msg) {
     return;
   } else if (msg.type === "error") {
     conn.busy = false;
+    conn.sequence = null;
     if (msg.code === "bad_token" && key !== "spectator") {
       dropSeat(key, `Seat ${key + 1} is no longer yours in this race (the host gave it to a bot); you can watch.`);
       return;
@@ -149,6 +150,7 @@ function pump(key) {
     }
     autoSwitch();
     render();
+    continueSequence(key);
     autoPlay(key);
     conn.pumping = conn.queue.length > 0;
     if (conn.pumping) setTimeout(next, SPEEDS[speed]);
@@ -160,7 +162,7 @@ function pump(key) {
 function autoPlay(key) {
   const conn = conns.get(key);
   const st = conn?.state;
-  if (!st || conn.queue.length || key === "spectator" || st.legal.length !== 1 || decides(st) || replayMode) return;
+  if (!st || conn.queue.length || key === "spectator" || st.legal.length !== 1 || decides(st) || replayMode || conn.sequence) return;
   if (conn.autoPly === st.ply) return;
   conn.autoPly = st.ply;
   setTimeout(() => {
@@ -359,6 +361,7 @@ function boardContext(st, seat, legal) {
   return {
     match: st.match, seat, legal, names: st.match.seats.map((_, s) => seatName(st.match, s)),
     colours: SEAT_COLOURS, narrow: $("board").clientWidth < 600, hints: legal.length ? st.hints || [] : [],
+    plans: legal.length ? st.plans ?? null : null, // the game's move_plans for the seat to act (multi-step moves)
     glossary, term: (id, fallback) => term(glossary, id, fallback), // a content id as its name, with its effect as a tip
   };
 }
@@ -441,13 +444,13 @@ async function drawBoard(st, view, seat, legal) {
   }
   boxTables($("board")); // a wide table scrolls in its own box (a phone)
   if (!replayMode) animateRacers(before);
-  for (const el of $("board").querySelectorAll("[data-action]")) {
-    const on = ctx.legal.includes(el.dataset.action);
+  for (const el of $("board").querySelectorAll("[data-action], [data-actions]")) {
+    const on = ctx.legal.includes(el.dataset.action ?? sequenceOf(el)[0]);
     el.classList.toggle("clickable", on);
     if (on) {
       el.setAttribute("role", "button");
       el.setAttribute("tabindex", "0");
-      el.setAttribute("aria-label", actionLabel(st, el.dataset.action, seat));
+      if (el.dataset.action !== undefined || !el.hasAttribute("aria-label")) el.setAttribute("aria-label", actionLabel(st, el.dataset.action ?? sequenceOf(el)[0], seat));
     }
   }
 }
@@ -584,23 +587,61 @@ function renderActions(st, conn) {
     return `<button class="action" data-act="${esc(a)}"${key} ${conn.busy || auto ? "disabled" : ""} title="${esc(a)}">${esc(actionLabel(st, a, st.seat))}</button>`;
   }).join("") + (auto ? `<span class="muted auto-note">only move: played for you</span>` : "");
   // many moves that the board offers as spaces, cards or a shop: the buttons stay, folded, for the keyboard
+  // (a board's data-offers="a b" lists moves it offers through its own controls, e.g. a square picked, then confirmed)
   const onBoard = new Set([...$("board").querySelectorAll("[data-action].clickable")].map((el) => el.dataset.action));
-  const fold = st.legal.length > 6 && st.legal.filter((a) => onBoard.has(a)).length >= st.legal.length / 2;
+  for (const el of $("board").querySelectorAll("[data-offers]")) for (const a of sequenceOf(el, "offers")) onBoard.add(a);
+  const offers = $("board").querySelector("[data-offers]") !== null; // a board that lists its offers folds them all
+  const fold = (st.legal.length > 6 && st.legal.filter((a) => onBoard.has(a)).length >= st.legal.length / 2)
+    || (offers && st.legal.length > 1 && st.legal.every((a) => onBoard.has(a)));
   box.innerHTML = fold
     ? `<details class="all-moves"><summary>All ${st.legal.length} moves as buttons (or click them on the board)</summary><div class="actions">${buttons}</div></details>`
     : buttons;
   for (const b of box.querySelectorAll("button")) b.onclick = () => act(b.dataset.act);
 }
 
-function act(action, key = activeKey) {
+function act(action, key = activeKey, sequence = null) {
   const conn = conns.get(key);
   const st = conn?.state;
   if (!st || conn.busy || !st.legal.includes(action) || conn.queue.length || conn.ws.readyState !== WebSocket.OPEN) return false;
+  conn.sequence = sequence;
   conn.busy = true;
   conn.mine = true;
   conn.ws.send(JSON.stringify({ type: "act", action, ply: st.ply, id: `${key}-${st.ply}-${Math.random().toString(36).slice(2, 8)}` }));
   if (key === activeKey) renderActions(st, conn);
   return true;
+}
+
+// A board's sequence of moves (an element with data-actions="a b c", e.g. a path of steps planned on the
+// board): the first is sent now, each next one once the state its step produced arrives, only if it is
+// still legal there and nothing came between (the position is the one right after the seat's own step:
+// no die rolled, no other seat acted). Anything unexpected ends the sequence; the seat chooses again.
+function sequenceOf(el, name = "actions") {
+  return (el.dataset[name] || "").split(" ").filter(Boolean);
+}
+
+function actSequence(actions, key = activeKey) {
+  const conn = conns.get(key);
+  const st = conn?.state;
+  if (!st || !actions.length) return false;
+  return act(actions[0], key, { rest: actions.slice(1), ply: st.ply });
+}
+
+function continueSequence(key) {
+  const conn = conns.get(key);
+  const seq = conn?.sequence;
+  const st = conn?.state;
+  if (!seq || !st || st.ply === seq.ply) return; // the step is still on its way
+  const next = seq.rest[0];
+  if (replayMode || conn.queue.length || st.ply !== seq.ply + 1 || next === undefined || !st.legal.includes(next)) {
+    conn.sequence = null;
+    if (next !== undefined && key === activeKey) render();
+    return;
+  }
+  const wait = Math.min(SPEEDS[speed], 250); // the car is seen passing each square
+  setTimeout(() => {
+    if (conn.sequence !== seq || conn.state !== st) return;
+    if (!act(next, key, { rest: seq.rest.slice(1), ply: st.ply })) conn.sequence = null;
+  }, wait);
 }
 
 function renderSeats(st) {
@@ -855,9 +896,12 @@ function wireReplay() {
 function onKey(e) {
   if (curtain || e.target.matches("input, select, textarea")) return;
   if (e.key === "u" && !$("undo-btn").hidden) { undo(); return; }
-  if ((e.key === "Enter" || e.key === " ") && e.target.dataset && e.target.dataset.action) {
+  if ((e.key === "Enter" || e.key === " ") && e.target.dataset && (e.target.dataset.action || e.target.dataset.actions)) {
     e.preventDefault();
-    if (!replayMode) act(e.target.dataset.action);
+    if (!replayMode) {
+      if (e.target.dataset.action) act(e.target.dataset.action);
+      else actSequence(sequenceOf(e.target));
+    }
     return;
   }
   if (/^[1-9]$/.test(e.key)) {
@@ -870,8 +914,10 @@ function main() {
   $("share-link").value = location.href;
   $("copy-link").onclick = () => { navigator.clipboard?.writeText(location.href); toast("Link copied", "info"); };
   $("board").addEventListener("click", (e) => {
-    const target = e.target.closest("[data-action]");
-    if (target && !replayMode) act(target.dataset.action);
+    const target = e.target.closest("[data-action], [data-actions]");
+    if (!target || replayMode) return;
+    if (target.dataset.action !== undefined) act(target.dataset.action);
+    else actSequence(sequenceOf(target));
   });
   document.addEventListener("keydown", onKey);
   $("board-text-box").addEventListener("toggle", () => { // the server draws the text board only while it is open

@@ -33,9 +33,25 @@ export function label([x, y], W, H, text) {
   return `<text x="${ox.toFixed(1)}" y="${(oy + 4).toFixed(1)}" font-size="10" fill="#9aa" text-anchor="middle">${text}</text>`;
 }
 
-// Tokens sharing a space, fanned out: [dx, dy] for token k of count.
-export function fan(k, count) {
-  return [(k - (count - 1) / 2) * 11, -k * 3];
+// Tokens of radius r sharing one space, laid out so that none covers another: in rows from the space
+// towards the infield (a clockwise track's right-hand side), one token a row for up to 3, two (one behind
+// the other along the track) for more; the radius shrinks as the space fills. ``angle`` is the space's
+// direction of travel (a stadium point's third value).
+// Returns {r, at: [[dx, dy], ...]}: the tokens' radius and each one's offset from the space's centre.
+export function crowd(count, r, angle = 0) {
+  if (count <= 1) return { r, at: [[0, 0]] };
+  const rr = r * (count <= 2 ? 0.85 : count <= 4 ? 0.75 : 0.65);
+  const gap = 2 * rr + 2;
+  const files = count <= 3 ? 1 : 2;
+  const [ax, ay] = [Math.cos(angle), Math.sin(angle)];
+  const [nx, ny] = [-ay, ax];
+  const at = [];
+  for (let k = 0; k < count; k++) {
+    const along = files === 1 ? 0 : ((k % files) - 0.5) * gap;
+    const across = Math.floor(k / files) * gap;
+    at.push([along * ax + across * nx, along * ay + across * ny]);
+  }
+  return { r: rr, at };
 }
 
 export const DIE_FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];

@@ -13,17 +13,20 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, Route
 
 from slipstream.engine.hooks import hooks_of
 from slipstream.engine.registry import game_class
+from tests import words
 from tests.e2e.browser import CHROMIUM, watch
 from tests.e2e.test_play import click_action, lobby_race, open_lobby
 from tests.toykart import KARTS
 from tests.web.server import Server
+from tests.words import Vocabulary
 
 pytestmark = pytest.mark.e2e
 
@@ -45,13 +48,19 @@ def match_info(page: Page, server: Server) -> dict[str, object]:
     return info
 
 
+def click_any(page: Page, prefer: tuple[str, ...]) -> str | None:
+    """``click_action``, with a board's folded list of moves ("All 34 moves as buttons") opened first."""
+    page.evaluate("document.querySelectorAll('details.all-moves').forEach((d) => { d.open = true; })")
+    return click_action(page, prefer)
+
+
 def play_to_the_end(page: Page, prefer: tuple[str, ...] = ("dash", "roll")) -> None:
     for _ in range(400):
         if re.match(r"(Race|Game) over", page.inner_text("#turn")):
             return
         if page.locator("#curtain-show").is_visible():
             page.click("#curtain-show")
-        if not click_action(page, prefer):
+        if not click_any(page, prefer):
             page.wait_for_timeout(50)
     pytest.fail(f"the race did not end: {page.inner_text('#turn')!r}")
 
@@ -206,7 +215,7 @@ def test_hot_seat_never_asks_to_pass_the_device_in_highway_heist(server: Server,
         assert not page.locator("#curtain").is_visible(), f"a pass screen after {clicks} clicks"
         if clicks >= 40 or re.match(r"Game over", page.inner_text("#turn")):
             break
-        if click_action(page, ("take the next turn", "drive", "end")):
+        if click_any(page, ("take the next turn", "drive", "end")):
             clicks += 1
         else:
             page.wait_for_timeout(50)
@@ -300,5 +309,43 @@ def test_rule_tags_read_without_a_stray_bracket(server: Server, browser: Browser
     tags = page.locator("#log a.rule").all_inner_texts()
     assert tags and not [t for t in tags if re.search(r"(^|\s)([A-Z]|\d{1,2})\)", t)], tags
     assert any(t.startswith(("Setup 7.", "Setup 8.", "A. Move the Racer", "B. Doubles")) for t in tags), tags
+    assert not errors, errors
+    ctx.close()
+
+
+FIRST_BOARD = """
+window.__firstBoard = null;
+new MutationObserver(() => {
+  const board = document.getElementById('board');
+  if (window.__firstBoard !== null || !board || !board.children.length) return;
+  window.__firstBoard = { terms: board.querySelectorAll('.term').length, text: board.innerText };
+}).observe(document, { subtree: true, childList: true });
+"""
+"""Kept in the page from its start: the board's first paint (its tips and its text)."""
+
+
+@pytest.mark.parametrize("game_id", ["rev-it-up", "scrap-racer"])
+def test_the_glossary_comes_before_the_first_board_draw(server: Server, browser: Browser, game_id: str) -> None:
+    """With the glossary answered 1.5 s late (the race's state comes first over the WebSocket), the board's
+    first paint already has its names with their tips and no id: the page waits for the glossary."""
+    errors: list[str] = []
+    ctx = browser.new_context()
+    page = watch(ctx.new_page(), errors)
+    lobby_race(page, server, game_id, 2, bots={1: "random"}, name="Ann")
+    page.wait_for_selector("#board .term")
+    final_terms = page.locator("#board .term").count()
+
+    def late(route: Route) -> None:
+        time.sleep(1.5)
+        route.continue_()
+
+    page.add_init_script(FIRST_BOARD)
+    page.route("**/glossary", late)
+    page.reload()
+    page.wait_for_function("window.__firstBoard !== null")
+    first = page.evaluate("window.__firstBoard")
+    assert first["terms"] > 0 and first["terms"] >= final_terms // 2, (first["terms"], final_terms)
+    leaks = Vocabulary.of(words.load(game_id, 2)).leaks(first["text"])
+    assert not leaks, leaks
     assert not errors, errors
     ctx.close()

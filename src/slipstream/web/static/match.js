@@ -16,6 +16,8 @@ let lastTurnAlert = null;
 let curtainChecked = false; // the curtain kept from before a reload was looked at
 let diceShown = null; // the state whose dice are on screen
 let glossary = {}; // the match's things in words: {id: {name, text, kind}} (GET .../glossary)
+let glossaryReady = false; // nothing is drawn before it came (or failed): no id flashes on the first paint
+let glossaryLoaded = null; // the promise of it (main)
 const modules = new Map();
 const loadedBoards = new Map(); // board module URL -> the module, once imported
 const AUTO_DELAY = 500; // ms before a seat's only legal action is taken for it
@@ -468,7 +470,7 @@ function ready(conn) {
 
 function render() {
   const st = active();
-  if (!st) return;
+  if (!st || !glossaryReady) return; // the glossary's arrival renders
   const m = st.match;
   const conn = conns.get(activeKey);
   const myTurn = playingSeats(m).some((s) => mustChoose(s));
@@ -939,9 +941,11 @@ function main() {
   installTips();
   // The names and effects of the match's cards, items and racers: the boards show them (a spectator
   // and a replay too); a page that cannot fetch them shows the names the view carries.
-  api("GET", `/api/matches/${encodeURIComponent(matchId)}/glossary`)
-    .then((g) => { glossary = g || {}; render(); })
-    .catch((e) => { if (e.status === 404) noSuchRace(); });
+  // The page draws nothing before they came (or failed), so a board never flashes ids on its first paint.
+  glossaryLoaded = api("GET", `/api/matches/${encodeURIComponent(matchId)}/glossary`)
+    .then((g) => { glossary = g || {}; })
+    .catch((e) => { if (e.status === 404) noSuchRace(); })
+    .finally(() => { glossaryReady = true; render(); });
   setupConnections();
 }
 

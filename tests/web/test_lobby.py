@@ -182,3 +182,14 @@ def test_the_end_of_a_race_carries_the_scoreboard_and_the_finished_list_its_winn
         client.http.close()
     finally:
         srv.stop()
+
+
+def test_every_scenario_and_character_is_named_not_only_the_defaults() -> None:
+    """Highway Heist's default game holds one scenario and four characters: the lobby names the other
+    scenarios and Han and Tej too (each from its own game's glossary), never by their ids."""
+    options = {o["name"]: o for o in catalog_of("highway-heist")["options"]}
+    scenarios = options["scenario"]
+    names = [scenarios["choice_labels"].get(str(value)) for value in scenarios["choices"]]
+    assert names == ["Tank Assault", "Semi Heist", "Chopper Takedown"], names
+    characters = options["characters"]["choice_labels"]
+    assert {"Han", "Tej"} <= set(characters.values()) and "han" not in characters.values()

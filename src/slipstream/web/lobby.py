@@ -109,20 +109,34 @@ def seat_values(cls: type[Game], spec: OptionSpec) -> list[dict[str, Any]]:
     return out
 
 
-def default_glossary(cls: type[Game]) -> Mapping[str, Term]:
-    """The glossary of the game loaded with its defaults (empty without the hook, or if it fails)."""
+def lobby_glossary(cls: type[Game]) -> Mapping[str, Term]:
+    """Every thing the lobby may name: the glossary of the game loaded with its defaults, with the most
+    players, with each value of each option that has a list of values (a scenario's own name, the
+    characters of a bigger team) and with the option sets the game declares for its tests (characters
+    that only play when chosen). Empty without the hook; a loading that fails is left out."""
     fn = hooks_of(cls).glossary
     if fn is None:
         return {}
-    try:
-        return fn(cls())
-    except Exception:
-        log.exception("%s: the glossary of the default game failed", cls.id)
-        return {}
+    tries: list[dict[str, Any]] = [{}, {"players": cls.max_players}]
+    tries += [{"players": players, **options} for players, options in cls.conformance_options]
+    for spec in cls.option_specs:
+        if spec.choices is not None and not spec.lobby.hidden:
+            tries += [{spec.name: value} for value in spec.choices if value != spec.default]
+    merged: dict[str, Term] = {}
+    for options in tries:
+        players = options.pop("players", None)
+        try:
+            found = fn(cls(players, **options))
+        except Exception:
+            log.debug("%s: no glossary with %s", cls.id, options, exc_info=True)
+            continue
+        for key, term in found.items():
+            merged.setdefault(key, term)
+    return merged
 
 
 def game_json(cls: type[Game]) -> dict[str, Any]:
-    glossary = default_glossary(cls)
+    glossary = lobby_glossary(cls)
     options = [option_json(cls, spec, glossary) for spec in cls.option_specs]
     menu = bot_menu(cls.id)
     return {

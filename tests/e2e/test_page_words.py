@@ -349,3 +349,81 @@ def test_the_glossary_comes_before_the_first_board_draw(server: Server, browser:
     assert not leaks, leaks
     assert not errors, errors
     ctx.close()
+
+
+REAL_GAMES = sorted(g for g in ("brc-grand-prix", "highway-heist", "rev-it-up", "rush-n-crush", "scrap-racer"))
+SHOWN_TEXT = """() => [document.body.innerText,
+  ...[...document.querySelectorAll('[data-tip]')].map((el) => el.dataset.tip)].join('\\n')"""
+"""What a player reads on a page: its visible text and every tip it shows on hover or tap."""
+
+
+CLOCK = re.compile(r"\b\d{1,2}:\d\d(?::\d\d)?\b")
+"""A time of day ("10:57", a finished race's date): the detector reads "10:57" as an action string."""
+
+
+def leaks_on(page: Page, vocabulary: Vocabulary, where: str, found: list[str]) -> None:
+    """Adds to ``found`` the ids in what the page shows now, line by line, with where they were."""
+    for line in page.evaluate(SHOWN_TEXT).splitlines():
+        ids = vocabulary.leaks(CLOCK.sub("", line))
+        if ids:
+            found.append(f"{where}: {', '.join(ids)} in {line.strip()[:140]!r}")
+
+
+BOARD_DRAWN = "document.getElementById('board').children.length > 0"
+
+
+def bots_race(server: Server, game_id: str) -> str:
+    """A two-seat race between bots, played to its end on the server; its id."""
+    client = server.client()
+    try:
+        made = client.ok("POST", "/api/matches", json={"game": game_id, "players": 2,
+                                                       "bots": {"0": "random", "1": "random"}})
+        mid = str(made["id"])
+        client.ok("POST", f"/api/matches/{mid}/start", made["host_token"])
+        deadline = time.monotonic() + 120
+        while client.ok("GET", f"/api/matches/{mid}")["status"] != "finished":
+            assert time.monotonic() < deadline, "the bots' race did not end"
+            time.sleep(0.2)
+        return mid
+    finally:
+        client.http.close()
+
+
+@pytest.mark.parametrize("game_id", REAL_GAMES)
+def test_every_page_of_a_race_speaks_in_words(server: Server, browser: Browser, game_id: str) -> None:
+    """The conformance walk of issue 31 in a real browser, with tests/words.py's detector over everything
+    a player reads (visible text and tips): the lobby with the game chosen, its how-to-play section, the
+    first moves of a race against a bot (a page after each click), a finished race's page with its
+    results table and log, and the lobby's list of finished races. Zero ids."""
+    vocabulary = Vocabulary.of(words.load(game_id, 2))
+    found: list[str] = []
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = watch(ctx.new_page(), errors)
+    open_lobby(page, server, game_id, 2)
+    page.wait_for_selector("#game-about p")
+    leaks_on(page, vocabulary, "lobby", found)
+    page.goto(f"{server.url}/rules/{game_id}")
+    teach = page.inner_text("#how-to-play")
+    found += [f"how to play: {', '.join(ids)} in {line[:140]!r}"
+              for line in teach.splitlines() if (ids := vocabulary.leaks(line))]
+    lobby_race(page, server, game_id, 2, bots={1: "random"}, name="Ann")
+    page.wait_for_function(BOARD_DRAWN)
+    for click in range(8):
+        page.wait_for_timeout(300)
+        leaks_on(page, vocabulary, f"race, after {click} clicks", found)
+        if page.locator("#curtain-show").is_visible():
+            page.click("#curtain-show")
+        click_any(page, ("roll", "stop", "end", "take the next turn"))
+    mid = bots_race(server, game_id)
+    page.goto(f"{server.url}/m/{mid}")
+    page.wait_for_selector("#result table")
+    page.wait_for_function(BOARD_DRAWN)
+    leaks_on(page, vocabulary, "results", found)
+    page.goto(server.url + "/")
+    page.click("#list-tabs button[data-status='finished']")
+    page.locator(f"#match-list li:has(a[href='/m/{mid}'])").wait_for()
+    leaks_on(page, vocabulary, "finished list", found)
+    assert not found, "\n".join(found)
+    assert not errors, errors
+    ctx.close()

@@ -276,7 +276,7 @@ function when(seconds) {
 }
 
 // One race of the list: the game by its name (and the title its host gave it), who plays, and for a
-// finished race who won and when.
+// finished race who won, in how many moves and when.
 function raceHtml(m) {
   const seats = m.seats.map((s) => (s.kind === "open" ? "<i>open seat</i>" : esc(s.name))).join(", ");
   const titled = m.title && m.title !== m.game_name ? ` <span class="race-title">“${esc(m.title)}”</span>` : "";
@@ -284,7 +284,8 @@ function raceHtml(m) {
   if (m.status === "finished") {
     const r = m.result;
     const won = !r ? "" : r.team ? (r.won ? "the team won" : "the team lost") : r.winners.length ? `won by <b>${esc(r.winners.join(", "))}</b>` : "";
-    detail = `${won ? `${won} · ` : ""}${esc(when(m.updated_at || m.created_at))}`;
+    const length = m.ply ? ` · ${m.ply} moves` : "";
+    detail = `${won ? `${won}` : "finished"}${length} · ${esc(when(m.updated_at || m.created_at))}`;
   } else if (m.status === "open") detail = `made ${esc(when(m.created_at))}`;
   return `<li><a href="/m/${esc(m.id)}"><b>${esc(m.game_name || m.game)}</b></a>${titled}
     <div class="muted">${seats} · ${detail}</div></li>`;
@@ -312,7 +313,7 @@ async function main() {
     sel.innerHTML = "<option>no games registered</option>";
     document.getElementById("create-btn").disabled = true;
   } else {
-    sel.innerHTML = catalog.map((g) => `<option value="${esc(g.id)}">${esc(g.name)} (${g.min_players}-${g.max_players})</option>`).join("");
+    sel.innerHTML = catalog.map((g) => `<option value="${esc(g.id)}">${esc(g.name)} (${g.min_players} to ${g.max_players} players)</option>`).join("");
     if (catalog.some((g) => g.id === last.game)) sel.value = last.game;
     renderOptions(true);
   }

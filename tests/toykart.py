@@ -7,11 +7,9 @@ shows a scoreboard. The race itself is Toy Dash's; registered with it by ``tests
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from slipstream.engine import registry
 from slipstream.engine.errors import OptionError
-from slipstream.engine.game import JSON, OptionSpec, Picker, State
+from slipstream.engine.game import OptionSpec, Picker, State
 from slipstream.engine.hooks import GameHooks, Term
 from tests import toygame
 
@@ -32,21 +30,17 @@ class ToyKart(toygame.ToyDash):
         *toygame.ToyDash.option_specs,
         OptionSpec("karts", "random", "kart ids in seat order, comma-separated (two a seat with 2 players)",
                    lobby=Picker(words="each player's kart", terms="kart", per_seat=True,
-                                labels=(("random", "dealt at random"),))),
+                                labels=(("random", "dealt at random"),), seat_counts=((2, "", 2),))),
         OptionSpec("first", -1, "the start player's seat, 0-based; -1: at random", kind=int, minimum=-1,
                    maximum=3, lobby=Picker("Start player", "who goes first", seat=True,
                                            labels=((-1, "drawn at random"),))),
     )
 
-    @classmethod
-    def values_per_seat(cls, option: str, players: int, options: Mapping[str, JSON]) -> int:
-        return 2 if option == "karts" and players == 2 else 1
-
     def _setup(self) -> None:
         karts = str(self.options["karts"])
         if karts != "random":
             chosen = karts.split(",")
-            need = self.players * self.values_per_seat("karts", self.players, self.options)
+            need = self.players * (2 if self.players == 2 else 1)
             if len(chosen) != need or len(set(chosen)) != need or not set(chosen) <= set(KARTS):
                 raise OptionError(f"{self.id}: option 'karts' needs {need} different karts from {', '.join(KARTS)}")
 

@@ -145,8 +145,11 @@ class Picker:
     """The kind of thing (a glossary ``Term.kind``: "racer", "track", ...) whose content ids the value
     names: the lobby offers their names from the game's glossary."""
     per_seat: bool = False
-    """The value lists ``terms`` ids in seat order, comma-separated (``Game.values_per_seat`` each): the
+    """The value lists ``terms`` ids in seat order, comma-separated (``seat_counts`` each, else one): the
     lobby shows a picker per seat."""
+    seat_counts: tuple[tuple[int, str, int], ...] = ()
+    """Where each seat takes several values of a ``per_seat`` option: ``(players, option, count)``, with
+    ``option`` a yes/no option that must be on ("" for any); the first that matches counts."""
     several: bool = False
     """The value is a comma-separated set of ``terms`` ids: the lobby shows a box to tick for each."""
     seat: bool = False
@@ -292,12 +295,6 @@ class Game(ABC):
     def seat_name(self, seat: int) -> str:
         """A short human name for a seat."""
         return f"P{seat + 1}"
-
-    @classmethod
-    def values_per_seat(cls, option: str, players: int, options: Mapping[str, JSON]) -> int:
-        """How many values each seat takes in a ``per_seat`` option (``Picker.per_seat``) with these
-        players and options: one, unless a seat drives several racers."""
-        return 1
 
     @classmethod
     def hooks(cls) -> Any:

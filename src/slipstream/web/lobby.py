@@ -9,7 +9,6 @@ It is built once per game class (a default-loaded game gives the glossary) and k
 from __future__ import annotations
 
 import html
-import itertools
 import logging
 import threading
 import time
@@ -32,8 +31,6 @@ RULES_DOCS = DOCS / "rules"
 entry's rule tag opens at the paragraph it names."""
 HOW_TO_PLAY = DOCS / "how-to-play"
 """Each game taught to a player (``docs/how-to-play/<game id>.md``): the start of its rules page."""
-MAX_SEAT_COMBINATIONS = 16
-"""Option combinations ``seat_values`` tries (the yes/no options that may change a seat's count)."""
 
 
 def option_json(cls: type[Game], spec: OptionSpec, glossary: Mapping[str, Term]) -> dict[str, Any] | None:
@@ -91,22 +88,16 @@ def option_json(cls: type[Game], spec: OptionSpec, glossary: Mapping[str, Term])
         "special": [[value, words] for value, words in picker.labels],
         "minimum": spec.minimum,
         "maximum": spec.maximum,
-        "seat_values": seat_values(cls, spec) if picker.per_seat else [],
+        "seat_values": seat_values(spec) if picker.per_seat else [],
     }
 
 
-def seat_values(cls: type[Game], spec: OptionSpec) -> list[dict[str, Any]]:
-    """Where a seat takes more than one value of a per-seat option (``Game.values_per_seat``): each
-    player count and yes/no options with that count (the lobby takes the first that matches, else 1)."""
-    flags = [s.name for s in cls.option_specs if s.kind is bool][:4]
-    out = []
-    for players in range(cls.min_players, cls.max_players + 1):
-        for values in itertools.islice(itertools.product((False, True), repeat=len(flags)), MAX_SEAT_COMBINATIONS):
-            options = {s.name: s.default for s in cls.option_specs} | dict(zip(flags, values, strict=True))
-            count = cls.values_per_seat(spec.name, players, options)
-            if count != 1:
-                out.append({"players": players, "options": dict(zip(flags, values, strict=True)), "count": count})
-    return out
+def seat_values(spec: OptionSpec) -> list[dict[str, Any]]:
+    """Where a seat takes more than one value of a per-seat option (``Picker.seat_counts``): the player
+    count, the yes/no option that must be on (``{}``: any) and the count; the lobby takes the first that
+    matches, else 1."""
+    return [{"players": players, "options": {option: True} if option else {}, "count": count}
+            for players, option, count in spec.lobby.seat_counts]
 
 
 def lobby_glossary(cls: type[Game]) -> Mapping[str, Term]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -28,11 +27,6 @@ class Deck:
     actions: tuple[str, ...]   # the chance outcome of drawing each card: "<prefix>:<card>"
 
 
-def racers_per_player(players: int, two_racers: bool) -> int:
-    """Each player drives two racers with 2 players (the 2-player game) or with 3 and the variant."""
-    return 2 if players == 2 or two_racers else 1
-
-
 class ScrapRacer(Game):
     """Scrap Racer (A. & S. Richter, Queen Games 2021): 2-6 players, three laps of mayhem."""
 
@@ -56,7 +50,8 @@ class ScrapRacer(Game):
                    lobby=Picker("Two racers each", "3 players only: each player drives two racers")),
         OptionSpec("racers", "random", "random dashboards, or racer ids in seat order, comma-separated",
                    lobby=Picker(words="each player's racer", terms="racer", per_seat=True,
-                                labels=(("random", "dealt at random"),))),
+                                labels=(("random", "dealt at random"),),
+                                seat_counts=((2, "", 2), (3, "two_racers", 2)))),
         OptionSpec("start_seat", -1, "-1: a random start player (SR-G8), or the start player's seat, 0-based "
                    "like every seat number (0-5)", kind=int, minimum=-1, maximum=5,
                    lobby=Picker("Start player", "who takes the first turn", seat=True,
@@ -97,11 +92,6 @@ class ScrapRacer(Game):
             options["start_seat"] = number - 1
         super().__init__(players, **options)
 
-    @classmethod
-    def values_per_seat(cls, option: str, players: int, options: Mapping[str, JSON]) -> int:
-        """The option ``racers`` names each seat's racers together: two when a player drives two."""
-        return racers_per_player(players, bool(options.get("two_racers"))) if option == "racers" else 1
-
     def _setup(self) -> None:
         opts = self.options
         track = str(opts["track"])
@@ -116,7 +106,7 @@ class ScrapRacer(Game):
         self.content = load_content(Path(content) if content else None)
         if opts["two_racers"] and self.players != 3:
             raise OptionError(f"{self.id}: option 'two_racers' is the 3-player variant; players must be 3")
-        self.per_player = racers_per_player(self.players, bool(opts["two_racers"]))
+        self.per_player = 2 if self.players == 2 or opts["two_racers"] else 1
         self.jackal_every_fight = opts["jackal"] == "every-fight"
         slots = self.players * self.per_player
         self.racer_ids = tuple(r for r, _ in self.content.racers)

@@ -39,11 +39,6 @@ class HighwayHeist(Game):
 
     id = "highway-heist"
     name = "Fast & Furious: Highway Heist"
-    description = (
-        "For 2 to 4 players as one team against the game, in three scenarios of up to nine rounds on a "
-        "speeding highway. Each turn take two actions (drive, leap from roof to roof, ram, force, hijack) on "
-        "skill rolls, then roll the Enemy Die; the Enemy cards show a round ahead what is coming."
-    )
     version = "1"
     min_players = 2
     max_players = 4

@@ -304,6 +304,7 @@ async function refreshList() {
 async function main() {
   catalog = await api("GET", "/api/games");
   const sel = document.getElementById("game-select");
+  if (!sel) return; // the page was replaced meanwhile (the first catalog takes a moment to build)
   const last = remembered();
   if (last.name) document.getElementById("my-name").value = last.name;
   if (last.mode && document.querySelector(`input[name='mode'][value='${last.mode}']`)) {

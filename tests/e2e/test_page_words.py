@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Route
 
-from slipstream.engine.hooks import hooks_of
 from slipstream.engine.registry import game_class
 from tests import words
 from tests.e2e.browser import CHROMIUM, watch
@@ -112,8 +111,6 @@ def test_a_seat_left_open_among_chosen_ones_is_refused_in_words(server: Server, 
     ctx.close()
 
 
-@pytest.mark.xfail(hooks_of(game_class("scrap-racer")).glossary is None, strict=True,
-                   reason="Scrap Racer's glossary hook (the racers' names) comes with its words branch")
 def test_scrap_racers_racers_are_named_in_the_lobby(server: Server, browser: Browser) -> None:
     """The issue's case: Scrap Racer's racers by name, one list per seat, a racer's ability under it."""
     ctx = browser.new_context()

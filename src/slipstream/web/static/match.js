@@ -612,7 +612,9 @@ async function start() {
 function ruleHtml(rule, m) {
   if (!rule) return "";
   const href = `/rules/${encodeURIComponent(m.game)}?rule=${encodeURIComponent(rule)}`;
-  return ` <a class="rule" href="${href}" target="_blank" rel="noopener" title="open the rule: ${esc(rule)}">${esc(rule)}</a>`;
+  // The rulebooks number sections "Setup 7)"; shown alone the bracket reads as a stray: "Setup 7."
+  const label = rule.replace(/(^|\s)([A-Z]|\d{1,2})\)/g, "$1$2.");
+  return ` <a class="rule" href="${href}" target="_blank" rel="noopener" title="open the rule: ${esc(label)}">${esc(label)}</a>`;
 }
 
 function renderLog(log, m) {

@@ -6,7 +6,6 @@ change. Nothing A acknowledged is ever lost, and both processes end up telling t
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,12 +13,14 @@ from typing import Any
 
 import pytest
 
+from slipstream.web.storage import Store
 from tests.web.conftest import ROOMY
 from tests.web.server import Api, Server, one_ending
+from tests.web.test_postgres import pg_database  # noqa: F401 - the fixture
 
 
-def two_processes(tmp_path: Path, poll: str) -> Iterator[tuple[Server, Server]]:
-    db = str(tmp_path / "shared.sqlite3")
+def two_processes(tmp_path: Path, poll: str, db: str | None = None) -> Iterator[tuple[Server, Server]]:
+    db = db or str(tmp_path / "shared.sqlite3")
     env = {**ROOMY, "SLIPSTREAM_PEER_POLL": poll}
     started: list[Server] = []
     try:
@@ -37,6 +38,13 @@ def behind(tmp_path: Path) -> Iterator[tuple[Server, Server]]:
     yield from two_processes(tmp_path, "3600")
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def behind_on_both(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Server, Server]]:
+    """``behind``, on SQLite and on PostgreSQL."""
+    db = None if request.param == "sqlite" else request.getfixturevalue("pg_database")
+    yield from two_processes(tmp_path, "3600", db)
+
+
 @pytest.fixture
 def peers(tmp_path: Path) -> Iterator[tuple[Server, Server]]:
     """Processes A and B on one SQLite file, each looking for the other's changes every 0.1 s."""
@@ -44,9 +52,13 @@ def peers(tmp_path: Path) -> Iterator[tuple[Server, Server]]:
 
 
 def stored_moves(server: Server, mid: str) -> list[tuple[int, str, int | None]]:
-    with sqlite3.connect(server.database_url) as conn:
-        rows = conn.execute("SELECT ply, action, seat FROM moves WHERE match_id = ? ORDER BY ply", (mid,)).fetchall()
-    return [(int(p), str(a), s) for p, a, s in rows]
+    store = Store(server.database_url)
+    try:
+        data = store.load(mid)
+    finally:
+        store.close()
+    assert data is not None
+    return [(m.ply, m.action, m.seat) for m in data.moves]
 
 
 def choosing(api: Api, mid: str, token: str) -> dict[str, Any]:
@@ -60,11 +72,15 @@ def same_match(a: Api, b: Api, mid: str, tokens: list[str]) -> None:
         assert {k: seen_a[k] for k in keys} == {k: seen_b[k] for k in keys}
 
 
-def test_an_undo_reaching_a_process_behind_keeps_the_acknowledged_move(behind: tuple[Server, Server]) -> None:
+def test_an_undo_reaching_a_process_behind_keeps_the_acknowledged_move(
+    behind_on_both: tuple[Server, Server],
+) -> None:
     """Ann chooses through B; Bob's choice, through A, closes the window (acknowledged to Bob), and Ann
     rolls through A: a public die. Ann's undo then reaches B, which still holds her choice as the last step: the
     take-back is conditional on the stored moves being those B holds, so nothing is deleted; B catches up
-    and refuses (the match has moved on). Bob's move and the dice stay, and nobody re-rolls them."""
+    and refuses (the match has moved on). Bob's move and the dice stay, and nobody re-rolls them. On SQLite
+    and on PostgreSQL."""
+    behind = behind_on_both
     a, b = behind[0].client(), behind[1].client()
     mid, _host, (ann, bob) = a.new_match(players=2, humans=2, length=30)
     st = choosing(a, mid, ann)

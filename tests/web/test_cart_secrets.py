@@ -17,7 +17,7 @@ import pytest
 
 from slipstream.engine.game import CHANCE
 from slipstream.web import hub as hub_module
-from slipstream.web.hub import Hub, Room
+from slipstream.web.hub import Hub, Room, Subscriber
 from slipstream.web.storage import Store
 from tests.web.server import Api, Server, ws_open, ws_until
 from tests.web.test_hidden_info import reach_buying
@@ -79,8 +79,10 @@ def test_a_hidden_cart_step_and_its_undo_change_nothing_others_may_see(
             await hub.act(room, seat, room.state.legal_actions(seat)[0], room.shown(seat), None)
         else:
             raise AssertionError("no buying phase")
+        room.subs |= {Subscriber(1), Subscriber(None)}  # Bob's page is open, Ann's not: Bob is told his claim
         clock.now += 7.0
         without = {seat: seen_by(room, seat) for seat in (1, None)}
+        assert without[1]["state"]["claim"] is not None, "Bob's claim countdown (Ann away) is in his messages"
         ann_clock = json.loads(room.message(0))["turn_left"]["0"]
         buy = next(a for a in room.state.legal_actions(0) if ":buy:" in a)
         await hub.act(room, 0, buy, room.shown(0), None)
@@ -115,11 +117,12 @@ def test_fresh_messages_to_others_are_the_same_after_a_hidden_step(api: Api, ser
 
     mid, _host, (ann, bob) = api.new_match(game="rev-it-up", players=2, humans=2)
     reach_buying(api, mid, [ann, bob])
-    before = {token: fresh(token) for token in (bob, None)}
-    assert before[None][0]["events"], "the buying phase's start has events (they used to vanish after a cart step)"
-    mine = api.state(mid, ann)
-    buy = next(a for a in mine["legal"] if ":buy:" in a)
-    api.ok("POST", f"/api/matches/{mid}/actions", ann, json={"action": buy, "ply": mine["ply"]})
-    assert api.state(mid, ann)["ply"] == mine["ply"] + 1
-    for token, seen in before.items():
-        assert fresh(token) == seen, f"{'a spectator' if token is None else 'Bob'} can tell Ann bought something"
+    with ws_open(server, mid, ann) as _ann_page:  # Ann is there (else Bob's claim countdown runs in his messages)
+        before = {token: fresh(token) for token in (bob, None)}
+        assert before[None][0]["events"], "the buying phase's start has events (they used to vanish after a cart step)"
+        mine = api.state(mid, ann)
+        buy = next(a for a in mine["legal"] if ":buy:" in a)
+        api.ok("POST", f"/api/matches/{mid}/actions", ann, json={"action": buy, "ply": mine["ply"]})
+        assert api.state(mid, ann)["ply"] == mine["ply"] + 1
+        for token, seen in before.items():
+            assert fresh(token) == seen, f"{'a spectator' if token is None else 'Bob'} can tell Ann bought something"

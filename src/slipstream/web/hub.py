@@ -498,7 +498,7 @@ class Room:
             )
             self.notes[new.ply] = note
             events = (note, *events)
-        elif move.seat is not None:
+        elif move.seat is not None and not hidden:  # a hidden step moves no clock others see (claim)
             self.acted_at[move.seat] = started
         if events:
             shown = {t: self.shown(t) for t in (None, *self.game.seats)}
@@ -1512,7 +1512,6 @@ class Hub:
             before = room.sights()
             room.rewind(room.moves[:index] + kept)
             room.data.updated_at = time.time()
-            room.seen(seat)
             room.resend(before)
             return {"type": "undone", "ply": room.shown(seat)}
 

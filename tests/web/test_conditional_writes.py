@@ -7,6 +7,7 @@ change. Nothing A acknowledged is ever lost, and both processes end up telling t
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ import pytest
 
 from slipstream.web.storage import Store
 from tests.web.conftest import ROOMY
-from tests.web.server import Api, Server, one_ending
+from tests.web.server import Api, Server, one_ending, ws_open, ws_until
 from tests.web.test_postgres import pg_database  # noqa: F401 - the fixture
 
 
@@ -237,3 +238,35 @@ def test_a_rematch_starts_when_its_last_seat_is_taken_through_a_process_behind(
     assert second["match"]["status"] == "running"
     assert [s["kind"] for s in second["match"]["seats"]] == ["human", "human"]
     assert b.state(nxt, first["token"])["seat"] == 0, "Ann's token holds her seat in B too"
+
+
+def test_a_claim_reaching_a_process_behind_counts_the_step_the_other_stored(tmp_path: Path) -> None:
+    """Ann's page is on B, which loaded the race and then never looks at the database by itself; Bob plays
+    through A over REST (no socket anywhere). Past the grace period, Bob steps through A and at once Ann
+    claims the win through B: B's resignation of Bob's seat is conditional on the moves it holds (and it
+    reads the other processes' sightings first), so it catches up, finds Bob's step and refuses; Bob keeps
+    his seat, and both processes tell the same match (B used to resign Bob, who had just played)."""
+    from tests.web.test_claim import GRACE
+    from tests.web.test_fairness import claimed
+
+    db = str(tmp_path / "shared.sqlite3")
+    env = {**ROOMY, "SLIPSTREAM_PEER_POLL": "3600", "SLIPSTREAM_LIMIT_CLAIM_GRACE": str(GRACE)}
+    started: list[Server] = []
+    try:
+        for name in ("a", "b"):
+            started.append(Server(db, tmp_path / f"{name}.log", env=env).start())
+        a, b = started[0].client(), started[1].client()
+        mid, _host, (ann, bob) = a.new_match(players=2, humans=2, length=200)
+        with ws_open(started[1], mid, ann) as ws_ann:
+            ws_until(ws_ann, lambda m: m["type"] == "state")
+            time.sleep(GRACE + 0.5)  # B has seen nothing of Bob since it loaded the race
+            for token, choice in ((ann, "0:dash"), (bob, "1:walk")):
+                st = choosing(a, mid, token)
+                a.ok("POST", f"/api/matches/{mid}/actions", token, json={"action": choice, "ply": st["ply"]})
+            answer = claimed(ws_ann)
+            assert answer["type"] == "error" and answer["code"] == "cannot_claim", answer
+        assert [s["kind"] for s in b.state(mid)["match"]["seats"]] == ["human", "human"]
+        same_match(a, b, mid, [ann, bob])
+    finally:
+        for srv in started:
+            srv.stop()

@@ -600,11 +600,14 @@ class Room:
         state message, and a seat is told again only when it changes."""
         if seat is None or self.data.status != "running" or self.data.seats[seat].kind != "human":
             return None
-        if all(sub.seat != seat for sub in self.subs):
+        connected = {sub.seat for sub in self.subs}
+        if seat not in connected:
             return None
         others = [s.seat for s in self.data.seats if s.kind == "human" and s.seat != seat]
+        if not others or any(s in connected for s in others):  # the usual case, before ``away``'s work
+            return None
         away = self.away()
-        if not others or any(s not in away for s in others):
+        if any(s not in away for s in others):
             return None
         ready_at = max(away[s] for s in others) + self.claim_grace
         return tuple(others), round(ready_at, 1)

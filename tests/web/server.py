@@ -143,13 +143,21 @@ class Api:
         return body
 
     def new_match(
-        self, game: str = "toy-dash", players: int = 2, humans: int = 2, bot: str = "random", **options: Any
+        self,
+        game: str = "toy-dash",
+        players: int = 2,
+        humans: int = 2,
+        bot: str = "random",
+        public: bool = False,
+        **options: Any,
     ) -> tuple[str, str, list[str]]:
-        """Create, join ``humans`` seats, fill the rest with bots, start: (id, host token, seat tokens)."""
+        """Create, join ``humans`` seats, fill the rest with bots, start: (id, host token, seat tokens);
+        ``public``: listed in ``GET /api/matches``."""
         bots = {str(s): bot for s in range(humans, players)}
-        made = self.ok(
-            "POST", "/api/matches", json={"game": game, "players": players, "options": options, "bots": bots}
-        )
+        body: dict[str, Any] = {"game": game, "players": players, "options": options, "bots": bots}
+        if public:
+            body["public"] = True
+        made = self.ok("POST", "/api/matches", json=body)
         tokens = [
             self.ok("POST", f"/api/matches/{made['id']}/seats/{s}/join", json={"name": f"seat{s}"})["token"]
             for s in range(humans)
@@ -216,3 +224,15 @@ def ws_until(
             seen.append(msg)
         if pred(msg):
             return msg
+
+
+def one_ending(a: Api, b: Api, match_id: str, timeout: float = 20.0) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two server processes (through clients ``a`` and ``b``) end a match the same way: its final state
+    as ``a`` tells a spectator, and its record, the same in both."""
+    final_a = a.wait(match_id, None, lambda s: s["result"] is not None, timeout=timeout)
+    final_b = b.wait(match_id, None, lambda s: s["result"] is not None, timeout=timeout)
+    assert final_a["ply"] == final_b["ply"] and final_a["view"] == final_b["view"]
+    record: dict[str, Any] = a.ok("GET", f"/api/matches/{match_id}/record")
+    assert record == b.ok("GET", f"/api/matches/{match_id}/record"), "one match, the same record in both"
+    assert len(record["actions"]) == final_a["ply"]
+    return final_a, record

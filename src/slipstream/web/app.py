@@ -61,6 +61,7 @@ class CreateMatch(BaseModel):
     title: str = Field(default="", max_length=80)
     bots: dict[int, str] = Field(default_factory=dict, max_length=16)
     turn_seconds: int | None = None
+    public: bool = False
 
 
 class JoinSeat(BaseModel):
@@ -259,9 +260,10 @@ def create_app(
 
     @app.post("/api/matches", status_code=201)
     async def create_match(body: CreateMatch, request: Request) -> dict[str, Any]:
-        hub.allow_creation(request.client.host if request.client else "?")
+        address = request.client.host if request.client else "?"
+        hub.allow_creation(address)
         room, host_token = await hub.create(
-            body.game, body.players, body.options, body.title, body.bots, body.turn_seconds
+            body.game, body.players, body.options, body.title, body.bots, body.turn_seconds, address, body.public
         )
         return {
             "id": room.data.id,
@@ -328,6 +330,7 @@ def create_app(
         seat = room.seat_for_token(token)
         if seat is None:
             raise ApiError(403, "bad_token", "this token does not hold a seat in this match")
+        room.seen(seat)  # its player is active, whatever the route (a claim of the win counts it)
         return seat
 
     @app.get("/api/matches/{match_id}/glossary")

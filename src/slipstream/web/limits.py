@@ -45,6 +45,12 @@ class Limits:
     """Seconds a bot has for one move; then its worker is replaced and the seat plays a random move."""
     max_bot_seconds: float = 3.0
     """The longest thinking time a bot name may ask for (``mcts:3s``)."""
+    deep_searches_per_address: int = 6
+    """Deep-search bot seats (a search of more than 1 s a move: ``mcts:3s``) in the open and running
+    matches created from one address: more gets 429 ``too_many_searches``."""
+    deep_searches: int = 12
+    """Deep-search bot seats in the open and running matches of one server process: more gets 503
+    ``too_many_searches``."""
     claim_grace: float = 120.0
     """Seconds every other player of a running race must have been away (no open socket) before a
     player who is there may claim the win (the away seats then resign)."""

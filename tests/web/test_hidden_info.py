@@ -17,7 +17,7 @@ import slipstream
 from slipstream.engine import State
 from slipstream.engine.registry import games
 from slipstream.web.hub import Room
-from slipstream.web.protocol import seat_payload
+from slipstream.web.protocol import seat_payload, sent_view
 from slipstream.web.storage import MatchData, SeatData
 from tests import toygame
 from tests.playout import random_states
@@ -97,7 +97,7 @@ def test_room_log_and_messages_carry_only_events_the_seat_may_see(game_id: str) 
         assert shown == allowed[-len(shown) :] if shown else not allowed
         hidden_events += sum(1 for _p, events in room.log for e in events if not e.visible_to(seat))
         message = json.loads(room.message(seat))
-        assert message["view"] == room.state.view(seat)
+        assert message["view"] == sent_view(room.state.view(seat))
         assert message["events"] == room.state.visible_events(seat)
     if game_id == toygame.ToyDash.id:
         assert hidden_events > 0, "Toy Dash deals secret cards, so some events are hidden from some seats"

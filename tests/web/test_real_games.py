@@ -16,6 +16,7 @@ import pytest
 from slipstream.engine.record import parse, replay
 from slipstream.engine.record import states as record_states
 from slipstream.engine.registry import games
+from slipstream.web.protocol import sent_view
 from tests.web.server import ROOT, Api, Server, ws_open
 
 GAMES = sorted(games())
@@ -60,8 +61,8 @@ def test_bot_race_of_every_game_ends_and_its_record_replays(
     assert final is not None, f"{game_id}: the race did not end"
     text = api.http.get(f"/api/matches/{mid}/record").text
     state = replay(parse(text))
-    assert state.is_over and state.view(0) == final["view"]
-    assert api.state(mid)["view"] == state.view(None)
+    assert state.is_over and sent_view(state.view(0)) == final["view"]
+    assert api.state(mid)["view"] == sent_view(state.view(None))
     path = tmp_path / "race.json"
     path.write_text(text)
     done = subprocess.run(
@@ -181,7 +182,7 @@ def test_every_websocket_message_is_exactly_what_the_engine_shows_that_seat(
                 ply = msg["ply"] if msg["result"] is not None else real[msg["ply"]]
                 st = states[ply]
                 assert msg["seat"] == seat
-                assert msg["view"] == jsonish(st.view(seat)), f"{game_id} ply {msg['ply']} seat {seat}"
+                assert msg["view"] == jsonish(sent_view(st.view(seat))), f"{game_id} ply {msg['ply']} seat {seat}"
                 # a message carries the visible events of every step since the seat's previous one (a
                 # step and the chance steps after it are sent together); the first, the last step's
                 steps = range(ply, ply + 1) if previous is None else range(previous + 1, ply + 1)

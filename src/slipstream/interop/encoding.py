@@ -24,7 +24,9 @@ empty dict has nothing to encode and is never a miss.
 The view's ``events`` (what the last apply did, ``State.visible_events``) are left out of the
 observation on purpose (``OMITTED``): they are a log, not the position (what they changed is in the rest
 of the view), their ``data`` has a different shape for every kind of event, and in the bridges they
-describe only the last step (often a chance outcome resolved inside the environment).
+describe only the last step (often a chance outcome resolved inside the environment). The view's
+``terms`` (the names and effect texts of the game's content, for the terminal's key) are the same at
+every position: left out too.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ MAX_CATEGORIES = 48
 NUMBER_BOUND = 1.0e6
 """Numbers are clipped to +-NUMBER_BOUND so the observation space has finite bounds."""
 
-OMITTED = ("events",)
+OMITTED = ("events", "terms")
 """Top-level view keys left out of the observation (see the module docstring); a schema lists them."""
 _OMITTED = frozenset(OMITTED)
 

@@ -131,6 +131,14 @@ def glossary(game: Game) -> dict[str, dict[str, str]]:
     return {} if fn is None else {key: term.to_json() for key, term in fn(game).items()}
 
 
+def sent_view(view: dict[str, JSON]) -> dict[str, JSON]:
+    """A view as the server sends it: without ``terms`` (the game's content in words, the same at every
+    position, which a view may carry for the text board): the page fetches it once, as the glossary."""
+    if "terms" not in view:
+        return view
+    return {key: value for key, value in view.items() if key != "terms"}
+
+
 def seat_payload(state: State, seat: int | None, live: bool = True, text_board: bool = True) -> dict[str, Any]:
     """What ``seat`` may know about ``state``: view, whose turn, its own legal actions, hints and plans
     (the game's ``move_plans`` hook: multi-step moves the board may offer; only to the seat asked to act).
@@ -167,6 +175,7 @@ def seat_payload(state: State, seat: int | None, live: bool = True, text_board: 
             board_text = plain(str(board_fn(view)))
         except Exception:
             log.exception("%s: board failed", game_id)
+    view = sent_view(view)
     result = state.result
     return {
         "ply": state.ply,

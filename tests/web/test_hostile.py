@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -472,3 +473,53 @@ def test_a_long_finished_match_is_replayed_off_the_event_loop(
 
     asyncio.run(scenario())
 
+
+
+def test_a_long_finished_match_is_replayed_off_the_event_loop_when_stepped_through(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Point 8: the replay endpoint (``GET /api/matches/{id}/replay``) built the log of every ply up to
+    the one asked for, and the position's view, on the event loop (only the states were replayed in a
+    thread). Its whole answer is now built in a worker thread, where no event loop runs."""
+    from slipstream.web import app as app_module
+
+    on_loop: list[bool] = []
+    replay_log = app_module.replay_log
+
+    def watched(states: Any, seat: int | None) -> Any:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            on_loop.append(False)
+        else:
+            on_loop.append(True)
+        return replay_log(states, seat)
+
+    app = app_module.create_app(str(tmp_path / "replay.sqlite3"), plugins="tests.web.toyplugin")
+
+    async def scenario() -> None:
+        transport = httpx.ASGITransport(app=app)
+        async with app.router.lifespan_context(app), httpx.AsyncClient(
+            transport=transport, base_url="http://test"
+        ) as client:
+            bots = {"0": "random", "1": "random"}
+            made = (
+                await client.post(
+                    "/api/matches", json={"game": "toy-dash", "players": 2, "options": {"length": 60}, "bots": bots}
+                )
+            ).json()
+            started = await client.post(
+                f"/api/matches/{made['id']}/start", headers={"Authorization": f"Bearer {made['host_token']}"}
+            )
+            assert started.status_code == 200, started.text
+            for _ in range(1000):
+                if (await client.get(f"/api/matches/{made['id']}")).json()["status"] == "finished":
+                    break
+                await asyncio.sleep(0.01)
+            monkeypatch.setattr(app_module, "replay_log", watched)
+            total = (await client.get(f"/api/matches/{made['id']}/replay?ply=0")).json()["total"]
+            last = await client.get(f"/api/matches/{made['id']}/replay?ply={total}")
+            assert last.status_code == 200 and len(last.json()["log"]) >= total > 0, last.text
+
+    asyncio.run(scenario())
+    assert on_loop and not any(on_loop), "the replay's log was built on the event loop"

@@ -10,7 +10,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +39,11 @@ class Server:
         bot_delay: float = 0.0,
         plugins: str = PLUGIN,
         env: dict[str, str] | None = None,
+        args: Sequence[str] = (),
     ) -> None:
         self.env = env or {}
+        self.args = list(args)
+        """More options for ``serve`` (``--forwarded-allow-ips ...``)."""
         self.database_url = database_url
         self.log_path = log_path
         self.bot_delay = bot_delay
@@ -80,6 +83,7 @@ class Server:
                     str(self.bot_delay),
                     "--plugins",
                     self.plugins,
+                    *self.args,
                 ],
                 cwd=ROOT,
                 env=env,
@@ -117,15 +121,18 @@ class Server:
                 self.proc.wait(timeout=10)
         self.proc = None
 
-    def client(self) -> Api:
-        return Api(self.url)
+    def client(self, address: str | None = None) -> Api:
+        """An HTTP client; ``address``: the loopback address it connects from (``127.0.0.2``: another
+        client address, for the per-address limits)."""
+        return Api(self.url, address)
 
 
 class Api:
-    """A thin HTTP client that returns (status, json)."""
+    """A thin HTTP client that returns (status, json); ``address``: the local address it connects from."""
 
-    def __init__(self, base: str) -> None:
-        self.http = httpx.Client(base_url=base, timeout=10.0)
+    def __init__(self, base: str, address: str | None = None) -> None:
+        transport = httpx.HTTPTransport(local_address=address) if address else None
+        self.http = httpx.Client(base_url=base, timeout=10.0, transport=transport)
 
     def call(self, method: str, path: str, token: str | None = None, **kwargs: Any) -> tuple[int, Any]:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -201,10 +208,20 @@ class Api:
         raise AssertionError("the match did not end")
 
 
+def ws_connect(server: Server, match_id: str, address: str | None = None, **kwargs: Any) -> ClientConnection:
+    """A WebSocket to a match (no hello yet), from the loopback ``address`` if given."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10,
+                                    source_address=(address, 0) if address else None)
+    return connect(f"{server.ws_url}/ws/matches/{match_id}", open_timeout=10, sock=sock, **kwargs)
+
+
 @contextlib.contextmanager
-def ws_open(server: Server, match_id: str, token: str | None) -> Iterator[ClientConnection]:
-    """A WebSocket to a match that has said hello with ``token`` (``None``: a spectator)."""
-    with connect(f"{server.ws_url}/ws/matches/{match_id}", open_timeout=10) as ws:
+def ws_open(
+    server: Server, match_id: str, token: str | None, address: str | None = None
+) -> Iterator[ClientConnection]:
+    """A WebSocket to a match that has said hello with ``token`` (``None``: a spectator), from the
+    loopback ``address`` if given."""
+    with ws_connect(server, match_id, address) as ws:
         ws.send(json.dumps({"type": "hello", "token": token}))
         yield ws
 

@@ -40,6 +40,7 @@ def test_an_illegal_move_is_told_in_the_pages_words(api: Api) -> None:
     status, body = api.call("POST", f"/api/matches/{mid}/actions", ann, json={"action": "0:fly", "ply": st["ply"]})
     assert (status, body["error"]["code"]) == (422, "illegal_action")
     message = body["error"]["message"]
-    assert message.startswith("Seat 1 (seat0) cannot play '0:fly' now; the legal moves: "), message
+    assert message.startswith("Seat 1 (seat0) cannot play that move now; the legal moves: "), message
+    assert "fly" not in message, "an error does not repeat the client's text (issue 26)"
     assert all(st["labels"][a] in message for a in st["legal"]) and "0:" not in message.split("moves: ")[1]
     assert body["error"]["legal"] == st["legal"]

@@ -24,10 +24,10 @@ from typing import Any, TypeVar
 from slipstream.bots.random_bot import RandomBot
 from slipstream.bots.registry import bot_names, make_bot, parse_mcts
 from slipstream.engine.errors import IllegalActionError, SlipstreamError
-from slipstream.engine.game import CHANCE, Event, Game, State
+from slipstream.engine.game import CHANCE, Event, Game, OptionSpec, State
 from slipstream.engine.hooks import hooks_of
 from slipstream.engine.play import pending_seats
-from slipstream.engine.registry import game_class, load
+from slipstream.engine.registry import game_class, games, load
 from slipstream.jsontext import encode
 
 from . import dice
@@ -45,8 +45,6 @@ MAX_NAME = 40
 LOG_REPLAY = 300
 MAX_BATCH = 200
 """Chance steps committed and sent together with the step before them, at most."""
-MAX_BACKLOG = 500
-"""Messages a client may leave unread before the server disconnects it."""
 MAX_IDLE_FINISHED = 500
 """Finished matches kept in memory with nobody watching; older ones are reloaded from the database."""
 FORBIDDEN_OPTIONS = ("content",)
@@ -148,6 +146,16 @@ class ApiError(Exception):
         return {"code": self.code, "message": self.message, **self.extra}
 
 
+@dataclass
+class Census:
+    """Open and running matches in memory (``Hub.census``), all of them and those of one address."""
+
+    open: int = 0
+    running: int = 0
+    open_here: int = 0
+    running_here: int = 0
+
+
 class Conflict(Exception):
     """Another server process stored this ply of the match first (the database is the shared truth)."""
 
@@ -177,13 +185,53 @@ def token_matches(token: str | None, digest: str | None) -> bool:
     return hmac.compare_digest(hash_token(token), digest)
 
 
+class Outbox(asyncio.Queue[str | None]):
+    """A client's outgoing messages, every kind under one rule (states, replies, pongs, errors, notices):
+    a client that leaves ``max_messages`` messages or ``max_chars`` characters unread is cut: what it
+    has not read is dropped, so is everything put after, and ``on_cut`` runs (the app aborts the
+    connection). ``None`` asks the writer to close the socket."""
+
+    def __init__(self, max_messages: int = Limits.max_backlog, max_chars: int = Limits.max_backlog_chars) -> None:
+        super().__init__()
+        self.max_messages = max_messages
+        self.max_chars = max_chars
+        self.chars = 0
+        """Characters queued and not yet handed to the socket."""
+        self.cut = False
+        self.on_cut: Callable[[], None] | None = None
+
+    def put_nowait(self, item: str | None) -> None:
+        if self.cut:
+            return
+        if item is not None:
+            if self.qsize() >= self.max_messages or self.chars + len(item) > self.max_chars:
+                self._cut()
+                return
+            self.chars += len(item)
+        super().put_nowait(item)
+
+    def _get(self) -> str | None:
+        item = super()._get()
+        if item is not None:
+            self.chars -= len(item)
+        return item
+
+    def _cut(self) -> None:
+        self.cut = True
+        while not self.empty():
+            self.get_nowait()
+        super().put_nowait(None)
+        if self.on_cut is not None:
+            self.on_cut()
+
+
 @dataclass(eq=False)
 class Subscriber:
     """One connected client: the seat it authenticated as (``None``: spectator), whether it wants the
     game's text board in its ``state`` messages, and its outbox."""
 
     seat: int | None
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    queue: Outbox = field(default_factory=Outbox)
     text_board: bool = False
     claim_key: tuple[tuple[int, ...], float] | None = None
     """What this client was last told about claiming the win (``Room.claim_key``)."""
@@ -204,57 +252,80 @@ def load_game(game_id: str, options: dict[str, Any]) -> Game:
 
     The options are refused before the game sees them, so the answer never depends on which files
     exist (and no FIFO or device is ever opened). It may read the game's shipped content, so the
-    server calls it in a thread, never on the event loop.
+    server calls it in a thread, never on the event loop. No error repeats what the client sent: an
+    option is named only when the game has it.
     """
+    try:
+        cls = game_class(game_id)
+    except SlipstreamError:
+        raise ApiError(400, "unknown_game", f"no game has this id; the games are: {', '.join(games())}") from None
     opts = dict(options)
     players = opts.pop("players", None)
+    specs = {spec.name for spec in cls.option_specs}
     for name in FORBIDDEN_OPTIONS:
         if name in opts:
             raise ApiError(
                 400, "bad_option", f"option {name!r} (a server file path) is not accepted over the web"
             )
     for name, value in opts.items():
+        if name not in specs:
+            raise ApiError(400, "bad_option", f"{cls.name} has no option by that name. Valid: {valid_options(cls.id)}")
         if names_a_file(value):
             raise ApiError(
                 400,
                 "bad_option",
                 f"option {name!r}: over the web only the game's own values are accepted, not a file "
-                f"(a value has no '/', '\\', '.' or leading '~'); got {str(value)[:80]!r}",
+                "(a value has no '/', '\\', '.' or leading '~')",
             )
     try:
-        return load(game_id, players=players, **opts)
-    except SlipstreamError as exc:
-        code = getattr(exc, "code", "bad_option")
-        if code in ("unknown_game", "bad_content"):
-            raise ApiError(400, code, str(exc)) from None
-        message = str(exc).split("; the options are:")[0]
-        raise ApiError(400, "bad_option", f"{message}. Valid: {valid_options(game_id)}") from None
-    except TypeError as exc:
-        raise ApiError(400, "bad_option", f"{game_id}: {exc}") from None
+        return load(cls.id, players=players, **opts)
+    except (SlipstreamError, TypeError) as exc:
+        if getattr(exc, "code", None) == "bad_content":
+            raise ApiError(400, "bad_content", str(exc)) from None
+        problem = option_problem(cls.id, players, opts)
+        raise ApiError(400, "bad_option", f"{problem}. Valid: {valid_options(cls.id)}") from None
+
+
+def option_problem(game_id: str, players: Any, options: dict[str, Any]) -> str:
+    """Which of a client's options a game refused, in words that do not repeat the value: the player
+    count, else the first option the game refuses on its own, else the mix."""
+    try:
+        load(game_id, players=players)
+    except (SlipstreamError, TypeError):
+        cls = game_class(game_id)
+        return f"this game is for {cls.min_players} to {cls.max_players} players"
+    specs = {spec.name: spec for spec in game_class(game_id).option_specs}
+    for name, value in options.items():
+        try:
+            load(game_id, players=players, **{name: value})
+        except (SlipstreamError, TypeError):
+            spec = specs[name]
+            takes = spec.help if spec.kind is str and spec.choices is None and spec.help else option_values(spec)
+            return f"option {name!r} does not take that value: it takes {takes}"
+    return "these options do not go together"
 
 
 def valid_options(game_id: str) -> str:
     """Every option a client may send for a game, with its valid values, in words:
     "laps: a whole number from 1 to 50; grid: roll-off or qualifying; sprint: true or false"."""
-    parts = []
     cls = game_class(game_id)
-    for spec in cls.option_specs:
-        if spec.name in FORBIDDEN_OPTIONS:
-            continue
-        if spec.choices is not None:
-            values = [str(c) for c in spec.choices]
-            shown = values[0] if len(values) == 1 else f"{', '.join(values[:-1])} or {values[-1]}"
-        elif spec.kind is bool:
-            shown = "true or false"
-        elif spec.kind is int:
-            low = "" if spec.minimum is None else f" from {spec.minimum}"
-            high = "" if spec.maximum is None else f" to {spec.maximum}"
-            shown = f"a whole number{low}{high}"
-        else:
-            shown = "text"
-        parts.append(f"{spec.name}: {shown}")
+    parts = [f"{spec.name}: {option_values(spec)}" for spec in cls.option_specs if spec.name not in FORBIDDEN_OPTIONS]
     players = f"players: {cls.min_players} to {cls.max_players}"
     return "; ".join([players, *parts])
+
+
+def option_values(spec: OptionSpec) -> str:
+    """The values an option takes, in words: "roll-off or qualifying", "a whole number from 1 to 50"."""
+    if spec.choices is not None:
+        values = [str(c) for c in spec.choices]
+        return values[0] if len(values) == 1 else f"{', '.join(values[:-1])} or {values[-1]}"
+    if spec.kind is bool:
+        return "true or false"
+    if spec.kind is int:
+        low = "" if spec.minimum is None else f" from {spec.minimum}"
+        high = "" if spec.maximum is None else f" to {spec.maximum}"
+        return f"a whole number{low}{high}"
+    return "text"
 
 
 def settled_status(data: MatchData, state: State) -> str:
@@ -297,8 +368,8 @@ class Room:
         self.data = data
         self.game = game
         self.address = address
-        """The address that created the match (``None``: loaded from the database), for the caps on
-        deep-search seats (``Hub._check_searches``)."""
+        """The client address that created the match (``None``: loaded from the database), for the
+        per-address caps (``Hub.census``) and the caps on deep-search seats (``Hub._check_searches``)."""
         self._glossary: dict[str, dict[str, str]] | None = None
         self.claim_grace = claim_grace
         """Seconds the other players must be away before a player may claim the win (``claim``)."""
@@ -773,9 +844,8 @@ class Room:
         for sub in list(self.subs):
             if private_to is not None and sub.seat != private_to:
                 continue
-            if sub.queue.qsize() > MAX_BACKLOG:
+            if sub.queue.cut:  # it left too much unread (``Outbox``)
                 self.leave(sub)
-                sub.queue.put_nowait(None)
                 continue
             key = (sub.seat, sub.text_board)
             if key not in cache:
@@ -1128,6 +1198,14 @@ class Hub:
             data.rev = 0  # if another process has changed it since, the first write here catches up
 
     def _restore(self, data: MatchData) -> Room | None:
+        room = self._rebuilt(data)
+        if room is not None:
+            self._keep(room)
+        return room
+
+    def _rebuilt(self, data: MatchData) -> Room | None:
+        """A stored match rebuilt by replaying its moves (a long one takes milliseconds: ``_load_room``
+        runs this in a worker thread), or ``None`` if it cannot be."""
         try:
             room = self._new_room(data, stored_game(data))
             if room.game.version != data.version:
@@ -1145,9 +1223,11 @@ class Hub:
         except (ApiError, SlipstreamError, TypeError) as exc:
             log.error("match %s cannot be restored: %s", data.id, exc)
             return None
-        self.rooms[data.id] = room
-        self._evict()
         return room
+
+    def _keep(self, room: Room) -> None:
+        self.rooms[room.data.id] = room
+        self._evict()
 
     def _evict(self) -> None:
         idle = [r for r in self.rooms.values() if r.data.status not in ACTIVE and not r.subs]
@@ -1161,7 +1241,7 @@ class Hub:
         if room is not None:
             return room
         if not MATCH_ID.fullmatch(match_id):
-            raise ApiError(404, "not_found", f"no match {match_id[:40]!r}")
+            raise ApiError(404, "not_found", "no match with this id")
         task = self._loading.get(match_id)
         if task is None:
             task = asyncio.get_running_loop().create_task(self._load_room(match_id))
@@ -1170,17 +1250,23 @@ class Hub:
         return await asyncio.shield(task)
 
     async def _load_room(self, match_id: str) -> Room:
+        """A match from the database, replayed in a worker thread (a finished match of some hundred
+        plies takes 10-20 ms, which would hold every other match on the event loop)."""
         data = await self.db(self.store.load, match_id)
         if data is None:
-            raise ApiError(404, "not_found", f"no match {match_id!r}")
+            raise ApiError(404, "not_found", "no match with this id")
         room = self.rooms.get(match_id)
         if room is not None:
             return room
         await self._keyed(data)
-        room = self._restore(data)
-        if room is None:
-            raise ApiError(409, "not_found", f"match {match_id!r} can no longer be loaded")
-        return room
+        built = await asyncio.to_thread(self._rebuilt, data)
+        room = self.rooms.get(match_id)
+        if room is not None:
+            return room
+        if built is None:
+            raise ApiError(409, "not_found", "this match can no longer be loaded")
+        self._keep(built)
+        return built
 
     # --- lobby ---------------------------------------------------------------------------
 
@@ -1203,7 +1289,7 @@ class Hub:
                 "bad_request",
                 f"turn_seconds must be from {TURN_SECONDS[0]} to {TURN_SECONDS[1]} (or left out: no timer)",
             )
-        self._room_for_one_more()
+        self._room_for_one_more(address)
         game = await asyncio.to_thread(
             load_game, game_id, {"players": players, **options} if players is not None else options
         )
@@ -1233,18 +1319,55 @@ class Hub:
             self._check_bot(game.id, bot)
             data.seats[seat] = SeatData(seat=seat, kind="bot", name=bot_seat_name(bot, seat), bot=bot)
         self._check_searches(address, sum(1 for s in data.seats if s.kind == "bot" and is_deep(s.bot)))
+        self._room_for_one_more(address)  # again: others may have been made while the game loaded
         room = self._new_room(data, game, address)
         await self.db(self.store.create_match, data)
         self.rooms[data.id] = room
         return room, host_token
 
-    def _room_for_one_more(self) -> None:
-        """A new match (created or a rematch) only while fewer than ``max_open_matches`` wait for players."""
-        open_now = sum(1 for r in self.rooms.values() if r.data.status == "open")
-        if open_now >= self.limits.max_open_matches:
+    def census(self, address: str | None) -> Census:
+        """The open and running matches in memory, all and those created from ``address``."""
+        count = Census()
+        for room in self.rooms.values():
+            status = room.data.status
+            here = int(address is not None and room.address == address)
+            if status == "open":
+                count.open += 1
+                count.open_here += here
+            elif status == "running":
+                count.running += 1
+                count.running_here += here
+        return count
+
+    def _room_for_one_more(self, address: str | None) -> None:
+        """A new match (created or a rematch) only while its address has fewer than
+        ``open_matches_per_address`` and the server fewer than ``max_open_matches`` waiting for players."""
+        count = self.census(address)
+        limit = self.limits.open_matches_per_address
+        if count.open_here >= limit:
             raise ApiError(
-                503, "busy", f"the server holds {open_now} matches waiting for players; try again later"
+                429,
+                "too_many",
+                f"at most {limit} matches waiting for players from one address: start one, or let one "
+                f"expire ({self.limits.open_expiry:.0f} s after its last change)",
             )
+        if count.open >= self.limits.max_open_matches:
+            raise ApiError(
+                503, "busy", f"the server holds {count.open} matches waiting for players; try again later"
+            )
+
+    def _run_refusal(self, room: Room) -> ApiError | None:
+        """Why ``room`` may not start now, if it may not: its address runs ``running_matches_per_address``
+        matches already, or the server ``max_running_matches``."""
+        count = self.census(room.address)
+        limit = self.limits.running_matches_per_address
+        if count.running_here >= limit:
+            return ApiError(
+                429, "too_many", f"at most {limit} running matches from one address: finish or resign one first"
+            )
+        if count.running >= self.limits.max_running_matches:
+            return ApiError(503, "busy", f"the server runs {count.running} matches; try again later")
+        return None
 
     def _check_searches(self, address: str | None, adding: int) -> None:
         """``adding`` more deep-search seats (``botwork.is_deep``: ``mcts:3s``) only while the open and
@@ -1293,14 +1416,16 @@ class Hub:
                 raise ApiError(
                     400,
                     "unknown_bot",
-                    f"bot {bot[:60]!r} is not offered: choose one of {', '.join(menu)}, or a search with "
+                    f"this bot is not offered: choose one of {', '.join(menu)}, or a search with "
                     f"a time bound of at most {limit:g} s (e.g. mcts:400:{limit:g}s)",
                     bots=menu,
                 )
         try:
             make_bot(bot, game_id, 0)
-        except SlipstreamError as exc:
-            raise ApiError(400, "unknown_bot", str(exc)) from None
+        except SlipstreamError:
+            raise ApiError(
+                400, "unknown_bot", f"this bot cannot play this game: choose one of {', '.join(menu)}", bots=menu
+            ) from None
 
     def _seat(self, room: Room, seat: int) -> SeatData:
         if not 0 <= seat < len(room.data.seats):
@@ -1398,6 +1523,9 @@ class Hub:
                     "joins or the host adds a bot (in the API seats count from 0: 'seats' lists them)",
                     seats=empty,
                 )
+            refusal = self._run_refusal(room)
+            if refusal is not None:
+                raise refusal
             status = "finished" if room.state.is_over else "running"
             return self.store.set_status, (status,)
 
@@ -1435,7 +1563,7 @@ class Hub:
                     raise ApiError(
                         409,
                         "duplicate",
-                        f"action id {client_id!r} was already accepted",
+                        "an action with this id was already accepted",
                         ply=room.accepted[(seat, client_id)],
                     )
                 if room.data.status != "running":
@@ -1461,7 +1589,7 @@ class Hub:
                     raise ApiError(
                         422,
                         "illegal_action",
-                        f"{seat_label(seat, room.data.seats)} cannot play {action[:60]!r} now; the legal moves: "
+                        f"{seat_label(seat, room.data.seats)} cannot play that move now; the legal moves: "
                         f"{shown or 'none'}",
                         legal=legal,
                     )
@@ -1609,7 +1737,7 @@ class Hub:
                 raise ApiError(409, "not_finished", "a rematch is offered once the race is over")
             next_id = await self.db(self.store.rematch_of, room.data.id)
             if next_id is None:
-                self._room_for_one_more()
+                self._room_for_one_more(room.address)
                 bots = [s.bot for s in room.data.seats if s.kind == "bot" and s.bot]
                 self._check_searches(room.address, sum(1 for bot in bots if is_deep(bot)))
                 old = room.data
@@ -1657,6 +1785,8 @@ class Hub:
         joined, token = await self.join(next_id, seat, name)
         def ready() -> Write | None:
             if joined.data.status != "open" or any(s.kind == "open" for s in joined.data.seats):
+                return None
+            if self._run_refusal(joined) is not None:  # the caps on running matches: it stays open
                 return None
             return self.store.set_status, ("running",)
 

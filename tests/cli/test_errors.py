@@ -224,6 +224,8 @@ def test_serve_refuses_a_bad_port_a_port_in_use_and_a_database_it_cannot_open(re
     url = f"postgresql://nobody@127.0.0.1:{free_port()}/nothing"
     assert_one_line_error(slipstream_cmd(["serve", "--port", str(port), "--database-url", url], records),
                           f"cannot open the database {url}")
+    proxies = ["serve", "--port", str(port), "--forwarded-allow-ips", "127.0.0.1,proxy.example"]
+    assert_one_line_error(slipstream_cmd(proxies, records), "--forwarded-allow-ips: 'proxy.example' is not an IP")
 
 
 def test_serve_starts_on_a_free_port(records: Path, tmp_path: Path) -> None:

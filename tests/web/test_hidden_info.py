@@ -125,7 +125,7 @@ def test_a_seats_hidden_steps_advance_nothing_another_seat_can_see(api: Any, ser
     hidden step goes only to its seat, and every other seat's and the spectator's ply stays put."""
     from tests.web.server import ws_open, ws_recv, ws_until
 
-    mid, _host, tokens = api.new_match(game="rev-it-up", players=2, humans=2)
+    mid, _host, tokens = api.new_match(game="rev-it-up", players=2, humans=2, public=True)
     reach_buying(api, mid, tokens)
     other_before = api.state(mid, tokens[1])
     spectator_before = api.state(mid)

@@ -41,12 +41,14 @@ ERROR_CODES: dict[str, str] = {
     "duplicate": "an action with this id was already accepted for this seat",
     "illegal_action": "the action is not legal now; the message lists the legal actions",
     "unavailable": "the action could not be saved; nothing changed, try again",
-    "too_large": "the request body is larger than the server accepts",
+    "too_large": "the request body, or its line and headers, is larger than the server accepts",
     "timeout": "the request body was not sent in time",
-    "too_many": "too many matches created from this address; wait and try again",
-    "busy": "the server holds as many matches waiting for players as it accepts; try again later",
+    "too_many": "more than one address may have: matches created, open or running, or sockets and spectators",
+    "busy": "the server holds as many matches waiting for players, or running, as it accepts; try again later",
     "cannot_undo": "nothing to take back: only a seat's own last step that revealed nothing",
     "cannot_claim": "the win cannot be claimed: another player is still there, or has not been away long enough",
+    "too_many_searches": "as many deep-search bots run as the server takes from one address, or in all; choose a "
+    "quicker bot or wait",
 }
 
 

@@ -703,17 +703,13 @@ async function start() {
   catch (e) { toast(e.message); }
 }
 
-// A rule tag as read: the rulebooks number their sections "A)" and "7)"; shown alone, that bracket reads
-// as a stray one ("Setup 7)"), so the number ends with a full stop ("Setup 7."), as in the terminal.
-function citation(rule) {
-  return String(rule).replace(/(^|\s)([A-Z]|\d{1,2})\)/g, "$1$2.");
-}
-
 // The rule tag of a log entry links to the paragraph of our rules text it names.
 function ruleHtml(rule, m) {
   if (!rule) return "";
   const href = `/rules/${encodeURIComponent(m.game)}?rule=${encodeURIComponent(rule)}`;
-  return ` <a class="rule" href="${href}" target="_blank" rel="noopener" title="open the rule: ${esc(citation(rule))}">${esc(citation(rule))}</a>`;
+  // The rulebooks number sections "Setup 7)"; shown alone the bracket reads as a stray: "Setup 7."
+  const label = rule.replace(/(^|\s)([A-Z]|\d{1,2})\)/g, "$1$2.");
+  return ` <a class="rule" href="${href}" target="_blank" rel="noopener" title="open the rule: ${esc(label)}">${esc(label)}</a>`;
 }
 
 function renderLog(log, m) {

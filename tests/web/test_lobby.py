@@ -150,7 +150,7 @@ def test_the_end_of_a_race_carries_the_scoreboard_and_the_finished_list_its_winn
     srv = Server(str(tmp_path / "lobby.sqlite3"), tmp_path / "server.log").start()
     try:
         client = srv.client()
-        made = client.ok("POST", "/api/matches", json={"game": "toy-kart", "players": 3,
+        made = client.ok("POST", "/api/matches", json={"game": "toy-kart", "players": 3, "public": True,
                                                        "bots": {"0": "random", "1": "random", "2": "random"}})
         mid = made["id"]
         client.ok("POST", f"/api/matches/{mid}/start", made["host_token"])

@@ -98,6 +98,8 @@ def test_room_log_and_messages_carry_only_events_the_seat_may_see(game_id: str) 
         hidden_events += sum(1 for _p, events in room.log for e in events if not e.visible_to(seat))
         message = json.loads(room.message(seat))
         assert message["view"] == sent_view(room.state.view(seat))
+        # each event says which step it belongs to ("step"; one step here): the rest is the engine's event
+        assert {e.pop("step") for e in message["events"]} <= {0}
         assert message["events"] == room.state.visible_events(seat)
     if game_id == toygame.ToyDash.id:
         assert hidden_events > 0, "Toy Dash deals secret cards, so some events are hidden from some seats"

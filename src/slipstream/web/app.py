@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import importlib
 import json
 import logging
@@ -32,33 +31,23 @@ from slipstream.jsontext import encode
 
 from .guard import CUT_KEY, BodyGuard, too_deep
 from .hub import (
-    BOT_WORDS,
     ApiError,
     Hub,
     Outbox,
     Room,
     Subscriber,
-    bot_menu,
     no_such_seat,
     seat_label,
     token_matches,
 )
 from .limits import Limits
+from .lobby import Finished, catalog, rules_page
 from .protocol import ERROR_CODES, actor_info, describe, events_payload, replay_log, seat_payload
 from .storage import DEFAULT_SQLITE, Store
 
 log = logging.getLogger("slipstream.web")
 STATUSES = ("open", "running", "finished", "expired", "abandoned")
 STATIC = Path(__file__).parent / "static"
-RULES_DOCS = Path(__file__).resolve().parents[3] / "docs" / "rules"
-"""Our own text of each game's rules and rule decisions (``docs/rules/<game id>.md``), which a log
-entry's rule tag opens at the paragraph it names."""
-RULES_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} · rules · Slipstream</title><link rel="stylesheet" href="/static/app.css"><link rel="icon" href="data:,">
-</head><body><header><a href="/" class="brand">Slipstream</a><h1 class="sub match-title">{title}: rules</h1></header>
-<main class="rules-text card" id="rules">{body}</main>
-<script type="module" src="/static/rules.js"></script></body></html>"""
 PLUGINS_ENV = "SLIPSTREAM_PLUGINS"
 PEER_POLL_ENV = "SLIPSTREAM_PEER_POLL"
 """Seconds between looks at the database for matches other server processes changed (0: one process)."""
@@ -140,13 +129,6 @@ def field_path(loc: Any) -> str:
     return ".".join(parts)
 
 
-def render_markdown(text: str) -> str:
-    """Markdown as HTML, raw HTML in it escaped (CommonMark with tables, ``html`` off)."""
-    from markdown_it import MarkdownIt
-
-    return str(MarkdownIt("commonmark", {"html": False}).enable("table").render(text))
-
-
 def load_plugins(names: list[str]) -> None:
     """Import extra modules that register games (``SLIPSTREAM_PLUGINS=pkg.mod,other.mod``)."""
     for name in names:
@@ -160,37 +142,6 @@ def bearer(authorization: str | None) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "bad_token", "send the token as 'Authorization: Bearer <token>'")
     return token.strip()
-
-
-def catalog() -> list[dict[str, Any]]:
-    out = []
-    for gid, cls in games().items():
-        out.append(
-            {
-                "id": gid,
-                "name": cls.name,
-                "status": cls.status,
-                "min_players": cls.min_players,
-                "max_players": cls.max_players,
-                "default_players": cls.default_players,
-                "options": [
-                    {
-                        "name": s.name,
-                        "default": s.default,
-                        "help": s.help,
-                        "kind": s.kind.__name__,
-                        "choices": list(s.choices) if s.choices is not None else None,
-                        "minimum": s.minimum,
-                        "maximum": s.maximum,
-                    }
-                    for s in cls.option_specs
-                    if s.name != "content"
-                ],
-                "bots": bot_menu(gid),
-                "bot_labels": {b: BOT_WORDS.get(b, b) for b in bot_menu(gid)},
-            }
-        )
-    return out
 
 
 def create_app(
@@ -207,6 +158,7 @@ def create_app(
     store = Store(database_url or DEFAULT_SQLITE)
     peer_poll = float(os.environ.get(PEER_POLL_ENV, "0") or 0)
     hub = Hub(store, bot_delay=bot_delay, plugins=names, limits=limits, peer_poll=peer_poll)
+    finished = Finished()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -263,18 +215,17 @@ def create_app(
         return FileResponse(script, media_type="text/javascript")
 
     @app.get("/rules/{game_id}", include_in_schema=False)
-    async def rules_page(game_id: str) -> Response:
-        """A game's rules text as a page (Markdown rendered with raw HTML switched off, so nothing in
-        it runs); ``/static/rules.js`` scrolls to the paragraph the link's ``?rule=`` names."""
+    async def rules_page_of(game_id: str) -> Response:
+        """A game's page for players: how to play, then the rules in full (Markdown rendered with raw HTML
+        switched off, so nothing in it runs; kept once rendered); ``/static/rules.js`` scrolls to the
+        paragraph the link's ``?rule=`` names."""
         try:
             cls = game_class(game_id)
         except UnknownGameError:
             raise ApiError(404, "not_found", "no game has this id") from None
-        path = RULES_DOCS / f"{cls.id}.md"
-        if not path.is_file():
+        page = await asyncio.to_thread(rules_page, cls)
+        if page is None:
             raise ApiError(404, "not_found", f"no rules text for {cls.id!r}")
-        body = await asyncio.to_thread(render_markdown, path.read_text(encoding="utf-8"))
-        page = RULES_PAGE.format(title=html.escape(cls.name), body=body)
         policy = "default-src 'self'; img-src 'self' data:"
         return Response(page, media_type="text/html", headers={"Content-Security-Policy": policy})
 
@@ -286,7 +237,7 @@ def create_app(
 
     @app.get("/api/games")
     async def list_games() -> list[dict[str, Any]]:
-        return catalog()
+        return await asyncio.to_thread(catalog)
 
     @app.get("/api/errors")
     async def list_errors() -> dict[str, str]:
@@ -320,16 +271,27 @@ def create_app(
                 return room.shown(None)
             return moves if d.status in ("open", "finished") else None
 
+        def in_memory(match_id: str) -> dict[str, Any] | None:
+            room = hub.rooms.get(match_id)
+            return room.result_json() if room is not None else None
+
+        done = [d for d, _moves in rows if d.status == "finished" and d.id not in finished.known]
+        if done:
+            await asyncio.to_thread(finished.fill, done, in_memory, hub.store.load)
+        names = {gid: cls.name for gid, cls in games().items()}
         return [
             {
                 "id": d.id,
                 "game": d.game_id,
+                "game_name": names.get(d.game_id, d.game_id),
                 "title": d.title,
                 "status": d.status,
                 "players": len(d.seats),
                 "created_at": d.created_at,
+                "updated_at": d.updated_at,
                 "ply": public_ply(d, moves),
                 "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in d.seats],
+                "result": finished.known.get(d.id) if d.status == "finished" else None,
             }
             for d, moves in rows
         ]

@@ -787,12 +787,13 @@ class Room:
         """What ``message`` sends, as data."""
         if not steps:  # a fresh message: the last step this seat could see (another's hidden step shows nothing)
             steps = (self.last_step.get(seat, self.last_public) if seat is not None else self.last_public,)
-        events = [
-            e
+        seen = [
+            ([self.notes[st.ply].to_json()] if st.ply in self.notes and self.notes[st.ply].visible_to(seat) else [])
+            + events_payload(st, seat)
             for st in steps
-            for e in ([self.notes[st.ply].to_json()] if st.ply in self.notes and self.notes[st.ply].visible_to(seat)
-                      else []) + events_payload(st, seat)
         ]
+        # "step": which of the steps the seat saw it belongs to (the page shows the last step's dice)
+        events = [{**e, "step": step} for step, group in enumerate(g for g in seen if g) for e in group]
         payload = seat_payload(self.state, seat, live=self.data.status == "running", text_board=text_board)
         payload["ply"] = self.shown(seat)
         payload["result"] = self.result_json()

@@ -52,7 +52,7 @@ def test_bot_rams_the_suv_in_the_tanks_path() -> None:
 
 def test_bot_assists_the_roll_that_wins_the_game() -> None:
     """Assist: a team member gives two dice to the Level 3 Stunt (Harpoon: Tank Damage 3 or more, on
-    foot on a vehicle next to the Tank, Athletics 4)."""
+    foot on a vehicle next to the Tank, Athletics 5)."""
     s = arrange(new(**HAN_DRIFTER), vehicles={0: (7, 2), 1: (1, 6)}, suvs=[(8, 3)], main={"tank": (9, 3)},
                 on_top={0: (8, 3)})
     s.track = 3

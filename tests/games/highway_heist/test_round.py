@@ -193,7 +193,7 @@ def test_stunt_token_at_the_cap_goes_to_the_supply() -> None:
 def test_level_3_stunt_wins_and_is_repeatable() -> None:
     """Stunt Actions: the Level 3 card has no Boost token and may be tried as often as needed; End of the
     Game: performing it wins at once, every seat a winner (Harpoon: on foot on a vehicle next to the
-    Tank, Tank Damage at least 3, Athletics 4)."""
+    Tank, Tank Damage at least 3, Athletics 5: Balance)."""
     s = arrange(new(stunt="ta-s1a", characters="han,dom", vehicles="street-drifter,exotic-supercar"),
                 vehicles={0: (3, 2), 1: (1, 6)}, suvs=[(8, 3)], on_top={0: (8, 3)}, main={"tank": (9, 3)}).copy()
     s.stunt_row = ("ta-s3", "", "")
@@ -204,7 +204,8 @@ def test_level_3_stunt_wins_and_is_repeatable() -> None:
     assert "stunt:ta-s3" in s.legal_actions()
     s = s.apply("stunt:ta-s3").apply("1:assist")
     assert s.roll is not None and s.roll.dice == 5
-    s = s.apply("effort:4s0b1x")
+    assert not s.apply("effort:4s0b1x").is_over      # 4 successes of 5 dice are not enough
+    s = s.apply("effort:5s0b0x")
     assert s.is_over and s.result is not None and s.result.winners == (0, 1)
     assert "Level 3" in s.result.reason
 

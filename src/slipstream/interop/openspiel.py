@@ -24,6 +24,7 @@ chance is not used here: OpenSpiel (or its caller) picks every chance outcome.
 from __future__ import annotations
 
 import json
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -34,8 +35,11 @@ from slipstream.engine.record import replay
 
 from .encoding import ViewEncoder
 from .spec import (
+    PLACE,
+    WIN,
     GameSpec,
     acting_seat,
+    check_reward,
     game_action,
     library_name,
     seat_actions,
@@ -81,14 +85,22 @@ def _frozen_spec(game_id: str) -> _Frozen:
 
 def _parameters(game_id: str) -> dict[str, JSON]:
     cls = game_class(game_id)
-    params: dict[str, JSON] = {"players": cls.default_players}
+    params: dict[str, JSON] = {"players": cls.default_players, "reward": WIN}
     for option in cls.option_specs:
         if isinstance(option.default, (bool, int, float, str)):
             params[option.name] = option.default
     return params
 
 
-def _game_type(game_id: str) -> pyspiel.GameType:
+def _utility(game_id: str, reward: str) -> pyspiel.GameType.Utility:
+    """IDENTICAL for a cooperative game (the team wins or loses together), ZERO_SUM for rewards by place,
+    GENERAL_SUM for +1/-1 by winning (a race may end without a winner)."""
+    if game_class(game_id).cooperative:
+        return pyspiel.GameType.Utility.IDENTICAL
+    return pyspiel.GameType.Utility.ZERO_SUM if reward == PLACE else pyspiel.GameType.Utility.GENERAL_SUM
+
+
+def _game_type(game_id: str, reward: str = WIN) -> pyspiel.GameType:
     cls = game_class(game_id)
     return pyspiel.GameType(
         short_name=library_name(game_id),
@@ -96,7 +108,7 @@ def _game_type(game_id: str) -> pyspiel.GameType:
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=_utility(game_id, reward),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=cls.max_players,
         min_num_players=cls.min_players,
@@ -118,23 +130,32 @@ class SlipstreamGame(pyspiel.Game):  # type: ignore[misc]
         game_id = self.game_id
         chosen = {**_parameters(game_id), **(params or {})}
         players = int(chosen.pop("players"))
+        reward = str(chosen.pop("reward"))
         self.engine_game = load(game_id, players=players, **chosen)
+        self.reward = check_reward(self.engine_game, reward)
         spec = spec_for_game(self.engine_game)
         self._spec = _Frozen(spec)
+        game_type = _game_type(game_id, reward)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(spec.actions),
             max_chance_outcomes=len(spec.chance),
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
+            utility_sum=0.0 if game_type.utility == pyspiel.GameType.Utility.ZERO_SUM else None,
             max_game_length=GAME_LENGTH_MARGIN * spec.max_plies,
         )
-        super().__init__(_game_type(game_id), info, {**chosen, "players": players})
+        super().__init__(game_type, info, {**chosen, "players": players, "reward": reward})
 
     @property
     def spec(self) -> GameSpec:
         spec: GameSpec = self._spec.value
         return spec
+
+    @cached_property
+    def observation_names(self) -> tuple[str, ...]:
+        """A name for every slot of ``observation_tensor`` (``/cars/1/tyre=soft``; ``ViewEncoder.names``)."""
+        return self.spec.encoder().names
 
     def new_initial_state(self, seed: int = 0) -> SlipstreamState:
         """The start; ``seed`` only matters for what the game sets up without a chance node."""
@@ -152,6 +173,7 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: SlipstreamGame, state: State) -> None:
         super().__init__(game)
         self._spec = game._spec
+        self._reward = game.reward
         self._engine = _Frozen(state)
 
     @property
@@ -204,7 +226,7 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         state = self.engine_state
-        return [seat_reward(state, seat) for seat in range(state.game.players)]
+        return [seat_reward(state, seat, self._reward) for seat in range(state.game.players)]
 
     def __str__(self) -> str:
         return json.dumps(self.engine_state.view(None), sort_keys=True)

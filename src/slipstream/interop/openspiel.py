@@ -12,9 +12,13 @@
   actions are numbered by the game's spec (``slipstream.interop.spec``), apart from each other.
 - A simultaneous choice becomes sequential moves in seat order. The game is declared
   ``IMPERFECT_INFORMATION``: a seat's observation (``observation_tensor``/``observation_string``, from
-  ``view(seat)`` only) never shows the other seats' pending choices or hidden cards. There is no
-  perfect-recall information state.
-- Utilities are terminal: +1 for a winner, -1 for every other seat (``GENERAL_SUM``).
+  ``view(seat)`` only) never shows the other seats' pending choices or hidden cards. Its perfect-recall
+  information state (``information_state_string``/``information_state_tensor``) is what it saw happen:
+  its views as they changed and its own actions (``slipstream.interop.recall``), so the CFR family runs.
+  ``game.observation_names`` and ``game.information_state_names`` name every slot of the tensors.
+- Utilities are terminal, by the ``reward`` parameter: ``"win"`` (the default) +1 for a winner, -1 for
+  every other seat (``GENERAL_SUM``); ``"place"`` linear by finishing place, +1 first to -1 last
+  (``ZERO_SUM``). A cooperative game (Highway Heist) pays every seat the team's +1 or -1: ``IDENTICAL``.
 
 Each state holds an immutable engine state, so ``clone`` is cheap; serialization
 (``pyspiel.serialize_game_and_state``) writes the match record and replays it. The engine's own seeded
@@ -34,6 +38,7 @@ from slipstream.engine import CHANCE, State, available_games, game_class, load
 from slipstream.engine.record import replay
 
 from .encoding import ViewEncoder
+from .recall import InformationEncoder, Recall, information_string, recall_of, remember
 from .spec import (
     PLACE,
     WIN,
@@ -57,10 +62,12 @@ class _Frozen:
     """Holds a value that ``copy.deepcopy`` (OpenSpiel's clone of a Python state) shares instead of
     copying: an engine state is never changed once made, and a spec never is."""
 
-    __slots__ = ("value",)
+    __slots__ = ("recall", "value")
 
     def __init__(self, value: Any) -> None:
         self.value = value
+        self.recall: Recall | None = None
+        """For an engine state: every seat's information state there, once asked for (shared by clones)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Frozen:
         return self
@@ -112,8 +119,8 @@ def _game_type(game_id: str, reward: str = WIN) -> pyspiel.GameType:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=cls.max_players,
         min_num_players=cls.min_players,
-        provides_information_state_string=False,
-        provides_information_state_tensor=False,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_parameters(game_id),
@@ -161,9 +168,20 @@ class SlipstreamGame(pyspiel.Game):  # type: ignore[misc]
         """The start; ``seed`` only matters for what the game sets up without a chance node."""
         return SlipstreamState(self, self.engine_game.start(seed=seed))
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> SlipstreamObserver:
+    @cached_property
+    def information_state_names(self) -> tuple[str, ...]:
+        """A name for every slot of ``information_state_tensor`` (``InformationEncoder.names``)."""
+        return InformationEncoder(self.spec).names
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Any = None
+    ) -> SlipstreamObserver | SlipstreamInformationObserver:
+        """The observation (``view(seat)``) or, for ``perfect_recall``, the information state
+        (``slipstream.interop.recall``)."""
+        if params:
+            raise ValueError(f"Slipstream observers take no parameters, not {params}")
         if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            raise ValueError("Slipstream games have no perfect-recall information state, only observations")
+            return SlipstreamInformationObserver(InformationEncoder(self.spec))
         return SlipstreamObserver(self.spec.encoder())
 
 
@@ -175,6 +193,14 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
         self._spec = game._spec
         self._reward = game.reward
         self._engine = _Frozen(state)
+
+    def recall(self) -> Recall:
+        """Every seat's information state (``slipstream.interop.recall``): rebuilt from the record the first
+        time it is asked for at a position (its clones share it), then extended by every action applied."""
+        engine = self._engine
+        if engine.recall is None:
+            engine.recall = recall_of(engine.value)
+        return engine.recall
 
     @property
     def engine_state(self) -> State:
@@ -213,7 +239,11 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
             if seat is None:
                 raise ValueError(f"no seat acts in {state!r}")
             move = game_action(state, seat, spec.actions[action])
-        self._engine = _Frozen(state.apply(move))
+        engine = _Frozen(state.apply(move))
+        recall = self._engine.recall
+        if recall is not None:
+            engine.recall = remember(recall, state, move, engine.value)
+        self._engine = engine
 
     def _action_to_string(self, player: int, action: int) -> str:
         spec: GameSpec = self._spec.value
@@ -245,6 +275,22 @@ class SlipstreamObserver:
 
     def string_from(self, state: SlipstreamState, player: int) -> str:
         return json.dumps(state.engine_state.view(player), sort_keys=True)
+
+
+class SlipstreamInformationObserver:
+    """OpenSpiel's observer interface for the perfect-recall information state: what the seat saw happen
+    (``slipstream.interop.recall``)."""
+
+    def __init__(self, encoder: InformationEncoder) -> None:
+        self.encoder = encoder
+        self.tensor = np.zeros(encoder.size, np.float32)
+        self.dict = {"information_state": self.tensor}
+
+    def set_from(self, state: SlipstreamState, player: int) -> None:
+        self.encoder.fill(self.tensor, player, state.recall()[player])
+
+    def string_from(self, state: SlipstreamState, player: int) -> str:
+        return information_string(player, state.recall()[player])
 
 
 def register() -> list[str]:

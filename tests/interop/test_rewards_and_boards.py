@@ -99,13 +99,15 @@ def test_a_cooperative_game_refuses_rewards_by_place_on_every_bridge() -> None:
 # --- rewards by place ----------------------------------------------------------------------------
 
 
-def test_an_unknown_reward_is_a_clear_error_on_every_bridge() -> None:
+@pytest.mark.parametrize(("option", "choices"), [("reward", "'win', 'place'"), ("observation", "'full', 'compact'")])
+def test_an_unknown_reward_or_observation_is_a_clear_error_on_every_bridge(option: str, choices: str) -> None:
     register()
-    for make in (lambda: env("scrap-racer", players=3, reward="points"),
-                 lambda: parallel_env("scrap-racer", players=3, reward="points"),
-                 lambda: gymnasium.make("slipstream/scrap-racer-v0", players=3, reward="points"),
-                 lambda: pyspiel.load_game("slipstream_scrap_racer", {"players": 3, "reward": "points"})):
-        with pytest.raises(OptionError, match="'win', 'place'"):
+    bad = {option: "points"}
+    for make in (lambda: env("scrap-racer", players=3, **bad),
+                 lambda: parallel_env("scrap-racer", players=3, **bad),
+                 lambda: gymnasium.make("slipstream/scrap-racer-v0", players=3, **bad),
+                 lambda: pyspiel.load_game("slipstream_scrap_racer", {"players": 3, **bad})):
+        with pytest.raises(OptionError, match=choices):
             make()
 
 

@@ -16,6 +16,8 @@
 - Rewards come at the end, by ``reward``: ``"win"`` (the default) +1 if the learner is among the winners,
   -1 otherwise (in a cooperative game, the team's result); ``"place"`` linear by finishing place, +1 first
   to -1 last.
+- ``observation="compact"``: only the slots that change in this configuration, scaled to [0, 1]
+  (``slipstream.interop.compact``; ``"full"`` is the default).
 - ``env.unwrapped.observation_names`` names every observation slot; ``render()`` (``render_mode="ansi"``)
   is the terminal board of the learner's view, plain text.
 - ``illegal="lose"`` (the default): an illegal action ends the episode with reward -1 and
@@ -36,6 +38,7 @@ from slipstream.bots.registry import has_heuristic, make_bot
 from slipstream.engine import OptionError, available_games
 from slipstream.engine.play import Agent
 
+from .compact import FULL
 from .encoding import Vector
 from .spec import WIN, GameSpec
 from .table import Mask, Table
@@ -62,9 +65,10 @@ class SlipstreamEnv(gymnasium.Env[Vector, np.int64]):
         spec: GameSpec | None = None,
         render_mode: str | None = None,
         reward: str = WIN,
+        observation: str = FULL,
         **options: JSON,
     ) -> None:
-        self.table = Table(game_id, players, options, spec, reward)
+        self.table = Table(game_id, players, options, spec, reward, observation)
         if not 0 <= seat < self.table.players:
             raise OptionError(f"{game_id}: seat must be from 0 to {self.table.players - 1}, not {seat}")
         if illegal not in ("lose", "raise"):

@@ -15,7 +15,9 @@
   ``view(seat)`` only) never shows the other seats' pending choices or hidden cards. Its perfect-recall
   information state (``information_state_string``/``information_state_tensor``) is what it saw happen:
   its views as they changed and its own actions (``slipstream.interop.recall``), so the CFR family runs.
-  ``game.observation_names`` and ``game.information_state_names`` name every slot of the tensors.
+  ``game.observation_names`` and ``game.information_state_names`` name every slot of the tensors. The
+  ``observation`` parameter picks the full observation (the default) or the compact one
+  (``slipstream.interop.compact``).
 - Utilities are terminal, by the ``reward`` parameter: ``"win"`` (the default) +1 for a winner, -1 for
   every other seat (``GENERAL_SUM``); ``"place"`` linear by finishing place, +1 first to -1 last
   (``ZERO_SUM``). A cooperative game (Highway Heist) pays every seat the team's +1 or -1: ``IDENTICAL``.
@@ -37,6 +39,7 @@ import pyspiel  # type: ignore[import-not-found]
 from slipstream.engine import CHANCE, State, available_games, game_class, load
 from slipstream.engine.record import replay
 
+from .compact import FULL, CompactEncoder, check_observation, compact_encoder
 from .encoding import ViewEncoder
 from .recall import InformationEncoder, Recall, information_string, recall_of, remember
 from .spec import (
@@ -92,7 +95,7 @@ def _frozen_spec(game_id: str) -> _Frozen:
 
 def _parameters(game_id: str) -> dict[str, JSON]:
     cls = game_class(game_id)
-    params: dict[str, JSON] = {"players": cls.default_players, "reward": WIN}
+    params: dict[str, JSON] = {"players": cls.default_players, "reward": WIN, "observation": FULL}
     for option in cls.option_specs:
         if isinstance(option.default, (bool, int, float, str)):
             params[option.name] = option.default
@@ -138,8 +141,10 @@ class SlipstreamGame(pyspiel.Game):  # type: ignore[misc]
         chosen = {**_parameters(game_id), **(params or {})}
         players = int(chosen.pop("players"))
         reward = str(chosen.pop("reward"))
+        observation = str(chosen.pop("observation"))
         self.engine_game = load(game_id, players=players, **chosen)
         self.reward = check_reward(self.engine_game, reward)
+        self.observation = check_observation(self.engine_game, observation)
         spec = spec_for_game(self.engine_game)
         self._spec = _Frozen(spec)
         game_type = _game_type(game_id, reward)
@@ -152,17 +157,23 @@ class SlipstreamGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0 if game_type.utility == pyspiel.GameType.Utility.ZERO_SUM else None,
             max_game_length=GAME_LENGTH_MARGIN * spec.max_plies,
         )
-        super().__init__(game_type, info, {**chosen, "players": players, "reward": reward})
+        super().__init__(game_type, info, {**chosen, "players": players, "reward": reward, "observation": observation})
 
     @property
     def spec(self) -> GameSpec:
         spec: GameSpec = self._spec.value
         return spec
 
+    def encoder(self) -> ViewEncoder | CompactEncoder:
+        """The observation encoder of the ``observation`` parameter: full (a fresh one) or compact."""
+        if self.observation == FULL:
+            return self.spec.encoder()
+        return compact_encoder(self.engine_game, self.spec)
+
     @cached_property
     def observation_names(self) -> tuple[str, ...]:
         """A name for every slot of ``observation_tensor`` (``/cars/1/tyre=soft``; ``ViewEncoder.names``)."""
-        return self.spec.encoder().names
+        return self.encoder().names
 
     def new_initial_state(self, seed: int = 0) -> SlipstreamState:
         """The start; ``seed`` only matters for what the game sets up without a chance node."""
@@ -171,7 +182,7 @@ class SlipstreamGame(pyspiel.Game):  # type: ignore[misc]
     @cached_property
     def information_state_names(self) -> tuple[str, ...]:
         """A name for every slot of ``information_state_tensor`` (``InformationEncoder.names``)."""
-        return InformationEncoder(self.spec).names
+        return InformationEncoder(self.spec, self.encoder()).names
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Any = None
@@ -181,8 +192,8 @@ class SlipstreamGame(pyspiel.Game):  # type: ignore[misc]
         if params:
             raise ValueError(f"Slipstream observers take no parameters, not {params}")
         if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            return SlipstreamInformationObserver(InformationEncoder(self.spec))
-        return SlipstreamObserver(self.spec.encoder())
+            return SlipstreamInformationObserver(InformationEncoder(self.spec, self.encoder()))
+        return SlipstreamObserver(self.encoder())
 
 
 class SlipstreamState(pyspiel.State):  # type: ignore[misc]
@@ -265,7 +276,7 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
 class SlipstreamObserver:
     """OpenSpiel's observer interface over ``view(seat)``: ``tensor`` is the encoded view."""
 
-    def __init__(self, encoder: ViewEncoder) -> None:
+    def __init__(self, encoder: ViewEncoder | CompactEncoder) -> None:
         self.encoder = encoder
         self.tensor = np.zeros(encoder.size, np.float32)
         self.dict = {"observation": self.tensor}

@@ -12,7 +12,9 @@
   each sees only its own view, which hides the choices already made. Rewards come at the end, by
   ``reward``: ``"win"`` (the default) +1 for a winner, -1 for every other seat (in a cooperative game,
   every seat gets the team's +1 or -1); ``"place"`` linear by finishing place, +1 first to -1 last.
-  ``env.observation_names`` names every observation slot; ``render()`` (``render_mode="ansi"``) is the
+  ``observation="compact"`` gives only the slots that change in this configuration, scaled to [0, 1]
+  (``slipstream.interop.compact``; ``"full"`` is the default). ``env.observation_names`` names every
+  observation slot; ``render()`` (``render_mode="ansi"``) is the
   terminal board of a spectator's view, plain text.
 - ``parallel_env(...)``: the same game as a ``ParallelEnv``. Each step, every seat that may act now
   (the seat whose turn it is, or every seat of a simultaneous choice) acts at once from the same
@@ -30,6 +32,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
+from .compact import FULL
 from .spec import WIN, GameSpec, library_name
 from .table import Table
 
@@ -74,16 +77,17 @@ class SlipstreamAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         spec: GameSpec | None = None,
         render_mode: str | None = None,
         reward: str = WIN,
+        observation: str = FULL,
         **options: JSON,
     ) -> None:
         super().__init__()
-        self.table = Table(game_id, players, options, spec, reward)
+        self.table = Table(game_id, players, options, spec, reward, observation)
         self.metadata = {**self.metadata, "name": f"{library_name(game_id)}_v0"}
         self.render_mode = render_mode
         self.possible_agents = [agent_name(s) for s in range(self.table.players)]
-        observation, action = _spaces(self.table)
-        self.observation_spaces = {a: observation for a in self.possible_agents}
-        self.action_spaces = {a: action for a in self.possible_agents}
+        observation_space, action_space = _spaces(self.table)
+        self.observation_spaces = {a: observation_space for a in self.possible_agents}
+        self.action_spaces = {a: action_space for a in self.possible_agents}
         self._seats = {a: s for s, a in enumerate(self.possible_agents)}
         self._rng: random.Random | None = None
         self.seed: int = 0
@@ -170,16 +174,17 @@ class SlipstreamParallel(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc]
         spec: GameSpec | None = None,
         render_mode: str | None = None,
         reward: str = WIN,
+        observation: str = FULL,
         **options: JSON,
     ) -> None:
-        self.table = Table(game_id, players, options, spec, reward)
+        self.table = Table(game_id, players, options, spec, reward, observation)
         self.metadata = {**self.metadata, "name": f"{library_name(game_id)}_v0"}
         self.render_mode = render_mode
         self.possible_agents = [agent_name(s) for s in range(self.table.players)]
         self.agents = list(self.possible_agents)
-        observation, action = _spaces(self.table)
-        self.observation_spaces = {a: observation for a in self.possible_agents}
-        self.action_spaces = {a: action for a in self.possible_agents}
+        observation_space, action_space = _spaces(self.table)
+        self.observation_spaces = {a: observation_space for a in self.possible_agents}
+        self.action_spaces = {a: action_space for a in self.possible_agents}
         self._rng: random.Random | None = None
         self.seed: int = 0
 
@@ -257,14 +262,24 @@ class SlipstreamParallel(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc]
 
 
 def env(
-    game_id: str, players: int | None = None, spec: GameSpec | None = None, reward: str = WIN, **options: JSON
+    game_id: str,
+    players: int | None = None,
+    spec: GameSpec | None = None,
+    reward: str = WIN,
+    observation: str = FULL,
+    **options: JSON,
 ) -> SlipstreamAEC:
     """An AEC environment for ``game_id`` (see the module docstring)."""
-    return SlipstreamAEC(game_id, players, spec, reward=reward, **options)
+    return SlipstreamAEC(game_id, players, spec, reward=reward, observation=observation, **options)
 
 
 def parallel_env(
-    game_id: str, players: int | None = None, spec: GameSpec | None = None, reward: str = WIN, **options: JSON
+    game_id: str,
+    players: int | None = None,
+    spec: GameSpec | None = None,
+    reward: str = WIN,
+    observation: str = FULL,
+    **options: JSON,
 ) -> SlipstreamParallel:
     """A parallel environment for ``game_id`` (see the module docstring)."""
-    return SlipstreamParallel(game_id, players, spec, reward=reward, **options)
+    return SlipstreamParallel(game_id, players, spec, reward=reward, observation=observation, **options)

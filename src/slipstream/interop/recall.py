@@ -37,6 +37,8 @@ import numpy.typing as npt
 
 from slipstream.engine import CHANCE, State
 
+from .compact import CompactEncoder
+from .encoding import ViewEncoder
 from .spec import GameSpec
 
 JSON = Any
@@ -127,8 +129,8 @@ class InformationEncoder:
     """The information-state tensor (see the module docstring): the observation, the seat's count of
     each action it chose, and a one-hot of its last action."""
 
-    def __init__(self, spec: GameSpec) -> None:
-        self.encoder = encoder = spec.encoder()
+    def __init__(self, spec: GameSpec, encoder: ViewEncoder | CompactEncoder) -> None:
+        self.encoder = encoder
         self.spec = spec
         self.actions = spec.actions
         self.size = encoder.size + 2 * len(self.actions)

@@ -12,7 +12,8 @@ from rich.text import Text
 
 from slipstream.engine import OptionError, State, hooks_of, load
 
-from .encoding import Vector
+from .compact import FULL, CompactEncoder, check_observation, compact_encoder
+from .encoding import Vector, ViewEncoder
 from .spec import (
     WIN,
     GameSpec,
@@ -42,17 +43,21 @@ class Table:
         options: Mapping[str, JSON] | None = None,
         spec: GameSpec | None = None,
         reward: str = WIN,
+        observation: str = FULL,
     ) -> None:
         self.game = load(game_id, players=players, **dict(options or {}))
         self.reward_kind = check_reward(self.game, reward)
         """``"win"`` or ``"place"`` (``slipstream.interop.spec.REWARDS``)."""
+        check_observation(self.game, observation)
         self.spec = spec if spec is not None else spec_for_game(self.game)
         if self.spec.game != game_id:
             raise OptionError(f"a spec for {self.spec.game} cannot drive {game_id}")
         if self.game.players > self.spec.max_players:
             raise OptionError(f"{game_id}: the spec covers at most {self.spec.max_players} players")
         self.players: int = self.game.players
-        self.encoder = self.spec.encoder()
+        self.encoder: ViewEncoder | CompactEncoder = (
+            self.spec.encoder() if observation == FULL else compact_encoder(self.game, self.spec))
+        """The full observation (the default) or the compact one (``slipstream.interop.compact``)."""
         self.state: State = settle(self.game.start(seed=0))
         self.decisions = 0
         """Seat decisions applied since the last reset."""

@@ -3,6 +3,7 @@ suites pass with it for every game, and it is the full observation's moving slot
 
 from __future__ import annotations
 
+import json
 import random
 
 import gymnasium
@@ -14,6 +15,7 @@ from pettingzoo.test import api_test, parallel_api_test
 
 import slipstream
 import slipstream.interop.gymnasium  # registers slipstream/<game id>-v0
+from slipstream.interop.encoding import OMITTED, without_omitted
 from slipstream.interop.openspiel import register
 from slipstream.interop.pettingzoo import env, parallel_env
 from slipstream.interop.spec import library_name
@@ -79,3 +81,33 @@ def test_the_information_state_tensor_starts_with_the_chosen_observation() -> No
     observed = len(game.observation_names)
     assert game.information_state_names[:observed] == game.observation_names
     assert state.information_state_tensor(0)[:observed] == state.observation_tensor(0)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_both_observations_change_whenever_a_seats_view_does(game_id: str) -> None:
+    """On a race the compact slots were not chosen from, every change of a seat's view (its events and
+    terms aside, left out on purpose) changes that seat's full and compact observation: nothing visible
+    is dropped. (Only when: the observations read nothing but the view.)"""
+    full = Table(game_id, 2)
+    compact = Table(game_id, 2, observation="compact")
+    rng = random.Random(2001)
+    full.reset(2001)
+    compact.reset(2001)
+    before: list[tuple[str, bytes, bytes] | None] = [None, None]
+    changes = 0
+    while not full.is_over:
+        for seat in (0, 1):
+            view = json.dumps(without_omitted(full.state.view(seat), frozenset(OMITTED)), sort_keys=True)
+            now = (view, full.observation(seat).tobytes(), compact.observation(seat).tobytes())
+            earlier = before[seat]
+            if earlier is not None and view != earlier[0]:
+                changes += 1
+                assert now[1] != earlier[1], f"{game_id}: seat {seat}'s full observation missed a view change"
+                assert now[2] != earlier[2], f"{game_id}: seat {seat}'s compact observation missed a view change"
+            before[seat] = now
+        seat = full.seat
+        assert seat is not None
+        action = rng.choice(full.legal_ids(seat))
+        full.act(seat, action)
+        compact.act(seat, action)
+    assert changes > 50

@@ -38,7 +38,8 @@ OBSERVATIONS = (FULL, COMPACT)
 COMPACT_PLAYOUTS = 24
 """Seeded playouts of the configuration whose views set the compact observation's slots and ranges."""
 
-_CACHE: dict[tuple[str, str, int, str, int], CompactEncoder] = {}
+_CACHE: dict[tuple[str, str, int, str, int, int], tuple[GameSpec, CompactEncoder]] = {}
+"""Compact encoders by configuration and spec; each holds its spec, so the spec's ``id`` stays its own."""
 
 
 class CompactEncoder:
@@ -89,13 +90,12 @@ def compact_encoder(game: Game, spec: GameSpec, playouts: int = COMPACT_PLAYOUTS
     """The compact observation of ``game``'s configuration under ``spec`` (built once per configuration
     and kept: the same game, options and spec always give the same slots and ranges)."""
     key = (game.id, game.version, game.players, json.dumps(dict(game.options), sort_keys=True, default=str),
-           id(spec))
+           id(spec), playouts)
     found = _CACHE.get(key)
     if found is None:
-        full = spec.encoder()
-        lowest, highest = _ranges(game, full, playouts)
-        found = _CACHE[key] = CompactEncoder(spec.encoder(), lowest, highest)
-    return found
+        lowest, highest = _ranges(game, spec.encoder(), playouts)
+        found = _CACHE[key] = (spec, CompactEncoder(spec.encoder(), lowest, highest))
+    return found[1]
 
 
 def _ranges(game: Game, full: ViewEncoder, playouts: int) -> tuple[Vector, Vector]:

@@ -104,7 +104,7 @@ def _parameters(game_id: str) -> dict[str, JSON]:
 
 def _utility(game_id: str, reward: str) -> pyspiel.GameType.Utility:
     """IDENTICAL for a cooperative game (the team wins or loses together), ZERO_SUM for rewards by place,
-    GENERAL_SUM for +1/-1 by winning (a race may end without a winner)."""
+    GENERAL_SUM for +1/-1 by winning (with more than two seats the losers' -1s outweigh the winner's +1)."""
     if game_class(game_id).cooperative:
         return pyspiel.GameType.Utility.IDENTICAL
     return pyspiel.GameType.Utility.ZERO_SUM if reward == PLACE else pyspiel.GameType.Utility.GENERAL_SUM

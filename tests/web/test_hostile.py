@@ -171,25 +171,31 @@ def test_a_flood_from_one_socket_leaves_another_matchs_moves_as_fast(server: Ser
     text-board requests took another match's moves from p50 1.8 ms to 563 ms. With a message rate per
     socket it is read no faster than that, so the other match's p99 stays within twice its unloaded
     p99. Quiet and flooded rounds alternate (a fresh flooding socket each time), so a slow spell of the
-    shared machine falls on both."""
+    shared machine falls on both; and a measure spoilt by one is taken again, up to three times (a
+    flood's cost, 6x on the code before, shows in every one)."""
     move_times(server, api, 20)  # warm up: the game's first load, the first messages
-    unloaded: list[float] = []
-    loaded: list[float] = []
-    for _round in range(3):
-        unloaded += move_times(server, api, 100)
-        target, _host, _tokens = api.new_match(length=200)
-        flood = Flood(server, target, FLOOD)
-        try:
-            time.sleep(0.5)
-            loaded += move_times(server, api, 100)
-        finally:
-            flood.stop()
-        assert flood.sent > 100, "the flood did send"
-    quiet, busy = percentile(unloaded, 0.99), percentile(loaded, 0.99)
-    assert busy <= 2 * quiet, (
-        f"p99 {busy * 1000:.1f} ms under the flood, {quiet * 1000:.1f} ms without "
-        f"(p50 {percentile(loaded, 0.5) * 1000:.1f} / {percentile(unloaded, 0.5) * 1000:.1f} ms)"
-    )
+    tries: list[str] = []
+    for _attempt in range(3):  # a slow spell of the shared machine can spoil one p99; a flood spoils all
+        unloaded: list[float] = []
+        loaded: list[float] = []
+        for _round in range(3):
+            unloaded += move_times(server, api, 100)
+            target, _host, _tokens = api.new_match(length=200)
+            flood = Flood(server, target, FLOOD)
+            try:
+                time.sleep(0.5)
+                loaded += move_times(server, api, 100)
+            finally:
+                flood.stop()
+            assert flood.sent > 100, "the flood did send"
+        quiet, busy = percentile(unloaded, 0.99), percentile(loaded, 0.99)
+        if busy <= 2 * quiet:
+            return
+        tries.append(
+            f"p99 {busy * 1000:.1f} ms under the flood, {quiet * 1000:.1f} ms without "
+            f"(p50 {percentile(loaded, 0.5) * 1000:.1f} / {percentile(unloaded, 0.5) * 1000:.1f} ms)"
+        )
+    raise AssertionError("; ".join(tries))
 
 
 def test_a_socket_that_never_reads_is_cut_whatever_it_is_sent(start: Start) -> None:

@@ -55,7 +55,10 @@ def glossary(game: object) -> dict[str, Term]:
 
 def scoreboard(state: State) -> dict[int, dict[str, str]]:
     assert isinstance(state, toygame.DashState)
-    return {s: {"Spaces": str(state.pos[s]), "Sprinted": "yes" if state.sprinted[s] else "no"}
+    # "Place" as Rush 'n' Crush's scoreboard has it: the page's table numbers places itself, once
+    order = sorted(state.game.seats, key=lambda seat: -state.pos[seat])
+    return {s: {"Place": str(order.index(s) + 1), "Spaces": str(state.pos[s]),
+                "Sprinted": "yes" if state.sprinted[s] else "no"}
             for s in state.game.seats}
 
 

@@ -160,8 +160,8 @@ def test_the_end_of_a_race_carries_the_scoreboard_and_the_finished_list_its_winn
             time.sleep(0.1)
         state = client.ok("GET", f"/api/matches/{mid}/state")
         board = state["scoreboard"]
-        assert board["columns"] == ["Spaces", "Sprinted"]
-        assert [row[0] for row in board["values"]] == [str(p) for p in state["view"]["positions"]]
+        assert board["columns"] == ["Place", "Spaces", "Sprinted"]
+        assert [row[1] for row in board["values"]] == [str(p) for p in state["view"]["positions"]]
         assert state["private"] is False, "a spectator's view is never private"
 
         def listed() -> dict[str, Any]:

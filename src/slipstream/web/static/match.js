@@ -826,8 +826,11 @@ function renderResult(st) {
   const box = $("result");
   if (!st.result) { box.hidden = true; $("replay").hidden = true; return; }
   box.hidden = false;
-  const board = st.scoreboard || { columns: [], values: [] };
   const team = !!st.result.team;
+  // The table numbers the places itself: a game's own "Place" column would say it twice.
+  const given = st.scoreboard || { columns: [], values: [] };
+  const keep = given.columns.map((c, i) => (team || c.toLowerCase() !== "place" ? i : -1)).filter((i) => i >= 0);
+  const board = { columns: keep.map((i) => given.columns[i]), values: given.values.map((row) => keep.map((i) => (row || [])[i])) };
   const order = team ? m.seats.map((s) => s.seat) : shownOrder(m, st.result);
   const reason = esc(named(st.result.reason, m));
   const head = `${team ? "" : "<th>Place</th>"}<th>Player</th>${board.columns.map((c) => `<th>${esc(c)}</th>`).join("")}`;

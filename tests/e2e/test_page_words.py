@@ -183,6 +183,8 @@ def test_the_results_table_shows_on_top_after_a_race(server: Server, browser: Br
     box = page.evaluate("document.getElementById('result').getBoundingClientRect().toJSON()")
     board = page.evaluate("document.getElementById('board').getBoundingClientRect().top")
     assert box["bottom"] <= board and box["top"] < 800, "on top of the board, in the first screen"
+    held = page.evaluate("[...document.querySelectorAll('.play-bar, #hints')].map(e => e.style.minHeight)")
+    assert held == ["", ""], f"the room held for turns goes when the race is over: {held}"
     assert "(the only move)" in page.inner_text("#log"), "a roll played for the player is said"
     for roll in page.locator("#dice .roll").all():
         assert roll.locator(".roll-text").inner_text().strip(), "every die shown comes with its words"

@@ -533,6 +533,10 @@ function renderClock() {
 const heldRoom = { "play-bar": 0, hints: 0 };
 
 function holdRoom(m) {
+  if (m.status === "finished") { // no turn comes any more: the room held for one goes (the board comes up)
+    for (const el of [document.querySelector(".play-bar"), $("hints")]) el.style.minHeight = "";
+    return;
+  }
   if (!playingSeats(m).length || m.status !== "running") return;
   for (const [id, el] of [["play-bar", document.querySelector(".play-bar")], ["hints", $("hints")]]) {
     el.style.minHeight = "";

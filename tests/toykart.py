@@ -55,8 +55,9 @@ def glossary(game: object) -> dict[str, Term]:
 
 def scoreboard(state: State) -> dict[int, dict[str, str]]:
     assert isinstance(state, toygame.DashState)
-    # "Place" as Rush 'n' Crush's scoreboard has it: the page's table numbers places itself, once
-    order = sorted(state.game.seats, key=lambda seat: -state.pos[seat])
+    # "Place" as Rush 'n' Crush's scoreboard has it ("3rd (wreck)"): the page shows it in its place column
+    result = state.result
+    order = result.order if result is not None else tuple(state.game.seats)
     return {s: {"Place": str(order.index(s) + 1), "Spaces": str(state.pos[s]),
                 "Sprinted": "yes" if state.sprinted[s] else "no"}
             for s in state.game.seats}

@@ -831,17 +831,19 @@ function renderResult(st) {
   if (!st.result) { box.hidden = true; $("replay").hidden = true; return; }
   box.hidden = false;
   const team = !!st.result.team;
-  // The table numbers the places itself: a game's own "Place" column would say it twice.
+  // A game's own "Place" column ("3rd (wreck)") fills the table's place column rather than repeating it.
   const given = st.scoreboard || { columns: [], values: [] };
-  const keep = given.columns.map((c, i) => (team || c.toLowerCase() !== "place" ? i : -1)).filter((i) => i >= 0);
+  const placeAt = team ? -1 : given.columns.findIndex((c) => c.toLowerCase() === "place");
+  const keep = given.columns.map((_c, i) => i).filter((i) => i !== placeAt);
   const board = { columns: keep.map((i) => given.columns[i]), values: given.values.map((row) => keep.map((i) => (row || [])[i])) };
+  const place = (s, i) => (placeAt >= 0 ? (given.values[s] || [])[placeAt] : String(i + 1));
   const order = team ? m.seats.map((s) => s.seat) : shownOrder(m, st.result);
   const reason = esc(named(st.result.reason, m));
   const head = `${team ? "" : "<th>Place</th>"}<th>Player</th>${board.columns.map((c) => `<th>${esc(c)}</th>`).join("")}`;
   const rows = order.map((s, i) => {
     const cells = (board.values[s] || []).map((v) => `<td>${esc(named(v, m))}</td>`).join("");
     const mine = heldSeats().includes(s) ? ' class="me"' : "";
-    return `<tr data-seat="${s}"${mine}>${team ? "" : `<td>${i + 1}</td>`}<td><span class="swatch" style="background:${seatColour(s)}"></span> ${esc(placeName(m, s))}</td>${cells}</tr>`;
+    return `<tr data-seat="${s}"${mine}>${team ? "" : `<td>${esc(place(s, i))}</td>`}<td><span class="swatch" style="background:${seatColour(s)}"></span> ${esc(placeName(m, s))}</td>${cells}</tr>`;
   }).join("");
   let verdict;
   if (team) verdict = `<b>${st.result.winners.length ? "The team wins" : "The team loses"}</b> (${reason})`;

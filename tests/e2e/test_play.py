@@ -342,12 +342,20 @@ def test_undo_with_the_keyboard_then_resign_and_rematch(server: Server, browser:
 
 
 def test_a_rule_tag_opens_the_rules_paragraph(server: Server, browser: Browser) -> None:
-    """Scrap Racer: a log entry's rule tag opens our rules text at the paragraph it names."""
+    """Scrap Racer: a log entry's rule tag reads as a citation and opens our rules text at the paragraph
+    it names."""
     errors: list[str] = []
     ctx = browser.new_context()
     page = watch(ctx.new_page(), errors)
     lobby_race(page, server, "scrap-racer", 2, bots={1: "random"}, name="Alice")
     page.wait_for_selector("#log a.rule")
+    # the set-up events cite "Setup 7)" as the rulebook numbers it: the tag reads "Setup 7." (a lone
+    # closing bracket reads as a typo), and its link still names the rule as cited
+    tags = page.eval_on_selector_all("#log a.rule", "els => els.map(e => [e.textContent, e.href])")
+    setup = [(text, href) for text, href in tags if text.startswith("Setup ")]
+    assert setup, tags
+    assert all(re.fullmatch(r"Setup \d+\.", text) for text, _href in setup), setup
+    assert any("Setup%207)" in href for _text, href in setup), setup
     tag = page.locator("#log a.rule").first
     rule = tag.inner_text()
     with ctx.expect_page() as opened:

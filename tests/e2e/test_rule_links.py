@@ -113,21 +113,3 @@ def test_the_rules_text_flows_as_a_page(server: Server, browser: Browser) -> Non
     assert tag == "H3" and below["top"] >= h2["bottom"], boxes
     ctx.close()
 
-
-def test_a_numbered_section_reads_without_a_stray_bracket(server: Server, browser: Browser) -> None:
-    """Scrap Racer's set-up events cite "Setup 7)" as the rulebook numbers it; the log's tag reads
-    "Setup 7." (a lone closing bracket read as a typo), and still opens that rule."""
-    from tests.e2e.test_play import lobby_race
-
-    errors: list[str] = []
-    ctx = browser.new_context()
-    page = watch(ctx.new_page(), errors)
-    lobby_race(page, server, "scrap-racer", 2, bots={1: "heuristic"})
-    page.wait_for_selector("#log a.rule")
-    tags = page.eval_on_selector_all("#log a.rule", "els => els.map(e => [e.textContent, e.href])")
-    setup = [(text, href) for text, href in tags if text.startswith("Setup ")]
-    assert setup, tags
-    assert all(re.fullmatch(r"Setup \d+\.", text) for text, _href in setup), setup
-    assert any("Setup%207)" in href for _text, href in setup), setup  # the link names the rule as cited
-    assert not errors, errors
-    ctx.close()

@@ -33,6 +33,7 @@ MODULES: tuple[str, ...] = (
     "slipstream.games.scrap_racer.notation",
     "slipstream.games.scrap_racer.rules",
     "slipstream.games.scrap_racer.state",
+    "slipstream.games.scrap_racer.types",
     "slipstream.games.brc_grand_prix.game",
     "slipstream.games.brc_grand_prix.notation",
     "slipstream.games.brc_grand_prix.rules",

@@ -21,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 TRACK_DIR = HERE / "tracks"
 
 Source = Literal["rulebook", "derived", "default"]
-CRASH_EFFECTS = (
+CRASH_CARDS = (
     "advance-2", "advance-3", "advance-5", "two-dice", "five-forward-two-back",
     "three-forward", "stay-put", "catching-up-2", "backwards-die", "push-5",
     "backwards-4", "backwards-6", "catching-up-4", "loss-of-position", "last-place-4",
@@ -53,7 +53,7 @@ class CrashPile(StrictModel):
     @field_validator("cards")
     @classmethod
     def _known(cls, v: dict[str, int]) -> dict[str, int]:
-        return _check_names(v, CRASH_EFFECTS)
+        return _check_names(v, CRASH_CARDS)
 
 
 class BonusDeck(StrictModel):
@@ -117,7 +117,7 @@ class Racer(NamedRecord):
     source: Source
 
 
-CARD_IDS = (*CRASH_EFFECTS, *BONUS_CARDS, *GOAL_CARDS, *BOOST_TYPES)
+CARD_IDS = (*CRASH_CARDS, *BONUS_CARDS, *GOAL_CARDS, *BOOST_TYPES)
 """Every card and boost marker the rules know: each has one ``[[cards]]`` record (its name and text)."""
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -12,19 +11,8 @@ from slipstream.engine.hooks import GameHooks
 
 from . import notation, rules, words
 from .content import BOOST_TYPES, Content, Track, load_content, load_track, track_names
-from .state import BONUS_CARD_NEED, CRASH_CARD_NEED, DeckCounts, Need, ScrapState, Stage
-
-
-@dataclass(frozen=True)
-class Deck:
-    """One deck: its cards, and where its draw and discard counts live (``ScrapState.decks[index]``)."""
-
-    prefix: str
-    cards: tuple[str, ...]
-    index: int
-    total: int
-    discard_on_draw: bool
-    actions: tuple[str, ...]   # the chance outcome of drawing each card: "<prefix>:<card>"
+from .state import ScrapState
+from .types import NOTHING_NEEDED, Deck, DeckCounts, Need, NeedKind, Stage
 
 
 class ScrapRacer(Game):
@@ -143,12 +131,12 @@ class ScrapRacer(Game):
             for deck, n in zip(decks, counts, strict=True)
         )
 
-    def deck_for(self, need: tuple[Any, ...]) -> Deck:
+    def deck_for(self, need: Need) -> Deck:
         """The deck a card is drawn from for ``need`` (``ScrapState.need``: a crash pile, bonus or goal)."""
-        kind = need[0]
-        if kind == CRASH_CARD_NEED:
-            return self.crash_decks[int(need[1])]
-        return self.bonus_deck if kind == BONUS_CARD_NEED else self.goal_deck
+        kind = need.kind
+        if kind is NeedKind.CRASH_CARD:
+            return self.crash_decks[need.pile]
+        return self.bonus_deck if kind is NeedKind.BONUS_CARD else self.goal_deck
 
     def deck_table(self) -> list[tuple[str, Deck]]:
         names = [f"crash-{self.content.pile_names[i]}" for i in range(len(self.crash_decks))]
@@ -166,46 +154,46 @@ class ScrapRacer(Game):
         return self.content.titles.get(card, card)
 
     def _initial_state(self) -> ScrapState:
-        s = ScrapState()
-        s.game = s.g = self
+        state = ScrapState()
         n = len(self.owner)
-        s.stage = Stage.SETUP
-        s.racer = self.fixed_racers if self.fixed_racers else ("",) * n
-        s.owner = self.owner
-        s.order = ()
-        s.progress = [0] * n
-        s.laps = (0,) * n
-        s.bonus_markers = (0,) * n
-        s.boost_markers = ((0,) * len(BOOST_TYPES),) * n
-        s.bonus_cards = ((0,) * self.n_bonus_cards,) * self.players
-        s.decks = self._initial_decks
-        s.bonus_supply = self.content.bonus_markers
+        state.stage = Stage.SETUP
+        state.racer = self.fixed_racers if self.fixed_racers else ("",) * n
+        state.owner = self.owner
+        state.order = ()
+        state.progress = [0] * n
+        state.laps = (0,) * n
+        state.bonus_markers = (0,) * n
+        state.boost_markers = ((0,) * len(BOOST_TYPES),) * n
+        state.bonus_cards = ((0,) * self.n_bonus_cards,) * self.players
+        state.decks = self._initial_decks
+        state.bonus_supply = self.content.bonus_markers
         markers = dict(self.content.boost)
-        s.unseen_boosts = tuple(markers[t] for t in BOOST_TYPES)
-        on_track = min(len(self.track.boost), sum(s.unseen_boosts))
-        s.boost_spaces_filled = tuple(i < on_track for i in range(len(self.track.boost)))
-        s.boost_supply = sum(s.unseen_boosts) - on_track
-        s.turn = 0
-        s.round = 1
-        s.turns = 0
-        s.end_round = 0
-        s.dice = ()
-        s.die = 0
-        s.passed = False
-        s.moved = ()
-        s.crossed = False
-        s.queue = ()
-        s.need = (Need.RACER,)
-        s.start_seat = int(self.options["start_seat"])
-        s.crash_cards_drawn = (0,) * len(self.crash_decks)
-        s.fights = 0
-        s.boost_markers_used = 0
-        s.bonus_cards_drawn = 0
-        s.bonus_cards_played = 0
-        s.outcome = ()
-        s.names = rules.racer_names(s)
-        rules.next_setup_step(s, [])
-        return s
+        state.unseen_boosts = tuple(markers[kind] for kind in BOOST_TYPES)
+        on_track = min(len(self.track.boost), sum(state.unseen_boosts))
+        state.boost_spaces_filled = tuple(i < on_track for i in range(len(self.track.boost)))
+        state.boost_supply = sum(state.unseen_boosts) - on_track
+        state.turn = 0
+        state.round = 1
+        state.turns = 0
+        state.end_round = 0
+        state.dice = ()
+        state.die = 0
+        state.passed = False
+        state.moved = ()
+        state.crossed = False
+        state.queue = ()
+        state.need = NOTHING_NEEDED
+        state.start_seat = int(self.options["start_seat"])
+        state.crash_cards_drawn = (0,) * len(self.crash_decks)
+        state.fights = 0
+        state.boost_markers_used = 0
+        state.bonus_cards_drawn = 0
+        state.bonus_cards_played = 0
+        state.outcome = ((), (), "")
+        state.game = self  # the engine sets it again in start(); the setup below reads the game
+        state.names = rules.racer_names(state)
+        rules.next_setup_step(state, [])
+        return state
 
     @property
     def markers_per_card(self) -> int:
@@ -215,7 +203,6 @@ class ScrapRacer(Game):
     def hover_markers_per_card(self) -> int:
         """Hover "needs only 2 bonus markers" (the content's ``hover_per_card``)."""
         return self.content.hover_markers_per_card
-
 
     @classmethod
     def hooks(cls) -> GameHooks:

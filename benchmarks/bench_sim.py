@@ -8,7 +8,8 @@ For each game, four wall-clock figures in races per second (the game's default p
   seeds, made per race as the simulator makes them) through the public contract in this process, and
   nothing else: no metrics, standings, records or tables;
 - ``bench race``: complete random races of ``benchmarks.races.race`` (other seeds; the bot is an index
-  into the legal actions and chance goes through the checked ``apply``), the engine's figure elsewhere;
+  into the legal actions and chance goes through the checked ``apply``), the engine's figure elsewhere
+  (``-`` with other ``--bots``: those races are random ones);
 - ``1 job`` and ``2 jobs``: a whole ``slipstream.sim.run`` into a fresh directory: worker start-up, the
   bots, the game's metrics and standings, the records file and the results tables included (what a
   user waits for).
@@ -154,10 +155,11 @@ def main() -> None:
     for gid in ids:
         engine, engine_cpu = engine_rate(gid, args.n, args.bots)
         pair = engine_pair_rate(gid, args.n, args.bots) / engine
-        bench = bench_race_rate(gid, args.n) if args.bots == "random" else float("nan")
+        # bench race plays random races only: with other bots it has no figure to give
+        bench = f"{bench_race_rate(gid, args.n):10.0f}" if args.bots == "random" else f"{'-':>10}"
         one, one_cpu = sim_rate(gid, args.n, args.bots, 1)
         two, two_cpu = sim_rate(gid, args.n, args.bots, 2)
-        print(f"{gid:16} {engine:8.0f} {bench:10.0f} {one:8.0f} {two:8.0f} {one / engine:11.2f} {two / one:8.2f}"
+        print(f"{gid:16} {engine:8.0f} {bench} {one:8.0f} {two:8.0f} {one / engine:11.2f} {two / one:8.2f}"
               f" {pair:10.2f} {two / one / pair:13.2f}"
               f" {1e3 * engine_cpu:20.2f} {1e3 * one_cpu:6.2f} {1e3 * two_cpu:6.2f} {engine_cpu / one_cpu:15.2f}"
               f" {2 * one_cpu / two_cpu:12.2f}")

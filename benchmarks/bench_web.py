@@ -1,7 +1,7 @@
 """Web server move latency under load, over loopback.
 
     python -m benchmarks.bench_web [--games 100] [--duration 20] [--think 1.0] [--scan 100,200,400]
-                                   [--clients 2] [--processes 1] [--game scrap-racer]
+                                   [--clients 2] [--processes 1] [--game scrap-racer] [--addresses 64]
 
 Starts ``slipstream serve`` in its own process on a SQLite file (or ``--database-url``), then
 ``--clients`` load processes (each driving its share of the matches) keep ``--games`` matches running
@@ -19,6 +19,11 @@ several numbers of concurrent games and reports the largest with a p99 under 50 
 share the machine's cores with the server; the CPU each side used per measured move is reported. By
 default the game is Toy Dash (the web tests' tiny game, loaded as a plugin); pass ``--game
 scrap-racer`` to drive a real game (any registered game that two human seats can play).
+
+The server runs with its default limits, per-address ones included: the load comes from ``--addresses``
+loopback addresses (``127.0.0.2`` on; Linux answers every ``127.x.y.z``), each match slot always from
+the same one, as that many players' machines would, so no address passes its share (at 500 games and 64
+addresses: 8 running matches and 16 sockets each).
 """
 
 from __future__ import annotations
@@ -48,12 +53,13 @@ from slipstream.jsontext import decode, encode  # noqa: E402
 from tests.web.server import Server  # noqa: E402
 
 TARGET_P99_MS = 50.0
-BENCH_LIMITS = {
-    "SLIPSTREAM_LIMIT_CREATIONS_PER_MINUTE": "1000000",
-    "SLIPSTREAM_LIMIT_MAX_OPEN_MATCHES": "100000",
-}
-"""One load script creates every match from one address: the per-client limits are lifted."""
 PLAYERS = 2
+
+
+def loopback(count: int) -> list[str]:
+    """``count`` loopback addresses to connect from: 127.0.0.2, 127.0.0.3, ... (up to 127.0.0.255, then
+    127.0.1.0, ...)."""
+    return [f"127.0.{(n + 2) // 256}.{(n + 2) % 256}" for n in range(count)]
 
 
 @dataclass
@@ -61,6 +67,8 @@ class Plan:
     """What one load process does: its share of the matches, on these server URLs."""
 
     urls: list[str]
+    addresses: list[str]
+    """The loopback addresses the load connects from (match slot ``i`` from ``addresses[i % len]``)."""
     games: int
     first_index: int
     game: str
@@ -102,10 +110,11 @@ class Load:
         self.record_from = float("inf")
         self.deadline = float("inf")
 
-    async def create(self, clients: list[httpx.AsyncClient]) -> list[Seat]:
+    async def create(self, clients: list[httpx.AsyncClient], address: str) -> list[Seat]:
         """A new match with both seats joined and started, on the next server process in turn (every
         request of the match then goes to that process, as a proxy routing by match id would), with
-        each seat's WebSocket open and its first state received."""
+        each seat's WebSocket open and its first state received; ``clients``: one per server process,
+        connecting from ``address`` as the seats' sockets do."""
         index = self.created % len(clients)
         self.created += 1
         http = clients[index]
@@ -122,7 +131,7 @@ class Load:
         url = f"{self.plan.urls[index].replace('http://', 'ws://')}/ws/matches/{mid}"
         seats = []
         for token in tokens:
-            ws = await connect(url, max_queue=None, open_timeout=60)
+            ws = await connect(url, max_queue=None, open_timeout=60, local_addr=(address, 0))
             await ws.send(encode({"type": "hello", "token": token}))
             first: dict[str, Any] = {}
             while first.get("type") != "state":
@@ -130,15 +139,17 @@ class Load:
             seats.append(Seat(url, token, ws, first))
         return seats
 
-    async def match(self, clients: list[httpx.AsyncClient], seats: list[Seat], go: asyncio.Event) -> None:
-        """Keep one match slot busy until the deadline (a new match when one ends)."""
+    async def match(
+        self, clients: list[httpx.AsyncClient], address: str, seats: list[Seat], go: asyncio.Event
+    ) -> None:
+        """Keep one match slot busy until the deadline (a new match when one ends, from the same address)."""
         await go.wait()
         while True:
             await asyncio.gather(*(self.play(seat) for seat in seats))
             if time.monotonic() >= self.deadline:
                 return
             self.outcome.matches_finished += 1
-            seats = await self.create(clients)
+            seats = await self.create(clients, address)
 
     async def play(self, seat: Seat) -> None:
         ws = seat.ws
@@ -189,22 +200,35 @@ class Load:
 async def drive(plan: Plan, ready: Any, start: Any) -> Outcome:
     """Create and connect this process's matches, say ready, wait for the common start, play."""
     load = Load(plan)
-    limits = httpx.Limits(max_connections=16)
+    limits = httpx.Limits(max_connections=4)
     async with contextlib.AsyncExitStack() as stack:
-        clients = [
-            await stack.enter_async_context(httpx.AsyncClient(base_url=url, timeout=60, limits=limits))
-            for url in plan.urls
-        ]
+        slots = [plan.addresses[(plan.first_index + i) % len(plan.addresses)] for i in range(plan.games)]
+        clients: dict[str, list[httpx.AsyncClient]] = {}
+        for address in dict.fromkeys(slots):
+            clients[address] = [
+                await stack.enter_async_context(
+                    httpx.AsyncClient(
+                        base_url=url,
+                        timeout=60,
+                        limits=limits,
+                        transport=httpx.AsyncHTTPTransport(local_address=address, limits=limits),
+                    )
+                )
+                for url in plan.urls
+            ]
         firsts = []
-        for _ in range(plan.games):  # one at a time: the server is not measured yet, keep it simple
-            firsts.append(await load.create(clients))
+        for address in slots:  # one at a time: the server is not measured yet, keep it simple
+            firsts.append(await load.create(clients[address], address))
         ready.set()
         await asyncio.to_thread(start.wait)
         begun = time.monotonic()
         load.record_from = begun + plan.warmup
         load.deadline = load.record_from + plan.duration
         go = asyncio.Event()
-        tasks = [asyncio.create_task(load.match(clients, seats, go)) for seats in firsts]
+        tasks = [
+            asyncio.create_task(load.match(clients[address], address, seats, go))
+            for address, seats in zip(slots, firsts, strict=True)
+        ]
         go.set()
         await asyncio.sleep(max(0.0, load.record_from - time.monotonic()))
         cpu0 = time.process_time()
@@ -249,6 +273,7 @@ def run(
     for i, share in enumerate(shares):
         plan = Plan(
             urls=[s.url for s in servers],
+            addresses=loopback(args.addresses),
             games=share,
             first_index=first,
             game=args.game,
@@ -283,6 +308,7 @@ def run(
         for code, n in o.errors.items():
             errors[code] = errors.get(code, 0) + n
     row: dict[str, Any] = {"game": args.game, "games": games, "clients": clients, "processes": len(servers),
+                           "addresses": args.addresses,
                            "moves": len(lat), "errors": errors, "load_average": round(load_average, 1)}
     if not lat:
         return row
@@ -319,6 +345,9 @@ def main() -> None:
         default=1,
         help="server processes on one database, each match served by one of them in turn",
     )
+    parser.add_argument(
+        "--addresses", type=int, default=64, help="loopback addresses the load connects from (127.0.0.2 on)"
+    )
     parser.add_argument("--json", default="", help="also append each row as a JSON line to this file")
     args = parser.parse_args()
     options: dict[str, Any] = {"length": 40} if args.game == "toy-dash" else {}
@@ -330,7 +359,7 @@ def main() -> None:
         rows = []
         for n in counts:
             db = args.database_url or str(Path(tmp) / f"bench-{n}.sqlite3")
-            env = {**BENCH_LIMITS, **({"SLIPSTREAM_PEER_POLL": "0.2"} if args.processes > 1 else {})}
+            env = {"SLIPSTREAM_PEER_POLL": "0.2"} if args.processes > 1 else {}
             servers = [Server(db, Path(tmp) / f"server-{i}.log", env=env) for i in range(args.processes)]
             try:
                 for server in servers:

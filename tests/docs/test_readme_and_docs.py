@@ -1,7 +1,9 @@
 """Every code block of README.md, docs/simulate.md, docs/web.md, docs/rules/highway-heist.md and the Balance
 commands of docs/rules/scrap-racer.md, brc-grand-prix.md and rev-it-up.md runs, and every Python block of
 docs/rules/rush-n-crush.md (its other blocks are board text and hints, which its game's tests check);
-docs/adding-a-game.md has its own test; docs/interop.md is another engineer's.
+docs/adding-a-game.md has its own test; docs/interop.md's Python blocks run in tests/interop and its size
+table is checked here (test_interop_figures.py); docs/design.md and docs/simulate-measurements.md have no
+code blocks. Every path a page names is inside the repository and exists.
 
 Python blocks are executed. Command blocks run each command through the real ``slipstream`` command, in
 one scratch directory per block (so ``--save race.json`` then ``--resume race.json`` follow each other),
@@ -222,3 +224,24 @@ def test_python_block_runs(page: str, line: int, text: str) -> None:
 def test_every_page_has_blocks() -> None:
     assert {page for page, *_ in BLOCKS} == set(PAGES)
     assert {page for page, *_ in PYTHON_BLOCKS} == set(PYTHON_PAGES)
+
+
+LINKED = re.compile(r"`((?:\.\./|docs/|src/|tests/|scripts/|benchmarks/)[^`\s]*)`|\]\(([^)\s]+)\)")
+
+
+def test_the_pages_name_only_files_inside_the_repository() -> None:
+    """The README is self-contained (it linked ../shared/DESIGN.md, outside the repository: docs/design.md
+    holds what a user needs of it): no page names a path outside, and every path a page names exists (a
+    module may be named without its .py)."""
+    wrong = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        for match in LINKED.finditer(page.read_text(encoding="utf-8")):
+            path = match.group(1) or match.group(2)
+            if path.startswith(("http:", "https:", "#", "mailto:")) or any(c in path for c in "<*{"):
+                continue
+            target = (ROOT / path if match.group(1) else page.parent / path).as_posix().split("#")[0].rstrip(".,:;")
+            inside = Path(target).resolve().is_relative_to(ROOT)
+            if not inside or not (Path(target).exists() or Path(target + ".py").exists()):
+                wrong.append(f"{page.relative_to(ROOT)}: {path}")
+    assert not wrong, wrong
+    assert "docs/design.md" in (ROOT / "README.md").read_text(encoding="utf-8")

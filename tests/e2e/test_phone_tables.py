@@ -87,6 +87,7 @@ def test_phone_rules_tables_scroll_in_their_own_box(server: Server, browser: Bro
     ctx = browser.new_context(viewport=PHONE)
     page = watch(ctx.new_page(), errors)
     page.goto(f"{server.url}/rules/scrap-racer")
+    page.click("#reference summary")  # the rules in full are folded below how to play
     page.wait_for_selector("#rules .table-scroll table")
     check_tables(page, "#rules table")
     boxes = "[...document.querySelectorAll('#rules .table-scroll')]"

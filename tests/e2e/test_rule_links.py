@@ -112,3 +112,4 @@ def test_the_rules_text_flows_as_a_page(server: Server, browser: Browser) -> Non
     h2, tag, below = boxes
     assert tag == "H3" and below["top"] >= h2["bottom"], boxes
     ctx.close()
+

@@ -101,7 +101,8 @@ def drive_to_a_planned_square(page: Page, server: Server, seat: int, rng: random
         plan = rng.choice(long)
         square = page.locator(f"#board g.rnc-square[data-square='{plan['square']}'][data-rc-plan]")
         square.click()
-        page.wait_for_selector("#board .rnc-selection polyline")
+        # attached: a straight path's line has a zero-wide box, which Playwright calls hidden
+        page.wait_for_selector("#board .rnc-selection polyline", state="attached")
         drive = page.locator("#board .rnc-plan button[data-actions]")
         assert drive.get_attribute("data-actions") == " ".join(plan["steps"])
         assert page.locator("#board .rnc-go[data-actions]").get_attribute("data-actions") == " ".join(plan["steps"])

@@ -38,7 +38,7 @@ def test_report_of_a_run_has_the_tables_and_embedded_plots(toy: str, tmp_path: P
     page = build(tmp_path).read_text()
     self_contained(page)
     for text in ("win rate by seat", "Win rate by turn order", "How races ended", "Race length", "Game metrics",
-                 "sprints", "mcts:10", "gem-", "A sample race", "lead changes"):
+                 "Sprints", "mcts:10", "gem-", "A sample race", "Lead changes"):
         assert text in page, text
 
 
@@ -46,7 +46,7 @@ def test_sweep_runs_the_grid_and_the_report_compares_the_points(toy: str, tmp_pa
     sweep = parse_sweep(["length=10,40", "players=2,3"])
     assert grid(sweep) == [{"length": "10", "players": "2"}, {"length": "10", "players": "3"},
                            {"length": "40", "players": "2"}, {"length": "40", "players": "3"}]
-    outcomes = run_sweep(cfg(bots=("greedy",)), sweep, tmp_path, jobs=1)
+    outcomes = run_sweep(cfg(bots=("greedy",), options={"sprint": "true"}), sweep, tmp_path, jobs=1)
     assert [len(o.races) for o in outcomes] == [8, 8, 8, 8]
     short = [r["metrics"]["turns"] for r in outcomes[0].races]
     long = [r["metrics"]["turns"] for r in outcomes[2].races]
@@ -124,7 +124,7 @@ def test_simulate_command_sweep(toy: str, tmp_path: Path) -> None:
                     "--sweep", "sprint=true,false", "--out", str(tmp_path))
     assert code == 0, out
     assert (tmp_path / "sprint=true").is_dir() and (tmp_path / "sprint=false").is_dir()
-    assert "against sprint=true, race by race" in out and "turns" in out
+    assert "against sprint=true, race by race" in out and "Turns" in out
 
 
 def test_tournament_command_prints_elo(toy: str, tmp_path: Path) -> None:
@@ -199,7 +199,7 @@ def test_summary_names_metrics_in_words_and_leaves_out_those_always_zero(toy: st
     code, out = cli("simulate", "toy-dash", "--setup", SETUP[0], "-n", "4", "--bots", "random",
                     "--out", str(tmp_path))
     assert code == 0, out
-    assert "sprints used" in out and "sprints_used" not in out
-    assert "never happened" not in out and "never_happened" not in out
+    assert "Sprints used" in out and "sprints_used" not in out
+    assert "ever happened" not in out and "never_happened" not in out
     page = build(tmp_path).read_text()
-    assert "sprints used" in page and "never happened" not in page
+    assert "Sprints used" in page and "ever happened" not in page

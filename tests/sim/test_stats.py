@@ -51,7 +51,7 @@ def test_summary_by_seat_bot_and_racer_with_first_player_advantage() -> None:
              race(2, [1, 0], ["a", "b"], 14, 2), race(3, [0, 1], ["b", "a"], 16, 0)]
     s = summarize(races)
     seats = {g["key"]: g for g in s["by_seat"]}
-    assert seats["seat 1"]["win"][0] == 0.75 and seats["seat 2"]["position"][0] == 1.75
+    assert seats["seat 0 (P1)"]["win"][0] == 0.75 and seats["seat 1 (P2)"]["position"][0] == 1.75
     bots = {g["key"]: g for g in s["by_bot"]}
     assert bots["a"]["n"] == 4 and bots["a"]["win"][0] == 0.25 and bots["b"]["win"][0] == 0.75
     labels = {g["key"]: g for g in s["by_label"]}
@@ -83,7 +83,7 @@ def test_ratings_from_races_rank_the_stronger_bot_first_with_intervals() -> None
 
 
 def test_win_rate_by_turn_order_follows_who_played_first_not_the_seat() -> None:
-    """Where the start player is drawn, seat 1 is not the first to play: group by the order of play."""
+    """Where the start player is drawn, seat 0 is not the first to play: group by the order of play."""
     from slipstream.sim.stats import summarize
 
     def race(order: list[int], winner: int) -> dict[str, object]:
@@ -96,7 +96,7 @@ def test_win_rate_by_turn_order_follows_who_played_first_not_the_seat() -> None:
     s = summarize(races)
     by_turn = {g["key"]: g["win"][0] for g in s["by_turn_order"]}
     assert by_turn == {"1st to play": 0.75, "2nd to play": 0.25}
-    assert {g["key"]: g["win"][0] for g in s["by_seat"]} == {"seat 1": 0.25, "seat 2": 0.75}
+    assert {g["key"]: g["win"][0] for g in s["by_seat"]} == {"seat 0 (P1)": 0.25, "seat 1 (P2)": 0.75}
     assert s["reasons"] == {"a racer won": 4}, "races group by how they ended, not by who won"
 
 

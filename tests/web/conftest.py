@@ -10,8 +10,13 @@ import pytest
 from tests import toygame
 from tests.web.server import Api, Server
 
-ROOMY = {"SLIPSTREAM_LIMIT_CREATIONS_PER_MINUTE": "100000"}
-"""The shared test server lets one client create many matches (test_attacks checks the limit)."""
+ROOMY = {
+    "SLIPSTREAM_LIMIT_CREATIONS_PER_MINUTE": "100000",
+    "SLIPSTREAM_LIMIT_OPEN_MATCHES_PER_ADDRESS": "100000",
+    "SLIPSTREAM_LIMIT_RUNNING_MATCHES_PER_ADDRESS": "100000",
+}
+"""The shared test server lets one client create and run many matches (test_attacks and test_hostile
+check the limits)."""
 
 
 @pytest.fixture(scope="module")

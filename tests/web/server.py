@@ -10,7 +10,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +39,11 @@ class Server:
         bot_delay: float = 0.0,
         plugins: str = PLUGIN,
         env: dict[str, str] | None = None,
+        args: Sequence[str] = (),
     ) -> None:
         self.env = env or {}
+        self.args = list(args)
+        """More options for ``serve`` (``--forwarded-allow-ips ...``)."""
         self.database_url = database_url
         self.log_path = log_path
         self.bot_delay = bot_delay
@@ -80,6 +83,7 @@ class Server:
                     str(self.bot_delay),
                     "--plugins",
                     self.plugins,
+                    *self.args,
                 ],
                 cwd=ROOT,
                 env=env,
@@ -117,15 +121,18 @@ class Server:
                 self.proc.wait(timeout=10)
         self.proc = None
 
-    def client(self) -> Api:
-        return Api(self.url)
+    def client(self, address: str | None = None) -> Api:
+        """An HTTP client; ``address``: the loopback address it connects from (``127.0.0.2``: another
+        client address, for the per-address limits)."""
+        return Api(self.url, address)
 
 
 class Api:
-    """A thin HTTP client that returns (status, json)."""
+    """A thin HTTP client that returns (status, json); ``address``: the local address it connects from."""
 
-    def __init__(self, base: str) -> None:
-        self.http = httpx.Client(base_url=base, timeout=10.0)
+    def __init__(self, base: str, address: str | None = None) -> None:
+        transport = httpx.HTTPTransport(local_address=address) if address else None
+        self.http = httpx.Client(base_url=base, timeout=10.0, transport=transport)
 
     def call(self, method: str, path: str, token: str | None = None, **kwargs: Any) -> tuple[int, Any]:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -143,13 +150,21 @@ class Api:
         return body
 
     def new_match(
-        self, game: str = "toy-dash", players: int = 2, humans: int = 2, bot: str = "random", **options: Any
+        self,
+        game: str = "toy-dash",
+        players: int = 2,
+        humans: int = 2,
+        bot: str = "random",
+        public: bool = False,
+        **options: Any,
     ) -> tuple[str, str, list[str]]:
-        """Create, join ``humans`` seats, fill the rest with bots, start: (id, host token, seat tokens)."""
+        """Create, join ``humans`` seats, fill the rest with bots, start: (id, host token, seat tokens);
+        ``public``: listed in ``GET /api/matches``."""
         bots = {str(s): bot for s in range(humans, players)}
-        made = self.ok(
-            "POST", "/api/matches", json={"game": game, "players": players, "options": options, "bots": bots}
-        )
+        body: dict[str, Any] = {"game": game, "players": players, "options": options, "bots": bots}
+        if public:
+            body["public"] = True
+        made = self.ok("POST", "/api/matches", json=body)
         tokens = [
             self.ok("POST", f"/api/matches/{made['id']}/seats/{s}/join", json={"name": f"seat{s}"})["token"]
             for s in range(humans)
@@ -193,10 +208,20 @@ class Api:
         raise AssertionError("the match did not end")
 
 
+def ws_connect(server: Server, match_id: str, address: str | None = None, **kwargs: Any) -> ClientConnection:
+    """A WebSocket to a match (no hello yet), from the loopback ``address`` if given."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10,
+                                    source_address=(address, 0) if address else None)
+    return connect(f"{server.ws_url}/ws/matches/{match_id}", open_timeout=10, sock=sock, **kwargs)
+
+
 @contextlib.contextmanager
-def ws_open(server: Server, match_id: str, token: str | None) -> Iterator[ClientConnection]:
-    """A WebSocket to a match that has said hello with ``token`` (``None``: a spectator)."""
-    with connect(f"{server.ws_url}/ws/matches/{match_id}", open_timeout=10) as ws:
+def ws_open(
+    server: Server, match_id: str, token: str | None, address: str | None = None
+) -> Iterator[ClientConnection]:
+    """A WebSocket to a match that has said hello with ``token`` (``None``: a spectator), from the
+    loopback ``address`` if given."""
+    with ws_connect(server, match_id, address) as ws:
         ws.send(json.dumps({"type": "hello", "token": token}))
         yield ws
 
@@ -216,3 +241,15 @@ def ws_until(
             seen.append(msg)
         if pred(msg):
             return msg
+
+
+def one_ending(a: Api, b: Api, match_id: str, timeout: float = 20.0) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two server processes (through clients ``a`` and ``b``) end a match the same way: its final state
+    as ``a`` tells a spectator, and its record, the same in both."""
+    final_a = a.wait(match_id, None, lambda s: s["result"] is not None, timeout=timeout)
+    final_b = b.wait(match_id, None, lambda s: s["result"] is not None, timeout=timeout)
+    assert final_a["ply"] == final_b["ply"] and final_a["view"] == final_b["view"]
+    record: dict[str, Any] = a.ok("GET", f"/api/matches/{match_id}/record")
+    assert record == b.ok("GET", f"/api/matches/{match_id}/record"), "one match, the same record in both"
+    assert len(record["actions"]) == final_a["ply"]
+    return final_a, record

@@ -175,7 +175,7 @@ def test_websocket_frames_are_bounded(api: Api, server: Server) -> None:
 
 def test_creations_are_limited_per_client_and_open_matches_per_server(tight: Server) -> None:
     api = tight.client()
-    made = [api.ok("POST", "/api/matches", json={"game": "toy-dash"}) for _ in range(4)]
+    made = [api.ok("POST", "/api/matches", json={"game": "toy-dash", "public": True}) for _ in range(4)]
     assert error(api, "POST", "/api/matches", json={"game": "toy-dash"})[:2] == (503, "busy")
     time.sleep(3.5)  # the open matches expire (2 s) and the sweep (every 0.5 s) removes them
     gone = api.ok("GET", f"/api/matches/{made[0]['id']}")

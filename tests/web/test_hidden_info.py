@@ -98,6 +98,8 @@ def test_room_log_and_messages_carry_only_events_the_seat_may_see(game_id: str) 
         hidden_events += sum(1 for _p, events in room.log for e in events if not e.visible_to(seat))
         message = json.loads(room.message(seat))
         assert message["view"] == sent_view(room.state.view(seat))
+        # each event says which step it belongs to ("step"; one step here): the rest is the engine's event
+        assert {e.pop("step") for e in message["events"]} <= {0}
         assert message["events"] == room.state.visible_events(seat)
     if game_id == toygame.ToyDash.id:
         assert hidden_events > 0, "Toy Dash deals secret cards, so some events are hidden from some seats"
@@ -123,7 +125,7 @@ def test_a_seats_hidden_steps_advance_nothing_another_seat_can_see(api: Any, ser
     hidden step goes only to its seat, and every other seat's and the spectator's ply stays put."""
     from tests.web.server import ws_open, ws_recv, ws_until
 
-    mid, _host, tokens = api.new_match(game="rev-it-up", players=2, humans=2)
+    mid, _host, tokens = api.new_match(game="rev-it-up", players=2, humans=2, public=True)
     reach_buying(api, mid, tokens)
     other_before = api.state(mid, tokens[1])
     spectator_before = api.state(mid)

@@ -15,7 +15,7 @@ import pytest
 from slipstream.engine.record import replay
 from slipstream.web.protocol import sent_view
 from tests.web.conftest import ROOMY
-from tests.web.server import Api, Server
+from tests.web.server import Api, Server, one_ending
 
 
 @pytest.fixture
@@ -63,12 +63,7 @@ def test_two_processes_serve_one_match_consistently(peers: list[Server]) -> None
             assert status == 200 or body["error"]["code"] in ("stale", "not_your_turn", "not_running"), body
         if a.state(mid)["result"] is not None:
             break
-    final_a = a.wait(mid, None, lambda s: s["result"] is not None, timeout=10)
-    final_b = b.wait(mid, None, lambda s: s["result"] is not None, timeout=10)
-    assert final_a["ply"] == final_b["ply"] and final_a["view"] == final_b["view"]
-    record_a = a.ok("GET", f"/api/matches/{mid}/record")
-    assert record_a == b.ok("GET", f"/api/matches/{mid}/record"), "one match, the same record in both"
-    assert len(record_a["actions"]) == final_a["ply"]
+    one_ending(a, b, mid, timeout=10)
 
 
 def test_an_undo_in_one_process_is_seen_in_the_other(peers: list[Server]) -> None:

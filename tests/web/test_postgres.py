@@ -52,7 +52,7 @@ def test_postgres_server_plays_persists_and_resumes_after_sigkill(pg_database: s
     srv = Server(pg_database, tmp_path / "pg1.log").start()
     try:
         api = srv.client()
-        mid, _host, tokens = api.new_match(players=3, humans=2)
+        mid, _host, tokens = api.new_match(players=3, humans=2, public=True)
         st = api.wait(mid, tokens[0], lambda s: s["legal"])
         api.ok(
             "POST",

@@ -37,7 +37,9 @@ def proxied(tmp_path: Path) -> Iterator[tuple[Server, list[Server]]]:
     proc: subprocess.Popen[bytes] | None = None
     try:
         for name in ("a", "b"):
-            backends.append(Server(db, tmp_path / f"{name}.log", env=env).start())
+            backends.append(
+                Server(db, tmp_path / f"{name}.log", env=env, args=("--forwarded-allow-ips", "127.0.0.1")).start()
+            )
         front = Server(db, tmp_path / "front.log")
         front.port = free_port()
         text = CONF.read_text()

@@ -5,14 +5,17 @@ commit fails, is retried and stored on a new one."""
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from slipstream.web import storage
-from slipstream.web.storage import MatchData, MoveData, SeatData, Store
+from slipstream.web.storage import Mark, MatchData, MoveData, SeatData, Stale, Store
 from tests.web.test_postgres import pg_database  # noqa: F401 - the fixture
 
 pytest_plugins: list[str] = []
@@ -42,13 +45,13 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
 
 def test_a_live_match_is_dated_with_its_moves_at_most_once_a_minute(store: Store) -> None:
     new_match(store, "m1")
-    store.append_many([("m1", [MoveData(0, "a", 0)], None)], now=2000.0)
+    store.append_many([("m1", [MoveData(0, "a", 0)], None, 0)], now=2000.0)
     assert updated_at(store, "m1") == 2000.0, "the first commit dates the match"
-    store.append_many([("m1", [MoveData(1, "b", 1)], None)], now=2000.0 + storage.STAMP_SECONDS - 1)
+    store.append_many([("m1", [MoveData(1, "b", 1)], None, 0)], now=2000.0 + storage.STAMP_SECONDS - 1)
     assert updated_at(store, "m1") == 2000.0, "within a minute the moves alone are written"
-    store.append_many([("m1", [MoveData(2, "c", 0)], None)], now=2000.0 + storage.STAMP_SECONDS)
+    store.append_many([("m1", [MoveData(2, "c", 0)], None, 0)], now=2000.0 + storage.STAMP_SECONDS)
     assert updated_at(store, "m1") == 2000.0 + storage.STAMP_SECONDS
-    store.append_many([("m1", [MoveData(3, "d", 1)], "finished")], now=2061.0)
+    store.append_many([("m1", [MoveData(3, "d", 1)], "finished", 0)], now=2061.0)
     data = store.load("m1")
     assert data is not None and (data.status, data.updated_at) == ("finished", 2061.0), "a new status always"
     assert [m.ply for m in data.moves] == [0, 1, 2, 3]
@@ -60,18 +63,18 @@ def test_a_large_batch_is_written_whole_in_chunks_or_not_at_all(store: Store,
     monkeypatch.setattr(storage, "INSERT_ROWS", 7)
     for i in range(5):
         new_match(store, f"b{i}")
-    batches: list[tuple[str, list[MoveData], str | None]] = [
-        (f"b{i}", [MoveData(ply, f"x{ply}", 0) for ply in range(6)], None) for i in range(5)]
+    batches: list[tuple[str, list[MoveData], str | None, int]] = [
+        (f"b{i}", [MoveData(ply, f"x{ply}", 0) for ply in range(6)], None, 0) for i in range(5)]
     store.append_many(batches)
     for i in range(5):
         data = store.load(f"b{i}")
         assert data is not None and [m.ply for m in data.moves] == list(range(6))
-    clash = [("b0", [MoveData(6, "y", 0)], None), ("b1", [MoveData(5, "again", 0)], None)]
+    clash = [("b0", [MoveData(6, "y", 0)], None), ("b1", [MoveData(5, "again", 0)], None, 0)]
     with pytest.raises(Exception):  # noqa: B017 - the driver's own integrity error
         store.append_many(clash)
     data = store.load("b0")
     assert data is not None and len(data.moves) == 6, "the batch is one transaction: b0's move is not kept"
-    store.append_many([("b0", [MoveData(6, "y", 0)], None)])
+    store.append_many([("b0", [MoveData(6, "y", 0)], None, 0)])
     data = store.load("b0")
     assert data is not None and len(data.moves) == 7, "the store is usable after a refused batch"
 
@@ -84,7 +87,7 @@ def test_every_column_of_a_move_is_stored_as_it_was_sent(store: Store) -> None:
     first = [MoveData(0, "0:dash", 0, "id-1", at=1.5), MoveData(1, "die:4", None, None, at=1.5),
              MoveData(2, "1:buy:l'épée, \"2\"", 1, None, at=2.25)]
     chance_only = [MoveData(0, "die:6", None, None, at=3.0), MoveData(1, "die:1", None, None, at=3.0)]
-    store.append_many([("c1", first, None), ("c2", chance_only, None)])
+    store.append_many([("c1", first, None, 0), ("c2", chance_only, None, 0)])
     for match_id, sent in (("c1", first), ("c2", chance_only)):
         data = store.load(match_id)
         assert data is not None
@@ -109,7 +112,7 @@ def cut_store(pg_database: str) -> Iterator[Store]:  # noqa: F811
     store = Store(pg_database)
     try:
         new_match(store, "c1")
-        store.append_many([("c1", [MoveData(0, "a", 0)], None)])
+        store.append_many([("c1", [MoveData(0, "a", 0)], None, 0)])
         cut_connections(pg_database)
         yield store
     finally:
@@ -125,7 +128,7 @@ def moves_of(store: Store, match_id: str) -> list[tuple[int, str]]:
 def test_a_postgres_connection_cut_while_quiet_costs_no_commit(monkeypatch: pytest.MonkeyPatch,
                                                                 cut_store: Store) -> None:
     monkeypatch.setattr(storage, "PING_AFTER", 0.1)
-    cut_store.append_many([("c1", [MoveData(1, "b", 1)], None)])  # pinged first: a new connection
+    cut_store.append_many([("c1", [MoveData(1, "b", 1)], None, 0)])  # pinged first: a new connection
     assert moves_of(cut_store, "c1") == [(0, "a"), (1, "b")]
 
 
@@ -133,6 +136,70 @@ def test_a_postgres_connection_cut_mid_play_fails_one_commit_then_recovers(monke
                                                                            cut_store: Store) -> None:
     monkeypatch.setattr(storage, "PING_AFTER", 3600.0)
     with pytest.raises(Exception):  # noqa: B017 - the commit on the dead connection fails, said so
-        cut_store.append_many([("c1", [MoveData(1, "b", 1)], None)])
-    cut_store.append_many([("c1", [MoveData(1, "b", 1)], None)])  # its retry: a new connection
+        cut_store.append_many([("c1", [MoveData(1, "b", 1)], None, 0)])
+    cut_store.append_many([("c1", [MoveData(1, "b", 1)], None, 0)])  # its retry: a new connection
     assert moves_of(cut_store, "c1") == [(0, "a"), (1, "b")]
+
+
+def moves_and_revision(store: Store, match_id: str) -> tuple[list[tuple[int, str]], int | None]:
+    data = store.load(match_id)
+    assert data is not None
+    return [(m.ply, m.action) for m in data.moves], data.rev
+
+
+def test_a_write_is_made_only_on_the_match_as_the_process_saw_it(store: Store) -> None:
+    """Issue 26, point 1: an undo, a seat change and a status change are stored only if the match's
+    revision and its moves (how many, the last one) are still those the process holds (else ``Stale``
+    and nothing written), and a move only at the revision it was decided at."""
+    new_match(store, "w1")
+    store.append_many([("w1", [MoveData(0, "a", 0), MoveData(1, "b", 1)], None, 0)])
+    seen = Mark(0, 2, "b")
+    store.append_many([("w1", [MoveData(2, "c", 0)], None, 0)])  # another process moved on
+    with pytest.raises(Stale):
+        store.take_back("w1", seen, 1)
+    assert moves_and_revision(store, "w1") == ([(0, "a"), (1, "b"), (2, "c")], 0), "nothing deleted"
+    assert store.take_back("w1", Mark(0, 3, "c"), 2) == 1
+    with pytest.raises(Exception):  # noqa: B017 - the driver's own integrity error: decided at revision 0
+        store.append_many([("w1", [MoveData(2, "d", 0)], None, 0)])
+    store.append_many([("w1", [MoveData(2, "d", 0)], None, 1)])
+    bot = SeatData(1, "bot", "Random bot 2", "random")
+    with pytest.raises(Stale):
+        store.set_seats("w1", Mark(1, 3, "c"), [bot])  # as many moves, another last one
+    with pytest.raises(Stale):
+        store.set_seats("w1", Mark(0, 3, "d"), [bot])  # the same moves, an older revision
+    assert store.set_seats("w1", Mark(1, 3, "d"), [bot]) == 2
+    with pytest.raises(Stale):
+        store.set_status("w1", Mark(1, 3, "d"), "abandoned")
+    assert store.set_status("w1", Mark(2, 3, "d"), "abandoned") == 3
+    data = store.load("w1")
+    assert data is not None and (data.status, data.rev, data.seats[1].kind) == ("abandoned", 3, "bot")
+    assert [(m.ply, m.action) for m in data.moves] == [(0, "a"), (1, "b"), (2, "d")]
+
+
+class SlowStore(Store):
+    """A store whose conditional writes pause while they hold the match (to let another write try)."""
+
+    @contextlib.contextmanager
+    def _guarded(self, match_id: str, mark: Mark) -> Iterator[Any]:
+        with super()._guarded(match_id, mark) as cursor:
+            time.sleep(0.5)
+            yield cursor
+
+
+def test_a_move_waits_for_an_undo_in_progress_and_is_then_refused(store: Store) -> None:
+    """Another process's move arriving while an undo is being stored must not land after it on a match it
+    did not see: it waits for the undo (PostgreSQL: the revision's row is locked; SQLite: the write lock),
+    then finds the revision changed and is refused, whole."""
+    slow = SlowStore(store.url)
+    try:
+        new_match(store, "w2")
+        store.append_many([("w2", [MoveData(0, "a", 0), MoveData(1, "b", 1)], None, 0)])
+        undo = threading.Thread(target=slow.take_back, args=("w2", Mark(0, 2, "b"), 1))
+        undo.start()
+        time.sleep(0.2)
+        with pytest.raises(Exception):  # noqa: B017 - the driver's own error (integrity, or SQLite busy)
+            store.append_many([("w2", [MoveData(2, "c", 0)], None, 0)])
+        undo.join()
+        assert moves_and_revision(store, "w2") == ([(0, "a")], 1)
+    finally:
+        slow.close()

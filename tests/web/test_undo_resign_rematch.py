@@ -162,9 +162,11 @@ def test_option_errors_list_the_valid_values(api: Api) -> None:
         text: str = body["error"]["message"]
         return text
 
-    assert "roll-off, qualifying" in message({"grid": "nope"})
+    assert "'grid'" in message({"grid": "nope"}) and "roll-off or qualifying" in message({"grid": "nope"})
+    assert "nope" not in message({"grid": "nope"}), "an error does not repeat the client's text (issue 26)"
     unknown = message({"lapz": 3})
-    assert "'lapz'" in unknown and "laps: a whole number from 1 to 50" in unknown
+    assert "no option by that name" in unknown and "laps: a whole number from 1 to 50" in unknown
+    assert "lapz" not in unknown
     assert "content" not in unknown, "a server file is not an option over the web"
     assert "from 1 to 50" in message({"laps": 0})
     assert "whole number" in message({"laps": "many"}) and "from" in message({"laps": "many"})

@@ -9,8 +9,11 @@ import typer
 
 import slipstream.cli as cli_pkg
 
+from .common import OneLineErrors
+
 app = typer.Typer(
     name="slipstream",
+    cls=OneLineErrors,
     help="Slipstream: play, analyse and build on tabletop racing games.",
     no_args_is_help=True,
     add_completion=False,

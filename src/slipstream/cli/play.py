@@ -24,6 +24,7 @@ from slipstream.engine.game import CHANCE, Game, State
 from slipstream.engine.hooks import hooks_of
 from slipstream.engine.play import Agent, pending_seats
 from slipstream.engine.record import dumps, parse, states
+from slipstream.sim.words import seat_words
 
 from .common import fail, message_of, parse_options
 
@@ -231,6 +232,32 @@ def check_writable(path: Path, state: State) -> None:
         raise SlipstreamError(f"cannot save the race to {path}: {(exc.strerror or str(exc)).lower()}") from None
 
 
+def resumed_race(resume: Path, game_id: str, players: int | None, seed: int | None,
+                 options: dict[str, Any]) -> State:
+    """The last state of the saved race ``resume``. Settings given beside ``--resume`` must be the saved
+    race's: one that differs is refused (a resumed race keeps the settings it was saved with)."""
+    record = parse(resume.read_text(encoding="utf-8"))
+    if record["game"] != game_id:
+        raise SlipstreamError(f"{resume} is a {record['game']} record, not {game_id}: "
+                              f"slipstream play {record['game']} --resume {resume}")
+    *_, state = states(record)
+    game = state.game
+    keep = "a resumed race keeps the settings it was saved with: leave the option out, or start a new race"
+    if players is not None and players != game.players:
+        raise SlipstreamError(f"{resume} is a {game.players}-player race, not --players {players}; {keep}")
+    if seed is not None and seed != state.seed:
+        raise SlipstreamError(f"{resume} was played with --seed {state.seed}, not {seed}; {keep}")
+    if options:
+        saved = {k: v for k, v in record["options"].items() if k != "players"}
+        given = slipstream.load(game_id, players=game.players, **{**saved, **options}).options
+        changed = [name for name in options if given.get(name) != game.options.get(name)]
+        if changed:
+            was = ", ".join(f"{name}={game.options.get(name)}" for name in changed)
+            asked = ", ".join(f"-o {name}={options[name]}" for name in changed)
+            raise SlipstreamError(f"{resume} was saved with {was}, not {asked}; {keep}")
+    return state
+
+
 def play_command(
     game_id: Annotated[str, typer.Argument(help="the game id, e.g. scrap-racer (see: slipstream games)")],
     players: Annotated[int | None, typer.Option("--players", "-p", help="number of players")] = None,
@@ -238,41 +265,45 @@ def play_command(
     bots: Annotated[str, typer.Option(help="bots for the other seats, comma-separated (cycled)")] = "heuristic",
     seats: Annotated[str | None, typer.Option(help="every seat in order, e.g. human,heuristic,random")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="a game option key=value")] = None,
-    seed: Annotated[int, typer.Option(help="the seed that fixes every roll and draw")] = 0,
-    save: Annotated[Path | None, typer.Option(help="write the race record here (also on quit or Ctrl-C)")] = None,
-    resume: Annotated[Path | None, typer.Option(help="continue a saved race record")] = None,
+    seed: Annotated[int | None, typer.Option(help="the seed that fixes every roll and draw (default 0)")] = None,
+    save: Annotated[Path | None, typer.Option(
+        help="write the race record here (on s, q, Ctrl-C and at the end; with --resume: instead of the "
+             "resumed file)")] = None,
+    resume: Annotated[Path | None, typer.Option(
+        help="continue a saved race record, and save it back there (unless --save names another file)")] = None,
     delay: Annotated[float, typer.Option(help="seconds to pause after each bot move")] = 0.0,
 ) -> None:
     """Play a race in the terminal against bots, or hot-seat with several humans."""
     try:
         if not delay >= 0:
             raise SlipstreamError(f"--delay must be 0 or more seconds, not {delay}")
+        options = parse_options(option or [])
         if resume is not None:
-            record = parse(resume.read_text(encoding="utf-8"))
-            if record["game"] != game_id:
-                raise SlipstreamError(f"{resume} is a {record['game']} record, not {game_id}: "
-                                      f"slipstream play {record['game']} --resume {resume}")
-            *_, state = states(record)
+            state = resumed_race(resume, game_id, players, seed, options)
             game = state.game
+            save = save or resume
         else:
             count = players if players is not None else len(seats.split(",")) if seats else None
-            game = slipstream.load(game_id, players=count, **parse_options(option or []))
-            state = game.start(seed=seed)
+            game = slipstream.load(game_id, players=count, **options)
+            state = game.start(seed=seed or 0)
         if not 0 <= humans <= game.players:
             raise SlipstreamError(f"--humans must be from 0 to {game.players}, not {humans}")
-        agents, kinds = build_seats(game, humans, bots, seats, seed, save)
+        agents, kinds = build_seats(game, humans, bots, seats, state.seed, save)
         if save is not None:
             check_writable(save, state)
     except (ValueError, OSError) as exc:
         raise fail(exc) from None
     console.print(f"[bold]{game.name}[/]: {', '.join(f'{game.seat_name(i)} {k}' for i, k in enumerate(kinds))}"
                   f"  (bots available: {', '.join(bot_names(game.id))})")
+    if resume is not None:
+        console.print(f"Resumed {escape(str(resume))} at move {state.ply}; it is saved back to {escape(str(save))}",
+                      soft_wrap=True)
     run_race(state, agents, kinds, delay, save)
 
 
-def load_race(path: Path, race: int | None) -> dict[str, Any]:
-    """The record to replay: a record file, or race ``race`` of a simulation run (its directory or its
-    ``races.jsonl.gz``)."""
+def load_race(path: Path, race: int | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The record to replay and what else is known of it (``bots``, ``index``: a simulated race's): a
+    record file, or race ``race`` of a simulation run (its directory or its ``races.jsonl.gz``)."""
     from slipstream.sim import store
 
     if path.is_dir() or path.name.endswith((".jsonl", ".jsonl.gz", ".gz")):
@@ -282,44 +313,69 @@ def load_race(path: Path, race: int | None) -> dict[str, Any]:
         count = 0
         for line in store.iter_file(records):
             if line["index"] == race:
-                return {k: line[k] for k in ("game", "version", "options", "seed", "actions")}
+                return ({k: line[k] for k in ("game", "version", "options", "seed", "actions")},
+                        {"bots": line.get("bots"), "index": race})
             count = max(count, line["index"] + 1)
         if race is None:
             raise SlipstreamError(f"{path} is a simulation run: choose a race with --race I (0 to {count - 1})")
         raise SlipstreamError(f"{path} has no race {race}: its races are 0 to {count - 1}")
     if race is not None:
         raise SlipstreamError(f"--race picks a race of a simulation run; {path} is one race record")
-    return parse(path.read_text(encoding="utf-8"))
+    return parse(path.read_text(encoding="utf-8")), {}
+
+
+def replay_header(path: Path, first: State, record: dict[str, Any], known: dict[str, Any],
+                  seat: int | None) -> str:
+    """What is replayed: the game, which race of which run, the seed, the options, the bots by seat (a
+    simulated race's; a saved race does not record who played) and whose view is shown."""
+    game = first.game
+    where = f"race {known['index']} of {path}" if "index" in known else str(path)
+    options = ", ".join(f"{k}={v}" for k, v in game.record_options().items())
+    lines = [f"{game.name}: {where}, seed {record['seed']}, {len(record['actions'])} actions",
+             f"options: {options}"]
+    bots = known.get("bots")
+    if bots:
+        lines.append("bots: " + ", ".join(f"{seat_words(i)} {bot}" for i, bot in enumerate(bots)))
+    lines.append("shown as everyone sees it" if seat is None else
+                 f"shown as {seat_words(seat)} saw it, hidden cards included")
+    return "\n".join(lines)
 
 
 def replay_command(
     path: Annotated[Path, typer.Argument(help="a race record (JSON) saved by play or the server, or a "
                                               "simulation run's directory (with --race)")],
-    race: Annotated[int | None, typer.Option(help="the race of a simulation run to replay (0 is the first)")] = None,
-    seat: Annotated[int | None, typer.Option(help="show what this seat (1-based) saw, hidden cards included")] = None,
-    step: Annotated[bool, typer.Option(help="wait for Enter after each action")] = False,
+    race: Annotated[int | None, typer.Option(help="the race of a simulation run to replay (from 0)")] = None,
+    seat: Annotated[int | None, typer.Option(
+        help="show what this seat saw, hidden cards included (seats count from 0: seat 0 is P1)")] = None,
+    step: Annotated[bool, typer.Option(help="wait for Enter after each action (end of input: go on to the "
+                                            "end without waiting)")] = False,
 ) -> None:
     """Replay a saved race action by action, with the log and the final board."""
     try:
-        record = load_race(path, race)
+        record, known = load_race(path, race)
         all_states = states(record)
         first = next(all_states)
         players = first.game.players
-        if seat is not None and not 1 <= seat <= players:
-            raise SlipstreamError(f"--seat must be from 1 to {players} in this {players}-player race, not {seat}")
-        index = None if seat is None else seat - 1
+        if seat is not None and not 0 <= seat < players:
+            raise SlipstreamError(f"--seat must be from 0 to {players - 1} in this {players}-player race "
+                                  f"(seats count from 0: seat 0 is P1), not {seat}")
+        console.print(Panel(escape(replay_header(path, first, record, known, seat)), title="Replay", expand=False))
         final: State = first
         for state in all_states:
             console.print(f"[dim]{state.ply:4d}[/] {escape(state.actions[-1])}")
-            print_events(state, index)
+            print_events(state, seat)
             if step:
-                input()
+                try:
+                    input()
+                except EOFError:
+                    step = False
+                    console.print("[dim](end of input: the rest without stopping)[/]")
             final = state
     except (ValueError, OSError) as exc:
         raise fail(exc) from None
-    except (KeyboardInterrupt, EOFError):
+    except KeyboardInterrupt:
         raise typer.Exit(130) from None
-    show_board(final, index)
+    show_board(final, seat)
     show_result(final)
 
 

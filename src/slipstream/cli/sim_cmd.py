@@ -17,12 +17,14 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TaskProgressColumn, TextColumn
 from rich.table import Table
 from rich.text import Text
 
 from slipstream.engine.registry import game_class
 from slipstream.sim.race import RaceFailed
+from slipstream.sim.words import Names, metric_words
 
 from .common import errors, fail, parse_options
 
@@ -39,6 +41,8 @@ Out = Annotated[Path | None, typer.Option(
 Backend = Annotated[str, typer.Option("--backend", help="process (local processes) or ray.")]
 Address = Annotated[str | None, typer.Option(
     "--address", help="Ray cluster address HOST:PORT (default: start a local Ray).")]
+Verbose = Annotated[bool, typer.Option(
+    "--verbose", help="With --backend ray: show Ray's own log lines (kept out of the terminal otherwise).")]
 Setup = Annotated[list[str] | None, typer.Option(
     "--setup", hidden=True, help="Modules to import first (module or module:function).")]
 
@@ -114,27 +118,24 @@ def _progress(label: str) -> Iterator[Callable[[str], Callable[[int, int], None]
             progress.stop()
 
 
-def words(name: str) -> str:
-    """A metric's name in words: ``crash_cards_low`` -> ``crash cards low``."""
-    return name.replace("_", " ")
-
-
-def _print_summary(races: list[dict[str, Any]], title: str, skill: dict[str, Any] | None = None) -> None:
+def _print_summary(races: list[dict[str, Any]], title: str, skill: dict[str, Any] | None = None,
+                   setup: list[str] | None = None) -> None:
     from slipstream.sim.stats import fmt_mean, fmt_rate, summarize
 
     s = summarize(races)
     if not s["races"]:
         console.print("no races")
         return
+    names = Names.of_races(races, setup or ())
     if s["team"] is not None:
-        _print_team(s, title)
+        _print_team(s, title, names)
         return
     _print_health(s, title, skill)
     for by, name in (("by_seat", "seat"), ("by_turn_order", "turn order"), ("by_bot", "bot"),
-                     ("by_label", "racer")):
-        groups = s[by]
-        if not groups or (by == "by_bot" and len(groups) == 1):
-            continue
+                     ("by_label", names.noun(g["key"] for g in s["by_label"]))):
+        groups = names.groups(s[by]) if by == "by_label" else s[by]
+        if not groups or (by in ("by_bot", "by_label") and len(groups) == 1):
+            continue  # one bot, or one racer, in every seat: nothing to compare
         table = Table(title=f"{title}: {s['races']} races, by {name}")
         for col in (name, "win rate (95% CI)", "mean place (95% CI)"):
             table.add_column(col)
@@ -152,7 +153,7 @@ def _print_summary(races: list[dict[str, Any]], title: str, skill: dict[str, Any
                       f"({100 * p - fair:+.1f} points){caveat}")
     else:
         fp = s["first_player"]
-        console.print(f"seat 1 wins {fmt_rate(fp['win'])} against a fair {fair:.1f}% "
+        console.print(f"seat 0 (P1) wins {fmt_rate(fp['win'])} against a fair {fair:.1f}% "
                       f"({100 * fp['advantage'][0]:+.1f} points){caveat}")
 
 
@@ -209,10 +210,10 @@ def _numbers_table(s: dict[str, Any]) -> Table:
     table = Table(title="race numbers (mean per race, 95% CI)")
     table.add_column("")
     table.add_column("mean (95% CI)")
-    rows = [(k, d) for k, d in s["length"].items() if d["n"]]
+    rows = [(metric_words(k), d) for k, d in s["length"].items() if d["n"]]
     if s["lead_changes"] is not None and s["team"] is None:
-        rows.append(("lead changes", s["lead_changes"]))
-    rows += [(words(k), d) for k, d in s["metrics"].items() if not (d["min"] == d["max"] == 0)]
+        rows.append((metric_words("lead_changes"), s["lead_changes"]))
+    rows += [(metric_words(k), d) for k, d in s["metrics"].items() if not (d["min"] == d["max"] == 0)]
     for name, d in rows:
         table.add_row(name, fmt_mean((d["mean"], d["lo"], d["hi"])))
     return table
@@ -229,7 +230,7 @@ def _race_table(groups: list[dict[str, Any]], title: str, name: str) -> Table:
     return table
 
 
-def _print_team(s: dict[str, Any], title: str) -> None:
+def _print_team(s: dict[str, Any], title: str, names: Names) -> None:
     """A cooperative run: the team's win rate, by each option that varies, by team and team member."""
     from slipstream.sim.stats import fmt_rate
 
@@ -237,13 +238,14 @@ def _print_team(s: dict[str, Any], title: str) -> None:
     console.print(f"{title}: the team won {fmt_rate(team['win'])} of {team['races']} races "
                   "(every seat wins or none does)")
     for name in team["options"]:
-        console.print(_race_table(team["by_option"][name], f"{title}: by {name}", name))
-    console.print(_race_table(team["by_team"], f"{title}: by team", "team"))
+        option = metric_words(name).lower()
+        console.print(_race_table(names.groups(team["by_option"][name]), f"{title}: by {option}", option))
+    console.print(_race_table(names.groups(team["by_team"]), f"{title}: by team", "team"))
     if len(team["by_member"]) > len(s["by_seat"]):
         table = Table(title=f"{title}: by team member (the races whose team had it)")
         for col in ("team member", "races", "team win rate (95% CI)"):
             table.add_column(col)
-        for g in team["by_member"]:
+        for g in names.groups(team["by_member"]):
             table.add_row(g["key"], str(g["n"]), fmt_rate(g["win"]))
         console.print(table)
     console.print(_numbers_table(s))
@@ -258,19 +260,22 @@ def _print_team_sweep(outcomes: list[Any]) -> None:
     team = s["team"]
     if team is None:
         return
+    names = Names.of_races(every)
     for name in team["options"]:
-        console.print(_race_table(team["by_option"][name], f"all points: by {name}", name))
+        option = metric_words(name).lower()
+        console.print(_race_table(names.groups(team["by_option"][name]), f"all points: by {option}", option))
     if len(team["options"]) >= 2:
         rows_key, columns_key = team["options"][:2]
         cells = {tuple(g["key"]): g["win"] for g in team["by_pair"][f"{rows_key}|{columns_key}"]}
         columns = [g["key"] for g in team["by_option"][columns_key]]
-        table = Table(title=f"team win rate (95% CI) by {rows_key} and {columns_key}")
-        table.add_column(rows_key)
+        rows_name, columns_name = metric_words(rows_key).lower(), metric_words(columns_key).lower()
+        table = Table(title=f"team win rate (95% CI) by {rows_name} and {columns_name}")
+        table.add_column(rows_name)
         for c in columns:
-            table.add_column(c)
+            table.add_column(names.label(c))
         for g in team["by_option"][rows_key]:
-            table.add_row(g["key"], *[fmt_rate(cells[(g["key"], c)]) if (g["key"], c) in cells else "-"
-                                      for c in columns])
+            table.add_row(names.label(g["key"]), *[fmt_rate(cells[(g["key"], c)]) if (g["key"], c) in cells else "-"
+                                                   for c in columns])
         console.print(table)
 
 
@@ -290,7 +295,7 @@ def difference_tables(outcomes: list[Any]) -> list[Table]:
         for name, x in diffs.items():
             if x["mean"] == x["lo"] == x["hi"] == 0:
                 continue
-            table.add_row(words(name), *fmt_difference(name, x))
+            table.add_row(metric_words(name), *fmt_difference(name, x))
         tables.append(table)
     return tables
 
@@ -301,18 +306,40 @@ def _print_differences(outcomes: list[Any]) -> None:
 
 
 def _config(game: str, players: int | None, bots: str, n: int, seed: int, option: list[str] | None,
-            setup: list[str] | None, jobs: int, backend: str, rotate: bool = False) -> Any:
+            setup: list[str] | None, jobs: int, backend: str, address: str | None, verbose: bool,
+            rotate: bool = False) -> Any:
     """The run's settings, every one checked (so no race starts, and nothing is shown, on bad input)."""
     from slipstream.sim.race import run_setup
-    from slipstream.sim.runner import SimConfig, check_run
+    from slipstream.sim.runner import SimConfig, SimError, check_run
 
     run_setup(setup or [])
     cls = game_class(game)
     config = SimConfig(game=game, players=players if players is not None else cls.default_players,
                        bots=tuple(b.strip() for b in bots.split(",") if b.strip()), n=n, seed=seed,
                        options=parse_options(option or []), rotate=rotate, setup=tuple(setup or ()))
-    check_run(config, jobs, backend)
+    check_run(config, jobs, backend, address)
+    if verbose and backend != "ray":
+        raise SimError("--verbose lets Ray's own log lines through: it goes with --backend ray")
     return config
+
+
+def _warn_damaged(directory: Path) -> None:
+    """Say on stderr what is wrong with a run folder about to be resumed (the run repairs it)."""
+    from slipstream.sim.integrity import inspect
+
+    if not directory.is_dir():
+        return
+    for damage in inspect(directory):
+        errors.print(f"[yellow]warning:[/] {escape(damage.sentence())}; this run repairs it: it keeps the whole "
+                     "races and plays the rest with the same seeds", soft_wrap=True)
+
+
+def _kept_more(outcome: Any, asked: int) -> None:
+    """Say that a folder with more races than ``-n`` asked keeps them all, and how to read the first ones."""
+    if outcome.held > asked:
+        console.print(f"{outcome.out_dir} keeps all its {outcome.held} races (a lower -n never drops races); the "
+                      f"summary above is of the first {asked}, races 0 to {asked - 1}: in results.csv the rows "
+                      f"with race < {asked}; the report shows all {outcome.held}")
 
 
 @contextmanager
@@ -386,15 +413,21 @@ def simulate_command(
     out: Out = None,
     backend: Backend = "process",
     address: Address = None,
+    verbose: Verbose = False,
     setup: Setup = None,
 ) -> None:
     """Simulate races between bots; write records, a results table and print a summary, race health first."""
     from slipstream.sim.runner import SKILL_DIR, SimError, check_out_dir, check_run, run, skill_config
-    from slipstream.sim.sweep import check_sweep, parse_sweep, run_sweep
+    from slipstream.sim.sweep import check_sweep, parse_sweep, point_dir, run_sweep
+    from slipstream.sim.sweep import grid as sweep_grid
 
     try:
-        config = _config(game, players, bots or own_bot(game, setup), n, seed, option, setup, jobs, backend)
+        config = _config(game, players, bots or own_bot(game, setup), n, seed, option, setup, jobs, backend,
+                         address, verbose)
         grid = parse_sweep(sweep or [])
+        if players is not None and "players" in grid:
+            raise SimError(f"players is both fixed (--players {players}) and swept (--sweep "
+                           f"players={','.join(grid['players'])}): give it once")
         out_dir = out or _default_out("sweep" if grid else "sim", {**config.to_json(), "sweep": grid})
         if grid:
             check_sweep(config, grid, out_dir)
@@ -408,22 +441,24 @@ def simulate_command(
                 raise SimError("--skill measures one run, not a sweep: run it on the point you want")
             strong, weak = _skill_pair(game, skill_bots, setup)
             skill_run = skill_config(config, strong, weak)
-            check_run(skill_run, jobs, backend)
+            check_run(skill_run, jobs, backend, address)
             check_out_dir(skill_run, out_dir / SKILL_DIR)
+        for point in sweep_grid(grid) if grid else [None]:
+            _warn_damaged(out_dir if point is None else out_dir / point_dir(point))
     except USER_ERRORS as exc:
         raise fail(exc) from None
     try:
         if grid:
             with _term_as_interrupt(), _progress("") as bar:
                 outcomes = run_sweep(config, grid, out_dir, jobs=jobs, backend=backend, address=address,
-                                     progress=bar)
+                                     progress=bar, verbose=verbose)
         else:
             with _term_as_interrupt(), _progress(game) as bar:
                 outcomes = [run(config, out_dir, jobs=jobs, backend=backend, address=address,
-                                progress=bar(""))]
+                                progress=bar(""), verbose=verbose)]
                 if skill_run is not None and not outcomes[0].interrupted:
                     outcomes.append(run(skill_run, out_dir / SKILL_DIR, jobs=jobs, backend=backend,
-                                        address=address, progress=bar("skill")))
+                                        address=address, progress=bar("skill"), verbose=verbose))
     except RaceFailed as exc:
         raise _race_failed(exc) from None
     except USER_ERRORS as exc:
@@ -435,7 +470,8 @@ def simulate_command(
         shares = skill_share(outcomes.pop().races, skill_run.bots[0])
     for outcome in outcomes:
         title = outcome.out_dir.name if grid else game
-        _print_summary(outcome.races, title, shares)
+        _print_summary(outcome.races, title, shares, setup)
+        _kept_more(outcome, n)
     if grid and len(outcomes) > 1:
         _print_differences(outcomes)
         _print_team_sweep(outcomes)
@@ -449,12 +485,24 @@ def simulate_command(
 def report_command(
     directory: Annotated[Path, typer.Argument(help="A simulate, sweep or tournament output directory.")],
     out: Annotated[Path | None, typer.Option("--out", help="The HTML file (default: DIR/report.html).")] = None,
+    partial: Annotated[bool, typer.Option(
+        "--partial", help="Report a damaged run folder from what can be read (it is refused otherwise, with "
+        "the command that repairs it).")] = False,
 ) -> None:
     """Build one self-contained HTML report (plots embedded) from a run, sweep or tournament."""
-    from slipstream.sim.report import build
+    from slipstream.sim.integrity import describe, inspect
+    from slipstream.sim.report import PARTIAL_HINT, build
 
     try:
-        path = build(directory, out)
+        if not directory.is_dir():
+            build(directory, out)  # the error a missing directory gets
+        damaged = inspect(directory)
+        if damaged and not partial:
+            raise fail(f"{describe(damaged)}; {PARTIAL_HINT}")
+        if damaged:
+            errors.print(f"[yellow]warning:[/] {escape(describe(damaged))}; this report shows what can be read",
+                         soft_wrap=True)
+        path = build(directory, out, partial=partial, damaged=damaged)
     except USER_ERRORS as exc:
         raise fail(exc) from None
     console.print(f"wrote {path}")
@@ -471,6 +519,7 @@ def tournament_command(
     out: Out = None,
     backend: Backend = "process",
     address: Address = None,
+    verbose: Verbose = False,
     setup: Setup = None,
 ) -> None:
     """Play bots against each other in rotated seats and rate them (Elo with 95% intervals)."""
@@ -478,15 +527,17 @@ def tournament_command(
     from slipstream.sim.tournament import check_tournament, elo_cells, run_tournament
 
     try:
-        config = check_tournament(_config(game, players, bots, n, seed, option, setup, jobs, backend, rotate=True))
+        config = check_tournament(_config(game, players, bots, n, seed, option, setup, jobs, backend, address,
+                                          verbose, rotate=True))
         out_dir = out or _default_out("tournament", config.to_json())
         check_out_dir(config, out_dir)
+        _warn_damaged(out_dir)
     except USER_ERRORS as exc:
         raise fail(exc) from None
     try:
         with _term_as_interrupt(), _progress(game) as bar:
             outcome, rated = run_tournament(config, out_dir, jobs=jobs, backend=backend, address=address,
-                                            progress=bar("tournament"))
+                                            progress=bar("tournament"), verbose=verbose)
     except RaceFailed as exc:
         raise _race_failed(exc) from None
     except USER_ERRORS as exc:
@@ -497,7 +548,8 @@ def tournament_command(
     for row in rated["ratings"]:
         table.add_row(row["bot"], *elo_cells(row), f"{row['pair_wins']:.0f} / {row['pairs']:.0f}")
     console.print(table)
-    _print_summary(outcome.races, game)
+    _print_summary(outcome.races, game, setup=setup)
+    _kept_more(outcome, n)
     console.print(f"records and ratings in [bold]{out_dir}[/]; slipstream report {out_dir}")
     if outcome.interrupted:
         console.print(f"[yellow]interrupted[/]: {len(outcome.races)} races kept; run the same command to resume")

@@ -65,16 +65,23 @@ def serve_command(
     plugins: str = typer.Option(
         "", help="Comma-separated modules to import first (they may register games)."
     ),
+    forwarded_allow_ips: str = typer.Option(
+        "",
+        "--forwarded-allow-ips",
+        help="Comma-separated addresses or networks of the reverse proxies whose X-Forwarded-For names the "
+        "client (the per-address limits then count players, not the proxy); default: none.",
+    ),
 ) -> None:
     """Play in the browser: start the server and print the URL to open."""
     from sqlalchemy.exc import SQLAlchemyError
 
     from slipstream.web.app import create_app
-    from slipstream.web.serve import run
+    from slipstream.web.serve import run, trusted_proxies
 
     try:
         if not bot_delay >= 0:
             raise ValueError(f"--bot-delay must be 0 or more seconds, not {bot_delay}")
+        trusted_proxies(forwarded_allow_ips)
         sock = listen(host, port)
     except ValueError as exc:
         raise fail(exc) from None
@@ -88,7 +95,7 @@ def serve_command(
         raise fail(exc) from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"Slipstream is running: open http://{shown}:{port}/ in your browser (Ctrl+C stops it)")
-    run(app, host, port, sockets=[sock])  # with every protocol-level limit of docs/web.md
+    run(app, host, port, sockets=[sock], forwarded_allow_ips=forwarded_allow_ips)  # every limit of docs/web.md
 
 
 def register(app: typer.Typer) -> None:

@@ -11,7 +11,7 @@ from .errors import (
     UnknownGameError,
 )
 from .fields import replaced
-from .game import CHANCE, Actor, Event, EventCache, Game, OptionSpec, Result, State
+from .game import CHANCE, Actor, Event, EventCache, Game, OptionSpec, Picker, Result, State
 from .hooks import ActionSpace, GameHooks, hooks_of
 from .registry import game_class, games, load, register
 
@@ -29,6 +29,7 @@ __all__ = [
     "IllegalActionError",
     "OptionError",
     "OptionSpec",
+    "Picker",
     "RecordError",
     "Result",
     "SlipstreamError",

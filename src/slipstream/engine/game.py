@@ -135,6 +135,34 @@ class Result:
 
 
 @dataclass(frozen=True)
+class Picker:
+    """How the web lobby offers an option to a player choosing a race (``OptionSpec.lobby``): in words
+    and names, never as ids to type. ``help`` stays the command line's text (how to write the value)."""
+
+    label: str = ""
+    """The option's name for a player ("Start player"); empty: the option's name in words."""
+    words: str = ""
+    """What the option does, for a player (no rulebook codes, no file names); empty: ``help``."""
+    terms: str = ""
+    """The kind of thing (a glossary ``Term.kind``: "racer", "track", ...) whose content ids the value
+    names: the lobby offers their names from the game's glossary."""
+    per_seat: bool = False
+    """The value lists ``terms`` ids in seat order, comma-separated (``seat_counts`` each, else one): the
+    lobby shows a picker per seat."""
+    seat_counts: tuple[tuple[int, str, int], ...] = ()
+    """Where each seat takes several values of a ``per_seat`` option: ``(players, option, count)``, with
+    ``option`` a yes/no option that must be on ("" for any); the first that matches counts."""
+    several: bool = False
+    """The value is a comma-separated set of ``terms`` ids: the lobby shows a box to tick for each."""
+    seat: bool = False
+    """The value is a seat counted from 0: the lobby shows the seats counted from 1, as the page does."""
+    labels: tuple[tuple[JSON, str], ...] = ()
+    """Words for special values (``((-1, "at random"),)``), offered first by these words."""
+    hidden: bool = False
+    """Not offered in the lobby (the value names a file on the server, or repeats other options)."""
+
+
+@dataclass(frozen=True)
 class OptionSpec:
     """One option a game accepts, with its default and the values it allows."""
 
@@ -145,6 +173,8 @@ class OptionSpec:
     kind: type = str
     minimum: int | None = None
     maximum: int | None = None
+    lobby: Picker = Picker()
+    """How the web lobby offers it to a player."""
 
     def coerce(self, game_id: str, value: JSON) -> JSON:
         """The value in the option's type; a string from a command line is converted."""

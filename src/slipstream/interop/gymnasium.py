@@ -13,14 +13,19 @@
 - ``opponents``: a bot name (``"heuristic"``, the default where the game has one, else ``"random"``;
   ``"mcts:200"``...) for every other seat, or one name per other seat in seat order.
   ``seat`` is the learner's seat (default 0). The bots and chance are seeded from ``reset``'s seed.
-- Rewards come at the end: +1 if the learner is among the winners, -1 otherwise.
+- Rewards come at the end, by ``reward``: ``"win"`` (the default) +1 if the learner is among the winners,
+  -1 otherwise (in a cooperative game, the team's result); ``"place"`` linear by finishing place, +1 first
+  to -1 last.
+- ``observation="compact"``: only the slots that change in this configuration, scaled to [0, 1]
+  (``slipstream.interop.compact``; ``"full"`` is the default).
+- ``env.unwrapped.observation_names`` names every observation slot; ``render()`` (``render_mode="ansi"``)
+  is the terminal board of the learner's view, plain text.
 - ``illegal="lose"`` (the default): an illegal action ends the episode with reward -1 and
   ``info["illegal_action"]``; ``illegal="raise"`` raises ``IllegalActionError`` instead.
 """
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -33,8 +38,9 @@ from slipstream.bots.registry import has_heuristic, make_bot
 from slipstream.engine import OptionError, available_games
 from slipstream.engine.play import Agent
 
+from .compact import FULL
 from .encoding import Vector
-from .spec import GameSpec
+from .spec import WIN, GameSpec
 from .table import Mask, Table
 
 JSON = Any
@@ -58,9 +64,11 @@ class SlipstreamEnv(gymnasium.Env[Vector, np.int64]):
         illegal: str = "lose",
         spec: GameSpec | None = None,
         render_mode: str | None = None,
+        reward: str = WIN,
+        observation: str = FULL,
         **options: JSON,
     ) -> None:
-        self.table = Table(game_id, players, options, spec)
+        self.table = Table(game_id, players, options, spec, reward, observation)
         if not 0 <= seat < self.table.players:
             raise OptionError(f"{game_id}: seat must be from 0 to {self.table.players - 1}, not {seat}")
         if illegal not in ("lose", "raise"):
@@ -139,7 +147,12 @@ class SlipstreamEnv(gymnasium.Env[Vector, np.int64]):
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        return json.dumps(self.table.state.view(self.learner), indent=1)
+        return self.table.board(self.learner)
+
+    @property
+    def observation_names(self) -> tuple[str, ...]:
+        """A name for every slot of the observation vector (``/cars/1/tyre=soft``)."""
+        return self.table.observation_names
 
 
 def register() -> None:

@@ -12,9 +12,15 @@
   actions are numbered by the game's spec (``slipstream.interop.spec``), apart from each other.
 - A simultaneous choice becomes sequential moves in seat order. The game is declared
   ``IMPERFECT_INFORMATION``: a seat's observation (``observation_tensor``/``observation_string``, from
-  ``view(seat)`` only) never shows the other seats' pending choices or hidden cards. There is no
-  perfect-recall information state.
-- Utilities are terminal: +1 for a winner, -1 for every other seat (``GENERAL_SUM``).
+  ``view(seat)`` only) never shows the other seats' pending choices or hidden cards. Its perfect-recall
+  information state (``information_state_string``/``information_state_tensor``) is what it saw happen:
+  its views as they changed and its own actions (``slipstream.interop.recall``), so the CFR family runs.
+  ``game.observation_names`` and ``game.information_state_names`` name every slot of the tensors. The
+  ``observation`` parameter picks the full observation (the default) or the compact one
+  (``slipstream.interop.compact``).
+- Utilities are terminal, by the ``reward`` parameter: ``"win"`` (the default) +1 for a winner, -1 for
+  every other seat (``GENERAL_SUM``); ``"place"`` linear by finishing place, +1 first to -1 last
+  (``ZERO_SUM``). A cooperative game (Highway Heist) pays every seat the team's +1 or -1: ``IDENTICAL``.
 
 Each state holds an immutable engine state, so ``clone`` is cheap; serialization
 (``pyspiel.serialize_game_and_state``) writes the match record and replays it. The engine's own seeded
@@ -24,6 +30,7 @@ chance is not used here: OpenSpiel (or its caller) picks every chance outcome.
 from __future__ import annotations
 
 import json
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -32,10 +39,15 @@ import pyspiel  # type: ignore[import-not-found]
 from slipstream.engine import CHANCE, State, available_games, game_class, load
 from slipstream.engine.record import replay
 
+from .compact import FULL, CompactEncoder, check_observation, compact_encoder
 from .encoding import ViewEncoder
+from .recall import InformationEncoder, Recall, information_string, recall_of, remember
 from .spec import (
+    PLACE,
+    WIN,
     GameSpec,
     acting_seat,
+    check_reward,
     game_action,
     library_name,
     seat_actions,
@@ -53,10 +65,12 @@ class _Frozen:
     """Holds a value that ``copy.deepcopy`` (OpenSpiel's clone of a Python state) shares instead of
     copying: an engine state is never changed once made, and a spec never is."""
 
-    __slots__ = ("value",)
+    __slots__ = ("recall", "value")
 
     def __init__(self, value: Any) -> None:
         self.value = value
+        self.recall: Recall | None = None
+        """For an engine state: every seat's information state there, once asked for (shared by clones)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Frozen:
         return self
@@ -81,14 +95,22 @@ def _frozen_spec(game_id: str) -> _Frozen:
 
 def _parameters(game_id: str) -> dict[str, JSON]:
     cls = game_class(game_id)
-    params: dict[str, JSON] = {"players": cls.default_players}
+    params: dict[str, JSON] = {"players": cls.default_players, "reward": WIN, "observation": FULL}
     for option in cls.option_specs:
         if isinstance(option.default, (bool, int, float, str)):
             params[option.name] = option.default
     return params
 
 
-def _game_type(game_id: str) -> pyspiel.GameType:
+def _utility(game_id: str, reward: str) -> pyspiel.GameType.Utility:
+    """IDENTICAL for a cooperative game (the team wins or loses together), ZERO_SUM for rewards by place,
+    GENERAL_SUM for +1/-1 by winning (with more than two seats the losers' -1s outweigh the winner's +1)."""
+    if game_class(game_id).cooperative:
+        return pyspiel.GameType.Utility.IDENTICAL
+    return pyspiel.GameType.Utility.ZERO_SUM if reward == PLACE else pyspiel.GameType.Utility.GENERAL_SUM
+
+
+def _game_type(game_id: str, reward: str = WIN) -> pyspiel.GameType:
     cls = game_class(game_id)
     return pyspiel.GameType(
         short_name=library_name(game_id),
@@ -96,12 +118,12 @@ def _game_type(game_id: str) -> pyspiel.GameType:
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=_utility(game_id, reward),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=cls.max_players,
         min_num_players=cls.min_players,
-        provides_information_state_string=False,
-        provides_information_state_tensor=False,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_parameters(game_id),
@@ -118,32 +140,60 @@ class SlipstreamGame(pyspiel.Game):  # type: ignore[misc]
         game_id = self.game_id
         chosen = {**_parameters(game_id), **(params or {})}
         players = int(chosen.pop("players"))
+        reward = str(chosen.pop("reward"))
+        observation = str(chosen.pop("observation"))
         self.engine_game = load(game_id, players=players, **chosen)
+        self.reward = check_reward(self.engine_game, reward)
+        self.observation = check_observation(self.engine_game, observation)
         spec = spec_for_game(self.engine_game)
         self._spec = _Frozen(spec)
+        game_type = _game_type(game_id, reward)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(spec.actions),
             max_chance_outcomes=len(spec.chance),
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
+            utility_sum=0.0 if game_type.utility == pyspiel.GameType.Utility.ZERO_SUM else None,
             max_game_length=GAME_LENGTH_MARGIN * spec.max_plies,
         )
-        super().__init__(_game_type(game_id), info, {**chosen, "players": players})
+        super().__init__(game_type, info, {**chosen, "players": players, "reward": reward, "observation": observation})
 
     @property
     def spec(self) -> GameSpec:
         spec: GameSpec = self._spec.value
         return spec
 
+    def encoder(self) -> ViewEncoder | CompactEncoder:
+        """The observation encoder of the ``observation`` parameter: full (a fresh one) or compact."""
+        if self.observation == FULL:
+            return self.spec.encoder()
+        return compact_encoder(self.engine_game, self.spec)
+
+    @cached_property
+    def observation_names(self) -> tuple[str, ...]:
+        """A name for every slot of ``observation_tensor`` (``/cars/1/tyre=soft``; ``ViewEncoder.names``)."""
+        return self.encoder().names
+
     def new_initial_state(self, seed: int = 0) -> SlipstreamState:
         """The start; ``seed`` only matters for what the game sets up without a chance node."""
         return SlipstreamState(self, self.engine_game.start(seed=seed))
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> SlipstreamObserver:
+    @cached_property
+    def information_state_names(self) -> tuple[str, ...]:
+        """A name for every slot of ``information_state_tensor`` (``InformationEncoder.names``)."""
+        return InformationEncoder(self.spec, self.encoder()).names
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Any = None
+    ) -> SlipstreamObserver | SlipstreamInformationObserver:
+        """The observation (``view(seat)``) or, for ``perfect_recall``, the information state
+        (``slipstream.interop.recall``)."""
+        if params:
+            raise ValueError(f"Slipstream observers take no parameters, not {params}")
         if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            raise ValueError("Slipstream games have no perfect-recall information state, only observations")
-        return SlipstreamObserver(self.spec.encoder())
+            return SlipstreamInformationObserver(InformationEncoder(self.spec, self.encoder()))
+        return SlipstreamObserver(self.encoder())
 
 
 class SlipstreamState(pyspiel.State):  # type: ignore[misc]
@@ -152,7 +202,16 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: SlipstreamGame, state: State) -> None:
         super().__init__(game)
         self._spec = game._spec
+        self._reward = game.reward
         self._engine = _Frozen(state)
+
+    def recall(self) -> Recall:
+        """Every seat's information state (``slipstream.interop.recall``): rebuilt from the record the first
+        time it is asked for at a position (its clones share it), then extended by every action applied."""
+        engine = self._engine
+        if engine.recall is None:
+            engine.recall = recall_of(engine.value)
+        return engine.recall
 
     @property
     def engine_state(self) -> State:
@@ -191,7 +250,11 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
             if seat is None:
                 raise ValueError(f"no seat acts in {state!r}")
             move = game_action(state, seat, spec.actions[action])
-        self._engine = _Frozen(state.apply(move))
+        engine = _Frozen(state.apply(move))
+        recall = self._engine.recall
+        if recall is not None:
+            engine.recall = remember(recall, state, move, engine.value)
+        self._engine = engine
 
     def _action_to_string(self, player: int, action: int) -> str:
         spec: GameSpec = self._spec.value
@@ -204,7 +267,7 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         state = self.engine_state
-        return [seat_reward(state, seat) for seat in range(state.game.players)]
+        return [seat_reward(state, seat, self._reward) for seat in range(state.game.players)]
 
     def __str__(self) -> str:
         return json.dumps(self.engine_state.view(None), sort_keys=True)
@@ -213,7 +276,7 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
 class SlipstreamObserver:
     """OpenSpiel's observer interface over ``view(seat)``: ``tensor`` is the encoded view."""
 
-    def __init__(self, encoder: ViewEncoder) -> None:
+    def __init__(self, encoder: ViewEncoder | CompactEncoder) -> None:
         self.encoder = encoder
         self.tensor = np.zeros(encoder.size, np.float32)
         self.dict = {"observation": self.tensor}
@@ -223,6 +286,22 @@ class SlipstreamObserver:
 
     def string_from(self, state: SlipstreamState, player: int) -> str:
         return json.dumps(state.engine_state.view(player), sort_keys=True)
+
+
+class SlipstreamInformationObserver:
+    """OpenSpiel's observer interface for the perfect-recall information state: what the seat saw happen
+    (``slipstream.interop.recall``)."""
+
+    def __init__(self, encoder: InformationEncoder) -> None:
+        self.encoder = encoder
+        self.tensor = np.zeros(encoder.size, np.float32)
+        self.dict = {"information_state": self.tensor}
+
+    def set_from(self, state: SlipstreamState, player: int) -> None:
+        self.encoder.fill(self.tensor, player, state.recall()[player])
+
+    def string_from(self, state: SlipstreamState, player: int) -> str:
+        return information_string(player, state.recall()[player])
 
 
 def register() -> list[str]:

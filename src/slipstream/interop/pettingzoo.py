@@ -4,13 +4,18 @@
 >>> aec = env("scrap-racer", players=2)
 >>> aec.reset(seed=1)
 
-- ``env(game_id, players=None, spec=None, **options)``: an AEC environment, one agent per seat
-  (``player_0`` ...). Each agent's observation is ``{"observation": float32 vector, "action_mask": int8
-  vector}``, built from ``view(seat)`` only (``slipstream.interop.encoding``); the action space is
-  ``Discrete(len(spec.actions))`` (``slipstream.interop.spec``). Chance is resolved inside, by the
-  seed given to ``reset``. At a simultaneous choice the seats act one after another in seat order;
-  each sees only its own view, which hides the choices already made. Rewards come at the end: +1 for
-  a winner, -1 for every other seat.
+- ``env(game_id, players=None, spec=None, reward="win", observation="full", **options)``: an AEC
+  environment, one agent per seat (``player_0`` ...). Each agent's observation is ``{"observation":
+  float32 vector, "action_mask": int8 vector}``, built from ``view(seat)`` only
+  (``slipstream.interop.encoding``); the action space is ``Discrete(len(spec.actions))``
+  (``slipstream.interop.spec``). Chance is resolved inside, by the seed given to ``reset``. At a
+  simultaneous choice the seats act one after another in seat order; each sees only its own view, which
+  hides the choices already made. Rewards come at the end, by ``reward``: ``"win"`` (the default) +1 for
+  a winner, -1 for every other seat (in a cooperative game, every seat gets the team's +1 or -1);
+  ``"place"`` linear by finishing place, +1 first to -1 last. ``observation="compact"`` gives only the
+  slots that change in this configuration, scaled to [0, 1] (``slipstream.interop.compact``; ``"full"``
+  is the default). ``env.observation_names`` names every observation slot; ``render()``
+  (``render_mode="ansi"``) is the terminal board of a spectator's view, plain text.
 - ``parallel_env(...)``: the same game as a ``ParallelEnv``. Each step, every seat that may act now
   (the seat whose turn it is, or every seat of a simultaneous choice) acts at once from the same
   position, in seat order (a choice that an earlier seat's choice made illegal, by closing the window,
@@ -19,7 +24,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -28,7 +32,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
-from .spec import GameSpec, library_name
+from .compact import FULL
+from .spec import WIN, GameSpec, library_name
 from .table import Table
 
 JSON = Any
@@ -71,16 +76,18 @@ class SlipstreamAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         players: int | None = None,
         spec: GameSpec | None = None,
         render_mode: str | None = None,
+        reward: str = WIN,
+        observation: str = FULL,
         **options: JSON,
     ) -> None:
         super().__init__()
-        self.table = Table(game_id, players, options, spec)
+        self.table = Table(game_id, players, options, spec, reward, observation)
         self.metadata = {**self.metadata, "name": f"{library_name(game_id)}_v0"}
         self.render_mode = render_mode
         self.possible_agents = [agent_name(s) for s in range(self.table.players)]
-        observation, action = _spaces(self.table)
-        self.observation_spaces = {a: observation for a in self.possible_agents}
-        self.action_spaces = {a: action for a in self.possible_agents}
+        observation_space, action_space = _spaces(self.table)
+        self.observation_spaces = {a: observation_space for a in self.possible_agents}
+        self.action_spaces = {a: action_space for a in self.possible_agents}
         self._seats = {a: s for s, a in enumerate(self.possible_agents)}
         self._rng: random.Random | None = None
         self.seed: int = 0
@@ -144,7 +151,12 @@ class SlipstreamAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        return json.dumps(self.table.state.view(None), indent=1)
+        return self.table.board(None)
+
+    @property
+    def observation_names(self) -> tuple[str, ...]:
+        """A name for every slot of ``observation["observation"]`` (``/cars/1/tyre=soft``)."""
+        return self.table.observation_names
 
     def close(self) -> None:
         pass
@@ -161,16 +173,18 @@ class SlipstreamParallel(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc]
         players: int | None = None,
         spec: GameSpec | None = None,
         render_mode: str | None = None,
+        reward: str = WIN,
+        observation: str = FULL,
         **options: JSON,
     ) -> None:
-        self.table = Table(game_id, players, options, spec)
+        self.table = Table(game_id, players, options, spec, reward, observation)
         self.metadata = {**self.metadata, "name": f"{library_name(game_id)}_v0"}
         self.render_mode = render_mode
         self.possible_agents = [agent_name(s) for s in range(self.table.players)]
         self.agents = list(self.possible_agents)
-        observation, action = _spaces(self.table)
-        self.observation_spaces = {a: observation for a in self.possible_agents}
-        self.action_spaces = {a: action for a in self.possible_agents}
+        observation_space, action_space = _spaces(self.table)
+        self.observation_spaces = {a: observation_space for a in self.possible_agents}
+        self.action_spaces = {a: action_space for a in self.possible_agents}
         self._rng: random.Random | None = None
         self.seed: int = 0
 
@@ -236,19 +250,36 @@ class SlipstreamParallel(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        return json.dumps(self.table.state.view(None), indent=1)
+        return self.table.board(None)
+
+    @property
+    def observation_names(self) -> tuple[str, ...]:
+        """A name for every slot of ``observation["observation"]`` (``/cars/1/tyre=soft``)."""
+        return self.table.observation_names
 
     def close(self) -> None:
         pass
 
 
-def env(game_id: str, players: int | None = None, spec: GameSpec | None = None, **options: JSON) -> SlipstreamAEC:
+def env(
+    game_id: str,
+    players: int | None = None,
+    spec: GameSpec | None = None,
+    reward: str = WIN,
+    observation: str = FULL,
+    **options: JSON,
+) -> SlipstreamAEC:
     """An AEC environment for ``game_id`` (see the module docstring)."""
-    return SlipstreamAEC(game_id, players, spec, **options)
+    return SlipstreamAEC(game_id, players, spec, reward=reward, observation=observation, **options)
 
 
 def parallel_env(
-    game_id: str, players: int | None = None, spec: GameSpec | None = None, **options: JSON
+    game_id: str,
+    players: int | None = None,
+    spec: GameSpec | None = None,
+    reward: str = WIN,
+    observation: str = FULL,
+    **options: JSON,
 ) -> SlipstreamParallel:
     """A parallel environment for ``game_id`` (see the module docstring)."""
-    return SlipstreamParallel(game_id, players, spec, **options)
+    return SlipstreamParallel(game_id, players, spec, reward=reward, observation=observation, **options)

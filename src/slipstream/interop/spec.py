@@ -49,7 +49,17 @@ from pathlib import Path
 from typing import Any
 
 from slipstream.bots.registry import has_heuristic, make_bot
-from slipstream.engine import CHANCE, ActionSpace, Game, State, available_games, game_class, hooks_of, load
+from slipstream.engine import (
+    CHANCE,
+    ActionSpace,
+    Game,
+    OptionError,
+    State,
+    available_games,
+    game_class,
+    hooks_of,
+    load,
+)
 
 from .encoding import SchemaBuilder, ViewEncoder
 
@@ -228,11 +238,35 @@ def settle(state: State) -> State:
     return state
 
 
-def seat_reward(state: State, seat: int) -> float:
-    """+1 for a seat among the result's winners, -1 for any other, 0 while the game goes on."""
+WIN = "win"
+"""``reward="win"``: +1 for a seat among the result's winners, -1 for every other seat (the default)."""
+PLACE = "place"
+"""``reward="place"``: by finishing place, linear from +1 for the first to -1 for the last (a race's rewards
+sum to zero; with two seats, the same as ``WIN``)."""
+REWARDS = (WIN, PLACE)
+
+
+def check_reward(game: Game, reward: str) -> str:
+    """``reward`` if ``game`` can pay it: an ``OptionError`` names the choices otherwise. A cooperative game
+    (the team wins or loses together) has no places, so it takes ``WIN`` only."""
+    if reward not in REWARDS:
+        raise OptionError(f"{game.id}: reward must be one of {', '.join(map(repr, REWARDS))}, not {reward!r}")
+    if reward == PLACE and game.cooperative:
+        raise OptionError(f"{game.id} is cooperative (the team wins or loses together): it has no places, "
+                          "so its only reward is 'win'")
+    return reward
+
+
+def seat_reward(state: State, seat: int, reward: str = WIN) -> float:
+    """The seat's reward at the end (``WIN`` or ``PLACE``, see there), 0 while the game goes on.
+
+    A cooperative result gives every seat the same reward (+1 for a team win, -1 for a loss)."""
     result = state.result
     if result is None:
         return 0.0
+    if reward == PLACE and not result.team:
+        last = state.game.players - 1
+        return 1.0 - 2.0 * (result.rank(seat) - 1) / last if last else 1.0
     return 1.0 if seat in result.winners else -1.0
 
 

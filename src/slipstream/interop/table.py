@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from rich.text import Text
 
-from slipstream.engine import OptionError, State, load
+from slipstream.engine import OptionError, State, hooks_of, load
 
-from .encoding import Vector
-from .spec import GameSpec, acting_seat, game_action, seat_actions, seat_reward, settle, spec_for_game
+from .compact import FULL, CompactEncoder, check_observation, compact_encoder
+from .encoding import Vector, ViewEncoder
+from .spec import (
+    WIN,
+    GameSpec,
+    acting_seat,
+    check_reward,
+    game_action,
+    seat_actions,
+    seat_reward,
+    settle,
+    spec_for_game,
+)
 
 JSON = Any
 Mask = npt.NDArray[np.int8]
@@ -29,15 +42,22 @@ class Table:
         players: int | None = None,
         options: Mapping[str, JSON] | None = None,
         spec: GameSpec | None = None,
+        reward: str = WIN,
+        observation: str = FULL,
     ) -> None:
         self.game = load(game_id, players=players, **dict(options or {}))
+        self.reward_kind = check_reward(self.game, reward)
+        """``"win"`` or ``"place"`` (``slipstream.interop.spec.REWARDS``)."""
+        check_observation(self.game, observation)
         self.spec = spec if spec is not None else spec_for_game(self.game)
         if self.spec.game != game_id:
             raise OptionError(f"a spec for {self.spec.game} cannot drive {game_id}")
         if self.game.players > self.spec.max_players:
             raise OptionError(f"{game_id}: the spec covers at most {self.spec.max_players} players")
         self.players: int = self.game.players
-        self.encoder = self.spec.encoder()
+        self.encoder: ViewEncoder | CompactEncoder = (
+            self.spec.encoder() if observation == FULL else compact_encoder(self.game, self.spec))
+        """The full observation (the default) or the compact one (``slipstream.interop.compact``)."""
         self.state: State = settle(self.game.start(seed=0))
         self.decisions = 0
         """Seat decisions applied since the last reset."""
@@ -93,4 +113,24 @@ class Table:
         self.decisions += 1
 
     def reward(self, seat: int) -> float:
-        return seat_reward(self.state, seat)
+        return seat_reward(self.state, seat, self.reward_kind)
+
+    @property
+    def observation_names(self) -> tuple[str, ...]:
+        """A name for every slot of the observation vector (``ViewEncoder.names``)."""
+        return self.encoder.names
+
+    def board(self, seat: int | None) -> str:
+        """The terminal board of ``seat``'s view (``None``: a spectator's), as ``slipstream play`` prints it
+        but plain text (the game's ``board_text`` hook, its Rich markup dropped); the view as JSON for a
+        game without that hook."""
+        return board_text(self.state, seat)
+
+
+def board_text(state: State, seat: int | None) -> str:
+    """``state``'s terminal board for ``seat`` as plain text (see ``Table.board``)."""
+    view = state.view(seat)
+    hook = hooks_of(state.game).board_text
+    if hook is None:
+        return json.dumps(view, indent=1)
+    return Text.from_markup(str(hook(view))).plain

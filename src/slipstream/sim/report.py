@@ -13,6 +13,7 @@ from typing import Any
 
 from . import plots, store
 from .health import skill_sentence, skill_share
+from .integrity import Damage, DamagedRunError, describe, inspect
 from .runner import SKILL_DIR, SimConfig, SimError
 from .stats import (
     fmt_difference,
@@ -25,6 +26,7 @@ from .stats import (
 )
 from .sweep import SWEEP_FILE
 from .tournament import TOURNAMENT_FILE, elo_cells
+from .words import Names, metric_words
 
 REPORT_FILE = "report.html"
 
@@ -65,13 +67,14 @@ def _describe_row(name: str, d: dict[str, float]) -> list[Any]:
 
 
 def run_section(directory: Path, title: str | None = None) -> str:
-    """The HTML of one run: settings, statistics tables and plots."""
+    """The HTML of one run: settings, statistics tables and plots, every name in words."""
     if not (directory / store.RUN_FILE).exists():
         raise SimError(f"{directory} holds no run (no {store.RUN_FILE}); run slipstream simulate first")
     meta = store.read_json(directory / store.RUN_FILE)
     config = SimConfig.from_json(meta["config"])
     races = sorted(store.iter_races(directory), key=lambda r: r["index"])
     races = [r for r in races if r["index"] < config.n]
+    names = Names.of_races(races, config.setup)
     parts = [f"<h2>{html.escape(title or config.game)}</h2>"]
     bots = "rotated pool " + ", ".join(config.bots) if config.rotate else ", ".join(config.bots)
     parts.append(
@@ -84,7 +87,7 @@ def run_section(directory: Path, title: str | None = None) -> str:
         return "\n".join(parts)
     s = summarize(races)
     if s["team"] is not None:
-        parts.append(team_section(s["team"]))
+        parts.append(team_section(s["team"], names))
         return "\n".join([*parts, *_length_and_metrics(s, races), *_reasons(s, races)])
     parts.append(health_section(s["health"], config, _skill(directory)))
     parts.append("<h3>Win rates and places</h3>")
@@ -96,20 +99,22 @@ def run_section(directory: Path, title: str | None = None) -> str:
     else:
         parts.append(_group_table(s["by_bot"], "bot"))
         parts.append(_img(plots.rate_bars(s["by_bot"], "win rate by bot"), "win rate by bot"))
-    if s["by_label"]:
-        parts.append(_group_table(s["by_label"], "racer"))
-        parts.append(_img(plots.rate_bars(s["by_label"], "win rate by racer"), "win rate by racer"))
+    if len(s["by_label"]) > 1:  # one racer for every seat (BRC's bots all start on soft tyres) says nothing
+        noun = names.noun(g["key"] for g in s["by_label"])
+        labelled = names.groups(s["by_label"])
+        parts.append(_group_table(labelled, noun))
+        parts.append(_img(plots.rate_bars(labelled, f"win rate by {noun}"), f"win rate by {noun}"))
     if s["by_turn_order"]:
         parts.append("<h3>Win rate by turn order</h3>")
         parts.append(_group_table(s["by_turn_order"], "turn order"))
         parts.append(_img(plots.rate_bars(s["by_turn_order"], "win rate by turn order", s["first_player"]["fair"]),
                           "win rate by turn order"))
         parts.append("<p class='note'>The seats in the order of their first turn of their own, whoever started "
-                     "(where the start player is drawn, this is the first-player advantage; seat 1 is not "
+                     "(where the start player is drawn, this is the first-player advantage; seat 0 is not "
                      "the first to play).</p>")
     fp = s["first_player"]
     parts.append(
-        f"<p><b>Seat 1</b>: seat 1 won {fmt_rate(fp['win'])} of races against a fair share "
+        f"<p><b>Seat 0 (P1)</b>: seat 0 won {fmt_rate(fp['win'])} of races against a fair share "
         f"of {100 * fp['fair']:.1f}%: {100 * fp['advantage'][0]:+.1f} points "
         f"(95% CI {100 * fp['advantage'][1]:+.1f} to {100 * fp['advantage'][2]:+.1f})."
         + ("" if fp["same_bots"] else " The bots differ between seats, so this mixes the seat's effect with "
@@ -118,9 +123,9 @@ def run_section(directory: Path, title: str | None = None) -> str:
     sample = store.first_race(directory)
     if sample is not None and len(sample.get("positions", [])) > 1:
         parts.append("<h3>A sample race</h3>")
-        names = [f"P{i + 1} {b}" + (f" ({sample['labels'][str(i)]})" if str(i) in sample["labels"] else "")
-                 for i, b in enumerate(sample["bots"])]
-        parts.append(_img(plots.positions_over_time(sample, names), "positions over time"))
+        seats = [f"P{i + 1} {b}" + (f" ({names.label(sample['labels'][str(i)])})" if str(i) in sample["labels"]
+                                    else "") for i, b in enumerate(sample["bots"])]
+        parts.append(_img(plots.positions_over_time(sample, seats), "positions over time"))
     parts += _reasons(s, races)
     return "\n".join(parts)
 
@@ -178,19 +183,19 @@ def health_section(health: dict[str, Any], config: SimConfig, skill: dict[str, A
 
 def _length_and_metrics(s: dict[str, Any], races: list[dict[str, Any]]) -> list[str]:
     parts = ["<h3>Race length</h3>"]
-    rows = [_describe_row(name, d) for name, d in s["length"].items() if d["n"]]
+    rows = [_describe_row(metric_words(name), d) for name, d in s["length"].items() if d["n"]]
     if s["lead_changes"] is not None:
-        rows.append(_describe_row("lead changes", s["lead_changes"]))
+        rows.append(_describe_row(metric_words("lead_changes"), s["lead_changes"]))
     parts.append(_table(["", "mean (95% CI)", "median", "sd", "min", "max"], rows))
     for name in ("turns", "rounds"):
         values = [r["metrics"][name] for r in races if name in r["metrics"]]
-        parts.append(_img(plots.histogram(values, f"race length in {name}", name), f"{name} histogram"))
+        parts.append(_img(plots.histogram(values, f"Race length in {name}", metric_words(name)), f"{name} histogram"))
     if s["metrics"]:
         parts.append("<h3>Game metrics</h3>")
         parts.append(_table(["metric", "mean per race (95% CI)", "median", "sd", "min", "max"],
-                            [_describe_row(n.replace("_", " "), d) for n, d in s["metrics"].items()
+                            [_describe_row(metric_words(n), d) for n, d in s["metrics"].items()
                              if not d["min"] == d["max"] == 0]))
-        parts.append(_img(plots.metric_grid({n: [r["metrics"][n] for r in races if n in r["metrics"]]
+        parts.append(_img(plots.metric_grid({metric_words(n): [r["metrics"][n] for r in races if n in r["metrics"]]
                                              for n in s["metrics"]}), "metrics"))
         parts.append(f"<p class='note'>Histograms of up to {plots.MAX_GRID} metrics that vary between "
                      "races; the table has them all.</p>")
@@ -208,46 +213,52 @@ def _race_group_table(groups: Sequence[dict[str, Any]], title: str) -> str:
     return _table([title, "races", "team win rate (95% CI)", "mean rounds (95% CI)"], rows)
 
 
-def team_section(team: dict[str, Any]) -> str:
-    """A cooperative run: the team's win rate, by each option that varies, by team and by team member."""
+def team_section(team: dict[str, Any], names: Names) -> str:
+    """A cooperative run: the team's win rate, by each option that varies, by team and by team member
+    (teams, members and option values in words)."""
     parts = ["<h3>Team win rate</h3>",
              f"<p>The team won <b>{fmt_rate(team['win'])}</b> of {team['races']} races (every seat wins or "
              "none does; Wilson 95% interval).</p>"]
     for name in team["options"]:
-        groups = team["by_option"][name]
-        parts.append(_race_group_table(groups, name))
-        parts.append(_img(plots.rate_bars(groups, f"team win rate by {name}"), f"team win rate by {name}"))
+        groups = names.groups(team["by_option"][name])
+        option = metric_words(name).lower()
+        parts.append(_race_group_table(groups, option))
+        parts.append(_img(plots.rate_bars(groups, f"team win rate by {option}"), f"team win rate by {option}"))
     options = team["options"]
     if len(options) >= 2:
-        parts.append(pivot_table(team, options[0], options[1]))
-    parts.append(_race_group_table(team["by_team"], "team"))
-    if len(team["by_team"]) > 1:
-        parts.append(_img(plots.rate_bars(team["by_team"], "team win rate by team"), "team win rate by team"))
+        parts.append(pivot_table(team, options[0], options[1], names))
+    teams, members = names.groups(team["by_team"]), names.groups(team["by_member"])
+    parts.append(_race_group_table(teams, "team"))
+    if len(teams) > 1:
+        parts.append(_img(plots.rate_bars(teams, "team win rate by team"), "team win rate by team"))
     parts.append(_table(["team member", "races", "team win rate (95% CI)"],
-                        [(g["key"], g["n"], fmt_rate(g["win"])) for g in team["by_member"]]))
-    if len(team["by_member"]) > 1:
-        parts.append(_img(plots.rate_bars(team["by_member"], "team win rate by team member"),
-                          "team win rate by team member"))
+                        [(g["key"], g["n"], fmt_rate(g["win"])) for g in members]))
+    if len(members) > 1:
+        parts.append(_img(plots.rate_bars(members, "team win rate by team member"), "team win rate by team member"))
     parts.append("<p class='note'>By team member: the races whose team had that member (a character and "
                  "its vehicle), so the rates overlap.</p>")
     return "\n".join(parts)
 
 
-def pivot_table(team: dict[str, Any], rows_key: str, columns_key: str) -> str:
-    """The team win rate with its interval for every pair of two options' values (rows by the first)."""
+def pivot_table(team: dict[str, Any], rows_key: str, columns_key: str, names: Names | None = None) -> str:
+    """The team win rate with its interval for every pair of two options' values (rows by the first), the
+    options and their values in words."""
+    names = names or Names()
     cells: dict[tuple[str, str], list[float]] = {}
     for g in team["by_pair"].get(f"{rows_key}|{columns_key}", []):
         cells[(g["key"][0], g["key"][1])] = g["win"]
     rows_values = [g["key"] for g in team["by_option"][rows_key]]
     column_values = [g["key"] for g in team["by_option"][columns_key]]
-    rows = [[r] + [fmt_rate(cells[(r, c)]) if (r, c) in cells else "-" for c in column_values]
+    rows = [[names.label(r)] + [fmt_rate(cells[(r, c)]) if (r, c) in cells else "-" for c in column_values]
             for r in rows_values]
     nan = [math.nan] * 3
-    series = {c: [cells.get((r, c), nan) for r in rows_values] for c in column_values}
-    title = f"team win rate by {rows_key} and {columns_key}"
+    series = {names.label(c): [cells.get((r, c), nan) for r in rows_values] for c in column_values}
+    rows_name, columns_name = metric_words(rows_key).lower(), metric_words(columns_key).lower()
+    title = f"team win rate by {rows_name} and {columns_name}"
     return (f"<h3>{html.escape(title[0].upper() + title[1:])}</h3>"
-            + _table([f"{rows_key} \\ {columns_key}", *column_values], rows)
-            + _img(plots.compare_bars(rows_values, series, title, "team win rate (%)", scale=100), title))
+            + _table([f"{rows_name} \\ {columns_name}", *(names.label(c) for c in column_values)], rows)
+            + _img(plots.compare_bars([names.label(r) for r in rows_values], series, title, "team win rate (%)",
+                                      scale=100), title))
 
 
 def tournament_section(directory: Path) -> str:
@@ -325,7 +336,8 @@ def sweep_section(directory: Path) -> str:
                             [[label, s["races"], fmt_rate(s["team"]["win"]),
                               fmt_mean(_triple(s["length"]["rounds"]), 1)]
                              for label, s in zip(labels, summaries, strict=True)]))
-        parts.append(team_section(team_summary([r for _, races in point_races for r in races])))
+        every = [r for _, races in point_races for r in races]
+        parts.append(team_section(team_summary(every), Names.of_races(every)))
     else:
         parts.append(_table(["point", "races", "turns", "rounds", "lead changes", "first to play wins",
                              "its fair share"],
@@ -349,14 +361,14 @@ def sweep_section(directory: Path) -> str:
                         "point), so points with other player counts compare fairly.") + "</p>")
         rows = []
         for name in names:
-            row: list[Any] = [name.replace("_", " "), fmt_difference(name, diffs[point_races[1][0]][name])[0]]
+            row: list[Any] = [metric_words(name), fmt_difference(name, diffs[point_races[1][0]][name])[0]]
             for label in diffs:
                 d = diffs[label].get(name)
                 row.append("-" if d is None else _diff(name, d))
             rows.append(row)
         parts.append(_table(["number", f"baseline mean ({base_label})", *diffs], rows))
         series = {label: [_relative(name, diffs[label].get(name)) for name in names] for label in diffs}
-        parts.append(_img(plots.difference_chart([n.replace("_", " ") for n in names], series,
+        parts.append(_img(plots.difference_chart([metric_words(n) for n in names], series,
                                                  f"against {base_label}"), "sweep differences"))
         parts.append("<p class='note'>One chart per number, each with its own scale, so a large change in "
                      "one number does not hide a small one in another; a number whose baseline mean is 0 has "
@@ -370,10 +382,24 @@ def sweep_section(directory: Path) -> str:
     return "\n".join(parts)
 
 
-def build(directory: Path, out: Path | None = None) -> Path:
-    """Write the report of a run, sweep or tournament directory; its path."""
+PARTIAL_HINT = "or add --partial to report what can be read"
+
+
+def build(directory: Path, out: Path | None = None, partial: bool = False,
+          damaged: list[Damage] | None = None) -> Path:
+    """Write the report of a run, sweep or tournament directory; its path.
+
+    A damaged folder (``integrity.inspect``; ``damaged`` when already inspected) is refused with a
+    ``DamagedRunError`` naming each problem and the command that repairs it, unless ``partial``: then the
+    report shows what can be read, and says at the top what is wrong."""
     if not directory.is_dir():
         raise SimError(f"{directory} is not a directory")
+    if damaged is None:
+        damaged = inspect(directory)
+    if damaged and not partial:
+        raise DamagedRunError(f"{describe(damaged)}; {PARTIAL_HINT}")
+    warning = ("<p class='note'><b>Partial report.</b> " + html.escape(describe(damaged)) + ".</p>\n"
+               if damaged else "")
     if (directory / SWEEP_FILE).exists():
         body = sweep_section(directory)
         title = "Slipstream sweep"
@@ -387,7 +413,7 @@ def build(directory: Path, out: Path | None = None) -> Path:
     else:
         raise SimError(f"{directory} holds no run, sweep or tournament; run slipstream simulate first")
     page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
-            f"<style>{CSS}</style></head><body><h1>{title}</h1>\n{body}\n"
+            f"<style>{CSS}</style></head><body><h1>{title}</h1>\n{warning}{body}\n"
             "<p class='note'>Intervals are 95%: Wilson for rates, normal approximation for means, "
             "bootstrap for Elo.</p></body></html>\n")
     path = out or directory / REPORT_FILE

@@ -4,7 +4,9 @@
 hold yet, in this process (one job), ``jobs`` local processes (``backend="process"``) or on a Ray
 cluster (``backend="ray"``) (see ``slipstream.sim.workers``), appends each finished race to
 ``races.jsonl.gz`` as it arrives and writes the results table at the end, or when interrupted (Ctrl-C:
-every finished race is kept): running the same command again finishes the run.
+every finished race is kept): running the same command again finishes the run. A higher ``n`` extends a
+run; a lower one plays only what is missing below it and keeps every race the folder holds (the run's
+``n`` stays the larger): its outcome is the first ``n`` races.
 """
 
 from __future__ import annotations
@@ -132,8 +134,9 @@ def skill_config(config: SimConfig, strong: str, weak: str) -> SimConfig:
 
 @dataclass
 class RunOutcome:
-    """What ``run`` did: the races in the directory (``store.compact``: no actions, no positions; the
-    records file has them), how many it played now, whether it was interrupted."""
+    """What ``run`` did: the races asked for (``store.compact``: no actions, no positions; the records file
+    has them), how many it played now, whether it was interrupted, and how many races the directory
+    holds in all (``held``: more than ``races`` when it was asked for fewer than it had)."""
 
     out_dir: Path
     races: list[dict[str, Any]]
@@ -141,6 +144,7 @@ class RunOutcome:
     resumed: int
     interrupted: bool
     files: list[Path]
+    held: int = 0
 
 
 def _read_run_file(path: Path) -> SimConfig:
@@ -163,24 +167,39 @@ def check_out_dir(config: SimConfig, out_dir: Path) -> None:
                            "choose another --out directory to start a new run")
 
 
+def planned(config: SimConfig, out_dir: Path) -> SimConfig:
+    """The run ``out_dir`` will hold after ``run(config)``: ``config``, with the larger ``n`` of it and of
+    the run already there (a lower ``-n`` never drops races)."""
+    run_file = out_dir / store.RUN_FILE
+    if not run_file.exists():
+        return config
+    return replace(config, n=max(config.n, _read_run_file(run_file).n))
+
+
 def prepare(config: SimConfig, out_dir: Path) -> tuple[list[dict[str, Any]], list[int]]:
-    """Check ``out_dir`` against ``config``; the races already there and the indices still to play."""
+    """Check ``out_dir`` against ``config``; the races already there (of its planned run, ``planned``) and
+    the indices still to play below ``config.n``."""
     check_out_dir(config, out_dir)
+    whole = planned(config, out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     races_path = out_dir / store.RACES_FILE
     races, cut = store.read_races(races_path, full=False)
     if cut:
         store.repair(races_path)
     have = {r["index"] for r in races}
-    races = [r for r in races if r["index"] < config.n]
+    races = [r for r in races if r["index"] < whole.n]
     todo = [i for i in range(config.n) if i not in have]
     return races, todo
 
 
-def check_run(config: SimConfig, jobs: int = 1, backend: str = "process") -> slipstream.Game:
-    """Every setting of a run checked (game, options, bots, jobs, backend); the loaded game."""
+def check_run(config: SimConfig, jobs: int = 1, backend: str = "process", address: str | None = None
+              ) -> slipstream.Game:
+    """Every setting of a run checked (game, options, bots, jobs, backend and address); the loaded game."""
     if backend not in BACKENDS:
         raise SimError(f"unknown backend {backend!r}; the backends are: {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise SimError(f"--address {address} is a Ray cluster's: add --backend ray (the {backend} backend plays "
+                       "on this machine and would not use it)")
     if jobs < 1:
         raise SimError(f"--jobs must be at least 1, not {jobs}")
     return validate(config)
@@ -188,15 +207,19 @@ def check_run(config: SimConfig, jobs: int = 1, backend: str = "process") -> sli
 
 def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process",
         address: str | None = None, progress: Progress | None = None,
-        point: dict[str, str] | None = None) -> RunOutcome:
+        point: dict[str, str] | None = None, verbose: bool = False) -> RunOutcome:
     """Play the races of ``config`` still missing from ``out_dir``; see the module docstring.
 
     Each finished race is written as soon as it arrives; Ctrl-C (``KeyboardInterrupt``) stops the
     workers, writes every race they had finished, and returns with ``interrupted`` set. ``point`` (a
     sweep's values of this run) is given to every race as ``sweep``: the results table's ``opt_`` columns.
+    ``verbose`` lets Ray's own log lines through (``--backend ray``).
     """
-    check_run(config, jobs, backend)
+    check_run(config, jobs, backend, address)
+    asked = config.n
+    config = planned(config, out_dir)
     races, todo = prepare(config, out_dir)
+    todo = [i for i in todo if i < asked]
     if point:
         for race in races:
             race["sweep"] = dict(point)
@@ -204,13 +227,17 @@ def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process
     seat_of = seating(config.bots, config.players, config.rotate, config.skill)
     work = RaceSpec(config.game, config.players, dict(config.options), tuple(seat_of(i) for i in todo), tuple(todo),
                 config.seed, config.setup, config.players if config.skill else 1)
-    pool = executor(work, jobs, backend, address) if todo else None
+    pool = executor(work, jobs, backend, address, verbose) if todo else None
     # Other processes play the races: this one loads the tables' writer meanwhile (started after the
     # workers, which are forked only from a process without other threads).
     loading = store.preload_table_writer() if pool is not None and not isinstance(pool, InProcess) else None
-    total = config.n
+    total = asked
+
+    def done() -> int:
+        return sum(1 for race in races if race["index"] < asked)
+
     if progress is not None:
-        progress(len(races), total)
+        progress(done(), total)
     store.write_json(out_dir / store.RUN_FILE, {"config": config.to_json(), "status": "running",
                                                 "version": slipstream.__version__})
     status = "failed"
@@ -256,8 +283,8 @@ def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process
                 for last in pool.results():
                     keep(last)
                     if progress is not None:
-                        progress(len(races), total)
-            status = "complete"
+                        progress(done(), total)
+            status = "complete" if len(races) >= config.n else "interrupted"
         except KeyboardInterrupt:
             status = "interrupted"
             keep_the_rest()
@@ -275,4 +302,6 @@ def run(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process
                                                     "races": len(races),
                                                     "version": slipstream.__version__})
     races.sort(key=lambda r: r["index"])
-    return RunOutcome(out_dir, races, len(races) - resumed, resumed, status == "interrupted", files)
+    held = len(races)
+    return RunOutcome(out_dir, [r for r in races if r["index"] < asked], held - resumed, resumed,
+                      status == "interrupted" and done() < asked, files, held)

@@ -7,7 +7,7 @@
 - The first-player advantage is the first seat's win rate minus the fair share ``1/players``, with the
   Wilson interval shifted by the same amount.
 - Win rate by turn order: the seat that took the first turn of its own, the second, ... (where the start
-  player is drawn, seat 1 is not the first to play, so this is the first-player advantage that counts).
+  player is drawn, seat 0 is not the first to play, so this is the first-player advantage that counts).
 - A cooperative game (every race's result marked ``team``: every seat wins or none does) gets ``team``:
   the team's win rate, by team (the seats' labels together, e.g. characters and vehicles), by team
   member, and by each game option that differs between the races (a sweep's scenario, difficulty, ...).
@@ -21,6 +21,8 @@ import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
+
+from .words import seat_words
 
 Z95 = 1.959963984540054
 
@@ -102,7 +104,7 @@ def is_team_run(races: Sequence[dict[str, Any]]) -> bool:
 def team_of(race: dict[str, Any]) -> str:
     """The team of a race: its seats' labels in seat order (``dom/exotic-supercar + brian/...``)."""
     labels = race.get("labels", {})
-    return " + ".join(str(labels.get(str(seat), f"seat {seat + 1}")) for seat in range(len(race["bots"])))
+    return " + ".join(str(labels.get(str(seat), seat_words(seat))) for seat in range(len(race["bots"])))
 
 
 def varying_options(races: Sequence[dict[str, Any]]) -> list[str]:
@@ -186,7 +188,7 @@ def summarize(races: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "game": races[0]["game"],
         "players": players,
         "options": races[0]["options"],
-        "by_seat": _groups(races, lambda r, s: f"seat {s + 1}"),
+        "by_seat": _groups(races, lambda r, s: seat_words(s)),
         "by_bot": _groups(races, lambda r, s: str(r["bots"][s])),
         "by_label": _groups(races, lambda r, s: r["labels"].get(str(s))),
         "length": {name: describe([float(r["metrics"][name]) for r in races if name in r["metrics"]])

@@ -16,6 +16,7 @@ import threading
 import time
 import zlib
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -94,6 +95,31 @@ def iter_races(directory: Path, full: bool = False) -> Iterator[dict[str, Any]]:
         if race is None:
             return
         yield race if full else compact(race)
+
+
+@dataclass(frozen=True)
+class RecordsScan:
+    """What a records file holds: its whole races (``indices``), and whether it ends in a line that is
+    not a whole race (``torn``: cut short, or not a records file at all when no race came before)."""
+
+    indices: tuple[int, ...]
+    torn: bool
+
+    def below(self, n: int) -> int:
+        """How many of its races are races of a run of ``n`` (their index below ``n``)."""
+        return len({i for i in self.indices if i < n})
+
+
+def scan(path: Path) -> RecordsScan | None:
+    """The races a records file holds, read through (``None`` when there is no file)."""
+    if not path.exists():
+        return None
+    indices: list[int] = []
+    for _, race in _lines(path):
+        if race is None or not isinstance(race, dict) or not isinstance(race.get("index"), int):
+            return RecordsScan(tuple(indices), True)
+        indices.append(race["index"])
+    return RecordsScan(tuple(indices), False)
 
 
 def repair(path: Path) -> None:

@@ -36,7 +36,10 @@ def parse_sweep(items: Sequence[str]) -> dict[str, list[str]]:
         if not sep or not key or not parts:
             raise SimError(f"bad sweep {item!r}: write KEY=VALUE1,VALUE2,...")
         if key in out:
-            raise SimError(f"option {key!r} is swept twice")
+            raise SimError(f"option {key!r} is swept twice: give it once, with every value")
+        twice = sorted({v for v in parts if parts.count(v) > 1})
+        if twice:
+            raise SimError(f"--sweep {item.strip()} names {key}={twice[0]} twice: each point once, please")
         out[key] = parts
     return out
 
@@ -75,13 +78,26 @@ def point_config(base: SimConfig, point: dict[str, str]) -> SimConfig:
 
 
 def check_sweep(base: SimConfig, sweep: dict[str, list[str]], out_dir: Path) -> list[SimConfig]:
-    """Every point's settings checked, and its directory (a clear error before any race); the configs."""
+    """Every point's settings checked, and its directory (a clear error before any race); the configs.
+
+    An option both fixed (``-o laps=4``) and swept is refused (which one was meant?), and so are two points
+    that load the same game (``laps=4,04``): the sweep would play the same races twice."""
     if out_dir.exists() and not out_dir.is_dir():
         raise SimError(f"{out_dir} is a file, not a directory: choose another --out")
+    both = [key for key in sweep if key in base.options]
+    if both:
+        key = both[0]
+        raise SimError(f"option {key!r} is both fixed (-o {key}={base.options[key]}) and swept (--sweep "
+                       f"{key}={','.join(sweep[key])}): give it once")
     configs = []
+    seen: dict[str, str] = {}
     for point in grid(sweep):
         config = point_config(base, point)
-        validate(config)
+        game = validate(config)
+        same = seen.setdefault(repr(sorted(game.record_options().items(), key=str)), point_name(point))
+        if same != point_name(point):
+            raise SimError(f"the sweep's points {same} and {point_name(point)} are the same settings: each point "
+                           "once, please")
         check_out_dir(config, out_dir / point_dir(point))
         configs.append(config)
     return configs
@@ -89,7 +105,7 @@ def check_sweep(base: SimConfig, sweep: dict[str, list[str]], out_dir: Path) -> 
 
 def run_sweep(base: SimConfig, sweep: dict[str, list[str]], out_dir: Path, jobs: int = 1,
               backend: str = "process", address: str | None = None,
-              progress: Callable[[str], Progress] | None = None) -> list[RunOutcome]:
+              progress: Callable[[str], Progress] | None = None, verbose: bool = False) -> list[RunOutcome]:
     """Run every point of the grid into ``out_dir/<point>``; ``progress(point)`` gives a callback."""
     points = grid(sweep)
     configs = check_sweep(base, sweep, out_dir)
@@ -104,7 +120,7 @@ def run_sweep(base: SimConfig, sweep: dict[str, list[str]], out_dir: Path, jobs:
     for point, config in zip(points, configs, strict=True):
         name = point_name(point)
         outcome = run(config, out_dir / point_dir(point), jobs=jobs, backend=backend, address=address,
-                      progress=progress(name) if progress else None, point=point)
+                      progress=progress(name) if progress else None, point=point, verbose=verbose)
         outcomes.append(outcome)
         if outcome.interrupted:
             break

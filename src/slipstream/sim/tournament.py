@@ -163,13 +163,19 @@ def check_tournament(config: SimConfig) -> SimConfig:
 
 
 def run_tournament(config: SimConfig, out_dir: Path, jobs: int = 1, backend: str = "process",
-                   address: str | None = None, progress: Progress | None = None
+                   address: str | None = None, progress: Progress | None = None, verbose: bool = False
                    ) -> tuple[RunOutcome, dict[str, Any]]:
     """Play ``config`` (its bots are the pool, seated in rotation) and rate the bots; writes
-    ``tournament.json`` beside the run's files."""
+    ``tournament.json`` beside the run's files: the ratings of every race the folder holds (a lower ``n``
+    than the folder's rates the first ``n`` races, and leaves the file on all of them)."""
     config = check_tournament(config)
-    outcome = run(config, out_dir, jobs=jobs, backend=backend, address=address, progress=progress)
+    outcome = run(config, out_dir, jobs=jobs, backend=backend, address=address, progress=progress, verbose=verbose)
     rated = ratings(outcome.races, config.bots, seed=config.seed)
     rated["races"] = len(outcome.races)
-    store.write_json(out_dir / TOURNAMENT_FILE, rated)
+    if outcome.held == len(outcome.races):
+        store.write_json(out_dir / TOURNAMENT_FILE, rated)
+    elif not (out_dir / TOURNAMENT_FILE).exists():  # a folder that holds more, without its ratings: rate them all
+        every = list(store.iter_races(out_dir))
+        store.write_json(out_dir / TOURNAMENT_FILE, {**ratings(every, config.bots, seed=config.seed),
+                                                     "races": len(every)})
     return outcome, rated

@@ -16,6 +16,7 @@ and exits. Ray tasks are sized by time: a task plays about
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import signal
@@ -319,9 +320,11 @@ def _reachable(address: str, timeout: float) -> None:
                            ) from None
 
 
-def connect_ray(jobs: int, address: str | None, timeout: float = RAY_CONNECT_SECONDS) -> bool:
+def connect_ray(jobs: int, address: str | None, timeout: float = RAY_CONNECT_SECONDS, verbose: bool = False) -> bool:
     """Start a local Ray or join the cluster at ``address``, within ``timeout`` seconds; whether this
-    call started Ray (and so should shut it down). A clear ``BackendError`` otherwise."""
+    call started Ray (and so should shut it down). A clear ``BackendError`` otherwise. Ray's own log
+    lines (its start, its token authentication, its workers' output) stay out of the terminal unless
+    ``verbose``: only its errors get through."""
     try:
         import ray
     except ImportError:  # pragma: no cover - ray is an optional extra
@@ -331,11 +334,12 @@ def connect_ray(jobs: int, address: str | None, timeout: float = RAY_CONNECT_SEC
     if address is not None:
         _reachable(address, min(timeout, 5.0))
     where = "a local Ray" if address is None else f"the Ray cluster at {address}"
+    level = logging.INFO if verbose else logging.ERROR
     if address is None:
         # On this thread: Ray ties the processes it starts here to the thread that starts them.
         paths = [str(Path(slipstream.__file__).resolve().parents[1]), os.environ.get("PYTHONPATH", "")]
         try:
-            ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False,
+            ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=verbose, logging_level=level,
                      runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in paths if p)}})
         except Exception as exc:
             raise BackendError(f"could not start {where}: {_first_line(exc)}") from None
@@ -344,7 +348,7 @@ def connect_ray(jobs: int, address: str | None, timeout: float = RAY_CONNECT_SEC
 
     def join() -> None:
         try:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            ray.init(address=address, include_dashboard=False, log_to_driver=verbose, logging_level=level)
         except BaseException as exc:
             failure.append(exc)
 
@@ -417,10 +421,11 @@ class RayTasks:
 Executor = InProcess | Processes | RayTasks
 
 
-def executor(work: RaceSpec, jobs: int, backend: str, address: str | None) -> Executor:
-    """The executor for ``backend`` (connecting to Ray first: a clear error if it cannot)."""
+def executor(work: RaceSpec, jobs: int, backend: str, address: str | None, verbose: bool = False) -> Executor:
+    """The executor for ``backend`` (connecting to Ray first: a clear error if it cannot; ``verbose``: with
+    Ray's own log lines)."""
     if backend == "ray":
-        started = connect_ray(jobs, address)
+        started = connect_ray(jobs, address, verbose=verbose)
         return RayTasks(work, jobs, started)
     if jobs == 1 or len(work.indices) <= 1:
         return InProcess(work)

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import importlib
 import json
 import logging
 import os
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,27 +29,34 @@ from slipstream.engine.hooks import hooks_of
 from slipstream.engine.registry import game_class, games
 from slipstream.jsontext import encode
 
-from .guard import BodyGuard, too_deep
-from .hub import BOT_WORDS, ApiError, Hub, Room, Subscriber, bot_menu, no_such_seat, seat_label, token_matches
+from .guard import CUT_KEY, BodyGuard, too_deep
+from .hub import (
+    ApiError,
+    Hub,
+    Outbox,
+    Room,
+    Subscriber,
+    no_such_seat,
+    seat_label,
+    token_matches,
+)
 from .limits import Limits
+from .lobby import Finished, catalog, rules_page
 from .protocol import ERROR_CODES, actor_info, describe, events_payload, replay_log, seat_payload
 from .storage import DEFAULT_SQLITE, Store
 
 log = logging.getLogger("slipstream.web")
 STATUSES = ("open", "running", "finished", "expired", "abandoned")
 STATIC = Path(__file__).parent / "static"
-RULES_DOCS = Path(__file__).resolve().parents[3] / "docs" / "rules"
-"""Our own text of each game's rules and rule decisions (``docs/rules/<game id>.md``), which a log
-entry's rule tag opens at the paragraph it names."""
-RULES_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} · rules · Slipstream</title><link rel="stylesheet" href="/static/app.css"><link rel="icon" href="data:,">
-</head><body><header><a href="/" class="brand">Slipstream</a><h1 class="sub match-title">{title}: rules</h1></header>
-<main class="rules-text card" id="rules">{body}</main>
-<script type="module" src="/static/rules.js"></script></body></html>"""
 PLUGINS_ENV = "SLIPSTREAM_PLUGINS"
 PEER_POLL_ENV = "SLIPSTREAM_PEER_POLL"
 """Seconds between looks at the database for matches other server processes changed (0: one process)."""
+MESSAGE_COSTS = {"text_board": 5, "undo": 5}
+"""WebSocket messages that count as several against the socket's rate (``messages_per_second``): a
+``text_board`` request builds a whole state with the text board, an undo replays the match."""
+MAX_PLY = 10**9
+"""The largest ply a client may name (a larger number is a ``bad_request``, never repeated back)."""
+MESSAGE_TYPES = "use 'act', 'undo', 'claim', 'text_board' or 'ping'"
 
 
 class CreateMatch(BaseModel):
@@ -61,6 +68,7 @@ class CreateMatch(BaseModel):
     title: str = Field(default="", max_length=80)
     bots: dict[int, str] = Field(default_factory=dict, max_length=16)
     turn_seconds: int | None = None
+    public: bool = False
 
 
 class JoinSeat(BaseModel):
@@ -79,14 +87,14 @@ class Act(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     action: str = Field(max_length=200)
-    ply: int
+    ply: int = Field(ge=-MAX_PLY, le=MAX_PLY)
     id: str | None = Field(default=None, max_length=64)
 
 
 class Undo(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    ply: int
+    ply: int = Field(ge=-MAX_PLY, le=MAX_PLY)
 
 
 class Resign(BaseModel):
@@ -103,11 +111,22 @@ class Rematch(BaseModel):
     seat: int | None = None
 
 
-def render_markdown(text: str) -> str:
-    """Markdown as HTML, raw HTML in it escaped (CommonMark with tables, ``html`` off)."""
-    from markdown_it import MarkdownIt
+KNOWN_NAMES = frozenset(
+    {"body", "query", "path", "header", "[key]", "status", "limit", "ply", "seat", "match_id", "game_id"}
+    | {name for model in (CreateMatch, JoinSeat, SetBot, Act, Undo, Rematch) for name in model.model_fields}
+)
+"""The names a request's fields and parameters may have: a validation error names these, and only these."""
 
-    return str(MarkdownIt("commonmark", {"html": False}).enable("table").render(text))
+
+def field_path(loc: Any) -> str:
+    """Where a validation error is, without repeating client text: names the API knows and small
+    numbers as they are, anything else (an unknown field, a dict key the client chose) as "…"."""
+    parts = []
+    for part in loc:
+        number = isinstance(part, str) and part.isdigit() and len(part) <= 3
+        known = isinstance(part, int) or part in KNOWN_NAMES or number
+        parts.append(str(part) if known else "…")
+    return ".".join(parts)
 
 
 def load_plugins(names: list[str]) -> None:
@@ -125,37 +144,6 @@ def bearer(authorization: str | None) -> str | None:
     return token.strip()
 
 
-def catalog() -> list[dict[str, Any]]:
-    out = []
-    for gid, cls in games().items():
-        out.append(
-            {
-                "id": gid,
-                "name": cls.name,
-                "status": cls.status,
-                "min_players": cls.min_players,
-                "max_players": cls.max_players,
-                "default_players": cls.default_players,
-                "options": [
-                    {
-                        "name": s.name,
-                        "default": s.default,
-                        "help": s.help,
-                        "kind": s.kind.__name__,
-                        "choices": list(s.choices) if s.choices is not None else None,
-                        "minimum": s.minimum,
-                        "maximum": s.maximum,
-                    }
-                    for s in cls.option_specs
-                    if s.name != "content"
-                ],
-                "bots": bot_menu(gid),
-                "bot_labels": {b: BOT_WORDS.get(b, b) for b in bot_menu(gid)},
-            }
-        )
-    return out
-
-
 def create_app(
     database_url: str | None = None, bot_delay: float = 0.0, plugins: str | None = None
 ) -> FastAPI:
@@ -170,6 +158,7 @@ def create_app(
     store = Store(database_url or DEFAULT_SQLITE)
     peer_poll = float(os.environ.get(PEER_POLL_ENV, "0") or 0)
     hub = Hub(store, bot_delay=bot_delay, plugins=names, limits=limits, peer_poll=peer_poll)
+    finished = Finished()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -190,9 +179,7 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}" for e in exc.errors()
-        )
+        problems = "; ".join(f"{field_path(e.get('loc', ()))}: {e.get('msg', '')}" for e in exc.errors()[:10])
         return JSONResponse(
             {"error": {"code": "bad_request", "message": problems or "malformed request"}}, status_code=400
         )
@@ -224,22 +211,21 @@ def create_app(
         except UnknownGameError:
             script = None
         if script is None:
-            raise ApiError(404, "not_found", f"no board drawing for {game_id!r}")
+            raise ApiError(404, "not_found", "no board drawing for this game id")
         return FileResponse(script, media_type="text/javascript")
 
     @app.get("/rules/{game_id}", include_in_schema=False)
-    async def rules_page(game_id: str) -> Response:
-        """A game's rules text as a page (Markdown rendered with raw HTML switched off, so nothing in
-        it runs); ``/static/rules.js`` scrolls to the paragraph the link's ``?rule=`` names."""
+    async def rules_page_of(game_id: str) -> Response:
+        """A game's page for players: how to play, then the rules in full (Markdown rendered with raw HTML
+        switched off, so nothing in it runs; kept once rendered); ``/static/rules.js`` scrolls to the
+        paragraph the link's ``?rule=`` names."""
         try:
             cls = game_class(game_id)
         except UnknownGameError:
-            raise ApiError(404, "not_found", f"no game {game_id[:40]!r}") from None
-        path = RULES_DOCS / f"{cls.id}.md"
-        if not path.is_file():
+            raise ApiError(404, "not_found", "no game has this id") from None
+        page = await asyncio.to_thread(rules_page, cls)
+        if page is None:
             raise ApiError(404, "not_found", f"no rules text for {cls.id!r}")
-        body = await asyncio.to_thread(render_markdown, path.read_text(encoding="utf-8"))
-        page = RULES_PAGE.format(title=html.escape(cls.name), body=body)
         policy = "default-src 'self'; img-src 'self' data:"
         return Response(page, media_type="text/html", headers={"Content-Security-Policy": policy})
 
@@ -251,7 +237,7 @@ def create_app(
 
     @app.get("/api/games")
     async def list_games() -> list[dict[str, Any]]:
-        return catalog()
+        return await asyncio.to_thread(catalog)
 
     @app.get("/api/errors")
     async def list_errors() -> dict[str, str]:
@@ -259,9 +245,10 @@ def create_app(
 
     @app.post("/api/matches", status_code=201)
     async def create_match(body: CreateMatch, request: Request) -> dict[str, Any]:
-        hub.allow_creation(request.client.host if request.client else "?")
+        address = request.client.host if request.client else "?"
+        hub.allow_creation(address)
         room, host_token = await hub.create(
-            body.game, body.players, body.options, body.title, body.bots, body.turn_seconds
+            body.game, body.players, body.options, body.title, body.bots, body.turn_seconds, address, body.public
         )
         return {
             "id": room.data.id,
@@ -284,16 +271,27 @@ def create_app(
                 return room.shown(None)
             return moves if d.status in ("open", "finished") else None
 
+        def in_memory(match_id: str) -> dict[str, Any] | None:
+            room = hub.rooms.get(match_id)
+            return room.result_json() if room is not None else None
+
+        done = [d for d, _moves in rows if d.status == "finished" and d.id not in finished.known]
+        if done:
+            await asyncio.to_thread(finished.fill, done, in_memory, hub.store.load)
+        names = {gid: cls.name for gid, cls in games().items()}
         return [
             {
                 "id": d.id,
                 "game": d.game_id,
+                "game_name": names.get(d.game_id, d.game_id),
                 "title": d.title,
                 "status": d.status,
                 "players": len(d.seats),
                 "created_at": d.created_at,
+                "updated_at": d.updated_at,
                 "ply": public_ply(d, moves),
                 "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in d.seats],
+                "result": finished.known.get(d.id) if d.status == "finished" else None,
             }
             for d, moves in rows
         ]
@@ -328,6 +326,7 @@ def create_app(
         seat = room.seat_for_token(token)
         if seat is None:
             raise ApiError(403, "bad_token", "this token does not hold a seat in this match")
+        room.seen(seat)  # its player is active, whatever the route (a claim of the win counts it)
         return seat
 
     @app.get("/api/matches/{match_id}/glossary")
@@ -415,32 +414,37 @@ def create_app(
         room = await hub.room(match_id)
         if room.data.status != "finished":
             raise ApiError(409, "not_finished", "a replay is available once the match is over")
-        states = await asyncio.get_running_loop().run_in_executor(None, room.states)
-        if not 0 <= ply < len(states):
-            raise ApiError(404, "not_found", f"ply must be from 0 to {len(states) - 1}")
         if seat is not None and seat not in room.game.seats:
             raise no_such_seat(seat, room.game.players)
-        state = states[ply]
-        payload = seat_payload(state, seat, live=False)
-        action = state.actions[-1] if ply else None
-        return {
-            "match": room.match_info(),
-            "seat": seat,
-            "total": len(states) - 1,
-            "action": action,
-            "action_label": describe(room.game, action) if action is not None else None,
-            "log": replay_log(states[1 : ply + 1], seat),
-            "actor": actor_info(state),
-            **payload,
-            "result": room.result_json(state),
-            "events": events_payload(state, seat),
-        }
+        return await asyncio.to_thread(replay_at, room, ply, seat)  # replaying takes milliseconds
 
     # --- live play -----------------------------------------------------------------------
 
+    sockets: dict[str, int] = {}
+    """Open WebSockets by client address (``sockets_per_address``)."""
+
     @app.websocket("/ws/matches/{match_id}")
     async def live(websocket: WebSocket, match_id: str) -> None:
+        address = websocket.client.host if websocket.client else "?"
         await websocket.accept()
+        if sockets.get(address, 0) >= limits.sockets_per_address:
+            await _refuse(
+                websocket,
+                ApiError(429, "too_many", f"at most {limits.sockets_per_address} connections from one address"),
+            )
+            return
+        sockets[address] = sockets.get(address, 0) + 1
+        try:
+            await _play(websocket, match_id)
+        finally:
+            if sockets[address] > 1:
+                sockets[address] -= 1
+            else:
+                del sockets[address]
+
+    async def _play(websocket: WebSocket, match_id: str) -> None:
+        """One client's connection to a match: the hello, then its messages, read no faster than its
+        rate (``MessageRate``); its outbox cuts the connection when it leaves too much unread."""
         try:
             hello = parse_message(await asyncio.wait_for(_receive_text(websocket), limits.hello_timeout), limits)
             if not isinstance(hello, dict) or hello.get("type") != "hello":
@@ -454,33 +458,38 @@ def create_app(
                 seat = room.seat_for_token(token) if isinstance(token, str) else None
                 if seat is None:
                     raise ApiError(403, "bad_token", "this token does not hold a seat in this match")
-        except (ApiError, TimeoutError, WebSocketDisconnect) as exc:
-            with contextlib.suppress(Exception):
-                err = (
-                    exc
-                    if isinstance(exc, ApiError)
-                    else ApiError(400, "bad_request", "expected a hello message")
+            elif sum(1 for sub in room.subs if sub.seat is None) >= limits.spectators_per_match:
+                raise ApiError(
+                    429, "too_many", f"this race has {limits.spectators_per_match} spectators already; try later"
                 )
-                await websocket.send_text(encode({"type": "error", **err.to_json()}))
-                await websocket.close(code=4000 + err.status)
+        except (ApiError, TimeoutError, WebSocketDisconnect) as exc:
+            err = exc if isinstance(exc, ApiError) else ApiError(400, "bad_request", "expected a hello message")
+            await _refuse(websocket, err)
             return
-        sub = Subscriber(seat, text_board=hello.get("text_board") is True)
+        outbox = Outbox(limits.max_backlog, limits.max_backlog_chars)
+        outbox.on_cut = _cutter(websocket)
+        sub = Subscriber(seat, queue=outbox, text_board=hello.get("text_board") is True)
         room.subs.add(sub)  # first: the state below says whether this seat, now here, may claim the win
         sub.queue.put_nowait(room.log_message(seat))
         sub.queue.put_nowait(room.message(seat, text_board=sub.text_board))
         sub.claim_key = room.claim_key(seat)
         room.presence()
         writer = asyncio.create_task(_writer(websocket, sub))
+        rate = MessageRate(limits.messages_per_second, limits.message_burst)
         try:
-            while True:
+            while not sub.queue.cut:
+                cost = 1
                 try:
                     text = await _receive_text(websocket)
                 except ApiError as exc:
                     sub.queue.put_nowait(encode({"type": "error", "id": None, **exc.to_json()}))
-                    continue
-                reply = await _handle(hub, room, sub, text, limits)
-                if reply is not None:
-                    sub.queue.put_nowait(reply if isinstance(reply, str) else encode(reply))
+                else:
+                    reply, cost = await _handle(hub, room, sub, text, limits)
+                    if reply is not None:
+                        sub.queue.put_nowait(reply if isinstance(reply, str) else encode(reply))
+                wait = rate.take(cost)
+                if wait > 0:  # the client waits: its next messages stay unread in its own buffers
+                    await asyncio.sleep(wait)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -489,6 +498,29 @@ def create_app(
             writer.cancel()
 
     return app
+
+
+def replay_at(room: Room, ply: int, seat: int | None) -> dict[str, Any]:
+    """A finished match's position after ``ply`` actions from ``seat``'s view, with the log up to it
+    (the states are replayed once per room and kept)."""
+    states = room.states()
+    if not 0 <= ply < len(states):
+        raise ApiError(404, "not_found", f"ply must be from 0 to {len(states) - 1}")
+    state = states[ply]
+    payload = seat_payload(state, seat, live=False)
+    action = state.actions[-1] if ply else None
+    return {
+        "match": room.match_info(),
+        "seat": seat,
+        "total": len(states) - 1,
+        "action": action,
+        "action_label": describe(room.game, action) if action is not None else None,
+        "log": replay_log(states[1 : ply + 1], seat),
+        "actor": actor_info(state),
+        **payload,
+        "result": room.result_json(state),
+        "events": events_payload(state, seat),
+    }
 
 
 async def _receive_text(websocket: WebSocket) -> str:
@@ -500,6 +532,39 @@ async def _receive_text(websocket: WebSocket) -> str:
     if text is None:
         raise ApiError(400, "bad_request", "messages are JSON text, not binary")
     return str(text)
+
+
+class MessageRate:
+    """A socket's allowance of messages: ``burst`` at once, then ``rate`` a second (a token bucket that
+    may run into debt: a message costing more than is left is handled, and the socket waits it off)."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.at = time.monotonic()
+
+    def take(self, cost: int) -> float:
+        """Spend ``cost`` messages; the seconds to wait before reading the next one."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate) - cost
+        self.at = now
+        return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
+
+
+async def _refuse(websocket: WebSocket, error: ApiError) -> None:
+    """Tell a client why its socket is refused and close it with ``4000 + status`` (4429, 4403, ...)."""
+    with contextlib.suppress(Exception):
+        await websocket.send_text(encode({"type": "error", **error.to_json()}))
+        await websocket.close(code=4000 + error.status)
+
+
+def _cutter(websocket: WebSocket) -> Callable[[], None]:
+    """What cuts a client that left too much unread: the connection aborted at once (served by
+    ``serve.run``, whose WebSocket protocol offers it), else nothing more than the outbox's own close,
+    which waits for the writer."""
+    abort = websocket.scope.get(CUT_KEY)
+    return abort if callable(abort) else (lambda: None)
 
 
 async def _writer(websocket: WebSocket, sub: Subscriber) -> None:
@@ -527,35 +592,40 @@ def parse_message(text: str, limits: Limits) -> Any:
 
 async def _handle(
     hub: Hub, room: Room, sub: Subscriber, text: str, limits: Limits
-) -> dict[str, Any] | str | None:
+) -> tuple[dict[str, Any] | str | None, int]:
     """One client message: ``act``, ``undo``, ``claim``, ``text_board`` or ``ping``; a bad one gets an
-    error message, never a disconnect."""
+    error message, never a disconnect, and no error repeats what the client sent. The reply and what
+    the message costs against the socket's rate (``MESSAGE_COSTS``)."""
     seat = sub.seat
     msg_id = None
+    cost = 1
     try:
         msg = parse_message(text, limits)
         if not isinstance(msg, dict):
             raise ApiError(400, "bad_request", "a message is a JSON object with a 'type'")
-        msg_id = msg.get("id") if isinstance(msg.get("id"), str) else None
+        given = msg.get("id")
+        msg_id = given if isinstance(given, str) and 0 < len(given) <= 64 else None
         kind = msg.get("type")
+        cost = MESSAGE_COSTS.get(kind, 1) if isinstance(kind, str) else 1
         if kind == "ping":
-            return {"type": "pong"}
+            return {"type": "pong"}, cost
         if kind == "text_board":
             on = msg.get("on")
             if not isinstance(on, bool):
                 raise ApiError(400, "bad_request", "'on' must be true or false")
             sub.text_board = on
-            return room.message(seat, text_board=on)
+            return room.message(seat, text_board=on), cost
         if kind in ("act", "undo", "claim"):
             if seat is None:
                 raise ApiError(401, "bad_token", "spectators cannot act; join a seat")
+            ply = msg.get("ply")
+            if isinstance(ply, int) and not -MAX_PLY <= ply <= MAX_PLY:
+                raise ApiError(400, "bad_request", "'ply' must be the whole number of the position shown")
             if kind == "undo":
-                return await hub.undo(room, seat, msg.get("ply"))
+                return await hub.undo(room, seat, ply), cost
             if kind == "claim":
-                return {"type": "claimed", "id": msg_id, "seats": await hub.claim(room, seat)}
-            return await hub.act(room, seat, msg.get("action"), msg.get("ply"), msg.get("id"))
-        raise ApiError(
-            400, "bad_request", f"unknown message type {kind!r}; use 'act', 'undo', 'claim', 'text_board' or 'ping'"
-        )
+                return {"type": "claimed", "id": msg_id, "seats": await hub.claim(room, seat)}, cost
+            return await hub.act(room, seat, msg.get("action"), ply, msg.get("id")), cost
+        raise ApiError(400, "bad_request", f"unknown message type; {MESSAGE_TYPES}")
     except ApiError as exc:
-        return {"type": "error", "id": msg_id, **exc.to_json()}
+        return {"type": "error", "id": msg_id, **exc.to_json()}, cost

@@ -1,6 +1,8 @@
 """The server's guards against oversized, slow and malformed input (limits in ``limits.py``).
 
-- ``BodyGuard`` (ASGI middleware): a request body is read before the app sees it, at most
+- ``BodyGuard`` (ASGI middleware): a request whose line and headers pass ``max_header_bytes`` is
+  refused with 431 ``too_large`` (a WebSocket upgrade too), and a request body is read before the app
+  sees it, at most
   ``max_body`` bytes (413 ``too_large`` as soon as it is known to be larger, from its Content-Length
   or while it streams) within ``body_timeout`` seconds (408 ``timeout``), and a JSON body nested
   deeper than ``max_depth`` is a 400 ``bad_request`` (Python's parser would otherwise recurse until
@@ -8,6 +10,9 @@
 - ``HeaderTimeoutH11``: uvicorn's HTTP/1.1 protocol, closing a connection that has not sent a
   request's headers within ``header_timeout`` seconds (uvicorn times out only idle keep-alive
   connections, so half-sent requests used to stay forever).
+- ``CuttableWebSocket``: uvicorn's WebSocket protocol, offering the app a way to cut a connection at
+  once (``scope[CUT_KEY]``): a client that leaves too much unread cannot be closed politely, since the
+  close frame itself would wait behind everything it has not read.
 - ``too_deep``: the nesting check, also used on every WebSocket message before it is parsed.
 """
 
@@ -18,11 +23,21 @@ import json
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from .limits import Limits
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
+CUT_KEY = "slipstream.cut"
+"""The scope key under which ``CuttableWebSocket`` gives the app the connection's abort."""
+
+
+def header_bytes(scope: Scope) -> int:
+    """About the bytes of a request's line and headers as sent (``GET /path?query HTTP/1.1`` and each
+    ``name: value``, with their line ends)."""
+    size = len(scope.get("method", "GET")) + len(scope.get("raw_path") or b"") + len(scope.get("query_string", b""))
+    return size + 12 + sum(len(name) + len(value) + 4 for name, value in scope["headers"])
 
 
 def too_deep(text: str | bytes, limit: int) -> bool:
@@ -64,10 +79,20 @@ class BodyGuard:
         self.limits = limits
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
         limits = self.limits
+        if header_bytes(scope) > limits.max_header_bytes:
+            message = f"a request's line and headers are at most {limits.max_header_bytes} bytes"
+            if scope["type"] == "websocket":
+                await self._refuse_upgrade(scope, send, message)
+            else:
+                await self._refuse(send, 431, "too_large", message)
+            return
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
         length = next((v for k, v in scope["headers"] if k == b"content-length"), None)
         if length is not None and (not length.isdigit() or int(length) > limits.max_body):
             await self._refuse(send, 413, "too_large", f"a request body is at most {limits.max_body} bytes")
@@ -110,12 +135,20 @@ class BodyGuard:
 
         await self.app(scope, replay, send)
 
+    @classmethod
+    async def _refuse_upgrade(cls, scope: Scope, send: Any, message: str) -> None:
+        """Refuse a WebSocket upgrade with a 431 answer (a plain 403 where the server cannot send one)."""
+        if "websocket.http.response" not in scope.get("extensions", {}):
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        await cls._refuse(send, 431, "too_large", message, prefix="websocket.")
+
     @staticmethod
-    async def _refuse(send: Any, status: int, code: str, message: str) -> None:
+    async def _refuse(send: Any, status: int, code: str, message: str, prefix: str = "") -> None:
         body = error_body(code, message)
         await send(
             {
-                "type": "http.response.start",
+                "type": f"{prefix}http.response.start",
                 "status": status,
                 "headers": [
                     (b"content-type", b"application/json"),
@@ -124,7 +157,7 @@ class BodyGuard:
                 ],
             }
         )
-        await send({"type": "http.response.body", "body": body})
+        await send({"type": f"{prefix}http.response.body", "body": body})
 
 
 class HeaderTimeoutH11(H11Protocol):
@@ -171,6 +204,17 @@ class HeaderTimeoutH11(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)
+
+
+class CuttableWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol, with the connection's abort in the scope (``CUT_KEY``): it drops
+    whatever is still buffered for the client and closes the socket at once."""
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)  # set only for an upgrade uvicorn accepts
+        if scope is not None:
+            scope[CUT_KEY] = self.transport.abort
 
 
 def protocol_with(limits: Limits) -> type[HeaderTimeoutH11]:

@@ -18,33 +18,33 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from slipstream.bots.random_bot import RandomBot
 from slipstream.bots.registry import bot_names, make_bot, parse_mcts
 from slipstream.engine.errors import IllegalActionError, SlipstreamError
-from slipstream.engine.game import CHANCE, Event, Game, State
+from slipstream.engine.game import CHANCE, Event, Game, OptionSpec, State
 from slipstream.engine.hooks import hooks_of
 from slipstream.engine.play import pending_seats
-from slipstream.engine.registry import game_class, load
+from slipstream.engine.registry import game_class, games, load
 from slipstream.jsontext import encode
 
-from . import botpool, dice
+from . import dice
+from .botwork import DEEP_SECONDS, BotBroke, BotFailed, BotLate, BotWork, is_deep, thinking_seconds
 from .limits import Limits
 from .protocol import board_module, describe, events_payload, glossary, resigned_result, seat_payload
-from .storage import MatchData, MoveData, SeatData, Store
+from .storage import Mark, MatchData, MoveData, SeatData, Stale, Store
 
 log = logging.getLogger("slipstream.web")
 T = TypeVar("T")
+Write = tuple[Callable[..., int], tuple[Any, ...]]
+"""A conditional write: a ``Store`` method taking ``(match id, Mark, *args)`` and its ``args``."""
 
 MAX_NAME = 40
 LOG_REPLAY = 300
 MAX_BATCH = 200
 """Chance steps committed and sent together with the step before them, at most."""
-MAX_BACKLOG = 500
-"""Messages a client may leave unread before the server disconnects it."""
 MAX_IDLE_FINISHED = 500
 """Finished matches kept in memory with nobody watching; older ones are reloaded from the database."""
 FORBIDDEN_OPTIONS = ("content",)
@@ -56,6 +56,12 @@ TIMEOUT_ID = "timeout-"
 TURN_SECONDS = (3, 3600)
 """The turn timer a host may set, in seconds (the lobby offers 30 s to 5 minutes)."""
 BOT_KINDS = ("bot", "resigned")
+RETRIES = 3
+"""Times a write is decided again after another server process changed the match first."""
+WATCH_EVERY = 1.0
+"""Seconds between the watchdog's looks at the matches' automatic steps (``Hub.watch``)."""
+PRESENCE_EVERY = 10.0
+"""Seconds between the stored sightings of the players a process sees (several processes), at most."""
 """Seat kinds a bot plays: a bot's seat, and a player's who resigned (ranked last on the page)."""
 
 
@@ -140,6 +146,16 @@ class ApiError(Exception):
         return {"code": self.code, "message": self.message, **self.extra}
 
 
+@dataclass
+class Census:
+    """Open and running matches in memory (``Hub.census``), all of them and those of one address."""
+
+    open: int = 0
+    running: int = 0
+    open_here: int = 0
+    running_here: int = 0
+
+
 class Conflict(Exception):
     """Another server process stored this ply of the match first (the database is the shared truth)."""
 
@@ -169,16 +185,61 @@ def token_matches(token: str | None, digest: str | None) -> bool:
     return hmac.compare_digest(hash_token(token), digest)
 
 
+class Outbox(asyncio.Queue[str | None]):
+    """A client's outgoing messages, every kind under one rule (states, replies, pongs, errors, notices):
+    a client that leaves ``max_messages`` messages or ``max_chars`` characters unread is cut: what it
+    has not read is dropped, so is everything put after, and ``on_cut`` runs (the app aborts the
+    connection). ``None`` asks the writer to close the socket."""
+
+    def __init__(self, max_messages: int = Limits.max_backlog, max_chars: int = Limits.max_backlog_chars) -> None:
+        super().__init__()
+        self.max_messages = max_messages
+        self.max_chars = max_chars
+        self.chars = 0
+        """Characters queued and not yet handed to the socket."""
+        self.cut = False
+        self.on_cut: Callable[[], None] | None = None
+
+    def put_nowait(self, item: str | None) -> None:
+        if self.cut:
+            return
+        if item is not None:
+            if self.qsize() >= self.max_messages or self.chars + len(item) > self.max_chars:
+                self._cut()
+                return
+            self.chars += len(item)
+        super().put_nowait(item)
+
+    def _get(self) -> str | None:
+        item = super()._get()
+        if item is not None:
+            self.chars -= len(item)
+        return item
+
+    def _cut(self) -> None:
+        self.cut = True
+        while not self.empty():
+            self.get_nowait()
+        super().put_nowait(None)
+        if self.on_cut is not None:
+            self.on_cut()
+
+
 @dataclass(eq=False)
 class Subscriber:
     """One connected client: the seat it authenticated as (``None``: spectator), whether it wants the
     game's text board in its ``state`` messages, and its outbox."""
 
     seat: int | None
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    queue: Outbox = field(default_factory=Outbox)
     text_board: bool = False
     claim_key: tuple[tuple[int, ...], float] | None = None
     """What this client was last told about claiming the win (``Room.claim_key``)."""
+
+
+def played_by_timer(move: MoveData) -> bool:
+    """Whether the turn timer's bot played this move for a late player (its stored client id says so)."""
+    return (move.client_id or "").startswith(TIMEOUT_ID)
 
 
 def names_a_file(value: Any) -> bool:
@@ -191,57 +252,80 @@ def load_game(game_id: str, options: dict[str, Any]) -> Game:
 
     The options are refused before the game sees them, so the answer never depends on which files
     exist (and no FIFO or device is ever opened). It may read the game's shipped content, so the
-    server calls it in a thread, never on the event loop.
+    server calls it in a thread, never on the event loop. No error repeats what the client sent: an
+    option is named only when the game has it.
     """
+    try:
+        cls = game_class(game_id)
+    except SlipstreamError:
+        raise ApiError(400, "unknown_game", f"no game has this id; the games are: {', '.join(games())}") from None
     opts = dict(options)
     players = opts.pop("players", None)
+    specs = {spec.name for spec in cls.option_specs}
     for name in FORBIDDEN_OPTIONS:
         if name in opts:
             raise ApiError(
                 400, "bad_option", f"option {name!r} (a server file path) is not accepted over the web"
             )
     for name, value in opts.items():
+        if name not in specs:
+            raise ApiError(400, "bad_option", f"{cls.name} has no option by that name. Valid: {valid_options(cls.id)}")
         if names_a_file(value):
             raise ApiError(
                 400,
                 "bad_option",
                 f"option {name!r}: over the web only the game's own values are accepted, not a file "
-                f"(a value has no '/', '\\', '.' or leading '~'); got {str(value)[:80]!r}",
+                "(a value has no '/', '\\', '.' or leading '~')",
             )
     try:
-        return load(game_id, players=players, **opts)
-    except SlipstreamError as exc:
-        code = getattr(exc, "code", "bad_option")
-        if code in ("unknown_game", "bad_content"):
-            raise ApiError(400, code, str(exc)) from None
-        message = str(exc).split("; the options are:")[0]
-        raise ApiError(400, "bad_option", f"{message}. Valid: {valid_options(game_id)}") from None
-    except TypeError as exc:
-        raise ApiError(400, "bad_option", f"{game_id}: {exc}") from None
+        return load(cls.id, players=players, **opts)
+    except (SlipstreamError, TypeError) as exc:
+        if getattr(exc, "code", None) == "bad_content":
+            raise ApiError(400, "bad_content", str(exc)) from None
+        problem = option_problem(cls.id, players, opts)
+        raise ApiError(400, "bad_option", f"{problem}. Valid: {valid_options(cls.id)}") from None
+
+
+def option_problem(game_id: str, players: Any, options: dict[str, Any]) -> str:
+    """Which of a client's options a game refused, in words that do not repeat the value: the player
+    count, else the first option the game refuses on its own, else the mix."""
+    try:
+        load(game_id, players=players)
+    except (SlipstreamError, TypeError):
+        cls = game_class(game_id)
+        return f"this game is for {cls.min_players} to {cls.max_players} players"
+    specs = {spec.name: spec for spec in game_class(game_id).option_specs}
+    for name, value in options.items():
+        try:
+            load(game_id, players=players, **{name: value})
+        except (SlipstreamError, TypeError):
+            spec = specs[name]
+            takes = spec.help if spec.kind is str and spec.choices is None and spec.help else option_values(spec)
+            return f"option {name!r} does not take that value: it takes {takes}"
+    return "these options do not go together"
 
 
 def valid_options(game_id: str) -> str:
     """Every option a client may send for a game, with its valid values, in words:
     "laps: a whole number from 1 to 50; grid: roll-off or qualifying; sprint: true or false"."""
-    parts = []
     cls = game_class(game_id)
-    for spec in cls.option_specs:
-        if spec.name in FORBIDDEN_OPTIONS:
-            continue
-        if spec.choices is not None:
-            values = [str(c) for c in spec.choices]
-            shown = values[0] if len(values) == 1 else f"{', '.join(values[:-1])} or {values[-1]}"
-        elif spec.kind is bool:
-            shown = "true or false"
-        elif spec.kind is int:
-            low = "" if spec.minimum is None else f" from {spec.minimum}"
-            high = "" if spec.maximum is None else f" to {spec.maximum}"
-            shown = f"a whole number{low}{high}"
-        else:
-            shown = "text"
-        parts.append(f"{spec.name}: {shown}")
+    parts = [f"{spec.name}: {option_values(spec)}" for spec in cls.option_specs if spec.name not in FORBIDDEN_OPTIONS]
     players = f"players: {cls.min_players} to {cls.max_players}"
     return "; ".join([players, *parts])
+
+
+def option_values(spec: OptionSpec) -> str:
+    """The values an option takes, in words: "roll-off or qualifying", "a whole number from 1 to 50"."""
+    if spec.choices is not None:
+        values = [str(c) for c in spec.choices]
+        return values[0] if len(values) == 1 else f"{', '.join(values[:-1])} or {values[-1]}"
+    if spec.kind is bool:
+        return "true or false"
+    if spec.kind is int:
+        low = "" if spec.minimum is None else f" from {spec.minimum}"
+        high = "" if spec.maximum is None else f" to {spec.maximum}"
+        return f"a whole number{low}{high}"
+    return "text"
 
 
 def settled_status(data: MatchData, state: State) -> str:
@@ -278,19 +362,35 @@ class Room:
     public and ``shown`` is the real ply.
     """
 
-    def __init__(self, data: MatchData, game: Game, claim_grace: float = Limits.claim_grace) -> None:
+    def __init__(
+        self, data: MatchData, game: Game, claim_grace: float = Limits.claim_grace, address: str | None = None
+    ) -> None:
         self.data = data
         self.game = game
+        self.address = address
+        """The client address that created the match (``None``: loaded from the database), for the
+        per-address caps (``Hub.census``) and the caps on deep-search seats (``Hub._check_searches``)."""
         self._glossary: dict[str, dict[str, str]] | None = None
         self.claim_grace = claim_grace
         """Seconds the other players must be away before a player may claim the win (``claim``)."""
         self.last_seen: dict[int, float] = {}
         """When each seat's last open socket here closed (or the race started); see ``away``."""
+        self.active_at: dict[int, float] = {}
+        """When each seat's player last made a request here with the seat's token (a REST client)."""
+        self.remote_seen: dict[int, float] = {}
+        """When another server process last saw each seat's player (stored presence, several processes)."""
+        self.remote_window = 0.0
+        """Seconds within which a stored sighting means the player is there now (``Hub.presence_every``
+        x 2.5; 0: one process)."""
+        self.auto_task: asyncio.Task[None] | None = None
+        """The task playing the room's automatic steps (chance, bots): ``Hub.kick``."""
+        self.progress_at = time.monotonic()
+        """When the automatic steps last moved on (a step, a bot's move asked or answered): the watchdog's
+        clock (``Hub._watchdog``)."""
         self.loaded_at = time.time()
         self.lock = asyncio.Lock()
         self.subs: set[Subscriber] = set()
         self.bots: dict[int, tuple[str, int]] = {}
-        self.advancing = False
         self.timing = False
         """Whether the turn timer is choosing a late player's decision now."""
         self.first_turn_at: float | None = None
@@ -316,8 +416,17 @@ class Room:
         self.hidden_total = 0
         self.hidden_by: dict[int, int] = {}
         self.private_to: int | None = None
-        """The seat the last step was hidden for (``None``: a public step)."""
+        """The seat every step not sent yet was hidden for (``None``: one of them is public)."""
         self.last_hidden = False
+        self.last_public: State = self.state
+        """The state after the last step every seat could see ..."""
+        self.last_step: dict[int, State] = {}
+        """... and, for a seat whose own hidden steps came since, the state after the last of them: a
+        fresh message (``state_payload`` without steps) shows the events of the last step its seat could
+        see, so another seat's hidden step changes nothing in it."""
+        self.acted_at: dict[int, float] = {}
+        """When each seat last took a step of its own (stored with the move, so a player acting through
+        another server process counts too; not a step the turn timer played): see ``away``."""
         self.window: set[int] = set()
         """The seats that acted so far in the open simultaneous choice."""
         self.closed_on_others = False
@@ -346,20 +455,40 @@ class Room:
         is a player's, and its last step revealed nothing and nothing was revealed since: no chance step
         and no other seat's step after it, except other seats' secret steps (a seat cannot know of
         them, so they cannot stop its undo: they are kept), and it did not close a simultaneous choice
-        in which other seats had chosen (that showed their choices)."""
+        in which other seats had chosen (that showed their choices). A step the turn timer played for
+        the seat is not the player's to take back (the timer could not be enforced, and the bot's move
+        would be a free hint)."""
         if self.data.status != "running" or self.data.seats[seat].kind != "human":
             return None
         for index in range(len(self.moves) - 1, -1, -1):
             move = self.moves[index]
             hidden, closed_on_others = self.step_flags[index]
             if move.seat == seat:
-                return None if closed_on_others else index
+                return None if closed_on_others or played_by_timer(move) else index
             if move.seat is None or not hidden:
                 return None
         return None
 
     def undoable(self, seat: int) -> bool:
         return self.undo_index(seat) is not None
+
+    def why_no_undo(self, seat: int) -> str:
+        """Why ``seat`` has nothing to take back, in words (``cannot_undo``)."""
+        last = next((m for m in reversed(self.moves) if m.seat == seat), None)
+        if last is not None and played_by_timer(last) and self.data.seats[seat].kind == "human":
+            return (
+                "your last step was played by the turn timer's bot when your time ran out: a step the timer "
+                "played cannot be taken back"
+            )
+        return (
+            "nothing to take back: only your own last step, with no die, card or other player's step since "
+            "and no choices revealed by it"
+        )
+
+    def mark(self) -> Mark:
+        """What this room holds of the match, for a write conditional on it (``Store._guarded``)."""
+        rev = self.data.rev or 0
+        return Mark(rev, len(self.moves), self.moves[-1].action if self.moves else None)
 
     def replays(self, moves: Sequence[MoveData]) -> bool:
         """Whether these moves are legal from the start (other seats' secret steps kept by an undo)."""
@@ -386,6 +515,7 @@ class Room:
         for move in moves:
             self.set_state(self.state.apply(move.action), move)
         self.unsent.clear()
+        self.private_to = None
 
     def shown(self, seat: int | None) -> int:
         """The ply ``seat`` is told: the steps it can see (see the class docstring)."""
@@ -417,25 +547,38 @@ class Room:
         self.step_flags.append((hidden, self.closed_on_others))
         self.last_hidden = hidden
         self.state = new
+        self.progress_at = time.monotonic()
+        private = move.seat if hidden else None
+        self.private_to = private if not self.unsent or self.private_to == private else None
         self.unsent.append(new)
-        self.private_to = move.seat if hidden else None
         if hidden and move.seat is not None:
             self.hidden_total += 1
             self.hidden_by[move.seat] = self.hidden_by.get(move.seat, 0) + 1
+            self.last_step[move.seat] = new
+        else:
+            self.last_public = new
+            self.last_step = {}
+        started = time.time() if move.at is None else move.at
         events = new.events
-        if move.seat is not None and (move.client_id or "").startswith(TIMEOUT_ID):
+        if move.seat is not None and played_by_timer(move):
             note = Event(
-                "timeout", f"P{move.seat + 1} ran out of time: a bot played for them", rule="turn timer"
+                "timeout",
+                f"P{move.seat + 1} ran out of time: a bot played for them",
+                rule="turn timer",
+                seats=frozenset({move.seat}) if hidden else None,
             )
             self.notes[new.ply] = note
             events = (note, *events)
+        elif move.seat is not None and not hidden:  # a hidden step moves no clock others see (claim)
+            self.acted_at[move.seat] = started
         if events:
             shown = {t: self.shown(t) for t in (None, *self.game.seats)}
             self.log.append((shown, events))
         now = set(pending_seats(new))
         fresh = {s for s in now if s not in before or s == move.seat}
-        started = time.time() if move.at is None else move.at
-        self.turn_started = {s: started if s in fresh else self.turn_started.get(s, started) for s in now}
+        # a hidden step goes on with its seat's decision: its clock, which others see, does not start again
+        clock = fresh - {move.seat} if hidden else fresh
+        self.turn_started = {s: started if s in clock else self.turn_started.get(s, started) for s in now}
         self.since = {s: new.ply if s in fresh else self.since.get(s, new.ply) for s in now}
         self.since_shown = {
             s: self.shown(s) if s in fresh else self.since_shown.get(s, self.shown(s)) for s in now
@@ -488,16 +631,37 @@ class Room:
         if sub.seat is not None and all(other.seat != sub.seat for other in self.subs):
             self.last_seen[sub.seat] = time.time()
 
+    def here(self) -> set[int]:
+        """The seats whose player is there: an open socket to this server, or (several processes) one
+        another process saw within ``remote_window``."""
+        seats = {sub.seat for sub in self.subs if sub.seat is not None}
+        if self.remote_window:
+            now = time.time()
+            seats |= {s for s, at in self.remote_seen.items() if now - at <= self.remote_window}
+        return seats
+
     def away(self) -> dict[int, float]:
-        """Each player's seat (a person's: not a bot's, nor resigned) with no open socket to this
-        server, and since when: its last socket closed, or the race started or was loaded here
-        (a restart gives everyone the grace period again, as their pages reconnect by themselves)."""
-        here = {sub.seat for sub in self.subs}
+        """Each player's seat (a person's: not a bot's, nor resigned) that is not there (``here``), and
+        since when: the last sign of its player, whatever the route and the process: its last socket
+        here closed, its last request here, its last step (stored with the move, so one taken through
+        another process counts), another process's last sighting, or else the race started or was
+        loaded here (a restart gives everyone the grace period again, as their pages reconnect by
+        themselves)."""
+        here = self.here()
         return {
-            s.seat: self.last_seen.get(s.seat, self.loaded_at)
+            s.seat: max(
+                self.last_seen.get(s.seat, self.loaded_at),
+                self.active_at.get(s.seat, 0.0),
+                self.acted_at.get(s.seat, 0.0),
+                self.remote_seen.get(s.seat, 0.0),
+            )
             for s in self.data.seats
             if s.kind == "human" and s.seat not in here
         }
+
+    def seen(self, seat: int) -> None:
+        """A request with the seat's token came here: its player is active (``away``)."""
+        self.active_at[seat] = time.time()
 
     def claim_key(self, seat: int | None) -> tuple[tuple[int, ...], float] | None:
         """Whether ``seat`` may claim the win, now or later: the race runs, the seat is a player's and is
@@ -507,11 +671,16 @@ class Room:
         state message, and a seat is told again only when it changes."""
         if seat is None or self.data.status != "running" or self.data.seats[seat].kind != "human":
             return None
-        here = {sub.seat for sub in self.subs}
-        others = [s.seat for s in self.data.seats if s.kind == "human" and s.seat != seat]
-        if seat not in here or not others or any(s in here for s in others):
+        connected = {sub.seat for sub in self.subs}
+        if seat not in connected:
             return None
-        ready_at = max(self.last_seen.get(s, self.loaded_at) for s in others) + self.claim_grace
+        others = [s.seat for s in self.data.seats if s.kind == "human" and s.seat != seat]
+        if not others or any(s in connected for s in others):  # the usual case, before ``away``'s work
+            return None
+        away = self.away()
+        if any(s not in away for s in others):
+            return None
+        ready_at = max(away[s] for s in others) + self.claim_grace
         return tuple(others), round(ready_at, 1)
 
     def claim_check(self, seat: int) -> tuple[list[int], float]:
@@ -525,7 +694,7 @@ class Room:
         if self.data.seats[seat].kind != "human":
             raise ApiError(409, "cannot_claim", f"{seat_label(seat, self.data.seats)} is not a player's seat now")
         away = self.away()
-        if seat in away:
+        if all(sub.seat != seat for sub in self.subs):
             raise ApiError(
                 409,
                 "cannot_claim",
@@ -616,11 +785,15 @@ class Room:
 
     def state_payload(self, seat: int | None, steps: Sequence[State] = (), text_board: bool = True) -> dict[str, Any]:
         """What ``message`` sends, as data."""
-        events = [
-            e
-            for st in steps or (self.state,)
-            for e in ([self.notes[st.ply].to_json()] if st.ply in self.notes else []) + events_payload(st, seat)
+        if not steps:  # a fresh message: the last step this seat could see (another's hidden step shows nothing)
+            steps = (self.last_step.get(seat, self.last_public) if seat is not None else self.last_public,)
+        seen = [
+            ([self.notes[st.ply].to_json()] if st.ply in self.notes and self.notes[st.ply].visible_to(seat) else [])
+            + events_payload(st, seat)
+            for st in steps
         ]
+        # "step": which of the steps the seat saw it belongs to (the page shows the last step's dice)
+        events = [{**e, "step": step} for step, group in enumerate(g for g in seen if g) for e in group]
         payload = seat_payload(self.state, seat, live=self.data.status == "running", text_board=text_board)
         payload["ply"] = self.shown(seat)
         payload["result"] = self.result_json()
@@ -672,9 +845,8 @@ class Room:
         for sub in list(self.subs):
             if private_to is not None and sub.seat != private_to:
                 continue
-            if sub.queue.qsize() > MAX_BACKLOG:
+            if sub.queue.cut:  # it left too much unread (``Outbox``)
                 self.leave(sub)
-                sub.queue.put_nowait(None)
                 continue
             key = (sub.seat, sub.text_board)
             if key not in cache:
@@ -702,12 +874,13 @@ class GroupCommit:
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
-        self.pending: list[tuple[str, list[MoveData], str | None, asyncio.Future[None]]] = []
+        self.pending: list[tuple[str, list[MoveData], str | None, int, asyncio.Future[None]]] = []
         self.running = False
 
-    async def append(self, match_id: str, moves: list[MoveData], status: str | None) -> None:
+    async def append(self, match_id: str, moves: list[MoveData], status: str | None, rev: int) -> None:
+        """Store ``moves`` (and a new ``status``) if the match is still at revision ``rev``."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.pending.append((match_id, moves, status, future))
+        self.pending.append((match_id, moves, status, rev, future))
         if not self.running:
             self.running = True
             task = asyncio.get_running_loop().create_task(self._run())
@@ -722,7 +895,7 @@ class GroupCommit:
                 await asyncio.sleep(0)  # let the moves that are ready join this commit
                 batch, self.pending = self.pending, []
                 try:
-                    rows = [(m, moves, st) for m, moves, st, _f in batch]
+                    rows = [(m, moves, st, rev) for m, moves, st, rev, _f in batch]
                     await self.hub.db(store.append_many, rows)
                     outcomes: list[BaseException | None] = [None] * len(batch)
                 except Exception as exc:
@@ -730,13 +903,13 @@ class GroupCommit:
                         outcomes = [exc]
                     else:
                         outcomes = []
-                        for m, moves, st, _f in batch:
+                        for m, moves, st, rev, _f in batch:
                             try:
-                                await self.hub.db(store.append_many, [(m, moves, st)])
+                                await self.hub.db(store.append_many, [(m, moves, st, rev)])
                                 outcomes.append(None)
                             except Exception as one:
                                 outcomes.append(one)
-                for (_m, _moves, _st, future), outcome in zip(batch, outcomes, strict=True):
+                for (_m, _moves, _st, _rev, future), outcome in zip(batch, outcomes, strict=True):
                     if future.done():
                         continue
                     if outcome is None:
@@ -766,7 +939,14 @@ class Hub:
         self.db_pool = ThreadPoolExecutor(1 if store.is_sqlite else 4, thread_name_prefix="slipstream-db")
         self.plugins = list(plugins)
         self.bot_workers = bot_workers
-        self.bot_pool = botpool.make_pool(bot_workers, self.plugins)
+        self.bots = BotWork(bot_workers, self.plugins, self.limits.bot_deadline)
+        self.bots.on_dispatch = self._bot_dispatched
+        self.restarts = 0
+        """Matches whose automatic steps the watchdog restarted (``watch``)."""
+        self.process_id = secrets.token_hex(8)
+        """This server process among those sharing the database (its stored presence rows)."""
+        self.presence_every = min(PRESENCE_EVERY, self.limits.claim_grace / 4)
+        """Seconds between the stored sightings of the players here (several processes only)."""
         self.tasks: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Task[Room]] = {}
         self._buckets: dict[str, tuple[float, float]] = {}
@@ -791,7 +971,9 @@ class Hub:
             room = self._restore(data)
             if room is not None and data.status == "running":
                 self.kick(room)
-        jobs = [self._sweeper(), self._timer()] + ([self._peer_watch()] if self.peer_poll > 0 else [])
+        jobs = [self._sweeper(), self._timer(), self._watchdog()]
+        if self.peer_poll > 0:
+            jobs += [self._peer_watch(), self._presence_beat()]
         for job in jobs:
             task = asyncio.get_running_loop().create_task(job)
             self.tasks.add(task)
@@ -806,14 +988,62 @@ class Hub:
             try:
                 rooms = {i: r for i, r in self.rooms.items() if r.data.status in ACTIVE}
                 seen = await self.db(self.store.activity, list(rooms))
-                for match_id, (changed_at, moves) in seen.items():
+                for match_id, (changed_at, moves, rev) in seen.items():
                     room = rooms[match_id]
-                    if moves != room.state.ply or changed_at > room.data.updated_at:
+                    if moves != room.state.ply or changed_at > room.data.updated_at or rev != room.data.rev:
                         async with room.lock:
                             await self.refresh(room)
                         self.kick(room)
             except Exception:
                 log.exception("catching up with the other server processes failed")
+
+    @property
+    def remote_window(self) -> float:
+        """Seconds within which another process's stored sighting of a player means they are there
+        (``Room.here``): a few of its sightings' intervals; 0 with one process."""
+        return 2.5 * self.presence_every if self.peer_poll > 0 else 0.0
+
+    def _new_room(self, data: MatchData, game: Game, address: str | None = None) -> Room:
+        room = Room(data, game, self.limits.claim_grace, address)
+        room.remote_window = self.remote_window
+        return room
+
+    async def _presence_beat(self) -> None:
+        """With several server processes: every ``presence_every`` seconds, store which players this
+        process sees (an open socket, or a request with their seat's token since the last look), and read
+        what the others saw of the players of each race here where a player here might claim the win
+        from players not connected here (``Room.remote_seen``): a claim counts every process's players."""
+        while True:
+            await asyncio.sleep(self.presence_every)
+            try:
+                await self.beat()
+            except Exception:
+                log.exception("storing and reading the players' presence failed")
+
+    async def beat(self) -> None:
+        """One look of ``_presence_beat``."""
+        now = time.time()
+        rows: list[tuple[str, int, float]] = []
+        watched: list[Room] = []
+        for room in [r for r in self.rooms.values() if r.data.status == "running"]:
+            humans = {s.seat for s in room.data.seats if s.kind == "human"}
+            connected = {sub.seat for sub in room.subs if sub.seat is not None}
+            active = {s for s, at in room.active_at.items() if now - at <= self.presence_every}
+            rows += [(room.data.id, s, now) for s in sorted((connected | active) & humans)]
+            if connected & humans and humans - connected:
+                watched.append(room)
+        await self.db(self.store.store_presence, self.process_id, rows)
+        if watched:
+            seen = await self.db(self.store.presence, [r.data.id for r in watched], self.process_id)
+            for room in watched:
+                room.remote_seen = seen[room.data.id]
+                room.presence()
+
+    def _bot_dispatched(self, match_id: str) -> None:
+        """A worker took a bot move of this match: its automatic steps are making progress (the watchdog)."""
+        room = self.rooms.get(match_id)
+        if room is not None:
+            room.progress_at = time.monotonic()
 
     async def _timer(self) -> None:
         """Every half second: a player out of time on a timed match has its decision played by the
@@ -878,7 +1108,12 @@ class Hub:
             async with room.lock:
                 if room.data.status not in ACTIVE:
                     continue
-                await self.db(self.store.set_status, room.data.id, status)
+                try:
+                    await self.db(self.store.set_status, room.data.id, room.mark(), status)
+                except Stale:
+                    await self.refresh(room)  # another process changed it: looked at again next time
+                    continue
+                room.data.rev = (room.data.rev or 0) + 1
                 room.data.status = status
                 room.broadcast()
             for sub in list(room.subs):
@@ -914,20 +1149,66 @@ class Hub:
         for room in self.rooms.values():
             for sub in room.subs:
                 sub.queue.put_nowait(None)
-        self.bot_pool.shutdown(wait=True, cancel_futures=True)
+        self.bots.shutdown()
         self.db_pool.shutdown(wait=True)
         self.store.close()
 
+    async def _conditional(self, room: Room, decide: Callable[[], Write | None], seat: int | None = None) -> bool:
+        """Decide a change and write it, conditional on the match as the room holds it (the caller
+        holds the room's lock). ``decide`` checks the request against the room (raising ``ApiError``)
+        and gives the write (``None``: nothing to write); the write is made only if the database still
+        holds the match as the room does (``Room.mark``), and the room then takes the new revision.
+        If another server process changed the match first, nothing is written: the room catches up
+        (``refresh``) and ``decide`` runs again on the match as it now is. With several processes a
+        refusal is also decided on the caught-up match (the room may be behind). Whether it wrote."""
+        caught_up = False
+        for _attempt in range(RETRIES + 1):
+            try:
+                planned = decide()
+            except ApiError:
+                if caught_up or self.peer_poll <= 0:
+                    raise
+                caught_up = True
+                if not await self.refresh(room):
+                    raise
+                continue
+            if planned is None:
+                return False
+            write, args = planned
+            try:
+                room.data.rev = await self.db(write, room.data.id, room.mark(), *args)
+                return True
+            except Stale:
+                caught_up = True
+                await self.refresh(room)
+        raise self._moved_on(room, seat)
+
+    def _moved_on(self, room: Room, seat: int | None = None) -> ApiError:
+        """The answer when another process kept changing the match while this one decided (``RETRIES``)."""
+        return ApiError(409, "stale", "the match changed in another server process; try again", ply=room.shown(seat))
+
     async def _keyed(self, data: MatchData) -> None:
-        """A match stored before chance keys existed gets one now, before it draws again."""
+        """A match stored before chance keys existed gets one now, before it draws again; one stored
+        before revisions existed gets its revision (``storage.RevisionRow``)."""
         if data.chance_key is None and data.status in ACTIVE:
             key = dice.new_key()
             await self.db(self.store.set_chance_key, data.id, key)
             data.chance_key = key
+        if data.rev is None:
+            await self.db(self.store.ensure_revision, data.id)
+            data.rev = 0  # if another process has changed it since, the first write here catches up
 
     def _restore(self, data: MatchData) -> Room | None:
+        room = self._rebuilt(data)
+        if room is not None:
+            self._keep(room)
+        return room
+
+    def _rebuilt(self, data: MatchData) -> Room | None:
+        """A stored match rebuilt by replaying its moves (a long one takes milliseconds: ``_load_room``
+        runs this in a worker thread), or ``None`` if it cannot be."""
         try:
-            room = Room(data, stored_game(data), self.limits.claim_grace)
+            room = self._new_room(data, stored_game(data))
             if room.game.version != data.version:
                 log.warning(
                     "match %s: stored for %s version %s, this is %s",
@@ -943,9 +1224,11 @@ class Hub:
         except (ApiError, SlipstreamError, TypeError) as exc:
             log.error("match %s cannot be restored: %s", data.id, exc)
             return None
-        self.rooms[data.id] = room
-        self._evict()
         return room
+
+    def _keep(self, room: Room) -> None:
+        self.rooms[room.data.id] = room
+        self._evict()
 
     def _evict(self) -> None:
         idle = [r for r in self.rooms.values() if r.data.status not in ACTIVE and not r.subs]
@@ -959,7 +1242,7 @@ class Hub:
         if room is not None:
             return room
         if not MATCH_ID.fullmatch(match_id):
-            raise ApiError(404, "not_found", f"no match {match_id[:40]!r}")
+            raise ApiError(404, "not_found", "no match with this id")
         task = self._loading.get(match_id)
         if task is None:
             task = asyncio.get_running_loop().create_task(self._load_room(match_id))
@@ -968,17 +1251,23 @@ class Hub:
         return await asyncio.shield(task)
 
     async def _load_room(self, match_id: str) -> Room:
+        """A match from the database, replayed in a worker thread (a finished match of some hundred
+        plies takes 10-20 ms, which would hold every other match on the event loop)."""
         data = await self.db(self.store.load, match_id)
         if data is None:
-            raise ApiError(404, "not_found", f"no match {match_id!r}")
+            raise ApiError(404, "not_found", "no match with this id")
         room = self.rooms.get(match_id)
         if room is not None:
             return room
         await self._keyed(data)
-        room = self._restore(data)
-        if room is None:
-            raise ApiError(409, "not_found", f"match {match_id!r} can no longer be loaded")
-        return room
+        built = await asyncio.to_thread(self._rebuilt, data)
+        room = self.rooms.get(match_id)
+        if room is not None:
+            return room
+        if built is None:
+            raise ApiError(409, "not_found", "this match can no longer be loaded")
+        self._keep(built)
+        return built
 
     # --- lobby ---------------------------------------------------------------------------
 
@@ -990,14 +1279,18 @@ class Hub:
         title: str,
         bots: dict[int, str],
         turn_seconds: int | None = None,
+        address: str | None = None,
+        public: bool = False,
     ) -> tuple[Room, str]:
+        """A new open match; ``address``: the creator's (the caps on deep searches count per address),
+        ``public``: listed in ``GET /api/matches`` (else it is reached by its link only)."""
         if turn_seconds is not None and not TURN_SECONDS[0] <= turn_seconds <= TURN_SECONDS[1]:
             raise ApiError(
                 400,
                 "bad_request",
                 f"turn_seconds must be from {TURN_SECONDS[0]} to {TURN_SECONDS[1]} (or left out: no timer)",
             )
-        self._room_for_one_more()
+        self._room_for_one_more(address)
         game = await asyncio.to_thread(
             load_game, game_id, {"players": players, **options} if players is not None else options
         )
@@ -1017,6 +1310,8 @@ class Hub:
             updated_at=now,
             seats=[SeatData(seat=s) for s in game.seats],
             turn_seconds=turn_seconds,
+            rev=0,
+            public=public,
         )
         for seat, bot in bots.items():
             if seat not in game.seats:
@@ -1024,17 +1319,86 @@ class Hub:
                 raise ApiError(400, bad.code, bad.message)
             self._check_bot(game.id, bot)
             data.seats[seat] = SeatData(seat=seat, kind="bot", name=bot_seat_name(bot, seat), bot=bot)
-        room = Room(data, game, self.limits.claim_grace)
+        self._check_searches(address, sum(1 for s in data.seats if s.kind == "bot" and is_deep(s.bot)))
+        self._room_for_one_more(address)  # again: others may have been made while the game loaded
+        room = self._new_room(data, game, address)
         await self.db(self.store.create_match, data)
         self.rooms[data.id] = room
         return room, host_token
 
-    def _room_for_one_more(self) -> None:
-        """A new match (created or a rematch) only while fewer than ``max_open_matches`` wait for players."""
-        open_now = sum(1 for r in self.rooms.values() if r.data.status == "open")
-        if open_now >= self.limits.max_open_matches:
+    def census(self, address: str | None) -> Census:
+        """The open and running matches in memory, all and those created from ``address``."""
+        count = Census()
+        for room in self.rooms.values():
+            status = room.data.status
+            here = int(address is not None and room.address == address)
+            if status == "open":
+                count.open += 1
+                count.open_here += here
+            elif status == "running":
+                count.running += 1
+                count.running_here += here
+        return count
+
+    def _room_for_one_more(self, address: str | None) -> None:
+        """A new match (created or a rematch) only while its address has fewer than
+        ``open_matches_per_address`` and the server fewer than ``max_open_matches`` waiting for players."""
+        count = self.census(address)
+        limit = self.limits.open_matches_per_address
+        if count.open_here >= limit:
             raise ApiError(
-                503, "busy", f"the server holds {open_now} matches waiting for players; try again later"
+                429,
+                "too_many",
+                f"at most {limit} matches waiting for players from one address: start one, or let one "
+                f"expire ({self.limits.open_expiry:.0f} s after its last change)",
+            )
+        if count.open >= self.limits.max_open_matches:
+            raise ApiError(
+                503, "busy", f"the server holds {count.open} matches waiting for players; try again later"
+            )
+
+    def _run_refusal(self, room: Room) -> ApiError | None:
+        """Why ``room`` may not start now, if it may not: its address runs ``running_matches_per_address``
+        matches already, or the server ``max_running_matches``."""
+        count = self.census(room.address)
+        limit = self.limits.running_matches_per_address
+        if count.running_here >= limit:
+            return ApiError(
+                429, "too_many", f"at most {limit} running matches from one address: finish or resign one first"
+            )
+        if count.running >= self.limits.max_running_matches:
+            return ApiError(503, "busy", f"the server runs {count.running} matches; try again later")
+        return None
+
+    def _check_searches(self, address: str | None, adding: int) -> None:
+        """``adding`` more deep-search seats (``botwork.is_deep``: ``mcts:3s``) only while the open and
+        running matches hold fewer than ``deep_searches`` of them on this server and fewer than
+        ``deep_searches_per_address`` in the matches created from ``address``: deep searches queue for
+        the same few workers, and one user must not be able to fill that queue for everyone."""
+        if adding <= 0:
+            return
+        total = mine = 0
+        for room in self.rooms.values():
+            if room.data.status not in ACTIVE:
+                continue
+            deep = sum(1 for s in room.data.seats if s.kind == "bot" and is_deep(s.bot))
+            total += deep
+            if address is not None and room.address == address:
+                mine += deep
+        per_address, server = self.limits.deep_searches_per_address, self.limits.deep_searches
+        if address is not None and mine + adding > per_address:
+            raise ApiError(
+                429,
+                "too_many_searches",
+                f"at most {per_address} deep-search bots (thinking more than {DEEP_SECONDS:g} s a move) in the "
+                f"races from one address; yours have {mine}: choose a quicker bot, or wait for a race to end",
+            )
+        if total + adding > server:
+            raise ApiError(
+                503,
+                "too_many_searches",
+                f"the server runs as many deep-search bots as it takes ({server}): choose a quicker bot, or "
+                "try again later",
             )
 
     def _check_bot(self, game_id: str, bot: str) -> None:
@@ -1053,14 +1417,16 @@ class Hub:
                 raise ApiError(
                     400,
                     "unknown_bot",
-                    f"bot {bot[:60]!r} is not offered: choose one of {', '.join(menu)}, or a search with "
+                    f"this bot is not offered: choose one of {', '.join(menu)}, or a search with "
                     f"a time bound of at most {limit:g} s (e.g. mcts:400:{limit:g}s)",
                     bots=menu,
                 )
         try:
             make_bot(bot, game_id, 0)
-        except SlipstreamError as exc:
-            raise ApiError(400, "unknown_bot", str(exc)) from None
+        except SlipstreamError:
+            raise ApiError(
+                400, "unknown_bot", f"this bot cannot play this game: choose one of {', '.join(menu)}", bots=menu
+            ) from None
 
     def _seat(self, room: Room, seat: int) -> SeatData:
         if not 0 <= seat < len(room.data.seats):
@@ -1073,33 +1439,42 @@ class Hub:
 
     async def join(self, match_id: str, seat: int, name: str) -> tuple[Room, str]:
         room = await self.room(match_id)
-        async with room.lock:
+        token = secrets.token_urlsafe(24)
+        new = SeatData(seat=seat)
+
+        def decide() -> Write:
+            nonlocal new
             if room.data.status != "open":
                 raise ApiError(409, "not_open", "the match has started; seats can no longer be joined")
             current = self._seat(room, seat)
             if current.kind != "open":
                 raise ApiError(409, "seat_taken", f"{seat_label(seat, room.data.seats)} is already taken")
-            token = secrets.token_urlsafe(24)
             new = SeatData(
-                seat=seat,
-                kind="human",
-                name=unique_name(name, seat, room.data.seats),
-                token_hash=hash_token(token),
+                seat=seat, kind="human", name=unique_name(name, seat, room.data.seats), token_hash=hash_token(token)
             )
-            await self.db(self.store.set_seat, room.data.id, new)
+            return self.store.set_seats, ([new],)
+
+        async with room.lock:
+            await self._conditional(room, decide)
             room.data.seats[seat] = new
             room.data.updated_at = time.time()
             room.broadcast()
         return room, token
 
     async def set_bot(self, match_id: str, seat: int, bot: str | None, host_token: str | None) -> Room:
-        """Put a bot in an open seat (or, with ``bot=None``, empty a bot seat again).
+        """Put a bot in a seat, or (``bot=None``) empty the seat of an open match again.
 
-        While the match runs, the host may hand any seat to a bot (a player who left): the seat's
-        token stops working and the bot plays on from the current position.
+        Before the race starts the host may also take a player out of a seat (a stranger who joined
+        through the link): the seat is open again (or a bot's) and the player's token stops working.
+        While the match runs, the host may hand any seat to a bot (a player who left): the seat's token
+        stops working and the bot plays on from the current position.
         """
         room = await self.room(match_id)
-        async with room.lock:
+        current = new = SeatData(seat=seat)
+        running = False
+
+        def decide() -> Write:
+            nonlocal current, new, running
             self._host(room, host_token)
             running = room.data.status == "running"
             if room.data.status not in ("open", "running"):
@@ -1107,41 +1482,36 @@ class Hub:
             current = self._seat(room, seat)
             if running and bot is None:
                 raise ApiError(409, "not_open", "a seat cannot be emptied once the match runs; give it a bot")
-            if current.kind == "human" and not running:
-                raise ApiError(409, "seat_taken", f"{seat_label(seat, room.data.seats)} is taken by a player")
             if bot is None:
                 new = SeatData(seat=seat)
             else:
                 self._check_bot(room.game.id, bot)
-                player = current.name if current.kind == "human" else ""
+                was_deep = current.kind == "bot" and is_deep(current.bot)
+                self._check_searches(room.address, int(is_deep(bot) and not was_deep))
+                player = current.name if current.kind == "human" and running else ""
                 new = SeatData(seat=seat, kind="bot", name=bot_seat_name(bot, seat, player), bot=bot)
-            await self.db(self.store.set_seat, room.data.id, new)
+            return self.store.set_seats, ([new],)
+
+        async with room.lock:
+            await self._conditional(room, decide)
             room.data.seats[seat] = new
             room.data.updated_at = time.time()
             room.bots.pop(seat, None)
             room._make_bots()
             room.broadcast()
             room.presence()
+        if current.kind == "human":
+            self._seat_lost(room, seat, bot, running)
         if running:
-            notice = encode(
-                {
-                    "type": "seat_lost",
-                    "seat": seat,
-                    "bot": bot,
-                    "message": f"The host handed your seat (Seat {seat + 1}) to the {BOT_WORDS.get(bot or '', bot)} "
-                    "bot; you can go on watching the race.",
-                }
-            )
-            for sub in [sub for sub in room.subs if sub.seat == seat]:
-                room.subs.discard(sub)
-                sub.queue.put_nowait(notice)
-                sub.queue.put_nowait(None)
             self.kick(room)
         return room
 
     async def start(self, match_id: str, host_token: str | None) -> Room:
         room = await self.room(match_id)
-        async with room.lock:
+        status = "running"
+
+        def decide() -> Write:
+            nonlocal status
             self._host(room, host_token)
             if room.data.status != "open":
                 raise ApiError(409, "not_open", "the match has already started")
@@ -1154,16 +1524,27 @@ class Hub:
                     "joins or the host adds a bot (in the API seats count from 0: 'seats' lists them)",
                     seats=empty,
                 )
+            refusal = self._run_refusal(room)
+            if refusal is not None:
+                raise refusal
             status = "finished" if room.state.is_over else "running"
-            await self.db(self.store.set_status, room.data.id, status)
-            room.data.status = status
-            room.data.updated_at = time.time()
-            room.begin_turns(room.data.updated_at)
-            room.last_seen = {s.seat: room.data.updated_at for s in room.data.seats}
-            room.broadcast()
-            room.presence()
+            return self.store.set_status, (status,)
+
+        async with room.lock:
+            await self._conditional(room, decide)
+            self._begin(room, status)
         self.kick(room)
         return room
+
+    def _begin(self, room: Room, status: str) -> None:
+        """The race starts (its status stored): its first decision's clock and every seat's presence
+        begin now, and every client is told."""
+        room.data.status = status
+        room.data.updated_at = time.time()
+        room.begin_turns(room.data.updated_at)
+        room.last_seen = {s.seat: room.data.updated_at for s in room.data.seats}
+        room.broadcast()
+        room.presence()
 
     # --- play ----------------------------------------------------------------------------
 
@@ -1183,7 +1564,7 @@ class Hub:
                     raise ApiError(
                         409,
                         "duplicate",
-                        f"action id {client_id!r} was already accepted",
+                        "an action with this id was already accepted",
                         ply=room.accepted[(seat, client_id)],
                     )
                 if room.data.status != "running":
@@ -1209,7 +1590,7 @@ class Hub:
                     raise ApiError(
                         422,
                         "illegal_action",
-                        f"{seat_label(seat, room.data.seats)} cannot play {action[:60]!r} now; the legal moves: "
+                        f"{seat_label(seat, room.data.seats)} cannot play that move now; the legal moves: "
                         f"{shown or 'none'}",
                         legal=legal,
                     )
@@ -1232,30 +1613,36 @@ class Hub:
         """Take back ``seat``'s last step, if it revealed nothing (``Room.undo_index``): the move is
         deleted from the database (other seats' secret steps after it are kept, a ply earlier, in the
         same transaction), then the room is rebuilt. Only clients whose view changes are told
-        (``Room.resend``): a hidden step (a secret cart step) is taken back for its own seat's eyes only."""
+        (``Room.resend``): a hidden step (a secret cart step) is taken back for its own seat's eyes only.
+
+        The deletion is conditional (``Store.take_back``): it is made only if the stored moves are still
+        exactly those this process holds. If another process stored a step since (a step this process
+        has not caught up with, perhaps acknowledged to another player), nothing is deleted: the room
+        catches up and the undo is decided again on the match as it is (``stale`` or ``cannot_undo``)."""
         if isinstance(ply, bool) or not isinstance(ply, int):
             raise ApiError(400, "bad_request", "'ply' must be the whole number of the position shown")
-        async with room.lock:
+        kept: list[MoveData] = []
+        index = 0
+
+        def decide() -> Write:
+            nonlocal kept, index
             if room.data.status != "running":
                 raise ApiError(409, "not_running", f"the match is {room.data.status}")
             now = room.shown(seat)
             if ply != now:
                 raise ApiError(409, "stale", f"the undo was asked at ply {ply}; the match is at ply {now}", ply=now)
-            index = room.undo_index(seat)
-            moves = room.moves
-            later = [] if index is None else moves[index + 1 :]
+            found = room.undo_index(seat)
+            later = [] if found is None else room.moves[found + 1 :]
             kept = [MoveData(m.ply - 1, m.action, m.seat, m.client_id, m.at) for m in later]
-            if index is None or (kept and not room.replays(moves[:index] + kept)):
-                raise ApiError(
-                    409,
-                    "cannot_undo",
-                    "nothing to take back: only your own last step, with no die, card or other "
-                    "player's step since and no choices revealed by it",
-                    ply=now,
-                )
-            await self.db(self.store.take_back, room.data.id, moves[index].ply, kept)
+            if found is None or (kept and not room.replays(room.moves[:found] + kept)):
+                raise ApiError(409, "cannot_undo", room.why_no_undo(seat), ply=now)
+            index = found
+            return self.store.take_back, (room.moves[index].ply, kept)
+
+        async with room.lock:
+            await self._conditional(room, decide, seat)
             before = room.sights()
-            room.rewind(moves[:index] + kept)
+            room.rewind(room.moves[:index] + kept)
             room.data.updated_at = time.time()
             room.resend(before)
             return {"type": "undone", "ply": room.shown(seat)}
@@ -1263,25 +1650,42 @@ class Hub:
     async def resign(self, room: Room, seat: int) -> Room:
         """A player resigns: a bot plays the seat to the end (the game's own bot, else random); the
         seat is marked ``resigned`` and its player keeps watching with the same token."""
-        async with room.lock:
+
+        def decide() -> Write:
             if room.data.status != "running":
                 raise ApiError(409, "not_running", f"the match is {room.data.status}")
             if room.data.seats[seat].kind != "human":
                 raise ApiError(409, "not_your_turn", f"{seat_label(seat, room.data.seats)} is not a player's seat now")
-            await self._resign_seats(room, [seat])
+            return self._resignation(room, [seat])
+
+        async with room.lock:
+            await self._conditional(room, decide, seat)
+            self._resigned(room, [seat])
         self.kick(room)
         return room
 
-    async def _resign_seats(self, room: Room, seats: list[int]) -> None:
-        """Players' seats resign (the caller holds the room's lock): each is marked ``resigned`` and the
-        game's own bot plays it to the end; its token still shows its view. Every client is told."""
+    def _resignation(self, room: Room, seats: list[int]) -> Write:
+        """The write that resigns players' seats: each is marked ``resigned`` and the game's own bot plays
+        it to the end; its token still shows its view (``_resigned`` then changes the room)."""
+        new = [
+            SeatData(
+                seat=seat,
+                kind="resigned",
+                name=room.data.seats[seat].name,
+                bot=room.own_bot,
+                token_hash=room.data.seats[seat].token_hash,
+            )
+            for seat in seats
+        ]
+        return self.store.set_seats, (new,)
+
+    def _resigned(self, room: Room, seats: list[int]) -> None:
+        """The room after ``_resignation`` was stored: the seats resigned, and every client is told."""
         for seat in seats:
             current = room.data.seats[seat]
-            new = SeatData(
+            room.data.seats[seat] = SeatData(
                 seat=seat, kind="resigned", name=current.name, bot=room.own_bot, token_hash=current.token_hash
             )
-            await self.db(self.store.set_seat, room.data.id, new)
-            room.data.seats[seat] = new
         room.data.updated_at = time.time()
         room._make_bots()
         room.broadcast()
@@ -1291,8 +1695,16 @@ class Hub:
         """A player who is there claims the win from the players who have been away for the grace
         period (``Room.claim_check``): their seats resign, so the game's own bot plays each to the end
         and the result ranks them below every seat that did not resign (in a cooperative game, whose
-        result places nobody above anyone, the team plays on with the bots). The seats that resigned."""
-        async with room.lock:
+        result places nobody above anyone, the team plays on with the bots). The seats that resigned.
+
+        Away means away from every route and every process: no socket here, no request or step here or
+        through another process (a step is stored with its time; with several processes each stores whom
+        it sees: ``Hub.beat``). The resignation is conditional on the match being as this process holds
+        it, so a step stored by another process meanwhile makes it catch up and decide again."""
+        away: list[int] = []
+
+        def decide() -> Write:
+            nonlocal away
             away, ready_at = room.claim_check(seat)
             wait = ready_at - time.time()
             if wait > 0:
@@ -1304,20 +1716,31 @@ class Hub:
                     f"(after {room.claim_grace:.0f} s away)",
                     wait=round(wait, 1),
                 )
-            await self._resign_seats(room, away)
+            return self._resignation(room, away)
+
+        async with room.lock:
+            if self.peer_poll > 0:
+                seen = await self.db(self.store.presence, [room.data.id], self.process_id)
+                room.remote_seen = seen[room.data.id]
+            await self._conditional(room, decide, seat)
+            self._resigned(room, away)
         self.kick(room)
         return away
 
     async def rematch(self, room: Room, seat: int | None) -> tuple[Room, int | None, str | None]:
         """The same race again with the same seats: the first call makes it (same game, options,
         title, bots and host token); a seat's player who asks gets the same seat under the same name.
-        It starts by itself once every player's seat is taken again."""
+        It starts by itself once every player's seat is taken again. Like the race, it is listed
+        publicly only if the host listed the race. Two processes asked at once make one rematch: the
+        database keeps one per race, and the process that loses reads the other's."""
         async with room.lock:
             if room.data.status != "finished":
                 raise ApiError(409, "not_finished", "a rematch is offered once the race is over")
             next_id = await self.db(self.store.rematch_of, room.data.id)
             if next_id is None:
-                self._room_for_one_more()
+                self._room_for_one_more(room.address)
+                bots = [s.bot for s in room.data.seats if s.kind == "bot" and s.bot]
+                self._check_searches(room.address, sum(1 for bot in bots if is_deep(bot)))
                 old = room.data
                 now = time.time()
                 data = MatchData(
@@ -1339,10 +1762,20 @@ class Hub:
                         else SeatData(seat=s.seat)
                         for s in old.seats
                     ],
+                    rev=0,
+                    public=old.public,
                 )
-                await self.db(self.store.create_match, data, old.id)
-                self.rooms[data.id] = Room(data, room.game, self.limits.claim_grace)
-                next_id = data.id
+                try:
+                    await self.db(self.store.create_match, data, old.id)
+                except Exception as exc:
+                    if not is_conflict(exc):
+                        raise
+                    next_id = await self.db(self.store.rematch_of, room.data.id)  # another process made it
+                    if next_id is None:
+                        raise
+                else:
+                    self.rooms[data.id] = self._new_room(data, room.game, room.address)
+                    next_id = data.id
         nxt = await self.room(next_id)
         if seat is None:
             return nxt, None, None
@@ -1351,45 +1784,80 @@ class Hub:
             if nxt.data.status != "open" or nxt.data.seats[seat].kind != "open":
                 raise ApiError(409, "seat_taken", f"{seat_label(seat)} of the rematch is already taken", id=next_id)
         joined, token = await self.join(next_id, seat, name)
+        def ready() -> Write | None:
+            if joined.data.status != "open" or any(s.kind == "open" for s in joined.data.seats):
+                return None
+            if self._run_refusal(joined) is not None:  # the caps on running matches: it stays open
+                return None
+            return self.store.set_status, ("running",)
+
         async with joined.lock:
-            if joined.data.status == "open" and all(s.kind != "open" for s in joined.data.seats):
-                await self.db(self.store.set_status, joined.data.id, "running")
-                joined.data.status = "running"
-                joined.begin_turns(time.time())
-                joined.last_seen = {s.seat: time.time() for s in joined.data.seats}
-                joined.broadcast()
+            if await self._conditional(joined, ready):
+                self._begin(joined, "running")
         self.kick(joined)
         return joined, seat, token
 
     async def refresh(self, room: Room) -> bool:
-        """Catch the room up with the database (moves, seats, status another process stored); the
-        caller holds the room's lock. Whether anything changed."""
+        """Catch the room up with the database (moves, seats, status, revision another process stored);
+        the caller holds the room's lock. Whether anything changed."""
         data = await self.db(self.store.load, room.data.id)
         if data is None:
             return False
-        changed = False
+        was = room.data.status
+        lost = [
+            s.seat for s in room.data.seats
+            if s.kind == "human" and data.seats[s.seat].token_hash != s.token_hash
+        ]
+        if data.rev is not None:
+            room.data.rev = data.rev
         ours = [(m.ply, m.action) for m in room.moves]
         if [(m.ply, m.action) for m in data.moves[: len(ours)]] != ours:  # another process took steps back
             before = room.sights()
             room.rewind(data.moves)
             room.data.status, room.data.seats = settled_status(data, room.state), data.seats
             room.data.updated_at = max(room.data.updated_at, data.updated_at)
-            room.resend(before)  # as after an undo here
-            return True
-        for move in data.moves[room.state.ply :]:
-            room.set_state(room.state.apply(move.action), move)
-            changed = True
-        status = settled_status(data, room.state)
-        if status != room.data.status or data.seats != room.data.seats:
-            room.data.status, room.data.seats = status, data.seats
             room.bots.clear()
             room._make_bots()
-            room.presence()
+            room.resend(before)  # as after an undo here
             changed = True
-        if changed:
-            room.data.updated_at = max(room.data.updated_at, data.updated_at)
-            room.broadcast()
+        else:
+            changed = False
+            for move in data.moves[room.state.ply :]:
+                room.set_state(room.state.apply(move.action), move)
+                changed = True
+            status = settled_status(data, room.state)
+            if status != room.data.status or data.seats != room.data.seats:
+                room.data.status, room.data.seats = status, data.seats
+                room.bots.clear()
+                room._make_bots()
+                room.presence()
+                changed = True
+            if changed:
+                room.data.updated_at = max(room.data.updated_at, data.updated_at)
+                room.broadcast()
+        if was == "open" and room.data.status == "running":  # another process started the race
+            room.begin_turns(data.updated_at)
+            room.last_seen = {s.seat: data.updated_at for s in room.data.seats}
+        for seat in lost:
+            current = room.data.seats[seat]
+            self._seat_lost(room, seat, current.bot if current.kind == "bot" else None, was == "running")
         return changed
+
+    def _seat_lost(self, room: Room, seat: int, bot: str | None, running: bool) -> None:
+        """A player's seat was taken from them by the host (here or in another process): each of their
+        sockets is told and closed; they may go on watching."""
+        if running:
+            message = (
+                f"The host handed your seat (Seat {seat + 1}) to the {BOT_WORDS.get(bot or '', bot)} bot; "
+                "you can go on watching the race."
+            )
+        else:
+            message = f"The host took you out of Seat {seat + 1} before the race began; you can go on watching."
+        notice = encode({"type": "seat_lost", "seat": seat, "bot": bot, "message": message})
+        for sub in [sub for sub in room.subs if sub.seat == seat]:
+            room.subs.discard(sub)
+            sub.queue.put_nowait(notice)
+            sub.queue.put_nowait(None)
 
     def _with_chance(self, room: Room, new: State, move: MoveData) -> list[tuple[State, MoveData]]:
         """A step and the chance steps that follow it (drawn from the match's key), to be committed
@@ -1411,7 +1879,7 @@ class Hub:
             if move.at is None:
                 move.at = at
         try:
-            await self.writer.append(room.data.id, [m for _s, m in steps], status)
+            await self.writer.append(room.data.id, [m for _s, m in steps], status, room.data.rev or 0)
         except Exception as exc:
             if is_conflict(exc):
                 raise Conflict(f"match {room.data.id}: ply {steps[0][1].ply} is already stored") from exc
@@ -1434,55 +1902,40 @@ class Hub:
 
     def kick(self, room: Room) -> None:
         """Make sure the room's automatic steps (chance, bots) are running."""
-        if room.advancing or room.data.status != "running":
+        if room.data.status != "running" or (room.auto_task is not None and not room.auto_task.done()):
             return
-        room.advancing = True
+        room.progress_at = time.monotonic()
         task = asyncio.get_running_loop().create_task(self._advance(room))
+        room.auto_task = task
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    def _replace_pool(self, pool: Any) -> None:
-        """Kill the bot workers (a search past its deadline cannot be cancelled) and start fresh ones;
-        moves other matches had in flight fail with ``BrokenProcessPool`` and are asked again."""
-        if self.bot_pool is not pool:
-            return  # already replaced
-        log.error("the bot workers are replaced")
-        botpool.kill_pool(pool)
-        self.bot_pool = botpool.make_pool(self.bot_workers, self.plugins)
-
     async def _bot_choice(self, room: Room, state: State, seat: int, name: str, bot_seed: int) -> str:
-        """The action bot ``name`` picks for ``seat`` in ``state``: in the bot workers within
-        ``bot_deadline`` (a ``random`` bot, a uniform pick among the seat's own legal actions that peeks
-        at nothing, picks here); a random legal action when the bot fails, is late (its workers are
-        replaced) or breaks its workers three times (each time they are replaced and it is asked again)."""
+        """The action bot ``name`` picks for ``seat`` in ``state``: in the bot workers (``botwork``: a
+        fair queue, the deadline counted from when a worker takes the move; a ``random`` bot, a uniform
+        pick among the seat's own legal actions that peeks at nothing, picks here); a random legal
+        action when the bot fails, is late (its workers are replaced) or breaks its workers three times.
+        A move whose workers were replaced for another bot's sake is asked again, never lost."""
         fallback = RandomBot(bot_seed * 1_000_003 + state.ply)
         if name == "random":
             return fallback.choose(state, seat)
         d = room.data
-        for _attempt in range(3):
-            pool = self.bot_pool
-            try:
-                return await asyncio.wait_for(
-                    asyncio.get_running_loop().run_in_executor(
-                        pool, botpool.choose, d.id, d.game_id, d.options, d.seed, state.actions, seat, name, bot_seed
-                    ),
-                    self.limits.bot_deadline,
-                )
-            except TimeoutError:
-                log.error(
-                    "match %s: bot %s took more than %s s; its workers are replaced and it plays a random move",
-                    d.id,
-                    name,
-                    self.limits.bot_deadline,
-                )
-                self._replace_pool(pool)
-                return fallback.choose(state, seat)
-            except BrokenProcessPool:
-                self._replace_pool(pool)
-            except Exception:
-                log.exception("match %s: bot %s failed in its worker; it plays a random move", d.id, name)
-                return fallback.choose(state, seat)
-        log.error("match %s: bot %s broke its workers three times; a random move", d.id, name)
+        args = (d.id, d.game_id, d.options, d.seed, state.actions, seat, name, bot_seed)
+        try:
+            return await self.bots.choose(d.id, args, thinking_seconds(name))
+        except BotLate:
+            log.error(
+                "match %s: bot %s took more than %s s; its workers were replaced and it plays a random move",
+                d.id,
+                name,
+                self.limits.bot_deadline,
+            )
+        except BotBroke:
+            log.error("match %s: bot %s broke its workers three times; a random move", d.id, name)
+        except BotFailed as exc:
+            log.error("match %s: bot %s failed in its worker (%s); it plays a random move", d.id, name, exc)
+        finally:
+            room.progress_at = time.monotonic()
         return fallback.choose(state, seat)
 
     async def _advance(self, room: Room) -> None:
@@ -1493,7 +1946,6 @@ class Hub:
                     state = room.state
                     bot_seat = next((s for s in pending_seats(state) if s in room.bots), None)
                     if room.data.status != "running" or (state.actor != CHANCE and bot_seat is None):
-                        room.advancing = False
                         return
                     if bot_seat is None:
                         outcome = self._draw(room, state)
@@ -1509,19 +1961,58 @@ class Hub:
                 name, bot_seed = room.bots[bot_seat]
                 action = await self._bot_choice(room, state, bot_seat, name, bot_seed)
                 async with room.lock:
-                    if room.state is state:
+                    if room.state is state and room.bots.get(bot_seat) == (name, bot_seed):
                         move = MoveData(state.ply, action, bot_seat)
                         try:
                             await self._commit(room, self._with_chance(room, state.apply(action), move))
                         except Conflict:
                             await self.refresh(room)
         except ApiError:
-            room.advancing = False
             await asyncio.sleep(1.0)
+            room.auto_task = None
             self.kick(room)
         except asyncio.CancelledError:
-            room.advancing = False
             raise
         except Exception:
-            room.advancing = False
             log.exception("match %s: automatic step failed", room.data.id)
+
+    def needs_automatic_step(self, room: Room) -> bool:
+        """Whether a running match waits for chance or for one of its bots."""
+        state = room.state
+        return room.data.status == "running" and (
+            state.actor == CHANCE or any(s in room.bots for s in pending_seats(state))
+        )
+
+    async def _watchdog(self) -> None:
+        """Every ``WATCH_EVERY`` seconds: restart the automatic steps of any running match that waits
+        for chance or a bot while nothing works on it (no bot move of it queued or on a worker) for
+        longer than ``bot_deadline`` (plus ``bot_delay``): the task that played them ended or hangs.
+        A move waiting its turn in the bot queue, or on a worker (which has its own deadline), is work."""
+        while True:
+            await asyncio.sleep(WATCH_EVERY)
+            try:
+                self.watch()
+            except Exception:
+                log.exception("the watchdog failed")
+
+    def watch(self) -> list[str]:
+        """One look of the watchdog (``_watchdog``): the matches restarted."""
+        now = time.monotonic()
+        late = self.limits.bot_deadline + self.bot_delay
+        restarted = []
+        for room in list(self.rooms.values()):
+            if not self.needs_automatic_step(room) or self.bots.busy(room.data.id) or now - room.progress_at <= late:
+                continue
+            task = room.auto_task
+            log.warning(
+                "match %s: no bot or chance step for %.0f s with no worker on it; its automatic steps restart",
+                room.data.id,
+                now - room.progress_at,
+            )
+            if task is not None and not task.done():
+                task.cancel()
+            room.auto_task = None
+            self.kick(room)
+            restarted.append(room.data.id)
+        self.restarts += len(restarted)
+        return restarted

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from slipstream.engine.game import CHANCE, JSON, Game, Result, State
@@ -40,12 +41,14 @@ ERROR_CODES: dict[str, str] = {
     "duplicate": "an action with this id was already accepted for this seat",
     "illegal_action": "the action is not legal now; the message lists the legal actions",
     "unavailable": "the action could not be saved; nothing changed, try again",
-    "too_large": "the request body is larger than the server accepts",
+    "too_large": "the request body, or its line and headers, is larger than the server accepts",
     "timeout": "the request body was not sent in time",
-    "too_many": "too many matches created from this address; wait and try again",
-    "busy": "the server holds as many matches waiting for players as it accepts; try again later",
+    "too_many": "more than one address may have: matches created, open or running, or sockets and spectators",
+    "busy": "the server holds as many matches waiting for players, or running, as it accepts; try again later",
     "cannot_undo": "nothing to take back: only a seat's own last step that revealed nothing",
     "cannot_claim": "the win cannot be claimed: another player is still there, or has not been away long enough",
+    "too_many_searches": "as many deep-search bots run as the server takes from one address, or in all; choose a "
+    "quicker bot or wait",
 }
 
 
@@ -131,6 +134,59 @@ def glossary(game: Game) -> dict[str, dict[str, str]]:
     return {} if fn is None else {key: term.to_json() for key, term in fn(game).items()}
 
 
+VIEWER_KEYS = frozenset({"seat", "legal_actions"})
+"""Keys a view may carry about who is looking (its seat, its own legal actions): not a secret by itself."""
+
+
+def empty(value: object) -> bool:
+    return value is None or value is False or (isinstance(value, (str, list, tuple, dict)) and not value)
+
+
+def holds_private(view: Mapping[str, Any], public: Mapping[str, Any]) -> bool:
+    """Whether a seat's view shows something the spectators' does not (a hand, a secret choice, a cart):
+    a field that differs from theirs and is not empty for the seat, beside the ``VIEWER_KEYS``. The
+    hot-seat page hides such a view until its player holds the device."""
+    for key in view.keys() | public.keys():
+        if key in VIEWER_KEYS:
+            continue
+        mine = view.get(key)
+        if mine != public.get(key) and not empty(mine):
+            return True
+    return False
+
+
+_PUBLIC: list[tuple[State, Mapping[str, Any]]] = []
+"""The spectators' view of the last state asked (every seat's message of one step shares it)."""
+
+
+def public_view(state: State) -> Mapping[str, Any]:
+    kept = _PUBLIC[0] if _PUBLIC else None
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    view = sent_view(state.view(None))
+    _PUBLIC[:] = [(state, view)]
+    return view
+
+
+def scoreboard(state: State) -> dict[str, Any] | None:
+    """The game's key numbers of a finished race (its ``scoreboard`` hook), for the results table:
+    ``{"columns": [...], "values": [[...] for each seat in seat order]}``; ``None`` before the end or
+    without the hook."""
+    fn = hooks_of(state.game).scoreboard
+    if fn is None or not state.is_over:
+        return None
+    try:
+        board = fn(state)
+    except Exception:
+        log.exception("%s: scoreboard failed", state.game.id)
+        return None
+    columns = list(next(iter(board.values()), {}).keys())
+    return {
+        "columns": columns,
+        "values": [[str(board.get(seat, {}).get(c, "")) for c in columns] for seat in state.game.seats],
+    }
+
+
 def sent_view(view: dict[str, JSON]) -> dict[str, JSON]:
     """A view as the server sends it: without ``terms`` (the game's content in words, the same at every
     position, which a view may carry for the text board): the page fetches it once, as the glossary."""
@@ -143,6 +199,8 @@ def seat_payload(state: State, seat: int | None, live: bool = True, text_board: 
     """What ``seat`` may know about ``state``: view, whose turn, its own legal actions, hints and plans
     (the game's ``move_plans`` hook: multi-step moves the board may offer; only to the seat asked to act).
 
+    ``private``: whether the seat's view shows something the spectators' does not (``holds_private``);
+    ``scoreboard``: the game's key numbers once the race is over (``scoreboard``).
     With ``live=False`` (a match not started yet, or a replay) no actions or hints are offered. With
     ``text_board=False`` the game's text picture of the board is left out (``""``): it costs most of a
     message to draw, and a live client asks for it only while it shows it.
@@ -187,6 +245,8 @@ def seat_payload(state: State, seat: int | None, live: bool = True, text_board: 
         "view": view,
         "board_text": board_text,
         "result": result.to_json() if result is not None else None,
+        "private": seat is not None and holds_private(view, public_view(state)),
+        "scoreboard": scoreboard(state) if result is not None else None,
     }
 
 

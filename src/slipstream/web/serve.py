@@ -1,12 +1,14 @@
 """Run the server with uvicorn and every protocol-level limit set (header timeout, WebSocket frame size,
-keep-alive): ``run(app, host, port)``. ``python -m slipstream.web serve`` takes the same options as
-``slipstream serve``."""
+keep-alive, the connection cut of a client that reads too little) and the proxies it believes:
+``run(app, host, port)``. ``python -m slipstream.web serve`` takes the same options as ``slipstream
+serve``."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
 import gc
+import ipaddress
 import resource
 import socket
 import sys
@@ -16,10 +18,14 @@ from typing import Any
 
 import uvicorn
 
-from .guard import protocol_with
+from .guard import CuttableWebSocket, protocol_with
 from .limits import Limits
 
 SWITCH_INTERVAL = 0.0005
+FORWARDED_HELP = (
+    "Comma-separated addresses or networks of the reverse proxies whose X-Forwarded-For names the client "
+    "(the per-address limits then count players, not the proxy); default: none, the header is ignored."
+)
 
 
 def raise_open_files() -> None:
@@ -84,14 +90,38 @@ class GarbagePolicy:
             gc.freeze()
 
 
-def config(app: Any, host: str, port: int, limits: Limits | None = None, **kwargs: Any) -> uvicorn.Config:
+def trusted_proxies(text: str) -> list[str]:
+    """The proxies named by ``--forwarded-allow-ips`` (comma-separated addresses or networks, ``*`` for
+    any peer), checked: a name that is neither is an error, not a proxy silently never matched."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if names == ["*"]:
+        return names
+    for name in names:
+        try:
+            ipaddress.ip_network(name, strict=False)
+        except ValueError:
+            raise ValueError(
+                f"--forwarded-allow-ips: {name!r} is not an IP address or network (e.g. 127.0.0.1,10.0.0.0/8)"
+            ) from None
+    return names
+
+
+def config(
+    app: Any, host: str, port: int, limits: Limits | None = None, forwarded_allow_ips: str = "", **kwargs: Any
+) -> uvicorn.Config:
+    """uvicorn's settings: every limit, and ``X-Forwarded-For`` believed only from the proxies named in
+    ``forwarded_allow_ips`` (none by default: uvicorn's own default believes any peer on loopback)."""
     limits = limits or getattr(app.state, "limits", None) or Limits.from_env()
+    proxies = trusted_proxies(forwarded_allow_ips)
     return uvicorn.Config(
         app,
         host=host,
         port=port,
         log_level=kwargs.pop("log_level", "warning"),
         http=protocol_with(limits),
+        ws=CuttableWebSocket,
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
         ws_max_size=limits.max_frame,
         ws_per_message_deflate=False,
         # uvloop where it is installed (the web extra pins it; asyncio's own loop otherwise): the
@@ -104,15 +134,16 @@ def config(app: Any, host: str, port: int, limits: Limits | None = None, **kwarg
 
 
 def run(app: Any, host: str = "127.0.0.1", port: int = 8000, limits: Limits | None = None,
-        sockets: list[socket.socket] | None = None) -> None:
+        sockets: list[socket.socket] | None = None, forwarded_allow_ips: str = "") -> None:
     """Serve ``app`` with every limit set, on ``host:port`` or on ``sockets`` already bound (the CLI binds
-    first, so a port in use is one clear error before anything is printed)."""
+    first, so a port in use is one clear error before anything is printed); ``forwarded_allow_ips``:
+    the proxies whose ``X-Forwarded-For`` is believed (``--forwarded-allow-ips``)."""
     raise_open_files()
     # the database thread hands the GIL back sooner: with the default 5 ms a commit could stall the
     # event loop (and every move waiting on it) for whole switch intervals
     sys.setswitchinterval(SWITCH_INTERVAL)
     GarbagePolicy().install()
-    uvicorn.Server(config(app, host, port, limits)).run(sockets=sockets)
+    uvicorn.Server(config(app, host, port, limits, forwarded_allow_ips)).run(sockets=sockets)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -126,8 +157,13 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--database-url", default="slipstream.sqlite3")
     serve.add_argument("--bot-delay", type=float, default=0.6)
     serve.add_argument("--plugins", default="")
+    serve.add_argument("--forwarded-allow-ips", default="", help=FORWARDED_HELP)
     args = parser.parse_args(argv)
+    try:
+        trusted_proxies(args.forwarded_allow_ips)
+    except ValueError as exc:
+        parser.error(str(exc))
     app = create_app(args.database_url, bot_delay=args.bot_delay, plugins=args.plugins or None)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"Slipstream is running: open http://{shown}:{args.port}/ in your browser (Ctrl+C stops it)")
-    run(app, args.host, args.port)
+    run(app, args.host, args.port, forwarded_allow_ips=args.forwarded_allow_ips)

@@ -24,11 +24,9 @@ from sqlalchemy import (
     String,
     Text,
     create_engine,
-    delete,
     event,
     func,
     select,
-    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -86,6 +84,42 @@ class TurnTimerRow(Base):
 
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
     seconds: Mapped[int] = mapped_column(Integer)
+
+
+class RevisionRow(Base):
+    """A match's revision: how many times something other than a new move changed it (an undo, a seat,
+    its status). Every write a server process makes is conditional on the revision it last read, so a
+    process that has not caught up with another one's change writes nothing (``Stale``) and catches up.
+
+    A table of its own, so a database made before it existed gains it by ``create_all`` (a match stored
+    before it gets its row when it is loaded: ``Store.ensure_revision``)."""
+
+    __tablename__ = "revisions"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    rev: Mapped[int] = mapped_column(Integer)
+
+
+class ListingRow(Base):
+    """A match its host lists publicly (``GET /api/matches``); a match without a row is reached only by
+    its link. A table of its own, so a database made before it existed gains it by ``create_all``."""
+
+    __tablename__ = "listings"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+
+
+class PresenceRow(Base):
+    """When a server process last saw a seat's player (an open socket, a request): with several processes
+    on one database, a claim of the win made in one counts the players another one sees. ``by`` is the
+    process that wrote the row (a process reads only the others' rows)."""
+
+    __tablename__ = "presence"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    by: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seen_at: Mapped[float] = mapped_column(Float)
 
 
 class SeatRow(Base):
@@ -148,6 +182,26 @@ class MatchData:
     """256 secret bits (hex) the server draws this match's chance outcomes from."""
     turn_seconds: int | None = None
     """Seconds a player has for each decision before a bot plays it (``None``: no timer)."""
+    rev: int | None = None
+    """The match's revision as read (``RevisionRow``); ``None``: stored before revisions existed."""
+    public: bool = False
+    """Whether the host lists the match publicly (``ListingRow``)."""
+
+
+@dataclass(frozen=True)
+class Mark:
+    """What a server process saw of a match when it decided a write: the revision and the stored moves
+    (how many, and the last one's action). A conditional write (``Store.take_back``, ``set_seats``,
+    ``set_status``) is made only if the database still holds exactly that."""
+
+    rev: int
+    moves: int
+    last: str | None
+
+
+class Stale(Exception):
+    """A conditional write found the match changed since the process read it (another process moved it
+    on, undid a step or changed a seat): nothing was written; the process catches up and decides again."""
 
 
 def normalize_url(url: str) -> str:
@@ -167,13 +221,22 @@ INSERT_ROWS = 500
 """Moves per ``INSERT`` statement on SQLite (it takes at most 32,766 values in one)."""
 INSERT_MOVES = "INSERT INTO moves (match_id, ply, action, seat, client_id, at) "
 """The moves' columns, in the order ``append_many`` gives their values."""
+CONDITIONAL_ACTION = "CASE WHEN (SELECT rev FROM revisions WHERE match_id = {p}) = {p} THEN {p} END"
+"""SQLite: a move's action, or none (which its column refuses, so the whole ``INSERT`` fails) when its
+match is no longer at the revision the process read (parameters: match id, revision, action)."""
 INSERT_MOVES_FROM_ARRAYS = INSERT_MOVES + (
-    "SELECT * FROM unnest(%s::varchar[], %s::integer[], %s::varchar[], %s::integer[], %s::varchar[], %s::float8[])"
+    "SELECT u.match_id, u.ply, CASE WHEN (SELECT r.rev FROM revisions r WHERE r.match_id = u.match_id FOR SHARE) "
+    "= u.rev THEN u.action END, u.seat, u.client_id, u.at "
+    "FROM unnest(%s::varchar[], %s::integer[], %s::varchar[], %s::integer[], %s::varchar[], %s::float8[], "
+    "%s::integer[]) AS u(match_id, ply, action, seat, client_id, at, rev)"
 )
-"""PostgreSQL: every move of a commit as six arrays, one per column. The statement's text is the same
-whatever the number of moves, so psycopg converts it once (a ``VALUES`` list of as many rows as moves is
-new text nearly every commit: parsing it for placeholders cost the server a tenth of its time at 1,000
-games) and, after a few runs, prepares it on the server."""
+"""PostgreSQL: every move of a commit as seven arrays, one per column and the revision it was decided at.
+The statement's text is the same whatever the number of moves, so psycopg converts it once (a ``VALUES``
+list of as many rows as moves is new text nearly every commit: parsing it for placeholders cost the
+server a tenth of its time at 1,000 games) and, after a few runs, prepares it on the server. A move whose
+match is no longer at its revision gets no action, which the column refuses: the statement fails as a
+whole. The revision is read ``FOR SHARE``: a conditional write (``Store._guarded``) holding the row
+locked makes it wait, and then read the new revision."""
 
 
 def _run(cursor: Any, statements: Sequence[tuple[str, Sequence[Any], bool]]) -> None:
@@ -241,6 +304,9 @@ class Store:
                 f"VALUES ({p}, {p}, {p}, {p}, {p}, {p})",
                 [(data.id, s.seat, s.kind, s.name, s.bot, s.token_hash) for s in data.seats],
             )
+            cursor.execute(f"INSERT INTO revisions (match_id, rev) VALUES ({p}, {p})", (data.id, data.rev or 0))
+            if data.public:
+                cursor.execute(f"INSERT INTO listings (match_id) VALUES ({p})", (data.id,))
             if rematch_of is not None:
                 cursor.execute(f"INSERT INTO rematches (match_id, next_id) VALUES ({p}, {p})", (rematch_of, data.id))
 
@@ -250,54 +316,126 @@ class Store:
             row = session.get(RematchRow, match_id)
             return row.next_id if row is not None else None
 
-    def take_back(self, match_id: str, from_ply: int, kept: Sequence[MoveData] = ()) -> None:
-        """Delete the moves from ``from_ply`` on (an undo) and store ``kept`` in their place (other
-        seats' secret steps taken after the undone one, each a ply earlier), in one transaction."""
-        now = time.time()
-        with Session(self.engine) as session, session.begin():
-            session.execute(delete(MoveRow).where(MoveRow.match_id == match_id, MoveRow.ply >= from_ply))
-            session.add_all(
-                MoveRow(
-                    match_id=match_id, ply=m.ply, action=m.action, seat=m.seat, client_id=m.client_id,
-                    at=now if m.at is None else m.at,
-                )
-                for m in kept
+    @contextlib.contextmanager
+    def _guarded(self, match_id: str, mark: Mark) -> Iterator[Any]:
+        """A transaction that goes on only if the match is as ``mark`` says (else ``Stale``, nothing
+        written): the revision is the same, and the stored moves are as many with the same last action.
+        The revision goes up by one in it. The check and the writes after it are one transaction that
+        no new move of the match can slip into: on SQLite the first statement (the check, a write) takes
+        the database's write lock; on PostgreSQL the revision's row is locked first, so the check sees
+        every move committed before, and a new move (``append_many`` reads the revision ``FOR SHARE``)
+        waits for the end and then finds the revision changed."""
+        p = self._mark
+        with self._raw() as cursor:
+            if not self.is_sqlite:
+                cursor.execute(f"SELECT rev FROM revisions WHERE match_id = {p} FOR UPDATE", (match_id,))
+            cursor.execute(
+                f"UPDATE revisions SET rev = rev + 1 WHERE match_id = {p} AND rev = {p} "
+                f"AND (SELECT count(*) FROM moves WHERE match_id = {p}) = {p} "
+                f"AND COALESCE((SELECT action FROM moves WHERE match_id = {p} AND ply = {p}), '') = {p}",
+                (match_id, mark.rev, match_id, mark.moves, match_id, mark.moves - 1, mark.last or ""),
             )
-            session.execute(update(MatchRow).where(MatchRow.id == match_id).values(updated_at=now))
+            if cursor.rowcount != 1:
+                raise Stale(f"match {match_id} changed since revision {mark.rev} and {mark.moves} moves")
+            yield cursor
 
-    def set_seat(self, match_id: str, seat: SeatData) -> None:
+    def take_back(self, match_id: str, mark: Mark, from_ply: int, kept: Sequence[MoveData] = ()) -> int:
+        """Delete the moves from ``from_ply`` on (an undo) and store ``kept`` in their place (other
+        seats' secret steps taken after the undone one, each a ply earlier), in one transaction, if the
+        stored moves are still those ``mark`` saw (else ``Stale``): the new revision."""
+        now = time.time()
+        p = self._mark
+        with self._guarded(match_id, mark) as cursor:
+            cursor.execute(f"DELETE FROM moves WHERE match_id = {p} AND ply >= {p}", (match_id, from_ply))
+            if kept:
+                cursor.executemany(
+                    INSERT_MOVES + f"VALUES ({p}, {p}, {p}, {p}, {p}, {p})",
+                    [(match_id, m.ply, m.action, m.seat, m.client_id, now if m.at is None else m.at) for m in kept],
+                )
+            cursor.execute(f"UPDATE matches SET updated_at = {p} WHERE id = {p}", (now, match_id))
+        return mark.rev + 1
+
+    def set_seats(self, match_id: str, mark: Mark, seats: Sequence[SeatData]) -> int:
+        """Change seats in one transaction, if the match is as ``mark`` saw it (else ``Stale``): the new
+        revision."""
+        p = self._mark
+        with self._guarded(match_id, mark) as cursor:
+            for seat in seats:
+                cursor.execute(
+                    f"UPDATE seats SET kind = {p}, name = {p}, bot = {p}, token_hash = {p} "
+                    f"WHERE match_id = {p} AND seat = {p}",
+                    (seat.kind, seat.name, seat.bot, seat.token_hash, match_id, seat.seat),
+                )
+                if cursor.rowcount == 0:
+                    raise KeyError(f"no seat {seat.seat} in match {match_id}")
+            cursor.execute(f"UPDATE matches SET updated_at = {p} WHERE id = {p}", (time.time(), match_id))
+        return mark.rev + 1
+
+    def ensure_revision(self, match_id: str) -> None:
+        """Give a match stored before revisions existed its revision row (once; a second call does nothing)."""
         p = self._mark
         with self._raw() as cursor:
             cursor.execute(
-                f"UPDATE seats SET kind = {p}, name = {p}, bot = {p}, token_hash = {p} "
-                f"WHERE match_id = {p} AND seat = {p}",
-                (seat.kind, seat.name, seat.bot, seat.token_hash, match_id, seat.seat),
+                f"INSERT INTO revisions (match_id, rev) VALUES ({p}, 0) ON CONFLICT (match_id) DO NOTHING", (match_id,)
             )
-            if cursor.rowcount == 0:
-                raise KeyError(f"no seat {seat.seat} in match {match_id}")
-            cursor.execute(f"UPDATE matches SET updated_at = {p} WHERE id = {p}", (time.time(), match_id))
 
     def set_chance_key(self, match_id: str, key: str) -> None:
         """Give a match stored before chance keys existed its key (once: a second key for it fails)."""
         with Session(self.engine) as session, session.begin():
             session.add(ChanceKeyRow(match_id=match_id, key=key))
 
-    def set_status(self, match_id: str, status: str) -> None:
+    def set_status(self, match_id: str, mark: Mark, status: str) -> int:
+        """A new status, if the match is as ``mark`` saw it (else ``Stale``): the new revision."""
         p = self._mark
-        with self._raw() as cursor:
+        with self._guarded(match_id, mark) as cursor:
             cursor.execute(
                 f"UPDATE matches SET status = {p}, updated_at = {p} WHERE id = {p}", (status, time.time(), match_id)
             )
         self._stamped.pop(match_id, None)  # dated just now; a finished match is no longer tracked
+        return mark.rev + 1
 
-    def append_moves(self, match_id: str, moves: Sequence[MoveData], status: str | None = None) -> None:
-        """Commit moves (and a new status) in one transaction; a ply stored twice fails."""
-        self.append_many([(match_id, moves, status)])
+    def store_presence(self, by: str, rows: Sequence[tuple[str, int, float]]) -> None:
+        """Process ``by`` saw these ``(match id, seat, when)`` players (kept one row per process and seat)."""
+        if not rows:
+            return
+        p = self._mark
+        with self._raw() as cursor:
+            cursor.executemany(
+                f"INSERT INTO presence (match_id, seat, by, seen_at) VALUES ({p}, {p}, {p}, {p}) "
+                "ON CONFLICT (match_id, seat, by) DO UPDATE SET seen_at = excluded.seen_at",
+                [(match_id, seat, by, at) for match_id, seat, at in rows],
+            )
+
+    def presence(self, match_ids: Sequence[str], other_than: str) -> dict[str, dict[int, float]]:
+        """For each match: when the other processes (not ``other_than``) last saw each seat's player."""
+        out: dict[str, dict[int, float]] = {i: {} for i in match_ids}
+        if not match_ids:
+            return out
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(PresenceRow.match_id, PresenceRow.seat, func.max(PresenceRow.seen_at))
+                .where(PresenceRow.match_id.in_(match_ids), PresenceRow.by != other_than)
+                .group_by(PresenceRow.match_id, PresenceRow.seat)
+            ).all()
+        for match_id, seat, seen_at in rows:
+            out[match_id][int(seat)] = float(seen_at)
+        return out
+
+    def append_moves(self, match_id: str, rev: int, moves: Sequence[MoveData], status: str | None = None) -> None:
+        """Commit moves (and a new status) in one transaction, if the match is still at revision ``rev``;
+        a ply stored twice, or a changed revision, fails."""
+        self.append_many([(match_id, moves, status, rev)])
 
     def append_many(
-        self, batches: Sequence[tuple[str, Sequence[MoveData], str | None]], now: float | None = None
+        self, batches: Sequence[tuple[str, Sequence[MoveData], str | None, int]], now: float | None = None
     ) -> None:
         """Commit several matches' moves (and new statuses) in one transaction: all or none.
+
+        Each batch is ``(match id, moves, new status or None, revision)``: its moves are stored only if
+        the match is still at that revision (``RevisionRow``) and no move has their plies: a process
+        that has not caught up with another's undo or seat change stores nothing. The revision is read
+        in the ``INSERT`` itself, per move (``CONDITIONAL_ACTION``: a move whose match changed has no
+        action, so the statement fails as a whole, one statement and one round trip as before).
 
         The hot path of a busy server, so it speaks the driver's own SQL (SQLAlchemy's statement
         building cost about 1 ms a commit, most of a move's time): one ``INSERT`` for the moves (on
@@ -308,21 +446,22 @@ class Store:
         now = time.time() if now is None else now
         p = self._mark
         moves = [
-            (match_id, m.ply, m.action, m.seat, m.client_id, now if m.at is None else m.at)
-            for match_id, batch, _status in batches
+            (match_id, m.ply, m.action, m.seat, m.client_id, now if m.at is None else m.at, rev)
+            for match_id, batch, _status, rev in batches
             for m in batch
         ]
         stamped = self._stamped
-        statuses = [(now, status, match_id) for match_id, _batch, status in batches if status is not None]
-        stamps = [(now, match_id) for match_id, _batch, status in batches
+        statuses = [(now, status, match_id) for match_id, _batch, status, _rev in batches if status is not None]
+        stamps = [(now, match_id) for match_id, _batch, status, _rev in batches
                   if status is None and (match_id not in stamped or now - stamped[match_id] >= STAMP_SECONDS)]
         statements: list[tuple[str, Sequence[Any], bool]] = []
         if self.is_sqlite:
-            row = f"({p}, {p}, {p}, {p}, {p}, {p})"
+            row = f"({p}, {p}, {CONDITIONAL_ACTION.format(p=p)}, {p}, {p}, {p})"
             for start in range(0, len(moves), INSERT_ROWS):
                 chunk = moves[start:start + INSERT_ROWS]
                 statements.append((INSERT_MOVES + "VALUES " + ", ".join([row] * len(chunk)),
-                                   [v for move in chunk for v in move], False))
+                                   [v for match_id, ply, action, seat, client_id, at, rev in chunk
+                                    for v in (match_id, ply, match_id, rev, action, seat, client_id, at)], False))
         elif moves:
             statements.append((INSERT_MOVES_FROM_ARRAYS, [list(column) for column in zip(*moves, strict=True)], False))
         if stamps:
@@ -409,23 +548,27 @@ class Store:
 
     def load(self, match_id: str) -> MatchData | None:
         with Session(self.engine) as session:
-            row = session.get(MatchRow, match_id)
-            if row is None:
-                return None
-            return self._full(session, row)
+            return self._full(session, match_id)
 
     def load_active(self) -> list[MatchData]:
         """Every match that is open or running, with its seats and moves."""
         with Session(self.engine) as session:
-            rows = session.scalars(
-                select(MatchRow).where(MatchRow.status.in_(("open", "running"))).order_by(MatchRow.created_at)
+            ids = session.scalars(
+                select(MatchRow.id).where(MatchRow.status.in_(("open", "running"))).order_by(MatchRow.created_at)
             ).all()
-            return [self._full(session, r) for r in rows]
+            loaded = [self._full(session, i) for i in ids]
+            return [data for data in loaded if data is not None]
 
     def list_matches(self, status: str | None, limit: int) -> list[tuple[MatchData, int]]:
-        """Matches newest first (seats, no moves), each with its number of moves: three queries in all."""
+        """The matches their hosts list publicly (``ListingRow``), newest first (seats, no moves), each
+        with its number of moves: three queries in all."""
         with Session(self.engine) as session:
-            query = select(MatchRow).order_by(MatchRow.created_at.desc()).limit(limit)
+            query = (
+                select(MatchRow)
+                .join(ListingRow, ListingRow.match_id == MatchRow.id)
+                .order_by(MatchRow.created_at.desc())
+                .limit(limit)
+            )
             if status is not None:
                 query = query.where(MatchRow.status == status)
             rows = session.scalars(query).all()
@@ -447,22 +590,36 @@ class Store:
                 out.append((data, int(counts.get(r.id, 0))))
             return out
 
-    def activity(self, ids: Sequence[str]) -> dict[str, tuple[float, int]]:
-        """For each match id: when it last changed and how many moves it has (what a peer process
-        compares with its own copy)."""
+    def activity(self, ids: Sequence[str]) -> dict[str, tuple[float, int, int | None]]:
+        """For each match id: when it last changed, how many moves it has and its revision (what a peer
+        process compares with its own copy)."""
         if not ids:
             return {}
         with Session(self.engine) as session:
+            revs = dict(
+                session.execute(
+                    select(RevisionRow.match_id, RevisionRow.rev).where(RevisionRow.match_id.in_(ids))
+                ).all()
+            )
             changed = dict(session.execute(select(MatchRow.id, MatchRow.updated_at).where(MatchRow.id.in_(ids))).all())
             counts = dict(
                 session.execute(
                     select(MoveRow.match_id, func.count()).where(MoveRow.match_id.in_(ids)).group_by(MoveRow.match_id)
                 ).all()
             )
-        return {i: (float(changed[i]), int(counts.get(i, 0))) for i in changed}
+        return {i: (float(changed[i]), int(counts.get(i, 0)), revs.get(i)) for i in changed}
 
-    def _full(self, session: Session, row: MatchRow) -> MatchData:
+    def _full(self, session: Session, match_id: str) -> MatchData | None:
+        """A match with everything stored about it. The revision is read first: each read is a statement
+        of its own (no snapshot), so whatever changes after it (a seat, the status, an undo) also changes
+        the revision, and the process's next write, conditional on it, fails and catches up."""
+        revision = session.get(RevisionRow, match_id)
+        row = session.get(MatchRow, match_id)
+        if row is None:
+            return None
         data = _match(row)
+        data.rev = revision.rev if revision is not None else None
+        data.public = session.get(ListingRow, match_id) is not None
         key = session.get(ChanceKeyRow, row.id)
         data.chance_key = key.key if key is not None else None
         timer = session.get(TurnTimerRow, row.id)

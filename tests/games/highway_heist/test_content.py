@@ -80,7 +80,7 @@ def test_json_content_is_accepted(tmp_path: Path) -> None:
     (('power = "family_first"', 'power = "flying"'), "characters dom", "power", "flying"),
     (('reveal = ["main_move east"]', 'reveal = ["main_move sideways"]'), "scenarios.tank-assault.enemy_cards ta-e12",
      "reveal", "sideways"),
-    (('condition = ["on_top tank"]', 'condition = ["on_top moon"]'), "scenarios.tank-assault.stunts ta-s2a",
+    (('condition = ["on_top tank"]', 'condition = ["on_top moon"]'), "scenarios.tank-assault.stunts ta-s1c",
      "condition", "moon"),
     (('faces = ["success", "success", "success", "boost", "blank", "blank"]', 'faces = ["success", "six"]'),
      "effort_die", "faces", "six"),
@@ -90,9 +90,9 @@ def test_json_content_is_accepted(tmp_path: Path) -> None:
       'name = "Coaxial Gun"\n'), "scenarios.tank-assault.enemy_cards ta-e07", "reveal_text", "Field required"),
     (('activated_text = "Each Player Vehicle next to the Tank takes 2 damage."\n', ""),
      "scenarios.tank-assault.enemy_cards ta-e07", "activated_text", "say it in words"),
-    (('name = "Side Swipe"\ntext = "', 'name = "Side Swipe"\ntext = "{slam} '),
+    (('name = "Roadblock"\ntext = "', 'name = "Roadblock"\ntext = "{slam} '),
      "scenarios.tank-assault.stunts ta-s1a", "text", "{slam} is not a number a text may name"),
-    (('name = "Side Swipe"\n', 'name = ""\n'), "scenarios.tank-assault.stunts ta-s1a", "name",
+    (('name = "Roadblock"\n', 'name = ""\n'), "scenarios.tank-assault.stunts ta-s1a", "name",
      "at least 1 character"),
     (("[powers.nudge]\n", "[powers.nitro]\n"), "powers", "nitro", "not a power the rules know"),
     (("[pieces.chopper]\n", "[pieces.helicopter]\n"), "pieces", "helicopter",
@@ -120,7 +120,7 @@ def test_unreadable_or_broken_files(tmp_path: Path) -> None:
 
 
 def test_a_scenario_needs_its_main_enemy_and_a_level_3_stunt(tmp_path: Path) -> None:
-    old = 'name = "Harpoon"\ntext = "Once Tank Damage is 2 or more, on foot on a roof next to the Tank (not on the ' \
+    old = 'name = "Harpoon"\ntext = "Once Tank Damage is 3 or more, on foot on a roof next to the Tank (not on the ' \
           'Tank itself): harpoon the Tank and the team wins."\nlevel = 3'
     assert old in DEFAULT
     text = DEFAULT.replace(old, old.replace("level = 3", "level = 2"))

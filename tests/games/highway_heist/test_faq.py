@@ -136,7 +136,7 @@ def test_boosting_takes_no_action() -> None:
 def test_a_failed_stunt_can_be_retried_with_the_second_action() -> None:
     """FAQ Player Actions 5: yes, while the Condition holds (see test_round for the card itself)."""
     s = arrange(new(stunt="ta-s1a", **DOM_DRIFTER), vehicles={0: (4, 3), 1: (1, 6)}, suvs=[(4, 2)],
-                main={"tank": (12, 1)})
+                main={"tank": (2, 2)})
     s = roll(s.apply("stunt:ta-s1a@c4l2"), 0)
     s = roll(s.apply("stunt:ta-s1a@c4l2"), 2)
     assert piece_at(s, 4, 2).kind == rules.WRECK

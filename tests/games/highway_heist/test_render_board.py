@@ -62,8 +62,8 @@ def test_board_shows_each_seat_the_enemy_row_and_the_stunt_row() -> None:
     assert "   Parkour: After a successful Brawl, Han may Leap one space for free" in text
     assert "   Drift: In each Drive, this vehicle may pass through one space taken" in text
     assert "Enemy cards (deck 12, discard 0), moving toward ACTIVATE!:\n  spot 1: -\n" in text
-    assert "  1: Side Swipe (level 1, 1 Boost token): Speed roll, 2 successes needed\n" in text
-    assert "     Behind the wheel, with an Enemy SUV directly beside your vehicle" in text
+    assert "  1: Roadblock (level 1, 1 Boost token): Speed roll, 2 successes needed\n" in text
+    assert "     Behind the wheel, next to an Enemy SUV that is East of the Tank" in text
     assert f"Tank Damage 0 of {s.g.scenario.goal}" in text
     assert "Tank Assault (Standard), round 1, P1's turn, 2 actions left" in text
 
@@ -169,7 +169,7 @@ LABELS = [
     ("1:assist", "P2 (Brian): Assist the roll (discard a Boost token: 2 more dice)"),
     ("drive:c5l3", "drive to column 5, lane 3"),
     ("leap:wheel", "leap back behind your wheel"),
-    ("stunt:ta-s1a@c3l3", "attempt the Stunt Side Swipe on the Enemy SUV in column 3, lane 3"),
+    ("stunt:ta-s1a@c3l3", "attempt the Stunt Roadblock on the Enemy SUV in column 3, lane 3"),
     ("effort:2s1b1x", "the Effort Dice show 2 successes, 1 boost, 1 blank"),
     ("enemy-die:main_right", "the Enemy Die shows Main Enemy Moves (right arrow) & Enemy Card"),
     ("enemy-card:ta-e07", "the Enemy card Coaxial Gun is drawn"),
@@ -231,14 +231,14 @@ def _draw(view: dict[str, Any], legal: list[str], tmp_path: Path, game: slipstre
 
 def test_browser_board_makes_squares_and_vehicles_clickable(tmp_path: Path) -> None:
     s = arrange(new(stunt="ta-s1a", **HAN_DRIFTER), vehicles={0: (2, 3), 1: (1, 6)}, suvs=[(2, 2)],
-                wrecks=[(4, 4)], main={"tank": (9, 3)})
+                wrecks=[(4, 4)], main={"tank": (1, 2)})
     legal = s.legal_actions()
     assert "drive:c5l3" in legal and "ram:c2l2" in legal and "stunt:ta-s1a@c2l2" in legal
     html = _draw(s.view(0), legal, tmp_path)
     assert 'data-action="drive:c5l3"' in html                  # an empty square: Drive there
     assert 'data-piece="' in html and 'data-action="ram:c2l2"' in html   # the SUV: Ram it ...
     assert 'data-action="stunt:ta-s1a@c2l2"' in html          # ... or its Stunt, as a badge
-    assert "TANK" in html and "WRECK" in html and "Side Swipe" in html and "ACTIVATE!" in html
+    assert "TANK" in html and "WRECK" in html and "Roadblock" in html and "ACTIVATE!" in html
     assert html.count('class="square"') == 12 * 6
 
 

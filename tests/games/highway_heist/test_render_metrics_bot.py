@@ -40,17 +40,22 @@ def test_heuristic_bot_is_found_by_name_and_plays_a_whole_match() -> None:
 
 def test_bot_rams_the_suv_in_the_tanks_path() -> None:
     """Tank Assault (content 5.4): a Wreck within four spaces in front of the Tank, in its lane, hits it
-    at the End of Round; the bot Rams the Enemy SUV there rather than drive about."""
+    at the End of Round; the bot wrecks the Enemy SUV there rather than drive about: with the Roadblock
+    Stunt while its card is on the road (the same Wreck and a Boost token), else with a Ram."""
     s = arrange(new(**HAN_DRIFTER), vehicles={0: (8, 2), 1: (1, 6)}, suvs=[(9, 3)], main={"tank": (6, 3)})
+    assert s.stunt_row[0] == "ta-s1a"
+    assert HeuristicBot(0).choose(s, 0) == "stunt:ta-s1a@c9l3"
+    s = s.copy()
+    s.stunt_row = ("", "", "")
     assert HeuristicBot(0).choose(s, 0) == "ram:c9l3"
 
 
 def test_bot_assists_the_roll_that_wins_the_game() -> None:
-    """Assist: a team member gives two dice to the Level 3 Stunt (Harpoon: Tank Damage 2 or more, on
-    foot on a vehicle next to the Tank, Athletics 4)."""
+    """Assist: a team member gives two dice to the Level 3 Stunt (Harpoon: Tank Damage 3 or more, on
+    foot on a vehicle next to the Tank, Athletics 5)."""
     s = arrange(new(**HAN_DRIFTER), vehicles={0: (7, 2), 1: (1, 6)}, suvs=[(8, 3)], main={"tank": (9, 3)},
                 on_top={0: (8, 3)})
-    s.track = 2
+    s.track = 3
     s.stunt_row = ("ta-s3", "", "")
     s = s.apply("stunt:ta-s3")
     assert s.stage is Stage.ASSIST and s.waiting == frozenset({1})

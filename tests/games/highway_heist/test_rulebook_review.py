@@ -113,7 +113,7 @@ def test_boost_cap_is_three() -> None:
     """Getting Boost Tokens, IMPORTANT: at most three Boost tokens; a Stunt success at the cap gives the
     player nothing more, and Take Boost Token is not offered."""
     s = arrange(new(stunt="ta-s1b", **DOM_DRIFTER), vehicles={0: (3, 3), 1: (9, 6)}, suvs=[(4, 3)],
-                main={"tank": (12, 1)}).copy()
+                main={"tank": (5, 3)}).copy()
     s.boost_supply -= 1
     s.boost = (3, s.boost[1])
     s = roll(s.apply("stunt:ta-s1b@c4l3"), 3)
@@ -320,7 +320,7 @@ def test_level_3_card_stays_after_a_failed_try_and_no_loss_before_it_leaves() ->
     s = arrange(new(stunt="ta-s1a", characters="han,dom", vehicles="street-drifter,exotic-supercar"),
                 vehicles={0: (3, 2), 1: (1, 6)}, suvs=[(8, 3)], on_top={0: (8, 3)}, main={"tank": (9, 3)}).copy()
     s.stunt_row = ("", "ta-s3", "")
-    s.track = 2
+    s.track = 3
     s = roll(s.apply("stunt:ta-s3"), 3)
     assert not s.is_over and "stunt:ta-s3" in s.legal_actions()
     s = end_round(s)

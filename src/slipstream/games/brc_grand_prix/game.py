@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from slipstream.engine import chance
 from slipstream.engine.errors import ContentError, OptionError
-from slipstream.engine.game import EventCache, Game, OptionSpec
+from slipstream.engine.game import EventCache, Game, OptionSpec, Picker
 from slipstream.engine.hooks import GameHooks
 
 from . import notation, words
@@ -33,17 +33,31 @@ class BRCGrandPrix(Game):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("laps", 8, "laps to race (the rulebook's standard is 8)", kind=int, minimum=1, maximum=50),
         OptionSpec("grid", "roll-off", "how the grid is set: a d6 roll-off or hot-lap qualifying",
-                   choices=("roll-off", "qualifying")),
+                   choices=("roll-off", "qualifying"),
+                   lobby=Picker("Starting grid", "how the starting order is decided",
+                                labels=(("roll-off", "a dice roll-off"), ("qualifying", "a qualifying hot lap")))),
         OptionSpec("standings", "race-to-end", "after the winner: everyone races on, or current positions",
-                   choices=("race-to-end", "current-position")),
-        OptionSpec("sprint", False, "Sprint mode: 2d6, SOFT +4 (lock-up on any 1), DRY only", kind=bool),
+                   choices=("race-to-end", "current-position"),
+                   lobby=Picker("After the winner", "once someone has won", labels=(
+                       ("race-to-end", "everyone races on to the line"),
+                       ("current-position", "the race stops: places as the cars stand")))),
+        OptionSpec("sprint", False, "Sprint mode: 2d6, SOFT +4 (lock-up on any 1), DRY only", kind=bool,
+                   lobby=Picker("Sprint mode", "two dice; soft tyres +4 but any 1 locks them up; always dry")),
         OptionSpec("dynamic_weather", False, "two consecutive movement 6s by different players flip "
-                   "the weather", kind=bool),
+                   "the weather", kind=bool,
+                   lobby=Picker(words="two 6s in a row on movement rolls, by different players, flip dry and wet")),
         OptionSpec("pit_penalty", "drive-through", "missing the pit window: forced through the pit "
-                   "lane (drive-through) or miss 2 turns (stop-go)", choices=("drive-through", "stop-go")),
+                   "lane (drive-through) or miss 2 turns (stop-go)", choices=("drive-through", "stop-go"),
+                   lobby=Picker("Missing the pit window", "for a driver who has not pitted between laps 2 and 7",
+                                labels=(("drive-through", "a drive-through the pit lane"),
+                                        ("stop-go", "miss two turns")))),
         OptionSpec("safety_car", "capped", "safety-car boost: capped (never across the finish line) or "
-                   "literal (a full 6, which may finish the race)", choices=("capped", "literal")),
-        OptionSpec("content", None, "a TOML/JSON content file (board, pit lane, flags, Attack Die, deck)"),
+                   "literal (a full 6, which may finish the race)", choices=("capped", "literal"),
+                   lobby=Picker("Safety-car boost", "the free move of the cars not in a collision", labels=(
+                       ("capped", "6 spaces, stopping short of the finish line"),
+                       ("literal", "a full 6 spaces, which may finish the race")))),
+        OptionSpec("content", None, "a TOML/JSON content file (board, pit lane, flags, Attack Die, deck)",
+                   lobby=Picker(hidden=True)),
     )
     conformance_options: ClassVar[tuple[tuple[int, dict[str, object]], ...]] = (
         (2, {"grid": "qualifying", "standings": "current-position"}),

@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from slipstream.engine.chance import ChanceTable, weighted
 from slipstream.engine.errors import OptionError
-from slipstream.engine.game import Game, OptionSpec
+from slipstream.engine.game import Game, OptionSpec, Picker
 from slipstream.engine.hooks import GameHooks
 
 from . import notation
@@ -49,19 +49,32 @@ class HighwayHeist(Game):
                    "before the last Stunt card leaves the road. Enemy cards show their danger a few turns ahead, "
                    "so the team plans together and spends Boost tokens on each other's rolls.")
     option_specs = (
-        OptionSpec("scenario", "tank-assault", "the scenario", choices=SCENARIOS),
-        OptionSpec("difficulty", "standard", "Stunt cards removed (Difficulty)", choices=DIFFICULTIES),
+        OptionSpec("scenario", "tank-assault", "the scenario", choices=SCENARIOS,
+                   lobby=Picker(words="the team's mission (Tank Assault is the one to learn with)")),
+        OptionSpec("difficulty", "standard", "Stunt cards removed (Difficulty)", choices=DIFFICULTIES,
+                   lobby=Picker(words="fewer Stunt cards leave fewer rounds to win",
+                                labels=(("beast", "It's a Beast!"),))),
         OptionSpec("characters", "", "comma-separated character ids, one per seat; empty = dom, brian, "
-                   "letty, roman in seat order"),
+                   "letty, roman in seat order",
+                   lobby=Picker(words="each player's character (left open: Dom, Brian, Letty, Roman)",
+                                terms="character", per_seat=True)),
         OptionSpec("vehicles", "", "comma-separated starting vehicle ids, one per seat; empty = the "
-                   "content's vehicles in order (never the Hijacked SUV)"),
+                   "content's vehicles in order (never the Hijacked SUV)",
+                   lobby=Picker("Starting vehicles", "each player's starting vehicle (left open: in the "
+                                "game's order)", terms="vehicle", per_seat=True)),
         OptionSpec("team", "", "comma-separated character/vehicle pairs, one per seat (dom/exotic-supercar,"
-                   "brian/street-drifter): the characters and vehicles together, instead of those two options"),
+                   "brian/street-drifter): the characters and vehicles together, instead of those two options",
+                   lobby=Picker(hidden=True)),
         OptionSpec("lanes", "", "comma-separated starting lanes in column 1, one per seat; empty = the "
-                   "middle lanes"),
+                   "middle lanes",
+                   lobby=Picker("Starting lanes", "each player's lane in the first column, 1 (north) to 6 "
+                                "(south); left open: the middle lanes", per_seat=True)),
         OptionSpec("ramsey_seat", 0, "Chopper Takedown: the seat whose vehicle carries Ramsey", kind=int,
-                   minimum=0, maximum=3),
-        OptionSpec("content", "", "path of a content file (TOML or JSON) to use instead of the default"),
+                   minimum=0, maximum=3,
+                   lobby=Picker("Ramsey rides with", "Chopper Takedown: the player whose vehicle carries "
+                                "Ramsey", seat=True)),
+        OptionSpec("content", "", "path of a content file (TOML or JSON) to use instead of the default",
+                   lobby=Picker(hidden=True)),
     )
     conformance_options: ClassVar[tuple[tuple[int, dict[str, object]], ...]] = (
         (3, {"scenario": "semi-heist"}),

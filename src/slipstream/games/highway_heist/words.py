@@ -116,7 +116,7 @@ class Words:
 
     def attempt(self, game: HighwayHeist, action: str) -> str:
         """What a Skill Roll is for, as the events say it: "Ram Enemy SUV in column 3, lane 3", "the Stunt
-        Side Swipe on the Enemy SUV in column 3, lane 3" (made once per action string)."""
+        Roadblock on the Enemy SUV in column 3, lane 3" (made once per action string)."""
         said = self._attempts.get(action)
         if said is None:
             said = self._attempts[action] = _attempt(game, self, action)
@@ -283,7 +283,7 @@ def describe(game: HighwayHeist, action: str) -> str:
 
 
 def _card_action(game: HighwayHeist, card_id: str, stunt: bool, at: str) -> str:
-    """``attempt the Stunt Side Swipe on the Enemy SUV in column 3, lane 3``."""
+    """``attempt the Stunt Roadblock on the Enemy SUV in column 3, lane 3``."""
     card = (game.stunt_cards if stunt else game.scenario_actions).get(card_id)
     if card is None:
         return "attempt an unknown card"

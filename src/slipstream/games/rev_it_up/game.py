@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from slipstream.engine.chance import ChanceTable
 from slipstream.engine.errors import OptionError
-from slipstream.engine.game import Game, OptionSpec
+from slipstream.engine.game import Game, OptionSpec, Picker
 from slipstream.engine.hooks import GameHooks
 
 from . import notation, words
@@ -45,21 +45,38 @@ class RevItUp(Game):
     max_players = 6
     default_players = 4
     option_specs = (
-        OptionSpec("track", "standard", "track id from the content file (standard, short, grand)"),
+        OptionSpec("track", "standard", "track id from the content file (standard, short, grand)",
+                   lobby=Picker(words="the track to race", terms="track")),
         OptionSpec("laps", 0, "laps to race; 0 = the track's own number (RIU-A10)", kind=int,
-                   minimum=0, maximum=20),
-        OptionSpec("side", "standard", "character board side", choices=("standard", "asymmetric")),
-        OptionSpec("characters", "", "comma-separated character ids, one per seat; empty = racer-1, racer-2, ..."),
-        OptionSpec("items", "", "comma-separated item ids, one of each type; empty = the first of each type"),
+                   minimum=0, maximum=20,
+                   lobby=Picker(words="laps to race", labels=((0, "the track's own number"),))),
+        OptionSpec("side", "standard", "character board side", choices=("standard", "asymmetric"),
+                   lobby=Picker("Character boards", "every racer uses the same side of its board",
+                                labels=(("standard", "the Standard side"), ("asymmetric", "the Asymmetric side")))),
+        OptionSpec("characters", "", "comma-separated character ids, one per seat; empty = racer-1, racer-2, ...",
+                   lobby=Picker(words="each player's character board (left open: in the game's order)",
+                                terms="character", per_seat=True)),
+        OptionSpec("items", "", "comma-separated item ids, one of each type; empty = the first of each type",
+                   lobby=Picker("Items in play", "one item of each type (none ticked: the first of each type)",
+                                terms="item", several=True)),
         OptionSpec("overheat_penalty", "none", "RIU-A1: 'none' (the overheating chip still moves) or "
-                   "'lose_move' (it does not)", choices=("none", "lose_move")),
+                   "'lose_move' (it does not)", choices=("none", "lose_move"),
+                   lobby=Picker("The chip that overheats you", "the chip that no longer fits your Rev Track", labels=(
+                       ("none", "still moves your racer"), ("lose_move", "does not move your racer")))),
         OptionSpec("recall_returns_to_supply", False, "RIU-A8: a drawn Recall goes back to the supply at the "
-                   "end of the round instead of staying in the victim's bag", kind=bool),
+                   "end of the round instead of staying in the victim's bag", kind=bool,
+                   lobby=Picker("Recalls go back to the supply", "a Recall chip drawn from your bag goes back "
+                                "to the supply at the end of the round instead of staying in your bag")),
         OptionSpec("max_chips_per_buy", 0, "RIU-G17: chips one racer may buy per buying phase; 0 = no cap",
-                   kind=int, minimum=0, maximum=7),
+                   kind=int, minimum=0, maximum=7,
+                   lobby=Picker("Chips bought per round", "how many chips one racer may buy in each buying "
+                                "phase", labels=((0, "no limit"),))),
         OptionSpec("podium", 1, "play on until this many racers have finished (1 = the game ends at the "
-                   "first finisher; 2 or 3 play on for second and third)", kind=int, minimum=1, maximum=5),
-        OptionSpec("content", "", "path of a content file (TOML or JSON) to use instead of the default"),
+                   "first finisher; 2 or 3 play on for second and third)", kind=int, minimum=1, maximum=5,
+                   lobby=Picker("Race on for places", "how many racers finish before the race ends",
+                                labels=((1, "the winner only"),))),
+        OptionSpec("content", "", "path of a content file (TOML or JSON) to use instead of the default",
+                   lobby=Picker(hidden=True)),
     )
     conformance_options: ClassVar[tuple[tuple[int, dict[str, object]], ...]] = (
         (4, {"side": "asymmetric", "characters": "racer-5,racer-9,racer-2,racer-8"}),

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from slipstream.engine.errors import OptionError
-from slipstream.engine.game import Game, OptionSpec
+from slipstream.engine.game import Game, OptionSpec, Picker
 from slipstream.engine.hooks import GameHooks
 
 from . import rules
@@ -37,17 +37,28 @@ class RushNCrush(Game):
     default_players: ClassVar[int] = 4
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("course", DEFAULT_COURSE, "a recommended course (sprint, grand-prix, ring, oval) or a "
-                   "course file ending .toml or .json"),
-        OptionSpec("laps", 0, "laps of a closed course (0: the course's own)", kind=int, minimum=0, maximum=9),
+                   "course file ending .toml or .json", lobby=Picker(words="the course to race", terms="course")),
+        OptionSpec("laps", 0, "laps of a closed course (0: the course's own)", kind=int, minimum=0, maximum=9,
+                   lobby=Picker(words="laps of a closed course", labels=((0, "the course's own number"),))),
         OptionSpec("rush_attacks", rules.PER_TURN, "which Rush 'n' Crush attacks roll: every one (per-turn, the "
                    "summary), the first each round (once-per-round, the published edition) or each car's first "
-                   "each round (once-per-car)", choices=rules.RUSH_ATTACKS),
+                   "each round (once-per-car)", choices=rules.RUSH_ATTACKS,
+                   lobby=Picker("Rush 'n' Crush attacks", "ramming a car from directly behind: which rams roll",
+                                labels=((rules.PER_TURN, "every one"),
+                                        ("once-per-round", "only the first each round (the published edition)"),
+                                        ("once-per-car", "each car's first each round")))),
         OptionSpec("gear_lines", DEFAULT_GEAR_LINES, "the gear matrix's white lines: every diagonal (full) or "
                    "only from and to orange and red nodes (upshift-at-high-revs)",
-                   choices=("full", "upshift-at-high-revs")),
+                   choices=("full", "upshift-at-high-revs"),
+                   lobby=Picker("Gear matrix", "the diagonal lines you may shift along", labels=(
+                       ("full", "every diagonal"),
+                       ("upshift-at-high-revs", "only diagonals from and to orange and red gears")))),
         OptionSpec("seat_assignment", "team", "team: seat k takes car k and driver k of the content; random: "
-                   "the cars and drivers are dealt at random", choices=("team", "random")),
-        OptionSpec("content", None, "a content file (gear matrix, dice, cars, drivers) replacing the shipped one"),
+                   "the cars and drivers are dealt at random", choices=("team", "random"),
+                   lobby=Picker("Cars and drivers", "who drives which car", labels=(
+                       ("team", "each player a team's car and driver"), ("random", "dealt at random")))),
+        OptionSpec("content", None, "a content file (gear matrix, dice, cars, drivers) replacing the shipped one",
+                   lobby=Picker(hidden=True)),
     )
     conformance_options: ClassVar[tuple[tuple[int, dict[str, Any]], ...]] = (
         (3, {"course": "ring", "rush_attacks": rules.ONCE_PER_ROUND}),

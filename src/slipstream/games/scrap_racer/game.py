@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from slipstream.engine.errors import OptionError
-from slipstream.engine.game import JSON, Game, OptionSpec
+from slipstream.engine.game import JSON, Game, OptionSpec, Picker
 from slipstream.engine.hooks import GameHooks
 
 from . import notation, rules, words
@@ -30,15 +30,27 @@ class ScrapRacer(Game):
     max_players: ClassVar[int] = 6
     default_players: ClassVar[int] = 4
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("track", "A", "a shipped circuit (A, B, C) or a track file ending .toml"),
-        OptionSpec("short", False, "the short race: leave out the tiles marked with a red X", kind=bool),
-        OptionSpec("two_racers", False, "3 players: two racers each (the 3-player variant)", kind=bool),
-        OptionSpec("racers", "random", "random dashboards, or racer ids in seat order, comma-separated"),
+        OptionSpec("track", "A", "a shipped circuit (A, B, C) or a track file ending .toml",
+                   lobby=Picker("Circuit", "the circuit to race", terms="track")),
+        OptionSpec("short", False, "the short race: leave out the tiles marked with a red X", kind=bool,
+                   lobby=Picker("Short race", "leave out the track tiles marked with a red X")),
+        OptionSpec("two_racers", False, "3 players: two racers each (the 3-player variant)", kind=bool,
+                   lobby=Picker("Two racers each", "3 players only: each player drives two racers")),
+        OptionSpec("racers", "random", "random dashboards, or racer ids in seat order, comma-separated",
+                   lobby=Picker(words="each player's racer", terms="racer", per_seat=True,
+                                labels=(("random", "dealt at random"),),
+                                seat_counts=((2, "", 2), (3, "two_racers", 2)))),
         OptionSpec("start_seat", -1, "-1: a random start player (SR-G8), or the start player's seat, 0-based "
-                   "like every seat number (0-5)", kind=int, minimum=-1, maximum=5),
+                   "like every seat number (0-5)", kind=int, minimum=-1, maximum=5,
+                   lobby=Picker("Start player", "who takes the first turn", seat=True,
+                                labels=((-1, "drawn at random"),))),
         OptionSpec("jackal", "own-turn", "Jackal's fight ability (SR-A2): own-turn (on its player's turns, not "
-                   "on crash turns) or every-fight (every fight it is in)", choices=("own-turn", "every-fight")),
-        OptionSpec("content", None, "a content file (decks, markers, racers) replacing the shipped one"),
+                   "on crash turns) or every-fight (every fight it is in)", choices=("own-turn", "every-fight"),
+                   lobby=Picker("Jackal's fight ability", "when Jackal wins its fights without dice and moves 2",
+                                labels=(("own-turn", "on its own player's turns only"),
+                                        ("every-fight", "in every fight it is in")))),
+        OptionSpec("content", None, "a content file (decks, markers, racers) replacing the shipped one",
+                   lobby=Picker(hidden=True)),
     )
     conformance_options: ClassVar[tuple[tuple[int, dict[str, Any]], ...]] = (
         (3, {"two_racers": True}),

@@ -11,9 +11,13 @@ let activeKey = null;
 let pinned = false; // the user picked a seat tab by hand
 let replayMode = null; // {ply, total, seat, data}
 let curtain = false; // hot-seat: hide the board until the next player is ready
+const CURTAIN = `slipstream:curtain:${matchId}`; // this tab's hot-seat screen: {seat shown, curtain up}, kept across a reload
 let lastTurnAlert = null;
+let curtainChecked = false; // the curtain kept from before a reload was looked at
 let diceShown = null; // the state whose dice are on screen
 let glossary = {}; // the match's things in words: {id: {name, text, kind}} (GET .../glossary)
+let glossaryReady = false; // nothing is drawn before it came (or failed): no id flashes on the first paint
+let glossaryLoaded = null; // the promise of it (main)
 const modules = new Map();
 const loadedBoards = new Map(); // board module URL -> the module, once imported
 const AUTO_DELAY = 500; // ms before a seat's only legal action is taken for it
@@ -47,10 +51,21 @@ function connect(key, token) {
       dropSeat(key, `Seat ${key + 1} is no longer yours in this race (the host gave it to a bot); you can watch.`);
       return;
     }
-    if (e.code === 4404) { $("turn").textContent = "No such race."; return; }
+    if (e.code === 4404) { noSuchRace(); return; }
     setTimeout(() => connect(key, token), 1000);
   };
   renderConn();
+}
+
+// A link to a race this server does not have: say so, with the way back, instead of empty panels.
+function noSuchRace() {
+  for (const conn of conns.values()) { conn.closed = true; conn.ws?.close(); }
+  conns.clear();
+  $("match-main").hidden = true;
+  $("missing").hidden = false;
+  $("turn").textContent = "No such race";
+  $("match-title").textContent = "";
+  document.title = "No such race · Slipstream";
 }
 
 function dropSeat(key, message) {
@@ -73,7 +88,12 @@ function setupConnections() {
   for (const key of wanted) {
     if (!conns.has(key)) connect(key, key === "spectator" ? null : tokens.seats[key]);
   }
-  if (!conns.has(activeKey)) activeKey = wanted[0];
+  if (!conns.has(activeKey)) activeKey = wanted.includes(keptSeat()) ? keptSeat() : wanted[0];
+}
+
+// The seat this tab showed last (hot-seat), as kept across a reload; null if none.
+function keptSeat() {
+  try { return JSON.parse(sessionStorage.getItem(CURTAIN) || "null")?.seat ?? null; } catch { return null; }
 }
 
 function onMessage(key, msg) {
@@ -150,7 +170,10 @@ function autoPlay(key) {
   setTimeout(() => {
     const now = conns.get(key)?.state;
     if (!now || now.ply !== st.ply || now.legal.length !== 1 || decides(now)) return;
-    if (!act(now.legal[0], key)) { conn.autoPly = null; autoPlay(key); } // busy or a newer state queued: again later
+    if (!act(now.legal[0], key)) { conn.autoPly = null; autoPlay(key); return; } // busy or a newer state queued: again later
+    // said in the log, so a race that rolls by itself says why
+    conn.log.push({ ply: now.ply, events: [{ text: `Played for ${seatName(now.match, key)}: ${actionLabel(now, now.legal[0], key)} (the only move)`, local: true }] });
+    if (key === activeKey && !curtain) renderLog(conn.log, now.match);
   }, AUTO_DELAY);
 }
 
@@ -176,11 +199,29 @@ function autoSwitch() {
     const before = activeKey;
     activeKey = mine[0];
     pinned = false;
-    if (before !== null && before !== "spectator" && heldSeats().length > 1) curtain = true; // the next player takes the device before their hidden cards show
+    // the next player takes the device before their hidden cards show; a view with nothing private
+    // (a cooperative game with open cards, a choice with nothing secret yet) is simply shown
+    if (before !== null && before !== "spectator" && heldSeats().length > 1 && conns.get(activeKey)?.state?.private) curtain = true;
   }
 }
 
+// Hot-seat across a reload: the view of the seat shown stays hidden unless this tab showed it last,
+// uncovered (a reload by the player who holds the device); a new tab covers it too.
+function restoreCurtain() {
+  if (heldSeats().length < 2 || typeof activeKey !== "number" || !conns.get(activeKey)?.state?.private) return;
+  let kept = null;
+  try { kept = JSON.parse(sessionStorage.getItem(CURTAIN) || "null"); } catch { kept = null; }
+  if (!kept || kept.seat !== activeKey || kept.curtain) curtain = true;
+}
+
+function keepCurtain() {
+  if (heldSeats().length < 2 || typeof activeKey !== "number") return;
+  try { sessionStorage.setItem(CURTAIN, JSON.stringify({ seat: activeKey, curtain })); } catch { /* private mode */ }
+}
+
 function renderCurtain(st) {
+  if (!curtainChecked && conns.get(activeKey)?.state) { curtainChecked = true; restoreCurtain(); }
+  keepCurtain();
   const box = $("curtain");
   box.hidden = !curtain;
   if (curtain) {
@@ -240,6 +281,10 @@ function resultText(m, result) {
 }
 
 function turnText(st) {
+  return named(rawTurnText(st), st.match);
+}
+
+function rawTurnText(st) {
   const m = st.match;
   if (replayMode) return `Replay · move ${replayMode.ply} of ${replayMode.total}${replayMode.ply === replayMode.total && st.result ? ` · ${resultText(m, st.result)}` : ""}`;
   if (m.status === "open") {
@@ -248,6 +293,7 @@ function turnText(st) {
   }
   if (st.result) return `${st.result.team ? "Game over" : "Race over"} — ${resultText(m, st.result)}`;
   if (m.status !== "running") return `This race is ${m.status}.`;
+  if (!heldSeats().length) return `Spectating — ${watchText(st)}`;
   const a = st.actor;
   if (a.kind === "chance") return "Rolling…";
   const mine = playingSeats(m).filter((s) => a.seats.includes(s));
@@ -268,22 +314,49 @@ function turnText(st) {
   return "";
 }
 
+// Who acts now, for a spectator.
+function watchText(st) {
+  const m = st.match;
+  const a = st.actor;
+  if (a.kind === "chance") return "rolling…";
+  if (a.kind === "seat") return `${seatName(m, a.seats[0])} to play`;
+  if (a.kind === "simultaneous") {
+    const what = windowText(st);
+    return `${what || "everyone chooses at once"}: waiting for ${a.seats.map((s) => seatName(m, s)).join(", ")}`;
+  }
+  return "";
+}
+
 const DIE_FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 
 function dieHtml(n) {
   return `<span class="die" title="${esc(n)}">${Number.isInteger(n) && n >= 1 && n <= 6 ? DIE_FACES[n] : esc(n)}</span>`;
 }
 
-function chanceHtml(events) {
-  const out = [];
-  for (const e of events) {
+// The dice and cards of the last step that rolled or drew any (a message may carry several steps: a bot's
+// turn, the rolls after a move), each with the words of the event that rolled it.
+function chanceHtml(events, m) {
+  const rolled = (e) => {
     const d = e.data || {};
+    return ["die", "roll", "dice", "rolls", "card", "cards"].some((k) => d[k] !== undefined);
+  };
+  const steps = events.filter(rolled).map((e) => e.step ?? 0);
+  if (!steps.length) return "";
+  const last = Math.max(...steps);
+  return events.filter((e) => rolled(e) && (e.step ?? 0) === last).map((e) => {
+    const d = e.data || {};
+    const out = [];
     for (const k of ["die", "roll"]) if (d[k] !== undefined) out.push(dieHtml(d[k]));
     for (const k of ["dice", "rolls"]) if (Array.isArray(d[k])) d[k].forEach((n) => out.push(dieHtml(n)));
-    if (d.card !== undefined) out.push(`<span class="playing-card">${esc(d.card)}</span>`);
-    if (Array.isArray(d.cards)) d.cards.forEach((c) => out.push(`<span class="playing-card">${esc(c)}</span>`));
-  }
-  return out.join("");
+    if (d.card !== undefined) out.push(`<span class="playing-card">${term(glossary, d.card, words(d.card))}</span>`);
+    if (Array.isArray(d.cards)) d.cards.forEach((c) => out.push(`<span class="playing-card">${term(glossary, c, words(c))}</span>`));
+    return `<span class="roll">${out.join("")}<span class="roll-text">${esc(named(e.text, m))}</span></span>`;
+  }).join("");
+}
+
+// An id with no name in the glossary, as words ("backwards-die" -> "backwards die").
+function words(id) {
+  return String(id).replace(/[-_]+/g, " ");
 }
 
 function boardContext(st, seat, legal) {
@@ -362,6 +435,7 @@ function animateRacers(before) {
 
 async function drawBoard(st, view, seat, legal) {
   const mod = await boardModule(st.match);
+  if (curtain && !replayMode) return; // the pass screen came up meanwhile
   const ctx = boardContext(st, seat, legal);
   const before = racerPlaces();
   try {
@@ -396,34 +470,42 @@ function ready(conn) {
 
 function render() {
   const st = active();
-  if (!st) return;
+  if (!st || !glossaryReady) return; // the glossary's arrival renders
   const m = st.match;
   const conn = conns.get(activeKey);
   const myTurn = playingSeats(m).some((s) => mustChoose(s));
   document.title = `${myTurn && !replayMode ? "▶ Your turn · " : ""}${m.title} · Slipstream`;
   alertTurn(myTurn);
   $("match-title").textContent = m.title === m.game_name ? m.game_name : `${m.title} · ${m.game_name}`;
+  $("how-to-play").href = `/rules/${encodeURIComponent(m.game)}`;
+  $("how-to-play").title = `how to play ${m.game_name} (opens a new tab)`;
+  $("how-to-play").hidden = false;
   $("turn").textContent = turnText(st);
   $("turn").className = `turn ${st.legal.length && !replayMode ? "mine" : ""}`;
   document.querySelector("main.match").classList.toggle("lobby-open", m.status === "open");
   renderTabs(st);
   renderCurtain(st);
   renderSeats(st);
-  if (!replayMode) {
+  if (curtain && !replayMode) { // nothing of the seat's view is drawn until its player holds the device
+    for (const id of ["board", "actions", "hints", "dice", "log", "board-text"]) $(id).textContent = "";
+    diceShown = null;
+  } else if (!replayMode) {
     const legal = ready(conn) ? st.legal : [];
     drawBoard(st, st.view, st.seat, legal).then(() => {
       if (active() !== st) return;
       renderActions(st, conn);
+      holdRoom(m);
       if (!replayMode) $("turn").textContent = turnText(st); // the board module may name the window (banner)
     });
     $("board-text-box").hidden = !m.text_board;
     if (st.board_text) $("board-text").textContent = st.board_text; // sent only while the box is open
     if (diceShown !== st) { // dice tumble as they land, once per step
       diceShown = st;
-      $("dice").innerHTML = chanceHtml(st.events);
+      $("dice").innerHTML = chanceHtml(st.events, m);
       if (SPEEDS[speed]) for (const d of $("dice").querySelectorAll(".die, .playing-card")) d.classList.add("landing");
     }
     renderHints(st.hints, m);
+    holdRoom(m);
     renderLog(conn.log, m);
   }
   renderPlayControls(st, conn);
@@ -444,6 +526,23 @@ function renderClock() {
   const clock = (t) => { const s = Math.max(0, Math.ceil(t - gone)); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
   box.textContent = `Turn timer (${st.match.turn_seconds} s; out of time, a bot plays the move): `
     + seats.map((s) => `${seatName(st.match, s)} ${clock(left[s])}`).join(" · ");
+}
+
+// A player's buttons and hints come and go with their turn: the room they took stays (the most they have
+// needed in this page), so the board below never jumps when a turn begins or ends.
+const heldRoom = { "play-bar": 0, hints: 0 };
+
+function holdRoom(m) {
+  if (m.status === "finished") { // no turn comes any more: the room held for one goes (the board comes up)
+    for (const el of [document.querySelector(".play-bar"), $("hints")]) el.style.minHeight = "";
+    return;
+  }
+  if (!playingSeats(m).length || m.status !== "running") return;
+  for (const [id, el] of [["play-bar", document.querySelector(".play-bar")], ["hints", $("hints")]]) {
+    el.style.minHeight = "";
+    heldRoom[id] = Math.max(heldRoom[id], el.offsetHeight);
+    el.style.minHeight = `${heldRoom[id]}px`;
+  }
 }
 
 // The game's hints for the seat; a long list (a shop, a rules summary) folds under its first line.
@@ -487,7 +586,7 @@ function renderTabs(st) {
 
 function renderActions(st, conn) {
   const box = $("actions");
-  if (!st.legal.length || !ready(conn)) { box.innerHTML = ""; return; }
+  if (!st.legal.length || !ready(conn) || (curtain && !replayMode)) { box.innerHTML = ""; return; }
   const auto = st.legal.length === 1 && !decides(st);
   const buttons = st.legal.map((a, i) => {
     const key = i < 9 ? ` data-key="${i + 1}" aria-keyshortcuts="${i + 1}"` : "";
@@ -612,13 +711,15 @@ async function start() {
 function ruleHtml(rule, m) {
   if (!rule) return "";
   const href = `/rules/${encodeURIComponent(m.game)}?rule=${encodeURIComponent(rule)}`;
-  return ` <a class="rule" href="${href}" target="_blank" rel="noopener" title="open the rule: ${esc(rule)}">${esc(rule)}</a>`;
+  // The rulebooks number sections "Setup 7)"; shown alone the bracket reads as a stray: "Setup 7."
+  const label = rule.replace(/(^|\s)([A-Z]|\d{1,2})\)/g, "$1$2.");
+  return ` <a class="rule" href="${href}" target="_blank" rel="noopener" title="open the rule: ${esc(label)}">${esc(label)}</a>`;
 }
 
 function renderLog(log, m) {
   const box = $("log");
   box.innerHTML = log.slice(-200).map((entry) => entry.events.map((e) =>
-    `<li><span class="ply">${entry.ply}</span> ${esc(named(e.text, m))}${ruleHtml(e.rule, m)}</li>`).join("")).join("");
+    `<li${e.local ? ' class="auto-played"' : ""}><span class="ply">${entry.ply}</span> ${esc(named(e.text, m))}${ruleHtml(e.rule, m)}</li>`).join("")).join("");
   box.scrollTop = box.scrollHeight;
 }
 
@@ -715,26 +816,44 @@ async function rematch() {
     }
     mine.host = tokens.host; // the rematch keeps the host's token
     saveTokens(next, mine);
+    // hot-seat: whoever asked for the rematch holds the device and sees their seat, as here
+    try { sessionStorage.setItem(`slipstream:curtain:${next}`, JSON.stringify({ seat: activeKey, curtain })); } catch { /* private mode */ }
     location.href = `/m/${next}`;
   } catch (e) { toast(e.message); }
 }
 
+// The end of a race, on top of the page: who won and why, then a table of every player (place, name and
+// the game's key numbers for the race, its scoreboard) in finishing order; a cooperative game's team
+// wins or loses together, so its players are listed in seat order without places.
 function renderResult(st) {
   const m = st.match;
   const box = $("result");
   if (!st.result) { box.hidden = true; $("replay").hidden = true; return; }
   box.hidden = false;
-  const order = shownOrder(m, st.result);
-  const seats = order.map((s) => `<li><span class="swatch" style="background:${seatColour(s)}"></span> ${esc(placeName(m, s))}</li>`).join("");
+  const team = !!st.result.team;
+  // A game's own "Place" column ("3rd (wreck)") fills the table's place column rather than repeating it.
+  const given = st.scoreboard || { columns: [], values: [] };
+  const placeAt = team ? -1 : given.columns.findIndex((c) => c.toLowerCase() === "place");
+  const keep = given.columns.map((_c, i) => i).filter((i) => i !== placeAt);
+  const board = { columns: keep.map((i) => given.columns[i]), values: given.values.map((row) => keep.map((i) => (row || [])[i])) };
+  const place = (s, i) => (placeAt >= 0 ? (given.values[s] || [])[placeAt] : String(i + 1));
+  const order = team ? m.seats.map((s) => s.seat) : shownOrder(m, st.result);
   const reason = esc(named(st.result.reason, m));
-  if (st.result.team) {
-    // A cooperative game: the seats win or lose together, and no seat is placed above another.
-    box.innerHTML = `<h3>Result</h3><p><b>${st.result.winners.length ? "The team wins" : "The team loses"}</b> (${reason})</p><ul>${seats}</ul>`;
-  } else {
+  const head = `${team ? "" : "<th>Place</th>"}<th>Player</th>${board.columns.map((c) => `<th>${esc(c)}</th>`).join("")}`;
+  const rows = order.map((s, i) => {
+    const cells = (board.values[s] || []).map((v) => `<td>${esc(named(v, m))}</td>`).join("");
+    const mine = heldSeats().includes(s) ? ' class="me"' : "";
+    return `<tr data-seat="${s}"${mine}>${team ? "" : `<td>${esc(place(s, i))}</td>`}<td><span class="swatch" style="background:${seatColour(s)}"></span> ${esc(placeName(m, s))}</td>${cells}</tr>`;
+  }).join("");
+  let verdict;
+  if (team) verdict = `<b>${st.result.winners.length ? "The team wins" : "The team loses"}</b> (${reason})`;
+  else {
     const winners = st.result.winners.filter((s) => m.seats[s].kind !== "resigned");
     const won = winners.length ? winners : [order[0]];
-    box.innerHTML = `<h3>Result</h3><p>Winner: <b>${esc(won.map((s) => seatName(m, s)).join(", "))}</b> (${reason})</p><ol>${seats}</ol>`;
+    verdict = `Winner: <b>${esc(won.map((s) => seatName(m, s)).join(", "))}</b> (${reason})`;
   }
+  box.innerHTML = `<h3>${team ? "Game over" : "Race over"}</h3><p>${verdict}</p><table class="results-table">${`<tr>${head}</tr>`}${rows}</table>`;
+  boxTables(box);
   const rp = $("replay");
   if (rp.hidden) {
     rp.hidden = false;
@@ -760,7 +879,7 @@ async function showReplay(ply) {
     await drawBoard(r, r.view, r.seat, []);
     $("board-text-box").hidden = !r.board_text;
     $("board-text").textContent = r.board_text;
-    $("dice").innerHTML = chanceHtml(r.events);
+    $("dice").innerHTML = chanceHtml(r.events, m);
     diceShown = null;
     $("actions").innerHTML = r.events.map((e) => `<div class="replay-event">${esc(named(e.text, m))}${ruleHtml(e.rule, m)}</div>`).join("");
     $("hints").innerHTML = "";
@@ -827,9 +946,11 @@ function main() {
   installTips();
   // The names and effects of the match's cards, items and racers: the boards show them (a spectator
   // and a replay too); a page that cannot fetch them shows the names the view carries.
-  api("GET", `/api/matches/${encodeURIComponent(matchId)}/glossary`)
-    .then((g) => { glossary = g || {}; render(); })
-    .catch(() => {});
+  // The page draws nothing before they came (or failed), so a board never flashes ids on its first paint.
+  glossaryLoaded = api("GET", `/api/matches/${encodeURIComponent(matchId)}/glossary`)
+    .then((g) => { glossary = g || {}; })
+    .catch((e) => { if (e.status === 404) noSuchRace(); })
+    .finally(() => { glossaryReady = true; render(); });
   setupConnections();
 }
 

@@ -6,7 +6,8 @@
 // every rule) only when no prose names it. A one-word tag ("Round", "Drive") names a rule only as a
 // heading of its own or as the word that opens a paragraph or list item, followed by a colon or a full
 // stop (a definition: "Drive: move ..."); anywhere else it is a word of a sentence, and only a table row
-// is searched for it. The page's title (h1) names the game, never a rule.
+// is searched for it. The page's title (h1) names the game, never a rule. The rules in full come after the
+// player's "how to play" and are folded: they are searched first, and unfolded to show the rule.
 import { boxTables } from "/static/common.js";
 
 function pieces(rule) {
@@ -38,11 +39,11 @@ function defines(piece) {
   return new RegExp(`^${escape(piece)}([:.]|$)`);
 }
 
-function find(rule) {
-  const outside = (el) => !el.closest("table");
-  const headings = [...document.querySelectorAll("#rules h2, #rules h3, #rules h4, #rules h5")].filter(outside);
-  const prose = [...document.querySelectorAll("#rules p, #rules li")].filter(outside);
-  const rows = [...document.querySelectorAll("#rules tr")];
+function find(rule, root) {
+  const outside = (el) => !el.closest("table") && !el.closest("summary");
+  const headings = [...root.querySelectorAll("h2, h3, h4, h5")].filter(outside);
+  const prose = [...root.querySelectorAll("p, li")].filter(outside);
+  const rows = [...root.querySelectorAll("tr")];
   for (const piece of pieces(rule)) {
     // one word ("Drive", "The") names no rule in a sentence: only a table row's text is searched for it
     const single = piece.split(/\s+/).length === 1;
@@ -62,8 +63,13 @@ boxTables(document.getElementById("rules")); // a wide table scrolls in its own 
 
 const rule = new URLSearchParams(location.search).get("rule");
 if (rule) {
-  const hit = find(rule.slice(0, 200));
+  // the rules in full name the rules as the log's tags do; the player's guide above them only if they do not
+  const reference = document.getElementById("reference-text");
+  const guide = document.getElementById("how-to-play");
+  const hit = (reference && find(rule.slice(0, 200), reference)) || (guide && find(rule.slice(0, 200), guide));
   if (hit) {
+    const folded = hit.closest("details");
+    if (folded) folded.open = true;
     hit.classList.add("rule-target");
     hit.id = "rule-target";
     hit.scrollIntoView({ block: "center" });

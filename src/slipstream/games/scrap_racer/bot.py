@@ -94,8 +94,8 @@ class HeuristicBot:
 
     def _own_fight(self, state: ScrapState, legal: list[str]) -> str:
         """Team game: the rear racer decides the winner, so let the one with fewer laps win."""
-        a, b = state.need.racer, state.need.other
-        rear = a if state.laps[a] <= state.laps[b] else b
+        first, second = state.need.racer, state.need.other
+        rear = first if state.laps[first] <= state.laps[second] else second
         return notation.let_win(state.racer[rear])
 
 

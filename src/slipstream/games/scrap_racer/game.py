@@ -97,38 +97,38 @@ class ScrapRacer(Game):
         self.per_player = 2 if self.players == 2 or opts["two_racers"] else 1
         self.jackal_every_fight = opts["jackal"] == "every-fight"
         slots = self.players * self.per_player
-        self.racer_ids = tuple(r for r, _ in self.content.racers)
+        self.racer_ids = tuple(racer_id for racer_id, _ in self.content.racers)
         self.racer_names = dict(self.content.racers)
         racers = str(opts["racers"])
         if racers == "random":
             self.fixed_racers: tuple[str, ...] = ()
         else:
-            chosen = tuple(x.strip() for x in racers.split(","))
-            bad = [x for x in chosen if x not in self.racer_ids]
+            chosen = tuple(racer_id.strip() for racer_id in racers.split(","))
+            bad = [racer_id for racer_id in chosen if racer_id not in self.racer_ids]
             if bad or len(chosen) != slots or len(set(chosen)) != slots:
                 raise OptionError(f"{self.id}: option 'racers' needs {slots} different racers from: "
                                   f"{', '.join(self.racer_ids)} (got {racers!r})")
             self.fixed_racers = chosen
         if int(opts["start_seat"]) >= self.players:
             raise OptionError(f"{self.id}: option 'start_seat' must be -1 (random) or a seat 0-{self.players - 1}")
-        self.seat_names = tuple(self.seat_name(s) for s in range(self.players))
-        self.owner = tuple(s for s in range(self.players) for _ in range(self.per_player))
+        self.seat_names = tuple(self.seat_name(seat) for seat in range(self.players))
+        self.owner = tuple(seat for seat in range(self.players) for _ in range(self.per_player))
         self.pile_of_double = self.content.pile_of_double
         self._pile_labels = tuple(
-            "/".join(str(f) for f in range(1, 7) if self.pile_of_double[f] == pile)
+            "/".join(str(face) for face in range(1, 7) if self.pile_of_double[face] == pile)
             for pile in range(len(self.content.piles))
         )
         self._build_decks()
         self.terms = {key: term.to_json() for key, term in words.glossary(self).items()}
 
     def _build_decks(self) -> None:
-        c = self.content
+        content = self.content
         decks: list[Deck] = []
         counts: list[dict[str, int]] = []
         for prefix, deck_counts, discard_on_draw in (
-            *(("crash", dict(pile), True) for pile in c.piles),
-            ("bonus", dict(c.bonus), False),
-            ("goal", dict(c.goal), True),
+            *(("crash", dict(pile), True) for pile in content.piles),
+            ("bonus", dict(content.bonus), False),
+            ("goal", dict(content.goal), True),
         ):
             cards = tuple(deck_counts)
             actions = tuple(notation.deck_card(prefix, card) for card in cards)
@@ -139,8 +139,8 @@ class ScrapRacer(Game):
         self.n_bonus_cards = len(self.bonus_deck.cards)
         self.goal_deck = decks[-1]
         self._initial_decks = tuple(
-            DeckCounts(tuple(n[card] for card in deck.cards), (0,) * len(deck.cards))
-            for deck, n in zip(decks, counts, strict=True)
+            DeckCounts(tuple(deck_count[card] for card in deck.cards), (0,) * len(deck.cards))
+            for deck, deck_count in zip(decks, counts, strict=True)
         )
 
     def deck_for(self, need: Need) -> Deck:
@@ -155,7 +155,7 @@ class ScrapRacer(Game):
         return [*zip(names, self.crash_decks, strict=True), ("bonus", self.bonus_deck), ("goal", self.goal_deck)]
 
     def racers_of(self, seat: int) -> list[int]:
-        return [r for r, s in enumerate(self.owner) if s == seat]
+        return [racer for racer, owner in enumerate(self.owner) if owner == seat]
 
     def pile_label(self, pile: int) -> str:
         """The doubles that draw from a crash pile, e.g. "1/2"."""

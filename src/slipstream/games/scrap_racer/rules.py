@@ -76,9 +76,9 @@ EVENTS: Final = EventCache()
 """The events that recur with the same content (a die roll, the start of a turn), each made once."""
 
 
-def increased(counts: tuple[int, ...], index: int, n: int) -> tuple[int, ...]:
-    """``counts`` with ``n`` added to entry ``index`` (a new tuple: the copy rule's change of one count)."""
-    return replaced(counts, index, counts[index] + n)
+def increased(counts: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
+    """``counts`` with ``amount`` added to entry ``index`` (a new tuple: the copy rule's change of one count)."""
+    return replaced(counts, index, counts[index] + amount)
 
 
 # --- What a position says ----------------------------------------------------------------------------
@@ -311,10 +311,10 @@ BOOST_OF_USE: Final = {BoostUse.UP: BoostType.PLUS_MINUS, BoostUse.DOWN: BoostTy
                        BoostUse.REROLL: BoostType.REROLL, BoostUse.TURN: BoostType.TURN}
 
 
-def give_boost_markers(state: ScrapState, racer: int, boost: int, n: int) -> None:
-    """``racer`` gains ``n`` boost markers of one type (a negative ``n`` gives them up)."""
+def give_boost_markers(state: ScrapState, racer: int, boost: int, count: int) -> None:
+    """``racer`` gains ``count`` boost markers of one type (a negative ``count`` gives them up)."""
     held = state.boost_markers[racer]
-    state.boost_markers = replaced(state.boost_markers, racer, increased(held, boost, n))
+    state.boost_markers = replaced(state.boost_markers, racer, increased(held, boost, count))
 
 
 def use_boost_marker(state: ScrapState, racer: int, use: BoostUse, events: list[Event]) -> None:
@@ -454,21 +454,21 @@ def after_move(state: ScrapState, events: list[Event]) -> None:
     run_queue(state, events)
 
 
-def move_forward(state: ScrapState, racer: int, n: int, events: list[Event], own_turn: bool = False,
+def move_forward(state: ScrapState, racer: int, spaces: int, events: list[Event], own_turn: bool = False,
                  rule: str = RULE_MOVE) -> None:
-    """1) Move ``racer`` forward ``n`` spaces, counting occupied spaces too; a racer behind the line
+    """1) Move ``racer`` forward ``spaces`` spaces, counting occupied spaces too; a racer behind the line
     enters the track (its first space is space 1)."""
-    if n <= 0:
+    if spaces <= 0:
         return
     start = state.progress[racer]
-    end = start + n
+    end = start + spaces
     state.progress[racer] = end
     note_moved(state, racer)
     if own_turn and not state.passed:
         state.passed = passes_someone(state, racer, start, end)
     where = "enters the track and " if start == 0 else ""
     space = (end - 1) % state.game.length + 1
-    events.append(Event("move", f"{state.names[racer]} {where}moves {n} forward to space {space}", rule,
+    events.append(Event("move", f"{state.names[racer]} {where}moves {spaces} forward to space {space}", rule,
                         {"racer": state.racer[racer], "from": start, "to": end}))
 
 
@@ -489,28 +489,28 @@ def passes_someone(state: ScrapState, racer: int, start: int, end: int) -> bool:
     (Catch up), and moving on passes that racer. A racer entering the track leaves no space.
     """
     length = state.game.length
-    n = end - start
+    distance = end - start
     low = 0 if start > 0 else 1
     progress = state.progress
     for other in range(len(progress)):
-        q = progress[other]
-        if other != racer and q > 0 and (n > length or low <= (q - start) % length < n):
+        ahead = progress[other]
+        if other != racer and ahead > 0 and (distance > length or low <= (ahead - start) % length < distance):
             return True
     return False
 
 
-def move_backward(state: ScrapState, racer: int, n: int, events: list[Event], rule: str) -> None:
-    """Crash cards: move back ``n`` spaces, never behind the finish line (SR-A1); off-track racers stay."""
+def move_backward(state: ScrapState, racer: int, spaces: int, events: list[Event], rule: str) -> None:
+    """Crash cards: move back ``spaces`` spaces, never behind the finish line (SR-A1); off-track racers stay."""
     start = state.progress[racer]
-    if start == 0 or n <= 0:
+    if start == 0 or spaces <= 0:
         return
     length = state.game.length
     floor = (start - 1) // length * length + 1
-    state.progress[racer] = max(start - n, floor)
+    state.progress[racer] = max(start - spaces, floor)
     moved = start - state.progress[racer]
     if moved:
         note_moved(state, racer)
-    note = " (stopped at the finish line)" if moved < n else ""
+    note = " (stopped at the finish line)" if moved < spaces else ""
     events.append(Event("move", f"{state.names[racer]} moves {moved} back to space {racer_space(state, racer) + 1}"
                         f"{note}", rule, {"racer": state.racer[racer], "from": start, "to": state.progress[racer]}))
 
@@ -657,31 +657,31 @@ def next_fight(state: ScrapState, mover: int, events: list[Event]) -> bool:
     pair = crowd(state, mover)
     if pair is None:
         return False
-    a, b = pair
+    first, second = pair
     state.fights += 1
-    if state.game.per_player > 1 and state.owner[a] == state.owner[b]:
-        state.need = Need(NeedKind.OWN_FIGHT, a, b)
+    if state.game.per_player > 1 and state.owner[first] == state.owner[second]:
+        state.need = Need(NeedKind.OWN_FIGHT, first, second)
         state.stage = Stage.FIGHT_CHOICE
         return True
-    jackal = a if jackal_ability(state, a) else b if jackal_ability(state, b) else None
+    jackal = first if jackal_ability(state, first) else second if jackal_ability(state, second) else None
     if jackal is not None:
-        other = b if jackal == a else a
+        other = second if jackal == first else first
         events.append(Event("fight", f"{state.names[jackal]} wins the fight against {state.names[other]} "
                             "automatically and moves 2", f"{RULE_ABILITY}: Jackal (SR-A2, SR-A3)"))
         win_fight(state, jackal, 2, events)
         return False
-    return wait_for(state, Need(NeedKind.FIGHT, a, b))
+    return wait_for(state, Need(NeedKind.FIGHT, first, second))
 
 
-def fight_roll(state: ScrapState, a: int, b: int, dice: tuple[int, ...], events: list[Event]) -> bool:
+def fight_roll(state: ScrapState, first: int, second: int, dice: tuple[int, ...], events: list[Event]) -> bool:
     """3) Both racers roll a die; the higher advances one space; a tie rolls again (True: waiting)."""
-    die_a, die_b = dice
-    events.append(Event("fight-roll", f"Fight: {state.names[a]} rolls {die_a}, {state.names[b]} rolls {die_b}",
-                        RULE_FIGHT, {"dice": [die_a, die_b]}))
-    if die_a == die_b:
+    first_die, second_die = dice
+    events.append(Event("fight-roll", f"Fight: {state.names[first]} rolls {first_die}, {state.names[second]} "
+                        f"rolls {second_die}", RULE_FIGHT, {"dice": [first_die, second_die]}))
+    if first_die == second_die:
         events.append(Event("fight-tie", "A tie: both roll again", RULE_FIGHT))
         return True
-    win_fight(state, a if die_a > die_b else b, 1, events)
+    win_fight(state, first if first_die > second_die else second, 1, events)
     return False
 
 
@@ -785,18 +785,19 @@ def two_dice_roll(state: ScrapState, dice: tuple[int, ...], events: list[Event])
     move_forward(state, active_racer(state), first + second, events, rule=rule)
 
 
-def backwards_die_roll(state: ScrapState, n: int, events: list[Event]) -> None:
+def backwards_die_roll(state: ScrapState, face: int, events: list[Event]) -> None:
     """Crash cards, Backwards die: the active racer moves back by one die."""
     rule = "Crash cards: Backwards die"
-    events.append(Event("dice", f"{state.names[active_racer(state)]} rolls the backwards die: {n}", rule, {"die": n}))
-    move_backward(state, active_racer(state), n, events, rule)
+    events.append(Event("dice", f"{state.names[active_racer(state)]} rolls the backwards die: {face}", rule,
+                        {"die": face}))
+    move_backward(state, active_racer(state), face, events, rule)
 
 
 def neighbour(state: ScrapState, racer: int, step: int) -> int | None:
     """The racer directly in front of (-1) or behind (+1) ``racer`` in the standings."""
     order = standings(state)
-    i = order.index(racer) + step
-    return order[i] if 0 <= i < len(order) else None
+    place = order.index(racer) + step
+    return order[place] if 0 <= place < len(order) else None
 
 
 def push(state: ScrapState, racer: int, spaces: int, events: list[Event], rule: str) -> None:
@@ -929,18 +930,19 @@ def reveal_boost_marker(state: ScrapState, racer: int) -> bool:
     of the active racer's turn, and for a racer on a space just refilled (True: waiting for the marker)."""
     if state.progress[racer] == 0:
         return False
-    i = state.game.boost_slot.get(racer_space(state, racer))
-    if i is None or not state.boost_spaces_filled[i]:
+    boost_space = state.game.boost_slot.get(racer_space(state, racer))
+    if boost_space is None or not state.boost_spaces_filled[boost_space]:
         return False
-    return wait_for(state, Need(NeedKind.BOOST_MARKER, racer, boost_space=i))
+    return wait_for(state, Need(NeedKind.BOOST_MARKER, racer, boost_space=boost_space))
 
 
-def boost_marker_revealed(state: ScrapState, racer: int, i: int, boost_type: str, events: list[Event]) -> None:
+def boost_marker_revealed(state: ScrapState, racer: int, boost_space: int, boost_type: str,
+                          events: list[Event]) -> None:
     """Collecting Boost markers: the racer keeps the marker revealed; the space is empty."""
-    t = BOOST_TYPES.index(boost_type)
-    state.boost_spaces_filled = replaced(state.boost_spaces_filled, i, False)
-    state.unseen_boosts = increased(state.unseen_boosts, t, -1)
-    give_boost_markers(state, racer, t, 1)
+    boost = BOOST_TYPES.index(boost_type)
+    state.boost_spaces_filled = replaced(state.boost_spaces_filled, boost_space, False)
+    state.unseen_boosts = increased(state.unseen_boosts, boost, -1)
+    give_boost_markers(state, racer, boost, 1)
     events.append(Event("boost-collect",
                         f"{state.names[racer]} collects a boost marker: {state.game.card_title(boost_type)}",
                         RULE_COLLECT, {"racer": state.racer[racer], "marker": boost_type}))
@@ -1014,9 +1016,9 @@ def choose_first_racer(state: ScrapState, racer_id: str, events: list[Event]) ->
 
 def choose_fight_winner(state: ScrapState, racer_id: str, events: list[Event]) -> None:
     """Fights: when two racers of one player fight, the player decides which one wins."""
-    a, b = state.need.racer, state.need.other
-    winner = a if state.racer[a] == racer_id else b
-    loser = b if winner == a else a
+    first, second = state.need.racer, state.need.other
+    winner = first if state.racer[first] == racer_id else second
+    loser = second if winner == first else first
     events.append(Event("fight", f"{state.game.seat_name(state.owner[winner])} lets {state.names[winner]} "
                         f"win the fight against {state.names[loser]}", RULE_TEAM))
     win_fight(state, winner, 1, events)
@@ -1048,9 +1050,11 @@ def team_order(state: ScrapState, ranked: list[int]) -> tuple[tuple[int, ...], s
 
 # --- The chance nodes ---------------------------------------------------------------------------------
 
-FIGHT_TABLE: Final = ChanceTable(tuple((notation.fight_dice(a, b), 1 / 36) for a in range(1, 7) for b in range(1, 7)))
+FIGHT_TABLE: Final = ChanceTable(tuple(
+    (notation.fight_dice(first, second), 1 / 36) for first in range(1, 7) for second in range(1, 7)))
 TWO_DICE_TABLE: Final = ChanceTable(tuple(
-    (notation.two_dice(a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)
+    (notation.two_dice(first, second), (1 if first == second else 2) / 36)
+    for first in range(1, 7) for second in range(first, 7)
 ))
 FIXED_CHANCE: Final = {NeedKind.FIGHT: FIGHT_TABLE, NeedKind.BACKWARDS_DIE: DIE_TABLE,
                        NeedKind.TWO_DICE: TWO_DICE_TABLE}

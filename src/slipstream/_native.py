@@ -38,6 +38,7 @@ MODULES: tuple[str, ...] = (
     "slipstream.games.brc_grand_prix.notation",
     "slipstream.games.brc_grand_prix.rules",
     "slipstream.games.brc_grand_prix.state",
+    "slipstream.games.brc_grand_prix.types",
     "slipstream.games.rev_it_up.game",
     "slipstream.games.rev_it_up.notation",
     "slipstream.games.rev_it_up.rules",

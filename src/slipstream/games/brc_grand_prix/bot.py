@@ -29,7 +29,8 @@ from slipstream.engine.game import State
 
 from . import notation
 from .rules import DRS, DRY_TRACK, SOFT, WET, lap, last_entry_lap, progress
-from .state import BRCState, Stage
+from .state import BRCState
+from .types import Stage
 
 CRASH_COST = 8.0
 """Spaces a collision costs: a missed turn (about 5) plus the others' safety-car boost, roughly."""
@@ -51,7 +52,7 @@ class HeuristicBot:
         if not isinstance(state, BRCState) or len(legal) == 1:
             return legal[0]
         stage = state.stage
-        if stage == Stage.STARTING_TYRES:
+        if stage == Stage.TYRES:
             return notation.format_action(notation.StartingTyre(seat, SOFT))
         if stage == Stage.PIT_CHOICE:
             return notation.format_action(notation.Choice.PIT if self.wants_pit(state, seat) else notation.Choice.STAY)

@@ -13,7 +13,8 @@ from slipstream.engine.hooks import GameHooks
 from . import notation, words
 from .content import Content, load_content
 from .rules import DRY_TRACK, HARD, SOFT, WET, CardEffect, Effect, pit_window, read_card_effect, standard_move
-from .state import BRCState, Counter, MoveKind, Stage
+from .state import BRCState
+from .types import Counter, MoveKind, Stage
 
 
 class BRCGrandPrix(Game):
@@ -167,7 +168,7 @@ class BRCGrandPrix(Game):
         s = BRCState()
         n = self.players
         s.g = self
-        s.stage = Stage.STARTING_TYRES
+        s.stage = Stage.TYRES
         s.weather = DRY_TRACK
         s.distance = [0] * n
         s.pit_space = (-1,) * n

@@ -9,7 +9,8 @@ from slipstream.engine.game import State
 
 from .rules import DRY_TRACK, TYRE_NAMES, WET, progress
 from .rules import standings as race_standings
-from .state import BRCState, Counter
+from .state import BRCState
+from .types import Counter
 
 
 def _brc(state: State) -> BRCState:

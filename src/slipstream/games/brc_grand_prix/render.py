@@ -14,7 +14,8 @@ from slipstream.engine.play import replayed
 from . import notation, words
 from .game import BRCGrandPrix
 from .rules import DRY_TRACK, SOFT, TYRE_NAMES, WEATHER_NAMES, WET_TRACK, lap, last_entry_lap, standard_move
-from .state import BRCState, Stage
+from .state import BRCState
+from .types import Stage
 
 FLAG_STYLE = {"green": "[green]g[/green]", "yellow": "[yellow]y[/yellow]", "blue": "[blue]b[/blue]"}
 CAR_STYLE = ("bold red", "bold cyan", "bold magenta", "bold yellow", "bold green", "bold white")
@@ -253,7 +254,7 @@ def told(s: BRCState, seat: int) -> list[str]:
         return []
     lines = s.g.content.model.decisions
     stage = s.stage
-    if stage is Stage.STARTING_TYRES:
+    if stage is Stage.TYRES:
         return [lines.starting_tyre]
     if stage is Stage.PIT_CHOICE and not s.window_stops[seat]:
         return [lines.pit]

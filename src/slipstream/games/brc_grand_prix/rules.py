@@ -9,28 +9,16 @@ copy) and the list of events it appends to; the state's per-car tuples are repla
 from __future__ import annotations
 
 import enum
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from slipstream.engine.fields import replaced
 from slipstream.engine.game import Event
 
 from .notation import KEEP, AttackFace
-from .state import (
-    ATTACK,
-    FLAG_CARD,
-    GRID_ROLL_OFF,
-    INTO_PIT,
-    MAIN_TRACK,
-    OUT_OF_PIT,
-    OVER,
-    OVERTAKE,
-    PIT_BOX,
-    PIT_CHOICE,
-    QUALIFYING,
-    ROLL,
-    BRCState,
-    Counter,
-)
+from .types import Counter, MoveKind, Stage
+
+if TYPE_CHECKING:
+    from .state import BRCState
 
 # --- the tables ---------------------------------------------------------------------------------------------
 
@@ -206,10 +194,10 @@ def choose_starting_tyre(state: BRCState, seat: int, tyre: int, events: list[Eve
     shown = ", ".join(f"{name(i)} {TYRE_NAMES[t].upper()}" for i, t in enumerate(state.tyres))
     events.append(Event("tyres", f"starting tyres: {shown}", "Tyre Selection"))
     if state.g.qualifying:
-        state.stage = QUALIFYING
+        state.stage = Stage.QUALIFYING
         state.qualifying_seat = state.qualifying_distance = state.qualifying_rolls = 0
     else:
-        state.stage = GRID_ROLL_OFF
+        state.stage = Stage.GRID_ROLL_OFF
         state.grid_groups = (tuple(range(len(state.tyres))),)
         state.grid_rolls = ()
 
@@ -243,7 +231,7 @@ def next_grid_roll(state: BRCState, events: list[Event]) -> None:
     """Roll off while a slot is tied; then the grid is set (pole on the space behind the line, F1-G2)
     and the race starts."""
     if any(len(group) > 1 for group in state.grid_groups):
-        state.stage = GRID_ROLL_OFF
+        state.stage = Stage.GRID_ROLL_OFF
         return
     state.grid = tuple(group[0] for group in state.grid_groups)
     for slot, seat in enumerate(state.grid):
@@ -301,7 +289,7 @@ def next_turn(state: BRCState, events: list[Event]) -> None:
     game = state.g
     while True:
         if len(state.finishing_order) == game.players if game.race_to_end else state.finishing_order:
-            state.stage = OVER
+            state.stage = Stage.OVER
             state.mover = -1
             return
         turn = state.turn_index + 1
@@ -317,7 +305,7 @@ def next_turn(state: BRCState, events: list[Event]) -> None:
         if not serve_penalty_or_rejoin(state, seat, events):
             continue
         state.mover = seat
-        state.stage = ROLL
+        state.stage = Stage.ROLL
         state.counters[Counter.TURNS] += 1
         return
 
@@ -385,7 +373,7 @@ def track_roll(state: BRCState, seat: int, first: int, second: int, events: list
     if no_overtaking:
         state.perks = replaced(state.perks, seat, perks & ~NO_OVERTAKE)
     state.move_locked_up = locked_up
-    state.move_kind = MAIN_TRACK
+    state.move_kind = MoveKind.MAIN_TRACK
     state.move_start = state.move_position = at
     state.move_target = at + move
     if move == 0:
@@ -400,7 +388,7 @@ def track_roll(state: BRCState, seat: int, first: int, second: int, events: list
                                 "(drive-through)", "The Mandatory Pit Window (F1-G9)", {"seat": seat}))
             aim_for_pit_entry(state)
         else:
-            state.stage = PIT_CHOICE
+            state.stage = Stage.PIT_CHOICE
             return
     advance(state, events)
 
@@ -463,10 +451,10 @@ def advance(state: BRCState, events: list[Event]) -> None:
     off-track cars count as empty (F1-G10)."""
     seat = state.mover
     finish = state.g.finish_distance
-    if state.move_kind == MAIN_TRACK and state.move_target >= finish:
+    if state.move_kind == MoveKind.MAIN_TRACK and state.move_target >= finish:
         state.move_target = finish
     target = state.move_target
-    strict = state.move_kind == INTO_PIT or target >= finish
+    strict = state.move_kind == MoveKind.INTO_PIT or target >= finish
     while True:
         position = state.move_position
         end = target if strict else landing(state, seat, position, target)
@@ -485,7 +473,7 @@ def advance(state: BRCState, events: list[Event]) -> None:
             events.append(Event("no-overtake", f"{name(seat)} may not overtake this turn: stops behind "
                                 f"{name(car)}", "BRC flag card: no overtaking", {"seat": seat}))
             break
-        state.stage = OVERTAKE
+        state.stage = Stage.OVERTAKE
         return
     end_move(state, events)
 
@@ -528,7 +516,7 @@ def challengers_choice(state: BRCState, attempt: bool, events: list[Event]) -> N
                             {"seat": seat}))
         overtake_passed(state, events)
         return
-    state.stage = ATTACK
+    state.stage = Stage.ATTACK
 
 
 # --- The Attack Die and Securing the Spot -------------------------------------------------------------------
@@ -555,7 +543,7 @@ def overtake_passed(state: BRCState, events: list[Event]) -> None:
     length = state.g.length
     state.counters[Counter.OVERTAKES] += 1
     spot = state.move_position + (state.distance[defender] - state.move_position) % length
-    strict = state.move_kind == INTO_PIT or state.move_target >= state.g.finish_distance
+    strict = state.move_kind == MoveKind.INTO_PIT or state.move_target >= state.g.finish_distance
     beyond = spot + 1 <= state.move_target - (1 if strict else 0)
     if beyond and occupant(state, (spot + 1) % length, seat) >= 0:
         drop_back(state, defender, seat, events)
@@ -591,7 +579,7 @@ def collision(state: BRCState, events: list[Event]) -> None:
     events.append(Event("collision", f"{name(seat)} and {name(defender)} collide! Both miss their next turn",
                         "Collisions: Immediate Stop and The Penalty", {"seat": seat, "car": defender}))
     state.move_locked_up = False
-    if state.move_kind == OUT_OF_PIT and state.move_position <= state.move_start:
+    if state.move_kind == MoveKind.OUT_OF_PIT and state.move_position <= state.move_start:
         hold_at_pit_exit(state, seat)
     else:
         place(state, seat, state.move_position, events, move_origin(state))
@@ -758,7 +746,7 @@ def aim_for_pit_entry(state: BRCState) -> None:
     immediately": the move's target becomes the Pit Entry."""
     c = state.g.content
     at = state.distance[state.mover]
-    state.move_kind = INTO_PIT
+    state.move_kind = MoveKind.INTO_PIT
     state.move_target = at - at % c.length + c.pit_entry_after + 1
 
 
@@ -817,7 +805,7 @@ def pit_lane_roll(state: BRCState, seat: int, roll: int, events: list[Event], fl
     state.move_target = pit_space + move
     box = c.pit_boxes[seat]
     if pit_space < box <= pit_space + move:
-        state.stage = PIT_BOX
+        state.stage = Stage.PIT_BOX
         return
     pit_lane_move(state, events)
 
@@ -893,7 +881,7 @@ def pit_lane_move(state: BRCState, events: list[Event]) -> None:
                          events)
         next_turn(state, events)
         return
-    state.move_kind = OUT_OF_PIT
+    state.move_kind = MoveKind.OUT_OF_PIT
     state.move_start = state.move_position = at + c.bypass - 1
     state.move_target = state.move_start + new_space - c.pit_spaces
     advance(state, events)
@@ -901,7 +889,7 @@ def pit_lane_move(state: BRCState, events: list[Event]) -> None:
 
 def move_origin(state: BRCState) -> int:
     """Where the move began, as a main-track distance for counting laps."""
-    if state.move_kind == OUT_OF_PIT:
+    if state.move_kind == MoveKind.OUT_OF_PIT:
         return state.move_start + 1 - state.g.content.rejoin
     return state.move_start
 
@@ -932,11 +920,11 @@ def end_move(state: BRCState, events: list[Event]) -> None:
     game = state.g
     position = state.move_position
     kind = state.move_kind
-    if kind == INTO_PIT and position == state.move_target:
+    if kind == MoveKind.INTO_PIT and position == state.move_target:
         enter_pit(state, seat, position, events)
         next_turn(state, events)
         return
-    if kind == OUT_OF_PIT and position <= state.move_start:
+    if kind == MoveKind.OUT_OF_PIT and position <= state.move_start:
         hold_at_pit_exit(state, seat)
         events.append(Event("held", f"{name(seat)} cannot rejoin yet and waits at the pit exit",
                             "Pit Exit (Rejoining) (F1-G3)", {"seat": seat}))
@@ -944,8 +932,8 @@ def end_move(state: BRCState, events: list[Event]) -> None:
             state.turns_to_miss = replaced(state.turns_to_miss, seat, max(state.turns_to_miss[seat], 1))
         next_turn(state, events)
         return
-    moved = position != state.move_start or kind == OUT_OF_PIT
-    if place(state, seat, position, events, state.move_start if kind != OUT_OF_PIT else move_origin(state)):
+    moved = position != state.move_start or kind == MoveKind.OUT_OF_PIT
+    if place(state, seat, position, events, state.move_start if kind != MoveKind.OUT_OF_PIT else move_origin(state)):
         next_turn(state, events)
         return
     if state.move_locked_up:
@@ -991,7 +979,7 @@ def land_on_flag(state: BRCState, seat: int, colour: str, events: list[Event]) -
     events.append(Event("flag", f"{name(seat)} lands on a {colour} flag", "Flag spaces: Trigger",
                         {"seat": seat, "colour": colour}))
     if any(state.unseen_cards):
-        state.stage = FLAG_CARD
+        state.stage = Stage.FLAG
         return True
     card = state.bottom_cards[0]
     state.bottom_cards = (*state.bottom_cards[1:], card)

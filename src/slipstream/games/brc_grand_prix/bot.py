@@ -67,7 +67,7 @@ class HeuristicBot:
     @staticmethod
     def best_tyre(state: BRCState) -> int:
         """WET tyres on a WET track, SOFT on a DRY one (SOFT averages 4.7 a turn with lock-ups, HARD 3.5)."""
-        if state.weather == DRY_TRACK or state.g.sprint:
+        if state.weather == DRY_TRACK or state.game.sprint:
             return SOFT
         return WET
 
@@ -75,7 +75,7 @@ class HeuristicBot:
         """Pit when the tyres are wrong for the weather with more than a lap to go, and otherwise for the
         mandatory window on the last lap whose entry still passes the box inside it (the pit entry comes
         once a lap)."""
-        game = state.g
+        game = state.game
         on_lap = lap(state, seat)
         wrong = (state.weather == DRY_TRACK) == (state.tyres[seat] == WET)
         if wrong and on_lap < game.laps:
@@ -89,13 +89,13 @@ class HeuristicBot:
         beyond the defender, plus ``PASS_VALUE`` if the defender is ahead in the race (not lapped)."""
         if state.perks[seat] & DRS:
             return True
-        length = state.g.length
+        length = state.game.length
         defender = state.distance[state.defender]
         spot = state.move_position + (defender - state.move_position) % length
         gain: float = state.move_target - spot
         if progress(state, state.defender) > progress(state, seat):
             gain += PASS_VALUE
-        faces = dict(state.g.content.attack_faces)
+        faces = dict(state.game.content.attack_faces)
         total = sum(faces.values())
         p_pass = faces.get("pass", 0) / total
         p_crash = faces.get("crash", 0) / total

@@ -167,7 +167,6 @@ class BRCGrandPrix(Game):
         """Setup: lap 1, track DRY, the flag deck shuffled face down, tyres to choose."""
         s = BRCState()
         n = self.players
-        s.g = self
         s.stage = Stage.TYRES
         s.weather = DRY_TRACK
         s.distance = [0] * n

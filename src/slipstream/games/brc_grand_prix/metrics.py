@@ -42,9 +42,9 @@ def seat_labels(final_state: State) -> dict[int, str]:
 def start_positions(final_state: State) -> dict[str, tuple[int, ...]]:
     """Each car's grid slot, 1 on pole (F1-G2: the roll-off or qualifying sets the grid)."""
     s = _brc(final_state)
-    if len(s.grid) != s.g.players:
+    if len(s.grid) != s.game.players:
         return {}
-    return {"grid slot": tuple(s.grid.index(seat) + 1 for seat in range(s.g.players))}
+    return {"grid slot": tuple(s.grid.index(seat) + 1 for seat in range(s.game.players))}
 
 
 def turn_order(final_state: State) -> tuple[int, ...]:
@@ -81,7 +81,7 @@ def position_value(state: State, seat: int) -> float:
     the turns left (``win_chances``).
     """
     s = _brc(state)
-    g = s.g
+    g = s.game
     if s.finishing_order:
         return 1.0 if s.finishing_order[0] == seat else 0.0
     speed = SPRINT_SPACES_PER_TURN if g.sprint else SPACES_PER_TURN

@@ -215,7 +215,7 @@ def scoreboard(state: State) -> dict[int, dict[str, str]]:
     event counted for the car it names."""
     if not isinstance(state, BRCState):
         raise TypeError(f"not a BRC Grand Prix state: {type(state).__name__}")
-    g = state.g
+    g = state.game
     counts = [[0] * len(SCOREBOARD) for _ in range(g.players)]
     for _, after in replayed(state):
         for event in after.events:
@@ -252,7 +252,7 @@ def told(s: BRCState, seat: int) -> list[str]:
     actor = s.actor
     if not (actor == seat or (isinstance(actor, frozenset) and seat in actor)):
         return []
-    lines = s.g.content.model.decisions
+    lines = s.game.content.model.decisions
     stage = s.stage
     if stage is Stage.TYRES:
         return [lines.starting_tyre]
@@ -270,7 +270,7 @@ def hints(state: State, seat: int) -> list[str]:
     if not isinstance(state, BRCState):
         return []
     s = state
-    game = s.g
+    game = s.game
     out: list[str] = told(s, seat)
     if s.tyres[seat] < 0 or not s.grid:
         out.append("SOFT: +2 on DRY but a 1 locks up (3 spaces, miss a turn); HARD: +0, no lock-up")

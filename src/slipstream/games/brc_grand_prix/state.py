@@ -21,18 +21,16 @@ from . import notation, rules
 from .types import CHANCE_STAGES, SETUP_STAGES, STAGE_NAMES, MoveKind, Stage
 
 if TYPE_CHECKING:
-    from .game import BRCGrandPrix
+    from .game import BRCGrandPrix  # noqa: F401 - the base class names it: State["BRCGrandPrix"]
 
 
-class BRCState(State):
+class BRCState(State["BRCGrandPrix"]):
     """A BRC Grand Prix position. ``distance`` and ``counters`` change on almost every action and are
     lists; the per-car tuples that rarely change are shared between positions and replaced whole."""
 
     legal_is_sorted = True
     """``_legal`` returns its actions sorted and unique, so the base class need not sort them."""
 
-    g: BRCGrandPrix
-    """The game, typed as this one (the engine's ``game`` is the same object)."""
     stage: Stage
     weather: int
     """``rules.DRY_TRACK`` or ``rules.WET_TRACK``: the Track State Card."""
@@ -115,7 +113,7 @@ class BRCState(State):
         if stage == Stage.OVERTAKE:
             return notation.OVERTAKE_CHOICES
         if stage == Stage.PIT_BOX:
-            return self.g.pit_box_actions[self.tyres[self.mover]]
+            return self.game.pit_box_actions[self.tyres[self.mover]]
         if stage == Stage.TYRES:
             return [a for i, t in enumerate(self.tyres) if t < 0 for a in notation.starting_tyre_actions(i)]
         if stage == Stage.OVER:
@@ -130,10 +128,10 @@ class BRCState(State):
         the Attack Die; None at a flag-card draw (its odds follow the deck) and at a player's choice."""
         stage = self.stage
         if stage == Stage.ROLL:
-            game = self.g
+            game = self.game
             return game.sprint_table if game.sprint and self.pit_space[self.mover] < 0 else DIE_TABLE
         if stage == Stage.ATTACK:
-            return self.g.attack_table
+            return self.game.attack_table
         if stage in (Stage.GRID_ROLL_OFF, Stage.QUALIFYING):
             return DIE_TABLE
         return None
@@ -144,7 +142,7 @@ class BRCState(State):
             return list(table.outcomes)
         if self.stage == Stage.FLAG:
             total = sum(self.unseen_cards)
-            actions = self.g.card_actions
+            actions = self.game.card_actions
             return sorted((actions[i], c / total) for i, c in enumerate(self.unseen_cards) if c)
         return []
 
@@ -161,7 +159,7 @@ class BRCState(State):
         elif stage == Stage.PIT_CHOICE:
             rules.pit_entry_choice(self, notation.choice(action) == notation.Choice.PIT, events)
         elif stage == Stage.FLAG:
-            rules.draw_flag_card(self, self.g.card_index[notation.card_id(action)], events)
+            rules.draw_flag_card(self, self.game.card_index[notation.card_id(action)], events)
         elif stage == Stage.PIT_BOX:
             rules.pit_stop(self, notation.tyre_change(action), events)
         elif stage == Stage.TYRES:
@@ -174,7 +172,7 @@ class BRCState(State):
         return events
 
     def _view(self, seat: int | None) -> dict[str, JSON]:
-        game = self.g
+        game = self.game
         c = game.content
         hide_tyres = self.stage == Stage.TYRES
         standing = rules.standings(self)
@@ -260,8 +258,8 @@ class BRCState(State):
         if self.stage != Stage.OVER:
             return None
         order = tuple(rules.standings(self))
-        reason = (f"first to complete {self.g.laps} laps; "
-                  + ("everyone raced to the end" if self.g.race_to_end else "the rest by current position"))
+        reason = (f"first to complete {self.game.laps} laps; "
+                  + ("everyone raced to the end" if self.game.race_to_end else "the rest by current position"))
         return Result(order=order, winners=(order[0],), reason=reason,
                       details={"finished": list(self.finishing_order)})
 
@@ -278,7 +276,7 @@ class BRCState(State):
     def invariant_problems(self) -> list[str]:
         """Rule invariants the conformance suite checks at every step."""
         problems = []
-        c = self.g.content
+        c = self.game.content
         spaces = [self.distance[i] % c.length for i in range(len(self.distance)) if rules.in_action(self, i)]
         if self.stage not in SETUP_STAGES and len(spaces) != len(set(spaces)):
             problems.append(f"two cars in action share a main-track space: {self.distance}")

@@ -128,8 +128,8 @@ def line_distance(state: BRCState, seat: int) -> int:
     pit_space = state.pit_space[seat]
     if pit_space < 0:
         return state.distance[seat]
-    c = state.game.content
-    return state.distance[seat] + (c.bypass_before_line if pit_space > c.pit_line_after else 0)
+    content = state.game.content
+    return state.distance[seat] + (content.bypass_before_line if pit_space > content.pit_line_after else 0)
 
 
 def lap(state: BRCState, seat: int) -> int:
@@ -143,11 +143,12 @@ def progress(state: BRCState, seat: int) -> float:
     at = state.distance[seat]
     if pit_space < 0:
         return float(at)
-    c = state.game.content
-    if pit_space <= c.pit_line_after:
-        return at - 1 + (pit_space + 1) * (c.bypass_before_line + 1) / (c.pit_line_after + 2)
-    past_the_line = pit_space - c.pit_line_after - 0.5
-    return at + c.bypass_before_line + past_the_line * c.rejoin / (c.pit_spaces - c.pit_line_after)
+    content = state.game.content
+    if pit_space <= content.pit_line_after:
+        return at - 1 + (pit_space + 1) * (content.bypass_before_line + 1) / (content.pit_line_after + 2)
+    past_the_line = pit_space - content.pit_line_after - 0.5
+    return (at + content.bypass_before_line
+            + past_the_line * content.rejoin / (content.pit_spaces - content.pit_line_after))
 
 
 def standings(state: BRCState) -> list[int]:
@@ -686,9 +687,9 @@ def pit_window(laps: int) -> tuple[int, int] | None:
 def box_lap(state: BRCState, seat: int) -> int:
     """The lap on which a car that took the Pit Entry at its ``distance`` passes its Pit Box: the entry's
     lap, or the next one for a box after the line (which crosses the pit lane, F1-G3)."""
-    c = state.game.content
-    after_line = c.pit_boxes[seat] > c.pit_line_after
-    return lap_of(state.distance[seat] + (c.bypass_before_line if after_line else 0), c.length)
+    content = state.game.content
+    after_line = content.pit_boxes[seat] > content.pit_line_after
+    return lap_of(state.distance[seat] + (content.bypass_before_line if after_line else 0), content.length)
 
 
 def last_entry_lap(state: BRCState, seat: int) -> int:
@@ -697,8 +698,8 @@ def last_entry_lap(state: BRCState, seat: int) -> int:
     window = state.game.window
     if window is None:
         return 0
-    c = state.game.content
-    return window[1] - (1 if c.pit_boxes[seat] > c.pit_line_after else 0)
+    content = state.game.content
+    return window[1] - (1 if content.pit_boxes[seat] > content.pit_line_after else 0)
 
 
 def must_pit(state: BRCState, seat: int) -> bool:
@@ -744,10 +745,10 @@ def pit_entry_choice(state: BRCState, enter: bool, events: list[Event]) -> None:
 def aim_for_pit_entry(state: BRCState) -> None:
     """"To enter the pits, move your car onto the designated Pit Entry space. Your movement ends
     immediately": the move's target becomes the Pit Entry."""
-    c = state.game.content
+    content = state.game.content
     at = state.distance[state.mover]
     state.move_kind = MoveKind.INTO_PIT
-    state.move_target = at - at % c.length + c.pit_entry_after + 1
+    state.move_target = at - at % content.length + content.pit_entry_after + 1
 
 
 def enter_pit(state: BRCState, seat: int, at: int, events: list[Event]) -> None:
@@ -770,11 +771,11 @@ def pit_lane_roll(state: BRCState, seat: int, roll: int, events: list[Event], fl
     Exit line" (F1-A8; in Sprint the die stays single and takes the Sprint tyre modifier, SOFT +4 with a
     lock-up on a 1, F1-A9). Overtaking in the pits is automatic."""
     game = state.game
-    c = game.content
+    content = game.content
     pit_space = state.pit_space[seat]
     locked_up = False
     rule = "Pit Lane: Movement Rules"
-    if pit_space + roll <= c.pit_spaces:
+    if pit_space + roll <= content.pit_spaces:
         move = roll
     else:
         if game.sprint:
@@ -803,7 +804,7 @@ def pit_lane_roll(state: BRCState, seat: int, roll: int, events: list[Event], fl
     state.move_locked_up = locked_up
     state.move_start = pit_space
     state.move_target = pit_space + move
-    box = c.pit_boxes[seat]
+    box = content.pit_boxes[seat]
     if pit_space < box <= pit_space + move:
         state.stage = Stage.PIT_BOX
         return
@@ -864,26 +865,26 @@ def pit_lane_move(state: BRCState, events: list[Event]) -> None:
     the main track and may overtake there."""
     seat = state.mover
     game = state.game
-    c = game.content
+    content = game.content
     old_space, new_space = state.move_start, state.move_target
     at = state.distance[seat]
-    if old_space <= c.pit_line_after < new_space:
-        line = at + c.bypass_before_line
+    if old_space <= content.pit_line_after < new_space:
+        line = at + content.bypass_before_line
         if line >= game.finish_distance:
             finish(state, seat, events)
             next_turn(state, events)
             return
         stop_go_check(state, seat, at, line, events)
-    if new_space <= c.pit_spaces:
+    if new_space <= content.pit_spaces:
         state.pit_space = replaced(state.pit_space, seat, new_space)
-        if new_space == c.weather_space and new_space != old_space and not game.sprint:
+        if new_space == content.weather_space and new_space != old_space and not game.sprint:
             flip_weather(state, f"{name(seat)} lands on the Weather Change space", "The Weather Change space",
                          events)
         next_turn(state, events)
         return
     state.move_kind = MoveKind.OUT_OF_PIT
-    state.move_start = state.move_position = at + c.bypass - 1
-    state.move_target = state.move_start + new_space - c.pit_spaces
+    state.move_start = state.move_position = at + content.bypass - 1
+    state.move_target = state.move_start + new_space - content.pit_spaces
     advance(state, events)
 
 
@@ -896,9 +897,9 @@ def move_origin(state: BRCState) -> int:
 
 def hold_at_pit_exit(state: BRCState, seat: int) -> None:
     """A car that cannot rejoin stays on the last pit-lane space, its Pit Entry distance kept (F1-G3)."""
-    c = state.game.content
-    state.pit_space = replaced(state.pit_space, seat, c.pit_spaces)
-    state.distance[seat] = state.move_start + 1 - c.bypass
+    content = state.game.content
+    state.pit_space = replaced(state.pit_space, seat, content.pit_spaces)
+    state.distance[seat] = state.move_start + 1 - content.bypass
 
 
 def flip_weather(state: BRCState, why: str, rule: str, events: list[Event]) -> None:

@@ -143,7 +143,7 @@ class BRCState(State["BRCGrandPrix"]):
         if self.stage == Stage.FLAG:
             total = sum(self.unseen_cards)
             actions = self.game.card_actions
-            return sorted((actions[i], c / total) for i, c in enumerate(self.unseen_cards) if c)
+            return sorted((actions[i], count / total) for i, count in enumerate(self.unseen_cards) if count)
         return []
 
     def _do(self, action: str) -> list[Event]:
@@ -173,7 +173,7 @@ class BRCState(State["BRCGrandPrix"]):
 
     def _view(self, seat: int | None) -> dict[str, JSON]:
         game = self.game
-        c = game.content
+        content = game.content
         hide_tyres = self.stage == Stage.TYRES
         standing = rules.standings(self)
         cars: list[JSON] = []
@@ -188,9 +188,9 @@ class BRCState(State["BRCGrandPrix"]):
                 "tyre": tyre,
                 "dist": self.distance[i],
                 "lap": min(rules.lap(self, i), game.laps),
-                "space": None if in_pit or not self.grid else self.distance[i] % c.length,
+                "space": None if in_pit or not self.grid else self.distance[i] % content.length,
                 "pit": self.pit_space[i] if in_pit else None,
-                "pit_box": c.pit_boxes[i],
+                "pit_box": content.pit_boxes[i],
                 "off_track": self.off_track[i],
                 "miss": self.turns_to_miss[i],
                 "window_stops": self.window_stops[i],
@@ -216,11 +216,12 @@ class BRCState(State["BRCGrandPrix"]):
             "dynamic_weather": game.dynamic_weather,
             "weather": rules.WEATHER_NAMES[self.weather],
             "round": self.round_number,
-            "track_length": c.length,
-            "board": {"flags": list(c.flag_colour), "pit_spaces": c.pit_spaces,
-                      "pit_entry_after": c.pit_entry_after, "pit_line_after": c.pit_line_after,
-                      "pit_boxes": list(c.pit_boxes[: len(self.distance)]), "weather_space": c.weather_space,
-                      "rejoin": c.rejoin},
+            "track_length": content.length,
+            "board": {"flags": list(content.flag_colour), "pit_spaces": content.pit_spaces,
+                      "pit_entry_after": content.pit_entry_after, "pit_line_after": content.pit_line_after,
+                      "pit_boxes": list(content.pit_boxes[: len(self.distance)]),
+                      "weather_space": content.weather_space,
+                      "rejoin": content.rejoin},
             "pit_window": list(game.window) if game.window else None,
             "actor": sorted(actor) if isinstance(actor, frozenset) else actor,
             "roller": self.roller(),
@@ -230,11 +231,11 @@ class BRCState(State["BRCGrandPrix"]):
             "grid": list(self.grid),
             "qualifying": list(self.qualifying_results),
             "flag_deck": {"unseen": sum(self.unseen_cards),
-                          "known_order": ([c.card_ids[i] for i in self.bottom_cards]
+                          "known_order": ([content.card_ids[i] for i in self.bottom_cards]
                                           if not any(self.unseen_cards) else []),
                           "used": len(self.bottom_cards)},
             "finish": list(self.finishing_order),
-            "flag_card": ({"card": c.card_ids[self.bottom_cards[-1]], "colour": self.flag_colour}
+            "flag_card": ({"card": content.card_ids[self.bottom_cards[-1]], "colour": self.flag_colour}
                           if self.bottom_cards else None),
             "terms": game.terms,
         }
@@ -276,14 +277,14 @@ class BRCState(State["BRCGrandPrix"]):
     def invariant_problems(self) -> list[str]:
         """Rule invariants the conformance suite checks at every step."""
         problems = []
-        c = self.game.content
-        spaces = [self.distance[i] % c.length for i in range(len(self.distance)) if rules.in_action(self, i)]
+        content = self.game.content
+        spaces = [self.distance[i] % content.length for i in range(len(self.distance)) if rules.in_action(self, i)]
         if self.stage not in SETUP_STAGES and len(spaces) != len(set(spaces)):
             problems.append(f"two cars in action share a main-track space: {self.distance}")
-        if sum(self.unseen_cards) + len(self.bottom_cards) != len(c.card_ids):
+        if sum(self.unseen_cards) + len(self.bottom_cards) != len(content.card_ids):
             problems.append("flag cards are not conserved")
         for i, k in enumerate(self.pit_space):
-            if not -1 <= k <= c.pit_spaces:
+            if not -1 <= k <= content.pit_spaces:
                 problems.append(f"P{i + 1} is at pit space {k}")
             if k >= 0 and self.off_track[i]:
                 problems.append(f"P{i + 1} is off track in the pit lane")

@@ -157,7 +157,8 @@ def test_scrap_racer_bonus_cards_and_racers_show_their_effects_on_tap(server: Se
     card = page.get_attribute("#board .bonus-hand .bonus-card", "data-card") or ""
     name, text = tap_shows_tip(page, ".bonus-hand .term")
     assert (name, text) == (content.titles[card], content.texts[card])
-    racer = state.racer[state.standings()[0]]  # type: ignore[attr-defined]
+    view = state.view(None)
+    racer = view["racers"][view["standings"][0]]["id"]
     name, text = tap_shows_tip(page, "table .term")
     assert (name, text) == (dict(content.racers)[racer], content.racer_texts[racer])
     shown = page.inner_text("#board")

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from slipstream.games.brc_grand_prix import BRCGrandPrix, BRCState
 from slipstream.games.brc_grand_prix.rules import TYRE_NAMES
-from slipstream.games.brc_grand_prix.state import Stage
+from slipstream.games.brc_grand_prix.types import Stage
 
 L = 30
 """Main-track spaces per lap in the packaged content."""

@@ -15,7 +15,7 @@ from slipstream.games.brc_grand_prix import BRCState, words
 from slipstream.games.brc_grand_prix.content import load_content
 from slipstream.games.brc_grand_prix.metrics import race_metrics
 from slipstream.games.brc_grand_prix.rules import DRS, NO_OVERTAKE, TYRE_SAVER, card_effect, read_card_effect
-from slipstream.games.brc_grand_prix.state import Stage
+from slipstream.games.brc_grand_prix.types import Stage
 
 from .helpers import poised, started, texts
 
@@ -32,7 +32,7 @@ def test_landing_on_a_green_flag_draws_a_card_and_follows_the_green_line() -> No
     """Trigger: landing exactly on a flag space; The Action: draw the top BRC card (unknown order: a
     chance node over the unseen cards); Execution: only the line of the space's colour."""
     s = p1(31).apply("die:4")  # space 5: green
-    assert s.stage == Stage.FLAG_CARD
+    assert s.stage == Stage.FLAG
     outcomes = s.chance_outcomes()
     assert len(outcomes) == 18 and math.isclose(sum(p for _, p in outcomes), 1.0)
     s = s.apply("card:clean-air")  # green: move+2
@@ -193,7 +193,7 @@ def _land_on(colour: str) -> BRCState:
     s = s.apply(f"die:{roll}")
     if colour == "blue":
         s = s.apply("attempt").apply("attack:pass")
-    assert s.stage == Stage.FLAG_CARD and s.flag_colour == colour
+    assert s.stage == Stage.FLAG and s.flag_colour == colour
     return s
 
 
@@ -232,7 +232,7 @@ def test_stopping_behind_a_car_on_a_flag_space_draws_a_card() -> None:
     """Trigger: landing on a flag space; a move that ends there because the space ahead is taken
     (Occupying Spaces) lands there too (docs: a flag is drawn when the car's own move ends on it)."""
     s = p1(31, others=[36, 71, 76]).apply("die:5")  # exactly onto P2 on space 6: stops on 5 (green)
-    assert s.distance[0] == 35 and s.stage == Stage.FLAG_CARD
+    assert s.distance[0] == 35 and s.stage == Stage.FLAG
 
 
 def test_finished_cars_leave_the_track() -> None:

@@ -19,7 +19,7 @@ import pytest
 from slipstream.engine.errors import OptionError
 from slipstream.games.brc_grand_prix import BRCGrandPrix
 from slipstream.games.brc_grand_prix.rules import HARD, SOFT, sprint_move
-from slipstream.games.brc_grand_prix.state import Counter, Stage
+from slipstream.games.brc_grand_prix.types import Counter, Stage
 
 from .helpers import poised, started, texts
 
@@ -27,7 +27,7 @@ from .helpers import poised, started, texts
 def test_starting_tyres_are_chosen_at_once_and_hidden_until_all_have_chosen() -> None:
     """Setup, Tyre Selection: each player selects SOFT or HARD (a simultaneous choice)."""
     s = BRCGrandPrix(players=3).start(seed=1)
-    assert s.stage == Stage.STARTING_TYRES and s.actor == frozenset({0, 1, 2})
+    assert s.stage == Stage.TYRES and s.actor == frozenset({0, 1, 2})
     assert s.legal_actions(1) == ["1:hard", "1:soft"]
     s = s.apply("0:soft")
     assert s.actor == frozenset({1, 2})

@@ -18,7 +18,7 @@ from slipstream.games.brc_grand_prix.rules import (
     standard_move,
     tyre_modifier,
 )
-from slipstream.games.brc_grand_prix.state import Stage
+from slipstream.games.brc_grand_prix.types import Stage
 
 from .helpers import poised, started, texts
 

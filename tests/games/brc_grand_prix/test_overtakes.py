@@ -11,7 +11,7 @@ from __future__ import annotations
 from slipstream.engine.fields import replaced
 from slipstream.games.brc_grand_prix import BRCState
 from slipstream.games.brc_grand_prix.rules import DRS, NO_OVERTAKE, lap
-from slipstream.games.brc_grand_prix.state import Counter, Stage
+from slipstream.games.brc_grand_prix.types import Counter, Stage
 
 from .helpers import poised, started, texts
 
@@ -162,7 +162,7 @@ def test_landing_on_a_car_with_the_space_behind_taken_stops_in_the_first_free_sp
     assert s.distance[:3] == [34, 35, 36] and s.stage == Stage.ROLL and s.mover != 0
     assert "P1 would land on P3: stops in the first free space behind" in texts(s)
     s = duel(dist=[30, 34, 35, 36], pit=[-1] * 4).apply("die:4")  # a queue of three from space 4 to 6
-    assert s.distance == [33, 34, 35, 36] and s.stage == Stage.FLAG_CARD  # space 3 is a blue flag
+    assert s.distance == [33, 34, 35, 36] and s.stage == Stage.FLAG  # space 3 is a blue flag
 
 
 def test_occupied_rejoin_space_costs_another_turn() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from slipstream.engine.fields import replaced
 from slipstream.games.brc_grand_prix import BRCState
 from slipstream.games.brc_grand_prix.rules import NO_OVERTAKE, lap
-from slipstream.games.brc_grand_prix.state import Stage
+from slipstream.games.brc_grand_prix.types import Stage
 
 from .helpers import poised, started, texts
 

@@ -7,7 +7,7 @@ from slipstream.bots.registry import make_bot
 from slipstream.engine.play import play
 from slipstream.games.brc_grand_prix import metrics, render
 from slipstream.games.brc_grand_prix.bot import HeuristicBot
-from slipstream.games.brc_grand_prix.state import Stage
+from slipstream.games.brc_grand_prix.types import Stage
 
 from .helpers import poised, started
 

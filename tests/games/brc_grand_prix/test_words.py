@@ -15,7 +15,7 @@ from slipstream.engine import ContentError
 from slipstream.engine.play import replayed
 from slipstream.games.brc_grand_prix import BRCGrandPrix, render, words
 from slipstream.games.brc_grand_prix.content import load_content
-from slipstream.games.brc_grand_prix.state import Stage
+from slipstream.games.brc_grand_prix.types import Stage
 from tests.playout import random_states
 
 from .helpers import poised, started, texts

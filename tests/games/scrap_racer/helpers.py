@@ -19,8 +19,8 @@ from slipstream.engine.fields import declarations_in_source, replaced
 from slipstream.games.scrap_racer import ScrapRacer, ScrapState
 from slipstream.games.scrap_racer.content import BOOST_TYPES
 from slipstream.games.scrap_racer.content import HERE as CONTENT_DIR
-from slipstream.games.scrap_racer.rules import begin_turn
-from slipstream.games.scrap_racer.state import DeckCounts
+from slipstream.games.scrap_racer.rules import active_racer, begin_turn
+from slipstream.games.scrap_racer.types import DeckCounts
 
 FIELDS = [name for name, _ in declarations_in_source((CONTENT_DIR / "state.py").read_text())["ScrapState"]]
 """The fields a state declares (read from the source: a compiled class keeps no annotations)."""
@@ -173,7 +173,7 @@ def texts(log: Iterable[Event]) -> list[str]:
 
 
 def whose_turn(state: ScrapState) -> str:
-    return state.racer[state.active]
+    return state.racer[active_racer(state)]
 
 
 def check(state: ScrapState) -> None:

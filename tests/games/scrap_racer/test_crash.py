@@ -11,7 +11,7 @@ import pytest
 
 from slipstream.engine import CHANCE
 from slipstream.engine.fields import replaced
-from slipstream.games.scrap_racer.state import DeckCounts
+from slipstream.games.scrap_racer.types import DeckCounts, Need, NeedKind
 
 from .helpers import check, content_file, play, position, race, rules, space, texts, whose_turn
 
@@ -281,12 +281,12 @@ def test_hover_follows_the_content_file_markers_per_card(tmp_path: Path) -> None
     content = content_file(tmp_path, ("per_card = 3 ", "per_card = 4 "), ("hover_per_card = 2", "hover_per_card = 3"))
     g = race(racers="hover,twister,crusher,swifty", content=str(content))
     s = play(position(g, pos={0: 5, 1: 20, 2: 35, 3: 40}, bmark={0: 2}), *MIDDLE, "crash:stay-put")
-    assert s.need[0] == "bonus", "Hover's third marker of 3 is a card"
+    assert s.need.kind is NeedKind.BONUS_CARD, "Hover's third marker of 3 is a card"
     g = race(racers="twister,hover,crusher,swifty", content=str(content))
     s = play(position(g, pos={0: 5, 1: 20, 2: 35, 3: 40}, bmark={0: 2}), *MIDDLE, "crash:stay-put")
     assert s.bonus_markers[0] == 3 and whose_turn(s) == "hover", "the others need 4"
     s = play(position(g, pos={0: 5, 1: 20, 2: 35, 3: 40}, bmark={0: 3}), *MIDDLE, "crash:stay-put")
-    assert s.need[0] == "bonus"
+    assert s.need.kind is NeedKind.BONUS_CARD
     g = race(racers="hover,twister,crusher,swifty", content=str(content), start_seat=0)
     s = play(position(g, pos={0: 5, 1: 20, 2: 35, 3: 40}, bmark={0: 1}), *MIDDLE, "crash:stay-put")
     assert s.bonus_markers[0] == 2 and whose_turn(s) == "twister", "Hover's second marker of 3 is not a card"
@@ -294,7 +294,7 @@ def test_hover_follows_the_content_file_markers_per_card(tmp_path: Path) -> None
                            name="derived.toml")
     g = race(racers="hover,twister,crusher,swifty", content=str(derived))
     s = play(position(g, pos={0: 5, 1: 20, 2: 35, 3: 40}, bmark={0: 3}), *MIDDLE, "crash:stay-put")
-    assert s.need[0] == "bonus", "no hover_per_card: one fewer than per_card (4 of 5)"
+    assert s.need.kind is NeedKind.BONUS_CARD, "no hover_per_card: one fewer than per_card (4 of 5)"
     s = play(position(g, pos={0: 5, 1: 20, 2: 35, 3: 40}, bmark={0: 2}), *MIDDLE, "crash:stay-put")
     assert s.bonus_markers[0] == 3 and whose_turn(s) == "twister"
 
@@ -392,6 +392,6 @@ def test_moving_backwards_onto_a_racer_starts_a_fight() -> None:
     """B) 1st: "If, after applying the effect, a racer lands on a space with another racer, a fight takes
     place" — a backward move too: 4 backwards from 20 onto Twister on 16; Twister wins and moves to 17."""
     s, log = crash({0: 20, 1: 16, 2: 35, 3: 40}, HIGH, "backwards-4")
-    assert s.progress[:2] == [16, 16] and s.need == ("fight", 0, 1)
+    assert s.progress[:2] == [16, 16] and s.need == Need(NeedKind.FIGHT, racer=0, other=1)
     s = play(s, "fight:3-4", log=log)
     assert s.progress[:2] == [16, 17] and s.bonus_markers[0] == 1 and whose_turn(s) == "twister"

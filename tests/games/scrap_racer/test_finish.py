@@ -6,7 +6,7 @@ import pytest
 
 from slipstream.engine import CHANCE
 from slipstream.engine.fields import replaced
-from slipstream.games.scrap_racer.state import DeckCounts
+from slipstream.games.scrap_racer.types import DeckCounts, Need, NeedKind
 
 from .helpers import check, play, position, race, roll, rules, space, texts, whose_turn
 
@@ -100,9 +100,9 @@ def test_several_racers_cross_in_one_turn_clockwise_from_the_active_racer() -> N
     s = play(s, "goal:all-but-first", log=log)                  # 47 -> 49, 48 -> 50, 20 -> 22
     assert s.progress == [22, 49, 50, 51]
     assert list(s.laps) == [0, 1, 0, 1], "Twister (clockwise after Swifty and Hover) draws first"
-    assert s.need == ("goal", 1)
+    assert s.need == Need(NeedKind.GOAL_CARD, racer=1)
     s = play(s, "goal:last-place", log=log)                     # Hover is last: 22 -> 29
-    assert s.progress[0] == 29 and list(s.laps) == [0, 1, 1, 1] and s.need == ("goal", 2)
+    assert s.progress[0] == 29 and list(s.laps) == [0, 1, 1, 1] and s.need == Need(NeedKind.GOAL_CARD, racer=2)
     s = play(s, "goal:last-place", log=log)                     # Crusher's card: Hover 29 -> 36
     assert s.progress[0] == 36
     laps = [e.data["racer"] for e in log if e.kind == "lap"]
@@ -128,7 +128,7 @@ def test_push_5_pushes_another_racer_across_the_line() -> None:
     g = race(racers=NEUTRAL)
     s = play(position(g, pos={0: 45, 1: 47, 2: 70, 3: 80}), "die:3", "roll", "die:3", "crash:push-5")
     assert s.progress[:2] == [47, 49] and list(s.laps) == [0, 1, 1, 1]
-    assert s.need == ("goal", 1)
+    assert s.need == Need(NeedKind.GOAL_CARD, racer=1)
 
 
 def test_a_racer_with_three_laps_takes_no_more_lap_markers() -> None:
@@ -186,7 +186,7 @@ def test_collecting_on_a_crash_turn() -> None:
     g = race(racers=NEUTRAL)
     s = position(g, pos={0: 3, 1: 60, 2: 70, 3: 80}, filled=[6], boost_supply=2)
     s = play(s, "die:1", "roll", "die:1", "crash:advance-3")
-    assert s.actor == CHANCE and s.need[0] == "marker"
+    assert s.actor == CHANCE and s.need.kind is NeedKind.BOOST_MARKER
     s = play(s, "marker:reroll")
     assert list(s.boost_markers[0]) == [0, 1, 0]
 
@@ -225,7 +225,7 @@ def test_jules_collects_a_refilled_marker_at_once() -> None:
     assert s.progress[1] == 37 and list(s.boost_markers[1]) == [0, 0, 0]
     s = position(g, pos={0: 46, 1: 30, 2: 20, 3: 80}, filled=filled, boost_supply=2)
     s = play(s, *roll(2, 3), "goal:last-place")               # Crusher 20 -> 27
-    assert s.actor == CHANCE and s.need == ("marker", 1, 6)
+    assert s.actor == CHANCE and s.need == Need(NeedKind.BOOST_MARKER, racer=1, boost_space=6)
     s = play(s, "marker:plus-minus")
     assert list(s.boost_markers[1]) == [1, 0, 0]
     assert s.view(None)["boost_spaces_filled"] == [1, 5, 9, 16, 19, 25, 40, 43]
@@ -311,9 +311,9 @@ def test_two_crowds_after_a_goal_card_fight_one_pair_at_a_time() -> None:
     s = position(g, pos={0: 46, 1: 15, 2: 17, 3: 10, 4: 12})
     s = play(s, *roll(2, 3), "goal:last-two")       # Steel Jacket 12 -> 17 (Crusher), Swifty 10 -> 15 (Twister)
     assert s.progress == [51, 15, 17, 15, 17]
-    assert s.need == ("fight", 4, 2)
+    assert s.need == Need(NeedKind.FIGHT, racer=4, other=2)
     s = play(s, "fight:6-1")                          # Steel Jacket wins: 18
-    assert s.need == ("fight", 3, 1)
+    assert s.need == Need(NeedKind.FIGHT, racer=3, other=1)
     s = play(s, "fight:4-4", "fight:2-5")             # a tie, then Twister wins: 16
     assert s.progress == [51, 16, 17, 15, 18]
     assert whose_turn(s) == "twister"
@@ -341,10 +341,10 @@ def test_crossing_by_the_ability_or_by_winning_a_fight_counts() -> None:
     Swifty's +1 from the last curve space, or the fight winner's +1."""
     g = race(racers="swifty,twister,crusher,hover")
     s = play(position(g, pos={0: 45, 1: 60, 2: 70, 3: 80}), *roll(1, 2))
-    assert s.progress[0] == 49 and s.laps[0] == 1 and s.need == ("goal", 0)
+    assert s.progress[0] == 49 and s.laps[0] == 1 and s.need == Need(NeedKind.GOAL_CARD, racer=0)
     g = race(racers=NEUTRAL)
     s = play(position(g, pos={0: 45, 1: 48, 2: 70, 3: 80}), *roll(1, 2), "fight:6-1")
-    assert s.progress[:2] == [49, 48] and s.laps[0] == 1 and s.need == ("goal", 0)
+    assert s.progress[:2] == [49, 48] and s.laps[0] == 1 and s.need == Need(NeedKind.GOAL_CARD, racer=0)
 
 
 def test_the_active_racer_on_a_refilled_space_collects_it_once() -> None:
@@ -353,7 +353,7 @@ def test_the_active_racer_on_a_refilled_space_collects_it_once() -> None:
     g = race(racers=NEUTRAL)
     s = position(g, pos={0: 46, 1: 30, 2: 20, 3: 25}, filled=[], boost_supply=1)
     s = play(s, *roll(1, 3), "goal:last-place")               # Hover 46 -> 50 (space 2); Crusher 20 -> 27
-    assert s.need == ("marker", 0, 0)
+    assert s.need == Need(NeedKind.BOOST_MARKER, racer=0, boost_space=0)
     s = play(s, "marker:turn")
     assert list(s.boost_markers[0]) == [0, 0, 1] and s.boost_supply == 0
     assert whose_turn(s) == "twister" and s.view(None)["boost_spaces_filled"] == []
@@ -367,11 +367,13 @@ def test_the_racer_a_card_moves_onto_another_is_the_one_that_moved_in() -> None:
     one that crossed the line this turn or plays earlier in turn order (SR-A7)."""
     g = race(racers=NEUTRAL)
     s = play(position(g, pos={0: 46, 1: 60, 2: 44, 3: 70}), *roll(2, 3), "goal:last-place")
-    assert s.progress[:3] == [51, 60, 51] and s.need == ("fight", 2, 0), "Crusher landed on Hover"
+    assert s.progress[:3] == [51, 60, 51], "Crusher landed on Hover"
+    assert s.need == Need(NeedKind.FIGHT, racer=2, other=0)
     s = play(s, "fight:5-2")
     assert s.progress[:3] == [51, 60, 52]
     s = play(position(g, pos={0: 46, 1: 20, 2: 60, 3: 13}), *roll(2, 3), "goal:last-place")
-    assert s.progress[1] == s.progress[3] == 20 and s.need == ("fight", 3, 1), "Swifty landed on Twister"
+    assert s.progress[1] == s.progress[3] == 20, "Swifty landed on Twister"
+    assert s.need == Need(NeedKind.FIGHT, racer=3, other=1)
 
 
 def test_a_racer_a_crash_card_moves_onto_the_active_racer_moved_in() -> None:
@@ -379,11 +381,11 @@ def test_a_racer_a_crash_card_moves_onto_the_active_racer_moved_in() -> None:
     the racer moved by the card landed on the active racer, so it is the one that moved in (rolls first)."""
     g = race(racers=NEUTRAL)
     s = play(position(g, pos={0: 20, 1: 18, 2: 5, 3: 40}), "die:3", "roll", "die:3", "crash:catching-up-2")
-    assert s.progress[:2] == [20, 20] and s.need == ("fight", 1, 0)
+    assert s.progress[:2] == [20, 20] and s.need == Need(NeedKind.FIGHT, racer=1, other=0)
     s = play(s, "fight:1-6")
     assert s.progress[:2] == [21, 20] and s.bonus_markers[0] == 1
     s = play(position(g, pos={0: 20, 1: 30, 2: 35, 3: 16}), "die:5", "roll", "die:5", "crash:last-place-4")
-    assert s.progress[3] == s.progress[0] == 20 and s.need == ("fight", 3, 0)
+    assert s.progress[3] == s.progress[0] == 20 and s.need == Need(NeedKind.FIGHT, racer=3, other=0)
 
 
 def test_crossings_by_a_goal_card_go_clockwise_from_the_active_racer_not_from_the_start_player() -> None:
@@ -393,8 +395,9 @@ def test_crossings_by_a_goal_card_go_clockwise_from_the_active_racer_not_from_th
     g = race(racers=NEUTRAL)
     s = position(g, pos={0: 47, 1: 46, 2: 48, 3: 20}, turn=1)   # Twister's turn
     s = play(s, *roll(2, 4))                                     # Twister 46 -> 52: lap 1
-    assert list(s.laps) == [0, 1, 0, 0] and s.need == ("goal", 1)
+    assert list(s.laps) == [0, 1, 0, 0] and s.need == Need(NeedKind.GOAL_CARD, racer=1)
     s = play(s, "goal:all-but-first")                           # Crusher 48 -> 50, Hover 47 -> 49, Swifty + 2
-    assert list(s.laps) == [0, 1, 1, 0] and s.need == ("goal", 2), "Crusher is next clockwise after Twister"
+    assert list(s.laps) == [0, 1, 1, 0], "Crusher is next clockwise after Twister"
+    assert s.need == Need(NeedKind.GOAL_CARD, racer=2)
     s = play(s, "goal:last-place")                              # Swifty 22 -> 29
-    assert list(s.laps) == [1, 1, 1, 0] and s.need == ("goal", 0), "then Hover"
+    assert list(s.laps) == [1, 1, 1, 0] and s.need == Need(NeedKind.GOAL_CARD, racer=0), "then Hover"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from slipstream.engine import CHANCE, IllegalActionError
+from slipstream.games.scrap_racer.types import Need, NeedKind
 
 from .helpers import check, play, position, race, roll, rules, space, texts, whose_turn
 
@@ -173,7 +174,8 @@ def test_twister_passing_after_a_catch_up() -> None:
     assert s.progress[0] == 24, "it passed Hover's space during its turn"
     s = position(g, pos={0: 3, 1: 20, 2: 40, 3: 44}, cards={0: {"catch-up": 1}})
     s = play(s, *roll(1, 2), "move", "play:catch-up")
-    assert s.progress[0] == 20 and s.need == ("fight", 0, 1), "landing on Hover is not passing it: a fight"
+    assert s.progress[0] == 20, "landing on Hover is not passing it: a fight"
+    assert s.need == Need(NeedKind.FIGHT, racer=0, other=1)
 
 
 def test_crusher_takes_one_bonus_marker_when_passing() -> None:
@@ -351,7 +353,7 @@ def test_the_ability_comes_before_the_fight() -> None:
     assert not any(e.kind.startswith("fight") for e in log)
     g = race(racers="swifty,twister,crusher,hover")
     s = play(position(g, pos={0: 10, 1: 16, 2: 40, 3: 44}), *roll(1, 4))
-    assert s.progress[:2] == [16, 16] and s.need == ("fight", 0, 1)
+    assert s.progress[:2] == [16, 16] and s.need == Need(NeedKind.FIGHT, racer=0, other=1)
     s = play(s, "fight:2-5")
     assert s.progress[:2] == [16, 17] and whose_turn(s) == "twister"
 
@@ -394,7 +396,7 @@ def test_catch_up_then_an_ability_that_moves_on_means_no_fight() -> None:
     g = race(racers="hover,twister,crusher,swifty")
     s = position(g, pos={0: 3, 1: 14, 2: 40, 3: 44}, cards={0: {"catch-up": 1}})
     s = play(s, *roll(1, 2), "move", "play:catch-up")
-    assert s.progress[:2] == [14, 14] and s.need == ("fight", 0, 1)
+    assert s.progress[:2] == [14, 14] and s.need == Need(NeedKind.FIGHT, racer=0, other=1)
 
 
 def test_catch_up_follows_the_track_not_the_standings() -> None:

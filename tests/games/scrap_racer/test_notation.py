@@ -8,7 +8,7 @@ import pytest
 
 import slipstream
 from slipstream.games.scrap_racer import notation
-from slipstream.games.scrap_racer.notation import Action, BoostUse, Kind
+from slipstream.games.scrap_racer.types import Action, BoostUse, Kind
 from tests.playout import random_states
 
 

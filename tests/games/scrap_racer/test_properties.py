@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import slipstream
 from slipstream.engine.fields import replaced
 from slipstream.games.scrap_racer import ScrapState
-from slipstream.games.scrap_racer.state import Stage
+from slipstream.games.scrap_racer.types import Stage
 from tests.playout import random_states
 
 CONFIGS = st.sampled_from([

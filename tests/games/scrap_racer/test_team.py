@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from slipstream.engine import CHANCE, IllegalActionError
+from slipstream.games.scrap_racer.rules import standings
 
 from .helpers import check, play, position, race, roll, whose_turn
 
@@ -138,7 +139,7 @@ def test_uschi_wins_with_the_better_second_racer() -> None:
     s = end_race({0: 140, 1: 100, 2: 120, 3: 141}, roll(4, 5, 6), roll(1, 2), roll(1, 2), roll(4, 6))
     assert s.is_over
     assert list(s.laps) == [3, 2, 2, 3]
-    assert s.standings()[0] == 0, "Hendrik's red racer is in first position"
+    assert standings(s)[0] == 0, "Hendrik's red racer is in first position"
     assert s.result.winners == (1,) and s.result.order == (1, 0)  # type: ignore[attr-defined]
     assert "second racer" in s.result.reason  # type: ignore[attr-defined]
 

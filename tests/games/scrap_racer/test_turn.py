@@ -6,6 +6,7 @@ import pytest
 
 import slipstream
 from slipstream.engine import CHANCE, IllegalActionError
+from slipstream.games.scrap_racer.rules import active_racer
 
 from .helpers import check, play, position, race, roll, rules, space, whose_turn
 
@@ -224,7 +225,7 @@ def test_play_begins_with_the_start_player_and_passes_clockwise() -> None:
     s = g.start(seed=0)
     seats = []
     for faces in ((1, 2), (1, 3), (1, 4), (1, 5), (2, 6), (2, 6)):   # no two racers meet
-        seats.append(s.owner[s.active])
+        seats.append(s.owner[active_racer(s)])
         s = play(s, *roll(*faces))
     assert seats == [2, 3, 0, 1, 2, 3]
     assert s.round == 2

@@ -29,7 +29,8 @@ from slipstream.engine.game import State
 
 from . import notation
 from .rules import DRS, DRY_TRACK, SOFT, WET, lap, last_entry_lap, progress
-from .state import BRCState, Stage
+from .state import BRCState
+from .types import Stage
 
 CRASH_COST = 8.0
 """Spaces a collision costs: a missed turn (about 5) plus the others' safety-car boost, roughly."""
@@ -51,7 +52,7 @@ class HeuristicBot:
         if not isinstance(state, BRCState) or len(legal) == 1:
             return legal[0]
         stage = state.stage
-        if stage == Stage.STARTING_TYRES:
+        if stage == Stage.TYRES:
             return notation.format_action(notation.StartingTyre(seat, SOFT))
         if stage == Stage.PIT_CHOICE:
             return notation.format_action(notation.Choice.PIT if self.wants_pit(state, seat) else notation.Choice.STAY)
@@ -66,7 +67,7 @@ class HeuristicBot:
     @staticmethod
     def best_tyre(state: BRCState) -> int:
         """WET tyres on a WET track, SOFT on a DRY one (SOFT averages 4.7 a turn with lock-ups, HARD 3.5)."""
-        if state.weather == DRY_TRACK or state.g.sprint:
+        if state.weather == DRY_TRACK or state.game.sprint:
             return SOFT
         return WET
 
@@ -74,7 +75,7 @@ class HeuristicBot:
         """Pit when the tyres are wrong for the weather with more than a lap to go, and otherwise for the
         mandatory window on the last lap whose entry still passes the box inside it (the pit entry comes
         once a lap)."""
-        game = state.g
+        game = state.game
         on_lap = lap(state, seat)
         wrong = (state.weather == DRY_TRACK) == (state.tyres[seat] == WET)
         if wrong and on_lap < game.laps:
@@ -88,13 +89,13 @@ class HeuristicBot:
         beyond the defender, plus ``PASS_VALUE`` if the defender is ahead in the race (not lapped)."""
         if state.perks[seat] & DRS:
             return True
-        length = state.g.length
+        length = state.game.length
         defender = state.distance[state.defender]
         spot = state.move_position + (defender - state.move_position) % length
         gain: float = state.move_target - spot
         if progress(state, state.defender) > progress(state, seat):
             gain += PASS_VALUE
-        faces = dict(state.g.content.attack_faces)
+        faces = dict(state.game.content.attack_faces)
         total = sum(faces.values())
         p_pass = faces.get("pass", 0) / total
         p_crash = faces.get("crash", 0) / total

@@ -13,7 +13,8 @@ from slipstream.engine.hooks import GameHooks
 from . import notation, words
 from .content import Content, load_content
 from .rules import DRY_TRACK, HARD, SOFT, WET, CardEffect, Effect, pit_window, read_card_effect, standard_move
-from .state import BRCState, Counter, MoveKind, Stage
+from .state import BRCState
+from .types import Counter, MoveKind, Stage
 
 
 class BRCGrandPrix(Game):
@@ -153,54 +154,53 @@ class BRCGrandPrix(Game):
     def _check_track_length(self) -> None:
         """Every move must be shorter than a lap: the rules find the cars in a car's way by their offset
         round the loop, so a longer move could end on an occupied space or miss the Pit Entry."""
-        c = self.content
+        content = self.content
         bonus = max([0, *(e.amount for lines in self.card_effects for e in lines.values() if e.kind == Effect.ROLL)])
         base, how = (16, "Sprint 2d6 + 4") if self.sprint else (8, "a d6 + 2")
         longest = base + bonus
-        if longest >= c.length:
-            raise ContentError(c.source, "track", "length",
-                               f"{c.length} spaces is too short: a move can be {longest} spaces ({how}"
+        if longest >= content.length:
+            raise ContentError(content.source, "track", "length",
+                               f"{content.length} spaces is too short: a move can be {longest} spaces ({how}"
                                f"{f' and a roll+{bonus} card' if bonus else ''}), and must stay below a lap")
 
     def _initial_state(self) -> BRCState:
         """Setup: lap 1, track DRY, the flag deck shuffled face down, tyres to choose."""
-        s = BRCState()
+        state = BRCState()
         n = self.players
-        s.g = self
-        s.stage = Stage.STARTING_TYRES
-        s.weather = DRY_TRACK
-        s.distance = [0] * n
-        s.pit_space = (-1,) * n
-        s.tyres = (-1,) * n
-        s.turns_to_miss = (0,) * n
-        s.off_track = (False,) * n
-        s.window_stops = (0,) * n
-        s.penalised = (False,) * n
-        s.roll_modifier = (0,) * n
-        s.perks = (0,) * n
-        s.finished = (False,) * n
-        s.finishing_order = ()
-        s.race_order = ()
-        s.turn_index = -1
-        s.round_number = 0
-        s.mover = -1
-        s.move_start = s.move_position = s.move_target = 0
-        s.move_kind = MoveKind.MAIN_TRACK
-        s.move_locked_up = False
-        s.defender = -1
-        s.no_overtaking = False
-        s.unseen_cards = (1,) * len(self.content.card_ids)
-        s.bottom_cards = ()
-        s.flag_colour = ""
-        s.last_six_roller = -1
-        s.grid_groups = ()
-        s.grid_rolls = ()
-        s.qualifying_seat = s.qualifying_distance = s.qualifying_rolls = 0
-        s.qualifying_results = ()
-        s.grid = ()
-        s.starting_tyres = ()
-        s.counters = [0] * len(Counter)
-        return s
+        state.stage = Stage.TYRES
+        state.weather = DRY_TRACK
+        state.distance = [0] * n
+        state.pit_space = (-1,) * n
+        state.tyres = (-1,) * n
+        state.turns_to_miss = (0,) * n
+        state.off_track = (False,) * n
+        state.window_stops = (0,) * n
+        state.penalised = (False,) * n
+        state.roll_modifier = (0,) * n
+        state.perks = (0,) * n
+        state.finished = (False,) * n
+        state.finishing_order = ()
+        state.race_order = ()
+        state.turn_index = -1
+        state.round_number = 0
+        state.mover = -1
+        state.move_start = state.move_position = state.move_target = 0
+        state.move_kind = MoveKind.MAIN_TRACK
+        state.move_locked_up = False
+        state.defender = -1
+        state.no_overtaking = False
+        state.unseen_cards = (1,) * len(self.content.card_ids)
+        state.bottom_cards = ()
+        state.flag_colour = ""
+        state.last_six_roller = -1
+        state.grid_groups = ()
+        state.grid_rolls = ()
+        state.qualifying_seat = state.qualifying_distance = state.qualifying_rolls = 0
+        state.qualifying_results = ()
+        state.grid = ()
+        state.starting_tyres = ()
+        state.counters = [0] * len(Counter)
+        return state
 
     @classmethod
     def hooks(cls) -> GameHooks:

@@ -9,7 +9,8 @@ from slipstream.engine.game import State
 
 from .rules import DRY_TRACK, TYRE_NAMES, WET, progress
 from .rules import standings as race_standings
-from .state import BRCState, Counter
+from .state import BRCState
+from .types import Counter
 
 
 def _brc(state: State) -> BRCState:
@@ -20,11 +21,11 @@ def _brc(state: State) -> BRCState:
 
 def race_metrics(final_state: State) -> dict[str, float]:
     """Turns, rounds and the rule events a designer watches (overtakes, crashes, pit stops, weather...)."""
-    s = _brc(final_state)
-    out: dict[str, float] = {counter.name.lower(): float(s.counters[counter]) for counter in Counter}
-    out["rounds"] = float(s.round_number)
+    state = _brc(final_state)
+    out: dict[str, float] = {counter.name.lower(): float(state.counters[counter]) for counter in Counter}
+    out["rounds"] = float(state.round_number)
     out["overtake_success_rate"] = out["overtakes"] / out["overtake_attempts"] if out["overtake_attempts"] else 0.0
-    out["finished"] = float(len(s.finishing_order))
+    out["finished"] = float(len(state.finishing_order))
     out["weather_changed"] = 1.0 if out["weather_flips"] else 0.0
     out["safety_car_out"] = 1.0 if out["safety_cars"] else 0.0
     out["sprint_lockup_rate"] = (out["sprint_lockups"] / out["sprint_soft_rolls"]
@@ -34,16 +35,16 @@ def race_metrics(final_state: State) -> dict[str, float]:
 
 def seat_labels(final_state: State) -> dict[int, str]:
     """The starting tyre each seat chose ("SOFT start"/"HARD start"): the game has no named cars."""
-    s = _brc(final_state)
-    return {seat: f"{TYRE_NAMES[t].upper()} start" for seat, t in enumerate(s.starting_tyres)}
+    state = _brc(final_state)
+    return {seat: f"{TYRE_NAMES[t].upper()} start" for seat, t in enumerate(state.starting_tyres)}
 
 
 def start_positions(final_state: State) -> dict[str, tuple[int, ...]]:
     """Each car's grid slot, 1 on pole (F1-G2: the roll-off or qualifying sets the grid)."""
-    s = _brc(final_state)
-    if len(s.grid) != s.g.players:
+    state = _brc(final_state)
+    if len(state.grid) != state.game.players:
         return {}
-    return {"grid slot": tuple(s.grid.index(seat) + 1 for seat in range(s.g.players))}
+    return {"grid slot": tuple(state.grid.index(seat) + 1 for seat in range(state.game.players))}
 
 
 def turn_order(final_state: State) -> tuple[int, ...]:
@@ -79,17 +80,17 @@ def position_value(state: State, seat: int) -> float:
     weather; the chances compare those turn counts with a normal spread growing with the square root of
     the turns left (``win_chances``).
     """
-    s = _brc(state)
-    g = s.g
-    if s.finishing_order:
-        return 1.0 if s.finishing_order[0] == seat else 0.0
-    speed = SPRINT_SPACES_PER_TURN if g.sprint else SPACES_PER_TURN
+    state = _brc(state)
+    game = state.game
+    if state.finishing_order:
+        return 1.0 if state.finishing_order[0] == seat else 0.0
+    speed = SPRINT_SPACES_PER_TURN if game.sprint else SPACES_PER_TURN
     need = []
-    for i in range(g.players):
-        turns = max(0.0, g.finish_distance - progress(s, i)) / speed + s.turns_to_miss[i]
-        if g.window is not None and not s.window_stops[i] and s.pit_space[i] < 0:
+    for i in range(game.players):
+        turns = max(0.0, game.finish_distance - progress(state, i)) / speed + state.turns_to_miss[i]
+        if game.window is not None and not state.window_stops[i] and state.pit_space[i] < 0:
             turns += PIT_STOP_TURNS
-        if not g.sprint and s.tyres[i] >= 0 and (s.weather == DRY_TRACK) == (s.tyres[i] == WET):
+        if not game.sprint and state.tyres[i] >= 0 and (state.weather == DRY_TRACK) == (state.tyres[i] == WET):
             turns += WRONG_TYRE_TURNS
         need.append(turns)
     spread = SPREAD_PER_TURN / speed * math.sqrt(max(min(need), 0.5) * 2.0)

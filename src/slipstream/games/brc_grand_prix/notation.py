@@ -21,6 +21,7 @@ import enum
 from typing import Final, NamedTuple
 
 from slipstream.engine.game import seat_actions, split_seat_action
+from slipstream.engine.notation import ParseCache
 
 TYRE_WORDS: Final = ("soft", "hard", "wet")
 """The tyres as the notation spells them (index = the tyre number of ``rules``)."""
@@ -69,15 +70,9 @@ PIT_CHOICES: Final = (Choice.PIT.value, Choice.STAY.value)
 OVERTAKE_CHOICES: Final = (Choice.ATTEMPT.value, Choice.SAFE.value)
 """The legal actions before a Defender, sorted."""
 
-_PARSED: dict[str, Action] = {}
-
-
 def parse(action: str) -> Action:
     """The typed value of an action string; ``ValueError`` if it is not BRC Grand Prix notation."""
-    value = _PARSED.get(action)
-    if value is None:
-        value = _PARSED[action] = _parse(action)
-    return value
+    return PARSED[action]
 
 
 def _parse(action: str) -> Action:
@@ -122,13 +117,14 @@ def _die(text: str, action: str) -> int:
 
 def roll(action: str) -> Roll:
     """A movement, grid or qualifying roll (the hot one: cached by itself)."""
-    value = _ROLLS.get(action)
-    if value is None:
-        parsed = parse(action)
-        if not isinstance(parsed, Roll):
-            raise ValueError(f"not a roll: {action!r}")
-        value = _ROLLS[action] = parsed
-    return value
+    return ROLLS[action]
+
+
+def _roll(action: str) -> Roll:
+    parsed = parse(action)
+    if not isinstance(parsed, Roll):
+        raise ValueError(f"not a roll: {action!r}")
+    return parsed
 
 
 def attack_face(action: str) -> AttackFace:
@@ -167,9 +163,6 @@ def choice(action: str) -> Choice:
     return value
 
 
-_ROLLS: dict[str, Roll] = {}
-
-
 # --- writing actions ----------------------------------------------------------------------------------------
 
 
@@ -197,3 +190,9 @@ def starting_tyre_actions(seat: int) -> tuple[str, ...]:
 
 
 _STARTING: dict[int, tuple[str, ...]] = {}
+
+
+PARSED: Final = ParseCache(_parse)
+"""Every action string met, parsed once (the engine's bounded cache)."""
+ROLLS: Final = ParseCache(_roll)
+"""The roll strings met, parsed once and checked to be rolls."""

@@ -14,7 +14,8 @@ from slipstream.engine.play import replayed
 from . import notation, words
 from .game import BRCGrandPrix
 from .rules import DRY_TRACK, SOFT, TYRE_NAMES, WEATHER_NAMES, WET_TRACK, lap, last_entry_lap, standard_move
-from .state import BRCState, Stage
+from .state import BRCState
+from .types import Stage
 
 FLAG_STYLE = {"green": "[green]g[/green]", "yellow": "[yellow]y[/yellow]", "blue": "[blue]b[/blue]"}
 CAR_STYLE = ("bold red", "bold cyan", "bold magenta", "bold yellow", "bold green", "bold white")
@@ -214,17 +215,17 @@ def scoreboard(state: State) -> dict[int, dict[str, str]]:
     event counted for the car it names."""
     if not isinstance(state, BRCState):
         raise TypeError(f"not a BRC Grand Prix state: {type(state).__name__}")
-    g = state.g
-    counts = [[0] * len(SCOREBOARD) for _ in range(g.players)]
+    game = state.game
+    counts = [[0] * len(SCOREBOARD) for _ in range(game.players)]
     for _, after in replayed(state):
         for event in after.events:
             column = _COUNTED.get(event.kind)
             seat = event.data.get("seat")
-            if column is not None and isinstance(seat, int) and 0 <= seat < g.players:
+            if column is not None and isinstance(seat, int) and 0 <= seat < game.players:
                 counts[seat][column] += 1
     out: dict[int, dict[str, str]] = {}
-    for seat in range(g.players):
-        tyre = g.terms[TYRE_NAMES[state.tyres[seat]]]["name"] if state.tyres[seat] >= 0 else "-"
+    for seat in range(game.players):
+        tyre = game.terms[TYRE_NAMES[state.tyres[seat]]]["name"] if state.tyres[seat] >= 0 else "-"
         row = [str(n) for n in counts[seat]]
         row[1] = tyre
         out[seat] = dict(zip(SCOREBOARD, row, strict=True))
@@ -244,20 +245,20 @@ def _move_odds(tyre: int, weather: int) -> str:
     return f"{shown} (average {avg:.2f})"
 
 
-def told(s: BRCState, seat: int) -> list[str]:
+def told(state: BRCState, seat: int) -> list[str]:
     """The one line that says what the decision before ``seat`` does (content ``[decisions]``), the first
     time each kind comes: the starting tyres, entering the pit lane (until the first stop), an overtake
     (on the first lap), a tyre change at the pit box (every time: a few a race)."""
-    actor = s.actor
+    actor = state.actor
     if not (actor == seat or (isinstance(actor, frozenset) and seat in actor)):
         return []
-    lines = s.g.content.model.decisions
-    stage = s.stage
-    if stage is Stage.STARTING_TYRES:
+    lines = state.game.content.model.decisions
+    stage = state.stage
+    if stage is Stage.TYRES:
         return [lines.starting_tyre]
-    if stage is Stage.PIT_CHOICE and not s.window_stops[seat]:
+    if stage is Stage.PIT_CHOICE and not state.window_stops[seat]:
         return [lines.pit]
-    if stage is Stage.OVERTAKE and lap(s, seat) == 1:
+    if stage is Stage.OVERTAKE and lap(state, seat) == 1:
         return [lines.overtake]
     if stage is Stage.PIT_BOX:
         return [lines.tyre_change]
@@ -268,44 +269,43 @@ def hints(state: State, seat: int) -> list[str]:
     """What the decision does (the first time), then the odds that matter for ``seat`` now."""
     if not isinstance(state, BRCState):
         return []
-    s = state
-    game = s.g
-    out: list[str] = told(s, seat)
-    if s.tyres[seat] < 0 or not s.grid:
+    game = state.game
+    out: list[str] = told(state, seat)
+    if state.tyres[seat] < 0 or not state.grid:
         out.append("SOFT: +2 on DRY but a 1 locks up (3 spaces, miss a turn); HARD: +0, no lock-up")
         return out
-    tyre = s.tyres[seat]
+    tyre = state.tyres[seat]
     if game.sprint:
         if tyre == SOFT:
             out.append("Sprint SOFT: 2d6+4 (average 11); lock-up if either die is 1: 11 in 36 (30.6%)")
         else:
             out.append("Sprint HARD: 2d6 (average 7), no lock-up")
-    elif s.pit_space[seat] >= 0:
+    elif state.pit_space[seat] >= 0:
         out.append(f"pit lane: one unmodified d6; past pit space {game.content.pit_spaces} the roll takes your "
                    "tyre/weather modifier")
     else:
-        out.append(f"{TYRE_NAMES[tyre].upper()} on {WEATHER_NAMES[s.weather]}: "
-                   + _move_odds(tyre, s.weather))
-        other = WET_TRACK if s.weather == DRY_TRACK else DRY_TRACK
+        out.append(f"{TYRE_NAMES[tyre].upper()} on {WEATHER_NAMES[state.weather]}: "
+                   + _move_odds(tyre, state.weather))
+        other = WET_TRACK if state.weather == DRY_TRACK else DRY_TRACK
         out.append(f"if the weather flips: {_move_odds(tyre, other)}")
-    if s.mover == seat and s.stage in (Stage.OVERTAKE, Stage.ATTACK):
+    if state.mover == seat and state.stage in (Stage.OVERTAKE, Stage.ATTACK):
         faces = dict(game.content.attack_faces)
         total = sum(faces.values())
         out.append(f"Attack Die: pass {faces.get('pass', 0)}/{total}, fail {faces.get('fail', 0)}/{total}, "
                    f"collision {faces.get('crash', 0)}/{total} (both miss a turn; the others move 6)")
     window = game.window
-    if window is not None and not s.window_stops[seat] and s.stage in (Stage.PIT_CHOICE, Stage.ROLL):
-        on_lap = lap(s, seat)
+    if window is not None and not state.window_stops[seat] and state.stage in (Stage.PIT_CHOICE, Stage.ROLL):
+        on_lap = lap(state, seat)
         if on_lap < window[0]:
             out.append(f"pit window opens on lap {window[0]} (you are on lap {on_lap})")
         else:
             out.append(f"pass your pit box by the end of lap {window[1]}: enter the pits by lap "
-                       f"{last_entry_lap(s, seat)} (you are on lap {on_lap})")
-    unseen = sum(s.unseen_cards)
+                       f"{last_entry_lap(state, seat)} (you are on lap {on_lap})")
+    unseen = sum(state.unseen_cards)
     if unseen:
         out.append(f"flag deck: {unseen} unseen cards")
     else:
-        nxt = s.bottom_cards[0]
+        nxt = state.bottom_cards[0]
         out.append(f"flag deck: every card seen, the next is {game.card_names[nxt]}")
         out.append(words.card_text(game.content, nxt))
     return out

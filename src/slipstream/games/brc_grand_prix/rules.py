@@ -9,28 +9,16 @@ copy) and the list of events it appends to; the state's per-car tuples are repla
 from __future__ import annotations
 
 import enum
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from slipstream.engine.fields import replaced
 from slipstream.engine.game import Event
 
 from .notation import KEEP, AttackFace
-from .state import (
-    ATTACK,
-    FLAG_CARD,
-    GRID_ROLL_OFF,
-    INTO_PIT,
-    MAIN_TRACK,
-    OUT_OF_PIT,
-    OVER,
-    OVERTAKE,
-    PIT_BOX,
-    PIT_CHOICE,
-    QUALIFYING,
-    ROLL,
-    BRCState,
-    Counter,
-)
+from .types import Counter, MoveKind, Stage
+
+if TYPE_CHECKING:
+    from .state import BRCState
 
 # --- the tables ---------------------------------------------------------------------------------------------
 
@@ -107,7 +95,7 @@ def in_action(state: BRCState, car: int) -> bool:
 def occupant(state: BRCState, space: int, exclude: int) -> int:
     """The car in action (``in_action``, written out: this runs for every space a move looks at) on
     main-track ``space`` (other than ``exclude``), or -1."""
-    length = state.g.length
+    length = state.game.length
     pit_space, off_track, finished = state.pit_space, state.off_track, state.finished
     for car, at in enumerate(state.distance):
         if at % length == space and car != exclude and pit_space[car] < 0 and not off_track[car] \
@@ -118,7 +106,7 @@ def occupant(state: BRCState, space: int, exclude: int) -> int:
 
 def closest_ahead(state: BRCState, position: int, limit: int, exclude: int) -> tuple[int, int]:
     """(car, spaces ahead) of the closest car in action 1..``limit`` spaces ahead of ``position``."""
-    length = state.g.length
+    length = state.game.length
     best, best_offset = -1, limit + 1
     pit_space, off_track, finished = state.pit_space, state.off_track, state.finished
     for car, at in enumerate(state.distance):
@@ -140,13 +128,13 @@ def line_distance(state: BRCState, seat: int) -> int:
     pit_space = state.pit_space[seat]
     if pit_space < 0:
         return state.distance[seat]
-    c = state.g.content
-    return state.distance[seat] + (c.bypass_before_line if pit_space > c.pit_line_after else 0)
+    content = state.game.content
+    return state.distance[seat] + (content.bypass_before_line if pit_space > content.pit_line_after else 0)
 
 
 def lap(state: BRCState, seat: int) -> int:
     """The lap ``seat`` is on (for a car in the pit lane, counting the line in the pit lane)."""
-    return lap_of(line_distance(state, seat), state.g.length)
+    return lap_of(line_distance(state, seat), state.game.length)
 
 
 def progress(state: BRCState, seat: int) -> float:
@@ -155,11 +143,12 @@ def progress(state: BRCState, seat: int) -> float:
     at = state.distance[seat]
     if pit_space < 0:
         return float(at)
-    c = state.g.content
-    if pit_space <= c.pit_line_after:
-        return at - 1 + (pit_space + 1) * (c.bypass_before_line + 1) / (c.pit_line_after + 2)
-    past_the_line = pit_space - c.pit_line_after - 0.5
-    return at + c.bypass_before_line + past_the_line * c.rejoin / (c.pit_spaces - c.pit_line_after)
+    content = state.game.content
+    if pit_space <= content.pit_line_after:
+        return at - 1 + (pit_space + 1) * (content.bypass_before_line + 1) / (content.pit_line_after + 2)
+    past_the_line = pit_space - content.pit_line_after - 0.5
+    return (at + content.bypass_before_line
+            + past_the_line * content.rejoin / (content.pit_spaces - content.pit_line_after))
 
 
 def standings(state: BRCState) -> list[int]:
@@ -179,7 +168,7 @@ def standings(state: BRCState) -> list[int]:
 def simple_event(state: BRCState, kind: str, seat: int, other: int, text: str, rule: str) -> Event:
     """An event that depends only on its kind, text, rule and the cars named (the text's placeholders
     ``{me}`` and ``{other}``), made once per game."""
-    return state.g.event_cache.get((kind, seat, other, text, rule),
+    return state.game.event_cache.get((kind, seat, other, text, rule),
                                    lambda: _make_simple_event(kind, seat, other, text, rule))
 
 
@@ -205,11 +194,11 @@ def choose_starting_tyre(state: BRCState, seat: int, tyre: int, events: list[Eve
     state.starting_tyres = state.tyres
     shown = ", ".join(f"{name(i)} {TYRE_NAMES[t].upper()}" for i, t in enumerate(state.tyres))
     events.append(Event("tyres", f"starting tyres: {shown}", "Tyre Selection"))
-    if state.g.qualifying:
-        state.stage = QUALIFYING
+    if state.game.qualifying:
+        state.stage = Stage.QUALIFYING
         state.qualifying_seat = state.qualifying_distance = state.qualifying_rolls = 0
     else:
-        state.stage = GRID_ROLL_OFF
+        state.stage = Stage.GRID_ROLL_OFF
         state.grid_groups = (tuple(range(len(state.tyres))),)
         state.grid_rolls = ()
 
@@ -243,7 +232,7 @@ def next_grid_roll(state: BRCState, events: list[Event]) -> None:
     """Roll off while a slot is tied; then the grid is set (pole on the space behind the line, F1-G2)
     and the race starts."""
     if any(len(group) > 1 for group in state.grid_groups):
-        state.stage = GRID_ROLL_OFF
+        state.stage = Stage.GRID_ROLL_OFF
         return
     state.grid = tuple(group[0] for group in state.grid_groups)
     for slot, seat in enumerate(state.grid):
@@ -272,7 +261,7 @@ def hot_lap_roll(state: BRCState, roll: int, events: list[Event]) -> None:
     state.qualifying_distance += move
     state.qualifying_rolls += counted
     penalty = " (SOFT 1: +1 roll)" if counted == 2 else ""
-    length = state.g.length
+    length = state.game.length
     events.append(Event("qualifying", f"{name(seat)} rolls {roll}: moves {move}{penalty}, "
                         f"{state.qualifying_distance}/{length} after {state.qualifying_rolls} rolls",
                         "Qualifying: the hot lap", {"seat": seat, "roll": roll, "move": move}))
@@ -298,10 +287,10 @@ def hot_lap_roll(state: BRCState, roll: int, events: list[Event]) -> None:
 def next_turn(state: BRCState, events: list[Event]) -> None:
     """The next car to roll: race order each round, leader first (F1-G8), serving missed turns; the race
     ends by Final Standings (everyone across the line, or the first finisher)."""
-    game = state.g
+    game = state.game
     while True:
         if len(state.finishing_order) == game.players if game.race_to_end else state.finishing_order:
-            state.stage = OVER
+            state.stage = Stage.OVER
             state.mover = -1
             return
         turn = state.turn_index + 1
@@ -317,7 +306,7 @@ def next_turn(state: BRCState, events: list[Event]) -> None:
         if not serve_penalty_or_rejoin(state, seat, events):
             continue
         state.mover = seat
-        state.stage = ROLL
+        state.stage = Stage.ROLL
         state.counters[Counter.TURNS] += 1
         return
 
@@ -352,7 +341,7 @@ def movement_roll(state: BRCState, first: int, second: int, events: list[Event])
     if second:
         track_roll(state, seat, first, second, events, False)
         return
-    flip = state.g.dynamic_weather and six_pair(state, seat, first)
+    flip = state.game.dynamic_weather and six_pair(state, seat, first)
     if state.pit_space[seat] >= 0:
         pit_lane_roll(state, seat, first, events, flip)
     else:
@@ -363,7 +352,7 @@ def track_roll(state: BRCState, seat: int, first: int, second: int, events: list
     """Movement on the main track: the tyre/weather table (or Sprint's 2d6), then the move, which may
     reach the Pit Entry (The Commitment, F1-A7; a drive-through is forced, F1-G9); ``flip``: this roll
     completes a Dynamic Weather pair (the weather flips once the move is worked out, F1-A13)."""
-    game = state.g
+    game = state.game
     tyre = state.tyres[seat]
     if game.sprint:
         move, locked_up = sprint_move(first, second, tyre)
@@ -385,7 +374,7 @@ def track_roll(state: BRCState, seat: int, first: int, second: int, events: list
     if no_overtaking:
         state.perks = replaced(state.perks, seat, perks & ~NO_OVERTAKE)
     state.move_locked_up = locked_up
-    state.move_kind = MAIN_TRACK
+    state.move_kind = MoveKind.MAIN_TRACK
     state.move_start = state.move_position = at
     state.move_target = at + move
     if move == 0:
@@ -400,7 +389,7 @@ def track_roll(state: BRCState, seat: int, first: int, second: int, events: list
                                 "(drive-through)", "The Mandatory Pit Window (F1-G9)", {"seat": seat}))
             aim_for_pit_entry(state)
         else:
-            state.stage = PIT_CHOICE
+            state.stage = Stage.PIT_CHOICE
             return
     advance(state, events)
 
@@ -430,9 +419,9 @@ def roll_event(state: BRCState, seat: int, first: int, second: int, move: int, m
                saved: bool) -> Event:
     """The event of a main-track movement roll, made once per game: the dice, the tyre, the weather, the
     card modifier and a saved lock-up fix the move and the lock-up, so the same roll reads the same."""
-    tyre, weather, sprint = state.tyres[seat], state.weather, state.g.sprint
-    saver = state.g.effect_names["tyre-saver"] if saved else ""
-    return state.g.event_cache.get(
+    tyre, weather, sprint = state.tyres[seat], state.weather, state.game.sprint
+    saver = state.game.effect_names["tyre-saver"] if saved else ""
+    return state.game.event_cache.get(
         (seat, first, second, tyre, weather, modifier, saved),
         lambda: _make_roll_event(seat, first, second, tyre, weather, sprint, move, modifier, locked_up, saved, saver))
 
@@ -462,11 +451,11 @@ def advance(state: BRCState, events: list[Event]) -> None:
     behind, ``landing``); a car in the way before it triggers an overtake, closest first (F1-A6);
     off-track cars count as empty (F1-G10)."""
     seat = state.mover
-    finish = state.g.finish_distance
-    if state.move_kind == MAIN_TRACK and state.move_target >= finish:
+    finish = state.game.finish_distance
+    if state.move_kind == MoveKind.MAIN_TRACK and state.move_target >= finish:
         state.move_target = finish
     target = state.move_target
-    strict = state.move_kind == INTO_PIT or target >= finish
+    strict = state.move_kind == MoveKind.INTO_PIT or target >= finish
     while True:
         position = state.move_position
         end = target if strict else landing(state, seat, position, target)
@@ -474,7 +463,7 @@ def advance(state: BRCState, events: list[Event]) -> None:
         if car < 0:
             state.move_position = end
             if end < target:
-                blocker = occupant(state, target % state.g.length, seat)
+                blocker = occupant(state, target % state.game.length, seat)
                 text = ("{me} would land on {other}: stops behind" if end == target - 1 else
                         "{me} would land on {other}: stops in the first free space behind")
                 events.append(simple_event(state, "blocked", seat, blocker, text, "Occupying Spaces"))
@@ -485,7 +474,7 @@ def advance(state: BRCState, events: list[Event]) -> None:
             events.append(Event("no-overtake", f"{name(seat)} may not overtake this turn: stops behind "
                                 f"{name(car)}", "BRC flag card: no overtaking", {"seat": seat}))
             break
-        state.stage = OVERTAKE
+        state.stage = Stage.OVERTAKE
         return
     end_move(state, events)
 
@@ -494,7 +483,7 @@ def landing(state: BRCState, seat: int, position: int, target: int) -> int:
     """Occupying Spaces: where a move to ``target`` ends: the target, or if a car in action is on it, the
     unoccupied space immediately behind, further back past a queue of cars (issue 13, F1-X1: no overtake of the
     cars queued behind the one landed on is offered); never behind ``position``."""
-    length = state.g.length
+    length = state.game.length
     end = target
     while end > position and occupant(state, end % length, seat) >= 0:
         end -= 1
@@ -503,7 +492,7 @@ def landing(state: BRCState, seat: int, position: int, target: int) -> int:
 
 def behind_defender(state: BRCState) -> int:
     """The space directly behind the Defender, as a distance along the mover's way."""
-    length = state.g.length
+    length = state.game.length
     return state.move_position + (state.distance[state.defender] - state.move_position) % length - 1
 
 
@@ -528,7 +517,7 @@ def challengers_choice(state: BRCState, attempt: bool, events: list[Event]) -> N
                             {"seat": seat}))
         overtake_passed(state, events)
         return
-    state.stage = ATTACK
+    state.stage = Stage.ATTACK
 
 
 # --- The Attack Die and Securing the Spot -------------------------------------------------------------------
@@ -552,10 +541,10 @@ def overtake_passed(state: BRCState, events: list[Event]) -> None:
     """Pass, then Securing the Spot: "If you successfully pass a Defender but the very next space is
     occupied by another car ... Move the car you just passed one space backward"; the move goes on."""
     seat, defender = state.mover, state.defender
-    length = state.g.length
+    length = state.game.length
     state.counters[Counter.OVERTAKES] += 1
     spot = state.move_position + (state.distance[defender] - state.move_position) % length
-    strict = state.move_kind == INTO_PIT or state.move_target >= state.g.finish_distance
+    strict = state.move_kind == MoveKind.INTO_PIT or state.move_target >= state.game.finish_distance
     beyond = spot + 1 <= state.move_target - (1 if strict else 0)
     if beyond and occupant(state, (spot + 1) % length, seat) >= 0:
         drop_back(state, defender, seat, events)
@@ -573,7 +562,7 @@ def overtake_passed(state: BRCState, events: list[Event]) -> None:
 def drop_back(state: BRCState, car: int, mover: int, events: list[Event]) -> None:
     """Securing the Spot moves the passed car back one space; a car already there drops back too, in a
     chain (F1-A5). This is the only backwards movement caused by an overtake."""
-    behind = occupant(state, (state.distance[car] - 1) % state.g.length, mover)
+    behind = occupant(state, (state.distance[car] - 1) % state.game.length, mover)
     if behind >= 0 and behind != car:
         drop_back(state, behind, mover, events)
     state.distance[car] -= 1
@@ -591,7 +580,7 @@ def collision(state: BRCState, events: list[Event]) -> None:
     events.append(Event("collision", f"{name(seat)} and {name(defender)} collide! Both miss their next turn",
                         "Collisions: Immediate Stop and The Penalty", {"seat": seat, "car": defender}))
     state.move_locked_up = False
-    if state.move_kind == OUT_OF_PIT and state.move_position <= state.move_start:
+    if state.move_kind == MoveKind.OUT_OF_PIT and state.move_position <= state.move_start:
         hold_at_pit_exit(state, seat)
     else:
         place(state, seat, state.move_position, events, move_origin(state))
@@ -631,7 +620,7 @@ def safety_car_moves(state: BRCState, involved: tuple[int, ...]) -> dict[int, in
     with its full allowance and is cut short behind the end of any car ahead, repeated until nothing
     changes: cars moving together keep their gaps (so a literal boost is always the full 6), and only a
     capped car near the line can hold up the cars behind it."""
-    game = state.g
+    game = state.game
     length, finish = game.length, game.finish_distance
     cars = [car for car in range(len(state.distance)) if in_action(state, car)]
     moves: dict[int, int] = {}
@@ -673,7 +662,7 @@ def serve_penalty_or_rejoin(state: BRCState, seat: int, events: list[Event]) -> 
         events.append(simple_event(state, "skip", seat, -1, "{me} misses a turn", "Serving the Penalty"))
         return False
     if state.off_track[seat]:
-        blocker = occupant(state, state.distance[seat] % state.g.length, seat)
+        blocker = occupant(state, state.distance[seat] % state.game.length, seat)
         if blocker >= 0:
             state.counters[Counter.SKIPPED_TURNS] += 1
             events.append(Event("skip", f"{name(seat)} cannot rejoin: {name(blocker)} is on its space; "
@@ -698,25 +687,25 @@ def pit_window(laps: int) -> tuple[int, int] | None:
 def box_lap(state: BRCState, seat: int) -> int:
     """The lap on which a car that took the Pit Entry at its ``distance`` passes its Pit Box: the entry's
     lap, or the next one for a box after the line (which crosses the pit lane, F1-G3)."""
-    c = state.g.content
-    after_line = c.pit_boxes[seat] > c.pit_line_after
-    return lap_of(state.distance[seat] + (c.bypass_before_line if after_line else 0), c.length)
+    content = state.game.content
+    after_line = content.pit_boxes[seat] > content.pit_line_after
+    return lap_of(state.distance[seat] + (content.bypass_before_line if after_line else 0), content.length)
 
 
 def last_entry_lap(state: BRCState, seat: int) -> int:
     """The last lap on which ``seat`` can take the Pit Entry and still pass its box inside the window (the
     window's last lap, or the lap before it for a box after the line); 0 without a window."""
-    window = state.g.window
+    window = state.game.window
     if window is None:
         return 0
-    c = state.g.content
-    return window[1] - (1 if c.pit_boxes[seat] > c.pit_line_after else 0)
+    content = state.game.content
+    return window[1] - (1 if content.pit_boxes[seat] > content.pit_line_after else 0)
 
 
 def must_pit(state: BRCState, seat: int) -> bool:
     """F1-G9 drive-through: unpitted on the last lap whose pit entry still completes the stop in the
     window (``last_entry_lap``) or later, the car must enter."""
-    game = state.g
+    game = state.game
     return (game.window is not None and not game.stop_go and not state.window_stops[seat]
             and not state.penalised[seat] and lap(state, seat) >= last_entry_lap(state, seat))
 
@@ -724,7 +713,7 @@ def must_pit(state: BRCState, seat: int) -> bool:
 def stop_go_check(state: BRCState, seat: int, old: int, new: int, events: list[Event]) -> None:
     """The Mandatory Pit Window with ``pit_penalty=stop-go`` (F1-G9): leaving the window without a stop,
     the car goes off track and misses 2 turns."""
-    game = state.g
+    game = state.game
     window = game.window
     if window is None or not game.stop_go or state.window_stops[seat] or state.penalised[seat]:
         return
@@ -756,10 +745,10 @@ def pit_entry_choice(state: BRCState, enter: bool, events: list[Event]) -> None:
 def aim_for_pit_entry(state: BRCState) -> None:
     """"To enter the pits, move your car onto the designated Pit Entry space. Your movement ends
     immediately": the move's target becomes the Pit Entry."""
-    c = state.g.content
+    content = state.game.content
     at = state.distance[state.mover]
-    state.move_kind = INTO_PIT
-    state.move_target = at - at % c.length + c.pit_entry_after + 1
+    state.move_kind = MoveKind.INTO_PIT
+    state.move_target = at - at % content.length + content.pit_entry_after + 1
 
 
 def enter_pit(state: BRCState, seat: int, at: int, events: list[Event]) -> None:
@@ -767,7 +756,7 @@ def enter_pit(state: BRCState, seat: int, at: int, events: list[Event]) -> None:
     passes its box, ``pit_stop``)."""
     state.pit_space = replaced(state.pit_space, seat, 0)
     state.distance[seat] = at
-    entry_lap = lap_of(at, state.g.length)
+    entry_lap = lap_of(at, state.game.length)
     state.counters[Counter.PIT_STOPS] += 1
     events.append(Event("pit-entry", f"{name(seat)} enters the pit lane on lap {entry_lap}",
                         "The Commitment (Pit Entry)", {"seat": seat, "lap": entry_lap}))
@@ -781,12 +770,12 @@ def pit_lane_roll(state: BRCState, seat: int, roll: int, events: list[Event], fl
     are applied"; Pit Exit: "Modifiers are reapplied as soon as a roll would take your car past the Pit
     Exit line" (F1-A8; in Sprint the die stays single and takes the Sprint tyre modifier, SOFT +4 with a
     lock-up on a 1, F1-A9). Overtaking in the pits is automatic."""
-    game = state.g
-    c = game.content
+    game = state.game
+    content = game.content
     pit_space = state.pit_space[seat]
     locked_up = False
     rule = "Pit Lane: Movement Rules"
-    if pit_space + roll <= c.pit_spaces:
+    if pit_space + roll <= content.pit_spaces:
         move = roll
     else:
         if game.sprint:
@@ -815,9 +804,9 @@ def pit_lane_roll(state: BRCState, seat: int, roll: int, events: list[Event], fl
     state.move_locked_up = locked_up
     state.move_start = pit_space
     state.move_target = pit_space + move
-    box = c.pit_boxes[seat]
+    box = content.pit_boxes[seat]
     if pit_space < box <= pit_space + move:
-        state.stage = PIT_BOX
+        state.stage = Stage.PIT_BOX
         return
     pit_lane_move(state, events)
 
@@ -849,7 +838,7 @@ def count_window_stop(state: BRCState, seat: int, events: list[Event]) -> None:
     window is the penalty (F1-G9); with ``stop-go`` it is not: that penalty is for crossing the line out
     of the window without a completed stop (``stop_go_check``), and a car whose box is past the line
     crosses it before the box (in this very move, checked after the box, or an earlier one)."""
-    game = state.g
+    game = state.game
     window = game.window
     if window is None:
         return
@@ -875,42 +864,42 @@ def pit_lane_move(state: BRCState, events: list[Event]) -> None:
     race; landing on the Weather Change space flips the weather; past the Pit Exit line the car rejoins
     the main track and may overtake there."""
     seat = state.mover
-    game = state.g
-    c = game.content
+    game = state.game
+    content = game.content
     old_space, new_space = state.move_start, state.move_target
     at = state.distance[seat]
-    if old_space <= c.pit_line_after < new_space:
-        line = at + c.bypass_before_line
+    if old_space <= content.pit_line_after < new_space:
+        line = at + content.bypass_before_line
         if line >= game.finish_distance:
             finish(state, seat, events)
             next_turn(state, events)
             return
         stop_go_check(state, seat, at, line, events)
-    if new_space <= c.pit_spaces:
+    if new_space <= content.pit_spaces:
         state.pit_space = replaced(state.pit_space, seat, new_space)
-        if new_space == c.weather_space and new_space != old_space and not game.sprint:
+        if new_space == content.weather_space and new_space != old_space and not game.sprint:
             flip_weather(state, f"{name(seat)} lands on the Weather Change space", "The Weather Change space",
                          events)
         next_turn(state, events)
         return
-    state.move_kind = OUT_OF_PIT
-    state.move_start = state.move_position = at + c.bypass - 1
-    state.move_target = state.move_start + new_space - c.pit_spaces
+    state.move_kind = MoveKind.OUT_OF_PIT
+    state.move_start = state.move_position = at + content.bypass - 1
+    state.move_target = state.move_start + new_space - content.pit_spaces
     advance(state, events)
 
 
 def move_origin(state: BRCState) -> int:
     """Where the move began, as a main-track distance for counting laps."""
-    if state.move_kind == OUT_OF_PIT:
-        return state.move_start + 1 - state.g.content.rejoin
+    if state.move_kind == MoveKind.OUT_OF_PIT:
+        return state.move_start + 1 - state.game.content.rejoin
     return state.move_start
 
 
 def hold_at_pit_exit(state: BRCState, seat: int) -> None:
     """A car that cannot rejoin stays on the last pit-lane space, its Pit Entry distance kept (F1-G3)."""
-    c = state.g.content
-    state.pit_space = replaced(state.pit_space, seat, c.pit_spaces)
-    state.distance[seat] = state.move_start + 1 - c.bypass
+    content = state.game.content
+    state.pit_space = replaced(state.pit_space, seat, content.pit_spaces)
+    state.distance[seat] = state.move_start + 1 - content.bypass
 
 
 def flip_weather(state: BRCState, why: str, rule: str, events: list[Event]) -> None:
@@ -929,14 +918,14 @@ def end_move(state: BRCState, events: list[Event]) -> None:
     """The move is over: enter the pits, wait at the pit exit, finish, lock up (off track, miss the next
     turn) or land on a flag."""
     seat = state.mover
-    game = state.g
+    game = state.game
     position = state.move_position
     kind = state.move_kind
-    if kind == INTO_PIT and position == state.move_target:
+    if kind == MoveKind.INTO_PIT and position == state.move_target:
         enter_pit(state, seat, position, events)
         next_turn(state, events)
         return
-    if kind == OUT_OF_PIT and position <= state.move_start:
+    if kind == MoveKind.OUT_OF_PIT and position <= state.move_start:
         hold_at_pit_exit(state, seat)
         events.append(Event("held", f"{name(seat)} cannot rejoin yet and waits at the pit exit",
                             "Pit Exit (Rejoining) (F1-G3)", {"seat": seat}))
@@ -944,8 +933,8 @@ def end_move(state: BRCState, events: list[Event]) -> None:
             state.turns_to_miss = replaced(state.turns_to_miss, seat, max(state.turns_to_miss[seat], 1))
         next_turn(state, events)
         return
-    moved = position != state.move_start or kind == OUT_OF_PIT
-    if place(state, seat, position, events, state.move_start if kind != OUT_OF_PIT else move_origin(state)):
+    moved = position != state.move_start or kind == MoveKind.OUT_OF_PIT
+    if place(state, seat, position, events, state.move_start if kind != MoveKind.OUT_OF_PIT else move_origin(state)):
         next_turn(state, events)
         return
     if state.move_locked_up:
@@ -970,7 +959,7 @@ def place(state: BRCState, seat: int, new: int, events: list[Event], old: int | 
     if state.pit_space[seat] >= 0:
         state.pit_space = replaced(state.pit_space, seat, -1)
     state.distance[seat] = new
-    game = state.g
+    game = state.game
     if new > old and game.stop_go:
         stop_go_check(state, seat, old, new, events)
     if new >= game.finish_distance and (game.race_to_end or not state.finishing_order):
@@ -991,7 +980,7 @@ def land_on_flag(state: BRCState, seat: int, colour: str, events: list[Event]) -
     events.append(Event("flag", f"{name(seat)} lands on a {colour} flag", "Flag spaces: Trigger",
                         {"seat": seat, "colour": colour}))
     if any(state.unseen_cards):
-        state.stage = FLAG_CARD
+        state.stage = Stage.FLAG
         return True
     card = state.bottom_cards[0]
     state.bottom_cards = (*state.bottom_cards[1:], card)
@@ -1010,7 +999,7 @@ def draw_flag_card(state: BRCState, card: int, events: list[Event]) -> None:
 def resolve_card(state: BRCState, seat: int, card: int, events: list[Event]) -> None:
     """Execution: "Read and follow only the instruction that matches the color of the space you landed
     on. Once resolved, place the card at the bottom of the deck"."""
-    game = state.g
+    game = state.game
     card_id = game.content.card_ids[card]
     colour = state.flag_colour
     effect = game.card_effects[card][colour]
@@ -1036,7 +1025,7 @@ def card_effect(state: BRCState, seat: int, effect: CardEffect, events: list[Eve
         events.append(Event("card-effect", f"{name(seat)}'s next roll {modifier:+d}", rule, {"seat": seat}))
     elif kind in PERK_OF_EFFECT:
         state.perks = replaced(state.perks, seat, state.perks[seat] | PERK_OF_EFFECT[kind])
-        events.append(Event("card-effect", f"{name(seat)} gets {state.g.effect_names[kind.value]}", rule,
+        events.append(Event("card-effect", f"{name(seat)} gets {state.game.effect_names[kind.value]}", rule,
                             {"seat": seat}))
     elif kind == Effect.LET_BY:
         let_by(state, seat, events)
@@ -1052,7 +1041,7 @@ def card_effect(state: BRCState, seat: int, effect: CardEffect, events: list[Eve
 def free_move(state: BRCState, seat: int, spaces: int, events: list[Event]) -> None:
     """A flag-card move: up to ``spaces``, stopping behind any car in action; no overtakes or flags."""
     at = state.distance[seat]
-    finish_at = state.g.finish_distance
+    finish_at = state.game.finish_distance
     crossing = at + spaces >= finish_at
     car, offset = closest_ahead(state, at, finish_at - at - 1 if crossing else spaces, seat)
     moved = (finish_at - at if crossing else spaces) if car < 0 else offset - 1
@@ -1064,7 +1053,7 @@ def free_move(state: BRCState, seat: int, spaces: int, events: list[Event]) -> N
 
 def move_back(state: BRCState, seat: int, spaces: int, events: list[Event]) -> None:
     """A flag-card move back: ``spaces``, or further back to the first free space."""
-    length = state.g.length
+    length = state.game.length
     new = state.distance[seat] - spaces
     while occupant(state, new % length, seat) >= 0:
         new -= 1
@@ -1076,7 +1065,7 @@ def move_back(state: BRCState, seat: int, spaces: int, events: list[Event]) -> N
 
 def let_by(state: BRCState, seat: int, events: list[Event]) -> None:
     """Blue flag: the car directly behind (in action) swaps places with this one."""
-    behind = occupant(state, (state.distance[seat] - 1) % state.g.length, seat)
+    behind = occupant(state, (state.distance[seat] - 1) % state.game.length, seat)
     if behind < 0:
         events.append(Event("card-effect", f"no car directly behind {name(seat)}", "BRC flag card",
                             {"seat": seat}))
@@ -1095,7 +1084,7 @@ def finish(state: BRCState, seat: int, events: list[Event]) -> None:
     finishing the race"; the car leaves the track (F1-A16)."""
     state.finished = replaced(state.finished, seat, True)
     state.finishing_order = (*state.finishing_order, seat)
-    state.distance[seat] = max(state.distance[seat], state.g.finish_distance)
+    state.distance[seat] = max(state.distance[seat], state.game.finish_distance)
     state.pit_space = replaced(state.pit_space, seat, -1)
     state.off_track = replaced(state.off_track, seat, False)
     state.turns_to_miss = replaced(state.turns_to_miss, seat, 0)

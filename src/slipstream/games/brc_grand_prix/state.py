@@ -9,107 +9,28 @@ strings are read in ``notation.py``.
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from slipstream.engine.chance import DIE_TABLE, ChanceTable
 from slipstream.engine.fields import replaced, slots
 from slipstream.engine.game import CHANCE, JSON, Actor, Event, Result, State
 
-from . import notation
+from . import notation, rules
+from .types import CHANCE_STAGES, SETUP_STAGES, STAGE_NAMES, MoveKind, Stage
 
 if TYPE_CHECKING:
-    from .game import BRCGrandPrix
+    from .game import BRCGrandPrix  # noqa: F401 - the base class names it: State["BRCGrandPrix"]
 
 
-class Stage(enum.IntEnum):
-    """What the race waits for."""
-
-    STARTING_TYRES = 0
-    """Every seat picks SOFT or HARD at once (hidden until all have chosen)."""
-    GRID_ROLL_OFF = 1
-    """A chance node: the next d6 of the grid roll-off."""
-    QUALIFYING = 2
-    """A chance node: the next d6 of a qualifying hot lap."""
-    ROLL = 3
-    """A chance node: the mover's movement roll (a d6, or Sprint's 2d6)."""
-    PIT_CHOICE = 4
-    """The mover's move reaches the Pit Entry: ``pit`` or ``stay``."""
-    OVERTAKE = 5
-    """The mover reaches a Defender: ``attempt`` or ``safe``."""
-    ATTACK = 6
-    """A chance node: the Attack Die."""
-    FLAG_CARD = 7
-    """A chance node: the top card of the BRC deck, drawn for a flag space."""
-    PIT_BOX = 8
-    """The mover passes its Pit Box: keep the tyres or change them."""
-    OVER = 9
-    """The race is over."""
-
-
-STAGE_NAMES: Final = ("tyres", "grid-roll-off", "qualifying", "roll", "pit-choice", "overtake", "attack",
-                      "flag", "pit-box", "over")
-"""Each stage's name in the view (``pending.step``)."""
-
-
-class MoveKind(enum.IntEnum):
-    """Where a move runs."""
-
-    MAIN_TRACK = 0
-    INTO_PIT = 1
-    """Towards the Pit Entry: the move ends there."""
-    OUT_OF_PIT = 2
-    """Past the Pit Exit line, back onto the main track."""
-
-
-# The stages and move kinds as module constants, each the enum member itself, for the hot paths: reading
-# a member through its class costs about 100 ns in CPython 3.11, a module constant about 10.
-STARTING_TYRES: Final = Stage.STARTING_TYRES
-GRID_ROLL_OFF: Final = Stage.GRID_ROLL_OFF
-QUALIFYING: Final = Stage.QUALIFYING
-ROLL: Final = Stage.ROLL
-PIT_CHOICE: Final = Stage.PIT_CHOICE
-OVERTAKE: Final = Stage.OVERTAKE
-ATTACK: Final = Stage.ATTACK
-FLAG_CARD: Final = Stage.FLAG_CARD
-PIT_BOX: Final = Stage.PIT_BOX
-OVER: Final = Stage.OVER
-MAIN_TRACK: Final = MoveKind.MAIN_TRACK
-INTO_PIT: Final = MoveKind.INTO_PIT
-OUT_OF_PIT: Final = MoveKind.OUT_OF_PIT
-
-
-class Counter(enum.IntEnum):
-    """The counters kept for metrics, indices of ``BRCState.counters``; the names are the metrics'."""
-
-    TURNS = 0
-    SKIPPED_TURNS = 1
-    OVERTAKE_ATTEMPTS = 2
-    OVERTAKES = 3
-    PLAY_SAFE = 4
-    COLLISIONS = 5
-    SAFETY_CARS = 6
-    LOCKUPS = 7
-    FLAG_CARDS = 8
-    WEATHER_FLIPS = 9
-    DYNAMIC_WEATHER_FLIPS = 10
-    PIT_STOPS = 11
-    PENALTIES = 12
-    SPRINT_SOFT_ROLLS = 13
-    SPRINT_LOCKUPS = 14
-
-
-class BRCState(State):
+class BRCState(State["BRCGrandPrix"]):
     """A BRC Grand Prix position. ``distance`` and ``counters`` change on almost every action and are
     lists; the per-car tuples that rarely change are shared between positions and replaced whole."""
 
     legal_is_sorted = True
     """``_legal`` returns its actions sorted and unique, so the base class need not sort them."""
 
-    g: BRCGrandPrix
-    """The game, typed as this one (the engine's ``game`` is the same object)."""
     stage: Stage
     weather: int
     """``rules.DRY_TRACK`` or ``rules.WET_TRACK``: the Track State Card."""
@@ -177,9 +98,9 @@ class BRCState(State):
 
     def _actor(self) -> Actor:
         stage = self.stage
-        if stage == OVER:
+        if stage == Stage.OVER:
             return None
-        if stage == STARTING_TYRES:
+        if stage == Stage.TYRES:
             return frozenset(i for i, t in enumerate(self.tyres) if t < 0)
         if stage in CHANCE_STAGES:
             return CHANCE
@@ -187,15 +108,15 @@ class BRCState(State):
 
     def _legal(self) -> Sequence[str]:
         stage = self.stage
-        if stage == PIT_CHOICE:
+        if stage == Stage.PIT_CHOICE:
             return notation.PIT_CHOICES
-        if stage == OVERTAKE:
+        if stage == Stage.OVERTAKE:
             return notation.OVERTAKE_CHOICES
-        if stage == PIT_BOX:
-            return self.g.pit_box_actions[self.tyres[self.mover]]
-        if stage == STARTING_TYRES:
+        if stage == Stage.PIT_BOX:
+            return self.game.pit_box_actions[self.tyres[self.mover]]
+        if stage == Stage.TYRES:
             return [a for i, t in enumerate(self.tyres) if t < 0 for a in notation.starting_tyre_actions(i)]
-        if stage == OVER:
+        if stage == Stage.OVER:
             return ()
         table = self._chance_table()
         if table is not None:
@@ -206,12 +127,12 @@ class BRCState(State):
         """The fixed outcomes of a movement roll (one d6, or Sprint's 2d6), a grid or qualifying roll and
         the Attack Die; None at a flag-card draw (its odds follow the deck) and at a player's choice."""
         stage = self.stage
-        if stage == ROLL:
-            game = self.g
+        if stage == Stage.ROLL:
+            game = self.game
             return game.sprint_table if game.sprint and self.pit_space[self.mover] < 0 else DIE_TABLE
-        if stage == ATTACK:
-            return self.g.attack_table
-        if stage in (GRID_ROLL_OFF, QUALIFYING):
+        if stage == Stage.ATTACK:
+            return self.game.attack_table
+        if stage in (Stage.GRID_ROLL_OFF, Stage.QUALIFYING):
             return DIE_TABLE
         return None
 
@@ -219,41 +140,41 @@ class BRCState(State):
         table = self._chance_table()
         if table is not None:
             return list(table.outcomes)
-        if self.stage == FLAG_CARD:
+        if self.stage == Stage.FLAG:
             total = sum(self.unseen_cards)
-            actions = self.g.card_actions
-            return sorted((actions[i], c / total) for i, c in enumerate(self.unseen_cards) if c)
+            actions = self.game.card_actions
+            return sorted((actions[i], count / total) for i, count in enumerate(self.unseen_cards) if count)
         return []
 
     def _do(self, action: str) -> list[Event]:
         events: list[Event] = []
         stage = self.stage
-        if stage == ROLL:
+        if stage == Stage.ROLL:
             first, second = notation.roll(action)
             rules.movement_roll(self, first, second, events)
-        elif stage == OVERTAKE:
+        elif stage == Stage.OVERTAKE:
             rules.challengers_choice(self, notation.choice(action) == notation.Choice.ATTEMPT, events)
-        elif stage == ATTACK:
+        elif stage == Stage.ATTACK:
             rules.attack_die(self, notation.attack_face(action), events)
-        elif stage == PIT_CHOICE:
+        elif stage == Stage.PIT_CHOICE:
             rules.pit_entry_choice(self, notation.choice(action) == notation.Choice.PIT, events)
-        elif stage == FLAG_CARD:
-            rules.draw_flag_card(self, self.g.card_index[notation.card_id(action)], events)
-        elif stage == PIT_BOX:
+        elif stage == Stage.FLAG:
+            rules.draw_flag_card(self, self.game.card_index[notation.card_id(action)], events)
+        elif stage == Stage.PIT_BOX:
             rules.pit_stop(self, notation.tyre_change(action), events)
-        elif stage == STARTING_TYRES:
+        elif stage == Stage.TYRES:
             seat, tyre = notation.starting_tyre(action)
             rules.choose_starting_tyre(self, seat, tyre, events)
-        elif stage == GRID_ROLL_OFF:
+        elif stage == Stage.GRID_ROLL_OFF:
             rules.grid_roll(self, notation.roll(action).first, events)
-        elif stage == QUALIFYING:
+        elif stage == Stage.QUALIFYING:
             rules.hot_lap_roll(self, notation.roll(action).first, events)
         return events
 
     def _view(self, seat: int | None) -> dict[str, JSON]:
-        game = self.g
-        c = game.content
-        hide_tyres = self.stage == STARTING_TYRES
+        game = self.game
+        content = game.content
+        hide_tyres = self.stage == Stage.TYRES
         standing = rules.standings(self)
         cars: list[JSON] = []
         for i in range(len(self.distance)):
@@ -267,9 +188,9 @@ class BRCState(State):
                 "tyre": tyre,
                 "dist": self.distance[i],
                 "lap": min(rules.lap(self, i), game.laps),
-                "space": None if in_pit or not self.grid else self.distance[i] % c.length,
+                "space": None if in_pit or not self.grid else self.distance[i] % content.length,
                 "pit": self.pit_space[i] if in_pit else None,
-                "pit_box": c.pit_boxes[i],
+                "pit_box": content.pit_boxes[i],
                 "off_track": self.off_track[i],
                 "miss": self.turns_to_miss[i],
                 "window_stops": self.window_stops[i],
@@ -282,11 +203,11 @@ class BRCState(State):
         actor = self._actor()
         stage = self.stage
         pending: dict[str, JSON] = {"step": STAGE_NAMES[stage]}
-        if stage in (OVERTAKE, ATTACK):
+        if stage in (Stage.OVERTAKE, Stage.ATTACK):
             pending.update(seat=self.mover, defender=self.defender)
-        elif stage in (ROLL, PIT_CHOICE, PIT_BOX, FLAG_CARD):
+        elif stage in (Stage.ROLL, Stage.PIT_CHOICE, Stage.PIT_BOX, Stage.FLAG):
             pending["seat"] = self.mover
-        elif stage in (GRID_ROLL_OFF, QUALIFYING):
+        elif stage in (Stage.GRID_ROLL_OFF, Stage.QUALIFYING):
             pending["seat"] = self.roller()
         return {
             "game": game.id,
@@ -295,11 +216,12 @@ class BRCState(State):
             "dynamic_weather": game.dynamic_weather,
             "weather": rules.WEATHER_NAMES[self.weather],
             "round": self.round_number,
-            "track_length": c.length,
-            "board": {"flags": list(c.flag_colour), "pit_spaces": c.pit_spaces,
-                      "pit_entry_after": c.pit_entry_after, "pit_line_after": c.pit_line_after,
-                      "pit_boxes": list(c.pit_boxes[: len(self.distance)]), "weather_space": c.weather_space,
-                      "rejoin": c.rejoin},
+            "track_length": content.length,
+            "board": {"flags": list(content.flag_colour), "pit_spaces": content.pit_spaces,
+                      "pit_entry_after": content.pit_entry_after, "pit_line_after": content.pit_line_after,
+                      "pit_boxes": list(content.pit_boxes[: len(self.distance)]),
+                      "weather_space": content.weather_space,
+                      "rejoin": content.rejoin},
             "pit_window": list(game.window) if game.window else None,
             "actor": sorted(actor) if isinstance(actor, frozenset) else actor,
             "roller": self.roller(),
@@ -309,11 +231,11 @@ class BRCState(State):
             "grid": list(self.grid),
             "qualifying": list(self.qualifying_results),
             "flag_deck": {"unseen": sum(self.unseen_cards),
-                          "known_order": ([c.card_ids[i] for i in self.bottom_cards]
+                          "known_order": ([content.card_ids[i] for i in self.bottom_cards]
                                           if not any(self.unseen_cards) else []),
                           "used": len(self.bottom_cards)},
             "finish": list(self.finishing_order),
-            "flag_card": ({"card": c.card_ids[self.bottom_cards[-1]], "colour": self.flag_colour}
+            "flag_card": ({"card": content.card_ids[self.bottom_cards[-1]], "colour": self.flag_colour}
                           if self.bottom_cards else None),
             "terms": game.terms,
         }
@@ -323,28 +245,28 @@ class BRCState(State):
         roll-off (the next of the tied group, in seat order) or its hot lap, the mover's movement roll,
         Attack Die (the challenger's) or flag card; None when the state is not at a chance node."""
         stage = self.stage
-        if stage == GRID_ROLL_OFF:
+        if stage == Stage.GRID_ROLL_OFF:
             group = next(group for group in self.grid_groups if len(group) > 1)
             return group[len(self.grid_rolls)]
-        if stage == QUALIFYING:
+        if stage == Stage.QUALIFYING:
             return self.qualifying_seat
-        if stage in (ROLL, ATTACK, FLAG_CARD):
+        if stage in (Stage.ROLL, Stage.ATTACK, Stage.FLAG):
             return self.mover
         return None
 
     @property
     def result(self) -> Result | None:
-        if self.stage != OVER:
+        if self.stage != Stage.OVER:
             return None
         order = tuple(rules.standings(self))
-        reason = (f"first to complete {self.g.laps} laps; "
-                  + ("everyone raced to the end" if self.g.race_to_end else "the rest by current position"))
+        reason = (f"first to complete {self.game.laps} laps; "
+                  + ("everyone raced to the end" if self.game.race_to_end else "the rest by current position"))
         return Result(order=order, winners=(order[0],), reason=reason,
                       details={"finished": list(self.finishing_order)})
 
     def determinize(self, seat: int | None, rng: random.Random) -> BRCState:
         """Only the other seats' starting tyres, while still being chosen, are hidden."""
-        if self.stage != STARTING_TYRES:
+        if self.stage != Stage.TYRES:
             return self
         new = self.copy()
         for i, t in enumerate(new.tyres):
@@ -355,22 +277,15 @@ class BRCState(State):
     def invariant_problems(self) -> list[str]:
         """Rule invariants the conformance suite checks at every step."""
         problems = []
-        c = self.g.content
-        spaces = [self.distance[i] % c.length for i in range(len(self.distance)) if rules.in_action(self, i)]
+        content = self.game.content
+        spaces = [self.distance[i] % content.length for i in range(len(self.distance)) if rules.in_action(self, i)]
         if self.stage not in SETUP_STAGES and len(spaces) != len(set(spaces)):
             problems.append(f"two cars in action share a main-track space: {self.distance}")
-        if sum(self.unseen_cards) + len(self.bottom_cards) != len(c.card_ids):
+        if sum(self.unseen_cards) + len(self.bottom_cards) != len(content.card_ids):
             problems.append("flag cards are not conserved")
         for i, k in enumerate(self.pit_space):
-            if not -1 <= k <= c.pit_spaces:
+            if not -1 <= k <= content.pit_spaces:
                 problems.append(f"P{i + 1} is at pit space {k}")
             if k >= 0 and self.off_track[i]:
                 problems.append(f"P{i + 1} is off track in the pit lane")
         return problems
-
-
-CHANCE_STAGES: Final = frozenset((GRID_ROLL_OFF, QUALIFYING, ROLL, ATTACK,
-                                  FLAG_CARD))
-SETUP_STAGES: Final = frozenset((STARTING_TYRES, GRID_ROLL_OFF, QUALIFYING))
-
-from . import rules  # noqa: E402  (the rules read Stage and BRCState from this module)

@@ -9,8 +9,8 @@ from slipstream.engine.hooks import ActionSpace
 
 from . import notation
 from .game import ScrapRacer
-from .notation import BoostUse
-from .state import FIGHT_TABLE, MARKER_ACTIONS, TWO_DICE_TABLE
+from .rules import FIGHT_TABLE, MARKER_ACTIONS, TWO_DICE_TABLE
+from .types import BoostUse
 
 
 def action_space(game: Game) -> ActionSpace:

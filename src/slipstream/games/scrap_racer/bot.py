@@ -12,8 +12,8 @@ import random
 from slipstream.engine.game import State
 
 from . import notation, rules
-from .notation import BoostUse, Kind
-from .state import ScrapState, Stage
+from .state import ScrapState
+from .types import BoostUse, Kind, Stage
 
 # Expected movement of the active racer for each crash pile (docs/rules/scrap-racer.md), plus a
 # little for the bonus marker that every crash brings.
@@ -38,16 +38,16 @@ class HeuristicBot:
         stage = state.stage
         if stage == Stage.DECIDE:
             return self._decide(state, legal)
-        if stage in (Stage.CARDS_BEFORE_MOVE, Stage.CARDS_AFTER_MOVE):
+        if stage in (Stage.CARDS, Stage.CARDS_AFTER):
             return self._cards(state, legal)
-        if stage == Stage.CHOOSE_ORDER:
+        if stage == Stage.ORDER:
             return legal[0]
         if stage == Stage.FIGHT_CHOICE:
             return self._own_fight(state, legal)
         return self.rng.choice(legal)
 
-    def _decide(self, s: ScrapState, legal: list[str]) -> str:
-        die, dice = s.die, s.dice
+    def _decide(self, state: ScrapState, legal: list[str]) -> str:
+        die, dice = state.die, state.dice
         uses = {use: action for action in legal if (use := notation.parse(action).use) is not None}
         if notation.ACCEPT_CRASH in legal:
             fixes = sorted(action for use, action in uses.items()
@@ -71,19 +71,19 @@ class HeuristicBot:
             loss = loss * BOOST_RISK_DISCOUNT + total * len(kept) / 6 * (1 - BOOST_RISK_DISCOUNT)
         return notation.ROLL_AGAIN if gain + loss > total else notation.STOP
 
-    def _cards(self, s: ScrapState, legal: list[str]) -> str:
+    def _cards(self, state: ScrapState, legal: list[str]) -> str:
         """Play the card that gains the most ground now; keep Catch up for a long gap."""
-        r = s.active
+        racer = rules.active_racer(state)
         best, best_gain = legal[0] if legal[0] in (notation.MOVE, notation.DONE) else notation.MOVE, 0
         for action in legal:
             move = notation.parse(action)
             if move.kind != Kind.PLAY_CARD:
                 continue
             card = move.name
-            target = rules.card_target(s, r, card)
+            target = rules.card_target(state, racer, card)
             if target is None:
                 continue
-            gain = target - s.progress[r]
+            gain = target - state.progress[racer]
             if card == "catch-up" and gain < 4:
                 continue
             if gain > best_gain:
@@ -92,11 +92,11 @@ class HeuristicBot:
             return legal[0]
         return best
 
-    def _own_fight(self, s: ScrapState, legal: list[str]) -> str:
+    def _own_fight(self, state: ScrapState, legal: list[str]) -> str:
         """Team game: the rear racer decides the winner, so let the one with fewer laps win."""
-        a, b = s.need[1], s.need[2]
-        rear = a if s.laps[a] <= s.laps[b] else b
-        return notation.let_win(s.racer[rear])
+        first, second = state.need.racer, state.need.other
+        rear = first if state.laps[first] <= state.laps[second] else second
+        return notation.let_win(state.racer[rear])
 
 
 def _changed(die: int, use: BoostUse) -> int:

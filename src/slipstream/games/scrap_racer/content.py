@@ -21,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 TRACK_DIR = HERE / "tracks"
 
 Source = Literal["rulebook", "derived", "default"]
-CRASH_EFFECTS = (
+CRASH_CARDS = (
     "advance-2", "advance-3", "advance-5", "two-dice", "five-forward-two-back",
     "three-forward", "stay-put", "catching-up-2", "backwards-die", "push-5",
     "backwards-4", "backwards-6", "catching-up-4", "loss-of-position", "last-place-4",
@@ -52,8 +52,8 @@ class CrashPile(StrictModel):
 
     @field_validator("cards")
     @classmethod
-    def _known(cls, v: dict[str, int]) -> dict[str, int]:
-        return _check_names(v, CRASH_EFFECTS)
+    def _known(cls, value: dict[str, int]) -> dict[str, int]:
+        return _check_names(value, CRASH_CARDS)
 
 
 class BonusDeck(StrictModel):
@@ -64,8 +64,8 @@ class BonusDeck(StrictModel):
 
     @field_validator("cards")
     @classmethod
-    def _known(cls, v: dict[str, int]) -> dict[str, int]:
-        return _check_names(v, BONUS_CARDS)
+    def _known(cls, value: dict[str, int]) -> dict[str, int]:
+        return _check_names(value, BONUS_CARDS)
 
 
 class GoalDeck(StrictModel):
@@ -76,8 +76,8 @@ class GoalDeck(StrictModel):
 
     @field_validator("cards")
     @classmethod
-    def _known(cls, v: dict[str, int]) -> dict[str, int]:
-        return _check_names(v, GOAL_CARDS)
+    def _known(cls, value: dict[str, int]) -> dict[str, int]:
+        return _check_names(value, GOAL_CARDS)
 
 
 class BoostMarkers(StrictModel):
@@ -86,11 +86,11 @@ class BoostMarkers(StrictModel):
 
     @field_validator("markers")
     @classmethod
-    def _known(cls, v: dict[str, int]) -> dict[str, int]:
-        for name in v:
+    def _known(cls, value: dict[str, int]) -> dict[str, int]:
+        for name in value:
             if name not in BOOST_TYPES:
                 raise ValueError(f"unknown boost marker {name!r}; known: {', '.join(BOOST_TYPES)}")
-        return v
+        return value
 
 
 class BonusMarkers(StrictModel):
@@ -102,11 +102,11 @@ class BonusMarkers(StrictModel):
 
     @field_validator("hover_per_card")
     @classmethod
-    def _hover_needs_fewer(cls, v: int | None, info: ValidationInfo) -> int | None:
+    def _hover_needs_fewer(cls, value: int | None, info: ValidationInfo) -> int | None:
         per_card = info.data.get("per_card")
-        if v is not None and per_card is not None and v > per_card:
-            raise ValueError(f"Hover needs only {v} markers: not more than per_card ({per_card})")
-        return v
+        if value is not None and per_card is not None and value > per_card:
+            raise ValueError(f"Hover needs only {value} markers: not more than per_card ({per_card})")
+        return value
 
 
 class Racer(NamedRecord):
@@ -117,7 +117,7 @@ class Racer(NamedRecord):
     source: Source
 
 
-CARD_IDS = (*CRASH_EFFECTS, *BONUS_CARDS, *GOAL_CARDS, *BOOST_TYPES)
+CARD_IDS = (*CRASH_CARDS, *BONUS_CARDS, *GOAL_CARDS, *BOOST_TYPES)
 """Every card and boost marker the rules know: each has one ``[[cards]]`` record (its name and text)."""
 
 
@@ -231,7 +231,7 @@ def _load_content(path: Path, stamp: tuple[int, int]) -> Content:
     missing = [face for face in range(1, 7) if pile_of[face] == -1]
     if missing:
         raise ContentError(str(path), "crash", "doubles", f"no pile for double {missing[0]}")
-    ids = [r.id for r in data.racers]
+    ids = [racer.id for racer in data.racers]
     if sorted(ids) != sorted(set(ids)) or len(ids) < 6:
         raise ContentError(str(path), "racers", "id", "need the six racers, each once")
     cards = {c.id: c for c in data.cards}
@@ -253,8 +253,8 @@ def _load_content(path: Path, stamp: tuple[int, int]) -> Content:
         markers_per_card=data.bonus_markers.per_card,
         hover_markers_per_card=hover if (hover := data.bonus_markers.hover_per_card) is not None
         else max(1, data.bonus_markers.per_card - 1),
-        racers=tuple((r.id, r.name) for r in data.racers),
-        racer_texts={r.id: r.text for r in data.racers},
+        racers=tuple((racer.id, racer.name) for racer in data.racers),
+        racer_texts={racer.id: racer.text for racer in data.racers},
         titles={c.id: c.name for c in data.cards},
         texts={c.id: c.text for c in data.cards},
         decks={**{f"crash-{name}": (pile.name, pile.text) for name, pile in data.crash.items()},

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -12,19 +11,8 @@ from slipstream.engine.hooks import GameHooks
 
 from . import notation, rules, words
 from .content import BOOST_TYPES, Content, Track, load_content, load_track, track_names
-from .state import BONUS_CARD_NEED, CRASH_CARD_NEED, DeckCounts, Need, ScrapState, Stage
-
-
-@dataclass(frozen=True)
-class Deck:
-    """One deck: its cards, and where its draw and discard counts live (``ScrapState.decks[index]``)."""
-
-    prefix: str
-    cards: tuple[str, ...]
-    index: int
-    total: int
-    discard_on_draw: bool
-    actions: tuple[str, ...]   # the chance outcome of drawing each card: "<prefix>:<card>"
+from .state import ScrapState
+from .types import NOTHING_NEEDED, Deck, DeckCounts, Need, NeedKind, Stage
 
 
 class ScrapRacer(Game):
@@ -109,38 +97,38 @@ class ScrapRacer(Game):
         self.per_player = 2 if self.players == 2 or opts["two_racers"] else 1
         self.jackal_every_fight = opts["jackal"] == "every-fight"
         slots = self.players * self.per_player
-        self.racer_ids = tuple(r for r, _ in self.content.racers)
+        self.racer_ids = tuple(racer_id for racer_id, _ in self.content.racers)
         self.racer_names = dict(self.content.racers)
         racers = str(opts["racers"])
         if racers == "random":
             self.fixed_racers: tuple[str, ...] = ()
         else:
-            chosen = tuple(x.strip() for x in racers.split(","))
-            bad = [x for x in chosen if x not in self.racer_ids]
+            chosen = tuple(racer_id.strip() for racer_id in racers.split(","))
+            bad = [racer_id for racer_id in chosen if racer_id not in self.racer_ids]
             if bad or len(chosen) != slots or len(set(chosen)) != slots:
                 raise OptionError(f"{self.id}: option 'racers' needs {slots} different racers from: "
                                   f"{', '.join(self.racer_ids)} (got {racers!r})")
             self.fixed_racers = chosen
         if int(opts["start_seat"]) >= self.players:
             raise OptionError(f"{self.id}: option 'start_seat' must be -1 (random) or a seat 0-{self.players - 1}")
-        self.seat_names = tuple(self.seat_name(s) for s in range(self.players))
-        self.owner = tuple(s for s in range(self.players) for _ in range(self.per_player))
+        self.seat_names = tuple(self.seat_name(seat) for seat in range(self.players))
+        self.owner = tuple(seat for seat in range(self.players) for _ in range(self.per_player))
         self.pile_of_double = self.content.pile_of_double
         self._pile_labels = tuple(
-            "/".join(str(f) for f in range(1, 7) if self.pile_of_double[f] == pile)
+            "/".join(str(face) for face in range(1, 7) if self.pile_of_double[face] == pile)
             for pile in range(len(self.content.piles))
         )
         self._build_decks()
         self.terms = {key: term.to_json() for key, term in words.glossary(self).items()}
 
     def _build_decks(self) -> None:
-        c = self.content
+        content = self.content
         decks: list[Deck] = []
         counts: list[dict[str, int]] = []
         for prefix, deck_counts, discard_on_draw in (
-            *(("crash", dict(pile), True) for pile in c.piles),
-            ("bonus", dict(c.bonus), False),
-            ("goal", dict(c.goal), True),
+            *(("crash", dict(pile), True) for pile in content.piles),
+            ("bonus", dict(content.bonus), False),
+            ("goal", dict(content.goal), True),
         ):
             cards = tuple(deck_counts)
             actions = tuple(notation.deck_card(prefix, card) for card in cards)
@@ -151,23 +139,23 @@ class ScrapRacer(Game):
         self.n_bonus_cards = len(self.bonus_deck.cards)
         self.goal_deck = decks[-1]
         self._initial_decks = tuple(
-            DeckCounts(tuple(n[card] for card in deck.cards), (0,) * len(deck.cards))
-            for deck, n in zip(decks, counts, strict=True)
+            DeckCounts(tuple(deck_count[card] for card in deck.cards), (0,) * len(deck.cards))
+            for deck, deck_count in zip(decks, counts, strict=True)
         )
 
-    def deck_for(self, need: tuple[Any, ...]) -> Deck:
+    def deck_for(self, need: Need) -> Deck:
         """The deck a card is drawn from for ``need`` (``ScrapState.need``: a crash pile, bonus or goal)."""
-        kind = need[0]
-        if kind == CRASH_CARD_NEED:
-            return self.crash_decks[int(need[1])]
-        return self.bonus_deck if kind == BONUS_CARD_NEED else self.goal_deck
+        kind = need.kind
+        if kind is NeedKind.CRASH_CARD:
+            return self.crash_decks[need.pile]
+        return self.bonus_deck if kind is NeedKind.BONUS_CARD else self.goal_deck
 
     def deck_table(self) -> list[tuple[str, Deck]]:
         names = [f"crash-{self.content.pile_names[i]}" for i in range(len(self.crash_decks))]
         return [*zip(names, self.crash_decks, strict=True), ("bonus", self.bonus_deck), ("goal", self.goal_deck)]
 
     def racers_of(self, seat: int) -> list[int]:
-        return [r for r, s in enumerate(self.owner) if s == seat]
+        return [racer for racer, owner in enumerate(self.owner) if owner == seat]
 
     def pile_label(self, pile: int) -> str:
         """The doubles that draw from a crash pile, e.g. "1/2"."""
@@ -178,46 +166,46 @@ class ScrapRacer(Game):
         return self.content.titles.get(card, card)
 
     def _initial_state(self) -> ScrapState:
-        s = ScrapState()
-        s.game = s.g = self
+        state = ScrapState()
         n = len(self.owner)
-        s.stage = Stage.SETUP
-        s.racer = self.fixed_racers if self.fixed_racers else ("",) * n
-        s.owner = self.owner
-        s.order = ()
-        s.progress = [0] * n
-        s.laps = (0,) * n
-        s.bonus_markers = (0,) * n
-        s.boost_markers = ((0,) * len(BOOST_TYPES),) * n
-        s.bonus_cards = ((0,) * self.n_bonus_cards,) * self.players
-        s.decks = self._initial_decks
-        s.bonus_supply = self.content.bonus_markers
+        state.stage = Stage.SETUP
+        state.racer = self.fixed_racers if self.fixed_racers else ("",) * n
+        state.owner = self.owner
+        state.order = ()
+        state.progress = [0] * n
+        state.laps = (0,) * n
+        state.bonus_markers = (0,) * n
+        state.boost_markers = ((0,) * len(BOOST_TYPES),) * n
+        state.bonus_cards = ((0,) * self.n_bonus_cards,) * self.players
+        state.decks = self._initial_decks
+        state.bonus_supply = self.content.bonus_markers
         markers = dict(self.content.boost)
-        s.unseen_boosts = tuple(markers[t] for t in BOOST_TYPES)
-        on_track = min(len(self.track.boost), sum(s.unseen_boosts))
-        s.boost_spaces_filled = tuple(i < on_track for i in range(len(self.track.boost)))
-        s.boost_supply = sum(s.unseen_boosts) - on_track
-        s.turn = 0
-        s.round = 1
-        s.turns = 0
-        s.end_round = 0
-        s.dice = ()
-        s.die = 0
-        s.passed = False
-        s.moved = ()
-        s.crossed = False
-        s.queue = ()
-        s.need = (Need.RACER,)
-        s.start_seat = int(self.options["start_seat"])
-        s.crash_cards_drawn = (0,) * len(self.crash_decks)
-        s.fights = 0
-        s.boost_markers_used = 0
-        s.bonus_cards_drawn = 0
-        s.bonus_cards_played = 0
-        s.outcome = ()
-        s.names = rules.racer_names(s)
-        rules.next_setup_step(s, [])
-        return s
+        state.unseen_boosts = tuple(markers[kind] for kind in BOOST_TYPES)
+        on_track = min(len(self.track.boost), sum(state.unseen_boosts))
+        state.boost_spaces_filled = tuple(i < on_track for i in range(len(self.track.boost)))
+        state.boost_supply = sum(state.unseen_boosts) - on_track
+        state.turn = 0
+        state.round = 1
+        state.turns = 0
+        state.end_round = 0
+        state.dice = ()
+        state.die = 0
+        state.passed = False
+        state.moved = ()
+        state.crossed = False
+        state.queue = ()
+        state.need = NOTHING_NEEDED
+        state.start_seat = int(self.options["start_seat"])
+        state.crash_cards_drawn = (0,) * len(self.crash_decks)
+        state.fights = 0
+        state.boost_markers_used = 0
+        state.bonus_cards_drawn = 0
+        state.bonus_cards_played = 0
+        state.outcome = ((), (), "")
+        state.game = self  # the engine sets it again in start(); the setup below reads the game
+        state.names = rules.racer_names(state)
+        rules.next_setup_step(state, [])
+        return state
 
     @property
     def markers_per_card(self) -> int:
@@ -227,7 +215,6 @@ class ScrapRacer(Game):
     def hover_markers_per_card(self) -> int:
         """Hover "needs only 2 bonus markers" (the content's ``hover_per_card``)."""
         return self.content.hover_markers_per_card
-
 
     @classmethod
     def hooks(cls) -> GameHooks:

@@ -7,6 +7,7 @@ import math
 from slipstream.engine.estimate import win_chances
 from slipstream.engine.game import State
 
+from . import rules
 from .state import ScrapState
 
 
@@ -14,8 +15,8 @@ def race_metrics(final: State) -> dict[str, float]:
     """Per-race figures a designer cares about."""
     if not isinstance(final, ScrapState):
         return {}
-    g = final.g
-    crash = {f"crash_cards_{name}": float(final.crash_cards_drawn[i]) for i, name in enumerate(g.content.pile_names)}
+    game = final.game
+    crash = {f"crash_cards_{name}": float(final.crash_cards_drawn[i]) for i, name in enumerate(game.content.pile_names)}
     return {
         "turns": float(final.turns),
         "rounds": float(final.round),
@@ -30,7 +31,7 @@ def race_metrics(final: State) -> dict[str, float]:
 
 
 def _margin(final: ScrapState) -> int:
-    order = final.standings()
+    order = rules.standings(final)
     return final.progress[order[0]] - final.progress[order[1]] if len(order) > 1 else 0
 
 
@@ -39,8 +40,8 @@ def seat_labels(final: State) -> dict[int, str]:
     if not isinstance(final, ScrapState):
         return {}
     labels: dict[int, list[str]] = {}
-    for r, seat in enumerate(final.owner):
-        labels.setdefault(seat, []).append(final.name(r))
+    for racer, seat in enumerate(final.owner):
+        labels.setdefault(seat, []).append(final.names[racer])
     return {seat: "+".join(names) for seat, names in labels.items()}
 
 
@@ -50,7 +51,7 @@ def start_positions(final: State) -> dict[str, tuple[int, ...]]:
     game the player order determines the position of those racers not on the race track yet")."""
     if not isinstance(final, ScrapState) or final.start_seat < 0:
         return {}
-    n = final.g.players
+    n = final.game.players
     return {"start order": tuple((seat - final.start_seat) % n + 1 for seat in range(n))}
 
 
@@ -59,8 +60,8 @@ def standings(state: State) -> list[int]:
     if not isinstance(state, ScrapState):
         return []
     seen: list[int] = []
-    for r in state.standings():
-        seat = state.owner[r]
+    for racer in rules.standings(state):
+        seat = state.owner[racer]
         if seat not in seen:
             seen.append(seat)
     return seen
@@ -89,16 +90,16 @@ def position_value(state: State, seat: int) -> float:
     if not isinstance(state, ScrapState):
         raise TypeError(f"not a Scrap Racer state: {type(state).__name__}")
     result = state.result
-    g = state.g
+    game = state.game
     if result is not None:
         return 1.0 if seat in result.winners else 0.0
-    goal = 3 * g.length + 1
+    goal = 3 * game.length + 1
     held = [CARD_WORTH * sum(hand) for hand in state.bonus_cards]
-    turns_needed: list[list[float]] = [[] for _ in range(g.players)]
-    for r, owner in enumerate(state.owner):
-        extra = BOOST_WORTH * sum(state.boost_markers[r]) + MARKER_WORTH * state.bonus_markers[r]
-        extra += held[owner] / g.per_player
-        left = max(0.0, goal - state.progress[r] - extra)
+    turns_needed: list[list[float]] = [[] for _ in range(game.players)]
+    for racer, owner in enumerate(state.owner):
+        extra = BOOST_WORTH * sum(state.boost_markers[racer]) + MARKER_WORTH * state.bonus_markers[racer]
+        extra += held[owner] / game.per_player
+        left = max(0.0, goal - state.progress[racer] - extra)
         turns_needed[owner].append(left / SPACES_PER_TURN)
     need = []
     for times in turns_needed:

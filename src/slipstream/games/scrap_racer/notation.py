@@ -7,85 +7,28 @@ The notation (docs/rules/scrap-racer.md has the full table) does not change with
     chance      die:N, dice:A-B, fight:A-B, crash:<effect>, bonus:<card>, goal:<card>,
                 marker:<boost type>, racer:<racer>, start:P<n>
 
-Scrap Racer has no simultaneous choices, so no action carries a seat prefix. The set of action strings
-is finite, so ``parse`` keeps each one it has read.
+Scrap Racer has no simultaneous choices, so no action carries a seat prefix. The typed actions are in
+``types.py``; ``parse`` reads each action string once (``PARSED``).
 """
 
 from __future__ import annotations
 
-import enum
-from typing import Final, NamedTuple
+from typing import Final
 
+from slipstream.engine.notation import ParseCache
 
-class Kind(enum.Enum):
-    """What an action does (the word before the colon; ``crash`` alone accepts a double)."""
-
-    ROLL_AGAIN = "roll"
-    STOP = "stop"
-    ACCEPT_CRASH = "crash"
-    BOOST = "boost"
-    PLAY_CARD = "play"
-    MOVE = "move"
-    DONE = "done"
-    FIRST = "first"
-    LET_WIN = "win"
-    DIE = "die"
-    TWO_DICE = "dice"
-    FIGHT_DICE = "fight"
-    CRASH_CARD = "crash-card"
-    BONUS_CARD = "bonus"
-    GOAL_CARD = "goal"
-    MARKER = "marker"
-    RACER = "racer"
-    START_PLAYER = "start"
-
-
-# The kinds the rules read on most actions, as module constants: reading ``Kind.STOP`` passes through the
-# enum class's ``__getattr__`` hook in the pure build (Python 3.11), about 18 times a module constant's cost.
-ROLL_AGAIN_KIND: Final = Kind.ROLL_AGAIN
-STOP_KIND: Final = Kind.STOP
-BOOST_KIND: Final = Kind.BOOST
-PLAY_CARD_KIND: Final = Kind.PLAY_CARD
-MOVE_KIND: Final = Kind.MOVE
-
-
-class BoostUse(enum.Enum):
-    """How a boost marker changes the die just rolled (``boost:<use>``)."""
-
-    UP = "up"
-    DOWN = "down"
-    REROLL = "reroll"
-    TURN = "turn"
-
-
-class Action(NamedTuple):
-    """One action, typed.
-
-    ``name``: the card, crash effect, boost type or racer id the action names ("" if none);
-    ``dice``: the faces it rolls (one die, two dice, the two fighters' dice) or, for ``start``, the seat;
-    ``use``: how a boost marker changes the die (``boost:<use>`` only).
-    """
-
-    kind: Kind
-    name: str = ""
-    dice: tuple[int, ...] = ()
-    use: BoostUse | None = None
-
+from .types import Action, BoostUse, Kind
 
 _WORDS: Final = {"roll": Kind.ROLL_AGAIN, "stop": Kind.STOP, "crash": Kind.ACCEPT_CRASH, "move": Kind.MOVE,
                  "done": Kind.DONE}
 _NAMED: Final = {"play": Kind.PLAY_CARD, "first": Kind.FIRST, "win": Kind.LET_WIN,
                  "crash": Kind.CRASH_CARD, "bonus": Kind.BONUS_CARD, "goal": Kind.GOAL_CARD,
                  "marker": Kind.MARKER, "racer": Kind.RACER}
-_PARSED: dict[str, Action] = {}
 
 
 def parse(text: str) -> Action:
     """The typed action of an action string (``ValueError`` for a string outside the notation)."""
-    action = _PARSED.get(text)
-    if action is None:
-        action = _PARSED[text] = _parse(text)
-    return action
+    return PARSED[text]
 
 
 def _parse(text: str) -> Action:
@@ -105,6 +48,10 @@ def _parse(text: str) -> Action:
     elif head in _NAMED and argument:
         return Action(_NAMED[head], argument)
     raise ValueError(f"not a Scrap Racer action: {text!r}")
+
+
+PARSED: Final = ParseCache(_parse)
+"""Each action string read once."""
 
 
 def text(action: Action) -> str:

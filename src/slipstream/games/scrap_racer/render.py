@@ -13,8 +13,8 @@ from slipstream.engine.play import replayed
 
 from . import notation, words
 from .game import ScrapRacer
-from .notation import Kind
-from .state import CARDS_AFTER_MOVE, CARDS_BEFORE_MOVE, CHOOSE_ORDER, DECIDE, FIGHT_CHOICE, ScrapState
+from .state import ScrapState
+from .types import BoostUse, Kind, Stage
 
 LETTER = {"swifty": "W", "jackal": "J", "crusher": "C", "hover": "H", "twister": "T", "steel-jacket": "S"}
 COLOUR = {"swifty": "yellow", "jackal": "red", "crusher": "magenta", "hover": "cyan", "twister": "green",
@@ -29,9 +29,9 @@ def letter(racer: dict[str, Any]) -> str:
 def _cell(space: int, view: dict[str, Any], here: dict[int, list[dict[str, Any]]]) -> str:
     racers = here.get(space, [])
     if racers:
-        r = racers[0]
-        text = letter(r) + ("+" if len(racers) > 1 else " ")
-        return f"[bold {COLOUR.get(r['id'], 'white')}]{text}[/]"
+        racer = racers[0]
+        text = letter(racer) + ("+" if len(racers) > 1 else " ")
+        return f"[bold {COLOUR.get(racer['id'], 'white')}]{text}[/]"
     if space in view["boost_spaces_filled"]:
         return "[bold yellow]* [/]"
     return "[dim]- [/]" if view["track"]["kinds"][space] == "S" else "[dim]o [/]"
@@ -64,14 +64,14 @@ def _explained(view: dict[str, Any], key: str, head: str = "") -> list[str]:
 def _key(view: dict[str, Any]) -> list[str]:
     """What the letters and signs on the track stand for, then what the racers' abilities, the boost
     markers and the seat's bonus cards do."""
-    racers = [r for r in view["racers"] if r["id"]]
-    named = "  ".join(f"[{COLOUR.get(r['id'], 'white')}]{letter(r)}[/] {r['name']}" for r in racers)
+    racers = [racer for racer in view["racers"] if racer["id"]]
+    named = "  ".join(f"[{COLOUR.get(racer['id'], 'white')}]{letter(racer)}[/] {racer['name']}" for racer in racers)
     lines = [named] if racers else []
     lines.append("+ more racers there  - straight  o curve  * boost marker  |> finish line")
     if racers:
         lines.append("key:")
-        for r in racers:
-            lines.extend(_explained(view, r["id"]))
+        for racer in racers:
+            lines.extend(_explained(view, racer["id"]))
         for boost in racers[0]["boost_markers"]:
             lines.extend(_explained(view, boost, f"Boost marker {_name(view, boost)}"))
         for card in view.get("my_bonus_cards") or {}:
@@ -91,13 +91,13 @@ def _table(view: dict[str, Any]) -> list[str]:
     rows: list[tuple[str, ...]] = []
     colours: list[str] = []
     for slot in view["standings"]:
-        r = view["racers"][slot]
-        boosts = ", ".join(f"{n} {_name(view, t)}" for t, n in r["boost_markers"].items() if n) or "-"
-        space = "-" if r["space"] is None else str(r["space"] + 1)
-        cards = view["bonus_cards_held"][str(r["seat"])]
-        rows.append((r["name"] or "?", seats[r["seat"]], str(r["laps"]), space, str(r["bonus_markers"]),
+        racer = view["racers"][slot]
+        boosts = ", ".join(f"{n} {_name(view, t)}" for t, n in racer["boost_markers"].items() if n) or "-"
+        space = "-" if racer["space"] is None else str(racer["space"] + 1)
+        cards = view["bonus_cards_held"][str(racer["seat"])]
+        rows.append((racer["name"] or "?", seats[racer["seat"]], str(racer["laps"]), space, str(racer["bonus_markers"]),
                      str(cards), boosts))
-        colours.append(COLOUR.get(r["id"], "white"))
+        colours.append(COLOUR.get(racer["id"], "white"))
     heads = tuple(tuple(h[i] for h in TABLE_HEADER) for i in (0, 1))
     widths = [max(len(row[i]) for row in (*heads, *rows)) for i in range(len(TABLE_HEADER))]
 
@@ -117,21 +117,21 @@ def board(view: dict[str, Any]) -> str:
     track = view["track"]
     length = track["length"]
     here: dict[int, list[dict[str, Any]]] = {}
-    for r in view["racers"]:
-        if r["space"] is not None:
-            here.setdefault(r["space"], []).append(r)
+    for racer in view["racers"]:
+        if racer["space"] is not None:
+            here.setdefault(racer["space"], []).append(racer)
     half = (length + 1) // 2
     top = list(range(half))
     bottom = list(range(length - 1, half - 1, -1))
     lines = [f"[bold]{escape(track['name'])}[/]  ({length} spaces, read clockwise from |>)"]
-    lines.append("   " + "".join(f"{s + 1:<2}" if (s + 1) % 4 == 1 else "  " for s in top).rstrip())
-    lines.append(" |>" + "".join(_cell(s, view, here) for s in top))
-    lines.append(" | " + "".join(_cell(s, view, here) for s in bottom))
-    lines.append("   " + "".join(f"{s + 1:<2}" if (s + 1) % 4 == 1 else "  " for s in bottom).rstrip())
+    lines.append("   " + "".join(f"{state + 1:<2}" if (state + 1) % 4 == 1 else "  " for state in top).rstrip())
+    lines.append(" |>" + "".join(_cell(state, view, here) for state in top))
+    lines.append(" | " + "".join(_cell(state, view, here) for state in bottom))
+    lines.append("   " + "".join(f"{state + 1:<2}" if (state + 1) % 4 == 1 else "  " for state in bottom).rstrip())
     lines.extend(_key(view))
-    waiting = [r for r in view["racers"] if r["space"] is None and r["id"]]
+    waiting = [racer for racer in view["racers"] if racer["space"] is None and racer["id"]]
     if waiting:
-        lines.append("Behind the line: " + ", ".join(r["name"] for r in waiting))
+        lines.append("Behind the line: " + ", ".join(racer["name"] for racer in waiting))
     lines.append("")
     lines.extend(_table(view))
     mine = view.get("my_bonus_cards")
@@ -150,7 +150,7 @@ def board(view: dict[str, Any]) -> str:
 
 def describe_action(game: Game, action: str) -> str:
     """A short label for an action, with the loaded game's names for racers and cards."""
-    g = _sr(game)
+    terms = _sr(game).terms
     try:
         move = notation.parse(action)
     except ValueError:
@@ -160,7 +160,7 @@ def describe_action(game: Game, action: str) -> str:
         return LABELS[kind]
     if move.use is not None:
         return BOOST_LABELS[move.use]
-    name = g.terms[move.name]["name"] if move.name in g.terms else move.name
+    name = terms[move.name]["name"] if move.name in terms else move.name
     named = {Kind.PLAY_CARD: f"play the bonus card {name}", Kind.FIRST: f"{name} goes first",
              Kind.LET_WIN: f"let {name} win the fight", Kind.CRASH_CARD: f"the crash card {name}",
              Kind.BONUS_CARD: f"the bonus card {name}", Kind.GOAL_CARD: f"the goal card {name}",
@@ -189,8 +189,8 @@ def scoreboard(state: State) -> dict[int, dict[str, str]]:
     used. The state keeps race-wide counts only, so the race is replayed from its record and each event
     counted for the seat of the racer on turn."""
     state = _scrap_state(state)
-    g = state.g
-    counts = [[0] * len(SCOREBOARD) for _ in range(g.players)]
+    game = state.game
+    counts = [[0] * len(SCOREBOARD) for _ in range(game.players)]
     for before, after in replayed(state):
         turn = _scrap_state(before)
         seat = turn.owner[turn.order[turn.turn]] if turn.turn < len(turn.order) else -1
@@ -199,8 +199,8 @@ def scoreboard(state: State) -> dict[int, dict[str, str]]:
             if column is not None and seat >= 0:
                 counts[seat][column] += 1
     out: dict[int, dict[str, str]] = {}
-    for seat in range(g.players):
-        laps = " and ".join(str(state.laps[r]) for r in g.racers_of(seat))
+    for seat in range(game.players):
+        laps = " and ".join(str(state.laps[racer]) for racer in game.racers_of(seat))
         values = [laps, *(str(n) for n in counts[seat][1:])]
         out[seat] = dict(zip(SCOREBOARD, values, strict=True))
     return out
@@ -224,10 +224,10 @@ LABELS = {
     Kind.DONE: "play no more bonus cards",
 }
 BOOST_LABELS = {
-    notation.BoostUse.UP: "boost marker: +1 on this die",
-    notation.BoostUse.DOWN: "boost marker: -1 on this die",
-    notation.BoostUse.REROLL: "boost marker: re-roll this die",
-    notation.BoostUse.TURN: "boost marker: turn this die over",
+    BoostUse.UP: "boost marker: +1 on this die",
+    BoostUse.DOWN: "boost marker: -1 on this die",
+    BoostUse.REROLL: "boost marker: re-roll this die",
+    BoostUse.TURN: "boost marker: turn this die over",
 }
 
 
@@ -237,14 +237,14 @@ def told(state: State, seat: int) -> list[str]:
     of a player's racers and a fight between them, every time)."""
     if not isinstance(state, ScrapState) or state.actor != seat:
         return []
-    lines = state.g.content.decisions
+    lines = state.game.content.decisions
     stage = state.stage
-    if stage == DECIDE:
+    if stage == Stage.DECIDE:
         if state.die and state.die in state.dice:
             return [lines.double]
         return [lines.roll] if state.round == 1 else []
-    kinds = {CHOOSE_ORDER: lines.order, CARDS_BEFORE_MOVE: lines.cards, CARDS_AFTER_MOVE: lines.cards,
-             FIGHT_CHOICE: lines.fight}
+    kinds = {Stage.ORDER: lines.order, Stage.CARDS: lines.cards, Stage.CARDS_AFTER: lines.cards,
+             Stage.FIGHT_CHOICE: lines.fight}
     return [kinds[stage]] if stage in kinds else []
 
 

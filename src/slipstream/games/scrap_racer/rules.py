@@ -12,59 +12,36 @@ resolves through the state's ``queue`` of steps (``run_queue``), pausing at each
 
 from __future__ import annotations
 
-import enum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
+from slipstream.engine.chance import DIE_OUTCOMES, DIE_TABLE, ChanceTable
 from slipstream.engine.fields import replaced
-from slipstream.engine.game import Event, EventCache
+from slipstream.engine.game import CHANCE, Event, EventCache
 
 from . import notation
 from .content import BOOST_TYPES
-from .notation import BOOST_KIND, MOVE_KIND, PLAY_CARD_KIND, ROLL_AGAIN_KIND, STOP_KIND, Action, BoostUse, Kind
-from .state import (
-    ABILITY,
+from .types import (
     ABILITY_STEP,
-    BACKWARDS_DIE_NEED,
-    BONUS_CARD_NEED,
-    BONUS_MARKER,
     BONUS_MARKER_STEPS,
-    BOOST_MARKER_NEED,
-    CARDS_AFTER_MOVE,
-    CARDS_BEFORE_MOVE,
-    CHOOSE_ORDER,
-    COLLECT,
     COLLECT_STEP,
-    CRASH_CARD_NEED,
-    CROSSINGS,
     CROSSINGS_STEP,
-    DECIDE,
-    END,
     END_STEP,
-    FIGHT_CHOICE,
-    FIGHT_NEED,
-    FIGHTS,
     FIGHTS_STEPS,
-    GOAL_CARD_NEED,
-    ONLY_CRASH,
-    ONLY_STOP,
-    OVER,
-    OWN_FIGHT_NEED,
-    PLUS_MINUS_MARKER,
-    RACER_NEED,
-    REFILL,
+    NOTHING_NEEDED,
     REFILL_STEP,
-    REROLL_MARKER,
-    RESOLVING,
-    REVEAL,
     REVEAL_STEPS,
-    ROLL,
-    ROLL_OR_STOP,
-    START_PLAYER_NEED,
-    TURN_MARKER,
-    TWO_DICE_NEED,
+    Action,
     BoostType,
+    BoostUse,
+    CrashEffect,
+    Deck,
     DeckCounts,
+    Kind,
+    Need,
+    NeedKind,
+    Stage,
+    StepKind,
 )
 
 if TYPE_CHECKING:
@@ -99,49 +76,98 @@ EVENTS: Final = EventCache()
 """The events that recur with the same content (a die roll, the start of a turn), each made once."""
 
 
-def increased(counts: tuple[int, ...], index: int, n: int) -> tuple[int, ...]:
-    """``counts`` with ``n`` added to entry ``index`` (a new tuple: the copy rule's change of one count)."""
-    return replaced(counts, index, counts[index] + n)
+def increased(counts: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
+    """``counts`` with ``amount`` added to entry ``index`` (a new tuple: the copy rule's change of one count)."""
+    return replaced(counts, index, counts[index] + amount)
+
+
+# --- What a position says ----------------------------------------------------------------------------
+
+def racer_space(state: ScrapState, racer: int) -> int:
+    """The 0-based space of an on-track racer."""
+    return (state.progress[racer] - 1) % state.game.length
+
+
+def on_track(state: ScrapState, racer: int) -> bool:
+    return state.progress[racer] > 0
+
+
+def active_racer(state: ScrapState) -> int:
+    """The racer slot whose turn it is."""
+    return state.order[state.turn]
+
+
+def standings(state: ScrapState) -> list[int]:
+    """Racers from first to last: by progress; racers not yet on the track by turn order."""
+    progress = state.progress
+    n = len(progress)
+    if len(state.order) == n:  # a stable sort keeps the turn order among racers with equal progress
+        return sorted(state.order, key=progress.__getitem__, reverse=True)
+    rank = {racer: i for i, racer in enumerate(state.order)}
+    return sorted(range(n), key=lambda racer: (-progress[racer], rank.get(racer, n + racer)))
+
+
+def roller(state: ScrapState) -> int | list[int] | None:
+    """Whose roll or draw the chance node is (the view's ``roller``): the seat whose racer rolls its die,
+    draws a crash, goal or bonus card, reveals a boost marker or is dealt a dashboard; both seats of a
+    fight, in the order ``fight:A-B`` reads them; None for the start-player draw (nobody's roll) and when
+    the state is not at a chance node."""
+    if state.actor != CHANCE:
+        return None
+    need = state.need
+    kind = need.kind
+    if state.stage is Stage.SETUP:
+        return state.owner[state.racer.index("")] if kind is NeedKind.RACER else None
+    if state.stage is Stage.ROLL:
+        return state.owner[active_racer(state)]
+    if kind is NeedKind.FIGHT:
+        return [state.owner[need.racer], state.owner[need.other]]
+    if kind is NeedKind.BONUS_CARD:
+        return need.seat
+    if kind is NeedKind.GOAL_CARD or kind is NeedKind.BOOST_MARKER:
+        return state.owner[need.racer]
+    return state.owner[active_racer(state)]  # a crash card and its dice
 
 
 # --- Setup --------------------------------------------------------------------------------------------
 
-def racer_names(s: ScrapState) -> tuple[str, ...]:
+def racer_names(state: ScrapState) -> tuple[str, ...]:
     """Every slot's racer name, for ``names`` (set whenever ``racer`` changes, during setup)."""
-    names = s.g.racer_names
-    return tuple(names.get(rid) or f"racer {r + 1}" for r, rid in enumerate(s.racer))
+    names = state.game.racer_names
+    return tuple(names.get(rid) or f"racer {racer + 1}" for racer, rid in enumerate(state.racer))
 
 
-def setup_draw(s: ScrapState, action: Action, events: list[Event]) -> None:
+def setup_draw(state: ScrapState, action: Action, events: list[Event]) -> None:
     """Setup 7) each player draws a dashboard at random; 8) a random start player (SR-G8)."""
-    g = s.g
+    game = state.game
     if action.kind == Kind.RACER:
-        slot = s.racer.index("")
-        s.racer = replaced(s.racer, slot, action.name)
-        s.names = racer_names(s)
-        events.append(Event("setup", f"{g.seat_name(s.owner[slot])} draws the dashboard of {s.names[slot]}",
+        slot = state.racer.index("")
+        state.racer = replaced(state.racer, slot, action.name)
+        state.names = racer_names(state)
+        events.append(Event("setup", f"{game.seat_name(state.owner[slot])} draws the dashboard of {state.names[slot]}",
                             RULE_SETUP_DASHBOARDS))
     else:
-        s.start_seat = action.dice[0]
-        events.append(Event("setup", f"{g.seat_name(s.start_seat)} is the start player", RULE_SETUP_START))
-    next_setup_step(s, events)
+        state.start_seat = action.dice[0]
+        events.append(Event("setup", f"{game.seat_name(state.start_seat)} is the start player", RULE_SETUP_START))
+    next_setup_step(state, events)
 
 
-def next_setup_step(s: ScrapState, events: list[Event]) -> None:
+def next_setup_step(state: ScrapState, events: list[Event]) -> None:
     """Setup: move on once every dashboard is drawn and the start player is known; play goes clockwise
     from the start player (the team game chooses its order during play: ``choose_first_racer``)."""
-    if "" in s.racer:
-        s.need = (RACER_NEED,)
+    if "" in state.racer:
+        state.need = Need(NeedKind.RACER)
         return
-    if s.start_seat < 0:
-        s.need = (START_PLAYER_NEED,)
+    if state.start_seat < 0:
+        state.need = Need(NeedKind.START_PLAYER)
         return
-    g = s.g
-    if g.per_player == 1:
-        s.order = tuple(r for k in range(g.players) for r in g.racers_of((s.start_seat + k) % g.players))
-        begin_turn(s, events)
+    game = state.game
+    if game.per_player == 1:
+        seats = ((state.start_seat + k) % game.players for k in range(game.players))
+        state.order = tuple(racer for seat in seats for racer in game.racers_of(seat))
+        begin_turn(state, events)
     else:
-        s.stage = CHOOSE_ORDER
+        state.stage = Stage.ORDER
 
 
 # --- Playing the Game ---------------------------------------------------------------------------------
@@ -152,23 +178,29 @@ def turn_event(round_number: int, name: str, seat_name: str) -> Event:
     return Event("turn", f"Round {round_number}: {name} ({seat_name}) to play", RULE_PLAYING)
 
 
-def begin_turn(s: ScrapState, events: list[Event]) -> None:
+def begin_turn(state: ScrapState, events: list[Event]) -> None:
     """Playing the Game: the racers take turns clockwise, starting with the start player."""
-    if s.turn >= len(s.order):
-        s.stage = CHOOSE_ORDER
+    if state.turn >= len(state.order):
+        state.stage = Stage.ORDER
         return
-    s.dice = ()
-    s.die = 0
-    s.passed = False
-    s.moved = ()
-    s.crossed = False
-    s.queue = ()
-    s.stage = ROLL
-    r = s.order[s.turn]
-    events.append(turn_event(s.round, s.names[r], s.g.seat_names[s.owner[r]]))
+    state.dice = ()
+    state.die = 0
+    state.passed = False
+    state.moved = ()
+    state.crossed = False
+    state.queue = ()
+    state.stage = Stage.ROLL
+    racer = state.order[state.turn]
+    events.append(turn_event(state.round, state.names[racer], state.game.seat_names[state.owner[racer]]))
 
 
 # --- Roll the dice ------------------------------------------------------------------------------------
+
+DIE_ACTIONS: Final = tuple(action for action, _ in DIE_OUTCOMES)
+ROLL_OR_STOP: Final = (notation.ROLL_AGAIN, notation.STOP)
+ONLY_STOP: Final = (notation.STOP,)
+ONLY_CRASH: Final = (notation.ACCEPT_CRASH,)
+
 
 @EVENTS.memo
 def die_event(name: str, nth: int, face: int) -> Event:
@@ -178,29 +210,37 @@ def die_event(name: str, nth: int, face: int) -> Event:
                  RULE_ROLL if nth else RULE_BOOST, MappingProxyType({"die": face}))
 
 
-def roll_die(s: ScrapState, face: int, events: list[Event]) -> None:
+def roll_die(state: ScrapState, face: int, events: list[Event]) -> None:
     """Roll the dice: the active player rolls one die and checks the result."""
-    nth = 0 if s.die else len(s.dice) + 1  # 0: a re-roll
-    s.die = face
-    events.append(die_event(s.names[s.order[s.turn]], nth, face))
-    check_die(s, events)
+    nth = 0 if state.die else len(state.dice) + 1  # 0: a re-roll
+    state.die = face
+    events.append(die_event(state.names[state.order[state.turn]], nth, face))
+    check_die(state, events)
 
 
-def holds_boost_markers(s: ScrapState, r: int) -> bool:
-    return any(s.boost_markers[r])
+def double_chance(state: ScrapState) -> float:
+    """The chance that the next die rolled makes a double, before boost markers."""
+    kept = set(state.dice)
+    if state.die:
+        kept.add(state.die)
+    return len(kept) / 6
 
 
-def check_die(s: ScrapState, events: list[Event]) -> None:
+def holds_boost_markers(state: ScrapState, racer: int) -> bool:
+    return any(state.boost_markers[racer])
+
+
+def check_die(state: ScrapState, events: list[Event]) -> None:
     """Roll the dice: a double ends the rolling (B); the sixth die is kept; otherwise roll on or stop.
     A player holding boost markers may change the die first, so is asked before the check."""
-    if holds_boost_markers(s, s.order[s.turn]):
-        s.stage = DECIDE
-    elif s.die in s.dice:  # a double
-        begin_crash(s, events)
-    elif len(s.dice) == MAX_DICE - 1:
-        keep_dice(s, events)
+    if holds_boost_markers(state, state.order[state.turn]):
+        state.stage = Stage.DECIDE
+    elif state.die in state.dice:  # a double
+        begin_crash(state, events)
+    elif len(state.dice) == MAX_DICE - 1:
+        keep_dice(state, events)
     else:
-        s.stage = DECIDE
+        state.stage = Stage.DECIDE
 
 
 BOOST_DOWN: Final = notation.boost(BoostUse.DOWN)
@@ -209,44 +249,44 @@ BOOST_TURN: Final = notation.boost(BoostUse.TURN)
 BOOST_UP: Final = notation.boost(BoostUse.UP)
 
 
-def decision_actions(s: ScrapState) -> Sequence[str]:
+def decision_actions(state: ScrapState) -> Sequence[str]:
     """Roll the dice and Boost markers: after a die, change it with a boost marker, or accept it (a double:
     the crash card; else roll again or stop; the sixth die: stop). Sorted, as the legal actions."""
-    if s.die in s.dice:  # a double
+    if state.die in state.dice:  # a double
         accept: Sequence[str] = ONLY_CRASH
-    elif len(s.dice) == MAX_DICE - 1:
+    elif len(state.dice) == MAX_DICE - 1:
         accept = ONLY_STOP
     else:
         accept = ROLL_OR_STOP
-    held = s.boost_markers[s.order[s.turn]]
+    held = state.boost_markers[state.order[state.turn]]
     if not any(held):
         return accept
-    die = s.die
+    die = state.die
     boosts = []
-    if held[PLUS_MINUS_MARKER] and die > 1:
+    if held[BoostType.PLUS_MINUS] and die > 1:
         boosts.append(BOOST_DOWN)
-    if held[REROLL_MARKER]:
+    if held[BoostType.REROLL]:
         boosts.append(BOOST_REROLL)
-    if held[TURN_MARKER]:
+    if held[BoostType.TURN]:
         boosts.append(BOOST_TURN)
-    if held[PLUS_MINUS_MARKER] and die < 6:
+    if held[BoostType.PLUS_MINUS] and die < 6:
         boosts.append(BOOST_UP)
     return [*boosts, *accept]
 
 
-def decide(s: ScrapState, action: Action, events: list[Event]) -> None:
+def decide(state: ScrapState, action: Action, events: list[Event]) -> None:
     """Roll the dice: use a boost marker on the die, roll another die, stop and move, or take the crash."""
     kind = action.kind
-    if kind == BOOST_KIND and action.use is not None:
-        use_boost_marker(s, s.order[s.turn], action.use, events)
-    elif kind == ROLL_AGAIN_KIND:
-        s.dice = (*s.dice, s.die)
-        s.die = 0
-        s.stage = ROLL
-    elif kind == STOP_KIND:
-        keep_dice(s, events)
+    if kind == Kind.BOOST and action.use is not None:
+        use_boost_marker(state, state.order[state.turn], action.use, events)
+    elif kind == Kind.ROLL_AGAIN:
+        state.dice = (*state.dice, state.die)
+        state.die = 0
+        state.stage = Stage.ROLL
+    elif kind == Kind.STOP:
+        keep_dice(state, events)
     else:  # ACCEPT_CRASH
-        begin_crash(s, events)
+        begin_crash(state, events)
 
 
 @EVENTS.memo
@@ -256,13 +296,13 @@ def keep_event(name: str, dice: tuple[int, ...]) -> Event:
                  MappingProxyType({"dice": list(dice)}))
 
 
-def keep_dice(s: ScrapState, events: list[Event]) -> None:
+def keep_dice(state: ScrapState, events: list[Event]) -> None:
     """Roll the dice: the player stops and keeps the dice: A) Move the Racer."""
-    s.dice = (*s.dice, s.die)
-    s.die = 0
-    events.append(keep_event(s.names[s.order[s.turn]], s.dice))
-    s.stage = CARDS_BEFORE_MOVE
-    open_bonus_card_window(s, events)
+    state.dice = (*state.dice, state.die)
+    state.die = 0
+    events.append(keep_event(state.names[state.order[state.turn]], state.dice))
+    state.stage = Stage.CARDS
+    open_bonus_card_window(state, events)
 
 
 # --- Boost markers ------------------------------------------------------------------------------------
@@ -271,27 +311,27 @@ BOOST_OF_USE: Final = {BoostUse.UP: BoostType.PLUS_MINUS, BoostUse.DOWN: BoostTy
                        BoostUse.REROLL: BoostType.REROLL, BoostUse.TURN: BoostType.TURN}
 
 
-def give_boost_markers(s: ScrapState, r: int, boost: int, n: int) -> None:
-    """Racer ``r`` gains ``n`` boost markers of one type (a negative ``n`` gives them up)."""
-    held = s.boost_markers[r]
-    s.boost_markers = replaced(s.boost_markers, r, increased(held, boost, n))
+def give_boost_markers(state: ScrapState, racer: int, boost: int, count: int) -> None:
+    """``racer`` gains ``count`` boost markers of one type (a negative ``count`` gives them up)."""
+    held = state.boost_markers[racer]
+    state.boost_markers = replaced(state.boost_markers, racer, increased(held, boost, count))
 
 
-def use_boost_marker(s: ScrapState, r: int, use: BoostUse, events: list[Event]) -> None:
+def use_boost_marker(state: ScrapState, racer: int, use: BoostUse, events: list[Event]) -> None:
     """Boost markers: used on the die just rolled, before the doubles check, then removed from the game.
     Re-roll: only the new result counts; +/- 1: never from 6 to 1 or back; Turn: the opposite face."""
-    give_boost_markers(s, r, BOOST_OF_USE[use], -1)
-    s.boost_markers_used += 1
+    give_boost_markers(state, racer, BOOST_OF_USE[use], -1)
+    state.boost_markers_used += 1
     if use == BoostUse.REROLL:
-        events.append(Event("boost", f"{s.names[r]} uses a Re-roll marker", f"{RULE_BOOST}: Re-roll"))
-        s.stage = ROLL
+        events.append(Event("boost", f"{state.names[racer]} uses a Re-roll marker", f"{RULE_BOOST}: Re-roll"))
+        state.stage = Stage.ROLL
         return
-    old = s.die
-    s.die = old + 1 if use == BoostUse.UP else old - 1 if use == BoostUse.DOWN else 7 - old
+    old = state.die
+    state.die = old + 1 if use == BoostUse.UP else old - 1 if use == BoostUse.DOWN else 7 - old
     label = "Turn" if use == BoostUse.TURN else "+/- 1"
-    events.append(Event("boost", f"{s.names[r]} uses a {label} marker: {old} becomes {s.die}",
-                        f"{RULE_BOOST}: {label}", {"die": s.die}))
-    check_die(s, events)
+    events.append(Event("boost", f"{state.names[racer]} uses a {label} marker: {old} becomes {state.die}",
+                        f"{RULE_BOOST}: {label}", {"die": state.die}))
+    check_die(state, events)
 
 
 # --- A) Move the Racer, 1) Dice results and bonus cards -----------------------------------------------
@@ -303,41 +343,48 @@ NEXT_SPACE_CARDS: Final = {"straight": "S", "curve": "C"}
 racer ahead."""
 
 
-def open_bonus_card_window(s: ScrapState, events: list[Event]) -> None:
+def open_bonus_card_window(state: ScrapState, events: list[Event]) -> None:
     """1) Bonus cards may be played before and after the dice move; a seat without any is not asked.
 
     The window opens whenever the seat holds a card (public: the number of cards is open), so that it
     tells no other seat whether the cards held can be played now.
     """
-    if holds_bonus_cards(s, s.owner[s.order[s.turn]]):
+    if holds_bonus_cards(state, state.owner[state.order[state.turn]]):
         return
-    if s.stage == CARDS_BEFORE_MOVE:
-        dice_move(s, events)
-    after_move(s, events)
+    if state.stage == Stage.CARDS:
+        dice_move(state, events)
+    after_move(state, events)
 
 
-def holds_bonus_cards(s: ScrapState, seat: int) -> bool:
-    return any(s.bonus_cards[seat])
+def bonus_card_actions(state: ScrapState) -> list[str]:
+    """1) Before the dice move: move, or play a card; after it: done, or play a card. Sorted, as the legal
+    actions."""
+    plays = [notation.play_card(card) for card in playable_cards(state, state.owner[active_racer(state)])]
+    return [notation.MOVE if state.stage is Stage.CARDS else notation.DONE, *plays]
 
 
-def playable_cards(s: ScrapState, seat: int) -> list[str]:
+def holds_bonus_cards(state: ScrapState, seat: int) -> bool:
+    return any(state.bonus_cards[seat])
+
+
+def playable_cards(state: ScrapState, seat: int) -> list[str]:
     """1) The bonus cards ``seat`` may play now: those it holds that can move the active racer."""
-    hand = s.bonus_cards[seat]
+    hand = state.bonus_cards[seat]
     if not any(hand):
         return []
-    r = s.active
-    return [card for card, n in zip(s.g.bonus_deck.cards, hand, strict=True)
-            if n and card_target(s, r, card) is not None]
+    racer = active_racer(state)
+    return [card for card, n in zip(state.game.bonus_deck.cards, hand, strict=True)
+            if n and card_target(state, racer, card) is not None]
 
 
-def card_target(s: ScrapState, r: int, card: str) -> int | None:
-    """Overview of Cards, bonus cards: the progress a card takes racer ``r`` to, or None when it cannot be
+def card_target(state: ScrapState, racer: int, card: str) -> int | None:
+    """Overview of Cards, bonus cards: the progress a card takes ``racer`` to, or None when it cannot be
     played (a fixed number of spaces; the next straight or curve; Catch up: the next racer ahead)."""
-    progress = s.progress[r]
+    progress = state.progress[racer]
     forward = FORWARD_CARDS.get(card)
     if forward is not None:
         return progress + forward
-    track = s.g.track
+    track = state.game.track
     length = track.length
     kind = NEXT_SPACE_CARDS.get(card)
     if kind is not None:
@@ -347,215 +394,215 @@ def card_target(s: ScrapState, r: int, card: str) -> int | None:
         return None
     here = (progress - 1) % length
     best = None
-    for other in range(len(s.progress)):
-        if other != r and s.progress[other] > 0:
-            gap = (s.space(other) - here) % length
+    for other in range(len(state.progress)):
+        if other != racer and state.progress[other] > 0:
+            gap = (racer_space(state, other) - here) % length
             if gap and (best is None or gap < best):
                 best = gap
     return None if best is None else progress + best
 
 
-def bonus_card_window(s: ScrapState, action: Action, events: list[Event]) -> None:
+def bonus_card_window(state: ScrapState, action: Action, events: list[Event]) -> None:
     """1) Play a bonus card (a hidden card, then discarded), move by the dice, or close the window."""
-    r = s.active
+    racer = active_racer(state)
     kind = action.kind
-    if kind == PLAY_CARD_KIND:
-        play_bonus_card(s, r, action.name, events)
-    elif kind == MOVE_KIND:
-        dice_move(s, events)
-        s.stage = CARDS_AFTER_MOVE
-        open_bonus_card_window(s, events)
+    if kind == Kind.PLAY_CARD:
+        play_bonus_card(state, racer, action.name, events)
+    elif kind == Kind.MOVE:
+        dice_move(state, events)
+        state.stage = Stage.CARDS_AFTER
+        open_bonus_card_window(state, events)
     else:  # DONE
-        after_move(s, events)
+        after_move(state, events)
 
 
-def play_bonus_card(s: ScrapState, r: int, card: str, events: list[Event]) -> None:
+def play_bonus_card(state: ScrapState, racer: int, card: str, events: list[Event]) -> None:
     """Bonus cards: the active racer moves by the card; when the seat holds no more cards the window
     closes (the dice move follows if it has not been made)."""
-    g = s.g
-    seat = s.owner[r]
-    deck = g.bonus_deck
+    game = state.game
+    seat = state.owner[racer]
+    deck = game.bonus_deck
     i = deck.cards.index(card)
-    hand = s.bonus_cards[seat]
-    s.bonus_cards = replaced(s.bonus_cards, seat, increased(hand, i, -1))
-    counts = s.decks[deck.index]
-    s.decks = replaced(s.decks, deck.index, DeckCounts(counts.draw, increased(counts.discard, i, 1)))
-    s.bonus_cards_played += 1
-    target = card_target(s, r, card)
+    hand = state.bonus_cards[seat]
+    state.bonus_cards = replaced(state.bonus_cards, seat, increased(hand, i, -1))
+    counts = state.decks[deck.index]
+    state.decks = replaced(state.decks, deck.index, DeckCounts(counts.draw, increased(counts.discard, i, 1)))
+    state.bonus_cards_played += 1
+    target = card_target(state, racer, card)
     if target is None:  # pragma: no cover - only playable cards are legal
         raise RuntimeError(f"bonus card {card} has no target")
-    events.append(Event("bonus-card", f"{s.names[r]} plays the bonus card {g.card_title(card)}", RULE_BONUS_CARDS,
-                        {"card": card}))
-    move_forward(s, r, target - s.progress[r], events, own_turn=True)
-    if not holds_bonus_cards(s, seat):
-        if s.stage == CARDS_BEFORE_MOVE:
-            dice_move(s, events)
-        after_move(s, events)
+    events.append(Event("bonus-card", f"{state.names[racer]} plays the bonus card {game.card_title(card)}",
+                        RULE_BONUS_CARDS, {"card": card}))
+    move_forward(state, racer, target - state.progress[racer], events, own_turn=True)
+    if not holds_bonus_cards(state, seat):
+        if state.stage == Stage.CARDS:
+            dice_move(state, events)
+        after_move(state, events)
 
 
-def dice_move(s: ScrapState, events: list[Event]) -> None:
+def dice_move(state: ScrapState, events: list[Event]) -> None:
     """1) The racer moves forward by the sum of the dice kept."""
-    move_forward(s, s.order[s.turn], sum(s.dice), events, own_turn=True)
-    s.stage = CARDS_AFTER_MOVE
+    move_forward(state, state.order[state.turn], sum(state.dice), events, own_turn=True)
+    state.stage = Stage.CARDS_AFTER
 
 
-def after_move(s: ScrapState, events: list[Event]) -> None:
+def after_move(state: ScrapState, events: list[Event]) -> None:
     """A) after the move: 2) the racer's ability, 3) fights, then the finish line, boost spaces, the end."""
-    r = s.order[s.turn]
-    s.queue = (ABILITY_STEP, FIGHTS_STEPS[r], CROSSINGS_STEP, REFILL_STEP,
+    racer = state.order[state.turn]
+    state.queue = (ABILITY_STEP, FIGHTS_STEPS[racer], CROSSINGS_STEP, REFILL_STEP,
                COLLECT_STEP, END_STEP)
-    run_queue(s, events)
+    run_queue(state, events)
 
 
-def move_forward(s: ScrapState, r: int, n: int, events: list[Event], own_turn: bool = False,
+def move_forward(state: ScrapState, racer: int, spaces: int, events: list[Event], own_turn: bool = False,
                  rule: str = RULE_MOVE) -> None:
-    """1) Move racer ``r`` forward ``n`` spaces, counting occupied spaces too; a racer behind the line
+    """1) Move ``racer`` forward ``spaces`` spaces, counting occupied spaces too; a racer behind the line
     enters the track (its first space is space 1)."""
-    if n <= 0:
+    if spaces <= 0:
         return
-    start = s.progress[r]
-    end = start + n
-    s.progress[r] = end
-    note_moved(s, r)
-    if own_turn and not s.passed:
-        s.passed = passes_someone(s, r, start, end)
+    start = state.progress[racer]
+    end = start + spaces
+    state.progress[racer] = end
+    note_moved(state, racer)
+    if own_turn and not state.passed:
+        state.passed = passes_someone(state, racer, start, end)
     where = "enters the track and " if start == 0 else ""
-    space = (end - 1) % s.g.length + 1
-    events.append(Event("move", f"{s.names[r]} {where}moves {n} forward to space {space}", rule,
-                        {"racer": s.racer[r], "from": start, "to": end}))
+    space = (end - 1) % state.game.length + 1
+    events.append(Event("move", f"{state.names[racer]} {where}moves {spaces} forward to space {space}", rule,
+                        {"racer": state.racer[racer], "from": start, "to": end}))
 
 
-def note_moved(s: ScrapState, r: int) -> None:
-    """Note that racer ``r`` moved: of racers sharing a space, the one moved last is the one that moved in."""
-    moved = s.moved
+def note_moved(state: ScrapState, racer: int) -> None:
+    """Note that ``racer`` moved: of racers sharing a space, the one moved last is the one that moved in."""
+    moved = state.moved
     if not moved:
-        s.moved = (r,)  # the turn's first move, most often its only mover
-    elif moved[-1] != r:
-        s.moved = (*(x for x in moved if x != r), r)
+        state.moved = (racer,)  # the turn's first move, most often its only mover
+    elif moved[-1] != racer:
+        state.moved = (*(x for x in moved if x != racer), racer)
 
 
-def passes_someone(s: ScrapState, r: int, start: int, end: int) -> bool:
+def passes_someone(state: ScrapState, racer: int, start: int, end: int) -> bool:
     """Does a move from ``start`` to ``end`` pass (not land on) a space with another racer (Twister,
     Crusher)?
 
     The space it leaves counts too (SR-A4): it is shared only after an earlier move of this turn
     (Catch up), and moving on passes that racer. A racer entering the track leaves no space.
     """
-    length = s.g.length
-    n = end - start
+    length = state.game.length
+    distance = end - start
     low = 0 if start > 0 else 1
-    progress = s.progress
+    progress = state.progress
     for other in range(len(progress)):
-        q = progress[other]
-        if other != r and q > 0 and (n > length or low <= (q - start) % length < n):
+        ahead = progress[other]
+        if other != racer and ahead > 0 and (distance > length or low <= (ahead - start) % length < distance):
             return True
     return False
 
 
-def move_backward(s: ScrapState, r: int, n: int, events: list[Event], rule: str) -> None:
-    """Crash cards: move back ``n`` spaces, never behind the finish line (SR-A1); off-track racers stay."""
-    start = s.progress[r]
-    if start == 0 or n <= 0:
+def move_backward(state: ScrapState, racer: int, spaces: int, events: list[Event], rule: str) -> None:
+    """Crash cards: move back ``spaces`` spaces, never behind the finish line (SR-A1); off-track racers stay."""
+    start = state.progress[racer]
+    if start == 0 or spaces <= 0:
         return
-    length = s.g.length
+    length = state.game.length
     floor = (start - 1) // length * length + 1
-    s.progress[r] = max(start - n, floor)
-    moved = start - s.progress[r]
+    state.progress[racer] = max(start - spaces, floor)
+    moved = start - state.progress[racer]
     if moved:
-        note_moved(s, r)
-    note = " (stopped at the finish line)" if moved < n else ""
-    events.append(Event("move", f"{s.names[r]} moves {moved} back to space {s.space(r) + 1}{note}", rule,
-                        {"racer": s.racer[r], "from": start, "to": s.progress[r]}))
+        note_moved(state, racer)
+    note = " (stopped at the finish line)" if moved < spaces else ""
+    events.append(Event("move", f"{state.names[racer]} moves {moved} back to space {racer_space(state, racer) + 1}"
+                        f"{note}", rule, {"racer": state.racer[racer], "from": start, "to": state.progress[racer]}))
 
 
 # --- Turn overview: the steps after the dice, in order ------------------------------------------------
 
-def run_queue(s: ScrapState, events: list[Event]) -> None:
+def run_queue(state: ScrapState, events: list[Event]) -> None:
     """Turn overview: resolve the queued steps until one waits for a chance outcome or a choice, or the
     turn ends."""
-    s.stage = RESOLVING
-    while s.queue:
-        step = s.queue[0]
-        s.queue = s.queue[1:]
+    state.stage = Stage.RESOLVING
+    while state.queue:
+        step = state.queue[0]
+        state.queue = state.queue[1:]
         kind = step.kind
-        if kind is ABILITY:  # the steps of every turn first, in their order, then the others
-            racer_ability(s, events)
-        elif kind is FIGHTS:
-            if next_fight(s, step.racer, events):
+        if kind is StepKind.ABILITY:  # the steps of every turn first, in their order, then the others
+            racer_ability(state, events)
+        elif kind is StepKind.FIGHTS:
+            if next_fight(state, step.racer, events):
                 return
-        elif kind is CROSSINGS:
-            if next_crossing(s, events):
+        elif kind is StepKind.CROSSINGS:
+            if next_crossing(state, events):
                 return
-        elif kind is REFILL:
-            if s.crossed:
-                refill_boost_spaces(s, events)
-        elif kind is COLLECT:
-            if reveal_boost_marker(s, s.order[s.turn]):  # the active racer collects a boost marker
+        elif kind is StepKind.REFILL:
+            if state.crossed:
+                refill_boost_spaces(state, events)
+        elif kind is StepKind.COLLECT:
+            if reveal_boost_marker(state, state.order[state.turn]):  # the active racer collects a boost marker
                 return
-        elif kind is END:
-            end_turn(s, events)
+        elif kind is StepKind.END:
+            end_turn(state, events)
             return
-        elif kind is BONUS_MARKER:
-            if take_bonus_marker(s, step.racer, events):
+        elif kind is StepKind.BONUS_MARKER:
+            if take_bonus_marker(state, step.racer, events):
                 return
-        elif kind is REVEAL and reveal_boost_marker(s, step.racer):
+        elif kind is StepKind.REVEAL and reveal_boost_marker(state, step.racer):
             return
 
 
-def wait_for(s: ScrapState, need: tuple[Any, ...]) -> bool:
+def wait_for(state: ScrapState, need: Need) -> bool:
     """Pause the queue for a chance outcome (always True: the queue waits)."""
-    s.need = need
-    s.stage = RESOLVING
+    state.need = need
+    state.stage = Stage.RESOLVING
     return True
 
 
-def chance_outcome(s: ScrapState, action: Action, events: list[Event]) -> None:
+def chance_outcome(state: ScrapState, action: Action, events: list[Event]) -> None:
     """A chance outcome arrived for the step that waits for it; then the queue resumes."""
-    need = s.need
-    kind = need[0]
+    need = state.need
+    kind = need.kind
     waiting = False
-    if kind == FIGHT_NEED:
-        waiting = fight_roll(s, need[1], need[2], action.dice, events)
-    elif kind == CRASH_CARD_NEED:
-        waiting = crash_card(s, need[1], action.name, events)
-    elif kind == TWO_DICE_NEED:
-        two_dice_roll(s, action.dice, events)
-    elif kind == BACKWARDS_DIE_NEED:
-        backwards_die_roll(s, action.dice[0], events)
-    elif kind == BONUS_CARD_NEED:
-        bonus_card_drawn(s, need[1], action.name, events)
-    elif kind == GOAL_CARD_NEED:
-        goal_card(s, need[1], action.name, events)
-    else:  # BOOST_MARKER_NEED
-        boost_marker_revealed(s, need[1], need[2], action.name, events)
+    if kind == NeedKind.FIGHT:
+        waiting = fight_roll(state, need.racer, need.other, action.dice, events)
+    elif kind == NeedKind.CRASH_CARD:
+        waiting = crash_card(state, need.pile, action.name, events)
+    elif kind == NeedKind.TWO_DICE:
+        two_dice_roll(state, action.dice, events)
+    elif kind == NeedKind.BACKWARDS_DIE:
+        backwards_die_roll(state, action.dice[0], events)
+    elif kind == NeedKind.BONUS_CARD:
+        bonus_card_drawn(state, need.seat, action.name, events)
+    elif kind == NeedKind.GOAL_CARD:
+        goal_card(state, need.racer, action.name, events)
+    else:  # NeedKind.BOOST_MARKER
+        boost_marker_revealed(state, need.racer, need.boost_space, action.name, events)
     if not waiting:
-        run_queue(s, events)
+        run_queue(state, events)
 
 
 # --- A) Move the Racer, 2) The racer's ability --------------------------------------------------------
 
-def racer_ability(s: ScrapState, events: list[Event]) -> None:
+def racer_ability(state: ScrapState, events: list[Event]) -> None:
     """2) The racer's ability, checked after the move (never on a crash turn); Racer abilities: Steel
     Jacket ends on a straight, Swifty on a curve: one more space; Twister passed a racer: one more space;
     Crusher passed a racer: a bonus marker."""
-    r = s.order[s.turn]
-    ability = s.racer[r]
-    if ability not in MOVE_ABILITIES or not s.on_track(r):
+    racer = state.order[state.turn]
+    ability = state.racer[racer]
+    if ability not in MOVE_ABILITIES or not on_track(state, racer):
         return
-    kind = s.g.track.kinds[s.space(r)]
+    kind = state.game.track.kinds[racer_space(state, racer)]
     if (ability == "steel-jacket" and kind == "S") or (ability == "swifty" and kind == "C"):
-        move_forward(s, r, 1, events, rule=f"{RULE_ABILITY}: {s.names[r]}")
-    elif ability == "twister" and s.passed:
-        move_forward(s, r, 1, events, rule=f"{RULE_ABILITY}: Twister")
-    elif ability == "crusher" and s.passed:
+        move_forward(state, racer, 1, events, rule=f"{RULE_ABILITY}: {state.names[racer]}")
+    elif ability == "twister" and state.passed:
+        move_forward(state, racer, 1, events, rule=f"{RULE_ABILITY}: Twister")
+    elif ability == "crusher" and state.passed:
         events.append(Event("ability", "Crusher passed another racer: takes a bonus marker",
                             f"{RULE_ABILITY}: Crusher"))
-        s.queue = (BONUS_MARKER_STEPS[r], *s.queue)
+        state.queue = (BONUS_MARKER_STEPS[racer], *state.queue)
 
 
 # --- A) Move the Racer, 3) Fight ----------------------------------------------------------------------
 
-def crowd(s: ScrapState, mover: int) -> tuple[int, int] | None:
+def crowd(state: ScrapState, mover: int) -> tuple[int, int] | None:
     """3) The next two racers that must fight (SR-A7), or None when every racer has a space of its own.
 
     The crowd of ``mover`` (the racer that just moved: the active racer, a fight's winner, a pushed
@@ -563,14 +610,14 @@ def crowd(s: ScrapState, mover: int) -> tuple[int, int] | None:
     racer moved last this turn is the one that moved in ("a racer lands on a space with another
     racer"); it fights the other racer there that is earliest in turn order.
     """
-    progress = s.progress
-    length = s.g.length
+    progress = state.progress
+    length = state.game.length
     if len({(p - 1) % length for p in progress if p > 0}) == len(progress) - progress.count(0):
         return None  # every racer on the track has a space of its own
     by_space: dict[int, list[int]] = {}
-    for r in range(len(progress)):
-        if progress[r] > 0:
-            by_space.setdefault((progress[r] - 1) % length, []).append(r)
+    for racer in range(len(progress)):
+        if progress[racer] > 0:
+            by_space.setdefault((progress[racer] - 1) % length, []).append(racer)
     crowded = [rs for rs in by_space.values() if len(rs) > 1]
     if not crowded:
         return None
@@ -578,89 +625,75 @@ def crowd(s: ScrapState, mover: int) -> tuple[int, int] | None:
     for rs in crowded:
         if mover in rs:
             found = rs
-    rank = {r: i for i, r in enumerate(s.order)}
+    rank = {racer: i for i, racer in enumerate(state.order)}
     lander = found[0]  # every crowd holds a racer moved this turn (no two racers share a space between turns)
-    for r in s.moved:
-        if r in found:
-            lander = r
+    for racer in state.moved:
+        if racer in found:
+            lander = racer
     other = min((o for o in found if o != lander), key=lambda o: rank.get(o, o))
     return lander, other
 
 
-def crash_turn(s: ScrapState) -> bool:
+def crash_turn(state: ScrapState) -> bool:
     """B) Doubles Rolled: this turn's dice hold a double (the crash card's turn, kept by ``begin_crash``)."""
-    return len(set(s.dice)) < len(s.dice)
+    return len(set(state.dice)) < len(state.dice)
 
 
-def jackal_ability(s: ScrapState, racer: int) -> bool:
+def jackal_ability(state: ScrapState, racer: int) -> bool:
     """Jackal: "automatically wins all fights against other racers" (SR-A2). Playing the Game: "A player may
     only use the ability of their racer when they are the active player", and "No player can use their
     racer's ability" on a crash turn: so only on its own player's turns that are not crash turns (issue 13);
     option ``jackal=every-fight``: in every fight."""
-    if s.racer[racer] != "jackal":
+    if state.racer[racer] != "jackal":
         return False
-    return s.g.jackal_every_fight or (s.owner[racer] == s.owner[s.active] and not crash_turn(s))
+    own_turn = state.owner[racer] == state.owner[active_racer(state)]
+    return state.game.jackal_every_fight or (own_turn and not crash_turn(state))
 
 
-def next_fight(s: ScrapState, mover: int, events: list[Event]) -> bool:
+def next_fight(state: ScrapState, mover: int, events: list[Event]) -> bool:
     """3) Fight: racers sharing a space fight until every racer has a space of its own (True: waiting).
     Two racers of one player: the player chooses, Jackal or not (Changes in a 2-player game, Fights); else
     Jackal with its ability wins and moves 2 (SR-A2, SR-A3); else both roll."""
-    pair = crowd(s, mover)
+    pair = crowd(state, mover)
     if pair is None:
         return False
-    a, b = pair
-    s.fights += 1
-    if s.g.per_player > 1 and s.owner[a] == s.owner[b]:
-        s.need = (OWN_FIGHT_NEED, a, b)
-        s.stage = FIGHT_CHOICE
+    first, second = pair
+    state.fights += 1
+    if state.game.per_player > 1 and state.owner[first] == state.owner[second]:
+        state.need = Need(NeedKind.OWN_FIGHT, first, second)
+        state.stage = Stage.FIGHT_CHOICE
         return True
-    jackal = a if jackal_ability(s, a) else b if jackal_ability(s, b) else None
+    jackal = first if jackal_ability(state, first) else second if jackal_ability(state, second) else None
     if jackal is not None:
-        other = b if jackal == a else a
-        events.append(Event("fight", f"{s.names[jackal]} wins the fight against {s.names[other]} "
+        other = second if jackal == first else first
+        events.append(Event("fight", f"{state.names[jackal]} wins the fight against {state.names[other]} "
                             "automatically and moves 2", f"{RULE_ABILITY}: Jackal (SR-A2, SR-A3)"))
-        win_fight(s, jackal, 2, events)
+        win_fight(state, jackal, 2, events)
         return False
-    return wait_for(s, (FIGHT_NEED, a, b))
+    return wait_for(state, Need(NeedKind.FIGHT, first, second))
 
 
-def fight_roll(s: ScrapState, a: int, b: int, dice: tuple[int, ...], events: list[Event]) -> bool:
+def fight_roll(state: ScrapState, first: int, second: int, dice: tuple[int, ...], events: list[Event]) -> bool:
     """3) Both racers roll a die; the higher advances one space; a tie rolls again (True: waiting)."""
-    die_a, die_b = dice
-    events.append(Event("fight-roll", f"Fight: {s.names[a]} rolls {die_a}, {s.names[b]} rolls {die_b}", RULE_FIGHT,
-                        {"dice": [die_a, die_b]}))
-    if die_a == die_b:
+    first_die, second_die = dice
+    events.append(Event("fight-roll", f"Fight: {state.names[first]} rolls {first_die}, {state.names[second]} "
+                        f"rolls {second_die}", RULE_FIGHT, {"dice": [first_die, second_die]}))
+    if first_die == second_die:
         events.append(Event("fight-tie", "A tie: both roll again", RULE_FIGHT))
         return True
-    win_fight(s, a if die_a > die_b else b, 1, events)
+    win_fight(state, first if first_die > second_die else second, 1, events)
     return False
 
 
-def win_fight(s: ScrapState, winner: int, spaces: int, events: list[Event]) -> None:
+def win_fight(state: ScrapState, winner: int, spaces: int, events: list[Event]) -> None:
     """3) The winner advances; if it lands on another racer, a new fight follows."""
-    move_forward(s, winner, spaces, events, rule=RULE_FIGHT)
-    s.queue = (FIGHTS_STEPS[winner], *s.queue)
+    move_forward(state, winner, spaces, events, rule=RULE_FIGHT)
+    state.queue = (FIGHTS_STEPS[winner], *state.queue)
 
 
 # --- B) Doubles Rolled, 1st Draw a crash card ---------------------------------------------------------
 
-class CrashEffect(enum.Enum):
-    """What a crash card does (Overview of Cards: Crash cards)."""
-
-    FORWARD = "forward"
-    TWO_DICE = "two-dice"
-    FIVE_FORWARD_TWO_BACK = "five-forward-two-back"
-    STAY_PUT = "stay-put"
-    CATCHING_UP = "catching-up"
-    BACKWARDS_DIE = "backwards-die"
-    PUSH = "push"
-    BACKWARDS = "backwards"
-    LOSS_OF_POSITION = "loss-of-position"
-    LAST_PLACE_FORWARD = "last-place"
-
-
-CRASH_EFFECTS: Final = {
+CRASH_CARD_EFFECTS: Final = {
     "advance-2": (CrashEffect.FORWARD, 2), "advance-3": (CrashEffect.FORWARD, 3),
     "advance-5": (CrashEffect.FORWARD, 5), "three-forward": (CrashEffect.FORWARD, 3),
     "two-dice": (CrashEffect.TWO_DICE, 0), "five-forward-two-back": (CrashEffect.FIVE_FORWARD_TWO_BACK, 5),
@@ -673,321 +706,377 @@ CRASH_EFFECTS: Final = {
 """Each crash card (the content's ids) as its effect and its number of spaces."""
 
 
-def begin_crash(s: ScrapState, events: list[Event]) -> None:
+def begin_crash(state: ScrapState, events: list[Event]) -> None:
     """B) A double: the die is kept, the turn's move is a crash card from the pile of the double, then a
     fight and a bonus marker (no bonus cards, no ability: SR-A6)."""
-    g = s.g
-    pile = g.pile_of_double[s.die]
-    s.crash_cards_drawn = increased(s.crash_cards_drawn, pile, 1)
-    events.append(Event("double", f"{s.names[s.active]} rolled a double {s.die}: "
-                        f"a crash card from the {g.pile_label(pile)} pile", RULE_CRASH, {"die": s.die}))
-    s.dice = (*s.dice, s.die)
-    s.die = 0
-    r = s.order[s.turn]
-    s.queue = (FIGHTS_STEPS[r], BONUS_MARKER_STEPS[r], CROSSINGS_STEP,
+    game = state.game
+    pile = game.pile_of_double[state.die]
+    state.crash_cards_drawn = increased(state.crash_cards_drawn, pile, 1)
+    events.append(Event("double", f"{state.names[active_racer(state)]} rolled a double {state.die}: "
+                        f"a crash card from the {game.pile_label(pile)} pile", RULE_CRASH, {"die": state.die}))
+    state.dice = (*state.dice, state.die)
+    state.die = 0
+    racer = state.order[state.turn]
+    state.queue = (FIGHTS_STEPS[racer], BONUS_MARKER_STEPS[racer], CROSSINGS_STEP,
                REFILL_STEP, COLLECT_STEP, END_STEP)
-    wait_for(s, (CRASH_CARD_NEED, pile))
+    wait_for(state, Need(NeedKind.CRASH_CARD, pile=pile))
 
 
-def draw_card(s: ScrapState, deck_need: tuple[Any, ...], card: str) -> None:
+def draw_card(state: ScrapState, deck: Deck, card: str) -> None:
     """Take a drawn card off its deck; crash and goal cards go to the discard pile at once."""
-    deck = s.g.deck_for(deck_need)
     i = deck.cards.index(card)
-    counts = s.decks[deck.index]
+    counts = state.decks[deck.index]
     draw = increased(counts.draw, i, -1)
     discard = increased(counts.discard, i, 1) if deck.discard_on_draw else counts.discard
-    s.decks = replaced(s.decks, deck.index, DeckCounts(draw, discard))
-    reshuffle_if_empty(s, deck_need)
+    state.decks = replaced(state.decks, deck.index, DeckCounts(draw, discard))
+    reshuffle_if_empty(state, deck)
 
 
-def reshuffle_if_empty(s: ScrapState, deck_need: tuple[Any, ...]) -> None:
+def reshuffle_if_empty(state: ScrapState, deck: Deck) -> None:
     """An empty draw pile takes its discard pile as a new (shuffled) deck."""
-    deck = s.g.deck_for(deck_need)
-    counts = s.decks[deck.index]
+    counts = state.decks[deck.index]
     if sum(counts.draw) == 0:
-        s.decks = replaced(s.decks, deck.index, DeckCounts(counts.discard, (0,) * len(counts.discard)))
+        state.decks = replaced(state.decks, deck.index, DeckCounts(counts.discard, (0,) * len(counts.discard)))
 
 
-def crash_card(s: ScrapState, pile: int, card: str, events: list[Event]) -> bool:
+def crash_card(state: ScrapState, pile: int, card: str, events: list[Event]) -> bool:
     """1st Draw a crash card from the pile and apply its effect (True: it waits for a die roll)."""
-    draw_card(s, (CRASH_CARD_NEED, pile), card)
-    r = s.active
-    g = s.g
-    rule = f"Crash cards: {g.card_title(card)}"
-    events.append(Event("crash-card", f"Crash card: {g.card_title(card)}. {g.content.texts.get(card, '')}".rstrip(),
+    draw_card(state, state.game.crash_decks[pile], card)
+    racer = active_racer(state)
+    game = state.game
+    rule = f"Crash cards: {game.card_title(card)}"
+    events.append(Event("crash-card",
+                        f"Crash card: {game.card_title(card)}. {game.content.texts.get(card, '')}".rstrip(),
                         rule, {"card": card}))
-    effect, spaces = CRASH_EFFECTS.get(card, (CrashEffect.STAY_PUT, 0))
+    effect, spaces = CRASH_CARD_EFFECTS.get(card, (CrashEffect.STAY_PUT, 0))
     if effect == CrashEffect.FORWARD:
-        move_forward(s, r, spaces, events, rule=rule)
+        move_forward(state, racer, spaces, events, rule=rule)
     elif effect == CrashEffect.TWO_DICE:
-        return wait_for(s, (TWO_DICE_NEED,))
+        return wait_for(state, Need(NeedKind.TWO_DICE))
     elif effect == CrashEffect.FIVE_FORWARD_TWO_BACK:
-        front = neighbour(s, r, -1)
+        front = neighbour(state, racer, -1)
         if front is not None:
-            move_backward(s, front, 2, events, rule)
-        move_forward(s, r, spaces, events, rule=rule)
+            move_backward(state, front, 2, events, rule)
+        move_forward(state, racer, spaces, events, rule=rule)
     elif effect == CrashEffect.CATCHING_UP:
-        behind = neighbour(s, r, +1)
+        behind = neighbour(state, racer, +1)
         if behind is not None:
-            move_forward(s, behind, spaces, events, rule=rule)
+            move_forward(state, behind, spaces, events, rule=rule)
     elif effect == CrashEffect.BACKWARDS_DIE:
-        return wait_for(s, (BACKWARDS_DIE_NEED,))
+        return wait_for(state, Need(NeedKind.BACKWARDS_DIE))
     elif effect == CrashEffect.PUSH:
-        push(s, r, spaces, events, rule)
+        push(state, racer, spaces, events, rule)
     elif effect == CrashEffect.BACKWARDS:
-        move_backward(s, r, spaces, events, rule)
+        move_backward(state, racer, spaces, events, rule)
     elif effect == CrashEffect.LOSS_OF_POSITION:
-        loss_of_position(s, r, events, rule)
+        loss_of_position(state, racer, events, rule)
     elif effect == CrashEffect.LAST_PLACE_FORWARD:
-        move_forward(s, s.standings()[-1], spaces, events, rule=rule)
+        move_forward(state, standings(state)[-1], spaces, events, rule=rule)
     # STAY_PUT: nothing moves
     return False
 
 
-def two_dice_roll(s: ScrapState, dice: tuple[int, ...], events: list[Event]) -> None:
+def two_dice_roll(state: ScrapState, dice: tuple[int, ...], events: list[Event]) -> None:
     """Crash cards, 2 dice: the active racer moves by two dice (no boost markers)."""
     first, second = dice
     rule = "Crash cards: 2 dice"
-    events.append(Event("dice", f"{s.names[s.active]} rolls two dice: {first} + {second}", rule,
+    events.append(Event("dice", f"{state.names[active_racer(state)]} rolls two dice: {first} + {second}", rule,
                         {"dice": [first, second]}))
-    move_forward(s, s.active, first + second, events, rule=rule)
+    move_forward(state, active_racer(state), first + second, events, rule=rule)
 
 
-def backwards_die_roll(s: ScrapState, n: int, events: list[Event]) -> None:
+def backwards_die_roll(state: ScrapState, face: int, events: list[Event]) -> None:
     """Crash cards, Backwards die: the active racer moves back by one die."""
     rule = "Crash cards: Backwards die"
-    events.append(Event("dice", f"{s.names[s.active]} rolls the backwards die: {n}", rule, {"die": n}))
-    move_backward(s, s.active, n, events, rule)
+    events.append(Event("dice", f"{state.names[active_racer(state)]} rolls the backwards die: {face}", rule,
+                        {"die": face}))
+    move_backward(state, active_racer(state), face, events, rule)
 
 
-def neighbour(s: ScrapState, r: int, step: int) -> int | None:
-    """The racer directly in front of (-1) or behind (+1) racer ``r`` in the standings."""
-    order = s.standings()
-    i = order.index(r) + step
-    return order[i] if 0 <= i < len(order) else None
+def neighbour(state: ScrapState, racer: int, step: int) -> int | None:
+    """The racer directly in front of (-1) or behind (+1) ``racer`` in the standings."""
+    order = standings(state)
+    place = order.index(racer) + step
+    return order[place] if 0 <= place < len(order) else None
 
 
-def push(s: ScrapState, r: int, spaces: int, events: list[Event], rule: str) -> None:
+def push(state: ScrapState, racer: int, spaces: int, events: list[Event], rule: str) -> None:
     """Crash cards, Push 5: forward up to 5, stopping on a racer, who is pushed 2 spaces on (and fights)."""
-    length = s.g.length
-    start = s.progress[r]
+    length = state.game.length
+    start = state.progress[racer]
     for step in range(1, spaces + 1):
         here = (start + step - 1) % length
-        hit = [o for o in range(len(s.progress)) if o != r and s.progress[o] > 0 and s.space(o) == here]
+        hit = [other for other in range(len(state.progress))
+               if other != racer and state.progress[other] > 0 and racer_space(state, other) == here]
         if hit:
-            move_forward(s, r, step, events, rule=rule)
-            move_forward(s, hit[0], 2, events, rule=rule)
-            s.queue = (FIGHTS_STEPS[hit[0]], *s.queue[1:])  # the pushed racer fights
+            move_forward(state, racer, step, events, rule=rule)
+            move_forward(state, hit[0], 2, events, rule=rule)
+            state.queue = (FIGHTS_STEPS[hit[0]], *state.queue[1:])  # the pushed racer fights
             return
-    move_forward(s, r, spaces, events, rule=rule)
+    move_forward(state, racer, spaces, events, rule=rule)
 
 
-def loss_of_position(s: ScrapState, r: int, events: list[Event], rule: str) -> None:
+def loss_of_position(state: ScrapState, racer: int, events: list[Event], rule: str) -> None:
     """Crash cards, Loss of position: just behind the last racer, never behind the finish line (SR-A1)."""
-    last = s.standings()[-1]
-    if last == r or s.progress[r] == 0:
+    last = standings(state)[-1]
+    if last == racer or state.progress[racer] == 0:
         return
-    move_backward(s, r, s.progress[r] - (s.progress[last] - 1), events, rule)
+    move_backward(state, racer, state.progress[racer] - (state.progress[last] - 1), events, rule)
 
 
 # --- B) Doubles Rolled, 2nd Taking a bonus marker -----------------------------------------------------
 
-def take_bonus_marker(s: ScrapState, r: int, events: list[Event]) -> bool:
+def take_bonus_marker(state: ScrapState, racer: int, events: list[Event]) -> bool:
     """2nd Take a bonus marker; the third (Hover: second) becomes a hidden bonus card and the markers go
     back (the numbers are content); none when the supply is empty (SR-G7). True: waiting for the card."""
-    if s.bonus_supply == 0:
+    if state.bonus_supply == 0:
         events.append(Event("marker", "No bonus markers left in the supply", f"{RULE_MARKER} (SR-G7)"))
         return False
-    s.bonus_supply -= 1
-    s.bonus_markers = increased(s.bonus_markers, r, 1)
-    need = s.g.hover_markers_per_card if s.racer[r] == "hover" else s.g.markers_per_card
-    events.append(Event("marker", f"{s.names[r]} takes bonus marker {s.bonus_markers[r]} of {need}", RULE_MARKER))
-    if s.bonus_markers[r] < need:
+    state.bonus_supply -= 1
+    state.bonus_markers = increased(state.bonus_markers, racer, 1)
+    per_card = state.game.hover_markers_per_card if state.racer[racer] == "hover" else state.game.markers_per_card
+    events.append(Event("marker", f"{state.names[racer]} takes bonus marker {state.bonus_markers[racer]} of "
+                        f"{per_card}", RULE_MARKER))
+    if state.bonus_markers[racer] < per_card:
         return False
-    s.bonus_supply += s.bonus_markers[r]
-    s.bonus_markers = increased(s.bonus_markers, r, -s.bonus_markers[r])
-    reshuffle_if_empty(s, (BONUS_CARD_NEED,))
-    if sum(s.decks[s.g.bonus_deck.index].draw) == 0:
+    state.bonus_supply += state.bonus_markers[racer]
+    state.bonus_markers = increased(state.bonus_markers, racer, -state.bonus_markers[racer])
+    reshuffle_if_empty(state, state.game.bonus_deck)
+    if sum(state.decks[state.game.bonus_deck.index].draw) == 0:
         events.append(Event("marker", "The bonus deck is empty: no card", RULE_MARKER))
         return False
-    return wait_for(s, (BONUS_CARD_NEED, s.owner[r]))
+    return wait_for(state, Need(NeedKind.BONUS_CARD, seat=state.owner[racer]))
 
 
-def bonus_card_drawn(s: ScrapState, seat: int, card: str, events: list[Event]) -> None:
+def bonus_card_drawn(state: ScrapState, seat: int, card: str, events: list[Event]) -> None:
     """2nd The bonus card is drawn into the seat's hidden hand (every seat sees that a card was drawn)."""
-    g = s.g
-    draw_card(s, (BONUS_CARD_NEED,), card)
-    i = g.bonus_deck.cards.index(card)
-    hand = s.bonus_cards[seat]
-    s.bonus_cards = replaced(s.bonus_cards, seat, increased(hand, i, 1))
-    s.bonus_cards_drawn += 1
-    events.append(Event("bonus-draw", f"{g.seat_name(seat)} draws a bonus card", RULE_MARKER))
-    events.append(Event("bonus-draw", f"{g.seat_name(seat)} draws the bonus card {g.card_title(card)}", RULE_MARKER,
-                        {"card": card}, frozenset((seat,))))
+    game = state.game
+    draw_card(state, game.bonus_deck, card)
+    i = game.bonus_deck.cards.index(card)
+    hand = state.bonus_cards[seat]
+    state.bonus_cards = replaced(state.bonus_cards, seat, increased(hand, i, 1))
+    state.bonus_cards_drawn += 1
+    events.append(Event("bonus-draw", f"{game.seat_name(seat)} draws a bonus card", RULE_MARKER))
+    events.append(Event("bonus-draw", f"{game.seat_name(seat)} draws the bonus card {game.card_title(card)}",
+                        RULE_MARKER, {"card": card}, frozenset((seat,))))
 
 
 # --- Crossing the finish line and collecting Boost markers --------------------------------------------
 
-GOAL_CARDS: Final = {"last-place": (-1, 7), "last-two": (-2, 5), "all-but-first": (1, 2), "all-but-first-two": (2, 3)}
+GOAL_CARD_MOVES: Final = {"last-place": (-1, 7), "last-two": (-2, 5), "all-but-first": (1, 2),
+                          "all-but-first-two": (2, 3)}
 """Each goal card as the racers it moves (a slice start into the standings: -1 the last racer, 1 all but
 the first) and the spaces they move."""
 
 
-def next_crossing(s: ScrapState, events: list[Event]) -> bool:
+def next_crossing(state: ScrapState, events: list[Event]) -> bool:
     """1st Crossing the finish line: a lap marker and a goal card, one racer at a time clockwise from the
     active one (SR-A11); the third lap marker draws no goal card and ends the race after the round."""
-    length = s.g.length
-    order, progress, laps, turn = s.order, s.progress, s.laps, s.turn
+    length = state.game.length
+    order, progress, laps, turn = state.order, state.progress, state.laps, state.turn
     n = len(order)
     for k in range(n):
-        r = order[(turn + k) % n]
-        if laps[r] < LAPS_TO_FINISH and progress[r] > (laps[r] + 1) * length:  # (p - 1) // length > laps[r]
-            s.crossed = True
-            s.laps = laps = increased(laps, r, 1)
-            events.append(Event("lap", f"{s.names[r]} crosses the finish line: lap marker {laps[r]}", RULE_CROSS,
-                                {"racer": s.racer[r], "laps": laps[r]}))
-            s.queue = (CROSSINGS_STEP, *s.queue)
-            if laps[r] == LAPS_TO_FINISH:
-                if not s.end_round:
-                    s.end_round = s.round
-                    events.append(Event("end", f"{s.names[r]} has three lap markers: the race ends when the "
+        racer = order[(turn + k) % n]
+        if laps[racer] < LAPS_TO_FINISH and progress[racer] > (laps[racer] + 1) * length:  # (p - 1) // length > laps[r]
+            state.crossed = True
+            state.laps = laps = increased(laps, racer, 1)
+            events.append(Event("lap", f"{state.names[racer]} crosses the finish line: lap marker {laps[racer]}",
+                                RULE_CROSS, {"racer": state.racer[racer], "laps": laps[racer]}))
+            state.queue = (CROSSINGS_STEP, *state.queue)
+            if laps[racer] == LAPS_TO_FINISH:
+                if not state.end_round:
+                    state.end_round = state.round
+                    events.append(Event("end", f"{state.names[racer]} has three lap markers: the race ends when the "
                                         "round is complete", RULE_END))
                 return False
-            s.queue = (FIGHTS_STEPS[r], *s.queue)
-            return wait_for(s, (GOAL_CARD_NEED, r))
+            state.queue = (FIGHTS_STEPS[racer], *state.queue)
+            return wait_for(state, Need(NeedKind.GOAL_CARD, racer))
     return False
 
 
-def goal_card(s: ScrapState, r: int, card: str, events: list[Event]) -> None:
+def goal_card(state: ScrapState, racer: int, card: str, events: list[Event]) -> None:
     """Goal cards: the racers the card names (by the standings) move forward."""
-    g = s.g
-    draw_card(s, (GOAL_CARD_NEED,), card)
-    rule = f"Goal cards: {g.card_title(card)}"
-    events.append(Event("goal-card", f"{s.names[r]} draws the goal card {g.card_title(card)}. "
-                        f"{g.content.texts.get(card, '')}".rstrip(), rule, {"card": card}))
-    first_mover, spaces = GOAL_CARDS[card]
-    for mover in s.standings()[first_mover:]:
-        move_forward(s, mover, spaces, events, rule=rule)
+    game = state.game
+    draw_card(state, game.goal_deck, card)
+    rule = f"Goal cards: {game.card_title(card)}"
+    events.append(Event("goal-card", f"{state.names[racer]} draws the goal card {game.card_title(card)}. "
+                        f"{game.content.texts.get(card, '')}".rstrip(), rule, {"card": card}))
+    first_mover, spaces = GOAL_CARD_MOVES[card]
+    for mover in standings(state)[first_mover:]:
+        move_forward(state, mover, spaces, events, rule=rule)
 
 
-def refill_boost_spaces(s: ScrapState, events: list[Event]) -> None:
+def refill_boost_spaces(state: ScrapState, events: list[Event]) -> None:
     """2) After a crossing (``crossed``), empty boost spaces are refilled from the finite supply, from
     the line on; a racer on a refilled space reveals its marker."""
     reveals = []
-    filled = s.boost_spaces_filled
-    for i, space in enumerate(s.g.track.boost):
-        if s.boost_supply == 0:
+    filled = state.boost_spaces_filled
+    for i, space in enumerate(state.game.track.boost):
+        if state.boost_supply == 0:
             break
         if not filled[i]:
             filled = replaced(filled, i, True)
-            s.boost_supply -= 1
+            state.boost_supply -= 1
             events.append(Event("refill", f"A boost marker is placed face down on space {space + 1}", RULE_REFILL))
-            for r in range(len(s.progress)):
-                if s.progress[r] > 0 and s.space(r) == space:
-                    reveals.append(REVEAL_STEPS[r])
-    s.boost_spaces_filled = filled
-    s.queue = (*reveals, *s.queue)
+            for racer in range(len(state.progress)):
+                if state.progress[racer] > 0 and racer_space(state, racer) == space:
+                    reveals.append(REVEAL_STEPS[racer])
+    state.boost_spaces_filled = filled
+    state.queue = (*reveals, *state.queue)
 
 
-def reveal_boost_marker(s: ScrapState, r: int) -> bool:
+def reveal_boost_marker(state: ScrapState, racer: int) -> bool:
     """Collecting Boost markers: a racer on a filled boost space reveals (collects) the marker: at the end
     of the active racer's turn, and for a racer on a space just refilled (True: waiting for the marker)."""
-    if s.progress[r] == 0:
+    if state.progress[racer] == 0:
         return False
-    i = s.g.boost_slot.get(s.space(r))
-    if i is None or not s.boost_spaces_filled[i]:
+    boost_space = state.game.boost_slot.get(racer_space(state, racer))
+    if boost_space is None or not state.boost_spaces_filled[boost_space]:
         return False
-    return wait_for(s, (BOOST_MARKER_NEED, r, i))
+    return wait_for(state, Need(NeedKind.BOOST_MARKER, racer, boost_space=boost_space))
 
 
-def boost_marker_revealed(s: ScrapState, r: int, i: int, boost_type: str, events: list[Event]) -> None:
+def boost_marker_revealed(state: ScrapState, racer: int, boost_space: int, boost_type: str,
+                          events: list[Event]) -> None:
     """Collecting Boost markers: the racer keeps the marker revealed; the space is empty."""
-    t = BOOST_TYPES.index(boost_type)
-    s.boost_spaces_filled = replaced(s.boost_spaces_filled, i, False)
-    s.unseen_boosts = increased(s.unseen_boosts, t, -1)
-    give_boost_markers(s, r, t, 1)
-    events.append(Event("boost-collect", f"{s.names[r]} collects a boost marker: {s.g.card_title(boost_type)}",
-                        RULE_COLLECT, {"racer": s.racer[r], "marker": boost_type}))
+    boost = BOOST_TYPES.index(boost_type)
+    state.boost_spaces_filled = replaced(state.boost_spaces_filled, boost_space, False)
+    state.unseen_boosts = increased(state.unseen_boosts, boost, -1)
+    give_boost_markers(state, racer, boost, 1)
+    events.append(Event("boost-collect",
+                        f"{state.names[racer]} collects a boost marker: {state.game.card_title(boost_type)}",
+                        RULE_COLLECT, {"racer": state.racer[racer], "marker": boost_type}))
 
 
-def end_turn(s: ScrapState, events: list[Event]) -> None:
+def end_turn(state: ScrapState, events: list[Event]) -> None:
     """Play then passes to the next player clockwise; after the round in which a racer took its third lap
     marker, the race ends."""
-    s.turns += 1
-    s.turn += 1
-    s.dice = ()
-    s.die = 0
-    s.need = ()
-    if s.turn == len(s.progress):
-        s.turn = 0
-        if s.end_round:
-            finish(s, events)
+    state.turns += 1
+    state.turn += 1
+    state.dice = ()
+    state.die = 0
+    state.need = NOTHING_NEEDED
+    if state.turn == len(state.progress):
+        state.turn = 0
+        if state.end_round:
+            finish(state, events)
             return
-        s.round += 1
-    begin_turn(s, events)
+        state.round += 1
+    begin_turn(state, events)
 
 
 # --- End of the game and Awards Ceremony --------------------------------------------------------------
 
-def finish(s: ScrapState, events: list[Event]) -> None:
+def finish(state: ScrapState, events: list[Event]) -> None:
     """End of the game: the racer farthest ahead wins (the team game: ``team_order``)."""
-    s.stage = OVER
-    s.need = ()
-    g = s.g
-    standings = s.standings()
-    if g.per_player == 1:
-        order = tuple(s.owner[r] for r in standings)
-        leader = standings[0]
-        reason = (f"{s.names[leader]} ({g.seat_name(s.owner[leader])}) completed three laps and is "
+    state.stage = Stage.OVER
+    state.need = NOTHING_NEEDED
+    game = state.game
+    ranked = standings(state)
+    if game.per_player == 1:
+        order = tuple(state.owner[racer] for racer in ranked)
+        leader = ranked[0]
+        reason = (f"{state.names[leader]} ({game.seat_name(state.owner[leader])}) completed three laps and is "
                   "farthest ahead")
     else:
-        order, reason = team_order(s, standings)
-    s.outcome = (order, (order[0],), reason)
+        order, reason = team_order(state, ranked)
+    state.outcome = (order, (order[0],), reason)
     events.append(Event("result", f"The race is over: {reason}", RULE_END, {"order": list(order)}))
 
 
 # --- Changes in a 2-player game (and the 3-player variant) --------------------------------------------
 
-def choose_first_racer(s: ScrapState, racer_id: str, events: list[Event]) -> None:
+def order_chooser(state: ScrapState) -> int:
+    """Turn order: the seat that chooses which of its racers goes next (the start player first)."""
+    if not state.order:
+        return state.start_seat
+    return (state.owner[state.order[-1]] + 1) % state.game.players
+
+
+def order_actions(state: ScrapState) -> list[str]:
+    """Turn order: the chooser's racers, each of which may go first."""
+    return sorted(notation.first(state.racer[racer]) for racer in state.game.racers_of(order_chooser(state)))
+
+
+def fight_choice_actions(state: ScrapState) -> list[str]:
+    """Fights: either of the player's two fighting racers may win."""
+    return sorted([notation.let_win(state.racer[state.need.racer]), notation.let_win(state.racer[state.need.other])])
+
+
+def choose_first_racer(state: ScrapState, racer_id: str, events: list[Event]) -> None:
     """Turn order: the players take turns choosing which of their racers goes next, the start player
     first."""
-    seat = s.order_chooser()
-    mine = s.g.racers_of(seat)
-    first = next(r for r in mine if s.racer[r] == racer_id)
-    s.order = (*s.order, first, *(r for r in mine if r != first))
-    events.append(Event("order", f"{s.g.seat_name(seat)} sends {s.names[first]} first", RULE_TEAM))
-    begin_turn(s, events)
+    seat = order_chooser(state)
+    mine = state.game.racers_of(seat)
+    first = next(racer for racer in mine if state.racer[racer] == racer_id)
+    state.order = (*state.order, first, *(racer for racer in mine if racer != first))
+    events.append(Event("order", f"{state.game.seat_name(seat)} sends {state.names[first]} first", RULE_TEAM))
+    begin_turn(state, events)
 
 
-def choose_fight_winner(s: ScrapState, racer_id: str, events: list[Event]) -> None:
+def choose_fight_winner(state: ScrapState, racer_id: str, events: list[Event]) -> None:
     """Fights: when two racers of one player fight, the player decides which one wins."""
-    a, b = s.need[1], s.need[2]
-    winner = a if s.racer[a] == racer_id else b
-    loser = b if winner == a else a
-    events.append(Event("fight", f"{s.g.seat_name(s.owner[winner])} lets {s.names[winner]} "
-                        f"win the fight against {s.names[loser]}", RULE_TEAM))
-    win_fight(s, winner, 1, events)
-    run_queue(s, events)
+    first, second = state.need.racer, state.need.other
+    winner = first if state.racer[first] == racer_id else second
+    loser = second if winner == first else first
+    events.append(Event("fight", f"{state.game.seat_name(state.owner[winner])} lets {state.names[winner]} "
+                        f"win the fight against {state.names[loser]}", RULE_TEAM))
+    win_fight(state, winner, 1, events)
+    run_queue(state, events)
 
 
-def team_order(s: ScrapState, standings: list[int]) -> tuple[tuple[int, ...], str]:
+def team_order(state: ScrapState, ranked: list[int]) -> tuple[tuple[int, ...], str]:
     """End of the game: players with a racer that completed three laps first, then by their second
     racer (SR-A12)."""
-    g = s.g
-    place = {r: i for i, r in enumerate(standings)}
+    game = state.game
+    place = {racer: i for i, racer in enumerate(ranked)}
 
     def key(seat: int) -> tuple[int, int, int]:
-        mine = g.racers_of(seat)
-        finished = sum(1 for r in mine if s.laps[r] >= LAPS_TO_FINISH)
-        rear = max(place[r] for r in mine)
-        front = min(place[r] for r in mine)
+        mine = game.racers_of(seat)
+        finished = sum(1 for racer in mine if state.laps[racer] >= LAPS_TO_FINISH)
+        rear = max(place[racer] for racer in mine)
+        front = min(place[racer] for racer in mine)
         return (-finished, rear, front)
 
-    order = tuple(sorted(range(g.players), key=key))
+    order = tuple(sorted(range(game.players), key=key))
     best = order[0]
-    finishers = [seat for seat in range(g.players) if key(seat)[0] < 0]
+    finishers = [seat for seat in range(game.players) if key(seat)[0] < 0]
     if len(finishers) == 1:
-        reason = f"{g.seat_name(best)} is the only player with a racer that completed three laps"
+        reason = f"{game.seat_name(best)} is the only player with a racer that completed three laps"
     else:
-        reason = f"{g.seat_name(best)}'s second racer is farthest ahead"
+        reason = f"{game.seat_name(best)}'s second racer is farthest ahead"
     return order, reason
+
+
+# --- The chance nodes ---------------------------------------------------------------------------------
+
+FIGHT_TABLE: Final = ChanceTable(tuple(
+    (notation.fight_dice(first, second), 1 / 36) for first in range(1, 7) for second in range(1, 7)))
+TWO_DICE_TABLE: Final = ChanceTable(tuple(
+    (notation.two_dice(first, second), (1 if first == second else 2) / 36)
+    for first in range(1, 7) for second in range(first, 7)
+))
+FIXED_CHANCE: Final = {NeedKind.FIGHT: FIGHT_TABLE, NeedKind.BACKWARDS_DIE: DIE_TABLE,
+                       NeedKind.TWO_DICE: TWO_DICE_TABLE}
+"""The chance nodes whose outcomes never change, by the kind of ``need`` they answer (with the die of
+``Stage.ROLL``, ``DIE_TABLE``)."""
+MARKER_ACTIONS: Final = tuple(notation.marker(kind) for kind in BOOST_TYPES)
+
+
+def chance_outcomes(state: ScrapState) -> list[tuple[str, float]]:
+    """The outcomes of a chance node whose odds change (not in ``FIXED_CHANCE``): a dashboard dealt, the
+    start player, a boost marker revealed (by the unseen markers), a card drawn (by the draw pile)."""
+    game = state.game
+    kind = state.need.kind
+    if kind is NeedKind.RACER:
+        left = sorted(set(game.racer_ids) - set(state.racer))
+        return [(notation.racer(racer), 1 / len(left)) for racer in left]
+    if kind is NeedKind.START_PLAYER:
+        return [(notation.start_player(seat), 1 / game.players) for seat in range(game.players)]
+    if kind is NeedKind.BOOST_MARKER:
+        total = sum(state.unseen_boosts)
+        return [(action, n / total) for action, n in zip(MARKER_ACTIONS, state.unseen_boosts, strict=True) if n]
+    deck = game.deck_for(state.need)
+    counts = state.decks[deck.index].draw
+    total = sum(counts)
+    return [(action, n / total) for action, n in zip(deck.actions, counts, strict=True) if n]

@@ -11,20 +11,20 @@ from typing import TYPE_CHECKING
 
 from slipstream.engine.hooks import Term
 
-from .content import BONUS_CARDS, BOOST_TYPES, CRASH_EFFECTS, GOAL_CARDS, load_track, track_names
+from .content import BONUS_CARDS, BOOST_TYPES, CRASH_CARDS, GOAL_CARDS, load_track, track_names
 
 if TYPE_CHECKING:
     from .game import ScrapRacer
 
-KINDS = (("crash card", CRASH_EFFECTS), ("bonus card", BONUS_CARDS), ("goal card", GOAL_CARDS),
+KINDS = (("crash card", CRASH_CARDS), ("bonus card", BONUS_CARDS), ("goal card", GOAL_CARDS),
          ("boost marker", BOOST_TYPES))
 """The kind of each card the content names."""
 
 
-def glossary(g: ScrapRacer) -> dict[str, Term]:
+def glossary(game: ScrapRacer) -> dict[str, Term]:
     """Every racer (its ability), crash, bonus and goal card, boost marker, deck and shipped track of the
     loaded content, by its id, with its name and what it does."""
-    content = g.content
+    content = game.content
     terms: dict[str, Term] = {}
     for racer, name in content.racers:
         terms[racer] = Term(name, content.racer_texts[racer], "racer")

@@ -46,6 +46,7 @@ MODULES: tuple[str, ...] = (
     "slipstream.games.rush_n_crush.notation",
     "slipstream.games.rush_n_crush.rules",
     "slipstream.games.rush_n_crush.state",
+    "slipstream.games.rush_n_crush.types",
     "slipstream.games.highway_heist.game",
     "slipstream.games.highway_heist.notation",
     "slipstream.games.highway_heist.rules",

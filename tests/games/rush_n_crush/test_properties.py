@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 import slipstream
 from slipstream.games.rush_n_crush import rules
-from slipstream.games.rush_n_crush.content import HIGHEST, LOWEST, load_track
+from slipstream.games.rush_n_crush.content import HIGHEST, LOWEST
+from slipstream.games.rush_n_crush.course import load_track
 from slipstream.games.rush_n_crush.state import RushState
 from slipstream.games.rush_n_crush.types import Stage
 from tests.playout import random_states

@@ -18,18 +18,14 @@ import slipstream
 from slipstream.engine.errors import ContentError
 from slipstream.engine.hooks import hooks_of
 from slipstream.games.rush_n_crush import render
-from slipstream.games.rush_n_crush.content import (
-    CONTENT_PATH,
+from slipstream.games.rush_n_crush.content import CONTENT_PATH, EQUIPMENT, HAZARDS, gear_words, load_content
+from slipstream.games.rush_n_crush.course import (
     COURSES_PATH,
-    EQUIPMENT,
-    HAZARDS,
     TILES_PATH,
     CoursesModel,
     TilesModel,
     check_shipped_words,
     course_names,
-    gear_words,
-    load_content,
     load_track,
     place_of_name,
     place_words,

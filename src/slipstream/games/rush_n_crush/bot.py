@@ -21,7 +21,8 @@ from slipstream.engine.estimate import win_chances
 from slipstream.engine.game import State
 
 from . import notation, rules
-from .content import CIRCULAR_SAW, FINISH, HIGHEST, LOWEST, SIDE_BUMPER, UNLIMITED, Track
+from .content import CIRCULAR_SAW, HIGHEST, LOWEST, SIDE_BUMPER, UNLIMITED
+from .course import FINISH, Track
 from .metrics import SPREAD_TURNS, finish_key, turns_needed
 from .state import RushState
 from .types import Direction, Kind, Stage

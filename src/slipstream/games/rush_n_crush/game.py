@@ -10,7 +10,8 @@ from slipstream.engine.game import Game, OptionSpec, Picker
 from slipstream.engine.hooks import GameHooks
 
 from . import rules
-from .content import Content, Dashboard, Gear, Track, build_gear, course_names, load_content, load_track
+from .content import Content, Dashboard, Gear, build_gear, load_content
+from .course import Track, course_names, load_track
 from .state import RushState
 from .types import Stage
 

@@ -16,7 +16,7 @@ from slipstream.engine.estimate import win_chances
 from slipstream.engine.game import State
 
 from . import rules
-from .content import GRID_SLOTS
+from .course import GRID_SLOTS
 from .state import RushState
 from .types import Stage
 

@@ -4,7 +4,7 @@ on the next red roll, the lane changes to expect at each gear, what lies ahead),
 scoreboard.
 
 Names and effect texts come from the content files; a gear is said by ``content.gear_words`` ("gear 2,
-yellow zone (speed 6)") and a square by ``content.place_words`` ("tile 3 (Left curve), lane 2, square
+yellow zone (speed 6)") and a square by ``course.place_words`` ("tile 3 (Left curve), lane 2, square
 5"), as the board labels its tiles, lanes and squares."""
 
 from __future__ import annotations
@@ -16,18 +16,8 @@ from slipstream.engine.game import Game, State
 from slipstream.engine.hooks import Term
 
 from . import metrics, notation, rules
-from .content import (
-    FIRE_EXTINGUISHER,
-    FIXED_PIECES,
-    HAZARDS,
-    HIGHEST,
-    PIECES,
-    ROCKET_BOOSTER,
-    UNLIMITED,
-    gear_words,
-    place_of_name,
-    shipped_courses,
-)
+from .content import FIRE_EXTINGUISHER, FIXED_PIECES, HAZARDS, HIGHEST, PIECES, ROCKET_BOOSTER, UNLIMITED, gear_words
+from .course import place_of_name, shipped_courses
 from .game import RushNCrush
 from .state import RushState
 from .types import Direction, Kind, Stage, Task

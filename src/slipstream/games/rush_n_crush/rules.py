@@ -22,19 +22,18 @@ from slipstream.engine.game import Event, EventCache
 from . import notation
 from .content import (
     CIRCULAR_SAW,
-    FINISH,
     FIRE_EXTINGUISHER,
     FLAMER,
     HIGHEST,
     LOWEST,
     MACHINE_GUN,
-    NONE,
     PIECES,
     ROCKET_BOOSTER,
     SIDE_BUMPER,
     UNLIMITED,
     Gear,
 )
+from .course import FINISH, NONE
 from .types import BRAKE_POINTS, ROLLS, TURBO_POINTS, Direction, Kind, Move, Stage, Task
 
 if TYPE_CHECKING:

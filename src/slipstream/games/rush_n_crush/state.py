@@ -1,6 +1,6 @@
 """Rush 'n' Crush, one position: the declared fields and the engine's contract.
 
-A car is a seat (one car each). Its square is a number of the course's ``Track`` (``content.py``); its
+A car is a seat (one car each). Its square is a number of the course's ``Track`` (``course.py``); its
 ``lap`` counts the times it crossed from the last tile to tile 0 of a closed course. A destroyed car
 stays where it is as a wreck. The rules are in ``rules.py``, in rulebook order; rule decisions (RC-*
 ids) in docs/rules/rush-n-crush.md; the action strings are read in ``notation.py``; the nouns (stages,

@@ -33,7 +33,7 @@ from .content import (
     UNLIMITED,
     Gear,
 )
-from .course import FINISH, NONE
+from .course import FINISH
 from .types import BRAKE_POINTS, ROLLS, TURBO_POINTS, Direction, Kind, Move, Stage, Task
 
 if TYPE_CHECKING:
@@ -184,6 +184,7 @@ def progress(state: RushState, car: int) -> int:
 
 
 def running(state: RushState) -> list[int]:
+    """The cars not destroyed, in seat order."""
     return [c for c in range(state.game.players) if not state.destroyed[c]]
 
 
@@ -226,6 +227,7 @@ def reset_turn(state: RushState, activations: int) -> None:
 
 
 def end_turn(state: RushState, events: list[Event]) -> None:
+    """Round: the next car in this round's order takes its turn (a new round after the last)."""
     if state.stage is Stage.OVER:
         return
     state.queue = ()
@@ -274,6 +276,7 @@ def point_moves(state: RushState, car: int) -> list[tuple[Kind, int]]:
 
 
 def spend_point(state: RushState, car: int, move: Move, events: list[Event]) -> None:
+    """Turn: one Turbo point accelerates, one Brake point brakes, a step along a white line each."""
     gear = state.game.gear
     to = gear.node(move.name)
     if move.kind is Kind.TURBO:
@@ -333,12 +336,14 @@ def car_at(state: RushState, square: int) -> int:
 
 
 def wreck_at(state: RushState, square: int) -> bool:
+    """Whether a wreck (a destroyed car, RC-G10) stands in ``square``."""
     if not state.destructions:
         return False
     return any(state.square[c] == square and state.destroyed[c] for c in range(len(state.square)))
 
 
 def mine_owner(state: RushState, square: int) -> int:
+    """The seat whose mine lies in ``square``, or -1."""
     for sq, owner in state.mines:
         if sq == square:
             return owner
@@ -346,6 +351,7 @@ def mine_owner(state: RushState, square: int) -> int:
 
 
 def neighbour(state: RushState, square: int, direction: int) -> int:
+    """The square a step in ``direction`` (a ``Direction``) from ``square`` enters (content.md 4.2)."""
     track = state.game.track
     if direction == 0:
         return track.ahead[square]
@@ -359,6 +365,7 @@ def can_change_lane(state: RushState, car: int) -> bool:
 
 
 def spend_lane_change(state: RushState, car: int) -> None:
+    """One lane change: from the white dice while they last, then a Steering point (``can_change_lane``)."""
     if state.lane_changes > 0:
         state.lane_changes -= 1
     elif state.lane_changes == 0:
@@ -659,6 +666,7 @@ def cross_finish(state: RushState, car: int, events: list[Event]) -> None:
 
 
 def piece_names(bits: int) -> list[str]:
+    """The ids of the pieces whose bit is set in ``bits`` (``armed``, ``moved``, a driver's ``pieces``)."""
     return [p for i, p in enumerate(PIECES) if bits >> i & 1]
 
 
@@ -798,6 +806,7 @@ def rocket_booster(state: RushState, car: int, squares: int, mine_square: int, e
 
 
 def end_booster(state: RushState) -> None:
+    """The Rocket Booster stops: its squares not yet moved are dropped from the queue."""
     state.queue = tuple(t for t in state.queue if t[0] != Task.BOOST_STEP)
 
 
@@ -1053,4 +1062,4 @@ def expected_lane_changes(gear: Gear, node: int) -> float:
     return sum(int(a.split(":")[1]) * p for a, p in table.outcomes)
 
 
-__all__ = ["NONE", "expected_lane_changes", "heat_odds", "lane_picture", "progress"]
+__all__ = ["expected_lane_changes", "heat_odds", "lane_picture", "progress"]

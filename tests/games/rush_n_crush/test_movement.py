@@ -81,7 +81,7 @@ def test_obstruction_at_low_speed_and_the_forced_lane_change() -> None:
 
 
 def test_obstruction_damage_inverts_the_steering_roll() -> None:
-    """Movement: "roll white dice as for steering but invert the sense (e.game. at speed 12 you'd roll 3 dice
+    """Movement: "roll white dice as for steering but invert the sense (e.g. at speed 12 you'd roll 3 dice
     and take the *highest*)" (content example 1); at speed 8, the lowest of 2."""
     s = moving(place(new(), {0: "2.0.1", 1: "0.3.7"}), "g3r", lane_changes=0).apply("ahead")
     odds = outcomes(s)

@@ -551,7 +551,7 @@ def test_obstruction_with_no_open_side_stops_the_car_and_brakes(tmp_path: Path) 
 
 
 def test_obstruction_damage_at_speed_12_is_the_highest_of_three(tmp_path: Path) -> None:
-    """Movement: "roll white dice as for steering but invert the sense (e.game. at speed 12 you'd roll 3
+    """Movement: "roll white dice as for steering but invert the sense (e.g. at speed 12 you'd roll 3
     dice and take the *highest*)." The climbing car meets a rock on its 5th step at speed 12."""
     s = climb(tmp_path, [], obstructions=((1, 0, 32),), turns=4)
     assert car(s, 0)["square"] == "1.0.27"

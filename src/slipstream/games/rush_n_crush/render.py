@@ -79,7 +79,7 @@ def _course(view: dict[str, Any]) -> list[str]:
         for lane in range(len(drawn[0])):
             lines.append(f"L{lane + 1} " + "".join(rows[lane] for rows in drawn))
     if course["closed"]:
-        lines.append(f"start/finish line: the end of tile 1; {course['laps']} lap(state); travel left to right")
+        lines.append(f"start/finish line: the end of tile 1; {course['laps']} lap(s); travel left to right")
     else:
         lines.append(f"finish line: the end of tile {len(widths)}; travel left to right")
     return lines

@@ -41,6 +41,7 @@ MODULES: tuple[str, ...] = (
     "slipstream.games.rev_it_up.notation",
     "slipstream.games.rev_it_up.rules",
     "slipstream.games.rev_it_up.state",
+    "slipstream.games.rev_it_up.types",
     "slipstream.games.rush_n_crush.game",
     "slipstream.games.rush_n_crush.metrics",
     "slipstream.games.rush_n_crush.notation",

@@ -49,6 +49,7 @@ def _ev(events: list[Event], kind: str, text: str, rule: str, **data: object) ->
 
 
 def _name(state: RevState, seat: int) -> str:
+    """The seat's short name in event texts ("P2")."""
     return state.game.short_names[seat]
 
 
@@ -60,18 +61,21 @@ def _added(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
 
 
 def _to_bag(state: RevState, seat: int, kind: int, n: int = 1) -> None:
+    """``n`` chips of ``kind`` into the seat's bag (out of it for a negative ``n``)."""
     bag = list(state.bags[seat])
     bag[kind] += n
     state.bags = replaced(state.bags, seat, tuple(bag))
 
 
 def _to_discard(state: RevState, seat: int, kind: int, n: int = 1) -> None:
+    """``n`` chips of ``kind`` onto the seat's discard."""
     discard = list(state.discards[seat])
     discard[kind] += n
     state.discards = replaced(state.discards, seat, tuple(discard))
 
 
 def _to_supply(state: RevState, kind: int, n: int = 1) -> None:
+    """``n`` chips of ``kind`` back to the supply (taken from it for a negative ``n``)."""
     state.supply = _added(state.supply, kind, n)
 
 
@@ -83,6 +87,7 @@ def _count(state: RevState, seat: int, stat: int, n: int = 1) -> None:
 
 
 def _set_status(state: RevState, seat: int, status: int) -> None:
+    """The seat's status this round (``RACING``, ``STOPPED``, ``OVERHEATED`` or ``FINISHED``)."""
     state.status = replaced(state.status, seat, status)
 
 
@@ -284,6 +289,7 @@ def resolve_stops(state: RevState, events: list[Event]) -> None:
 
 @_EVENTS.memo
 def _stop_go_event(seat: int, choice: str) -> Event:
+    """Turn Structure 4: a seat's stop or go, revealed (made once per seat and choice)."""
     return Event(choice, f"P{seat + 1} stops" if choice == notation.STOP else f"P{seat + 1} keeps going",
                  "Turn Structure 4", {"seat": seat})
 

@@ -280,7 +280,7 @@ class RevState(State["RevItUp"]):
 
     def invariant_problems(self) -> list[str]:
         """Chips are conserved between bags, drawn chips, Rev Tracks, discards and the supply; the state
-        waits on a choice, a chance outcome or the end, never on an automatic stage (``_advance``)."""
+        waits on a choice, a chance outcome or the end, never on an automatic stage (``rules.advance``)."""
         problems = rules.conservation_problems(self)
         if self.stage >= Stage.TASKS:
             problems.append(f"the state rests on the automatic stage {STAGE_NAMES[self.stage]!r}")

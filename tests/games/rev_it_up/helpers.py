@@ -6,8 +6,9 @@ from typing import Any
 
 import slipstream
 from slipstream.engine.fields import replaced
-from slipstream.games.rev_it_up import notation
-from slipstream.games.rev_it_up.state import SIMULTANEOUS, RevState
+from slipstream.games.rev_it_up import notation, rules
+from slipstream.games.rev_it_up.state import RevState
+from slipstream.games.rev_it_up.types import SIMULTANEOUS
 
 
 def new(players: int = 2, **options: Any) -> RevState:
@@ -22,7 +23,7 @@ def force(s: RevState, seat: int, *, bag: dict[str, int] | None = None, rev: lis
           disc: dict[str, int] | None = None) -> RevState:
     """Set up one racer (test set-up only, on a state nobody else holds); chips keep being conserved
     because they are moved from and to the supply."""
-    g = s.g
+    g = s.game
     kinds = g.kind_count
     idx = g.kinds.index
     supply = list(s.supply)
@@ -64,7 +65,7 @@ def refresh(s: RevState) -> RevState:
     """After a test changed a position in place: the offers of a simultaneous choice worked out again
     from the rules, and no legal actions kept from before."""
     if s.stage in SIMULTANEOUS:
-        s.offers = tuple(notation.seated(t, s.seat_options(t)) if t in s.waiting else () for t in s.g.seats)
+        s.offers = tuple(notation.seated(t, rules.seat_options(s, t)) if t in s.waiting else () for t in s.game.seats)
     s._legal_cache = None
     return s
 
@@ -100,16 +101,16 @@ def events(s: RevState) -> list[str]:
 
 
 def name_of(s: RevState, k: int) -> str:
-    return s.g.kinds.names[k]
+    return s.game.kinds.names[k]
 
 
 def bag_of(s: RevState, seat: int) -> dict[str, int]:
-    return {s.g.kinds.names[k]: n for k, n in enumerate(s.bags[seat]) if n}
+    return {s.game.kinds.names[k]: n for k, n in enumerate(s.bags[seat]) if n}
 
 
 def disc_of(s: RevState, seat: int) -> dict[str, int]:
-    return {s.g.kinds.names[k]: n for k, n in enumerate(s.discards[seat]) if n}
+    return {s.game.kinds.names[k]: n for k, n in enumerate(s.discards[seat]) if n}
 
 
 def rev_of(s: RevState, seat: int) -> list[tuple[str, int]]:
-    return [(s.g.kinds.names[k], sp) for k, sp in zip(s.rev_chips[seat], s.rev_spaces[seat], strict=True)]
+    return [(s.game.kinds.names[k], sp) for k, sp in zip(s.rev_chips[seat], s.rev_spaces[seat], strict=True)]

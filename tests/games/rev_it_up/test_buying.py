@@ -86,7 +86,7 @@ def test_scarce_chips_go_to_the_racer_furthest_behind_and_the_other_chooses_agai
     (before, it got nothing and lost the coins)."""
     s = to_buy(15, 15)
     force(s, 0, pos=20)
-    k = s.g.kinds.index["ecoboost-3"]
+    k = s.game.kinds.index["ecoboost-3"]
     s.supply = tuple(1 if i == k else n for i, n in enumerate(s.supply))
     force(s, 1, pos=12)
     s = play(s, "0:buy:ecoboost-3", "0:buy:coin-2", "1:buy:ecoboost-3", "0:done", "1:done")
@@ -109,7 +109,7 @@ def test_a_chip_running_out_leaves_later_carts_waiting_and_private() -> None:
     force(s, 0, pos=20)
     force(s, 1, pos=12)
     force(s, 2, pos=4)
-    k = s.g.kinds.index["ecoboost-3"]
+    k = s.game.kinds.index["ecoboost-3"]
     s.supply = tuple(1 if i == k else n for i, n in enumerate(s.supply))
     refresh(s)
     s = play(s, "2:buy:ecoboost-3", "1:buy:ecoboost-3", "0:buy:coin-2", "0:done", "1:done", "2:done")
@@ -124,7 +124,7 @@ def test_a_sold_out_chip_cannot_be_bought() -> None:
     """Supply per chip (RIU-G9): a chip with no supply left is not on offer."""
     s = to_buy(10, 1)
     force(s, 0)
-    k = s.g.kinds.index["coin-2"]
+    k = s.game.kinds.index["coin-2"]
     s.supply = tuple(0 if i == k else n for i, n in enumerate(s.supply))
     refresh(s)
     assert "0:buy:coin-2" not in s.legal_actions(0)
@@ -164,12 +164,12 @@ def test_upgrade_raises_pulled_chips_by_its_level() -> None:
     assert ups == ["0:up:coin-1", "0:up:exhaust-1"]
     s = s.apply("0:up:exhaust-1")
     assert not [a for a in s.legal_actions(0) if ":up:" in a]
-    before = s.supply[s.g.kinds.index["exhaust-1"]]
+    before = s.supply[s.game.kinds.index["exhaust-1"]]
     s = play(s, "0:done")
     if s.view(None)["phase"] == "buy":
         s = s.apply("1:done")
     assert bag_of(s, 0)["exhaust-2"] == 1 and "exhaust-1" not in bag_of(s, 0)
-    assert s.supply[s.g.kinds.index["exhaust-1"]] == before + 1
+    assert s.supply[s.game.kinds.index["exhaust-1"]] == before + 1
 
 
 def test_upgrade_two_steps_on_one_chip() -> None:
@@ -262,7 +262,7 @@ def test_upgrades_take_the_higher_chip_from_the_supply() -> None:
     Exhaust 2 left only one Exhaust 1 can become one; and a racer further back who buys that last
     Exhaust 2 gets it first ("Furthest behind breaks disputes"), leaving the upgrade undone."""
     s = new()
-    e2 = s.g.kinds.index["exhaust-2"]
+    e2 = s.game.kinds.index["exhaust-2"]
     force(s, 0, bag={"upgrade-2": 1}, rev=["exhaust-1", "exhaust-1"], disc={"coin-1": 1}, pos=10)
     force(s, 1, disc={"coin-2": 1}, pos=3)
     s.supply = tuple(1 if k == e2 else n for k, n in enumerate(s.supply))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from slipstream.engine import CHANCE
-from slipstream.games.rev_it_up import rules
+from slipstream.games.rev_it_up import types
 from slipstream.games.rev_it_up.content import DEFAULT_PATH
 
 from .helpers import decide, draws, force, new, play
@@ -73,7 +73,7 @@ def test_play_on_for_second_and_third() -> None:
     s = new(players=3, podium=2)
     force(s, 0, pos=58)
     s = draws(s, "exhaust-3", "exhaust-1", "exhaust-1")
-    assert not s.is_over and s.status[0] == rules.FINISHED
+    assert not s.is_over and s.status[0] == types.FINISHED
     assert s.actor == frozenset({1, 2})
     force(s, 2, pos=59)
     s = decide(s, p1="go", p2="go")
@@ -96,7 +96,7 @@ def test_finished_racers_sit_out_the_rest_of_the_race() -> None:
     s = new(players=3, podium=2)
     force(s, 0, pos=58, disc={"coin-3": 1})
     s = draws(s, "exhaust-3", "coin-1", "coin-1")
-    assert s.status[0] == rules.FINISHED
+    assert s.status[0] == types.FINISHED
     s = decide(s, p1="stop", p2="stop")
     assert s.view(None)["phase"] == "buy"
     assert s.actor == frozenset({1, 2}) and s.coins_to_spend[0] == 0
@@ -135,7 +135,7 @@ def test_a_finished_racer_no_longer_rolls_boosts_or_uses_items(tmp_path: Path) -
     s = new(players=3, podium=2, content=podium_content(tmp_path))
     force(s, 0, pos=58, ready=("turbo", "sponsor"))
     s = draws(s, "exhaust-2", "coin-1", "coin-1")
-    assert s.status[0] == rules.FINISHED and s.progress[0] == 60
+    assert s.status[0] == types.FINISHED and s.progress[0] == 60
     assert s.actor == frozenset({1, 2})
     s = decide(s, p1="go", p2="go")
     assert s.actor == CHANCE and s.view(None)["current"] == 1
@@ -149,7 +149,7 @@ def test_a_finished_racer_gets_no_sticky_bomb() -> None:
     force(s, 0, pos=58)
     force(s, 1, pos=5)
     s = decide(draws(s, "exhaust-3", "coin-1", "coin-1"), p1="go", p2="stop")
-    assert s.status == (rules.FINISHED, rules.RACING, rules.STOPPED)
+    assert s.status == (types.FINISHED, types.RACING, types.STOPPED)
     s = draws(s, "exhaust-2")
     s = play(s, "item:sticky-bomb", "keep")
     assert s.actor == 1 and s.legal_actions() == ["give:2"]
@@ -166,7 +166,7 @@ def test_an_overheating_chip_that_carries_a_racer_over_the_line_still_wins() -> 
     t = new(overheat_penalty="lose_move")
     force(t, 0, pos=58, rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"])
     t = draws(t, "exhaust-2", "coin-1")
-    assert t.progress[0] == 58 and not t.is_over and t.status[0] == rules.OVERHEATED
+    assert t.progress[0] == 58 and not t.is_over and t.status[0] == types.OVERHEATED
 
 
 def test_the_result_lists_finishers_in_crossing_order_then_the_rest_by_progress() -> None:
@@ -177,7 +177,7 @@ def test_the_result_lists_finishers_in_crossing_order_then_the_rest_by_progress(
     force(s, 1, pos=10)
     force(s, 3, pos=20)
     s = draws(s, "coin-1", "coin-1", "exhaust-3", "coin-1")
-    assert s.status[2] == rules.FINISHED
+    assert s.status[2] == types.FINISHED
     force(s, 0, pos=59)
     s = decide(s, p0="go", p1="go", p3="go")
     s = draws(s, "exhaust-1", "coin-1", "coin-1")
@@ -191,6 +191,6 @@ def test_a_boost_after_an_overheat_can_still_cross_the_line() -> None:
     s = new()
     force(s, 0, pos=56, ready=("turbo",), rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"])
     s = draws(s, "exhaust-1", "coin-1")
-    assert s.status[0] == rules.OVERHEATED and s.actor == 0
+    assert s.status[0] == types.OVERHEATED and s.actor == 0
     s = s.apply("boost:turbo")
     assert s.progress[0] == 60 and s.result is not None and s.result.winners == (0,)

@@ -4,7 +4,7 @@ docs/rules/rev-it-up.md)."""
 from __future__ import annotations
 
 from slipstream.engine import CHANCE
-from slipstream.games.rev_it_up import rules
+from slipstream.games.rev_it_up import types
 from slipstream.games.rev_it_up.state import RevState
 
 from .helpers import bag_of, decide, draws, force, new, play, rev_of
@@ -14,8 +14,8 @@ ALT = "caltrops,shockwave,emp,slipstream,loose-change,heat-sink"
 
 def to_use_phase(s: RevState, *chips: str) -> RevState:
     """Draw ``chips`` (coins by default, so nobody moves), everyone keeps going: step 5 opens."""
-    s = draws(s, *(chips or ["coin-1"] * s.g.players))
-    return decide(s, **{f"p{seat}": "go" for seat in range(s.g.players) if s.status[seat] == rules.RACING})
+    s = draws(s, *(chips or ["coin-1"] * s.game.players))
+    return decide(s, **{f"p{seat}": "go" for seat in range(s.game.players) if s.status[seat] == types.RACING})
 
 
 def test_items_are_used_from_the_ready_area_after_the_stop_decision() -> None:
@@ -99,7 +99,7 @@ def test_debris_on_a_full_rev_track_overheats_a_racing_racer() -> None:
     force(s, 0, ready=("rocket",))
     force(s, 1, pos=4, rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"])
     s = play(to_use_phase(s), "0:use:rocket:1")
-    assert s.status[1] == rules.OVERHEATED
+    assert s.status[1] == types.OVERHEATED
 
 
 def test_shockwave_hits_everyone_up_to_three_ahead() -> None:
@@ -130,9 +130,9 @@ def test_sticky_bomb_goes_into_an_opponents_bag() -> None:
     s = draws(s, "exhaust-2", "coin-1", "coin-1")
     s = s.apply("item:sticky-bomb")
     assert s.actor == 0 and s.legal_actions() == ["give:1", "give:2"]
-    bombs = s.supply[s.g.bomb]
+    bombs = s.supply[s.game.bomb]
     s = s.apply("give:2")
-    assert bag_of(s, 2)["bomb"] == 1 and s.supply[s.g.bomb] == bombs - 1 and s.ready[0] == ()
+    assert bag_of(s, 2)["bomb"] == 1 and s.supply[s.game.bomb] == bombs - 1 and s.ready[0] == ()
     force(s, 2, pos=6, bag={"bomb": 1, "coin-1": 1})
     s = decide(s, p0="stop", p1="stop", p2="go")
     s = draws(s, "bomb")
@@ -140,7 +140,7 @@ def test_sticky_bomb_goes_into_an_opponents_bag() -> None:
     s = decide(s, p2="stop")
     while s.view(None)["phase"] == "buy":
         s = s.apply(s.legal_actions()[0].split(":")[0] + ":done")
-    assert "bomb" not in bag_of(s, 2) and s.supply[s.g.bomb] == bombs
+    assert "bomb" not in bag_of(s, 2) and s.supply[s.game.bomb] == bombs
 
 
 def test_emp_cancels_the_next_ecoboost_or_nitrous() -> None:
@@ -249,10 +249,10 @@ def test_a_bomb_that_cannot_be_placed_overheats_and_goes_back_to_the_supply() ->
     (Rev Track) and the Bomb, an item chip, returns to the supply."""
     s = new()
     force(s, 1, pos=6, bag={"bomb": 1, "coin-1": 1}, rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"])
-    bombs = s.supply[s.g.bomb]
+    bombs = s.supply[s.game.bomb]
     s = draws(s, "coin-1", "bomb")
-    assert s.progress[1] == 4 and s.status[1] == rules.OVERHEATED
-    assert s.supply[s.g.bomb] == bombs + 1 and "bomb" not in bag_of(s, 1)
+    assert s.progress[1] == 4 and s.status[1] == types.OVERHEATED
+    assert s.supply[s.game.bomb] == bombs + 1 and "bomb" not in bag_of(s, 1)
 
 
 SHOCK = "oil-slick,shockwave,emp,turbo,sponsor,shield"
@@ -297,7 +297,7 @@ def test_items_resolve_furthest_behind_first_and_a_racer_overheated_by_one_is_im
     force(s, 2, pos=5, rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"])
     s = to_use_phase(s)
     s = play(s, "0:use:emp:2", "1:use:shockwave")
-    assert s.status[2] == rules.OVERHEATED and s.emp_jams == (0, 0, 0)
+    assert s.status[2] == types.OVERHEATED and s.emp_jams == (0, 0, 0)
     assert rev_of(s, 0) == [("debris", 1)]
     assert any(e.text == "P3 has stopped and is immune" for e in s.events)
 
@@ -370,7 +370,7 @@ def test_lose_move_never_cancels_a_bomb_moving_back() -> None:
     s = new(overheat_penalty="lose_move")
     force(s, 1, pos=6, bag={"bomb": 1, "coin-1": 1}, rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"])
     s = draws(s, "coin-1", "bomb")
-    assert s.progress[1] == 4 and s.status[1] == rules.OVERHEATED
+    assert s.progress[1] == 4 and s.status[1] == types.OVERHEATED
 
 
 def test_an_overheated_racer_may_still_boost_in_that_movement() -> None:
@@ -380,9 +380,9 @@ def test_an_overheated_racer_may_still_boost_in_that_movement() -> None:
     s = new()
     force(s, 0, ready=("turbo",), rev=["exhaust-3", "exhaust-3", "exhaust-3", "exhaust-1"], pos=1)
     s = draws(s, "exhaust-1", "coin-1")
-    assert s.status[0] == rules.OVERHEATED and s.actor == 0
+    assert s.status[0] == types.OVERHEATED and s.actor == 0
     s = s.apply("boost:turbo")
-    assert s.progress[0] == 5 and s.status[0] == rules.OVERHEATED
+    assert s.progress[0] == 5 and s.status[0] == types.OVERHEATED
 
 
 def test_moving_back_over_a_trap_does_not_spring_it() -> None:
@@ -413,7 +413,7 @@ def test_with_no_item_chips_left_attacks_and_bombs_do_nothing() -> None:
     s = new()
     force(s, 0, ready=("rocket",), pos=4)
     force(s, 1, pos=5)
-    debris, bomb = s.g.debris, s.g.bomb
+    debris, bomb = s.game.debris, s.game.bomb
     s.supply = tuple(0 if k in (debris, bomb) else n for k, n in enumerate(s.supply))
     s = play(to_use_phase(s), "0:use:rocket:1")
     assert s.rev_chips[1] == () and s.ready[0] == ()

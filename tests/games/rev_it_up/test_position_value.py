@@ -7,7 +7,7 @@ import pytest
 from slipstream.engine.estimate import win_chances
 from slipstream.engine.game import State
 from slipstream.games.rev_it_up.metrics import position_value, round_speed
-from slipstream.games.rev_it_up.rules import FinishMark
+from slipstream.games.rev_it_up.types import FinishMark
 from tests.games.brier import brier_scores
 
 from .helpers import force, new

@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 
 import slipstream
 from slipstream.engine.fields import declarations_in_source
+from slipstream.games.rev_it_up import rules
 from slipstream.games.rev_it_up import state as state_module
-from slipstream.games.rev_it_up.state import RevState, Stage
+from slipstream.games.rev_it_up.state import RevState
+from slipstream.games.rev_it_up.types import Stage
 from tests.playout import random_states
 
 from .helpers import choice_of, draws, force, new, refresh
@@ -41,7 +43,7 @@ def playout(options: dict[str, Any], seed: int, max_plies: int = 4000) -> list[R
 
 
 def chip_count(s: RevState) -> list[int]:
-    g = s.g
+    g = s.game
     count = list(s.supply)
     for seat in range(g.players):
         for k in range(g.kind_count):
@@ -62,7 +64,7 @@ def test_chips_are_conserved(options: dict[str, Any], seed: int) -> None:
     for s in states:
         assert chip_count(s) == first
         assert s.invariant_problems() == []
-        assert all(len(s.ready[seat]) <= s.g.ready_capacity for seat in range(s.g.players))
+        assert all(len(s.ready[seat]) <= s.game.ready_capacity for seat in range(s.game.players))
 
 
 @settings(max_examples=15, deadline=None)
@@ -94,7 +96,7 @@ def test_no_seat_sees_another_seats_pending_choice(options: dict[str, Any], seed
 
 
 _SOURCE = (Path(state_module.__file__).parent / "state.py").read_text()
-FIELDS = [name for name, _ in declarations_in_source(_SOURCE)["RevState"] if name != "g"]
+FIELDS = [name for name, _ in declarations_in_source(_SOURCE)["RevState"]]
 
 
 def raw(s: RevState) -> str:
@@ -139,7 +141,7 @@ def test_the_fast_paths_agree_with_the_rules_worked_out_afresh(options: dict[str
     """The caches (each seat's options at a simultaneous choice, the draw's chance table shared by
     equal bags, the legal actions) give what the rules give when worked out from scratch: a draw is
     each chip kind in the drawer's bag with probability count/total (Turn Structure 1), and a seat's
-    options are its own ``seat_options``."""
+    options are its own ``rules.seat_options``."""
     for s in playout(options, seed, max_plies=800):
         f = fresh(s)
         assert s.legal_actions() == f.legal_actions() == sorted(set(f._legal()))
@@ -147,12 +149,12 @@ def test_the_fast_paths_agree_with_the_rules_worked_out_afresh(options: dict[str
         if actor == "chance" and s.stage is Stage.DRAW:
             bag = s.bags[s.current]
             total = sum(bag)
-            want = {f"chip:{s.g.kinds.names[k]}": n / total for k, n in enumerate(bag) if n}
+            want = {f"chip:{s.game.kinds.names[k]}": n / total for k, n in enumerate(bag) if n}
             assert dict(s.chance_outcomes()) == want
         if isinstance(actor, frozenset):
             every: list[str] = []
             for seat in sorted(actor):
-                mine = sorted(f"{seat}:{a}" for a in f.seat_options(seat))
+                mine = sorted(f"{seat}:{a}" for a in rules.seat_options(f, seat))
                 assert s.legal_actions(seat) == mine == f.legal_actions(seat)
                 every += mine
             assert s.legal_actions() == every

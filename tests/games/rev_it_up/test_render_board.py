@@ -15,7 +15,8 @@ from slipstream.engine.game import CHANCE, State
 from slipstream.engine.play import pending_seats
 from slipstream.games.rev_it_up import rules
 from slipstream.games.rev_it_up.render import board, hints, told
-from slipstream.games.rev_it_up.state import RevState, Stage
+from slipstream.games.rev_it_up.state import RevState
+from slipstream.games.rev_it_up.types import Stage
 from tests.playout import random_states
 
 WIDTH = 76
@@ -70,7 +71,7 @@ def _buying(players: int, seed: int) -> list[RevState]:
 @pytest.mark.parametrize(("players", "seed"), [(4, 1), (3, 5)])
 def test_buying_hints_show_the_shop_with_prices_effects_and_the_coins_left(players: int, seed: int) -> None:
     for state in _buying(players, seed):
-        g = state.g
+        g = state.game
         for seat in pending_seats(state):
             lines = hints(state, seat)
             first = told(state, seat)

@@ -86,7 +86,7 @@ def test_heuristic_bot_beats_random_bots() -> None:
     wins = 0
     for seed in range(30):
         seats = [HeuristicBot(seed), RandomBot(seed)] if seed % 2 else [RandomBot(seed), HeuristicBot(seed)]
-        final = play(new(players=2).g.start(seed=seed), seats)
+        final = play(new(players=2).game.start(seed=seed), seats)
         assert final.result is not None
         hero = 0 if seed % 2 else 1
         wins += hero in final.result.winners

@@ -81,16 +81,16 @@ def test_asymmetric_side_changes_the_setup() -> None:
     assert bag_of(s, 0)["exhaust-2"] == 1 and bag_of(s, 0)["nitrous-1"] == 1
     assert bag_of(s, 1)["exhaust-1"] == 3 and bag_of(s, 1)["coolant-1"] == 2
     assert "exhaust-2" not in bag_of(s, 2) and bag_of(s, 2)["exhaust-3"] == 2 and bag_of(s, 2)["exhaust-1"] == 5
-    assert s.g.rev_length == (10, 9, 10, 11)
+    assert s.game.rev_length == (10, 9, 10, 11)
     std = new(players=4, side="standard", characters="racer-1,racer-2,racer-8,racer-6")
-    assert std.g.rev_length == (10, 10, 10, 10)
+    assert std.game.rev_length == (10, 10, 10, 10)
     assert bag_of(std, 0) == bag_of(std, 3)
 
 
 def test_asymmetric_racer_5_starts_with_a_random_item() -> None:
     """RIU-G14: Racer 5 (Asymmetric) starts with 1 random item: an item-die roll before round 1."""
     s = new(players=2, side="asymmetric", characters="racer-5,racer-1")
-    assert s.actor == CHANCE and s.legal_actions() == sorted(f"item:{i}" for i in s.g.items_in_play)
+    assert s.actor == CHANCE and s.legal_actions() == sorted(f"item:{i}" for i in s.game.items_in_play)
     s = s.apply("item:turbo")
     assert s.ready[0] == ("turbo",)
     assert s.legal_actions()[0].startswith("chip:")
@@ -115,7 +115,7 @@ def test_standard_chips_are_set_out_as_the_supply() -> None:
     assert supply["nitrous-2"] == 8 and "nitrous-3" not in supply
     assert supply["upgrade-1"] == 8 and supply["recall-3"] == 6
     assert supply["debris"] == 24 and supply["bomb"] == 8
-    costs = dict(zip(s.g.kinds.names, s.g.kinds.cost, strict=True))
+    costs = dict(zip(s.game.kinds.names, s.game.kinds.cost, strict=True))
     assert (costs["exhaust-1"], costs["coin-3"], costs["ecoboost-3"]) == (1, 8, 10)
 
 
@@ -148,7 +148,7 @@ def test_every_asymmetric_board_is_the_gaps_table(racer: str, changes: dict[str,
     for chip, d in changes.items():
         expected[chip] = expected.get(chip, 0) + d
     assert bag_of(s, 0) == {k: v for k, v in expected.items() if v}
-    assert (s.g.rev_length[0], s.g.start_items[0], s.g.reroll_bonus[0]) == (rev, start_items, rerolls)
+    assert (s.game.rev_length[0], s.game.start_items[0], s.game.reroll_bonus[0]) == (rev, start_items, rerolls)
     std = new(side="standard", characters=f"{racer},{other}")
     assert bag_of(std, 0) == STARTING
-    assert (std.g.rev_length[0], std.g.start_items[0], std.g.reroll_bonus[0]) == (10, 0, 0)
+    assert (std.game.rev_length[0], std.game.start_items[0], std.game.reroll_bonus[0]) == (10, 0, 0)

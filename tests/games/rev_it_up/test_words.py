@@ -13,7 +13,8 @@ from slipstream.engine import ContentError
 from slipstream.engine.hooks import hooks_of
 from slipstream.games.rev_it_up import render
 from slipstream.games.rev_it_up.content import DEFAULT_PATH
-from slipstream.games.rev_it_up.state import RevState, Stage
+from slipstream.games.rev_it_up.state import RevState
+from slipstream.games.rev_it_up.types import Stage
 
 from .helpers import decide, draws, events, force, new
 
@@ -109,7 +110,7 @@ def test_names_and_texts_are_validated(tmp_path: Path, old: str, new: str, recor
 def test_the_first_decision_of_each_kind_says_what_it_does() -> None:
     """Round 1's stop-or-go choice opens with its one-line explanation; round 2's does not."""
     s = draws(new(), "exhaust-1", "exhaust-1")
-    line = s.g.content.model.decisions.stop_or_go
+    line = s.game.content.model.decisions.stop_or_go
     assert s.stage is Stage.STOP_OR_GO and render.hints(s, 0)[0] == line
     s = decide(s, p0="stop", p1="stop")
     while s.stage is not Stage.STOP_OR_GO:

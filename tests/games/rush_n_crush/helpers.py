@@ -13,7 +13,8 @@ import slipstream
 from slipstream.engine.fields import replaced
 from slipstream.games.rush_n_crush import rules
 from slipstream.games.rush_n_crush.content import CONTENT_PATH, PIECES
-from slipstream.games.rush_n_crush.state import GEAR, GRID, MOVE, RushState
+from slipstream.games.rush_n_crush.state import RushState
+from slipstream.games.rush_n_crush.types import Stage
 
 PROPOSAL_NUMBERS: Final = {"dice": {"red_per_zone": [0, 1, 2, 3]},
                            "ram-mines": {"turbo": 4}}
@@ -48,7 +49,7 @@ def new(players: int = 2, **options: Any) -> RushState:
     assert isinstance(state, RushState)
     for seat in range(players - 1):
         state = state.apply(f"grid:P{seat + 1}")
-    assert state.stage is GEAR
+    assert state.stage is Stage.GEAR
     return state
 
 
@@ -57,13 +58,13 @@ def place(s: RushState, squares: dict[int, str], active: int = 0, order: tuple[i
     """A copy of ``s`` with cars moved to the named squares ("tile.lane.index"), ``active`` to play
     at its gearstick decision with a fresh turn, and any other fields set (test set-up only)."""
     s = s.copy()
-    track = s.g.track
+    track = s.game.track
     for car, name in squares.items():
         s.square[car] = track.square_named(name)
-    others = tuple(c for c in range(s.g.players) if c != active)
+    others = tuple(c for c in range(s.game.players) if c != active)
     s.order = order if order is not None else (active, *others)
     s.turn = s.order.index(active)
-    s.stage = s.phase = GEAR
+    s.stage = s.phase = Stage.GEAR
     rules.reset_turn(s, 2)
     for name, value in fields.items():
         setattr(s, name, value)
@@ -75,11 +76,11 @@ def moving(s: RushState, node: str, lane_changes: int = -1, movement: int | None
     """A copy of ``s`` with the active car at gearstick ``node``, its dice rolled, ready to step."""
     s = s.copy()
     car = s.order[s.turn]
-    n = s.g.gear.node(node)
+    n = s.game.gear.node(node)
     s.node = replaced(s.node, car, n)
-    s.movement = s.g.gear.speed[n] if movement is None else movement
+    s.movement = s.game.gear.speed[n] if movement is None else movement
     s.lane_changes = lane_changes
-    s.stage = s.phase = MOVE
+    s.stage = s.phase = Stage.MOVE
     return s.copy()
 
 
@@ -100,12 +101,12 @@ def play(s: RushState, *actions: str) -> RushState:
 
 
 def where(s: RushState, car: int) -> str:
-    return s.g.track.name_of(s.square[car])
+    return s.game.track.name_of(s.square[car])
 
 
 def outcomes(s: RushState) -> dict[str, float]:
     return dict(s.chance_outcomes())
 
 
-__all__ = ["GRID", "armed", "moving", "new", "outcomes", "place", "play", "proposal_content", "scenario_options",
+__all__ = ["armed", "moving", "new", "outcomes", "place", "play", "proposal_content", "scenario_options",
            "where"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from slipstream.games.rush_n_crush import rules
-from slipstream.games.rush_n_crush.state import AFTER, MOVE, ROLL, RushState, Task
+from slipstream.games.rush_n_crush.state import RushState
+from slipstream.games.rush_n_crush.types import Stage, Task
 
 from .helpers import armed, moving, new, outcomes, place, where
 
@@ -34,7 +35,7 @@ def test_side_ram_clear_displaces_on_four_with_the_bumper() -> None:
     assert where(s, 1) == "0.3.3" and where(s, 0) == "0.2.3"
     assert s.stamp[1] == stamps[1] and s.stamp[0] > max(stamps)  # RC-A10: the displaced car keeps its stamp
     assert (s.structure[0], s.structure[1]) == (FULL, FULL)
-    assert s.movement == 7 and s.lane_changes == 1 and s.stage is MOVE
+    assert s.movement == 7 and s.lane_changes == 1 and s.stage is Stage.MOVE
 
 
 def test_side_ram_blocked_by_a_third_car_six() -> None:
@@ -68,7 +69,7 @@ def test_circular_saw_is_a_separate_roll() -> None:
     """Movement: "If you Side Ram and Use Lateral Circular Saw, also roll a red die; do one Structure point
     to your target on a 4-6. This is completely separate from the Side Ram resolution." """
     s = ram_position().apply("right+saw").apply("die:3")
-    assert s.stage is ROLL and s.need[0] == Task.SAW
+    assert s.stage is Stage.ROLL and s.need[0] == Task.SAW
     hit = s.apply("die:4")
     assert hit.structure[1] == FULL - 1
     miss = s.apply("die:3")
@@ -81,13 +82,13 @@ def test_rush_n_crush_rolls_a_die_per_movement_left() -> None:
     step taken, 8 dice. "For each 1-2, both vehicles take a structure point; on a 3 ... only the target";
     the damage of all the dice is applied together (RC-A3: nobody moves)."""
     s = moving(place(new(), {0: "0.1.2", 1: "0.1.3"}), "g1r").apply("ahead")
-    assert s.stage is ROLL and s.need[3] == 8 and set(outcomes(s)) == {f"die:{n}" for n in range(1, 7)}
+    assert s.stage is Stage.ROLL and s.need[3] == 8 and set(outcomes(s)) == {f"die:{n}" for n in range(1, 7)}
     for die in (1, 2, 3, 4, 5, 6, 6):
         s = s.apply(f"die:{die}")
         assert s.structure == (FULL, FULL)
     s = s.apply("die:3")
     assert (s.structure[0], s.structure[1]) == (FULL - 2, FULL - 4)
-    assert where(s, 0) == "0.1.2" and where(s, 1) == "0.1.3" and s.stage is AFTER
+    assert where(s, 0) == "0.1.2" and where(s, 1) == "0.1.3" and s.stage is Stage.AFTER
 
 
 @pytest.mark.parametrize(("attacker", "die", "target_damage"), [(0, 3, 1), (0, 4, 0), (1, 4, 1), (1, 5, 0)])
@@ -107,7 +108,7 @@ def test_once_per_round_option() -> None:
         s = place(new(3, rush_attacks=quota), {0: "0.1.2", 1: "0.1.3", 2: "0.2.2"}, active=0,
                   order=(2, 0, 1), rnc_rolled=(2,))
         s = moving(s, "g1r").apply("ahead")
-        assert (s.stage is ROLL) is rolls
+        assert (s.stage is Stage.ROLL) is rolls
         assert s.movement == 0
 
 
@@ -115,9 +116,9 @@ def test_side_ram_displaces_onto_a_mine() -> None:
     """Movement, Minelayer: a car shoved onto another car's mine has "crossed" it and rolls (content 5.5);
     the Side Ram's own damage comes first, then the mine, then the attacker takes the square."""
     s = place(new(3), {0: "0.1.2", 1: "0.2.3", 2: "0.0.7"}).copy()
-    s.mines = ((s.g.track.square_named("0.3.3"), 2),)
+    s.mines = ((s.game.track.square_named("0.3.3"), 2),)
     s = moving(s, "g1r", lane_changes=2).apply("right").apply("die:5")
-    assert s.structure[1] == FULL - 1 and where(s, 1) == "0.3.3" and s.stage is ROLL
+    assert s.structure[1] == FULL - 1 and where(s, 1) == "0.3.3" and s.stage is Stage.ROLL
     s = s.apply("die:1")
     assert s.structure[1] == FULL - 2 and s.mines == () and where(s, 0) == "0.2.3"
 

@@ -11,15 +11,14 @@ import pytest
 import slipstream
 from slipstream.engine.errors import ContentError, OptionError
 from slipstream.games.content_file import read_content_file
-from slipstream.games.rush_n_crush.content import (
-    CONTENT_PATH,
+from slipstream.games.rush_n_crush.content import CONTENT_PATH, load_content
+from slipstream.games.rush_n_crush.course import (
     COURSES_PATH,
     TILES_PATH,
     CoursesModel,
     TilesModel,
     check_shipped_sources,
     course_names,
-    load_content,
     load_track,
 )
 from slipstream.games.rush_n_crush.game import RushNCrush

@@ -8,7 +8,8 @@ import math
 import pytest
 
 from slipstream.engine.errors import IllegalActionError
-from slipstream.games.rush_n_crush.state import AFTER, MOVE, ROLL, RushState, Task
+from slipstream.games.rush_n_crush.state import RushState
+from slipstream.games.rush_n_crush.types import Stage, Task
 
 from .helpers import armed, moving, new, outcomes, place, where
 
@@ -31,9 +32,9 @@ def test_machine_gun_range_two_rolls_two_dice() -> None:
     does one structure to the target." Content example 9: a car at range 2, 2 dice."""
     s = armed(place(new(), {1: "0.1.2", 0: "0.1.4"}, active=1), 1, "machine-gun")
     s = s.apply("use:machine-gun")
-    assert s.stage is ROLL and outcomes(s) == pytest.approx({"hits:0": 4 / 9, "hits:1": 4 / 9, "hits:2": 1 / 9})
+    assert s.stage is Stage.ROLL and outcomes(s) == pytest.approx({"hits:0": 4 / 9, "hits:1": 4 / 9, "hits:2": 1 / 9})
     s = s.apply("hits:2")
-    assert s.structure[0] == 8 - 2 and s.stage is not ROLL and s.actor == 1
+    assert s.structure[0] == 8 - 2 and s.stage is not Stage.ROLL and s.actor == 1
 
 
 def test_machine_gun_is_stopped_by_a_wreck() -> None:
@@ -61,7 +62,7 @@ def test_rocket_booster_only_after_movement() -> None:
     s = armed(moving(place(new(), {0: "0.1.0", 1: "0.3.7"}), "g1b", movement=1), 0, "rocket-booster")
     assert not any(a.startswith("boost:") for a in s.legal_actions())
     s = s.apply("ahead")
-    assert s.stage is AFTER and {"boost:1", "boost:2", "boost:3"} <= set(s.legal_actions())
+    assert s.stage is Stage.AFTER and {"boost:1", "boost:2", "boost:3"} <= set(s.legal_actions())
     s = s.apply("boost:2")
     assert where(s, 0) == "0.1.3" and s.movement == 0
     assert outcomes(s) == pytest.approx({"heat:0": 4 / 9, "heat:1": 4 / 9, "heat:2": 1 / 9})
@@ -90,7 +91,7 @@ def test_mine_dropped_on_the_square_left() -> None:
     mine markers in that space." No Activation; one a turn (RC-G9)."""
     s = moving(place(new(3), {2: "0.1.0", 0: "0.3.7", 1: "0.3.5"}, active=2), "g1b")
     s = s.apply("ahead+mine")
-    assert s.mines == ((s.g.track.square_named("0.1.0"), 2),) and s.mines_left[2] == 3 and s.activations == 2
+    assert s.mines == ((s.game.track.square_named("0.1.0"), 2),) and s.mines_left[2] == 3 and s.activations == 2
     assert not any(a.endswith("+mine") for a in s.legal_actions())
 
 
@@ -100,18 +101,18 @@ def test_mine_hits_another_car_and_is_removed_if_it_does_damage(die: int, damage
     marker is removed)" (content example 11)."""
     s = place(new(3), {0: "0.1.2", 1: "0.3.7", 2: "0.3.5"})
     s = s.copy()
-    s.mines = ((s.g.track.square_named("0.1.3"), 2),)
+    s.mines = ((s.game.track.square_named("0.1.3"), 2),)
     s = moving(s, "g1b").apply("ahead").apply(f"die:{die}")
-    assert s.structure[0] == 8 - damage and len(s.mines) == 1 - damage and s.stage is MOVE
+    assert s.structure[0] == 8 - damage and len(s.mines) == 1 - damage and s.stage is Stage.MOVE
 
 
 def test_the_owner_never_rolls_for_its_mine() -> None:
     """RC-A9: a mine is never triggered by its owner."""
     s = place(new(3), {2: "0.1.2", 0: "0.3.7", 1: "0.3.5"}, active=2)
     s = s.copy()
-    s.mines = ((s.g.track.square_named("0.1.3"), 2),)
+    s.mines = ((s.game.track.square_named("0.1.3"), 2),)
     s = moving(s, "g1b").apply("ahead")
-    assert s.stage is MOVE and len(s.mines) == 1
+    assert s.stage is Stage.MOVE and len(s.mines) == 1
 
 
 def test_rocket_booster_into_an_obstruction_ends_it_without_a_lane_change() -> None:
@@ -119,7 +120,7 @@ def test_rocket_booster_into_an_obstruction_ends_it_without_a_lane_change() -> N
     speed 4) and ends the Booster, with no compulsory lane change; heat dice only for squares moved."""
     s = armed(moving(place(new(), {0: "1.0.5", 1: "0.3.7"}), "g1b", movement=1), 0, "rocket-booster")
     s = s.apply("ahead").apply("boost:3")
-    assert where(s, 0) == "2.0.1" and s.structure[0] == 8 - 1 and s.stage is ROLL
+    assert where(s, 0) == "2.0.1" and s.structure[0] == 8 - 1 and s.stage is Stage.ROLL
     assert outcomes(s) == pytest.approx({"heat:0": 2 / 3, "heat:1": 1 / 3})
 
 
@@ -134,8 +135,8 @@ def test_a_booster_mine_on_a_later_square() -> None:
     assert boosts == {"boost:1", "boost:1+mine", "boost:2", "boost:2+mine", "boost:2+mine@2", "boost:3",
                       "boost:3+mine", "boost:3+mine@2", "boost:3+mine@3"}
     s = s.apply("boost:3+mine@3")
-    assert where(s, 2) == "0.1.4" and s.mines == ((s.g.track.square_named("0.1.3"), 2),) and s.mines_left[2] == 3
-    assert s.stage is ROLL and s.need[2] == 3
+    assert where(s, 2) == "0.1.4" and s.mines == ((s.game.track.square_named("0.1.3"), 2),) and s.mines_left[2] == 3
+    assert s.stage is Stage.ROLL and s.need[2] == 3
 
 
 def test_a_booster_mine_only_where_the_booster_can_leave_a_square() -> None:
@@ -144,8 +145,8 @@ def test_a_booster_mine_only_where_the_booster_can_leave_a_square() -> None:
     does not leave its square (a Rush 'n' Crush into a car) drops none."""
     def after_movement(squares: dict[int, str], mines: tuple[tuple[str, int], ...]) -> RushState:
         s = armed(moving(place(new(3), squares, active=2), "g1b", movement=0), 2, "rocket-booster").copy()
-        s.mines = tuple((s.g.track.square_named(name), owner) for name, owner in mines)
-        s.stage = s.phase = AFTER
+        s.mines = tuple((s.game.track.square_named(name), owner) for name, owner in mines)
+        s.stage = s.phase = Stage.AFTER
         return s.copy()
 
     s = after_movement({2: "0.1.0", 0: "0.1.2", 1: "0.3.5"}, ())
@@ -158,4 +159,4 @@ def test_a_booster_mine_only_where_the_booster_can_leave_a_square() -> None:
     s = s.apply("boost:3+mine@3").apply("die:6")
     assert where(s, 2) == "0.1.2" and s.need[0] == Task.RNC and s.need[3] == 1
     s = s.apply("die:6")
-    assert s.mines == ((s.g.track.square_named("0.1.1"), 0),) and s.mines_left[2] == 4 and not s.mine_dropped
+    assert s.mines == ((s.game.track.square_named("0.1.1"), 0),) and s.mines_left[2] == 4 and not s.mine_dropped

@@ -11,7 +11,7 @@ from .helpers import new, place
 
 def test_lane_picture_shows_cars_wrecks_mines_and_obstructions() -> None:
     s = place(new(3), {0: "0.1.2", 1: "2.1.0", 2: "0.3.7"}, destroyed=(0, 1, 0)).copy()
-    s.mines = ((s.g.track.square_named("0.0.4"), 2),)
+    s.mines = ((s.game.track.square_named("0.0.4"), 2),)
     picture = rules.lane_picture(s)
     assert len(picture) == 6 and [len(lane) for lane in picture[1]] == [6, 7, 9, 10]
     assert picture[0][1][2] == "0" and picture[0][3][7] == "2" and picture[2][1][0] == "W"
@@ -24,13 +24,13 @@ def test_heat_odds() -> None:
     s = place(new(), {}, node=(7, 0))
     assert math.isclose(rules.heat_odds(s, 0), 1 - (2 / 3) ** 2)
     assert math.isclose(rules.heat_odds(s, 0, turbo_spent=2), 1 - (1 / 3) ** 2)
-    assert rules.heat_odds(s, 0, node=s.g.gear.node("g4b")) == 0
+    assert rules.heat_odds(s, 0, node=s.game.gear.node("g4b")) == 0
 
 
 def test_expected_lane_changes() -> None:
     """GAPS 4.5's figures: highest of 3 about 4.96, one die 3.5, lowest of 5 about 1.57; unlimited at 4-5,
     none at 18."""
-    gear = new().g.gear
+    gear = new().game.gear
     assert math.isclose(rules.expected_lane_changes(gear, gear.node("g1o")), 1071 / 216)
     assert math.isclose(rules.expected_lane_changes(gear, gear.node("g2r")), 3.5)
     assert round(rules.expected_lane_changes(gear, gear.node("g5r")), 2) == 1.57

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from slipstream.engine.errors import IllegalActionError
-from slipstream.games.rush_n_crush.state import AFTER, MOVE, ROLL, SWERVE
+from slipstream.games.rush_n_crush.types import Stage
 
 from .helpers import moving, new, outcomes, place, where
 
@@ -19,7 +19,7 @@ def test_the_full_speed_must_be_moved() -> None:
     for step in range(4):
         assert "end" not in s.legal_actions() and s.movement == 4 - step
         s = s.apply("ahead")
-    assert where(s, 0) == "0.1.4" and s.stage is AFTER and s.movement == 0
+    assert where(s, 0) == "0.1.4" and s.stage is Stage.AFTER and s.movement == 0
 
 
 def test_diagonal_uses_a_lane_change_then_a_steering_point() -> None:
@@ -47,7 +47,7 @@ def test_a_diagonal_into_an_obstruction_is_illegal() -> None:
 def test_curve_neighbours() -> None:
     """Content example 6 (left curve, tile 1 of the sprint): L1.0 ahead-left is L0.0; L0.3 ahead is L0.4
     and ahead-right L1.5; L0.5 ahead is the next tile's L0.0; inner lanes have fewer squares."""
-    track = new().g.track
+    track = new().game.track
     sq = track.square_named
     assert track.ahead_left[sq("1.1.0")] == sq("1.0.0")
     assert track.ahead[sq("1.0.3")] == sq("1.0.4") and track.ahead_right[sq("1.0.3")] == sq("1.1.5")
@@ -62,10 +62,10 @@ def test_hitting_a_wreck(die: int, damage: int) -> None:
     s = place(new(3), {0: "0.1.2", 1: "0.1.3", 2: "0.3.7"}, destroyed=(0, 1, 0))
     s = moving(s, "g1b")
     s = s.apply("ahead")
-    assert s.stage is ROLL and set(outcomes(s)) == {f"die:{n}" for n in range(1, 7)}
+    assert s.stage is Stage.ROLL and set(outcomes(s)) == {f"die:{n}" for n in range(1, 7)}
     s = s.apply(f"die:{die}")
-    assert s.structure[0] == s.g.dashboards[0].structure - damage
-    assert s.stage is MOVE and where(s, 0) == "0.1.3" and s.movement == 3
+    assert s.structure[0] == s.game.dashboards[0].structure - damage
+    assert s.stage is Stage.MOVE and where(s, 0) == "0.1.3" and s.movement == 3
 
 
 def test_obstruction_at_low_speed_and_the_forced_lane_change() -> None:
@@ -75,9 +75,9 @@ def test_obstruction_at_low_speed_and_the_forced_lane_change() -> None:
     s = moving(place(new(), {0: "2.0.1", 1: "0.3.7"}), "g1y", lane_changes=0)
     steering = s.steering[0]
     s = s.apply("ahead")
-    assert s.structure[0] == s.g.dashboards[0].structure - 1
+    assert s.structure[0] == s.game.dashboards[0].structure - 1
     assert where(s, 0) == "2.1.2" and s.movement == 4 and s.lane_changes == 0 and s.steering[0] == steering
-    assert s.stage is MOVE
+    assert s.stage is Stage.MOVE
 
 
 def test_obstruction_damage_inverts_the_steering_roll() -> None:
@@ -102,9 +102,9 @@ def test_obstruction_at_speed_18_deals_six() -> None:
 def test_obstruction_with_two_open_sides_the_driver_chooses() -> None:
     """RC-A4: with both sides open the driver picks the side of the compulsory lane change."""
     s = moving(place(new(), {0: "4.1.1", 1: "0.3.7"}), "g1y", lane_changes=0).apply("ahead")
-    assert s.stage is SWERVE and s.legal_actions() == ["swerve-left", "swerve-right"]
+    assert s.stage is Stage.SWERVE and s.legal_actions() == ["swerve-left", "swerve-right"]
     s = s.apply("swerve-left")
-    assert where(s, 0) == "4.0.2" and s.movement == 4 and s.stage is MOVE
+    assert where(s, 0) == "4.0.2" and s.movement == 4 and s.stage is Stage.MOVE
 
 
 def test_obstruction_with_no_open_side_stops_and_brakes() -> None:
@@ -112,10 +112,10 @@ def test_obstruction_with_no_open_side_stops_and_brakes() -> None:
     (down in the same gear)."""
     s = place(new(3), {0: "4.1.1", 1: "4.0.2", 2: "4.2.2"})
     s = moving(s, "g2o", lane_changes=0).apply("ahead")
-    assert s.stage is ROLL
+    assert s.stage is Stage.ROLL
     s = s.apply("crash:1")
-    assert where(s, 0) == "4.1.1" and s.g.gear.names[s.node[0]] == "g2y"
-    assert s.stage is AFTER and s.movement == 0
+    assert where(s, 0) == "4.1.1" and s.game.gear.names[s.node[0]] == "g2y"
+    assert s.stage is Stage.AFTER and s.movement == 0
 
 
 def test_a_mine_may_drop_on_the_forced_lane_change() -> None:
@@ -124,10 +124,10 @@ def test_a_mine_may_drop_on_the_forced_lane_change() -> None:
     square (RC-X3), so with one open side the driver still chooses: with or without a mine."""
     s = moving(place(new(3), {2: "2.0.1", 0: "0.3.7", 1: "0.3.5"}, active=2), "g1b", lane_changes=0)
     s = s.apply("ahead")
-    assert s.stage is SWERVE and s.legal_actions() == ["swerve-right", "swerve-right+mine"]
+    assert s.stage is Stage.SWERVE and s.legal_actions() == ["swerve-right", "swerve-right+mine"]
     s = s.apply("swerve-right+mine")
-    assert where(s, 2) == "2.1.2" and s.mines == ((s.g.track.square_named("2.0.1"), 2),)
-    assert s.mines_left[2] == 3 and s.structure[2] == 8 - 1 and s.movement == 3 and s.stage is MOVE
+    assert where(s, 2) == "2.1.2" and s.mines == ((s.game.track.square_named("2.0.1"), 2),)
+    assert s.mines_left[2] == 3 and s.structure[2] == 8 - 1 and s.movement == 3 and s.stage is Stage.MOVE
     assert not any(a.endswith("+mine") for a in s.legal_actions())
 
 
@@ -141,4 +141,4 @@ def test_a_mine_on_a_swerve_with_two_open_sides_and_one_a_turn() -> None:
     s = s.apply("ahead+mine")
     assert s.mine_dropped and where(s, 2) == "2.0.1" and s.movement == 4
     s = s.apply("ahead")
-    assert where(s, 2) == "2.1.2" and len(s.mines) == 1 and s.stage is MOVE and s.movement == 3
+    assert where(s, 2) == "2.1.2" and len(s.mines) == 1 and s.stage is Stage.MOVE and s.movement == 3

@@ -9,7 +9,7 @@ import pytest
 import slipstream
 from slipstream.engine.errors import IllegalActionError
 from slipstream.games.rush_n_crush import notation
-from slipstream.games.rush_n_crush.notation import Direction, Kind, Move
+from slipstream.games.rush_n_crush.types import Direction, Kind, Move
 from tests.playout import random_states
 
 from .helpers import moving, new, place

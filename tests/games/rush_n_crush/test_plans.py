@@ -20,7 +20,8 @@ from slipstream.engine.game import State
 from slipstream.engine.hooks import hooks_of
 from slipstream.games.rush_n_crush import plans, rules
 from slipstream.games.rush_n_crush.plans import FINISH_LINE, PLAIN_STEPS
-from slipstream.games.rush_n_crush.state import GEAR, MOVE, OVER, POINTS, SWERVE, RushState
+from slipstream.games.rush_n_crush.state import RushState
+from slipstream.games.rush_n_crush.types import Stage
 from slipstream.web.protocol import seat_payload
 from tests.playout import random_states
 
@@ -38,9 +39,9 @@ def _race(players: int, seed: int, options: dict[str, Any]) -> list[State]:
 def _follow(state: RushState, seat: int, plan: dict[str, Any]) -> RushState:
     """Apply the plan's steps one by one, each legal where it is applied, with the same seat moving and
     no die between them; the position after the last step."""
-    track = state.g.track
+    track = state.game.track
     for k, action in enumerate(plan["steps"]):
-        assert state.actor == seat and state.stage is MOVE, (plan, k)
+        assert state.actor == seat and state.stage is Stage.MOVE, (plan, k)
         assert action in state.legal_actions(), (plan, k)
         if k in plan["mines"]:
             assert f"{action}+mine" in state.legal_actions(), (plan, k)
@@ -58,7 +59,7 @@ def test_every_plan_is_legal_step_by_step_and_ends_on_its_square(players: int, s
     truly what follows (the move goes on, a die, the move is over) and what it spent."""
     checked = 0
     for state in _race(players, seed, options)[::3]:
-        if not isinstance(state, RushState) or state.stage is not MOVE:
+        if not isinstance(state, RushState) or state.stage is not Stage.MOVE:
             continue
         seat = state.actor
         assert isinstance(seat, int)
@@ -67,15 +68,15 @@ def test_every_plan_is_legal_step_by_step_and_ends_on_its_square(players: int, s
         for plan in found["paths"]:
             after = _follow(state, seat, plan)
             if plan["square"] == FINISH_LINE:
-                assert after.stage is OVER and after.winner == seat
+                assert after.stage is Stage.OVER and after.winner == seat
             else:
-                assert after.g.track.name_of(after.square[seat]) == plan["square"] == plan["through"][-1]
+                assert after.game.track.name_of(after.square[seat]) == plan["square"] == plan["through"][-1]
             diagonals = sum(1 for a in plan["steps"] if a != "ahead")
             assert plan["lane_changes"] == diagonals == plan["dice"] + plan["steering"]
             assert plan["steering"] == state.steering[seat] - after.steering[seat]
             assert plan["movement_left"] == after.movement
-            expected = ("finish" if after.stage is OVER and after.winner == seat
-                        else "roll" if after.is_chance else "move" if after.stage is MOVE and after.actor == seat
+            expected = ("finish" if after.stage is Stage.OVER and after.winner == seat
+                        else "roll" if after.is_chance else "move" if after.stage is Stage.MOVE and after.actor == seat
                         else "stop")
             assert plan["then"] == expected, plan
             checked += 1
@@ -97,13 +98,13 @@ def _reachable(state: RushState, seat: int) -> dict[str, int]:
             direction = -1 if action == "left" else 1 if action == "right" else 0
             target = rules.neighbour(here, here.square[seat], direction)
             after = here.apply(action)
-            won = after.stage is OVER and after.winner == seat
+            won = after.stage is Stage.OVER and after.winner == seat
             if not won and (target < 0 or after.square[seat] != target):
                 continue
-            name = FINISH_LINE if won and target < 0 else here.g.track.name_of(target)
+            name = FINISH_LINE if won and target < 0 else here.game.track.name_of(target)
             spent = turns + (direction != 0)
             best[name] = min(best.get(name, spent), spent)
-            if after.stage is MOVE and after.actor == seat:
+            if after.stage is Stage.MOVE and after.actor == seat:
                 walk(after, spent)
 
     walk(state, 0)
@@ -136,7 +137,7 @@ def test_a_plan_stops_at_a_die_and_drops_a_mine_where_the_rules_allow() -> None:
     activate the Minelayer to drop one of your four red mine markers in that space": each step's
     ``+mine`` is offered where it is legal."""
     state = place(new(3), {2: "0.1.2", 0: "0.0.1", 1: "0.2.1"}, active=2, mines=((7, 1),))
-    mine_square = state.g.track.name_of(7)
+    mine_square = state.game.track.name_of(7)
     state = moving(state, "g1y", lane_changes=-1)
     found = {p["square"]: p for p in plans.paths(state, 2)}
     assert found[mine_square]["then"] == "roll" and found[mine_square]["roll"] == "mine"
@@ -160,7 +161,7 @@ def test_single_steps_a_die_decides() -> None:
     assert [(s["action"], s["square"], s["kind"]) for s in plans.single_steps(crash, 0)] == [
         ("ahead", "4.1.2", "obstruction")]
     swerve = crash.apply("ahead")
-    assert swerve.stage is SWERVE
+    assert swerve.stage is Stage.SWERVE
     swerving = plans.move_plans(swerve, 0)
     assert swerving is not None and "paths" not in swerving
     assert {(s["action"], s["square"]) for s in swerving["steps"]} == {
@@ -173,7 +174,7 @@ def test_the_gear_options_are_the_legal_gearstick_actions_with_their_costs() -> 
     line)"; then Turbo or Brake points. Each option is one legal action, with the speed, zone and red
     dice of the node it reaches and the odds of heat (+1 face per Turbo point spent)."""
     state = place(new(2), {0: "0.1.5", 1: "0.2.7"})
-    gear = state.g.gear
+    gear = state.game.gear
     state = state.copy()
     state.node = (gear.node("g2y"), 0)
     found = plans.move_plans(state, 0)
@@ -190,7 +191,7 @@ def test_the_gear_options_are_the_legal_gearstick_actions_with_their_costs() -> 
     assert g2o["heat"] == pytest.approx(1 - (4 / 6) ** 2, abs=1e-4)
     assert options["gear:g2b"]["lane_changes"] is None, "speed 5: unlimited lane changes"
     points = state.apply("gear:g2o")
-    assert points.stage is POINTS
+    assert points.stage is Stage.POINTS
     offered = {o["action"]: o for o in (plans.move_plans(points, 0) or {})["options"]}
     assert sorted(offered) == sorted(a for a in points.legal_actions() if not a.startswith(("arm:", "use:")))
     assert offered["turbo:g2r"]["move"] == "turbo" and offered["turbo:g2r"]["heat_on"] == 3
@@ -209,7 +210,7 @@ def test_the_gear_matrix_is_the_contents() -> None:
     restricted = new(2, gear_lines="upshift-at-high-revs")
     lines = (plans.move_plans(restricted, restricted.actor) or {})["matrix"]["lines"]
     assert ["g1b", "g2b"] not in lines and ["g1o", "g2o"] in lines and len(lines) < 39
-    assert state.stage is GEAR
+    assert state.stage is Stage.GEAR
 
 
 def test_the_web_sends_the_plans_to_the_seat_to_play_only() -> None:

@@ -7,7 +7,7 @@ import pytest
 import slipstream
 from slipstream.engine.game import State
 from slipstream.games.rush_n_crush.metrics import finish_key, position_value, turns_needed
-from slipstream.games.rush_n_crush.state import OVER
+from slipstream.games.rush_n_crush.types import Stage
 from tests.games.brier import brier_scores
 
 from .helpers import new, place
@@ -45,14 +45,14 @@ def test_a_wreck_has_no_chance_and_the_winner_has_won() -> None:
     v = values(s)
     assert v[0] == 0.0 and sum(v) == pytest.approx(1.0)
     over = s.copy()
-    over.stage, over.winner = OVER, 2
+    over.stage, over.winner = Stage.OVER, 2
     assert values(over) == [0.0, 0.0, 1.0]
 
 
 def test_turns_needed_count_the_ranks_to_the_line() -> None:
     """An open course's line is the end of its last tile; the progress key counts twice the ranks."""
     s = place(new(2), {0: "0.1.7", 1: "5.1.7"})
-    assert finish_key(s) == 2 * s.g.track.lap_ranks
+    assert finish_key(s) == 2 * s.game.track.lap_ranks
     assert turns_needed(s, 1) < 1.0 < turns_needed(s, 0)
 
 

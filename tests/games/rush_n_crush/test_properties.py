@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 
 import slipstream
 from slipstream.games.rush_n_crush import rules
-from slipstream.games.rush_n_crush.content import HIGHEST, LOWEST, load_track
-from slipstream.games.rush_n_crush.state import GEAR, MOVE, RushState
+from slipstream.games.rush_n_crush.content import HIGHEST, LOWEST
+from slipstream.games.rush_n_crush.course import load_track
+from slipstream.games.rush_n_crush.state import RushState
+from slipstream.games.rush_n_crush.types import Stage
 from tests.playout import random_states
 
 OPTIONS = st.fixed_dictionaries({
@@ -39,9 +41,9 @@ def test_random_races_keep_the_rules(options: dict[str, Any], seed: int) -> None
     a car never returns to the zero spot; destroyed cars never move again."""
     states = playout(options, seed)
     final = states[-1]
-    assert final.result is not None and sorted(final.result.order) == list(range(final.g.players))
+    assert final.result is not None and sorted(final.result.order) == list(range(final.game.players))
     for before, after in itertools.pairwise(states):
-        for c in range(after.g.players):
+        for c in range(after.game.players):
             assert after.steering[c] <= before.steering[c] and after.brake[c] <= before.brake[c]
             assert after.turbo[c] <= before.turbo[c] and after.structure[c] <= before.structure[c]
             if after.heat[c] < before.heat[c]:
@@ -62,7 +64,8 @@ def test_a_turn_moves_the_full_speed(options: dict[str, Any], seed: int) -> None
     a boxed-in obstruction stop, destruction or the finish."""
     states = playout(options, seed)
     for before, after in itertools.pairwise(states):
-        if before.stage is MOVE and after.stage is GEAR and after.order[after.turn] != before.order[before.turn]:
+        if before.stage is Stage.MOVE and after.stage is Stage.GEAR and (
+                after.order[after.turn] != before.order[before.turn]):
             car = before.order[before.turn]
             kinds = {e.kind for e in after.events}
             assert before.movement <= 1 or after.destroyed[car] or kinds & {"rush-n-crush", "stopped"}

@@ -19,7 +19,8 @@ from rich.text import Text
 import slipstream
 from slipstream.engine.game import State
 from slipstream.games.rush_n_crush import plans, render
-from slipstream.games.rush_n_crush.state import MOVE, SWERVE, RushState
+from slipstream.games.rush_n_crush.state import RushState
+from slipstream.games.rush_n_crush.types import Stage
 from tests.playout import random_states
 
 from .helpers import armed, moving, new, place
@@ -113,7 +114,7 @@ def test_the_key_prints_the_effect_of_every_hazard_and_of_the_viewers_pieces() -
     """What a player reads: every sign of the course with the hazard's effect text, and the effect of each
     piece of equipment (a seat's own car; every car's for a spectator), as the content words them."""
     s = new(2)
-    content = s.g.content
+    content = s.game.content
     own = {"armor-shielding", "onboard-computer", "side-bumper", "circular-saw", "rocket-booster", "fire-extinguisher"}
     for seat, pieces in ((0, own), (None, own | {"combat-bumper", "machine-gun"})):
         text = " ".join(" ".join(_plain(render.board(s.view(seat)))).split())
@@ -127,7 +128,7 @@ def test_hints_give_heat_odds_and_expected_lane_changes_for_each_gear() -> None:
     """Turn and Movement: the red dice by zone (heat on 1-2), the white dice by speed (content 2.2):
     from g2y the free action reaches g2o (speed 8, 2 red dice: 1 - (4/6)^2 = 56%, highest of 2: 4.5)."""
     s = new(2)
-    s = place(s, {0: "0.1.5", 1: "0.2.7"}, node=(s.g.gear.node("g2y"), 0), round=2)
+    s = place(s, {0: "0.1.5", 1: "0.2.7"}, node=(s.game.gear.node("g2y"), 0), round=2)
     lines = render.hints(s, 0)
     assert lines[0] == ("now gear 2, yellow zone (speed 6): heat 33% (1 red die on 1-2); 5.0 lane changes expected "
                         "(highest of 3 white dice)")
@@ -142,7 +143,7 @@ def test_the_first_decision_of_each_kind_says_what_it_does() -> None:
     """Issue 31: the first time a player meets a kind of decision, one line says what it does (from the
     content's ``[decisions]``): the gearstick and the Activations at the first turn's start, the points,
     the move before its first step; a swerve every time."""
-    told = new(2).g.content.model.decisions
+    told = new(2).game.content.model.decisions
     s = new(2)
     assert render.hints(s, 0)[:2] == [told.gear, told.equipment]
     s = s.apply("gear:g1b")
@@ -154,7 +155,7 @@ def test_the_first_decision_of_each_kind_says_what_it_does() -> None:
     later = place(new(2), {0: "0.1.5", 1: "0.2.7"}, node=(1, 0), round=2)
     assert told.gear not in render.hints(later, 0) and told.equipment not in render.hints(later, 0)
     swerve = moving(place(new(2), {0: "4.1.1", 1: "0.2.7"}, round=3), "g1y").apply("ahead")
-    assert swerve.stage is SWERVE and render.hints(swerve, 0) == [told.swerve]
+    assert swerve.stage is Stage.SWERVE and render.hints(swerve, 0) == [told.swerve]
 
 
 def test_hints_while_moving_name_what_lies_ahead() -> None:
@@ -237,7 +238,7 @@ def _ctx(state: RushState, seat: int | None, termed: bool = False) -> dict[str, 
     acting = seat is not None and state.actor == seat
     return {"seat": seat, "legal": state.legal_actions() if acting else [],
             "plans": json.loads(json.dumps(plans.move_plans(state, seat))) if acting and seat is not None else None,
-            "names": [f"P{k + 1}" for k in range(state.g.players)], "match": {"id": "m"},
+            "names": [f"P{k + 1}" for k in range(state.game.players)], "match": {"id": "m"},
             "colours": ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4"], "narrow": False,
             "termed": termed}
 
@@ -258,7 +259,7 @@ def test_the_browser_draws_the_course_as_one_road(tmp_path: Path, course: str) -
     quarter ring whose inner lane is shorter than its outer one (4.1: "inner lane 6, outer lane 10"),
     turning the road a quarter. Every square of the course is drawn once."""
     state = new(2, course=course)
-    track = state.g.track
+    track = state.game.track
     [out] = _run_board(tmp_path, [{"view": state.view(None), "ctx": _ctx(state, None)}])
     edges = out["edges"]
     joins = list(itertools.pairwise(edges)) + ([(edges[-1], edges[0])] if track.closed else [])
@@ -287,9 +288,9 @@ def test_the_squares_a_move_can_reach_are_picked_on_the_board(tmp_path: Path) ->
     then sends its steps), the squares where a die decides (a Side Ram) and, after an obstruction, the
     two sides of the compulsory lane change as plain clicks; another seat is offered nothing."""
     s = moving(place(new(2), {0: "0.1.3", 1: "0.2.7"}), "g1y")
-    assert s.stage is MOVE
+    assert s.stage is Stage.MOVE
     swerve = moving(place(new(2), {0: "4.1.1", 1: "0.2.7"}), "g1y").apply("ahead")
-    assert swerve.stage is SWERVE
+    assert swerve.stage is Stage.SWERVE
     cases = [{"view": s.view(0), "ctx": _ctx(s, 0)}, {"view": s.view(1), "ctx": _ctx(s, 1)},
              {"view": swerve.view(0), "ctx": _ctx(swerve, 0)}]
     [mover, other, swerving] = _run_board(tmp_path, cases)
@@ -344,7 +345,7 @@ def test_the_gear_matrix_offers_each_gearstick_move_and_names_come_from_the_glos
     one panel, each armed with one click; names go through ``ctx.term`` (the glossary's tips)."""
     s = place(new(2), {0: "0.1.5", 1: "0.2.7"})
     s = s.copy()
-    s.node = (s.g.gear.node("g2y"), 0)
+    s.node = (s.game.gear.node("g2y"), 0)
     [out] = _run_board(tmp_path, [{"view": s.view(0), "ctx": _ctx(s, 0, termed=True)}])
     nodes = set(re.findall(r'class="rnc-node" data-node="(\w+)"', out["html"]))
     assert len(nodes) == 25

@@ -13,7 +13,8 @@ from slipstream.engine.game import CHANCE
 from slipstream.engine.play import play
 from slipstream.games.rush_n_crush import metrics, notation
 from slipstream.games.rush_n_crush.bot import HeuristicBot
-from slipstream.games.rush_n_crush.state import AFTER, GEAR, RushState
+from slipstream.games.rush_n_crush.state import RushState
+from slipstream.games.rush_n_crush.types import Stage
 
 from .helpers import armed, moving, new, place
 
@@ -46,7 +47,7 @@ def test_metrics_account_for_every_point_of_damage_and_heat(players: int, seed: 
     assert m["destroyed_by_heat"] + m["destroyed_by_structure"] >= m["wrecks"]
     assert m["rounds"] == final.round
     assert m["crossed_the_line"] + m["last_car_running"] == (1.0 if final.winner >= 0 else 0.0)
-    state = final.g.start(seed=final.seed)
+    state = final.game.start(seed=final.seed)
     gun = 0
     previous = ""
     for action in final.actions:
@@ -86,7 +87,7 @@ def test_standings_and_seat_labels() -> None:
 def test_heuristic_bot_is_found_by_name_and_plays_legal_actions() -> None:
     bot = make_bot("heuristic", "rush-n-crush", seed=1)
     assert isinstance(bot, HeuristicBot)
-    final = play(new(players=3).g.start(seed=2), [HeuristicBot(1), HeuristicBot(2), RandomBot(3)])
+    final = play(new(players=3).game.start(seed=2), [HeuristicBot(1), HeuristicBot(2), RandomBot(3)])
     assert final.is_over
 
 
@@ -97,7 +98,7 @@ def test_heuristic_bot_steers_round_an_obstruction() -> None:
     assert HeuristicBot(0).choose(s, 0) in ("right", "ahead")
     after = s.apply(HeuristicBot(0).choose(s, 0))
     after = after.apply(HeuristicBot(0).choose(after, 0))
-    assert after.g.track.lane[after.square[0]] == 1 and after.structure[0] == s.structure[0]
+    assert after.game.track.lane[after.square[0]] == 1 and after.structure[0] == s.structure[0]
 
 
 @pytest.mark.parametrize("steer", [1, 2, 4])
@@ -105,22 +106,22 @@ def test_heuristic_bot_drives_through_a_rock_field_unhurt(steer: int) -> None:
     """Turn and Movement: the speed decides the lane changes (white dice) and what a crash costs; in the rock
     field of tile 4 (sprint: obstructions at 4.0.5, 4.1.2, 4.2.6, 4.3.3) the bot picks a speed and a way
     through that hits no obstruction, whatever the white dice give (forced to ``steer``)."""
-    s = place(new(2), {0: "4.1.0", 1: "0.3.7"}, node=(new(2).g.gear.node("g2b"), 0), activations=0)
+    s = place(new(2), {0: "4.1.0", 1: "0.3.7"}, node=(new(2).game.gear.node("g2b"), 0), activations=0)
     bot = HeuristicBot(0)
-    while s.actor in (0, CHANCE) and s.stage is not AFTER:
+    while s.actor in (0, CHANCE) and s.stage is not Stage.AFTER:
         if s.actor == CHANCE:
             word = s.legal_actions()[0].split(":")[0]
             s = s.apply({"steer": f"steer:{steer}", "heat": "heat:0"}.get(word, s.legal_actions()[0]))
         else:
             s = s.apply(bot.choose(s, 0))
     assert s.structure[0] == s.dash[0].structure
-    assert s.g.track.tile[s.square[0]] >= 4 and s.movement == 0
+    assert s.game.track.tile[s.square[0]] >= 4 and s.movement == 0
 
 
 def test_heuristic_bot_fires_when_a_gun_bears() -> None:
     """Movement: the Machine Gun "fires directly forward ... at range 1-3": the bot Uses it."""
     s = armed(place(new(), {1: "0.1.2", 0: "0.1.4"}, active=1), 1, "machine-gun")
-    assert s.stage is GEAR
+    assert s.stage is Stage.GEAR
     assert HeuristicBot(0).choose(s, 1) == "use:machine-gun"
 
 
@@ -129,9 +130,9 @@ def test_heuristic_bot_arms_after_movement_and_keeps_its_activations_for_the_mov
     arming at the gearstick gains nothing over arming after movement and would take an Activation a gun
     or a Side Ram could use, so the bot moves the gearstick first and arms after its move."""
     s = place(new(), {0: "0.1.0", 1: "0.3.7"})
-    assert s.stage is GEAR and "arm:side-bumper" in s.legal_actions()
+    assert s.stage is Stage.GEAR and "arm:side-bumper" in s.legal_actions()
     assert HeuristicBot(0).choose(s, 0).startswith("gear:")
-    s.stage = s.phase = AFTER
+    s.stage = s.phase = Stage.AFTER
     assert HeuristicBot(0).choose(s.copy(), 0).startswith("arm:")
 
 
@@ -140,10 +141,10 @@ def test_heuristic_bot_boosts_into_a_clear_lane_and_not_into_a_car() -> None:
     fires it for 3; with a whole car two squares ahead one square is not worth the Use (the booster stays
     armed for a later turn) and a Rush 'n' Crush into it is not worth the damage to itself."""
     s = armed(place(new(), {0: "0.1.0", 1: "0.3.7"}), 0, "rocket-booster")
-    s.stage = s.phase = AFTER
+    s.stage = s.phase = Stage.AFTER
     assert HeuristicBot(0).choose(s.copy(), 0) == "boost:3"
     t = armed(place(new(), {0: "0.1.0", 1: "0.1.2"}), 0, "rocket-booster")
-    t.stage = t.phase = AFTER
+    t.stage = t.phase = Stage.AFTER
     assert not HeuristicBot(0).choose(t.copy(), 0).startswith("boost:")
 
 
@@ -152,7 +153,7 @@ def test_heuristic_bot_boosts_into_a_car_it_can_destroy() -> None:
     Introduction ("A lone survivor also wins"): the last rival, one Structure left, two squares ahead:
     ``boost:3`` rams it with two dice, each 1-3 (the attacker has no Combat Bumper) destroying it."""
     t = armed(place(new(), {0: "0.1.0", 1: "0.1.2"}, structure=(8, 1)), 0, "rocket-booster")
-    t.stage = t.phase = AFTER
+    t.stage = t.phase = Stage.AFTER
     assert HeuristicBot(0).choose(t.copy(), 0) == "boost:3"
 
 
@@ -238,4 +239,4 @@ def test_heuristic_bot_choices_are_legal_throughout_a_race() -> None:
         choice = bot.choose(s, seat) if rng.random() < 0.8 else rng.choice(s.legal_actions())
         assert choice in s.legal_actions()
         s = s.apply(choice)
-    assert s.stage is not GEAR
+    assert s.stage is not Stage.GEAR

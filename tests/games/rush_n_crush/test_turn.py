@@ -9,7 +9,8 @@ import pytest
 import slipstream
 from slipstream.engine.errors import IllegalActionError
 from slipstream.games.rush_n_crush import rules
-from slipstream.games.rush_n_crush.state import GEAR, MOVE, POINTS, ROLL, RushState
+from slipstream.games.rush_n_crush.state import RushState
+from slipstream.games.rush_n_crush.types import Stage
 
 from .helpers import armed, moving, new, outcomes, place, play, where
 
@@ -20,11 +21,11 @@ def test_setup_dashboards() -> None:
     gearstick pawn on the zero spot ... If your car's equipment includes a Minelayer, also take four red
     markers." (RC-A1)"""
     s = new(6)
-    for car, dash in enumerate(s.g.dashboards):
+    for car, dash in enumerate(s.game.dashboards):
         assert (s.structure[car], s.heat[car]) == (dash.structure, 0)
         assert (s.steering[car], s.brake[car], s.turbo[car]) == (dash.steering, dash.brake, dash.turbo)
         assert s.armed[car] == 0 and s.node[car] == 0
-        fixed = s.g.content.cars[dash.car].fixed
+        fixed = s.game.content.cars[dash.car].fixed
         assert s.mines_left[car] == (4 if "minelayer" in fixed else 0)
 
 
@@ -33,13 +34,13 @@ def test_cars_and_drivers_hold_two_pieces_each() -> None:
     On-board Computer's Steering already shown on the card); each driver two of Side Bumper, Flamer,
     Machine Gun, Lateral Circular Saw, plus a Rocket Booster and a Fire Extinguisher."""
     s = new(6)
-    pairs = {frozenset(c.fixed) for c in s.g.content.cars.values()}
+    pairs = {frozenset(c.fixed) for c in s.game.content.cars.values()}
     assert len(pairs) == 6
-    for car in s.g.content.cars.values():
+    for car in s.game.content.cars.values():
         assert car.structure == 6 + 2 * ("armor-shielding" in car.fixed)
         assert car.steering >= 4 + 2 * ("onboard-computer" in car.fixed)
     for seat in range(6):
-        pieces = rules.piece_names(s.g.dashboards[seat].pieces)
+        pieces = rules.piece_names(s.game.dashboards[seat].pieces)
         assert len(pieces) == 4 and {"rocket-booster", "fire-extinguisher"} <= set(pieces)
 
 
@@ -101,14 +102,14 @@ def test_points_turbo_or_brake_one_kind() -> None:
     above) as you like." One kind a turn (content 1.4); each spends a point."""
     s = place(new(), {}, node=(6, 0))
     s = s.apply("keep")
-    assert s.stage is POINTS
+    assert s.stage is Stage.POINTS
     s = s.apply("turbo:g2o")
-    assert s.turbo[0] == s.g.dashboards[0].turbo - 1 and s.turbo_spent == 1
+    assert s.turbo[0] == s.game.dashboards[0].turbo - 1 and s.turbo_spent == 1
     assert not any(a.startswith("brake:") for a in s.legal_actions())
     s = s.apply("turbo:g3o")
-    assert s.g.gear.names[s.node[0]] == "g3o"
+    assert s.game.gear.names[s.node[0]] == "g3o"
     s = s.apply("done")
-    assert s.stage is ROLL and s.movement == 10
+    assert s.stage is Stage.ROLL and s.movement == 10
 
 
 def test_red_dice_by_zone() -> None:
@@ -141,13 +142,13 @@ def test_white_dice_lowest_of_three_at_speed_12() -> None:
     for v, w in zip(range(1, 7), (91, 61, 37, 19, 7, 1), strict=True):
         assert math.isclose(odds[f"steer:{v}"], w / 216)
     s = s.apply("steer:2")
-    assert s.stage is MOVE and s.lane_changes == 2 and s.movement == 12
+    assert s.stage is Stage.MOVE and s.lane_changes == 2 and s.movement == 12
 
 
 def test_white_dice_highest_and_unlimited() -> None:
     """Movement: "Speed 5- unlimited; speed 6-10, highest single die"."""
     s = place(new(), {}, node=(0, 0)).apply("gear:g1b").apply("done")
-    assert s.stage is MOVE and s.lane_changes == -1 and s.movement == 4
+    assert s.stage is Stage.MOVE and s.lane_changes == -1 and s.movement == 4
     s = place(new(), {}, node=(9, 0)).apply("keep").apply("done")  # g3b speed 6, blue: no red dice
     odds = outcomes(s)
     assert math.isclose(odds["steer:6"], 91 / 216) and math.isclose(odds["steer:1"], 1 / 216)
@@ -157,7 +158,7 @@ def test_speed_18_has_no_lane_change_but_steering_points() -> None:
     """Movement: "speed 18, 0" lane changes; "Each Steering point you spend gives you a bonus lane change"
     (content example 2)."""
     s = place(new(), {0: "1.1.0"}, node=(24, 0)).apply("keep").apply("done").apply("heat:0")
-    assert s.stage is MOVE and s.lane_changes == 0
+    assert s.stage is Stage.MOVE and s.lane_changes == 0
     steering = s.steering[0]
     s = s.apply("left")
     assert s.steering[0] == steering - 1 and s.lane_changes == 0
@@ -180,7 +181,7 @@ def test_fire_extinguisher_before_the_heat_roll() -> None:
     s.moved = 0  # a later turn
     s.activations = 2
     s = s.apply("use:fire-extinguisher")
-    assert s.heat[0] == 2 and s.stage is GEAR
+    assert s.heat[0] == 2 and s.stage is Stage.GEAR
     assert isinstance(s, RushState)
 
 
@@ -196,7 +197,7 @@ def test_random_seating_deals_cars_then_drivers() -> None:
     s = play(s, "driver:flame-gun", "driver:gun-saw")
     cars = s.view(None)["cars"]
     assert [(c["car"], c["driver"]) for c in cars] == [("ram-mines", "flame-gun"), ("armour-computer", "gun-saw")]
-    ram_mines, armour_computer = s.g.content.cars["ram-mines"], s.g.content.cars["armour-computer"]
+    ram_mines, armour_computer = s.game.content.cars["ram-mines"], s.game.content.cars["armour-computer"]
     assert (s.structure, s.turbo, s.mines_left) == ((ram_mines.structure, armour_computer.structure),
                                                     (ram_mines.turbo, armour_computer.turbo), (4, 0))
     assert s.legal_actions() == ["grid:P1", "grid:P2"]
@@ -205,7 +206,7 @@ def test_random_seating_deals_cars_then_drivers() -> None:
 def test_brake_points_exclude_turbo_points() -> None:
     """Content 1.4 (RC-X5): after a Brake point, no Turbo point in the same turn."""
     s = place(new(), {}, node=(11, 0)).apply("keep").apply("brake:g3y")
-    assert s.brake[0] == s.g.dashboards[0].brake - 1
+    assert s.brake[0] == s.game.dashboards[0].brake - 1
     assert not any(a.startswith("turbo:") for a in s.legal_actions())
 
 
@@ -213,7 +214,7 @@ def test_heat_at_the_capacity_is_not_yet_the_skull() -> None:
     """Introduction: destroyed when the Heat counter "reaches the skull", the box after the last (heat 9 on
     a track of 8, RC-G4): heat 8 still runs."""
     s = place(new(3), {}, node=(7, 0, 0), heat=(6, 0, 0)).apply("keep").apply("done").apply("heat:2")
-    assert s.heat[0] == 8 and not s.destroyed[0] and s.stage is ROLL
+    assert s.heat[0] == 8 and not s.destroyed[0] and s.stage is Stage.ROLL
 
 
 def test_the_view_names_whose_roll_every_chance_step_is() -> None:
@@ -233,7 +234,7 @@ def test_the_view_names_whose_roll_every_chance_step_is() -> None:
     s = s.apply("use:machine-gun")
     assert (s.view(None)["roll"], s.view(None)["roller"]) == ("gun", 1)
     s = place(new(3), {0: "0.1.2", 1: "0.2.3", 2: "0.0.7"}).copy()
-    s.mines = ((s.g.track.square_named("0.3.3"), 2),)
+    s.mines = ((s.game.track.square_named("0.3.3"), 2),)
     s = moving(s, "g1r", lane_changes=2).apply("right")
     assert (s.view(None)["roll"], s.view(None)["roller"]) == ("ram", 0)
     s = s.apply("die:5")  # car 1 is shoved onto car 2's mine

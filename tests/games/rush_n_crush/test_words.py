@@ -18,23 +18,20 @@ import slipstream
 from slipstream.engine.errors import ContentError
 from slipstream.engine.hooks import hooks_of
 from slipstream.games.rush_n_crush import render
-from slipstream.games.rush_n_crush.content import (
-    CONTENT_PATH,
+from slipstream.games.rush_n_crush.content import CONTENT_PATH, EQUIPMENT, HAZARDS, gear_words, load_content
+from slipstream.games.rush_n_crush.course import (
     COURSES_PATH,
-    EQUIPMENT,
-    HAZARDS,
     TILES_PATH,
     CoursesModel,
     TilesModel,
     check_shipped_words,
     course_names,
-    gear_words,
-    load_content,
     load_track,
     place_of_name,
     place_words,
 )
-from slipstream.games.rush_n_crush.state import ROLL, RushState, Task
+from slipstream.games.rush_n_crush.state import RushState
+from slipstream.games.rush_n_crush.types import Stage, Task
 from tests.playout import random_states
 
 from .helpers import armed, moving, new, place, play
@@ -81,7 +78,7 @@ def test_setup_and_gearstick_events_name_places_and_gears() -> None:
     s = s.apply("grid:P2")
     assert texts(s)[:2] == ["P2 takes grid slot 1: tile 1 (Straight), lane 1, square 8",
                             "P1 takes grid slot 2: tile 1 (Straight), lane 3, square 8"]
-    base = place(new(2), {0: "0.1.5", 1: "0.2.7"}, node=(new(2).g.gear.node("g2y"), 0), round=2)
+    base = place(new(2), {0: "0.1.5", 1: "0.2.7"}, node=(new(2).game.gear.node("g2y"), 0), round=2)
     assert texts(base.apply("gear:g2o"))[0] == "P1 accelerates to gear 2, orange zone (speed 8)"
     assert texts(base.apply("gear:g1y"))[0] == "P1 brakes to gear 1, yellow zone (speed 5)"
     assert texts(base.apply("gear:g3b"))[0] == "P1 shifts to gear 3, blue zone (speed 6)"
@@ -205,7 +202,7 @@ def test_the_glossary_names_everything_a_player_meets() -> None:
 
 def _settle(s: Any) -> Any:
     """Past the red and white dice of a turn whatever the data gives them: no heat, the most lane changes."""
-    while s.stage is ROLL and s.need[0] in (Task.HEAT, Task.STEER):
+    while s.stage is Stage.ROLL and s.need[0] in (Task.HEAT, Task.STEER):
         s = s.apply(max(s.legal_actions(), key=lambda a: (a.startswith("steer"), -int(a.split(":")[1]))))
     return s
 

@@ -7,8 +7,8 @@ import random
 from slipstream.engine.game import State
 
 from . import notation, rules
-from .notation import Verb
-from .state import RevState, Stage
+from .state import RevState
+from .types import RACING, Stage, Verb
 
 ITEM_VALUE = {
     "turbo": 9, "rocket": 8, "shield": 7, "heat_sink": 7, "slipstream": 6, "sponsor": 6, "shockwave": 6,
@@ -43,64 +43,63 @@ class HeuristicBot:
         legal = state.legal_actions(seat)
         if not isinstance(state, RevState) or len(legal) == 1:
             return legal[0] if len(legal) == 1 else self.rng.choice(legal)
-        s = state
-        prefix = f"{seat}:" if isinstance(s.actor, frozenset) else ""
+        prefix = f"{seat}:" if isinstance(state.actor, frozenset) else ""
         mine = [a[len(prefix):] for a in legal]
-        choice = self._choose(s, seat, mine)
+        choice = self._choose(state, seat, mine)
         action = prefix + choice
         return action if action in legal else self.rng.choice(legal)
 
-    def _choose(self, s: RevState, seat: int, options: list[str]) -> str:
-        stage = s.stage
+    def _choose(self, state: RevState, seat: int, options: list[str]) -> str:
+        stage = state.stage
         if stage is Stage.STOP_OR_GO:
-            return notation.GO if self._push(s, seat) else notation.STOP
+            return notation.GO if self._push(state, seat) else notation.STOP
         if stage is Stage.BOOST:
             boosts = [o for o in options if notation.parse(o).verb is Verb.BOOST]
             return boosts[0] if boosts else notation.PASS
         if stage is Stage.REROLL:
-            return notation.KEEP if ITEM_VALUE[s.g.effect[s.rolled_item]] >= 6 else notation.REROLL
+            return notation.KEEP if ITEM_VALUE[state.game.effect[state.rolled_item]] >= 6 else notation.REROLL
         if stage is Stage.GAIN_ITEM:
             if notation.parse(options[0]).verb is Verb.GIVE:
-                return max(options, key=lambda o: s.progress[notation.parse(o).target or 0])
-            return min(options, key=lambda o: ITEM_VALUE[s.g.effect[notation.parse(o).name]])
+                return max(options, key=lambda o: state.progress[notation.parse(o).target or 0])
+            return min(options, key=lambda o: ITEM_VALUE[state.game.effect[notation.parse(o).name]])
         if stage is Stage.USE_ITEMS:
-            return self._use(s, seat, options)
+            return self._use(state, seat, options)
         if stage is Stage.BUY:
-            return self._buy(s, seat, options)
+            return self._buy(state, seat, options)
         return self.rng.choice(options)
 
-    def _push(self, s: RevState, seat: int) -> bool:
+    def _push(self, state: RevState, seat: int) -> bool:
         """Go on while the chance of overheating is below the nerve; more nerve when behind."""
-        risk = rules.overheat_chance(s, seat)
-        leader = max(s.progress)
-        nerve = self.nerve + (0.15 if leader - s.progress[seat] > 6 else 0.0)
-        if rules.rev_bonus_if_stopped(s, seat) >= 2:
+        risk = rules.overheat_chance(state, seat)
+        leader = max(state.progress)
+        nerve = self.nerve + (0.15 if leader - state.progress[seat] > 6 else 0.0)
+        if rules.rev_bonus_if_stopped(state, seat) >= 2:
             nerve -= 0.1
         return risk < nerve
 
-    def _use(self, s: RevState, seat: int, options: list[str]) -> str:
+    def _use(self, state: RevState, seat: int, options: list[str]) -> str:
         best, score = notation.PASS, 0.0
         for o in options:
             action = notation.parse(o)
             if action.verb is not Verb.USE:
                 continue
-            effect = s.g.effect[action.name]
+            effect = state.game.effect[action.name]
             value = 0.0
             if effect in ("sponsor", "loose_change"):
                 value = 3.0
             elif effect in ("rocket", "emp"):
-                value = 2.0 + s.progress[action.target or 0] / 100
+                value = 2.0 + state.progress[action.target or 0] / 100
             elif effect == "shockwave":
                 value = 2.5
             elif effect == "heat_sink":
-                value = 4.0 if s.status[seat] == rules.RACING and rules.overheat_chance(s, seat) > 0 else 0.0
+                value = 4.0 if state.status[seat] == RACING and rules.overheat_chance(state, seat) > 0 else 0.0
             elif effect in ("oil_slick", "caltrops"):
-                value = 1.0 if any(q < s.progress[seat] for q in s.progress) else 0.0
+                value = 1.0 if any(q < state.progress[seat] for q in state.progress) else 0.0
             if value > score:
                 best, score = o, value
         return best
 
-    def _buy(self, s: RevState, seat: int, options: list[str]) -> str:
+    def _buy(self, state: RevState, seat: int, options: list[str]) -> str:
         opts = set(options)
         for colour in UPGRADE_PREFERENCE:
             for level in (2, 1):
@@ -111,12 +110,12 @@ class HeuristicBot:
                 return notation.buy(name)
         parsed = {o: notation.parse(o) for o in options}
         recalls = sorted((o for o, a in parsed.items() if a.verb is Verb.BUY and a.target is not None),
-                         key=lambda o: (-s.progress[parsed[o].target or 0], o))
-        if recalls and max(s.progress) - s.progress[seat] > 5:
+                         key=lambda o: (-state.progress[parsed[o].target or 0], o))
+        if recalls and max(state.progress) - state.progress[seat] > 5:
             return recalls[0]
         items = [o for o, a in parsed.items() if a.verb is Verb.ITEM]
         if items:
-            return max(items, key=lambda o: ITEM_VALUE[s.g.effect[parsed[o].name]])
+            return max(items, key=lambda o: ITEM_VALUE[state.game.effect[parsed[o].name]])
         if notation.ROLL_ITEM_DIE in opts:
             return notation.ROLL_ITEM_DIE
         for name in ("coin-1",):

@@ -10,7 +10,7 @@ from slipstream.engine.errors import OptionError
 from slipstream.engine.game import Game, OptionSpec, Picker
 from slipstream.engine.hooks import GameHooks
 
-from . import notation, words
+from . import notation, rules, words
 from .content import (
     BOMB,
     COIN,
@@ -28,6 +28,7 @@ from .content import (
     load_content,
 )
 from .state import RevState
+from .types import NO_CHIP, RACING, Stage, Stat, Task
 
 
 class RevItUp(Game):
@@ -273,7 +274,47 @@ class RevItUp(Game):
         self.totals = tuple(totals)
 
     def _initial_state(self) -> RevState:
-        return RevState.initial(self)
+        """Setup: each racer's starting bag and the supply; a character's start items are item-die rolls
+        played out first, then the first round begins (``rules.advance`` runs the automatic stages up to
+        the first input)."""
+        n = self.players
+        state = RevState()
+        state.game = self  # the engine sets it again; the automatic stages below read it already
+        state.stage = Stage.TASKS
+        state.current = -1
+        state.round = 0
+        state.turn = 0
+        state.progress = (0,) * n
+        state.status = (RACING,) * n
+        state.bags = self.starting_bags
+        state.discards = ((0,) * self.kind_count,) * n
+        state.rev_chips = ((),) * n
+        state.rev_spaces = ((),) * n
+        state.drawn = [NO_CHIP] * n
+        state.supply = tuple(self.content.supply)
+        state.ready = ((),) * n
+        state.emp_jams = (0,) * n
+        state.collected_coins = (0,) * n
+        state.next_round_coins = (0,) * n
+        state.traps = ()
+        state.waiting = frozenset()
+        state.asked = frozenset()
+        state.choices = (None,) * n
+        state.carts = ((),) * n
+        state.offers = ((),) * n
+        state.movement_order = ()
+        state.tie_groups = ()
+        state.mover_index = 0
+        state.tasks = tuple(Task(True, seat, 0, "") for seat in range(n) for _ in range(self.start_items[seat]))
+        state.after_tasks = Stage.ROUND_START
+        state.rolled_item = ""
+        state.rerolls_left = 0
+        state.finished_at = (None,) * n
+        state.item_rolls_due = (0,) * n
+        state.coins_to_spend = (0,) * n
+        state.stats = [(0,) * len(Stat)] * n
+        rules.advance(state, [])
+        return state
 
     @classmethod
     def hooks(cls) -> GameHooks:

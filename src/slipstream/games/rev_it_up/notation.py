@@ -13,66 +13,17 @@ The strings (docs/rules/rev-it-up.md)::
                              one step of a buying cart (simultaneous)
 
 The rules read only ``Action`` values; the builders below write the strings they offer. The set of
-action strings in a race is finite, so parsing is cached.
+action strings in a race is finite, so each is parsed once (the engine's ``ParseCache``).
 """
 
 from __future__ import annotations
 
-import enum
-from typing import Final, NamedTuple
+from typing import Final
 
 from slipstream.engine.game import seat_actions, split_seat_action
+from slipstream.engine.notation import ParseCache
 
-
-class Verb(enum.Enum):
-    """What an action does (its first word)."""
-
-    DRAW = "chip"
-    ITEM = "item"
-    """The item die's face (chance), or an item bought for 3 coins."""
-    ROLL_ITEM_DIE = "item:roll"
-    """Buying: roll the item die for 1 coin."""
-    KEEP = "keep"
-    REROLL = "reroll"
-    GIVE = "give"
-    DROP = "drop"
-    BOOST = "boost"
-    PASS = "pass"
-    GO = "go"
-    STOP = "stop"
-    USE = "use"
-    DONE = "done"
-    BUY = "buy"
-    UPGRADE = "up"
-
-
-# The verbs as module constants: in the pure build (Python 3.11) reading ``Verb.BUY`` passes through the enum
-# class's ``__getattr__`` hook, about 900 machine instructions where a module constant takes 50 (callgrind),
-# and the rules read verbs at every choice and cart step.
-DRAW_VERB: Final = Verb.DRAW
-ITEM_VERB: Final = Verb.ITEM
-ROLL_ITEM_DIE_VERB: Final = Verb.ROLL_ITEM_DIE
-KEEP_VERB: Final = Verb.KEEP
-REROLL_VERB: Final = Verb.REROLL
-GIVE_VERB: Final = Verb.GIVE
-DROP_VERB: Final = Verb.DROP
-BOOST_VERB: Final = Verb.BOOST
-PASS_VERB: Final = Verb.PASS
-GO_VERB: Final = Verb.GO
-STOP_VERB: Final = Verb.STOP
-USE_VERB: Final = Verb.USE
-DONE_VERB: Final = Verb.DONE
-BUY_VERB: Final = Verb.BUY
-UPGRADE_VERB: Final = Verb.UPGRADE
-
-
-class Action(NamedTuple):
-    """One action without its seat prefix: a verb, the chip or item it names, the seat it targets."""
-
-    verb: Verb
-    name: str = ""
-    target: int | None = None
-
+from .types import Action, Verb
 
 KEEP: Final = "keep"
 REROLL: Final = "reroll"
@@ -134,25 +85,19 @@ class NotationError(ValueError):
     """Not a Rev it Up action string."""
 
 
-_PARSED: dict[str, Action] = {}
-_SEATED: dict[str, tuple[int, str, Action]] = {}
-
-
 def parse(action: str) -> Action:
     """``"use:rocket:2"`` -> ``Action(Verb.USE, "rocket", 2)`` (an action without a seat prefix)."""
-    found = _PARSED.get(action)
-    if found is None:
-        found = _PARSED[action] = _parse(action)
-    return found
+    return PARSED[action]
 
 
 def parse_seated(action: str) -> tuple[int, str, Action]:
     """``"2:buy:coin-2"`` -> ``(2, "buy:coin-2", Action(Verb.BUY, "coin-2"))``: a simultaneous choice."""
-    found = _SEATED.get(action)
-    if found is None:
-        seat, body = split_seat_action(action)
-        found = _SEATED[action] = (seat, body, parse(body))
-    return found
+    return SEATED[action]
+
+
+def _parse_seated(action: str) -> tuple[int, str, Action]:
+    seat, body = split_seat_action(action)
+    return seat, body, parse(body)
 
 
 def _parse(action: str) -> Action:
@@ -178,6 +123,12 @@ def _seat(text: str, action: str) -> int:
     if not text.isdigit():
         raise NotationError(f"not a seat in {action!r}: {text!r}")
     return int(text)
+
+
+PARSED: Final = ParseCache(_parse)
+"""Every action string (without a seat prefix) parsed so far, with its ``Action`` (``parse``)."""
+SEATED: Final = ParseCache(_parse_seated)
+"""Every seat-prefixed action string parsed so far (``parse_seated``)."""
 
 
 def text(action: Action) -> str:

@@ -13,6 +13,8 @@ from slipstream.engine.play import pending_seats
 
 from . import rules, words
 from .game import RevItUp
+from .state import RevState
+from .types import FINISHED, Stage, Stat
 
 _COLOUR_TAG = {
     "exhaust": "white", "coin": "yellow", "ecoboost": "green", "coolant": "blue", "nitrous": "red",
@@ -172,14 +174,12 @@ SCOREBOARD = ("Spaces moved", "Overheats", "Coins spent", "Chips bought", "Items
 
 def scoreboard(state: State) -> dict[int, dict[str, str]]:
     """Each racer's race in numbers: spaces moved, overheats, coins spent, chips bought and items used."""
-    from .state import RevState
-
     if not isinstance(state, RevState):
         raise TypeError(f"not a Rev it Up state: {type(state).__name__}")
-    stats = (rules.Stat.SPACES_MOVED, rules.Stat.OVERHEATS, rules.Stat.COINS_SPENT, rules.Stat.CHIPS_BOUGHT,
-             rules.Stat.ITEMS_USED)
+    stats = (Stat.SPACES_MOVED, Stat.OVERHEATS, Stat.COINS_SPENT, Stat.CHIPS_BOUGHT,
+             Stat.ITEMS_USED)
     return {seat: {column: str(state.stats[seat][stat]) for column, stat in zip(SCOREBOARD, stats, strict=True)}
-            for seat in state.g.seats}
+            for seat in state.game.seats}
 
 
 def _rev(game: Game) -> RevItUp:
@@ -188,17 +188,18 @@ def _rev(game: Game) -> RevItUp:
     return game
 
 
-def _shop(s: Any, seat: int) -> list[str]:
+def _shop(state: Any, seat: int) -> list[str]:
     """Buying: the coins, each chip of the shop with its price and effect, the items, the upgrades."""
-    g = s.g
-    cart = rules.cart_totals(s, seat)
-    legal = {a.split(":")[1] for a in rules.cart_options(s, seat) if a.startswith("buy:")}
-    out = [f"coins to spend: {s.coins_to_spend[seat]}; left after your cart: {cart.coins_left} "
+    game = state.game
+    cart = rules.cart_totals(state, seat)
+    legal = {a.split(":")[1] for a in rules.cart_options(state, seat) if a.startswith("buy:")}
+    out = [f"coins to spend: {state.coins_to_spend[seat]}; left after your cart: {cart.coins_left} "
            "(leftover coins are lost)",
            "shop: one chip of each colour; * you can buy it now"]
-    names, titles = g.kinds.names, g.kinds.titles
+    names, titles = game.kinds.names, game.kinds.titles
     rows = [("*" if names[k] in legal else " ", titles[k], f"{cost} coin" + ("s" if cost != 1 else ""),
-             words.chip_effect(g, k), str(s.supply[k] - cart.kinds_taken.get(k, 0))) for k, _, cost, *_ in g.shop]
+             words.chip_effect(game, k), str(state.supply[k] - cart.kinds_taken.get(k, 0)))
+            for k, _, cost, *_ in game.shop]
     heading = (" ", "chip", "price", "effect when drawn", "supply")
     widths = [max(len(row[i]) for row in (heading, *rows)) for i in range(len(heading))]
     for row in (heading, *rows):
@@ -208,31 +209,29 @@ def _shop(s: Any, seat: int) -> list[str]:
         out.append("items: one per buying phase, already in your cart")
     else:
         out.append("items, one per buying phase: the item die for 1 coin, or one of these for 3:")
-        for item in g.items_in_play:
-            card = g.content.items[item]
+        for item in game.items_in_play:
+            card = game.content.items[item]
             out.extend(textwrap.wrap(f"{card.name}: {card.text}", WIDTH,
                                      initial_indent="  ", subsequent_indent="    "))
-    points = rules.upgrade_points(s, seat)
+    points = rules.upgrade_points(state, seat)
     if points:
         out.append(f"upgrades: {points - cart.upgrades} of {points} left (free: a drawn chip one level up)")
     return out
 
 
-def told(s: Any, seat: int) -> list[str]:
+def told(state: Any, seat: int) -> list[str]:
     """The one line that says what the decision before ``seat`` does (content ``[decisions]``): the first
     time each kind comes (stopping, using items and buying in the first round; the rarer ones, a reroll,
     a Bomb's victim, an item to let go, a Boost, every time)."""
-    from .state import Stage
-
-    lines = s.g.content.model.decisions
-    stage = s.stage
+    lines = state.game.content.model.decisions
+    stage = state.stage
     if stage is Stage.REROLL:
         return [lines.reroll]
     if stage is Stage.BOOST:
         return [lines.boost]
     if stage is Stage.GAIN_ITEM:
-        return [lines.give if any(a.startswith("give:") for a in s.legal_actions()) else lines.drop]
-    if s.round != 1:
+        return [lines.give if any(a.startswith("give:") for a in state.legal_actions()) else lines.drop]
+    if state.round != 1:
         return []
     first = {Stage.STOP_OR_GO: lines.stop_or_go, Stage.USE_ITEMS: lines.use_items, Stage.BUY: lines.buy}
     return [first[stage]] if stage in first else []
@@ -242,22 +241,19 @@ def hints(state: State, seat: int) -> list[str]:
     """What the decision does (the first time), then the odds that matter for ``seat`` now: overheating
     on the next draw, the draw's mix, coins; when buying, the shop with each chip's price and effect and
     the coins left."""
-    from .state import RevState, Stage
-
     if not isinstance(state, RevState):
         return []
-    s = state
-    g = s.g
-    first = [] if seat not in pending_seats(s) else told(s, seat)
-    if s.stage is Stage.BUY and s.status[seat] != rules.FINISHED:
-        return [*first, *_shop(s, seat)]
-    out = [*first, f"chance to overheat on your next draw: {rules.overheat_chance(s, seat):.0%}"]
-    bag = s.bags[seat]
+    game = state.game
+    first = [] if seat not in pending_seats(state) else told(state, seat)
+    if state.stage is Stage.BUY and state.status[seat] != FINISHED:
+        return [*first, *_shop(state, seat)]
+    out = [*first, f"chance to overheat on your next draw: {rules.overheat_chance(state, seat):.0%}"]
+    bag = state.bags[seat]
     total = sum(bag)
     if total:
-        moving = sum(n for k, n in enumerate(bag) if g.move[k] > 0)
+        moving = sum(n for k, n in enumerate(bag) if game.move[k] > 0)
         out.append(f"chips in bag: {total}; chance the next one moves you forward: {moving / total:.0%}")
-    room = g.rev_length[seat] - rules.rev_last(s, seat)
-    out.append(f"Rev Track room: {room} space(s); bonus coins now: {rules.rev_bonus_if_stopped(s, seat)}")
-    out.append(f"coins so far this round: {rules.coins_of(s, seat) - rules.rev_bonus(s, seat)}")
+    room = game.rev_length[seat] - rules.rev_last(state, seat)
+    out.append(f"Rev Track room: {room} space(s); bonus coins now: {rules.rev_bonus_if_stopped(state, seat)}")
+    out.append(f"coins so far this round: {rules.coins_of(state, seat) - rules.rev_bonus(state, seat)}")
     return out

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from slipstream.engine.hooks import Term
 
 from . import notation
-from .notation import Verb
+from .types import Action, Verb
 
 if TYPE_CHECKING:
     from .game import RevItUp
@@ -27,10 +27,10 @@ VERBS = {
 """The actions that name no chip or item, in words."""
 
 
-def chip_effect(g: RevItUp, kind: int) -> str:
+def chip_effect(game: RevItUp, kind: int) -> str:
     """What a chip kind does when drawn, in a few words (from the game's movement and heat tables)."""
-    colour, level = g.kinds.colour[kind], g.kinds.level[kind]
-    move, heat = g.move[kind], g.heat[kind]
+    colour, level = game.kinds.colour[kind], game.kinds.level[kind]
+    move, heat = game.move[kind], game.heat[kind]
     plural = "s" if level != 1 else ""
     if colour == "recall":
         return f"in a rival's bag: it goes back {-move}"
@@ -45,17 +45,17 @@ def chip_effect(g: RevItUp, kind: int) -> str:
     return f"moves {move}, heat {heat}"
 
 
-def glossary(g: RevItUp) -> dict[str, Term]:
+def glossary(game: RevItUp) -> dict[str, Term]:
     """Every chip card (a colour: ``exhaust``) and chip kind (``exhaust-2``), item (in play or not: the
     lobby offers them all), character and track of the loaded content, by its id, with its name and what
     it does."""
-    content = g.content
-    kinds = g.kinds
+    content = game.content
+    kinds = game.kinds
     terms: dict[str, Term] = {}
     for card in content.model.chips:
         terms[card.colour] = Term(card.name, card.text, "chip card")
     for k, chip in enumerate(kinds.names):
-        summary = chip_effect(g, k) if kinds.level[k] else ""
+        summary = chip_effect(game, k) if kinds.level[k] else ""
         text = f"{kinds.texts[k]} This chip: {summary}." if summary else kinds.texts[k]
         terms[chip] = Term(kinds.titles[k], text, "chip")
     for item in content.model.items:
@@ -90,16 +90,16 @@ def names(terms: dict[str, dict[str, str]]) -> Callable[[str], str]:
     return lambda key: terms[key]["name"] if key in terms else key
 
 
-def describe(g: RevItUp, action: str) -> str:
+def describe(game: RevItUp, action: str) -> str:
     """A short phrase for an action string of the loaded game (``2:buy:recall-1:0`` -> ``P3: buy
     Recall 1 for P1's bag``); the string itself if it is not Rev it Up notation."""
-    return say(names(g.terms), action)
+    return say(names(game.terms), action)
 
 
-def choice(g: RevItUp, body: str) -> str:
+def choice(game: RevItUp, body: str) -> str:
     """A seat's own choice at a simultaneous decision, without its seat (``buy:coin-1`` -> ``buy Coin 1``)."""
     try:
-        return _say(names(g.terms), notation.parse(body), buying=True)
+        return _say(names(game.terms), notation.parse(body), buying=True)
     except notation.NotationError:
         return body
 
@@ -115,7 +115,7 @@ def say(name: Callable[[str], str], action: str) -> str:
         return action
 
 
-def _say(name: Callable[[str], str], parsed: notation.Action, buying: bool) -> str:
+def _say(name: Callable[[str], str], parsed: Action, buying: bool) -> str:
     """One action in words; ``buying``: a seat's own choice (an ``item:`` action is an item taken for 3
     coins, not the die; ``pass`` uses no item, not no Boost)."""
     verb, what, target = parsed

@@ -10,8 +10,8 @@ from slipstream.engine.hooks import ActionSpace
 from . import notation
 from .content import FIRE_EXTINGUISHER, FLAMER, MACHINE_GUN, PIECES
 from .game import RushNCrush
-from .notation import Direction, Kind
 from .rules import ARM_ACTIONS, BOOST_ACTIONS, MAX_BOOST, STEP_ACTIONS, free_gear_targets
+from .types import Direction, Kind
 
 USABLE = (MACHINE_GUN, FLAMER, FIRE_EXTINGUISHER)
 """The pieces Used by an Activation of their own (``use:<piece>``); the Side Bumper and the Lateral

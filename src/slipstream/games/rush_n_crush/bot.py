@@ -21,10 +21,11 @@ from slipstream.engine.estimate import win_chances
 from slipstream.engine.game import State
 
 from . import notation, rules
-from .content import CIRCULAR_SAW, FINISH, HIGHEST, LOWEST, SIDE_BUMPER, UNLIMITED, Track
+from .content import CIRCULAR_SAW, HIGHEST, LOWEST, SIDE_BUMPER, UNLIMITED
+from .course import FINISH, Track
 from .metrics import SPREAD_TURNS, finish_key, turns_needed
-from .notation import Direction, Kind
-from .state import AFTER, GEAR, MOVE, POINTS, SWERVE, RushState
+from .state import RushState
+from .types import Direction, Kind, Stage
 
 WIN: Final = 1000.0
 """The value of crossing the finish line (in ranks of progress)."""
@@ -128,13 +129,13 @@ class Rivals:
     """What each other car is worth to hurt, destroy or pass, seen from ``car``: worked out once a
     decision from the cars' estimated chances of winning (``metrics.turns_needed``)."""
 
-    def __init__(self, s: RushState, car: int) -> None:
-        n = s.g.players
-        cars = rules.running(s)
-        need = [turns_needed(s, c) for c in cars]
+    def __init__(self, state: RushState, car: int) -> None:
+        n = state.game.players
+        cars = rules.running(state)
+        need = [turns_needed(state, c) for c in cars]
         chances = win_chances(need, SPREAD_TURNS * max(1.0, min(need)) ** 0.5)
         last = len(cars) == 2
-        self.structure = s.structure
+        self.structure = state.structure
         self.kill = [0.0] * n
         """The value of destroying the car now."""
         self.later = [0.0] * n
@@ -147,22 +148,22 @@ class Rivals:
         """How much the heat risk counts for ``car``: ``HEAT_LEADING`` in the lead, ``HEAT_TRAILING`` last."""
         self.passing: list[tuple[int, float]] = []
         """(progress key, bonus) of each car ahead that has moved this round: ending the move beyond it."""
-        mine = rules.progress(s, car)
-        key = finish_key(s)
-        moved = s.order[:s.turn] if s.order and s.order[s.turn] == car else ()
+        mine = rules.progress(state, car)
+        key = finish_key(state)
+        moved = state.order[:state.turn] if state.order and state.order[state.turn] == car else ()
         for c, chance in zip(cars, chances, strict=True):
-            self.expected[c] = DAMAGE_PER_TURN * (key - rules.progress(s, c)) / 2 / PACE
+            self.expected[c] = DAMAGE_PER_TURN * (key - rules.progress(state, c)) / 2 / PACE
             if c == car:
                 if mine > HEAT_RACE_FROM * key:
-                    ahead = sum(1 for d in cars if rules.progress(s, d) > mine)
+                    ahead = sum(1 for d in cars if rules.progress(state, d) > mine)
                     self.heat_weight = HEAT_LEADING - (HEAT_LEADING - HEAT_TRAILING) * ahead / max(1, len(cars) - 1)
                 continue
             weight = min(3.0, max(0.2, chance * n))
             self.kill[c] = WIN if last else RACE * chance + WRECK
             self.later[c] = RACE * (1.0 if last else chance) + WRECK
             self.point[c] = HURT * weight
-            here = rules.progress(s, c)
-            if c in moved and (here > mine or (here == mine and s.stamp[c] < s.stamp[car])):
+            here = rules.progress(state, c)
+            if c in moved and (here > mine or (here == mine and state.stamp[c] < state.stamp[car])):
                 left = (key - here) / 2
                 bonus = PASS_LATE if left <= REACH else PASS_SOON if left <= 2 * REACH else PASS
                 self.passing.append((here, bonus))
@@ -193,28 +194,28 @@ def twice_centres(track: Track) -> tuple[int, ...]:
 class Planner:
     """The best way through one move: a search over single steps with the other cars standing still."""
 
-    def __init__(self, s: RushState, car: int, rivals: Rivals | None = None) -> None:
-        self.s = s
+    def __init__(self, state: RushState, car: int, rivals: Rivals | None = None) -> None:
+        self.s = state
         self.car = car
-        self.rivals = rivals or Rivals(s, car)
-        track = self.track = s.g.track
+        self.rivals = rivals or Rivals(state, car)
+        track = self.track = state.game.track
         self.twice = twice_centres(track)
         self.lap_twice = 2 * track.lap_ranks
-        self.cars = {s.square[c]: c for c in rules.running(s) if c != car}
-        self.wrecks = {s.square[c] for c in range(s.g.players) if s.destroyed[c]}
-        self.mines = {sq for sq, owner in s.mines if owner != car}
-        self.structure = s.structure[car]
+        self.cars = {state.square[c]: c for c in rules.running(state) if c != car}
+        self.wrecks = {state.square[c] for c in range(state.game.players) if state.destroyed[c]}
+        self.mines = {sq for sq, owner in state.mines if owner != car}
+        self.structure = state.structure[car]
         self.memo: dict[tuple[int, int, int, int, int], tuple[float, int]] = {}
         self.rush_memo: dict[tuple[int, int], float] = {}
         self.crash_memo: dict[int, float] = {}
-        quota = s.g.options["rush_attacks"]
-        self.rush_rolls = not ((quota == rules.ONCE_PER_ROUND and bool(s.rnc_rolled))
-                               or (quota == rules.ONCE_PER_CAR and car in s.rnc_rolled))
+        quota = state.game.options["rush_attacks"]
+        self.rush_rolls = not ((quota == rules.ONCE_PER_ROUND and bool(state.rnc_rolled))
+                               or (quota == rules.ONCE_PER_CAR and car in state.rnc_rolled))
         """RC-G12: whether a Rush 'n' Crush this turn would roll its dice (``rush_attacks``)."""
-        bumper = rules.can_use(s, car, SIDE_BUMPER)
-        saw = rules.can_use(s, car, CIRCULAR_SAW)
+        bumper = rules.can_use(state, car, SIDE_BUMPER)
+        saw = rules.can_use(state, car, CIRCULAR_SAW)
         self.tools = [(0, 0)] + [(1, 0)] * bumper + [(0, 1)] * saw + [(1, 1)] * (
-            bumper and saw and s.activations >= 2)
+            bumper and saw and state.activations >= 2)
         """The Side Bumper and Saw combinations a Side Ram could Use (as they stand now)."""
 
     def gain(self, here: int, there: int) -> float:
@@ -252,7 +253,7 @@ class Planner:
         found = self.crash_memo.get(node)
         if found is not None:
             return found
-        rule, dice = self.s.g.gear.steer[node]
+        rule, dice = self.s.game.gear.steer[node]
         if rule == UNLIMITED:
             values = [(1, 1.0)]
         elif dice == 0:
@@ -388,34 +389,34 @@ class Planner:
         return value
 
     def move(self, moves: int, changes: int, node: int) -> tuple[float, int]:
-        s = self.s
-        steering = min(s.steering[self.car], 2)
-        return self.best(s.square[self.car], s.lap[self.car], moves, changes, steering, node)
+        state = self.s
+        steering = min(state.steering[self.car], 2)
+        return self.best(state.square[self.car], state.lap[self.car], moves, changes, steering, node)
 
 
-def heat_dice_cost(s: RushState, car: int, dice: int, p: float) -> float:
+def heat_dice_cost(state: RushState, car: int, dice: int, p: float) -> float:
     """Expected cost of ``dice`` dice that each give a Heat point with chance ``p``: the heat (dearer near
     the skull), and becoming a wreck past it."""
     if dice <= 0:
         return 0.0
-    cap = s.dash[car].heat_capacity
-    room = cap - s.heat[car]
-    weight = HEAT * (1 + 2 * s.heat[car] / cap)
+    cap = state.dash[car].heat_capacity
+    room = cap - state.heat[car]
+    weight = HEAT * (1 + 2 * state.heat[car] / cap)
     death = sum(comb(dice, k) * p ** k * (1 - p) ** (dice - k) for k in range(room + 1, dice + 1))
     return dice * p * weight + death * DEATH
 
 
-def heat_cost(s: RushState, car: int, node: int, turbo_spent: int) -> float:
+def heat_cost(state: RushState, car: int, node: int, turbo_spent: int) -> float:
     """Expected cost of the red dice at ``node`` (a 1-2 gives heat, the range widened by each Turbo used)."""
-    p = min(6, s.g.content.model.dice.heat_on + turbo_spent) / 6
-    return heat_dice_cost(s, car, s.g.gear.red_dice[node], p)
+    p = min(6, state.game.content.model.dice.heat_on + turbo_spent) / 6
+    return heat_dice_cost(state, car, state.game.gear.red_dice[node], p)
 
 
-def plan_value(s: RushState, car: int, node: int, rivals: Rivals | None = None) -> float:
+def plan_value(state: RushState, car: int, node: int, rivals: Rivals | None = None) -> float:
     """The expected value of the best plan at ``node``'s speed, over its white dice."""
-    rule, dice = s.g.gear.steer[node]
-    speed = s.g.gear.speed[node]
-    planner = Planner(s, car, rivals)
+    rule, dice = state.game.gear.steer[node]
+    speed = state.game.gear.speed[node]
+    planner = Planner(state, car, rivals)
     if rule == UNLIMITED:
         outcomes = [(-1, 1.0)]
     elif dice == 0:
@@ -425,16 +426,16 @@ def plan_value(s: RushState, car: int, node: int, rivals: Rivals | None = None) 
     return sum(p * planner.move(speed, min(changes, speed), node)[0] for changes, p in outcomes)
 
 
-def booster_heat(s: RushState, car: int, dice: int) -> float:
+def booster_heat(state: RushState, car: int, dice: int) -> float:
     """Expected cost of the Rocket Booster's heat dice (1-2 each, RC-X4) for ``dice`` squares entered."""
-    return heat_dice_cost(s, car, dice, 2 / 6)
+    return heat_dice_cost(state, car, dice, 2 / 6)
 
 
-def speed_value(s: RushState, car: int, node: int, turbo_spent: int, rivals: Rivals | None = None) -> float:
+def speed_value(state: RushState, car: int, node: int, turbo_spent: int, rivals: Rivals | None = None) -> float:
     """How good a move at ``node`` looks: the plan's value over the white dice, less the heat risk (weighed
     by the car's place in the race, ``Rivals.heat_weight``)."""
-    rivals = rivals or Rivals(s, car)
-    return plan_value(s, car, node, rivals) - rivals.heat_weight * heat_cost(s, car, node, turbo_spent)
+    rivals = rivals or Rivals(state, car)
+    return plan_value(state, car, node, rivals) - rivals.heat_weight * heat_cost(state, car, node, turbo_spent)
 
 
 class HeuristicBot:
@@ -457,24 +458,24 @@ class HeuristicBot:
         choice = self._choose(state, seat, legal)
         return choice if choice in legal else self.rng.choice(legal)
 
-    def _choose(self, s: RushState, car: int, legal: list[str]) -> str:
-        if s.stage is AFTER:
-            boost = self._boost(s, car, legal)
+    def _choose(self, state: RushState, car: int, legal: list[str]) -> str:
+        if state.stage is Stage.AFTER:
+            boost = self._boost(state, car, legal)
             if boost != notation.END:
                 return boost
-        equipment = self._equipment(s, car, legal)
+        equipment = self._equipment(state, car, legal)
         if equipment:
             return equipment
-        stage = s.stage
-        if stage is GEAR or stage is POINTS:
-            return self._speed(s, car, legal)
-        if stage is MOVE:
-            return self._step(s, car, legal)
-        if stage is SWERVE:
-            return self._swerve(s, car, legal)
-        return notation.END if stage is AFTER else self.rng.choice(legal)
+        stage = state.stage
+        if stage is Stage.GEAR or stage is Stage.POINTS:
+            return self._speed(state, car, legal)
+        if stage is Stage.MOVE:
+            return self._step(state, car, legal)
+        if stage is Stage.SWERVE:
+            return self._swerve(state, car, legal)
+        return notation.END if stage is Stage.AFTER else self.rng.choice(legal)
 
-    def _equipment(self, s: RushState, car: int, legal: list[str]) -> str:
+    def _equipment(self, state: RushState, car: int, legal: list[str]) -> str:
         """Fire a gun that bears; cool down before the red dice near the skull; after movement re-arm the
         guns and the Booster, cool down from 2 heat, then arm the rest. Pieces are armed after movement
         only (RC-A6: a piece armed this turn waits for the next, so arming earlier would only spend an
@@ -484,10 +485,10 @@ class HeuristicBot:
             if notation.use(piece) in opts:
                 return notation.use(piece)
         cool = notation.use("fire-extinguisher")
-        heat = s.heat[car]
-        if cool in opts and heat >= s.dash[car].heat_capacity - 3:
+        heat = state.heat[car]
+        if cool in opts and heat >= state.dash[car].heat_capacity - 3:
             return cool
-        if s.stage is not AFTER:
+        if state.stage is not Stage.AFTER:
             return ""
         for piece in ARM_ORDER:
             if piece == "side-bumper" and cool in opts and heat >= 2:
@@ -496,108 +497,108 @@ class HeuristicBot:
                 return notation.arm(piece)
         return cool if cool in opts and heat >= 2 else ""
 
-    def _speed(self, s: RushState, car: int, legal: list[str]) -> str:
+    def _speed(self, state: RushState, car: int, legal: list[str]) -> str:
         """The gearstick or a point: the node whose move is worth most (``speed_value``): the heat risk
         counts more for a car ahead and less for a car behind (``Rivals.heat_weight``)."""
-        gear = s.g.gear
-        rivals = Rivals(s, car)
+        gear = state.game.gear
+        rivals = Rivals(state, car)
         plans: dict[int, float] = {}
         """Plan values by speed (the white dice, and so the plan, depend on the speed row alone)."""
         best, score = legal[0], -1e18
         for action in legal:
             move = notation.parse(action)
             if move.kind in (Kind.KEEP, Kind.DONE):
-                node, turbo, cost = s.node[car], s.turbo_spent, 0.0
+                node, turbo, cost = state.node[car], state.turbo_spent, 0.0
             elif move.kind is Kind.GEAR:
-                node, turbo, cost = gear.node(move.name), s.turbo_spent, 0.0
+                node, turbo, cost = gear.node(move.name), state.turbo_spent, 0.0
             elif move.kind in (Kind.TURBO, Kind.BRAKE):
-                node, cost = gear.node(move.name), self._point_cost(s, car)
-                turbo = s.turbo_spent + (move.kind is Kind.TURBO)
+                node, cost = gear.node(move.name), self._point_cost(state, car)
+                turbo = state.turbo_spent + (move.kind is Kind.TURBO)
             else:
                 continue
             speed = gear.speed[node]
             plan = plans.get(speed)
             if plan is None:
-                plan = plans[speed] = plan_value(s, car, node, rivals)
-            value = plan - rivals.heat_weight * heat_cost(s, car, node, turbo) - cost
+                plan = plans[speed] = plan_value(state, car, node, rivals)
+            value = plan - rivals.heat_weight * heat_cost(state, car, node, turbo) - cost
             if value > score:
                 best, score = action, value
         return best
 
-    def _point_cost(self, s: RushState, car: int) -> float:
+    def _point_cost(self, state: RushState, car: int) -> float:
         """A Turbo or Brake point is worth less as the line nears (a point left at the end is wasted)
         and half as much to a car behind the leader (it has to catch up)."""
-        left = max(0.0, 1 - rules.progress(s, car) / finish_key(s))
-        behind = any(rules.progress(s, c) > rules.progress(s, car) for c in rules.running(s))
+        left = max(0.0, 1 - rules.progress(state, car) / finish_key(state))
+        behind = any(rules.progress(state, c) > rules.progress(state, car) for c in rules.running(state))
         return self.point_cost * left * (0.5 if behind else 1.0)
 
-    def _step(self, s: RushState, car: int, legal: list[str]) -> str:
-        planner = Planner(s, car)
-        _, direction = planner.move(s.movement, s.lane_changes, s.node[car])
+    def _step(self, state: RushState, car: int, legal: list[str]) -> str:
+        planner = Planner(state, car)
+        _, direction = planner.move(state.movement, state.lane_changes, state.node[car])
         if direction == 9:
             direction = 0
         bumper = saw = False
-        if direction and rules.car_at(s, rules.neighbour(s, s.square[car], direction)) >= 0:
-            changes = -1 if s.lane_changes >= s.movement else s.lane_changes
-            steering = 0 if changes < 0 else min(s.steering[car], 2)
+        if direction and rules.car_at(state, rules.neighbour(state, state.square[car], direction)) >= 0:
+            changes = -1 if state.lane_changes >= state.movement else state.lane_changes
+            steering = 0 if changes < 0 else min(state.steering[car], 2)
             left, steer = (changes - 1, steering) if changes > 0 else (changes, steering - (changes == 0))
-            _, use_bumper, use_saw = planner.side_ram(s.square[car], s.lap[car], s.movement, left, steer,
-                                                      s.node[car], direction, self._straight(planner, s, car))
+            _, use_bumper, use_saw = planner.side_ram(state.square[car], state.lap[car], state.movement, left, steer,
+                                                      state.node[car], direction, self._straight(planner, state, car))
             bumper, saw = bool(use_bumper), bool(use_saw)
         dropped = notation.step(Direction(direction), bumper=bumper, saw=saw, mine=True)
-        if dropped in legal and self._someone_behind(s, car):
+        if dropped in legal and self._someone_behind(state, car):
             return dropped
         return notation.step(Direction(direction), bumper=bumper, saw=saw)
 
     @staticmethod
-    def _straight(planner: Planner, s: RushState, car: int) -> float:
+    def _straight(planner: Planner, state: RushState, car: int) -> float:
         """The value of a straight step now (what a Side Ram that does not displace becomes)."""
-        track = s.g.track
-        square, lap, moves = s.square[car], s.lap[car], s.movement
+        track = state.game.track
+        square, lap, moves = state.square[car], state.lap[car], state.movement
         target = track.ahead[square]
-        changes = -1 if s.lane_changes >= moves else s.lane_changes
-        steering = 0 if changes < 0 else min(s.steering[car], 2)
+        changes = -1 if state.lane_changes >= moves else state.lane_changes
+        steering = 0 if changes < 0 else min(state.steering[car], 2)
         if target == FINISH or planner.finishes(square, target, lap):
             return WIN
         if track.obstruction[target]:
-            return -planner.crash(s.node[car])
+            return -planner.crash(state.node[car])
         if target in planner.cars:
             return planner.rush(planner.cars[target], moves) + planner.after(square, lap)
         return planner.gain(square, target) - planner.hazard(target) + planner.best(
-            target, lap + (track.end[target] <= track.end[square]), moves - 1, changes, steering, s.node[car])[0]
+            target, lap + (track.end[target] <= track.end[square]), moves - 1, changes, steering, state.node[car])[0]
 
     @staticmethod
-    def _someone_behind(s: RushState, car: int) -> bool:
-        here = rules.progress(s, car)
-        return any(rules.progress(s, c) < here for c in rules.running(s) if c != car)
+    def _someone_behind(state: RushState, car: int) -> bool:
+        here = rules.progress(state, car)
+        return any(rules.progress(state, c) < here for c in rules.running(state) if c != car)
 
-    def _swerve(self, s: RushState, car: int, legal: list[str]) -> str:
+    def _swerve(self, state: RushState, car: int, legal: list[str]) -> str:
         """The side whose square is worth more; a mine on the square left when a car is behind (RC-X3)."""
-        planner = Planner(s, car)
+        planner = Planner(state, car)
         best, score = legal[0], -1e18
         for action in legal:
             move = notation.parse(action)
             if move.mine:
                 continue
-            target = rules.neighbour(s, s.square[car], move.number)
-            value = -planner.hazard(target) + planner.after(target, s.lap[car])
+            target = rules.neighbour(state, state.square[car], move.number)
+            value = -planner.hazard(target) + planner.after(target, state.lap[car])
             if value > score:
                 best, score = action, value
         dropped = best + "+mine"
-        return dropped if dropped in legal and self._someone_behind(s, car) else best
+        return dropped if dropped in legal and self._someone_behind(state, car) else best
 
-    def _boost(self, s: RushState, car: int, legal: list[str]) -> str:
+    def _boost(self, state: RushState, car: int, legal: list[str]) -> str:
         """Movement: Rocket Booster, "Choose 1-3 and move that many spaces directly forward. For each space
         moved, roll a heat die and add 1 heat on 1-2": the number of squares worth most (the ranks, a car
         passed, a Rush 'n' Crush into a car ahead, an obstruction's damage, the heat dice), if that beats
         keeping the booster armed for a later turn (``KEEP_BOOSTER``); all three if one crosses the line."""
         if not any(a.startswith("boost:") for a in legal):
             return notation.END
-        planner = Planner(s, car)
-        square, lap = s.square[car], s.lap[car]
+        planner = Planner(state, car)
+        square, lap = state.square[car], state.lap[car]
         best, score = notation.END, planner.after(square, lap) + KEEP_BOOSTER
         for squares in range(1, rules.MAX_BOOST + 1):
-            value = self._boost_value(s, car, planner, squares)
+            value = self._boost_value(state, car, planner, squares)
             if value >= WIN:
                 return notation.boost(squares)
             if value > score:
@@ -605,11 +606,11 @@ class HeuristicBot:
         return best
 
     @staticmethod
-    def _boost_value(s: RushState, car: int, planner: Planner, squares: int) -> float:
+    def _boost_value(state: RushState, car: int, planner: Planner, squares: int) -> float:
         """The value of ``boost:<squares>`` (Movement: Rocket Booster; RC-X4: the heat dice are not widened
         by Turbo; an obstruction deals its damage and ends the Booster; a car is a Rush 'n' Crush)."""
-        track = s.g.track
-        sq, lap = s.square[car], s.lap[car]
+        track = state.game.track
+        sq, lap = state.square[car], state.lap[car]
         value = 0.0
         entered = 0
         for k in range(squares):
@@ -617,7 +618,7 @@ class HeuristicBot:
             if nxt == FINISH or planner.finishes(sq, nxt, lap):
                 return WIN
             if track.obstruction[nxt]:
-                value -= planner.crash(s.node[car])
+                value -= planner.crash(state.node[car])
                 break
             if nxt in planner.cars:
                 value += planner.rush(planner.cars[nxt], squares - k)
@@ -626,5 +627,5 @@ class HeuristicBot:
             lap += track.end[nxt] <= track.end[sq]
             sq = nxt
             entered += 1
-        return value + planner.after(sq, lap) - planner.rivals.heat_weight * booster_heat(s, car, entered)
+        return value + planner.after(sq, lap) - planner.rivals.heat_weight * booster_heat(state, car, entered)
 

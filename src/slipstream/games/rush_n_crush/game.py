@@ -10,8 +10,10 @@ from slipstream.engine.game import Game, OptionSpec, Picker
 from slipstream.engine.hooks import GameHooks
 
 from . import rules
-from .content import Content, Dashboard, Gear, Track, build_gear, course_names, load_content, load_track
-from .state import DEAL, GRID, RushState
+from .content import Content, Dashboard, Gear, build_gear, load_content
+from .course import Track, course_names, load_track
+from .state import RushState
+from .types import Stage
 
 DEFAULT_COURSE = "grand-prix"
 """A course of normal length (10 tiles), chosen by measure (docs/rules/rush-n-crush.md, Balance)."""
@@ -112,30 +114,29 @@ class RushNCrush(Game):
                          web_board=Path(__file__).with_name("board.js"))
 
     def _initial_state(self) -> RushState:
-        s = RushState()
-        s.game = s.g = self
+        state = RushState()
         n = self.players
-        s.stage = s.phase = DEAL if self.options["seat_assignment"] == "random" else GRID
-        s.dash = self.dashboards
-        s.dealt = ()
-        s.square = [-1] * n
-        s.lap = (0,) * n
-        s.node = (0,) * n
-        rules.set_dashboards(s)
-        s.mines = ()
-        s.stamp = (0,) * n
-        s.clock = 0
-        s.destroyed = (0,) * n
-        s.destructions = 0
-        s.grid_seats = ()
-        s.order = ()
-        s.turn = 0
-        s.round = 1
-        s.rnc_rolled = ()
-        s.winner = -1
-        rules.reset_turn(s, 0)
-        s.reason = ""
-        return s
+        state.stage = state.phase = Stage.DEAL if self.options["seat_assignment"] == "random" else Stage.GRID
+        state.dash = self.dashboards
+        state.dealt = ()
+        state.square = [-1] * n
+        state.lap = (0,) * n
+        state.node = (0,) * n
+        rules.set_dashboards(state)
+        state.mines = ()
+        state.stamp = (0,) * n
+        state.clock = 0
+        state.destroyed = (0,) * n
+        state.destructions = 0
+        state.grid_seats = ()
+        state.order = ()
+        state.turn = 0
+        state.round = 1
+        state.rnc_rolled = ()
+        state.winner = -1
+        rules.reset_turn(state, 0)
+        state.reason = ""
+        return state
 
 
 __all__ = ["RushNCrush"]

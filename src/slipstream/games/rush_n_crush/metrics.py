@@ -16,8 +16,9 @@ from slipstream.engine.estimate import win_chances
 from slipstream.engine.game import State
 
 from . import rules
-from .content import GRID_SLOTS
-from .state import DEAL, GRID, OVER, RushState
+from .course import GRID_SLOTS
+from .state import RushState
+from .types import Stage
 
 SOURCES: Final = (
     ("machine_gun", "Machine Gun"), ("flamer", "Flamer"), ("circular_saw", "Lateral Circular Saw"),
@@ -56,7 +57,7 @@ class RaceTally:
     (``GameHooks.metrics_tally``), ``race_metrics`` replays a finished race into one."""
 
     def __init__(self, start: State) -> None:
-        self.players = _rush(start).g.players
+        self.players = _rush(start).game.players
         out: dict[str, float] = {"turns": 0.0}
         out.update({f"damage_{name}": 0.0 for name, _ in SOURCES})
         out["damage_mine"] = 0.0
@@ -76,7 +77,7 @@ class RaceTally:
             if name is not None:
                 out[name] += 1
         if (new.turn != old.turn or new.round != old.round) and old.order and new.order and (
-                old.stage is not GRID and old.stage is not DEAL):
+                old.stage is not Stage.GRID and old.stage is not Stage.DEAL):
             out["turns"] += 1
         # Most actions change neither track, and then the state holds the very same tuples.
         if (old.structure is new.structure or old.structure == new.structure) and (
@@ -96,35 +97,35 @@ class RaceTally:
     def result(self, final_state: State) -> dict[str, float]:
         """The counts with what the final state tells: rounds, wrecks and how they were destroyed, the finish;
         the ``FIRST`` metrics first."""
-        s = _rush(final_state)
-        n = s.g.players
-        out = {"rounds": float(s.round), **self.counts}
-        if s.stage is OVER:
+        state = _rush(final_state)
+        n = state.game.players
+        out = {"rounds": float(state.round), **self.counts}
+        if state.stage is Stage.OVER:
             out["turns"] += 1
-        dashboards = s.dash
-        destroyed = [c for c in range(n) if s.destroyed[c]]
+        dashboards = state.dash
+        destroyed = [c for c in range(n) if state.destroyed[c]]
         out["wrecks"] = float(len(destroyed))
-        out["destroyed_by_heat"] = float(sum(1 for c in destroyed if s.heat[c] > dashboards[c].heat_capacity))
-        out["destroyed_by_structure"] = float(sum(1 for c in destroyed if s.structure[c] <= 0))
+        out["destroyed_by_heat"] = float(sum(1 for c in destroyed if state.heat[c] > dashboards[c].heat_capacity))
+        out["destroyed_by_structure"] = float(sum(1 for c in destroyed if state.structure[c] <= 0))
         out["damage_total"] = sum(v for k, v in out.items() if k.startswith("damage_"))
-        out["crossed_the_line"] = 1.0 if s.winner >= 0 and not s.reason.endswith("last car running") else 0.0
-        out["last_car_running"] = 1.0 if s.reason.endswith("last car running") else 0.0
-        out["winning_margin"] = winning_margin(s)
+        out["crossed_the_line"] = 1.0 if state.winner >= 0 and not state.reason.endswith("last car running") else 0.0
+        out["last_car_running"] = 1.0 if state.reason.endswith("last car running") else 0.0
+        out["winning_margin"] = winning_margin(state)
         ordered = {name: out[name] for name in FIRST}
         ordered.update(out)
         return ordered
 
 
-def winning_margin(s: RushState) -> float:
+def winning_margin(state: RushState) -> float:
     """Ranks between the winner and the next car at the end: how far the next car was from the line when
     the winner crossed it (from the winner's square, when it won as the last car running); 0 without a
     winner or another car."""
-    others = [rules.progress(s, c) for c in range(s.g.players) if c != s.winner]
-    if s.winner < 0 or not others:
+    others = [rules.progress(state, c) for c in range(state.game.players) if c != state.winner]
+    if state.winner < 0 or not others:
         return 0.0
-    ahead = rules.progress(s, s.winner)
-    if not s.reason.endswith("last car running"):
-        ahead = max(ahead, finish_key(s))
+    ahead = rules.progress(state, state.winner)
+    if not state.reason.endswith("last car running"):
+        ahead = max(ahead, finish_key(state))
     return (ahead - max(others)) / 2
 
 
@@ -132,43 +133,43 @@ def race_metrics(final_state: State) -> dict[str, float]:
     """Rounds, turns, wrecks, destroyed by heat / by structure, Structure damage and Heat by source,
     rams, mines, shots and the finish (crossed the line, or the last car running): the race replayed
     into a ``RaceTally``."""
-    s = _rush(final_state)
-    replay: State = s.g.start(seed=s.seed)
+    state = _rush(final_state)
+    replay: State = state.game.start(seed=state.seed)
     tally = RaceTally(replay)
-    for action in s.actions:
+    for action in state.actions:
         before = replay
         replay = replay.apply_unchecked(action)
         tally.observe(before, replay)
-    return tally.result(s)
+    return tally.result(state)
 
 
 def seat_labels(final_state: State) -> dict[int, str]:
     """Each seat's car and driver ("Armour & Ram / Gun & Saw")."""
-    s = _rush(final_state)
-    return {seat: f"{d.car_name} / {d.driver_name}" for seat, d in enumerate(s.dash)}
+    state = _rush(final_state)
+    return {seat: f"{d.car_name} / {d.driver_name}" for seat, d in enumerate(state.dash)}
 
 
 def start_positions(final_state: State) -> dict[str, tuple[int, ...]]:
     """Each car's grid slot (1 on pole) and grid row (1 at the front): the cars are dealt to the grid two a
     row, staggered (RC-G7, ``content.GRID_SLOTS``); empty before the grid is dealt."""
-    s = _rush(final_state)
-    n = s.g.players
-    if len(s.grid_seats) != n:
+    state = _rush(final_state)
+    n = state.game.players
+    if len(state.grid_seats) != n:
         return {}
     backs = sorted({back for _, back in GRID_SLOTS})
     slot = [0] * n
-    for k, seat in enumerate(s.grid_seats):
+    for k, seat in enumerate(state.grid_seats):
         slot[seat] = k + 1
     return {"grid slot": tuple(slot), "grid row": tuple(backs.index(GRID_SLOTS[k - 1][1]) + 1 for k in slot)}
 
 
-def standings(state: State) -> list[int]:
+def standings(position: State) -> list[int]:
     """Seats from the leader to the last now: the winner, the running cars front to back, then the
     wrecks, the latest destroyed first (the order ``result`` uses); seat order before the grid is dealt."""
-    s = _rush(state)
-    if s.stage is GRID or s.stage is DEAL:
-        return list(range(s.g.players))
-    return list(rules.finishing_order(s))
+    state = _rush(position)
+    if state.stage is Stage.GRID or state.stage is Stage.DEAL:
+        return list(range(state.game.players))
+    return list(rules.finishing_order(state))
 
 
 # --- position value (for search bots) -------------------------------------------------------------
@@ -188,34 +189,34 @@ HEAT_TURNS: Final = 0.2
 """Turns a Heat point is worth (a hot car must slow down, cool or risk the skull)."""
 
 
-def finish_key(s: RushState) -> int:
+def finish_key(state: RushState) -> int:
     """The progress key (``rules.progress``) of the finish line."""
-    track = s.g.track
+    track = state.game.track
     if track.closed:
         return 2 * (track.line_rank + track.laps * track.lap_ranks)
     return 2 * track.lap_ranks
 
 
-def turns_needed(s: RushState, car: int) -> float:
+def turns_needed(state: RushState, car: int) -> float:
     """The turns ``car`` needs to reach the line at the average pace, and a little more for each
     Structure point it has lost (``DAMAGE_TURNS``) and each Heat point it carries (``HEAT_TURNS``)."""
-    ranks = max(0.0, (finish_key(s) - rules.progress(s, car)) / 2)
-    lost = s.dash[car].structure - s.structure[car]
-    return ranks / RANKS_PER_TURN + DAMAGE_TURNS * lost + HEAT_TURNS * s.heat[car]
+    ranks = max(0.0, (finish_key(state) - rules.progress(state, car)) / 2)
+    lost = state.dash[car].structure - state.structure[car]
+    return ranks / RANKS_PER_TURN + DAMAGE_TURNS * lost + HEAT_TURNS * state.heat[car]
 
 
-def position_value(state: State, seat: int) -> float:
+def position_value(position: State, seat: int) -> float:
     """``seat``'s estimated chance of winning from here, in [0, 1]: 1 or 0 once the race is over, 0 for
     a wreck; else the running cars' turns to the line (``turns_needed``) compared with a normal spread
     (``win_chances``)."""
-    s = _rush(state)
-    if s.stage is OVER:
-        return 1.0 if s.winner == seat else 0.0
-    if s.stage is GRID or s.stage is DEAL:
-        return 1.0 / s.g.players
-    if s.destroyed[seat]:
+    state = _rush(position)
+    if state.stage is Stage.OVER:
+        return 1.0 if state.winner == seat else 0.0
+    if state.stage is Stage.GRID or state.stage is Stage.DEAL:
+        return 1.0 / state.game.players
+    if state.destroyed[seat]:
         return 0.0
-    cars = rules.running(s)
-    need = [turns_needed(s, c) for c in cars]
+    cars = rules.running(state)
+    need = [turns_needed(state, c) for c in cars]
     spread = SPREAD_TURNS * max(1.0, min(need)) ** 0.5
     return win_chances(need, spread)[cars.index(seat)]

@@ -26,58 +26,17 @@
 | ``end`` | end the turn |
 
 Suffixes are written in the order ``+bumper+saw+mine``; ``@K`` follows a Rocket Booster's ``+mine`` only.
-Parsing is cached (the set of strings is finite).
+Each string is parsed once (``PARSED``, the engine's ``ParseCache``).
 """
 
 from __future__ import annotations
 
-import enum
-from typing import Final, NamedTuple
+from typing import Final
 
 from slipstream.engine.errors import IllegalActionError
+from slipstream.engine.notation import ParseCache
 
-
-class Kind(enum.IntEnum):
-    GRID = 0
-    GEAR = 1
-    KEEP = 2
-    TURBO = 3
-    BRAKE = 4
-    DONE = 5
-    HEAT = 6
-    STEER = 7
-    CRASH = 8
-    DIE = 9
-    HITS = 10
-    STEP = 11
-    SWERVE = 12
-    ARM = 13
-    USE = 14
-    BOOST = 15
-    END = 16
-    CAR = 17
-    DRIVER = 18
-
-
-class Direction(enum.IntEnum):
-    LEFT = -1
-    AHEAD = 0
-    RIGHT = 1
-
-
-class Move(NamedTuple):
-    """One action, typed: ``number`` is the count/die/seat/direction, ``name`` a node or a piece."""
-
-    kind: Kind
-    number: int = 0
-    name: str = ""
-    bumper: bool = False
-    saw: bool = False
-    mine: bool = False
-    mine_square: int = 1
-    """The Rocket Booster's square (1..N) whose step drops the mine: ``boost:3+mine@2`` drops it on the square
-    the second step leaves; 1, the square the Booster starts from, is written without ``@``."""
-
+from .types import Direction, Kind, Move
 
 DIRECTION_WORDS: Final = {Direction.LEFT: "left", Direction.AHEAD: "ahead", Direction.RIGHT: "right"}
 WORD_DIRECTIONS: Final = {w: d for d, w in DIRECTION_WORDS.items()}
@@ -134,15 +93,9 @@ def boost(n: int, mine: bool = False, mine_square: int = 1) -> str:
     return f"boost:{n}" + ("+mine" if mine else "") + (f"@{mine_square}" if mine and mine_square > 1 else "")
 
 
-_PARSED: dict[str, Move] = {}
-
-
 def parse(action: str) -> Move:
     """The typed value of an action string; ``IllegalActionError`` for a string of no known shape."""
-    move = _PARSED.get(action)
-    if move is None:
-        move = _PARSED[action] = _parse(action)
-    return move
+    return PARSED[action]
 
 
 def _parse(action: str) -> Move:
@@ -176,6 +129,10 @@ def _parse(action: str) -> Move:
     raise IllegalActionError(action, (), "not an action of Rush 'n' Crush")
 
 
+PARSED: Final = ParseCache(_parse)
+"""Every action string parsed so far, with its typed value (``parse``)."""
+
+
 def write(move: Move) -> str:
     """The action string of a typed value (``parse(write(m)) == m``)."""
     kind = move.kind
@@ -194,3 +151,4 @@ def write(move: Move) -> str:
             return numbered(word, move.number)
     word = next(w for w, k in NAMED.items() if k is kind)
     return f"{word}:{move.name}"
+

@@ -23,8 +23,8 @@ from slipstream.engine.game import JSON, State
 
 from . import notation, rules
 from .content import HIGHEST, UNLIMITED, Gear
-from .notation import Kind
-from .state import GEAR, MOVE, OVER, POINTS, ROLL, SWERVE, RushState, Task
+from .state import RushState
+from .types import Kind, Stage, Task
 
 PLAIN_STEPS: Final = frozenset({"ahead", "left", "right"})
 """The steps a plan is made of (their ``+bumper``/``+saw``/``+mine`` variants are the board's to add)."""
@@ -42,14 +42,14 @@ def move_plans(state: State, seat: int) -> dict[str, JSON] | None:
     if not isinstance(state, RushState) or state.actor != seat:
         return None
     out: dict[str, JSON] = {"stage": state.stage.name.lower()}
-    if state.stage is GEAR or state.stage is POINTS:
-        out["matrix"] = gear_matrix(state.g.gear, tuple(state.g.content.model.gear.speeds),
-                                    state.g.content.model.dice.heat_on)
+    if state.stage is Stage.GEAR or state.stage is Stage.POINTS:
+        out["matrix"] = gear_matrix(state.game.gear, tuple(state.game.content.model.gear.speeds),
+                                    state.game.content.model.dice.heat_on)
         out["options"] = gear_options(state, seat)
-    elif state.stage is MOVE:
+    elif state.stage is Stage.MOVE:
         out["paths"] = paths(state, seat)
         out["steps"] = single_steps(state, seat)
-    elif state.stage is SWERVE:
+    elif state.stage is Stage.SWERVE:
         out["steps"] = single_steps(state, seat)
     return out
 
@@ -89,29 +89,29 @@ def _free_move(gear: Gear, node: int, to: int) -> str:
     return "shift"
 
 
-def gear_options(s: RushState, seat: int) -> list[JSON]:
+def gear_options(state: RushState, seat: int) -> list[JSON]:
     """Each gearstick action open to the seat (Turn: the free action, then Turbo or Brake points): its
     ``action``, ``move`` (accelerate, brake, shift, keep; turbo, brake-point, done), the ``node`` it
     leaves the gearstick on, that node's ``speed``, ``zone`` and ``red_dice``, ``heat_on`` (a red die
     heats on 1 to this, with the Turbo points spent), ``heat`` (the chance of at least one heat) and
     ``lane_changes`` (expected from the white dice; None: unlimited)."""
-    gear = s.g.gear
-    node = s.node[seat]
-    heat_on = s.g.content.model.dice.heat_on
+    gear = state.game.gear
+    node = state.node[seat]
+    heat_on = state.game.content.model.dice.heat_on
     out: list[JSON] = []
-    for action in s.legal_actions():
+    for action in state.legal_actions():
         move = notation.parse(action)
         if move.kind is Kind.GEAR:
-            to, word, spent = gear.node(move.name), _free_move(gear, node, gear.node(move.name)), s.turbo_spent
+            to, word, spent = gear.node(move.name), _free_move(gear, node, gear.node(move.name)), state.turbo_spent
         elif move.kind in MOVES:
             to, word = node if move.kind in (Kind.KEEP, Kind.DONE) else gear.node(move.name), MOVES[move.kind]
-            spent = s.turbo_spent + (move.kind is Kind.TURBO)
+            spent = state.turbo_spent + (move.kind is Kind.TURBO)
         else:
             continue
         expected = rules.expected_lane_changes(gear, to)
         out.append({"action": action, "move": word, "node": gear.names[to], "speed": gear.speed[to],
                     "zone": gear.zone_names[gear.zone[to]] if to else None, "red_dice": gear.red_dice[to],
-                    "heat_on": min(6, heat_on + spent), "heat": round(rules.heat_odds(s, seat, to, spent), 4),
+                    "heat_on": min(6, heat_on + spent), "heat": round(rules.heat_odds(state, seat, to, spent), 4),
                     "lane_changes": None if expected == float("inf") else round(expected, 2)})
     return out
 
@@ -119,36 +119,36 @@ def gear_options(s: RushState, seat: int) -> list[JSON]:
 def _ending(after: RushState, seat: int) -> tuple[str, str | None]:
     """What follows a plan's last step: ``move`` (the car goes on), ``roll`` (a die: which one), ``finish``
     (the race is won) or ``stop`` (the movement is over)."""
-    if after.stage is OVER:
+    if after.stage is Stage.OVER:
         return ("finish", None) if after.winner == seat else ("stop", None)
-    if after.stage is ROLL:
+    if after.stage is Stage.ROLL:
         return "roll", Task(after.need[0]).name.lower()
-    if after.stage is MOVE and after.actor == seat:
+    if after.stage is Stage.MOVE and after.actor == seat:
         return "move", None
     return "stop", None
 
 
-def single_steps(s: RushState, seat: int) -> list[JSON]:
+def single_steps(state: RushState, seat: int) -> list[JSON]:
     """The plain steps open now that no plan holds, because a die or the rules decide where they end:
     each ``action``, the ``square`` it aims at, ``kind`` (``side-ram``: a diagonal step into a car,
     ``rush-n-crush``: straight into one, ``obstruction``: straight into a fixed obstruction, ``swerve``:
     a side of the compulsory lane change after one), ``car`` (the car rammed, else None) and
     ``variants`` (its legal ``+bumper``/``+saw``/``+mine`` actions)."""
-    legal = s.legal_actions()
-    square = s.square[seat]
-    track = s.g.track
+    legal = state.legal_actions()
+    square = state.square[seat]
+    track = state.game.track
     out: list[JSON] = []
     for action in legal:
         move = notation.parse(action)
         if action in PLAIN_STEPS:
-            target = rules.neighbour(s, square, move.number)
-            after = s.apply_unchecked(action)
+            target = rules.neighbour(state, square, move.number)
+            after = state.apply_unchecked(action)
             if target < 0 or after.square[seat] == target:
                 continue  # crossing the line or entering the square: a plan (``paths``)
-            other = rules.car_at(s, target)
+            other = rules.car_at(state, target)
             kind = ("obstruction" if other < 0 else "rush-n-crush" if move.number == 0 else "side-ram")
         elif move.kind is Kind.SWERVE:
-            target, other, kind = rules.neighbour(s, square, move.number), -1, "swerve"
+            target, other, kind = rules.neighbour(state, square, move.number), -1, "swerve"
         else:
             continue
         out.append({"action": action, "square": track.name_of(target), "kind": kind,
@@ -157,7 +157,7 @@ def single_steps(s: RushState, seat: int) -> list[JSON]:
     return out
 
 
-def paths(s: RushState, seat: int) -> list[JSON]:
+def paths(state: RushState, seat: int) -> list[JSON]:
     """Every square the car can reach now with plain steps, each by its best path: the fewest lane
     changes, then the fewest steps. Each plan: ``square`` (its name, or "finish"), ``steps`` (the
     actions, in order), ``through`` (the square after each step), ``lane_changes`` (diagonal steps),
@@ -168,11 +168,11 @@ def paths(s: RushState, seat: int) -> list[JSON]:
     A path follows the engine: every step is a legal action of the position it is applied to, and a
     step is kept only when the car entered the square it aimed at (not a ram, an obstruction hit or a
     swerve); the search goes on from a position only while the same seat is moving and no die waits."""
-    track = s.g.track
+    track = state.game.track
     best: dict[str, tuple[tuple[int, int], dict[str, Any]]] = {}
     seen: set[tuple[int, int, int, int, int]] = set()
-    frontier: list[tuple[RushState, tuple[str, ...], tuple[str, ...], tuple[int, ...], int]] = [(s, (), (), (), 0)]
-    start_steering = s.steering[seat]
+    frontier: list[tuple[RushState, tuple[str, ...], tuple[str, ...], tuple[int, ...], int]] = [(state, (), (), (), 0)]
+    start_steering = state.steering[seat]
     while frontier:
         following: list[tuple[RushState, tuple[str, ...], tuple[str, ...], tuple[int, ...], int]] = []
         for here, steps, through, mines, diagonals in frontier:
@@ -184,7 +184,7 @@ def paths(s: RushState, seat: int) -> list[JSON]:
                 direction = notation.parse(action).number
                 target = rules.neighbour(here, square, direction)
                 after = here.apply_unchecked(action)
-                finished = after.stage is OVER and after.winner == seat
+                finished = after.stage is Stage.OVER and after.winner == seat
                 if not finished and (target < 0 or after.square[seat] != target or after.destroyed[seat]):
                     continue  # a ram, an obstruction hit or a swerve: a die or a choice decides
                 name = FINISH_LINE if finished and target < 0 else track.name_of(target)

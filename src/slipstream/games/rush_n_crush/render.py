@@ -4,7 +4,7 @@ on the next red roll, the lane changes to expect at each gear, what lies ahead),
 scoreboard.
 
 Names and effect texts come from the content files; a gear is said by ``content.gear_words`` ("gear 2,
-yellow zone (speed 6)") and a square by ``content.place_words`` ("tile 3 (Left curve), lane 2, square
+yellow zone (speed 6)") and a square by ``course.place_words`` ("tile 3 (Left curve), lane 2, square
 5"), as the board labels its tiles, lanes and squares."""
 
 from __future__ import annotations
@@ -16,21 +16,11 @@ from slipstream.engine.game import Game, State
 from slipstream.engine.hooks import Term
 
 from . import metrics, notation, rules
-from .content import (
-    FIRE_EXTINGUISHER,
-    FIXED_PIECES,
-    HAZARDS,
-    HIGHEST,
-    PIECES,
-    ROCKET_BOOSTER,
-    UNLIMITED,
-    gear_words,
-    place_of_name,
-    shipped_courses,
-)
+from .content import FIRE_EXTINGUISHER, FIXED_PIECES, HAZARDS, HIGHEST, PIECES, ROCKET_BOOSTER, UNLIMITED, gear_words
+from .course import place_of_name, shipped_courses
 from .game import RushNCrush
-from .notation import Direction, Kind
-from .state import AFTER, DEAL, GEAR, MOVE, POINTS, ROLL, SWERVE, RushState, Stage, Task
+from .state import RushState
+from .types import Direction, Kind, Stage, Task
 
 WIDTH = 76
 """The widest board line: an 80-column terminal less the panel's border and padding."""
@@ -175,7 +165,7 @@ def board(view: dict[str, Any]) -> str:
     """The course as lanes of squares, the key, then every car's dashboard and the turn so far."""
     result = view.get("result")
     head = f"Round {view['round']}, {view['course']['name']}" + (
-        f" - {result['reason']}" if result else f", order {' '.join(f'P{s + 1}' for s in view['order'])}")
+        f" - {result['reason']}" if result else f", order {' '.join(f'P{seat + 1}' for seat in view['order'])}")
     lines = [*_wrap(head, first=""), *_course(view), *_key(view), "", *_dashboard(view), *_turn(view)]
     return "\n".join(lines)
 
@@ -249,50 +239,51 @@ def describe_action(game: Game, action: str) -> str:
     if kind is Kind.DRIVER and move.name in content.drivers:
         return f"the driver {content.drivers[move.name].name}"
     if kind in _ROLLED:
-        return _ROLLED[kind].format(n=move.number, s="" if move.number == 1 else "s")
+        return _ROLLED[kind].format(n=move.number, plural="" if move.number == 1 else "s")
     return action
 
 
-_ROLLED = {Kind.HEAT: "{n} heat", Kind.STEER: "{n} lane change{s}", Kind.CRASH: "{n} structure from the obstruction",
-           Kind.DIE: "the die shows {n}", Kind.HITS: "{n} hit{s}"}
+_ROLLED = {Kind.HEAT: "{n} heat", Kind.STEER: "{n} lane change{plural}",
+           Kind.CRASH: "{n} structure from the obstruction", Kind.DIE: "the die shows {n}",
+           Kind.HITS: "{n} hit{plural}"}
 """Chance outcomes in words."""
 
 
-def _lane_changes(s: RushState, node: int) -> str:
-    rule, dice = s.g.gear.steer[node]
+def _lane_changes(state: RushState, node: int) -> str:
+    rule, dice = state.game.gear.steer[node]
     if rule == UNLIMITED:
         return "unlimited lane changes"
     if dice == 0:
         return "no lane changes (Steering points only)"
-    expected = rules.expected_lane_changes(s.g.gear, node)
+    expected = rules.expected_lane_changes(state.game.gear, node)
     how = "1 white die" if dice == 1 else f"{'highest' if rule == HIGHEST else 'lowest'} of {dice} white dice"
     return f"{expected:.1f} lane changes expected ({how})"
 
 
-def _heat(s: RushState, car: int, node: int, turbo_spent: int) -> str:
-    dice = s.g.gear.red_dice[node]
+def _heat(state: RushState, car: int, node: int, turbo_spent: int) -> str:
+    dice = state.game.gear.red_dice[node]
     if not dice:
         return "no red dice"
-    top = min(6, s.g.content.model.dice.heat_on + turbo_spent)
-    odds = rules.heat_odds(s, car, node, turbo_spent)
+    top = min(6, state.game.content.model.dice.heat_on + turbo_spent)
+    odds = rules.heat_odds(state, car, node, turbo_spent)
     return f"heat {odds:.0%} ({dice} red {'die' if dice == 1 else 'dice'} on 1-{top})"
 
 
-def _first_time(s: RushState, stage: Stage) -> list[str]:
+def _first_time(state: RushState, stage: Stage) -> list[str]:
     """The one-line explanation of a kind of decision (content ``[decisions]``), the first time a player
     meets it: in the first round (before the first step of the move), and at every swerve (rare)."""
-    told = s.g.content.model.decisions
-    if stage is SWERVE:
+    told = state.game.content.model.decisions
+    if stage is Stage.SWERVE:
         return [told.swerve]
-    if s.round != 1:
+    if state.round != 1:
         return []
-    if stage is GEAR:
+    if stage is Stage.GEAR:
         return [told.gear, told.equipment]
-    if stage is POINTS:
+    if stage is Stage.POINTS:
         return [told.points]
-    if stage is MOVE and s.movement == s.g.gear.speed[s.node[s.order[s.turn]]]:
+    if stage is Stage.MOVE and state.movement == state.game.gear.speed[state.node[state.order[state.turn]]]:
         return [told.move]
-    if stage is AFTER:
+    if stage is Stage.AFTER:
         return [told.after]
     return []
 
@@ -304,15 +295,14 @@ def hints(state: State, seat: int) -> list[str]:
     ``seat`` is not to play."""
     if not isinstance(state, RushState) or state.actor != seat:
         return []
-    s = state
-    gear = s.g.gear
-    node = s.node[seat]
-    out = _first_time(s, s.stage)
-    if s.stage in (GEAR, POINTS):
-        spent = s.turbo_spent
+    gear = state.game.gear
+    node = state.node[seat]
+    out = _first_time(state, state.stage)
+    if state.stage in (Stage.GEAR, Stage.POINTS):
+        spent = state.turbo_spent
         out.append(f"now {gear.titles[node]}: " + ("every car starts here and must accelerate" if not node else
-                                                    f"{_heat(s, seat, node, spent)}; {_lane_changes(s, node)}"))
-        for action in s.legal_actions():
+                                                    f"{_heat(state, seat, node, spent)}; {_lane_changes(state, node)}"))
+        for action in state.legal_actions():
             move = notation.parse(action)
             if move.kind not in (Kind.GEAR, Kind.TURBO, Kind.BRAKE):
                 continue
@@ -322,24 +312,25 @@ def hints(state: State, seat: int) -> list[str]:
             else:
                 verb = "Turbo point: accelerate" if move.kind is Kind.TURBO else "Brake point: brake"
             turbo = spent + (move.kind is Kind.TURBO)
-            out.append(f"  {verb} to {gear.titles[to]}: {_heat(s, seat, to, turbo)}; {_lane_changes(s, to)}")
-    elif s.stage is MOVE:
-        changes = "unlimited" if s.lane_changes < 0 else str(s.lane_changes)
-        out.append(f"movement left {s.movement}; lane changes left {changes} (+{s.steering[seat]} Steering points)")
-        out.append("straight ahead: " + _ahead(s, seat, s.movement))
-    elif s.stage is AFTER:
-        out.append("straight ahead: " + _ahead(s, seat, rules.MAX_BOOST))
-        if s.heat[seat]:
-            out.append(f"heat {s.heat[seat]} of {s.dash[seat].heat_capacity}: each "
-                       f"{s.g.content.terms['rocket-booster']['name']} square heats on 1-2 (33%)")
+            out.append(f"  {verb} to {gear.titles[to]}: {_heat(state, seat, to, turbo)}; {_lane_changes(state, to)}")
+    elif state.stage is Stage.MOVE:
+        changes = "unlimited" if state.lane_changes < 0 else str(state.lane_changes)
+        out.append(f"movement left {state.movement}; lane changes left {changes} "
+                   f"(+{state.steering[seat]} Steering points)")
+        out.append("straight ahead: " + _ahead(state, seat, state.movement))
+    elif state.stage is Stage.AFTER:
+        out.append("straight ahead: " + _ahead(state, seat, rules.MAX_BOOST))
+        if state.heat[seat]:
+            out.append(f"heat {state.heat[seat]} of {state.dash[seat].heat_capacity}: each "
+                       f"{state.game.content.terms['rocket-booster']['name']} square heats on 1-2 (33%)")
     return out
 
 
-def _ahead(s: RushState, car: int, squares: int) -> str:
+def _ahead(state: RushState, car: int, squares: int) -> str:
     """What the next ``squares`` squares of the car's lane hold."""
-    track = s.g.track
-    hazards = s.g.content.terms
-    sq = s.square[car]
+    track = state.game.track
+    hazards = state.game.content.terms
+    sq = state.square[car]
     seen = []
     for distance in range(1, max(1, squares) + 1):
         sq = track.ahead[sq]
@@ -347,10 +338,10 @@ def _ahead(s: RushState, car: int, squares: int) -> str:
         if sq < 0:
             seen.append(f"the finish line {on}")
             break
-        other = rules.car_at(s, sq)
-        what = (s.g.seat_name(other) if other >= 0 else hazards["obstruction"]["name"] if track.obstruction[sq]
-                else hazards["wreck"]["name"] if rules.wreck_at(s, sq)
-                else hazards["mine"]["name"] if rules.mine_owner(s, sq) >= 0 else "")
+        other = rules.car_at(state, sq)
+        what = (state.game.seat_name(other) if other >= 0 else hazards["obstruction"]["name"] if track.obstruction[sq]
+                else hazards["wreck"]["name"] if rules.wreck_at(state, sq)
+                else hazards["mine"]["name"] if rules.mine_owner(state, sq) >= 0 else "")
         if what:
             seen.append(f"{what} {on}")
     return ", ".join(seen) if seen else f"clear for {squares} squares"
@@ -424,22 +415,21 @@ def scoreboard(state: State) -> dict[int, dict[str, str]]:
     """Each seat's race in words: its place (and whether it is a wreck), car and driver, Structure left,
     heat taken, and the Structure points and wrecks it dealt to others (a mine's damage goes to the car
     that laid it). The race is replayed from its record to put each point down to the car that dealt it."""
-    s = state
-    if not isinstance(s, RushState):
-        raise TypeError(f"not a Rush 'n' Crush state: {type(s).__name__}")
-    n = s.g.players
+    if not isinstance(state, RushState):
+        raise TypeError(f"not a Rush 'n' Crush state: {type(state).__name__}")
+    n = state.game.players
     dealt = [0] * n
     wrecks = [0] * n
     heat = [0] * n
-    new: State = s.g.start(seed=s.seed)
-    for action in s.actions:
+    new: State = state.game.start(seed=state.seed)
+    for action in state.actions:
         old, new = new, new.apply_unchecked(action)
         if not isinstance(old, RushState) or not isinstance(new, RushState) or not old.order:
             continue
         dealer = old.order[old.turn] if old.turn < len(old.order) else -1
-        if old.stage is ROLL and old.need[0] == Task.WRECK:
+        if old.stage is Stage.ROLL and old.need[0] == Task.WRECK:
             dealer = -1
-        elif old.stage is ROLL and old.need[0] == Task.MINE:
+        elif old.stage is Stage.ROLL and old.need[0] == Task.MINE:
             dealer = rules.mine_owner(old, old.need[2])
         for c in range(n):
             heat[c] += max(0, new.heat[c] - old.heat[c])
@@ -449,16 +439,16 @@ def scoreboard(state: State) -> dict[int, dict[str, str]]:
             hurt = new.structure[c] < old.structure[c] or new.heat[c] > old.heat[c]
             if hurt and new.destroyed[c] and not old.destroyed[c]:
                 wrecks[dealer] += 1
-    places = metrics.standings(s)
+    places = metrics.standings(state)
     out: dict[int, dict[str, str]] = {}
     for seat in range(n):
-        dash = s.dash[seat]
-        known = s.stage is not DEAL
-        place = _ordinal(places.index(seat) + 1) + (" (wreck)" if s.destroyed[seat] else "")
+        dash = state.dash[seat]
+        known = state.stage is not Stage.DEAL
+        place = _ordinal(places.index(seat) + 1) + (" (wreck)" if state.destroyed[seat] else "")
         out[seat] = {
             "Place": place,
             "Car and driver": f"{dash.car_name} / {dash.driver_name}" if known else "not dealt yet",
-            "Structure left": f"{s.structure[seat]} of {dash.structure}",
+            "Structure left": f"{state.structure[seat]} of {dash.structure}",
             "Heat taken": str(heat[seat]),
             "Damage dealt": str(dealt[seat]),
             "Wrecks caused": str(wrecks[seat]),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from math import comb
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from slipstream.engine.chance import DIE_TABLE, ChanceTable
 from slipstream.engine.fields import replaced
@@ -22,34 +22,22 @@ from slipstream.engine.game import Event, EventCache
 from . import notation
 from .content import (
     CIRCULAR_SAW,
-    FINISH,
     FIRE_EXTINGUISHER,
     FLAMER,
     HIGHEST,
     LOWEST,
     MACHINE_GUN,
-    NONE,
     PIECES,
     ROCKET_BOOSTER,
     SIDE_BUMPER,
     UNLIMITED,
     Gear,
 )
-from .notation import Direction, Kind, Move
-from .state import (
-    AFTER,
-    BRAKE_POINTS,
-    GEAR,
-    MOVE,
-    OVER,
-    POINTS,
-    ROLL,
-    ROLLS,
-    SWERVE,
-    TURBO_POINTS,
-    RushState,
-    Task,
-)
+from .course import FINISH
+from .types import BRAKE_POINTS, ROLLS, TURBO_POINTS, Direction, Kind, Move, Stage, Task
+
+if TYPE_CHECKING:
+    from .state import RushState
 
 PER_TURN: Final = "per-turn"
 ONCE_PER_ROUND: Final = "once-per-round"
@@ -101,16 +89,16 @@ def kept_die_table(word: str, rule: int, dice: int) -> ChanceTable:
     return table
 
 
-def chance_table(s: RushState, need: tuple[int, ...]) -> ChanceTable:
+def chance_table(state: RushState, need: tuple[int, ...]) -> ChanceTable:
     """The outcomes of the roll ``need`` (a ``Task`` entry)."""
     task = need[0]
     if task == Task.HEAT:
         return binomial_table("heat", need[2], need[3])
     if task == Task.STEER:
-        rule, dice = s.g.gear.steer[s.node[need[1]]]
+        rule, dice = state.game.gear.steer[state.node[need[1]]]
         return kept_die_table("steer", rule, dice)
     if task == Task.CRASH:
-        rule, dice = s.g.gear.steer[s.node[need[1]]]
+        rule, dice = state.game.gear.steer[state.node[need[1]]]
         return kept_die_table("crash", LOWEST if rule == HIGHEST else HIGHEST, dice)
     if task in (Task.GUN, Task.FLAME):
         return binomial_table("hits", need[2], 2)
@@ -127,122 +115,124 @@ def counted(n: int, one: str, many: str = "") -> str:
 # --- Setup ----------------------------------------------------------------------------------------------
 
 
-def deal_dashboard(s: RushState, move: Move, events: list[Event]) -> None:
+def deal_dashboard(state: RushState, move: Move, events: list[Event]) -> None:
     """Setup: "Each player takes a car (large card) and a driver (small card), ideally from the same Team
     (colour) though it doesn't really matter": with ``seat_assignment = "random"`` the cars, then the
     drivers, are dealt to the seats in order by chance (``car:<id>``, ``driver:<id>``)."""
-    g = s.g
-    players = g.players
-    content = g.content
-    s.dealt = (*s.dealt, move.name)
-    seat = (len(s.dealt) - 1) % players
-    kind = "car" if len(s.dealt) <= players else "driver"
+    game = state.game
+    players = game.players
+    content = game.content
+    state.dealt = (*state.dealt, move.name)
+    seat = (len(state.dealt) - 1) % players
+    kind = "car" if len(state.dealt) <= players else "driver"
     title = content.cars[move.name].name if kind == "car" else content.drivers[move.name].name
-    events.append(Event("deal", f"{g.seat_name(seat)} takes the {kind} {title}", "Setup"))
-    if len(s.dealt) < 2 * players:
+    events.append(Event("deal", f"{game.seat_name(seat)} takes the {kind} {title}", "Setup"))
+    if len(state.dealt) < 2 * players:
         return
-    s.dash = tuple(content.dashboard(s.dealt[c], s.dealt[players + c]) for c in range(players))
-    set_dashboards(s)
+    state.dash = tuple(content.dashboard(state.dealt[c], state.dealt[players + c]) for c in range(players))
+    set_dashboards(state)
 
 
-def set_dashboards(s: RushState) -> None:
+def set_dashboards(state: RushState) -> None:
     """Setup: the markers at the top of the Steering, Brake and Turbo tracks, on full Structure and zero
     Heat, every piece disarmed, four mines with a Minelayer (RC-A1)."""
-    n = len(s.dash)
-    s.structure = tuple(d.structure for d in s.dash)
-    s.heat = (0,) * n
-    s.steering = tuple(d.steering for d in s.dash)
-    s.brake = tuple(d.brake for d in s.dash)
-    s.turbo = tuple(d.turbo for d in s.dash)
-    s.armed = (0,) * n
-    s.mines_left = tuple(d.mines for d in s.dash)
+    n = len(state.dash)
+    state.structure = tuple(d.structure for d in state.dash)
+    state.heat = (0,) * n
+    state.steering = tuple(d.steering for d in state.dash)
+    state.brake = tuple(d.brake for d in state.dash)
+    state.turbo = tuple(d.turbo for d in state.dash)
+    state.armed = (0,) * n
+    state.mines_left = tuple(d.mines for d in state.dash)
 
 
-def deal_outcomes(s: RushState) -> list[str]:
+def deal_outcomes(state: RushState) -> list[str]:
     """The cars (then the drivers) not dealt yet, as chance outcomes."""
-    content = s.g.content
-    if len(s.dealt) < s.g.players:
-        return [notation.dealt("car", c) for c in content.cars if c not in s.dealt]
-    return [notation.dealt("driver", d) for d in content.drivers if d not in s.dealt[s.g.players:]]
+    content = state.game.content
+    if len(state.dealt) < state.game.players:
+        return [notation.dealt("car", c) for c in content.cars if c not in state.dealt]
+    return [notation.dealt("driver", d) for d in content.drivers if d not in state.dealt[state.game.players:]]
 
 
-def deal_grid_slot(s: RushState, seat: int, events: list[Event]) -> None:
+def deal_grid_slot(state: RushState, seat: int, events: list[Event]) -> None:
     """Setup (RC-G7, RC-A10): the cars are dealt at random to the grid slots behind the line, two per
     row; a car's arrival stamp is its slot number, so ties within a row fall at random."""
-    slot = len(s.grid_seats)
-    s.grid_seats = (*s.grid_seats, seat)
-    s.square[seat] = s.g.track.grid[slot]
-    s.stamp = replaced(s.stamp, seat, slot + 1)
-    events.append(Event("grid", f"{s.g.seat_name(seat)} takes grid slot {slot + 1}: "
-                        f"{s.g.track.places[s.square[seat]]}", "Setup (RC-G7)"))
-    left = s.g.players - len(s.grid_seats)
+    slot = len(state.grid_seats)
+    state.grid_seats = (*state.grid_seats, seat)
+    state.square[seat] = state.game.track.grid[slot]
+    state.stamp = replaced(state.stamp, seat, slot + 1)
+    events.append(Event("grid", f"{state.game.seat_name(seat)} takes grid slot {slot + 1}: "
+                        f"{state.game.track.places[state.square[seat]]}", "Setup (RC-G7)"))
+    left = state.game.players - len(state.grid_seats)
     if left == 1:
-        last = next(c for c in range(s.g.players) if c not in s.grid_seats)
-        deal_grid_slot(s, last, events)
+        last = next(c for c in range(state.game.players) if c not in state.grid_seats)
+        deal_grid_slot(state, last, events)
     elif left == 0:
-        s.clock = s.g.players
-        start_round(s, events)
+        state.clock = state.game.players
+        start_round(state, events)
 
 
 # --- Round ----------------------------------------------------------------------------------------------
 
 
-def progress(s: RushState, car: int) -> int:
+def progress(state: RushState, car: int) -> int:
     """The car's progress key: twice the centre of its square in ranks unrolled over the laps (larger
     is further forward; content.md 4.7)."""
-    track = s.g.track
-    sq = s.square[car]
-    return track.start[sq] + track.end[sq] + 2 * track.lap_ranks * s.lap[car]
+    track = state.game.track
+    sq = state.square[car]
+    return track.start[sq] + track.end[sq] + 2 * track.lap_ranks * state.lap[car]
 
 
-def running(s: RushState) -> list[int]:
-    return [c for c in range(s.g.players) if not s.destroyed[c]]
+def running(state: RushState) -> list[int]:
+    """The cars not destroyed, in seat order."""
+    return [c for c in range(state.game.players) if not state.destroyed[c]]
 
 
-def start_round(s: RushState, events: list[Event]) -> None:
+def start_round(state: RushState, events: list[Event]) -> None:
     """Round: "Establish an order for this round, front to back. If two cars are equally far forward,
     the one that arrived first is 'ahead'." A car destroyed before its turn is skipped."""
-    s.order = tuple(sorted(running(s), key=lambda c: (-progress(s, c), s.stamp[c])))
-    s.rnc_rolled = ()
-    s.turn = 0
-    events.append(Event("round", f"round {s.round}: order {', '.join(s.g.seat_name(c) for c in s.order)}",
-                        "Round"))
-    start_turn(s, events)
+    state.order = tuple(sorted(running(state), key=lambda c: (-progress(state, c), state.stamp[c])))
+    state.rnc_rolled = ()
+    state.turn = 0
+    order = ", ".join(state.game.seat_name(car) for car in state.order)
+    events.append(Event("round", f"round {state.round}: order {order}", "Round"))
+    start_turn(state, events)
 
 
-def start_turn(s: RushState, events: list[Event]) -> None:
+def start_turn(state: RushState, events: list[Event]) -> None:
     """Turn: the active car's turn begins with two Activations and no counter moved (Movement)."""
-    while s.turn < len(s.order) and s.destroyed[s.order[s.turn]]:
-        s.turn += 1
-    if s.turn >= len(s.order):
-        s.round += 1
-        start_round(s, events)
+    while state.turn < len(state.order) and state.destroyed[state.order[state.turn]]:
+        state.turn += 1
+    if state.turn >= len(state.order):
+        state.round += 1
+        start_round(state, events)
         return
-    s.stage = s.phase = GEAR
-    reset_turn(s, s.g.content.model.base.activations)
+    state.stage = state.phase = Stage.GEAR
+    reset_turn(state, state.game.content.model.base.activations)
 
 
-def reset_turn(s: RushState, activations: int) -> None:
+def reset_turn(state: RushState, activations: int) -> None:
     """The per-turn counters at the start of a turn (and of the race)."""
-    s.activations = activations
-    s.moved = 0
-    s.turbo_spent = 0
-    s.points_kind = 0
-    s.lane_changes = 0
-    s.movement = 0
-    s.mine_dropped = False
-    s.boost_entered = 0
-    s.boosted = False
-    s.queue = ()
-    s.need = ()
+    state.activations = activations
+    state.moved = 0
+    state.turbo_spent = 0
+    state.points_kind = 0
+    state.lane_changes = 0
+    state.movement = 0
+    state.mine_dropped = False
+    state.boost_entered = 0
+    state.boosted = False
+    state.queue = ()
+    state.need = ()
 
 
-def end_turn(s: RushState, events: list[Event]) -> None:
-    if s.stage is OVER:
+def end_turn(state: RushState, events: list[Event]) -> None:
+    """Round: the next car in this round's order takes its turn (a new round after the last)."""
+    if state.stage is Stage.OVER:
         return
-    s.queue = ()
-    s.turn += 1
-    start_turn(s, events)
+    state.queue = ()
+    state.turn += 1
+    start_turn(state, events)
 
 
 # --- Turn: the gearstick --------------------------------------------------------------------------------
@@ -255,78 +245,79 @@ def free_gear_targets(gear: Gear, node: int) -> tuple[int, ...]:
     return tuple(sorted({*gear.accelerate[node], *gear.brake[node], *gear.shift[node]}))
 
 
-def gear_action(s: RushState, car: int, move: Move, events: list[Event]) -> None:
+def gear_action(state: RushState, car: int, move: Move, events: list[Event]) -> None:
     """Turn: the free gearstick action, or keep it where it is (not at the zero spot, RC-A8)."""
-    gear = s.g.gear
-    name = s.g.seat_name(car)
-    here = s.node[car]
+    gear = state.game.gear
+    name = state.game.seat_name(car)
+    here = state.node[car]
     if move.kind is Kind.KEEP:
         events.append(Event("gear", f"{name} keeps the gearstick at {gear.titles[here]}", "Turn"))
     else:
         to = gear.node(move.name)
         verb = "accelerates" if to in gear.accelerate[here] else "brakes" if to in gear.brake[here] else "shifts"
         events.append(Event("gear", f"{name} {verb} to {gear.titles[to]}", "Turn"))
-        s.node = replaced(s.node, car, to)
-    s.stage = s.phase = POINTS
-    if not point_moves(s, car):
-        finish_points(s, car, events)
+        state.node = replaced(state.node, car, to)
+    state.stage = state.phase = Stage.POINTS
+    if not point_moves(state, car):
+        finish_points(state, car, events)
 
 
-def point_moves(s: RushState, car: int) -> list[tuple[Kind, int]]:
+def point_moves(state: RushState, car: int) -> list[tuple[Kind, int]]:
     """Turn: "Then spend as many of your Turbo points (to accelerate as above) or Brake points (to
     brake as above) as you like": one point at a time, one kind per turn (content.md 1.4)."""
-    gear = s.g.gear
-    node = s.node[car]
+    gear = state.game.gear
+    node = state.node[car]
     out: list[tuple[Kind, int]] = []
-    if s.turbo[car] > 0 and s.points_kind != BRAKE_POINTS:
+    if state.turbo[car] > 0 and state.points_kind != BRAKE_POINTS:
         out += [(Kind.TURBO, n) for n in gear.accelerate[node]]
-    if s.brake[car] > 0 and s.points_kind != TURBO_POINTS:
+    if state.brake[car] > 0 and state.points_kind != TURBO_POINTS:
         out += [(Kind.BRAKE, n) for n in gear.brake[node]]
     return out
 
 
-def spend_point(s: RushState, car: int, move: Move, events: list[Event]) -> None:
-    gear = s.g.gear
+def spend_point(state: RushState, car: int, move: Move, events: list[Event]) -> None:
+    """Turn: one Turbo point accelerates, one Brake point brakes, a step along a white line each."""
+    gear = state.game.gear
     to = gear.node(move.name)
     if move.kind is Kind.TURBO:
-        s.turbo = replaced(s.turbo, car, s.turbo[car] - 1)
-        s.turbo_spent += 1
-        s.points_kind = TURBO_POINTS
+        state.turbo = replaced(state.turbo, car, state.turbo[car] - 1)
+        state.turbo_spent += 1
+        state.points_kind = TURBO_POINTS
         word = "Turbo point to accelerate"
     else:
-        s.brake = replaced(s.brake, car, s.brake[car] - 1)
-        s.points_kind = BRAKE_POINTS
+        state.brake = replaced(state.brake, car, state.brake[car] - 1)
+        state.points_kind = BRAKE_POINTS
         word = "Brake point to brake"
-    s.node = replaced(s.node, car, to)
-    events.append(Event("point", f"{s.g.seat_name(car)} spends a {word} to {gear.titles[to]}", "Turn"))
-    if not point_moves(s, car):
-        finish_points(s, car, events)
+    state.node = replaced(state.node, car, to)
+    events.append(Event("point", f"{state.game.seat_name(car)} spends a {word} to {gear.titles[to]}", "Turn"))
+    if not point_moves(state, car):
+        finish_points(state, car, events)
 
 
-def finish_points(s: RushState, car: int, events: list[Event]) -> None:
+def finish_points(state: RushState, car: int, events: list[Event]) -> None:
     """Turn: "Roll red dice based on your current colour zone ... Any 1-2 on red dice gives you a heat
     point. (+1 to the range for each Turbo you used this turn)". Red dice first, then white (RC-G3)."""
-    gear = s.g.gear
-    node = s.node[car]
-    s.movement = gear.speed[node]
-    s.phase = MOVE
+    gear = state.game.gear
+    node = state.node[car]
+    state.movement = gear.speed[node]
+    state.phase = Stage.MOVE
     dice = gear.red_dice[node]
-    heat_on = s.g.content.model.dice.heat_on + s.turbo_spent
-    s.queue = ((Task.HEAT, car, dice, heat_on),) if dice else ()
-    s.queue += ((Task.STEER, car),)
-    run_queue(s, events)
+    heat_on = state.game.content.model.dice.heat_on + state.turbo_spent
+    state.queue = ((Task.HEAT, car, dice, heat_on),) if dice else ()
+    state.queue += ((Task.STEER, car),)
+    run_queue(state, events)
 
 
-def white_dice(s: RushState, car: int, events: list[Event]) -> bool:
+def white_dice(state: RushState, car: int, events: list[Event]) -> bool:
     """Movement: "Your white dice roll is the number of lane changes you have available this turn.
     Speed 5- unlimited; speed 6-10, highest single die; speed 11-16, lowest single die; speed 18, 0."
     Returns True when a roll is needed."""
-    rule, dice = s.g.gear.steer[s.node[car]]
+    rule, dice = state.game.gear.steer[state.node[car]]
     if rule == UNLIMITED or dice == 0:
-        s.lane_changes = -1 if rule == UNLIMITED else 0
+        state.lane_changes = -1 if rule == UNLIMITED else 0
         shown = "unlimited" if rule == UNLIMITED else "no"
-        events.append(Event("steer", f"{s.g.seat_name(car)} has {shown} lane changes at speed "
-                            f"{s.g.gear.speed[s.node[car]]}", "Movement"))
+        events.append(Event("steer", f"{state.game.seat_name(car)} has {shown} lane changes at speed "
+                            f"{state.game.gear.speed[state.node[car]]}", "Movement"))
         return False
     return True
 
@@ -334,55 +325,59 @@ def white_dice(s: RushState, car: int, events: list[Event]) -> bool:
 # --- Movement: steps ------------------------------------------------------------------------------------
 
 
-def car_at(s: RushState, square: int) -> int:
+def car_at(state: RushState, square: int) -> int:
     """The running car in ``square``, or -1."""
-    if square not in s.square:
+    if square not in state.square:
         return -1
-    for c in range(len(s.square)):
-        if s.square[c] == square and not s.destroyed[c]:
+    for c in range(len(state.square)):
+        if state.square[c] == square and not state.destroyed[c]:
             return c
     return -1
 
 
-def wreck_at(s: RushState, square: int) -> bool:
-    if not s.destructions:
+def wreck_at(state: RushState, square: int) -> bool:
+    """Whether a wreck (a destroyed car, RC-G10) stands in ``square``."""
+    if not state.destructions:
         return False
-    return any(s.square[c] == square and s.destroyed[c] for c in range(len(s.square)))
+    return any(state.square[c] == square and state.destroyed[c] for c in range(len(state.square)))
 
 
-def mine_owner(s: RushState, square: int) -> int:
-    for sq, owner in s.mines:
+def mine_owner(state: RushState, square: int) -> int:
+    """The seat whose mine lies in ``square``, or -1."""
+    for sq, owner in state.mines:
         if sq == square:
             return owner
     return -1
 
 
-def neighbour(s: RushState, square: int, direction: int) -> int:
-    track = s.g.track
+def neighbour(state: RushState, square: int, direction: int) -> int:
+    """The square a step in ``direction`` (a ``Direction``) from ``square`` enters (content.md 4.2)."""
+    track = state.game.track
     if direction == 0:
         return track.ahead[square]
     return track.ahead_left[square] if direction < 0 else track.ahead_right[square]
 
 
-def can_change_lane(s: RushState, car: int) -> bool:
+def can_change_lane(state: RushState, car: int) -> bool:
     """Movement: lane changes from the white dice, then "Each Steering point you spend gives you a
     bonus lane change" (spent automatically when the dice are used up, content.md 5.3)."""
-    return s.lane_changes != 0 or s.steering[car] > 0
+    return state.lane_changes != 0 or state.steering[car] > 0
 
 
-def spend_lane_change(s: RushState, car: int) -> None:
-    if s.lane_changes > 0:
-        s.lane_changes -= 1
-    elif s.lane_changes == 0:
-        s.steering = replaced(s.steering, car, s.steering[car] - 1)
+def spend_lane_change(state: RushState, car: int) -> None:
+    """One lane change: from the white dice while they last, then a Steering point (``can_change_lane``)."""
+    if state.lane_changes > 0:
+        state.lane_changes -= 1
+    elif state.lane_changes == 0:
+        state.steering = replaced(state.steering, car, state.steering[car] - 1)
 
 
-def can_drop_mine(s: RushState, car: int) -> bool:
+def can_drop_mine(state: RushState, car: int) -> bool:
     """Movement: "Whenever you leave a space, you may activate the Minelayer to drop one of your four
     red mine markers in that space" (at most one a turn, no Activation, not on a wreck: RC-G9)."""
-    sq = s.square[car]
-    return (s.mines_left[car] > 0 and not s.mine_dropped and mine_owner(s, sq) < 0
-            and not wreck_at(s, sq))
+    sq = state.square[car]
+    return (state.mines_left[car] > 0 and not state.mine_dropped and mine_owner(state, sq) < 0
+            and not wreck_at(state, sq))
 
 
 STEP_ACTIONS: Final[dict[tuple[int, bool, bool, bool], str]] = {
@@ -394,178 +389,178 @@ AHEAD_STEPS: Final = ((notation.step(Direction.AHEAD),),
 """``ahead``, and with ``ahead+mine`` when a mine can be dropped."""
 
 
-def step_actions(s: RushState, car: int) -> list[str]:
+def step_actions(state: RushState, car: int) -> list[str]:
     """The legal steps: ahead always (the full speed must be moved); a diagonal into a square that
     exists and is no obstruction, with a lane change to spend (RC-A9); ``+bumper``/``+saw`` when the
     diagonal is a Side Ram and the piece can be Used; ``+mine`` when a mine can be dropped."""
-    mines = (False, True) if can_drop_mine(s, car) else (False,)
+    mines = (False, True) if can_drop_mine(state, car) else (False,)
     out = list(AHEAD_STEPS[len(mines) - 1])
-    if not can_change_lane(s, car):
+    if not can_change_lane(state, car):
         return out
-    for d, target in s.g.track.diagonals[s.square[car]]:
-        if car_at(s, target) < 0:
+    for d, target in state.game.track.diagonals[state.square[car]]:
+        if car_at(state, target) < 0:
             out += [STEP_ACTIONS[d, False, False, m] for m in mines]
             continue
-        bumpers = (False, True) if can_use(s, car, SIDE_BUMPER) else (False,)
-        saws = (False, True) if can_use(s, car, CIRCULAR_SAW) else (False,)
-        out += [STEP_ACTIONS[d, b, w, m] for b in bumpers for w in saws for m in mines if b + w <= s.activations]
+        bumpers = (False, True) if can_use(state, car, SIDE_BUMPER) else (False,)
+        saws = (False, True) if can_use(state, car, CIRCULAR_SAW) else (False,)
+        out += [STEP_ACTIONS[d, b, w, m] for b in bumpers for w in saws for m in mines if b + w <= state.activations]
     return out
 
 
-def take_step(s: RushState, car: int, move: Move, events: list[Event]) -> None:
+def take_step(state: RushState, car: int, move: Move, events: list[Event]) -> None:
     """Movement: "A move into the square directly ahead of you uses one of your movement allowance. A
     move diagonally forward uses one movement allowance and one lane change." What is in the target
     decides: the finish line, a fixed obstruction, another car (Rush 'n' Crush or Side Ram), or
     the square is entered."""
     direction = move.number
-    target = neighbour(s, s.square[car], direction)
+    target = neighbour(state, state.square[car], direction)
     if direction == 0:
-        straight_step(s, car, move.mine, False, events)
-    elif car_at(s, target) >= 0:
-        declare_side_ram(s, car, car_at(s, target), direction, move, events)
+        straight_step(state, car, move.mine, False, events)
+    elif car_at(state, target) >= 0:
+        declare_side_ram(state, car, car_at(state, target), direction, move, events)
     else:
-        enter(s, car, target, True, move.mine, events)
-    run_queue(s, events)
+        enter(state, car, target, True, move.mine, events)
+    run_queue(state, events)
 
 
-def straight_step(s: RushState, car: int, mine: bool, booster: bool, events: list[Event]) -> None:
+def straight_step(state: RushState, car: int, mine: bool, booster: bool, events: list[Event]) -> None:
     """A step directly ahead (a normal step, a Side Ram's forward step, a Rocket Booster square)."""
-    track = s.g.track
-    target = track.ahead[s.square[car]]
+    track = state.game.track
+    target = track.ahead[state.square[car]]
     if target == FINISH:
-        cross_finish(s, car, events)
+        cross_finish(state, car, events)
     elif track.obstruction[target]:
-        events.append(Event("obstruction", f"{s.g.seat_name(car)} hits a fixed obstruction at "
+        events.append(Event("obstruction", f"{state.game.seat_name(car)} hits a fixed obstruction at "
                             f"{track.places[target]}", "Movement: fixed obstruction"))
-        hit_obstruction(s, car, booster, events)
-    elif car_at(s, target) >= 0:
-        rush_n_crush(s, car, car_at(s, target), booster, events)
+        hit_obstruction(state, car, booster, events)
+    elif car_at(state, target) >= 0:
+        rush_n_crush(state, car, car_at(state, target), booster, events)
     else:
-        enter(s, car, target, False, mine, events, spend=not booster)
+        enter(state, car, target, False, mine, events, spend=not booster)
         if booster:
-            s.boost_entered += 1
+            state.boost_entered += 1
 
 
-def enter(s: RushState, car: int, target: int, lane_change: bool, mine: bool, events: list[Event],
+def enter(state: RushState, car: int, target: int, lane_change: bool, mine: bool, events: list[Event],
           spend: bool = True) -> None:
     """The car enters ``target``: it spends movement (and a lane change for a diagonal), takes a new
     arrival stamp, may drop a mine on the square it leaves, and rolls for the target's wreck and mine."""
-    track = s.g.track
-    here = s.square[car]
-    name = s.g.seat_name(car)
-    if mine and can_drop_mine(s, car):
-        s.mines = (*s.mines, (here, car))
-        s.mines_left = replaced(s.mines_left, car, s.mines_left[car] - 1)
-        s.mine_dropped = True
+    track = state.game.track
+    here = state.square[car]
+    name = state.game.seat_name(car)
+    if mine and can_drop_mine(state, car):
+        state.mines = (*state.mines, (here, car))
+        state.mines_left = replaced(state.mines_left, car, state.mines_left[car] - 1)
+        state.mine_dropped = True
         events.append(Event("mine-dropped", f"{name} drops a mine at {track.places[here]}",
                             "Movement: Minelayer"))
     if track.end[target] <= track.end[here]:
-        s.lap = replaced(s.lap, car, s.lap[car] + 1)
-    s.square[car] = target
+        state.lap = replaced(state.lap, car, state.lap[car] + 1)
+    state.square[car] = target
     if spend:
-        s.movement -= 1
+        state.movement -= 1
     if lane_change:
-        spend_lane_change(s, car)
-    s.clock += 1
-    s.stamp = replaced(s.stamp, car, s.clock)
+        spend_lane_change(state, car)
+    state.clock += 1
+    state.stamp = replaced(state.stamp, car, state.clock)
     square = track.places[target]
     events.append(_EVENTS.get(("step", name, square), lambda: Event("step", f"{name} moves to {square}",
                                                                      "Movement")))
-    if track.closed and track.start[target] + s.lap[car] * track.lap_ranks >= (
+    if track.closed and track.start[target] + state.lap[car] * track.lap_ranks >= (
             track.line_rank + track.laps * track.lap_ranks):
-        cross_finish(s, car, events)
+        cross_finish(state, car, events)
         return
-    hazards(s, car, target)
+    hazards(state, car, target)
 
 
-def hazards(s: RushState, car: int, square: int) -> None:
+def hazards(state: RushState, car: int, square: int) -> None:
     """A wreck, then another car's mine, in the square just entered (RC-G10, RC-A9)."""
     rolls: tuple[tuple[int, ...], ...] = ()
-    if wreck_at(s, square):
+    if wreck_at(state, square):
         rolls += ((Task.WRECK, car),)
-    owner = mine_owner(s, square)
+    owner = mine_owner(state, square)
     if owner >= 0 and owner != car:
         rolls += ((Task.MINE, car, square),)
     if rolls:
-        s.queue = rolls + s.queue
+        state.queue = rolls + state.queue
 
 
 # --- Movement: collisions -------------------------------------------------------------------------------
 
 
-def hit_obstruction(s: RushState, car: int, booster: bool, events: list[Event]) -> None:
+def hit_obstruction(state: RushState, car: int, booster: bool, events: list[Event]) -> None:
     """Movement: "If you hit a fixed obstruction, roll white dice as for steering but invert the sense
     ... Take that many structure points. (1 at speed 4-5, 6 at speed 18.)" """
-    rule, dice = s.g.gear.steer[s.node[car]]
+    rule, dice = state.game.gear.steer[state.node[car]]
     if rule == UNLIMITED or dice == 0:
-        crash_damage(s, car, 1 if rule == UNLIMITED else 6, booster, events)
+        crash_damage(state, car, 1 if rule == UNLIMITED else 6, booster, events)
     else:
-        s.queue = ((Task.CRASH, car, int(booster)), *s.queue)
+        state.queue = ((Task.CRASH, car, int(booster)), *state.queue)
 
 
-def crash_damage(s: RushState, car: int, damage: int, booster: bool, events: list[Event]) -> None:
+def crash_damage(state: RushState, car: int, damage: int, booster: bool, events: list[Event]) -> None:
     """The obstruction's damage, then "a free compulsory lane change (spending one movement but not a
     lane change) and continue movement" (RC-A4). The driver chooses when both sides are open, or when
     one is and a mine may drop on the square the lane change leaves (RC-X3). During the Rocket Booster
     the damage ends the Booster, which moves only straight on."""
-    damage_cars(s, {car: damage}, {}, "Movement: fixed obstruction", events)
-    if s.destroyed[car] or s.stage is OVER:
+    damage_cars(state, {car: damage}, {}, "Movement: fixed obstruction", events)
+    if state.destroyed[car] or state.stage is Stage.OVER:
         return
     if booster:
-        end_booster(s)
+        end_booster(state)
         return
-    sides = swerve_sides(s, car)
-    if len(sides) == 2 or (sides and can_drop_mine(s, car)):
-        s.stage = SWERVE
+    sides = swerve_sides(state, car)
+    if len(sides) == 2 or (sides and can_drop_mine(state, car)):
+        state.stage = Stage.SWERVE
     elif sides:
-        swerve(s, car, sides[0], False, events)
+        swerve(state, car, sides[0], False, events)
     else:
-        forced_stop(s, car, events)
+        forced_stop(state, car, events)
 
 
-def swerve_sides(s: RushState, car: int) -> list[int]:
+def swerve_sides(state: RushState, car: int) -> list[int]:
     """The open squares diagonally ahead (wrecks and mines count as open; RC-A4)."""
-    track = s.g.track
+    track = state.game.track
     out = []
     for d in (Direction.LEFT, Direction.RIGHT):
-        target = neighbour(s, s.square[car], d)
-        if target >= 0 and not track.obstruction[target] and car_at(s, target) < 0:
+        target = neighbour(state, state.square[car], d)
+        if target >= 0 and not track.obstruction[target] and car_at(state, target) < 0:
             out.append(int(d))
     return out
 
 
-def swerve(s: RushState, car: int, direction: int, mine: bool, events: list[Event]) -> None:
+def swerve(state: RushState, car: int, direction: int, mine: bool, events: list[Event]) -> None:
     """The compulsory lane change leaves the car's square: "Whenever you leave a space, you may activate
     the Minelayer to drop one of your four red mine markers in that space" (RC-X3)."""
-    events.append(Event("swerve", f"{s.g.seat_name(car)} swerves {notation.DIRECTION_WORDS[Direction(direction)]}",
-                        "Movement: fixed obstruction"))
-    enter(s, car, neighbour(s, s.square[car], direction), False, mine, events)
+    side = notation.DIRECTION_WORDS[Direction(direction)]
+    events.append(Event("swerve", f"{state.game.seat_name(car)} swerves {side}", "Movement: fixed obstruction"))
+    enter(state, car, neighbour(state, state.square[car], direction), False, mine, events)
 
 
-def forced_stop(s: RushState, car: int, events: list[Event]) -> None:
+def forced_stop(state: RushState, car: int, events: list[Event]) -> None:
     """RC-A4: no open side: the move ends and the gearstick takes one free brake step (never to zero)."""
-    gear = s.g.gear
-    node = s.node[car]
+    gear = state.game.gear
+    node = state.node[car]
     down = [n for n in gear.brake[node] if gear.gear[n] == gear.gear[node]] or list(gear.brake[node])
     if down:
-        s.node = replaced(s.node, car, down[0])
-    s.movement = 0
-    events.append(Event("stopped", f"{s.g.seat_name(car)} is boxed in: the move ends and the gearstick drops "
-                        f"to {gear.titles[s.node[car]]}", "Movement: fixed obstruction (RC-A4)"))
+        state.node = replaced(state.node, car, down[0])
+    state.movement = 0
+    events.append(Event("stopped", f"{state.game.seat_name(car)} is boxed in: the move ends and the gearstick drops "
+                        f"to {gear.titles[state.node[car]]}", "Movement: fixed obstruction (RC-A4)"))
 
 
-def declare_side_ram(s: RushState, car: int, target: int, direction: int, move: Move,
+def declare_side_ram(state: RushState, car: int, target: int, direction: int, move: Move,
                      events: list[Event]) -> None:
     """Movement: "If you hit another racer diagonally from behind, this is a 'Side Ram'. Roll a die, +1
     if you Use Side Bumper." The Side Bumper and Lateral Circular Saw are declared with the step."""
     for used, piece in ((move.bumper, SIDE_BUMPER), (move.saw, CIRCULAR_SAW)):
         if used:
-            use_piece(s, car, piece)
-    pieces = s.g.content.piece_names
-    events.append(Event("side-ram", f"{s.g.seat_name(car)} side-rams {s.g.seat_name(target)}"
+            use_piece(state, car, piece)
+    pieces = state.game.content.piece_names
+    events.append(Event("side-ram", f"{state.game.seat_name(car)} side-rams {state.game.seat_name(target)}"
                         + (f" with the {pieces[SIDE_BUMPER]}" if move.bumper else "")
                         + (f" and the {pieces[CIRCULAR_SAW]}" if move.saw else ""), "Movement: Side Ram"))
-    s.queue = ((Task.RAM, car, target, direction, int(move.bumper), int(move.saw), int(move.mine)), *s.queue)
+    state.queue = ((Task.RAM, car, target, direction, int(move.bumper), int(move.saw), int(move.mine)), *state.queue)
 
 
 RAM_TABLE: Final = {
@@ -575,22 +570,22 @@ RAM_TABLE: Final = {
 """Movement, the Side Ram table: who takes a structure point for the (modified) die, by blocked."""
 
 
-def side_ram(s: RushState, need: tuple[int, ...], die: int, events: list[Event]) -> None:
+def side_ram(state: RushState, need: tuple[int, ...], die: int, events: list[Event]) -> None:
     """Movement: "If the far side of the target space is clear, on a 4 or higher the defender will be
     displaced into it and you take their old space; otherwise you move forwards (and do not spend a
     lane change)", and the table: You (Y), Target (T) and/or third party (3) take a structure point.
     One die decides both; the Side Bumper's +1 applies to both, at most 6 (RC-G8)."""
     _, car, target, direction, bumper, saw, mine = need
-    track = s.g.track
+    track = state.game.track
     m = min(6, die + bumper)
-    t_square = s.square[target]
+    t_square = state.square[target]
     far = track.beside_left[t_square] if direction < 0 else track.beside_right[t_square]
-    clear = far >= 0 and not track.obstruction[far] and car_at(s, far) < 0 and not wreck_at(s, far)
-    third = car_at(s, far) if far >= 0 else -1
+    clear = far >= 0 and not track.obstruction[far] and car_at(state, far) < 0 and not wreck_at(state, far)
+    third = car_at(state, far) if far >= 0 else -1
     displaced = clear and m >= 4
     if displaced:
-        s.square[target] = far
-        events.append(Event("displaced", f"{s.g.seat_name(target)} is shoved into {track.places[far]}",
+        state.square[target] = far
+        events.append(Event("displaced", f"{state.game.seat_name(target)} is shoved into {track.places[far]}",
                             "Movement: Side Ram"))
     damage: dict[int, int] = {}
     for who in RAM_TABLE[not clear][m - 1]:
@@ -599,46 +594,46 @@ def side_ram(s: RushState, need: tuple[int, ...], die: int, events: list[Event])
             damage[hit] = damage.get(hit, 0) + 1
     then: tuple[tuple[int, ...], ...] = ((Task.SAW, target),) if saw else ()
     if displaced:
-        owner = mine_owner(s, far)
+        owner = mine_owner(state, far)
         if owner >= 0 and owner != target:
             then += ((Task.MINE, target, far),)
         then += ((Task.ENTER, car, t_square, 1, mine),)
     else:
         then += ((Task.FORWARD, car, mine),)
-    s.queue = then + s.queue
-    damage_cars(s, damage, {}, "Movement: Side Ram", events)
+    state.queue = then + state.queue
+    damage_cars(state, damage, {}, "Movement: Side Ram", events)
 
 
-def circular_saw(s: RushState, target: int, die: int, events: list[Event]) -> None:
+def circular_saw(state: RushState, target: int, die: int, events: list[Event]) -> None:
     """Movement: "If you Side Ram and Use Lateral Circular Saw, also roll a red die; do one Structure
     point to your target on a 4-6." """
-    if die >= 4 and not s.destroyed[target]:
-        damage_cars(s, {target: 1}, {}, "Movement: Lateral Circular Saw", events)
+    if die >= 4 and not state.destroyed[target]:
+        damage_cars(state, {target: 1}, {}, "Movement: Lateral Circular Saw", events)
 
 
-def rush_n_crush(s: RushState, car: int, target: int, booster: bool, events: list[Event]) -> None:
+def rush_n_crush(state: RushState, car: int, target: int, booster: bool, events: list[Event]) -> None:
     """Movement: "If you hit another racer directly from behind, this is a 'Rush 'n' Crush'. End your
     move and roll a die for each point of movement allowance remaining" (the blocked step counts;
     RC-A3: nobody changes gear or square). ``rush_attacks`` sets how many roll each round (RC-G12)."""
-    dice = sum(1 for t in s.queue if t[0] == Task.BOOST_STEP) + 1 if booster else s.movement
-    name, other = s.g.seat_name(car), s.g.seat_name(target)
-    quota = s.g.options["rush_attacks"]
-    spent = (quota == ONCE_PER_ROUND and bool(s.rnc_rolled)) or (quota == ONCE_PER_CAR and car in s.rnc_rolled)
+    dice = sum(1 for t in state.queue if t[0] == Task.BOOST_STEP) + 1 if booster else state.movement
+    name, other = state.game.seat_name(car), state.game.seat_name(target)
+    quota = state.game.options["rush_attacks"]
+    spent = (quota == ONCE_PER_ROUND and bool(state.rnc_rolled)) or (quota == ONCE_PER_CAR and car in state.rnc_rolled)
     if booster:
-        end_booster(s)
+        end_booster(state)
     else:
-        s.movement = 0
+        state.movement = 0
     if spent:
         events.append(Event("rush-n-crush", f"{name} runs into {other}: the move ends (no Rush 'n' Crush "
                             "roll is left this round)", "Movement: Rush 'n' Crush (RC-G12)"))
         return
-    s.rnc_rolled = (*s.rnc_rolled, car)
+    state.rnc_rolled = (*state.rnc_rolled, car)
     events.append(Event("rush-n-crush", f"{name} rushes {other} from behind: {counted(dice, 'die', 'dice')}",
                         "Movement: Rush 'n' Crush"))
-    s.queue = ((Task.RNC, car, target, dice, int(s.dash[car].combat_bumper), 0, 0), *s.queue)
+    state.queue = ((Task.RNC, car, target, dice, int(state.dash[car].combat_bumper), 0, 0), *state.queue)
 
 
-def rush_n_crush_die(s: RushState, need: tuple[int, ...], die: int, events: list[Event]) -> None:
+def rush_n_crush_die(state: RushState, need: tuple[int, ...], die: int, events: list[Event]) -> None:
     """Movement: "For each 1-2, both vehicles take a structure point; on a 3 (3-4 if you have Combat Bumper)
     only the target takes one." One die at a time; the damage of all the dice is applied together."""
     _, car, target, dice, bumper, both, target_only = need
@@ -652,64 +647,61 @@ def rush_n_crush_die(s: RushState, need: tuple[int, ...], die: int, events: list
         effect = "no one"
     events.append(Event("rnc-die", f"Rush 'n' Crush die {die}: {effect}", "Movement: Rush 'n' Crush"))
     if dice > 1:
-        s.queue = ((Task.RNC, car, target, dice - 1, bumper, both, target_only), *s.queue)
+        state.queue = ((Task.RNC, car, target, dice - 1, bumper, both, target_only), *state.queue)
     else:
-        damage_cars(s, {car: both, target: both + target_only}, {}, "Movement: Rush 'n' Crush", events)
+        damage_cars(state, {car: both, target: both + target_only}, {}, "Movement: Rush 'n' Crush", events)
 
 
-def cross_finish(s: RushState, car: int, events: list[Event]) -> None:
+def cross_finish(state: RushState, car: int, events: list[Event]) -> None:
     """Introduction: "The winner is the first car to cross the finish line. (Turn order matters.)" The
     race ends at once (RC-A11)."""
-    s.winner = car
-    s.reason = f"{s.g.seat_name(car)} crosses the finish line first"
-    s.stage = OVER
-    s.queue = ()
-    events.append(Event("finish", s.reason, "Introduction"))
+    state.winner = car
+    state.reason = f"{state.game.seat_name(car)} crosses the finish line first"
+    state.stage = Stage.OVER
+    state.queue = ()
+    events.append(Event("finish", state.reason, "Introduction"))
 
 
 # --- Equipment ------------------------------------------------------------------------------------------
 
 
 def piece_names(bits: int) -> list[str]:
+    """The ids of the pieces whose bit is set in ``bits`` (``armed``, ``moved``, a driver's ``pieces``)."""
     return [p for i, p in enumerate(PIECES) if bits >> i & 1]
 
 
-def has_piece(s: RushState, car: int, piece: int) -> bool:
-    return bool(s.dash[car].pieces >> piece & 1)
-
-
-def can_use(s: RushState, car: int, piece: int) -> bool:
+def can_use(state: RushState, car: int, piece: int) -> bool:
     """Movement: an armed piece whose counter has not moved this turn, with an Activation left."""
-    return s.activations > 0 and bool(s.armed[car] >> piece & 1) and not s.moved >> piece & 1
+    return state.activations > 0 and bool(state.armed[car] >> piece & 1) and not state.moved >> piece & 1
 
 
-def use_piece(s: RushState, car: int, piece: int) -> None:
+def use_piece(state: RushState, car: int, piece: int) -> None:
     """Use it, "which disarms it (move counter to the left)"."""
-    s.armed = replaced(s.armed, car, s.armed[car] & ~(1 << piece))
-    s.moved |= 1 << piece
-    s.activations -= 1
+    state.armed = replaced(state.armed, car, state.armed[car] & ~(1 << piece))
+    state.moved |= 1 << piece
+    state.activations -= 1
 
 
-def line_target(s: RushState, car: int, backward: bool) -> tuple[int, int]:
+def line_target(state: RushState, car: int, backward: bool) -> tuple[int, int]:
     """The Machine Gun / Flamer target "directly forward/backward (i.e. within your lane, even if it's
     curving) at range 1-3": the first car, wreck or obstruction stops the line (RC-A7); ``(car,
     range)`` or ``(-1, 0)``."""
-    track = s.g.track
-    line = track.lines_behind[s.square[car]] if backward else track.lines_ahead[s.square[car]]
+    track = state.game.track
+    line = track.lines_behind[state.square[car]] if backward else track.lines_ahead[state.square[car]]
     for distance, sq in enumerate(line, 1):
-        other = car_at(s, sq)
+        other = car_at(state, sq)
         if other >= 0:
             return (other, distance)
-        if wreck_at(s, sq):
+        if wreck_at(state, sq):
             return (-1, 0)
     return (-1, 0)
 
 
-def usable(s: RushState, car: int, piece: int) -> bool:
+def usable(state: RushState, car: int, piece: int) -> bool:
     """Whether an armed Machine Gun or Flamer has a target, or the Fire Extinguisher heat to lower."""
     if piece in (MACHINE_GUN, FLAMER):
-        return line_target(s, car, piece == FLAMER)[0] >= 0
-    return piece == FIRE_EXTINGUISHER and s.heat[car] > 0
+        return line_target(state, car, piece == FLAMER)[0] >= 0
+    return piece == FIRE_EXTINGUISHER and state.heat[car] > 0
 
 
 BITS_SET: Final = tuple(tuple(i for i in range(len(PIECES)) if bits >> i & 1) for bits in range(1 << len(PIECES)))
@@ -723,42 +715,42 @@ BOOST_ACTIONS: Final = (tuple(notation.boost(n) for n in range(1, MAX_BOOST + 1)
 variants)."""
 
 
-def equipment_actions(s: RushState, car: int, after_movement: bool) -> list[str]:
+def equipment_actions(state: RushState, car: int, after_movement: bool) -> list[str]:
     """Movement: "You have two Activations per turn: you can use each of these either to Arm a piece
     of equipment (move counter to the right) or to Use it ... You cannot move the same counter twice in
     a turn." A Use is offered only where it takes effect (content.md 5.8)."""
-    if s.activations <= 0:
+    if state.activations <= 0:
         return []
     out: list[str] = []
-    armed = s.armed[car]
-    for i in BITS_SET[s.dash[car].pieces & ~s.moved]:
+    armed = state.armed[car]
+    for i in BITS_SET[state.dash[car].pieces & ~state.moved]:
         if not armed >> i & 1:
             out.append(ARM_ACTIONS[i])
-        elif usable(s, car, i):
+        elif usable(state, car, i):
             out.append(USE_ACTIONS[i])
         elif i == ROCKET_BOOSTER and after_movement:
-            out += booster_actions(s, car)
+            out += booster_actions(state, car)
     return out
 
 
-def booster_actions(s: RushState, car: int) -> list[str]:
+def booster_actions(state: RushState, car: int) -> list[str]:
     """``boost:N`` for N = 1-3, and a mine on any square the Booster leaves (RC-X3): ``boost:N+mine`` on the
     square it starts from when a mine can drop there, ``boost:N+mine@K`` on the square its K-th step
     leaves, when the Booster can get there as the course stands (no obstruction, car or finish line on
     the way) and the square holds no mine or wreck."""
-    if not can_drop_mine(s, car):
-        if s.mines_left[car] <= 0 or s.mine_dropped:
+    if not can_drop_mine(state, car):
+        if state.mines_left[car] <= 0 or state.mine_dropped:
             return list(BOOST_ACTIONS[False])
         reach = 0
     else:
         reach = 1
-    track = s.g.track
-    square = s.square[car]
+    track = state.game.track
+    square = state.square[car]
     for k in range(2, MAX_BOOST + 1):
         square = track.ahead[square]
-        if square < 0 or track.obstruction[square] or car_at(s, square) >= 0:
+        if square < 0 or track.obstruction[square] or car_at(state, square) >= 0:
             break
-        if mine_owner(s, square) < 0 and not wreck_at(s, square):
+        if mine_owner(state, square) < 0 and not wreck_at(state, square):
             reach |= 1 << (k - 1)
     if not reach:
         return list(BOOST_ACTIONS[False])
@@ -769,237 +761,240 @@ def booster_actions(s: RushState, car: int) -> list[str]:
     return out
 
 
-def equipment(s: RushState, car: int, move: Move, events: list[Event]) -> None:
+def equipment(state: RushState, car: int, move: Move, events: list[Event]) -> None:
     """Arm a piece, or Use the Machine Gun, the Flamer, the Fire Extinguisher or the Rocket Booster."""
-    name = s.g.seat_name(car)
+    name = state.game.seat_name(car)
+    pieces = state.game.content.piece_names
     if move.kind is Kind.ARM:
         i = PIECES.index(move.name)
-        s.armed = replaced(s.armed, car, s.armed[car] | 1 << i)
-        s.moved |= 1 << i
-        s.activations -= 1
-        events.append(Event("arm", f"{name} arms the {s.g.content.piece_names[i]}", "Movement: Activations"))
+        state.armed = replaced(state.armed, car, state.armed[car] | 1 << i)
+        state.moved |= 1 << i
+        state.activations -= 1
+        events.append(Event("arm", f"{name} arms the {pieces[i]}", "Movement: Activations"))
         return
     if move.kind is Kind.BOOST:
-        rocket_booster(s, car, move.number, move.mine_square if move.mine else 0, events)
+        rocket_booster(state, car, move.number, move.mine_square if move.mine else 0, events)
         return
     i = PIECES.index(move.name)
-    use_piece(s, car, i)
+    use_piece(state, car, i)
     if i == FIRE_EXTINGUISHER:
-        s.heat = replaced(s.heat, car, s.heat[car] - 1)
-        events.append(Event("extinguisher", f"{name} uses the {s.g.content.piece_names[i]}: heat {s.heat[car]}",
+        state.heat = replaced(state.heat, car, state.heat[car] - 1)
+        events.append(Event("extinguisher", f"{name} uses the {pieces[i]}: heat {state.heat[car]}",
                             "Movement: Fire Extinguisher"))
         return
-    target, distance = line_target(s, car, i == FLAMER)
+    target, distance = line_target(state, car, i == FLAMER)
     word = "Flamer" if i == FLAMER else "Machine Gun"
-    events.append(Event("fire", f"{name} fires the {s.g.content.piece_names[i]} at {s.g.seat_name(target)} "
+    events.append(Event("fire", f"{name} fires the {pieces[i]} at {state.game.seat_name(target)} "
                         f"(range {distance}, {counted(4 - distance, 'die', 'dice')})", f"Movement: {word}"))
-    s.queue = ((Task.FLAME if i == FLAMER else Task.GUN, target, 4 - distance),)
-    run_queue(s, events)
+    state.queue = ((Task.FLAME if i == FLAMER else Task.GUN, target, 4 - distance),)
+    run_queue(state, events)
 
 
-def rocket_booster(s: RushState, car: int, squares: int, mine_square: int, events: list[Event]) -> None:
+def rocket_booster(state: RushState, car: int, squares: int, mine_square: int, events: list[Event]) -> None:
     """Movement: "The Rocket Booster may only be Used at the end of movement. Choose 1-3 and move that
     many spaces directly forward. For each space moved, roll a heat die and add 1 heat on 1-2." A mine
     drops on the square left by the Booster's ``mine_square``-th step (0: none; RC-X3)."""
-    use_piece(s, car, ROCKET_BOOSTER)
-    s.boosted = True
-    s.boost_entered = 0
-    events.append(Event("booster", f"{s.g.seat_name(car)} fires the {s.g.content.piece_names[ROCKET_BOOSTER]}: "
-                        f"{counted(squares, 'square')}",
+    use_piece(state, car, ROCKET_BOOSTER)
+    state.boosted = True
+    state.boost_entered = 0
+    booster = state.game.content.piece_names[ROCKET_BOOSTER]
+    events.append(Event("booster", f"{state.game.seat_name(car)} fires the {booster}: {counted(squares, 'square')}",
                         "Movement: Rocket Booster"))
-    s.queue = (*((Task.BOOST_STEP, car, int(k == mine_square)) for k in range(1, squares + 1)),
+    state.queue = (*((Task.BOOST_STEP, car, int(k == mine_square)) for k in range(1, squares + 1)),
                (Task.BOOST_HEAT, car, 0))
-    run_queue(s, events)
+    run_queue(state, events)
 
 
-def end_booster(s: RushState) -> None:
-    s.queue = tuple(t for t in s.queue if t[0] != Task.BOOST_STEP)
+def end_booster(state: RushState) -> None:
+    """The Rocket Booster stops: its squares not yet moved are dropped from the queue."""
+    state.queue = tuple(t for t in state.queue if t[0] != Task.BOOST_STEP)
 
 
 # --- Damage, heat and destruction -----------------------------------------------------------------------
 
 
-def damage_cars(s: RushState, structure: dict[int, int], heat: dict[int, int], rule: str,
+def damage_cars(state: RushState, structure: dict[int, int], heat: dict[int, int], rule: str,
                 events: list[Event]) -> None:
     """Introduction: "Your car is destroyed if either the Structure or the Heat counter reaches the
     skull." All the damage of one roll is applied, then destruction is checked (content.md 5.9); a
     destroyed car becomes a wreck where it stands (RC-G10)."""
     for car, n in structure.items():
         if n:
-            s.structure = replaced(s.structure, car, max(0, s.structure[car] - n))
-            events.append(Event("damage", f"{s.g.seat_name(car)} takes {n} structure "
-                                f"({s.structure[car]} left)", rule))
+            state.structure = replaced(state.structure, car, max(0, state.structure[car] - n))
+            events.append(Event("damage", f"{state.game.seat_name(car)} takes {n} structure "
+                                f"({state.structure[car]} left)", rule))
     for car, n in heat.items():
         if n:
-            s.heat = replaced(s.heat, car, s.heat[car] + n)
-            events.append(Event("heat", f"{s.g.seat_name(car)} takes {n} heat ({s.heat[car]} of "
-                                f"{s.dash[car].heat_capacity})", rule))
-    lost = [c for c in sorted({*structure, *heat}) if not s.destroyed[c] and (
-        s.structure[c] <= 0 or s.heat[c] > s.dash[c].heat_capacity)]
+            state.heat = replaced(state.heat, car, state.heat[car] + n)
+            events.append(Event("heat", f"{state.game.seat_name(car)} takes {n} heat ({state.heat[car]} of "
+                                f"{state.dash[car].heat_capacity})", rule))
+    lost = [c for c in sorted({*structure, *heat}) if not state.destroyed[c] and (
+        state.structure[c] <= 0 or state.heat[c] > state.dash[c].heat_capacity)]
     if not lost:
         return
-    s.destructions += 1
+    state.destructions += 1
     for c in lost:
-        s.destroyed = replaced(s.destroyed, c, s.destructions)
-        events.append(Event("destroyed", f"{s.g.seat_name(c)} is destroyed and becomes a wreck at "
-                            f"{s.g.track.places[s.square[c]]}", "Introduction"))
-    left = running(s)
+        state.destroyed = replaced(state.destroyed, c, state.destructions)
+        events.append(Event("destroyed", f"{state.game.seat_name(c)} is destroyed and becomes a wreck at "
+                            f"{state.game.track.places[state.square[c]]}", "Introduction"))
+    left = running(state)
     if len(left) <= 1:
-        s.winner = left[0] if left else -1
-        s.reason = (f"{s.g.seat_name(left[0])} is the last car running" if left
+        state.winner = left[0] if left else -1
+        state.reason = (f"{state.game.seat_name(left[0])} is the last car running" if left
                     else "every car is destroyed: no winner")
-        s.stage = OVER
-        s.queue = ()
+        state.stage = Stage.OVER
+        state.queue = ()
         return
-    active = s.order[s.turn]
+    active = state.order[state.turn]
     if active in lost:
-        s.queue = ()
+        state.queue = ()
 
 
 # --- Chance outcomes and the queue ----------------------------------------------------------------------
 
 
-def resolve_roll(s: RushState, move: Move, events: list[Event]) -> None:
-    """Apply the outcome of the roll ``s.need``, then go on with the queue."""
-    need = s.need
+def resolve_roll(state: RushState, move: Move, events: list[Event]) -> None:
+    """Apply the outcome of the roll ``state.need``, then go on with the queue."""
+    need = state.need
     task = need[0]
     car = need[1]
-    name = s.g.seat_name(car)
+    name = state.game.seat_name(car)
     n = move.number
-    s.stage = s.phase
+    state.stage = state.phase
     if task == Task.HEAT:
         dice = counted(need[2], "red die", "red dice")
         events.append(Event("red-dice", f"{name} rolls {dice} (heat on 1-{min(6, need[3])}): {n} heat", "Turn"))
-        damage_cars(s, {}, {car: n}, "Turn", events)
+        damage_cars(state, {}, {car: n}, "Turn", events)
     elif task == Task.STEER:
-        s.lane_changes = n
+        state.lane_changes = n
         events.append(Event("steer", f"{name} has {counted(n, 'lane change')}", "Movement"))
     elif task == Task.CRASH:
-        crash_damage(s, car, n, bool(need[2]), events)
+        crash_damage(state, car, n, bool(need[2]), events)
     elif task in (Task.WRECK, Task.MINE):
         hit = n <= 3
         what = "a wreck" if task == Task.WRECK else "a mine"
         events.append(Event("hazard", f"{name} crosses {what}: die {n}", "Movement: wreck"))
         if hit and task == Task.MINE:
-            s.mines = tuple(m for m in s.mines if m[0] != need[2])
+            state.mines = tuple(m for m in state.mines if m[0] != need[2])
             events.append(Event("mine-gone", "the mine is removed", "Movement: Minelayer"))
         if hit:
-            damage_cars(s, {car: 1}, {}, "Movement: wreck", events)
+            damage_cars(state, {car: 1}, {}, "Movement: wreck", events)
     elif task == Task.RAM:
         events.append(Event("ram-die", f"Side Ram die {n}" + (" +1" if need[4] else ""), "Movement: Side Ram"))
-        side_ram(s, need, n, events)
+        side_ram(state, need, n, events)
     elif task == Task.SAW:
-        events.append(Event("saw-die", f"{s.g.content.piece_names[CIRCULAR_SAW]} die {n}",
+        events.append(Event("saw-die", f"{state.game.content.piece_names[CIRCULAR_SAW]} die {n}",
                             "Movement: Lateral Circular Saw"))
-        circular_saw(s, car, n, events)
+        circular_saw(state, car, n, events)
     elif task == Task.GUN:
-        events.append(Event("hits", f"the {s.g.content.piece_names[MACHINE_GUN]}: {counted(n, 'hit')}",
+        events.append(Event("hits", f"the {state.game.content.piece_names[MACHINE_GUN]}: {counted(n, 'hit')}",
                             "Movement: Machine Gun"))
-        damage_cars(s, {car: n}, {}, "Movement: Machine Gun", events)
+        damage_cars(state, {car: n}, {}, "Movement: Machine Gun", events)
     elif task == Task.FLAME:
-        events.append(Event("hits", f"the {s.g.content.piece_names[FLAMER]}: {counted(n, 'hit')}", "Movement: Flamer"))
-        damage_cars(s, {}, {car: n}, "Movement: Flamer", events)
+        events.append(Event("hits", f"the {state.game.content.piece_names[FLAMER]}: {counted(n, 'hit')}",
+                            "Movement: Flamer"))
+        damage_cars(state, {}, {car: n}, "Movement: Flamer", events)
     elif task == Task.RNC:
-        rush_n_crush_die(s, need, n, events)
+        rush_n_crush_die(state, need, n, events)
     elif task == Task.BOOST_HEAT:
         dice = counted(need[2], "heat die", "heat dice")
         events.append(Event("booster-heat", f"{name} rolls {dice} for the "
-                            f"{s.g.content.piece_names[ROCKET_BOOSTER]}: {n} heat",
+                            f"{state.game.content.piece_names[ROCKET_BOOSTER]}: {n} heat",
                             "Movement: Rocket Booster"))
-        damage_cars(s, {}, {car: n}, "Movement: Rocket Booster", events)
-    run_queue(s, events)
+        damage_cars(state, {}, {car: n}, "Movement: Rocket Booster", events)
+    run_queue(state, events)
 
 
 ROLLS_ON_A_CAR: Final = frozenset({Task.MINE, Task.WRECK, Task.SAW, Task.GUN, Task.FLAME})
 """The rolls that hurt one car: dropped when that car is destroyed before they roll."""
 
 
-def run_queue(s: RushState, events: list[Event]) -> None:
+def run_queue(state: RushState, events: list[Event]) -> None:
     """Resolve the queue up to the next roll; when it is empty, hand the turn back to its player."""
-    while s.queue and s.stage is not OVER and s.stage is not SWERVE:
-        item = s.queue[0]
+    while state.queue and state.stage is not Stage.OVER and state.stage is not Stage.SWERVE:
+        item = state.queue[0]
         task = item[0]
         if task in ROLLS:
-            if task == Task.STEER and not white_dice(s, item[1], events):
-                s.queue = s.queue[1:]
+            if task == Task.STEER and not white_dice(state, item[1], events):
+                state.queue = state.queue[1:]
                 continue
             if task == Task.BOOST_HEAT:
-                if s.boost_entered == 0:
-                    s.queue = s.queue[1:]
+                if state.boost_entered == 0:
+                    state.queue = state.queue[1:]
                     continue
-                item = (Task.BOOST_HEAT, item[1], s.boost_entered)
-            if task in ROLLS_ON_A_CAR and s.destroyed[item[1]]:
-                s.queue = s.queue[1:]
+                item = (Task.BOOST_HEAT, item[1], state.boost_entered)
+            if task in ROLLS_ON_A_CAR and state.destroyed[item[1]]:
+                state.queue = state.queue[1:]
                 continue
-            s.need = item
-            s.queue = s.queue[1:]
-            s.stage = ROLL
+            state.need = item
+            state.queue = state.queue[1:]
+            state.stage = Stage.ROLL
             return
-        s.queue = s.queue[1:]
+        state.queue = state.queue[1:]
         car = item[1]
         if task == Task.FORWARD:
-            straight_step(s, car, bool(item[2]), False, events)
+            straight_step(state, car, bool(item[2]), False, events)
         elif task == Task.ENTER:
-            enter(s, car, item[2], bool(item[3]), bool(item[4]), events)
+            enter(state, car, item[2], bool(item[3]), bool(item[4]), events)
         elif task == Task.BOOST_STEP:
-            straight_step(s, car, bool(item[2]), True, events)
-    if s.stage is OVER or s.stage is SWERVE:
+            straight_step(state, car, bool(item[2]), True, events)
+    if state.stage is Stage.OVER or state.stage is Stage.SWERVE:
         return
-    s.need = ()
-    car = s.order[s.turn]
-    if s.destroyed[car]:
-        end_turn(s, events)
+    state.need = ()
+    car = state.order[state.turn]
+    if state.destroyed[car]:
+        end_turn(state, events)
         return
-    if s.phase is MOVE and s.movement <= 0:
-        s.phase = AFTER
-    s.stage = s.phase
-    if s.phase is AFTER and not equipment_actions(s, car, True):
-        end_turn(s, events)
+    if state.phase is Stage.MOVE and state.movement <= 0:
+        state.phase = Stage.AFTER
+    state.stage = state.phase
+    if state.phase is Stage.AFTER and not equipment_actions(state, car, True):
+        end_turn(state, events)
 
 
 # --- The player's decisions -----------------------------------------------------------------------------
 
 
-def decisions(s: RushState) -> list[str]:
+def decisions(state: RushState) -> list[str]:
     """The active player's legal actions, sorted."""
-    car = s.order[s.turn]
-    stage = s.stage
-    gear = s.g.gear
-    if stage is GEAR:
-        node = s.node[car]
+    car = state.order[state.turn]
+    stage = state.stage
+    gear = state.game.gear
+    if stage is Stage.GEAR:
+        node = state.node[car]
         out = [notation.gear(gear.names[n]) for n in free_gear_targets(gear, node)]
         if node:
             out.append(notation.KEEP)
-        out += equipment_actions(s, car, False)
-    elif stage is POINTS:
-        out = [notation.point(k, gear.names[n]) for k, n in point_moves(s, car)]
+        out += equipment_actions(state, car, False)
+    elif stage is Stage.POINTS:
+        out = [notation.point(k, gear.names[n]) for k, n in point_moves(state, car)]
         out.append(notation.DONE)
-        out += equipment_actions(s, car, False)
-    elif stage is MOVE:
-        out = step_actions(s, car) + equipment_actions(s, car, False)
-    elif stage is SWERVE:
-        mines = (False, True) if can_drop_mine(s, car) else (False,)
-        out = [notation.swerve(Direction(d), m) for d in swerve_sides(s, car) for m in mines]
+        out += equipment_actions(state, car, False)
+    elif stage is Stage.MOVE:
+        out = step_actions(state, car) + equipment_actions(state, car, False)
+    elif stage is Stage.SWERVE:
+        mines = (False, True) if can_drop_mine(state, car) else (False,)
+        out = [notation.swerve(Direction(d), m) for d in swerve_sides(state, car) for m in mines]
     else:
-        out = [notation.END, *equipment_actions(s, car, True)]
+        out = [notation.END, *equipment_actions(state, car, True)]
     return sorted(out)
 
 
-def done_action(s: RushState, car: int, move: Move, events: list[Event]) -> None:
+def done_action(state: RushState, car: int, move: Move, events: list[Event]) -> None:
     """``done``: no more points this turn."""
-    finish_points(s, car, events)
+    finish_points(state, car, events)
 
 
-def swerve_action(s: RushState, car: int, move: Move, events: list[Event]) -> None:
+def swerve_action(state: RushState, car: int, move: Move, events: list[Event]) -> None:
     """``swerve-left``/``swerve-right`` (``+mine``): the compulsory lane change after an obstruction."""
-    s.stage = s.phase
-    swerve(s, car, move.number, move.mine, events)
-    run_queue(s, events)
+    state.stage = state.phase
+    swerve(state, car, move.number, move.mine, events)
+    run_queue(state, events)
 
 
-def end_action(s: RushState, car: int, move: Move, events: list[Event]) -> None:
+def end_action(state: RushState, car: int, move: Move, events: list[Event]) -> None:
     """``end``: the turn is over."""
-    end_turn(s, events)
+    end_turn(state, events)
 
 
 DECISIONS: Final[dict[Kind, Callable[[RushState, int, Move, list[Event]], None]]] = {
@@ -1011,48 +1006,48 @@ DECISIONS: Final[dict[Kind, Callable[[RushState, int, Move, list[Event]], None]]
 dictionary lookup in CPython 3.11, and this runs on every action)."""
 
 
-def decide(s: RushState, move: Move, events: list[Event]) -> None:
+def decide(state: RushState, move: Move, events: list[Event]) -> None:
     """Dispatch a player's action to its rule."""
-    DECISIONS[move.kind](s, s.order[s.turn], move, events)
+    DECISIONS[move.kind](state, state.order[state.turn], move, events)
 
 
 # --- The result -----------------------------------------------------------------------------------------
 
 
-def finishing_order(s: RushState) -> tuple[int, ...]:
+def finishing_order(state: RushState) -> tuple[int, ...]:
     """RC-A11: the winner; then the running cars by position (ties: the earlier arrival); then the
     destroyed cars, the latest destroyed first (ties: the further forward)."""
-    cars = range(s.g.players)
-    alive = sorted((c for c in cars if not s.destroyed[c] and c != s.winner),
-                   key=lambda c: (-progress(s, c), s.stamp[c]))
-    dead = sorted((c for c in cars if s.destroyed[c] and c != s.winner),
-                  key=lambda c: (-s.destroyed[c], -progress(s, c), c))
-    return ((s.winner,) if s.winner >= 0 else ()) + tuple(alive) + tuple(dead)
+    cars = range(state.game.players)
+    alive = sorted((c for c in cars if not state.destroyed[c] and c != state.winner),
+                   key=lambda c: (-progress(state, c), state.stamp[c]))
+    dead = sorted((c for c in cars if state.destroyed[c] and c != state.winner),
+                  key=lambda c: (-state.destroyed[c], -progress(state, c), c))
+    return ((state.winner,) if state.winner >= 0 else ()) + tuple(alive) + tuple(dead)
 
 
 # --- Helpers for bots and boards ------------------------------------------------------------------------
 
 
-def lane_picture(s: RushState) -> list[list[list[str]]]:
+def lane_picture(state: RushState) -> list[list[list[str]]]:
     """The course as data: ``picture[tile][lane]`` lists the lane's squares in the direction of
     travel, each "" (empty), "#" (fixed obstruction), "W" (wreck), "M<seat>" (a seat's mine) or
     "<seat>" (a running car), e.g. ``"2"``; a wreck with a mine reads "W". """
-    track = s.g.track
-    marks: dict[int, str] = {sq: f"M{owner}" for sq, owner in s.mines}
-    for c in range(s.g.players):
-        if s.square[c] >= 0:
-            marks[s.square[c]] = "W" if s.destroyed[c] else str(c)
+    track = state.game.track
+    marks: dict[int, str] = {sq: f"M{owner}" for sq, owner in state.mines}
+    for c in range(state.game.players):
+        if state.square[c] >= 0:
+            marks[state.square[c]] = "W" if state.destroyed[c] else str(c)
     return [[["#" if track.obstruction[sq] else marks.get(sq, "") for sq in lane] for lane in tile]
             for tile in track.tile_squares]
 
 
-def heat_odds(s: RushState, car: int, node: int | None = None, turbo_spent: int | None = None) -> float:
+def heat_odds(state: RushState, car: int, node: int | None = None, turbo_spent: int | None = None) -> float:
     """The chance that the red dice at ``node`` (default: the car's) give at least one heat, with
     ``turbo_spent`` Turbo points this turn (default: so far)."""
-    gear = s.g.gear
-    dice = gear.red_dice[s.node[car] if node is None else node]
-    spent = s.turbo_spent if turbo_spent is None else turbo_spent
-    hit = min(6, s.g.content.model.dice.heat_on + spent) / 6
+    gear = state.game.gear
+    dice = gear.red_dice[state.node[car] if node is None else node]
+    spent = state.turbo_spent if turbo_spent is None else turbo_spent
+    hit = min(6, state.game.content.model.dice.heat_on + spent) / 6
     return 1 - (1 - hit) ** dice
 
 
@@ -1067,4 +1062,4 @@ def expected_lane_changes(gear: Gear, node: int) -> float:
     return sum(int(a.split(":")[1]) * p for a, p in table.outcomes)
 
 
-__all__ = ["NONE", "expected_lane_changes", "heat_odds", "lane_picture", "progress"]
+__all__ = ["expected_lane_changes", "heat_odds", "lane_picture", "progress"]

@@ -1,9 +1,10 @@
-"""Rush 'n' Crush, one position: the declared fields, the stages of a turn and the engine's contract.
+"""Rush 'n' Crush, one position: the declared fields and the engine's contract.
 
-A car is a seat (one car each). Its square is a number of the course's ``Track`` (``content.py``); its
+A car is a seat (one car each). Its square is a number of the course's ``Track`` (``course.py``); its
 ``lap`` counts the times it crossed from the last tile to tile 0 of a closed course. A destroyed car
 stays where it is as a wreck. The rules are in ``rules.py``, in rulebook order; rule decisions (RC-*
-ids) in docs/rules/rush-n-crush.md; the action strings are read in ``notation.py``.
+ids) in docs/rules/rush-n-crush.md; the action strings are read in ``notation.py``; the nouns (stages,
+tasks, typed actions) are in ``types.py``.
 
 The copy rule (``slipstream.engine.fields``): ``square``, changed on most actions, is the one list and
 is changed in place; every other field holds immutable values and is replaced.
@@ -11,112 +12,33 @@ is changed in place; every other field holds immutable values and is replaced.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.chance import ChanceTable
 from slipstream.engine.fields import slots
 from slipstream.engine.game import CHANCE, Actor, Event, Result, State
 
+from . import notation, rules
 from .content import Dashboard
+from .types import ATTACKS, STAGE_NAMES, Stage, Task
 
 if TYPE_CHECKING:
-    from .game import RushNCrush
+    from .game import RushNCrush  # noqa: F401 - the base class names it: State["RushNCrush"]
 
 
-class Stage(enum.IntEnum):
-    """What the next action answers."""
-
-    GRID = 0
-    """Setup: the next grid slot is dealt to a car (chance)."""
-    GEAR = 1
-    """T1: the free gearstick action (or equipment)."""
-    POINTS = 2
-    """T2: Turbo or Brake points, then ``done`` (or equipment)."""
-    ROLL = 3
-    """A chance node: ``need`` says which roll."""
-    MOVE = 4
-    """T5: the next step (or equipment between steps)."""
-    SWERVE = 5
-    """After hitting a fixed obstruction: the side of the compulsory lane change."""
-    AFTER = 6
-    """T6: equipment, the Rocket Booster, then ``end``."""
-    OVER = 7
-    DEAL = 8
-    """Setup with ``seat_assignment = "random"``: the next car or driver is dealt (chance)."""
-
-
-GRID: Final = Stage.GRID
-GEAR: Final = Stage.GEAR
-POINTS: Final = Stage.POINTS
-ROLL: Final = Stage.ROLL
-MOVE: Final = Stage.MOVE
-SWERVE: Final = Stage.SWERVE
-AFTER: Final = Stage.AFTER
-OVER: Final = Stage.OVER
-DEAL: Final = Stage.DEAL
-STAGE_NAMES: Final = ("grid", "gear", "points", "roll", "move", "swerve", "after", "over", "deal")
-
-
-class Task(enum.IntEnum):
-    """An entry of ``RushState.queue`` (the first entry of its tuple): a roll or a step still to make."""
-
-    GRID = 0
-    HEAT = 1
-    """(HEAT, car, dice, heat_on): the red dice."""
-    STEER = 2
-    """(STEER, car): the white dice of the car's speed."""
-    CRASH = 3
-    """(CRASH, car, in_booster): a fixed obstruction's damage."""
-    WRECK = 4
-    """(WRECK, car): the car entered a wreck's square."""
-    MINE = 5
-    """(MINE, car, square): the car entered another car's mine."""
-    RAM = 6
-    """(RAM, attacker, target, direction, bumper, saw, mine): the Side Ram die."""
-    SAW = 7
-    """(SAW, target): the Lateral Circular Saw's die."""
-    GUN = 8
-    """(GUN, target, dice): the Machine Gun."""
-    FLAME = 9
-    """(FLAME, target, dice): the Flamer."""
-    RNC = 10
-    """(RNC, attacker, target, dice left, combat_bumper, both so far, target-only so far): a Rush 'n' Crush,
-    one die at a time."""
-    BOOST_HEAT = 11
-    """(BOOST_HEAT, car, dice): a heat die per square the Rocket Booster moved."""
-    FORWARD = 12
-    """(FORWARD, car, mine): the straight step after a Side Ram that did not displace."""
-    ENTER = 13
-    """(ENTER, car, square, lane_change, mine): the attacker takes the displaced car's square."""
-    BOOST_STEP = 14
-    """(BOOST_STEP, car, mine): one square of the Rocket Booster."""
-
-
-ROLLS: Final = frozenset({Task.GRID, Task.HEAT, Task.STEER, Task.CRASH, Task.WRECK, Task.MINE, Task.RAM,
-                          Task.SAW, Task.GUN, Task.FLAME, Task.RNC, Task.BOOST_HEAT})
-ATTACKS: Final = frozenset({Task.RAM, Task.SAW, Task.GUN, Task.FLAME, Task.RNC})
-"""The rolls the attacker makes (the active car), whichever car they hurt."""
-
-TURBO_POINTS: Final = 1
-BRAKE_POINTS: Final = 2
-
-
-class RushState(State):
+class RushState(State["RushNCrush"]):
     """One position of a Rush 'n' Crush race: plain data, declared once (see the module)."""
 
     legal_is_sorted = True
 
-    g: RushNCrush
-    """The game, typed as this one (the engine's ``game`` is the same object)."""
     dash: tuple[Dashboard, ...]
     """Each seat's car and driver (with ``seat_assignment = "random"``, placeholders until dealt)."""
     dealt: tuple[str, ...]
     """The car ids, then the driver ids, dealt to seats 0, 1, ... so far (random seating)."""
     stage: Stage
     phase: Stage
-    """The player's part of the turn (GEAR, POINTS, MOVE or AFTER) that a roll returns to."""
+    """The player's part of the turn (``GEAR``, ``POINTS``, ``MOVE`` or ``AFTER``) that a roll returns to."""
     need: tuple[int, ...]
     """The roll a chance node waits for: a ``Task`` entry (empty elsewhere)."""
     queue: tuple[tuple[int, ...], ...]
@@ -177,54 +99,54 @@ class RushState(State):
 
     def _actor(self) -> Actor:
         stage = self.stage
-        if stage is ROLL or stage is GRID or stage is DEAL:
+        if stage is Stage.ROLL or stage is Stage.GRID or stage is Stage.DEAL:
             return CHANCE
-        if stage is OVER:
+        if stage is Stage.OVER:
             return None
         return self.order[self.turn]
 
     def _chance_table(self) -> ChanceTable | None:
-        if self.stage is ROLL:
+        if self.stage is Stage.ROLL:
             return rules.chance_table(self, self.need)
         return None
 
     def _chance(self) -> list[tuple[str, float]]:
-        if self.stage is DEAL:
+        if self.stage is Stage.DEAL:
             deal = rules.deal_outcomes(self)
             return [(a, 1 / len(deal)) for a in sorted(deal)]
-        if self.stage is GRID:
-            left = [s for s in range(self.g.players) if s not in self.grid_seats]
-            return [(notation.grid(s), 1 / len(left)) for s in left]
+        if self.stage is Stage.GRID:
+            left = [seat for seat in range(self.game.players) if seat not in self.grid_seats]
+            return [(notation.grid(seat), 1 / len(left)) for seat in left]
         return list(rules.chance_table(self, self.need).outcomes)
 
     def _legal(self) -> Sequence[str]:
         stage = self.stage
-        if stage is ROLL:
+        if stage is Stage.ROLL:
             return rules.chance_table(self, self.need).actions
-        if stage is OVER:
+        if stage is Stage.OVER:
             return ()
-        if stage is GRID or stage is DEAL:
+        if stage is Stage.GRID or stage is Stage.DEAL:
             return [a for a, _ in self._chance()]
         return rules.decisions(self)
 
     def _do(self, action: str) -> list[Event]:
         events: list[Event] = []
         move = notation.parse(action)
-        if self.stage is ROLL:
+        if self.stage is Stage.ROLL:
             rules.resolve_roll(self, move, events)
-        elif self.stage is GRID:
+        elif self.stage is Stage.GRID:
             rules.deal_grid_slot(self, move.number, events)
-        elif self.stage is DEAL:
+        elif self.stage is Stage.DEAL:
             rules.deal_dashboard(self, move, events)
-            if len(self.dealt) == 2 * self.g.players:
-                self.stage = self.phase = GRID
+            if len(self.dealt) == 2 * self.game.players:
+                self.stage = self.phase = Stage.GRID
         else:
             rules.decide(self, move, events)
         return events
 
     @property
     def result(self) -> Result | None:
-        if self.stage is not OVER:
+        if self.stage is not Stage.OVER:
             return None
         order = rules.finishing_order(self)
         winners = (self.winner,) if self.winner >= 0 else ()
@@ -266,19 +188,19 @@ class RushState(State):
           ``mine_dropped``, ``boosted``.
         - ``actor``, ``legal_actions`` (the viewer's, when it is to act), ``events``, ``result``.
         """
-        g = self.g
-        track = g.track
-        gear = g.gear
+        game = self.game
+        track = game.track
+        gear = game.gear
         cars = []
-        dealt = self.stage is not DEAL
-        for c in range(g.players):
+        dealt = self.stage is not Stage.DEAL
+        for c in range(game.players):
             dash = self.dash[c]
             sq = self.square[c]
             n = self.node[c]
             cars.append({
                 "seat": c, "car": dash.car if dealt else None, "car_name": dash.car_name if dealt else None,
                 "driver": dash.driver if dealt else None, "driver_name": dash.driver_name if dealt else None,
-                "team": g.content.cars[dash.car].team if dealt else None,
+                "team": game.content.cars[dash.car].team if dealt else None,
                 "square": track.name_of(sq) if sq >= 0 else None,
                 "lane": track.lane[sq] if sq >= 0 else None, "tile": track.tile[sq] if sq >= 0 else None,
                 "lap": self.lap[c], "progress": rules.progress(self, c) if sq >= 0 else None,
@@ -288,28 +210,28 @@ class RushState(State):
                 "zone": gear.zone_names[gear.zone[n]] if n else None,
                 "pieces": rules.piece_names(dash.pieces) if dealt else [],
                 "armed": rules.piece_names(self.armed[c]),
-                "fixed": list(g.content.cars[dash.car].fixed) if dealt else [], "mines_left": self.mines_left[c],
+                "fixed": list(game.content.cars[dash.car].fixed) if dealt else [], "mines_left": self.mines_left[c],
                 "destroyed": self.destroyed[c] > 0, "stamp": self.stamp[c],
             })
         actor = self._actor()
-        running = self.stage not in (GRID, OVER, DEAL)
+        running = self.stage not in (Stage.GRID, Stage.OVER, Stage.DEAL)
         return {
-            "game": g.id,
+            "game": game.id,
             "seat": seat,
-            "seats": [g.seat_name(s) for s in range(g.players)],
+            "seats": [game.seat_name(car) for car in range(game.players)],
             "course": {"id": track.id, "name": track.name, "closed": track.closed, "laps": track.laps,
                        "faces": list(track.faces), "lap_ranks": track.lap_ranks, "line_rank": track.line_rank,
                        "tiles": track.tiles_view()},
             "cars": cars,
-            "wrecks": [track.name_of(self.square[c]) for c in range(g.players) if self.destroyed[c]],
+            "wrecks": [track.name_of(self.square[c]) for c in range(game.players) if self.destroyed[c]],
             "mines": [{"square": track.name_of(sq), "owner": owner} for sq, owner in self.mines],
-            "obstructions": [track.name_of(s) for s in range(track.squares) if track.obstruction[s]],
-            "terms": g.content.terms,
+            "obstructions": [track.name_of(square) for square in range(track.squares) if track.obstruction[square]],
+            "terms": game.content.terms,
             "round": self.round,
             "order": list(self.order),
             "active": self.order[self.turn] if running else None,
             "phase": STAGE_NAMES[self.stage],
-            "roll": Task(self.need[0]).name.lower() if self.stage is ROLL else None,
+            "roll": Task(self.need[0]).name.lower() if self.stage is Stage.ROLL else None,
             "roller": self.roller(),
             "turn": {"activations": self.activations, "moved": rules.piece_names(self.moved),
                      "turbo_spent": self.turbo_spent,
@@ -330,21 +252,21 @@ class RushState(State):
         die"). None for the grid (a slot is dealt to a car, nobody rolls) and when the state is not at a
         chance node."""
         stage = self.stage
-        if stage is DEAL:
-            return len(self.dealt) % self.g.players
-        if stage is not ROLL:
+        if stage is Stage.DEAL:
+            return len(self.dealt) % self.game.players
+        if stage is not Stage.ROLL:
             return None
         need = self.need
         return self.order[self.turn] if need[0] in ATTACKS else need[1]
 
     def invariant_problems(self) -> list[str]:
         """Cars on distinct squares, mines conserved, the tracks within their bounds."""
-        g = self.g
+        game = self.game
         problems = []
-        placed = [self.square[c] for c in range(g.players) if self.square[c] >= 0 and not self.destroyed[c]]
+        placed = [self.square[c] for c in range(game.players) if self.square[c] >= 0 and not self.destroyed[c]]
         if len(placed) != len(set(placed)):
             problems.append("two running cars share a square")
-        for c in range(g.players):
+        for c in range(game.players):
             dash = self.dash[c]
             laid = sum(1 for _, owner in self.mines if owner == c)
             if self.mines_left[c] + laid > dash.mines:
@@ -363,5 +285,3 @@ class RushState(State):
             problems.append("two mines share a square")
         return problems
 
-
-from . import notation, rules  # noqa: E402  (the rules import this module's types)

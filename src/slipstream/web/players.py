@@ -166,8 +166,9 @@ def add_routes(app: FastAPI, players: Players) -> None:
     async def player_page(name: str) -> FileResponse:
         return FileResponse(STATIC / "player.html")
 
+    @app.get("/leaderboard/", include_in_schema=False)
     @app.get("/leaderboard/{game_id}", include_in_schema=False)
-    async def leaderboard_page(game_id: str) -> FileResponse:
+    async def leaderboard_page(game_id: str = "") -> FileResponse:
         return FileResponse(STATIC / "leaderboard.html")
 
     @app.post("/api/accounts", status_code=201)

@@ -1,0 +1,67 @@
+// A player's page (/players/NAME): ratings per game, their races now (their own page only, their turn
+// first), finished races with place and date, and team results of cooperative games.
+import { api, esc, toast } from "/static/common.js";
+import { accountBar } from "/static/account.js";
+
+function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString(undefined, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+}
+
+function ordinal(n) {
+  const s = ["th", "st", "nd", "rd"], v = n % 100;
+  return n + (s[(v - 20) % 10] || s[v] || s[0]);
+}
+
+function ratingText(r) {
+  return `${r.mu.toFixed(1)} ± ${r.spread.toFixed(1)}`;
+}
+
+function table(head, rows) {
+  return `<table class="results-table"><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead>
+    <tbody>${rows.join("")}</tbody></table>`;
+}
+
+function render(p) {
+  document.title = `Slipstream · ${p.name}`;
+  document.getElementById("player-sub").textContent = p.you ? `${p.name} (you)` : p.name;
+  const ratings = document.getElementById("ratings");
+  ratings.innerHTML = p.ratings.length
+    ? table(["Game", "Rating", "Lowest likely", "Rated races"], p.ratings.map((r) => `<tr class="rating-row" data-game="${esc(r.game)}">
+        <td><a href="/leaderboard/${esc(encodeURIComponent(r.game))}">${esc(r.game_name)}</a></td>
+        <td class="num rating">${esc(ratingText(r))}</td><td class="num">${esc(r.low.toFixed(1))}</td><td class="num">${esc(r.matches)}</td></tr>`))
+    : `<p class="muted">No rated races yet.</p>`;
+  const activeCard = document.getElementById("active-card");
+  activeCard.hidden = !p.you;
+  document.getElementById("active").innerHTML = p.active.length
+    ? p.active.map((m) => `<li><a href="/m/${esc(encodeURIComponent(m.id))}"><b>${esc(m.game_name)}</b></a>
+        ${m.title && m.title !== m.game_name ? `<span class="race-title">“${esc(m.title)}”</span>` : ""}
+        ${m.your_turn ? `<span class="tag turn-now">your turn</span>` : `<span class="tag">${esc(m.status === "open" ? "waiting for players" : "running")}</span>`}
+        <div class="muted">Seat ${esc(m.seat + 1)} · ${esc(when(m.updated_at))}</div></li>`).join("")
+    : `<li class="muted">No race open or running.</li>`;
+  const finished = p.finished.filter((m) => !m.team);
+  document.getElementById("finished").innerHTML = finished.length
+    ? table(["Game", "Place", "Rating change", "Date"], finished.map((m) => {
+        const game = m.id ? `<a href="/m/${esc(encodeURIComponent(m.id))}">${esc(m.game_name)}</a>` : esc(m.game_name);
+        const change = m.change === null ? (m.rated ? "" : `<span class="muted">not rated</span>`)
+          : `<span class="change ${m.change >= 0 ? "up" : "down"}">${m.change >= 0 ? "+" : ""}${esc(m.change.toFixed(2))}</span>`;
+        return `<tr class="finished-row"><td>${game}</td><td>${esc(ordinal(m.place))} of ${esc(m.players)}</td><td>${change}</td><td>${esc(when(m.at))}</td></tr>`;
+      }))
+    : `<p class="muted">No finished races yet.</p>`;
+  document.getElementById("team-card").hidden = !p.team_results.length;
+  document.getElementById("team").innerHTML = table(["Game", "Scenario", "Difficulty", "Won", "Lost"],
+    p.team_results.map((t) => `<tr class="team-row"><td>${esc(t.game_name)}</td><td>${esc(t.scenario_name)}</td><td>${esc(t.difficulty_name)}</td>
+      <td class="num">${esc(t.won)}</td><td class="num">${esc(t.lost)}</td></tr>`));
+}
+
+async function load() {
+  const name = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+  try {
+    render(await api("GET", `/api/players/${encodeURIComponent(name)}`));
+  } catch (e) {
+    document.querySelector("main").innerHTML = `<section class="card missing"><h2>No such player</h2><p>${esc(e.message)}</p><p><a href="/">Back to the lobby</a></p></section>`;
+    if (e.code !== "not_found") toast(e.message || String(e));
+  }
+}
+
+accountBar(load);
+load();

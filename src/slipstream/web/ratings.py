@@ -151,6 +151,8 @@ class Ratings:
         self.model = PlackettLuce()
         Base.metadata.create_all(hub.store.engine, tables=TABLES)
         self._task: asyncio.Task[None] | None = None
+        self.failed: set[str] = set()
+        """Matches whose results could not be recorded (logged once; tried again after a restart)."""
 
     @property
     def engine(self) -> Any:
@@ -204,7 +206,8 @@ class Ratings:
                 select(SeatAccountRow.match_id)
                 .join(MatchRow, MatchRow.id == SeatAccountRow.match_id)
                 .outerjoin(SettledRow, SettledRow.match_id == SeatAccountRow.match_id)
-                .where(MatchRow.status == "finished", SettledRow.match_id.is_(None))
+                .where(MatchRow.status == "finished", SettledRow.match_id.is_(None),
+                       SeatAccountRow.match_id.not_in(sorted(self.failed)))
                 .distinct()
                 .limit(100)
             ).all()
@@ -220,6 +223,7 @@ class Ratings:
                 if finish is not None and await self.hub.db(self.settle, finish):
                     done += 1
             except Exception:
+                self.failed.add(match_id)
                 log.exception("match %s: its results could not be recorded", match_id)
         return done
 

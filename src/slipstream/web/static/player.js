@@ -53,15 +53,20 @@ function render(p) {
       <td class="num">${esc(t.won)}</td><td class="num">${esc(t.lost)}</td></tr>`));
 }
 
+let missing = false;
+
 async function load() {
+  if (missing) return;
   const name = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
   try {
     render(await api("GET", `/api/players/${encodeURIComponent(name)}`));
   } catch (e) {
+    missing = e.code === "not_found";
+    if (!missing) return toast(e.message || String(e));
     document.querySelector("main").innerHTML = `<section class="card missing"><h2>No such player</h2><p>${esc(e.message)}</p><p><a href="/">Back to the lobby</a></p></section>`;
-    if (e.code !== "not_found") toast(e.message || String(e));
   }
 }
 
 accountBar(load);
 load();
+setInterval(() => { if (!document.hidden) load(); }, 5000); // a race that ends, a turn that comes

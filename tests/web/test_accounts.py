@@ -3,6 +3,8 @@ on a real SQLite file: what a player who lasts can do, and what nobody else can 
 
 from __future__ import annotations
 
+import os
+import secrets
 import sqlite3
 import threading
 import time
@@ -12,14 +14,16 @@ from types import SimpleNamespace
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 
 from slipstream.web.accounts import COOKIE, Accounts
 from slipstream.web.limits import Limits
 from slipstream.web.ratings import Finish, Ratings
-from slipstream.web.storage import Store
+from slipstream.web.storage import MatchData, SeatData, Store
 from tests.web.conftest import ROOMY
 from tests.web.server import Api, Server
+from tests.web.test_postgres import PG_URL, reachable
 
 LIMITS = {
     **ROOMY,
@@ -312,32 +316,89 @@ def test_ratings_survive_a_restart_and_are_applied_once(server: Server, home: Pa
     assert rating(ann.ok("GET", f"/api/players/{ann_name}")) == before
 
 
-def test_settling_is_once_when_two_processes_race_for_a_new_match(tmp_path: Path) -> None:
-    """The first of two settlings of one finished match records it; the other changes nothing."""
-    store = Store(str(tmp_path / "two.sqlite3"))
+def test_two_server_processes_on_one_database_rate_a_race_once(tmp_path: Path) -> None:
+    """Both processes look for finished races to settle every second; the race is rated once, and a
+    player logged in on one process is logged in on the other (the session secret is the database's)."""
+    db = str(tmp_path / "two.sqlite3")
+    env = {**LIMITS, "SLIPSTREAM_PEER_POLL": "0.1"}
+    first = Server(db, tmp_path / "first.log", env=env).start()
+    second = Server(db, tmp_path / "second.log", env=env).start()
+    try:
+        ann, ann_name = player(first)
+        bob, _bob_name = player(first)
+        match_id, _host, tokens = rated_race(first, ann, bob)
+        ann.play_out(match_id, tokens)
+        page = settled(ann, ann_name, match_id)
+        time.sleep(2.5)  # both processes have looked at least twice since
+        cookie = ann.http.cookies[COOKIE]
+        elsewhere = second.client()
+        seen = elsewhere.ok("GET", f"/api/players/{ann_name}", headers={"Cookie": f"{COOKIE}={cookie}"})
+        assert seen["you"] and rating(seen) == rating(page) and rating(seen)["matches"] == 1
+    finally:
+        first.stop()
+        second.stop()
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM settled_matches WHERE match_id = ?", (match_id,)).fetchone() == (1,)
+        assert conn.execute("SELECT count(*) FROM account_results WHERE match_id = ?", (match_id,)).fetchone() == (2,)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database: a SQLite file, or one on the test PostgreSQL server (as test_postgres finds it)."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "two.sqlite3")
+        return
+    problem = reachable(PG_URL)
+    if problem is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI: PostgreSQL at {PG_URL} is not reachable: {problem}")
+        pytest.skip(f"no PostgreSQL server reachable at {PG_URL}: {problem}")
+    name = f"slipstream_accounts_{secrets.token_hex(4)}"
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    try:
+        yield f"{PG_URL.rpartition('/')[0]}/{name}"
+    finally:
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def test_settling_is_once_when_two_processes_race_for_a_new_match(database_url: str) -> None:
+    """Two settlings of one finished match at once (two processes' threads, each its own connections):
+    the first records it and updates the ratings, the other changes nothing; nor does a third later."""
+    store = Store(database_url)
     try:
         accounts = Accounts(store, Limits())
-        api_ratings = [Ratings(SimpleNamespace(store=store), accounts) for _ in range(2)]  # type: ignore[arg-type]
+        settlers = [Ratings(SimpleNamespace(store=store), accounts) for _ in range(2)]  # type: ignore[arg-type]
         ann, _ = accounts.sign_up("Ann", PASSWORD)
         bob, _ = accounts.sign_up("Bob", PASSWORD)
-        with sqlite3.connect(tmp_path / "two.sqlite3") as db:
-            db.execute("INSERT INTO matches VALUES ('m1', 'toy-dash', '1', '{}', 1, 'finished', 't', 'h', 0, 0)")
+        store.create_match(MatchData(id="m1", game_id="toy-dash", version="1", options={}, seed=1, status="finished",
+                                     title="t", host_hash="h", created_at=0.0, updated_at=0.0,
+                                     seats=[SeatData(0), SeatData(1)]))
         accounts.tie("m1", 0, ann)
         accounts.tie("m1", 1, bob)
-        api_ratings[0].mark_rated("m1")
+        settlers[0].mark_rated("m1")
+        assert settlers[0].pending() == ["m1"]
         finish = Finish("m1", "toy-dash", {}, {0: 1, 1: 2}, team=False, won=True)
         done: list[bool] = []
-        threads = [threading.Thread(target=lambda r=r: done.append(r.settle(finish))) for r in api_ratings]
+        start = threading.Barrier(2)
+
+        def settle(settler: Ratings) -> None:
+            start.wait()
+            done.append(settler.settle(finish))
+
+        threads = [threading.Thread(target=settle, args=(settler,)) for settler in settlers]
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
         assert sorted(done) == [False, True]
-        board = api_ratings[0].leaderboard("toy-dash")
+        board = settlers[0].leaderboard("toy-dash")
         assert [(r["name"], r["matches"]) for r in board] == [("Ann", 1), ("Bob", 1)]
         assert board[0]["mu"] > 25 > board[1]["mu"]
-        assert api_ratings[1].settle(finish) is False
-        assert api_ratings[0].leaderboard("toy-dash") == board
+        assert settlers[1].settle(finish) is False
+        assert settlers[0].leaderboard("toy-dash") == board
+        assert settlers[0].pending() == []
     finally:
         store.close()
 

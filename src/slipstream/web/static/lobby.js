@@ -247,6 +247,9 @@ async function createRace(ev) {
   }
   const hotseat = mode() === "hotseat";
   const name = document.getElementById("my-name").value.trim();
+  const rated = document.getElementById("rated").checked;
+  if (rated && !document.getElementById("my-name").readOnly) return toast("A rated race is for players with accounts: log in or sign up first.");
+  if (rated && hotseat) return toast("A rated race needs each player's own account: play it with friends, each at their device.");
   const title = document.getElementById("title").value.trim();
   try {
     const options = readOptions();
@@ -255,7 +258,7 @@ async function createRace(ev) {
     const made = await api("POST", "/api/matches", {
       game: g.id, players: players(), options,
       title, bots, turn_seconds: Number(document.getElementById("turn-seconds").value) || null,
-      rated: document.getElementById("rated").checked,
+      rated,
     });
     const tokens = { host: made.host_token, seats: {} };
     const mine = hotseat ? humans : humans.slice(0, 1);

@@ -3,8 +3,6 @@ on a real SQLite file: what a player who lasts can do, and what nobody else can 
 
 from __future__ import annotations
 
-import os
-import secrets
 import sqlite3
 import threading
 import time
@@ -14,7 +12,6 @@ from types import SimpleNamespace
 from typing import Any
 
 import httpx
-import psycopg
 import pytest
 
 from slipstream.web.accounts import COOKIE, Accounts
@@ -23,7 +20,7 @@ from slipstream.web.ratings import Finish, Ratings
 from slipstream.web.storage import MatchData, SeatData, Store
 from tests.web.conftest import ROOMY
 from tests.web.server import Api, Server
-from tests.web.test_postgres import PG_URL, reachable
+from tests.web.test_postgres import pg_database  # noqa: F401 - the fixture, asked for by database_url
 
 LIMITS = {
     **ROOMY,
@@ -343,24 +340,12 @@ def test_two_server_processes_on_one_database_rate_a_race_once(tmp_path: Path) -
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh database: a SQLite file, or one on the test PostgreSQL server (as test_postgres finds it)."""
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database: a SQLite file, or one on the test PostgreSQL server (test_postgres's)."""
     if request.param == "sqlite":
-        yield str(tmp_path / "two.sqlite3")
-        return
-    problem = reachable(PG_URL)
-    if problem is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI: PostgreSQL at {PG_URL} is not reachable: {problem}")
-        pytest.skip(f"no PostgreSQL server reachable at {PG_URL}: {problem}")
-    name = f"slipstream_accounts_{secrets.token_hex(4)}"
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    try:
-        yield f"{PG_URL.rpartition('/')[0]}/{name}"
-    finally:
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        return str(tmp_path / "two.sqlite3")
+    url: str = request.getfixturevalue("pg_database")
+    return url
 
 
 def test_settling_is_once_when_two_processes_race_for_a_new_match(database_url: str) -> None:

@@ -13,8 +13,10 @@ from typing import Any
 
 import httpx
 import pytest
+from argon2 import PasswordHasher
 
 from slipstream.web.accounts import COOKIE, Accounts
+from slipstream.web.hub import ApiError
 from slipstream.web.limits import Limits
 from slipstream.web.ratings import Finish, Ratings
 from slipstream.web.storage import MatchData, SeatData, Store
@@ -424,3 +426,27 @@ def test_the_new_endpoints_keep_the_limits(server: Server) -> None:
     assert status == 404
     signups = [api.call("POST", "/api/accounts", json={"name": "?", "password": PASSWORD})[0] for _ in range(42)]
     assert 429 in signups and signups.index(429) == 40, signups
+
+
+def test_a_hash_made_with_lower_costs_is_renewed_at_the_next_login(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "rehash.sqlite3"))
+    try:
+        old = Accounts(store, Limits())
+        old.hasher = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+        old.sign_up("Dora", PASSWORD)
+        new = Accounts(store, Limits())
+        with pytest.raises(ApiError) as wrong:
+            new.log_in("Dora", PASSWORD + "!")
+        assert wrong.value.code == "bad_login"
+        assert "m=1024" in stored_hash(store, "dora"), "a wrong password renews nothing"
+        account, _cookie = new.log_in("Dora", PASSWORD)
+        assert account.name == "Dora"
+        assert stored_hash(store, "dora").startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+        assert new.log_in("dora", PASSWORD)[0].name == "Dora"
+    finally:
+        store.close()
+
+
+def stored_hash(store: Store, key: str) -> str:
+    with store.engine.connect() as conn:
+        return str(conn.exec_driver_sql("SELECT password_hash FROM accounts WHERE key = ?", (key,)).scalar_one())

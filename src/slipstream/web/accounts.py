@@ -208,7 +208,15 @@ class Accounts:
         if found is None:
             raise BAD_LOGIN
         account = Account(found[0], found[1])
+        if self.hasher.check_needs_rehash(found[2]):  # the hasher's costs went up since: keep the new hash
+            self._store_hash(account, self.hasher.hash(password))
         return account, self.new_session(account)
+
+    def _store_hash(self, account: Account, digest: str) -> None:
+        with Session(self.store.engine) as session, session.begin():
+            row = session.get(AccountRow, account.key)
+            if row is not None:
+                row.password_hash = digest
 
     def new_session(self, account: Account) -> str:
         session_id = secrets.token_urlsafe(32)

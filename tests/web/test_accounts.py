@@ -21,7 +21,7 @@ from slipstream.web.limits import Limits
 from slipstream.web.ratings import Finish, Ratings
 from slipstream.web.storage import MatchData, SeatData, Store
 from tests.web.conftest import ROOMY
-from tests.web.server import Api, Server
+from tests.web.server import Api, Server, ws_open, ws_until
 from tests.web.test_postgres import pg_database  # noqa: F401 - the fixture, asked for by database_url
 
 LIMITS = {
@@ -209,6 +209,31 @@ def test_a_cookie_without_a_seat_token_acts_for_nobody(server: Server) -> None:
     assert not seen_by_bob["you"] and seen_by_bob["active"] == []
     assert server.client().ok("GET", f"/api/players/{ann_name}")["active"] == []
     assert bob.ok("GET", f"/api/players/{bob_name}")["active"][0]["id"] == match_id
+
+
+def test_a_player_takes_their_seat_to_another_device_and_nobody_else_can(server: Server) -> None:
+    ann, ann_name = player(server)
+    bob, _bob_name = player(server)
+    match_id, _host, (old_token, bob_token) = rated_race(server, ann, bob)
+    laptop = server.client()
+    laptop.ok("POST", "/api/session", json={"name": ann_name, "password": PASSWORD})
+    path = f"/api/matches/{match_id}/seats/0/resume"
+    for stranger, status in ((bob, 403), (server.client(), 401)):
+        answer, body = stranger.call("POST", path)
+        assert answer == status, body
+    answer, _body = laptop.call("POST", f"/api/matches/{match_id}/seats/1/resume")
+    assert answer == 403, "Bob's seat is not Ann's"
+    with ws_open(server, match_id, old_token) as old_socket:
+        ws_until(old_socket, lambda m: m.get("type") == "state")
+        moved = laptop.ok("POST", path)
+        notice = ws_until(old_socket, lambda m: m.get("type") == "seat_lost")
+        assert "another device" in notice["message"]
+    assert laptop.state(match_id, moved["token"])["seat"] == 0
+    status, body = ann.call("GET", f"/api/matches/{match_id}/state", old_token)
+    assert status == 403 and body["error"]["code"] == "bad_token", "the old device's token stopped working"
+    assert ann.state(match_id, bob_token)["seat"] == 1, "Bob's seat is untouched"
+    final = ann.play_out(match_id, [moved["token"], bob_token])
+    assert final["match"]["seats"][0]["name"] == ann_name
 
 
 # --- seats of accounts and rated races ---------------------------------------------------

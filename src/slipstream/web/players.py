@@ -198,6 +198,22 @@ def add_routes(app: FastAPI, players: Players) -> None:
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https")
         return {"name": None}
 
+    @app.post("/api/matches/{match_id}/seats/{seat}/resume")
+    async def resume(match_id: str, seat: int, request: Request) -> dict[str, Any]:
+        """A logged-in player takes their seat to this device: a new token for it (the old one, on the
+        other device, stops working and its sockets are told and closed)."""
+        account = await players.account(request)
+        if account is None:
+            raise ApiError(401, "account_needed", "log in to play your seat on this device")
+        tied = await hub.db(accounts.seats_of_match, match_id)
+        if seat not in tied or tied[seat].key != account.key:
+            raise ApiError(403, "bad_token", "this seat is not your account's")
+        room = await hub.room(match_id)
+        if room.data.status not in ("open", "running"):
+            raise ApiError(409, "not_running", "the race is over: its page shows the result to everyone")
+        token = await hub.new_token(room, seat)
+        return {"seat": seat, "token": token, "match": room.match_info(seat)}
+
     @app.get("/api/players/{name}")
     async def player(name: str, request: Request) -> dict[str, Any]:
         """A player's page: ratings, finished matches and team results for anyone; their open and

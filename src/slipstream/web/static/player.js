@@ -1,6 +1,6 @@
 // A player's page (/players/NAME): ratings per game, their races now (their own page only, their turn
 // first), finished races with place and date, and team results of cooperative games.
-import { api, esc, toast } from "/static/common.js";
+import { api, esc, loadTokens, saveTokens, toast } from "/static/common.js";
 import { accountBar } from "/static/account.js";
 
 function when(seconds) {
@@ -36,8 +36,10 @@ function render(p) {
     ? p.active.map((m) => `<li><a href="/m/${esc(encodeURIComponent(m.id))}"><b>${esc(m.game_name)}</b></a>
         ${m.title && m.title !== m.game_name ? `<span class="race-title">“${esc(m.title)}”</span>` : ""}
         ${m.your_turn ? `<span class="tag turn-now">your turn</span>` : `<span class="tag">${esc(m.status === "open" ? "waiting for players" : "running")}</span>`}
-        <div class="muted">Seat ${esc(m.seat + 1)} · ${esc(when(m.updated_at))}</div></li>`).join("")
+        <div class="muted">Seat ${esc(m.seat + 1)} · ${esc(when(m.updated_at))}
+        ${loadTokens(m.id).seats[m.seat] ? "" : `<button type="button" class="play-here" data-match="${esc(m.id)}" data-seat="${esc(m.seat)}">Play here</button>`}</div></li>`).join("")
     : `<li class="muted">No race open or running.</li>`;
+  for (const b of document.querySelectorAll("button.play-here")) b.onclick = () => playHere(b.dataset.match, Number(b.dataset.seat));
   const finished = p.finished.filter((m) => !m.team);
   document.getElementById("finished").innerHTML = finished.length
     ? table(["Game", "Place", "Rating change", "Date"], finished.map((m) => {
@@ -51,6 +53,20 @@ function render(p) {
   document.getElementById("team").innerHTML = table(["Game", "Scenario", "Difficulty", "Won", "Lost"],
     p.team_results.map((t) => `<tr class="team-row"><td>${esc(t.game_name)}</td><td>${esc(t.scenario_name)}</td><td>${esc(t.difficulty_name)}</td>
       <td class="num">${esc(t.won)}</td><td class="num">${esc(t.lost)}</td></tr>`));
+}
+
+// This browser has no token for the seat (the race was joined on another device): take the seat here.
+async function playHere(matchId, seat) {
+  if (!confirm("Play this seat on this device? The other device goes on watching.")) return;
+  try {
+    const r = await api("POST", `/api/matches/${encodeURIComponent(matchId)}/seats/${seat}/resume`);
+    const tokens = loadTokens(matchId);
+    tokens.seats[seat] = r.token;
+    saveTokens(matchId, tokens);
+    location.href = `/m/${encodeURIComponent(matchId)}`;
+  } catch (e) {
+    toast(e.message || String(e));
+  }
 }
 
 let missing = false;

@@ -139,18 +139,20 @@ def test_a_wrong_password_and_an_unknown_name_get_the_same_answer(server: Server
 
 
 def test_login_attempts_are_limited_per_name_and_per_address(server: Server) -> None:
+    """The buckets start full (4 a name, 12 an address here) and refill evenly, one every 15 s and 5 s:
+    the first attempts are answered, then refused with at most a refill's worth let through."""
     _api, name = player(server)
     codes = [server.client("127.0.0.8").call("POST", "/api/session", json={"name": name, "password": "wrong one!"})[0]
-             for _ in range(6)]
-    assert codes[:4] == [401] * 4 and codes[4:] == [429, 429], codes
+             for _ in range(8)]
+    assert codes[:4] == [401] * 4 and codes.count(429) >= 3, codes
     # the right password is refused too while the name is held: guessing cannot go on from elsewhere
     status, body = server.client("127.0.0.9").call("POST", "/api/session", json={"name": name, "password": PASSWORD})
     assert status == 429 and body["error"]["code"] == "too_many", body
     # one address trying many names
     codes = [server.client("127.0.0.10").call("POST", "/api/session",
                                               json={"name": fresh_name("guess"), "password": "wrong one!"})[0]
-             for _ in range(14)]
-    assert codes[:12] == [401] * 12 and codes[12:] == [429, 429], codes
+             for _ in range(20)]
+    assert codes[:12] == [401] * 12 and codes.count(429) >= 4, codes
 
 
 @pytest.mark.parametrize(

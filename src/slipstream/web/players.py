@@ -225,6 +225,7 @@ def add_routes(app: FastAPI, players: Players) -> None:
         if game_id not in games():
             raise ApiError(404, "not_found", "no game has this id")
         if cooperative(game_id):
-            raise ApiError(404, "not_found", "a cooperative game has no ratings: team results are on the player pages")
+            raise ApiError(404, "not_found", f"{game_name(game_id)} is cooperative: no ratings; each player's page "
+                           "shows the team's results by scenario and difficulty")
         rows = await hub.db(players.ratings.leaderboard, game_id)
         return {"game": game_id, "game_name": game_name(game_id), "rows": rows}

@@ -29,7 +29,7 @@ async function main() {
     toast(e.message || String(e));
   }
   const wanted = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-  const gameId = catalog.some((g) => g.id === wanted) ? wanted : (catalog[0]?.id || wanted);
+  const gameId = wanted || catalog[0]?.id || ""; // a cooperative or unknown game: the server says why there is no board
   document.getElementById("board-games").innerHTML = catalog.map((g) =>
     `<a class="board-tab${g.id === gameId ? " active" : ""}" href="/leaderboard/${esc(encodeURIComponent(g.id))}">${esc(g.name)}</a>`).join("");
   if (gameId) show(gameId);

@@ -40,13 +40,14 @@ function render(p) {
         ${loadTokens(m.id).seats[m.seat] ? "" : `<button type="button" class="play-here" data-match="${esc(m.id)}" data-seat="${esc(m.seat)}">Play here</button>`}</div></li>`).join("")
     : `<li class="muted">No race open or running.</li>`;
   for (const b of document.querySelectorAll("button.play-here")) b.onclick = () => playHere(b.dataset.match, Number(b.dataset.seat));
-  const finished = p.finished.filter((m) => !m.team);
+  const finished = p.finished;
   document.getElementById("finished").innerHTML = finished.length
     ? table(["Game", "Place", "Rating change", "Date"], finished.map((m) => {
         const game = m.id ? `<a href="/m/${esc(encodeURIComponent(m.id))}">${esc(m.game_name)}</a>` : esc(m.game_name);
-        const change = m.change === null ? (m.rated ? "" : `<span class="muted">not rated</span>`)
+        const change = m.change === null ? (m.rated || m.team ? "" : `<span class="muted">not rated</span>`)
           : `<span class="change ${m.change >= 0 ? "up" : "down"}">${m.change >= 0 ? "+" : ""}${esc(m.change.toFixed(2))}</span>`;
-        return `<tr class="finished-row"><td>${game}</td><td>${esc(ordinal(m.place))} of ${esc(m.players)}</td><td>${change}</td><td>${esc(when(m.at))}</td></tr>`;
+        const place = m.team ? (m.won ? "the team won" : "the team lost") : `${ordinal(m.place)} of ${m.players}`;
+        return `<tr class="finished-row"><td>${game}</td><td>${esc(place)}</td><td>${change}</td><td>${esc(when(m.at))}</td></tr>`;
       }))
     : `<p class="muted">No finished races yet.</p>`;
   document.getElementById("team-card").hidden = !p.team_results.length;

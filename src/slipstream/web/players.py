@@ -23,7 +23,7 @@ from .accounts import COOKIE, SESSION_DAYS, Account, Accounts
 from .hub import ApiError, Hub, Room
 from .limits import Limits
 from .lobby import catalog
-from .ratings import TEAM_SETTING, Ratings, cooperative
+from .ratings import TEAM_SETTING, Ratings, cooperative, off_loop
 
 STATIC = Path(__file__).parent / "static"
 
@@ -117,7 +117,7 @@ class Players:
         if account is None:
             raise ApiError(404, "not_found", "no player has this name")
         owner = viewer is not None and viewer.key == account.key
-        page = await self.hub.db(self.ratings.player_rows, account, owner)
+        page = await off_loop(self.hub, self.ratings.player_rows, account, owner)
         for rating in page["ratings"]:
             rating["game_name"] = game_name(rating["game"])
         for row in page["finished"]:
@@ -227,5 +227,5 @@ def add_routes(app: FastAPI, players: Players) -> None:
         if cooperative(game_id):
             raise ApiError(404, "not_found", f"{game_name(game_id)} is cooperative: no ratings; each player's page "
                            "shows the team's results by scenario and difficulty")
-        rows = await hub.db(players.ratings.leaderboard, game_id)
+        rows = await off_loop(hub, players.ratings.leaderboard, game_id)
         return {"game": game_id, "game_name": game_name(game_id), "rows": rows}

@@ -22,9 +22,9 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from openskill.models import PlackettLuce
 from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, select
@@ -39,6 +39,7 @@ from .hub import ApiError, Hub, Room
 from .storage import Base, ListingRow, MatchRow
 
 log = logging.getLogger("slipstream.web")
+T = TypeVar("T")
 SETTLE_EVERY = 1.0
 """Seconds between a process's looks for finished matches whose results are not recorded yet."""
 SPREAD = 2.0
@@ -129,6 +130,15 @@ def finish_of(room: Room) -> Finish | None:
     return Finish(room.data.id, room.data.game_id, dict(room.data.options), places, team, bool(result.get("winners")))
 
 
+async def off_loop(hub: Hub, fn: Callable[..., T], *args: Any) -> T:
+    """A storage call that may take milliseconds (a page's reads, settling a match) off the event loop
+    even on SQLite (``Hub.db`` runs SQLite calls on the loop: right for a move's small commit, not for
+    these): in a thread for SQLite, on the hub's database threads for PostgreSQL."""
+    if hub.store.is_sqlite:
+        return await asyncio.to_thread(fn, *args)
+    return await hub.db(fn, *args)
+
+
 def cooperative(game_id: str) -> bool:
     try:
         return bool(game_class(game_id).cooperative)
@@ -216,11 +226,11 @@ class Ratings:
     async def settle_pending(self) -> int:
         """Settle every finished match not settled yet; how many this process settled."""
         done = 0
-        for match_id in await self.hub.db(self.pending):
+        for match_id in await off_loop(self.hub, self.pending):
             try:
                 room = await self.hub.room(match_id)
                 finish = finish_of(room)
-                if finish is not None and await self.hub.db(self.settle, finish):
+                if finish is not None and await off_loop(self.hub, self.settle, finish):
                     done += 1
             except Exception:
                 self.failed.add(match_id)

@@ -63,6 +63,9 @@ def test_two_accounts_race_rated_and_see_it_on_their_pages(server: Server, brows
     bob.click("button.join[data-seat='1']")
     ann.wait_for_selector("#start-btn:not([disabled])")
     assert bob_name in ann.inner_text("#seat-list") and ann_name in ann.inner_text("#seat-list")
+    ann.wait_for_selector(f"#seat-list a.account-link[href='/players/{bob_name}']")
+    assert "Rated race" in ann.inner_text("#seat-list .rated-note")
+    ann.screenshot(path=str(shots / "match-rated-seats.png"))
     ann.click("#start-btn")
     for _ in range(600):
         if "Race over" in ann.inner_text("#turn") and "Race over" in bob.inner_text("#turn"):

@@ -250,6 +250,8 @@ def test_a_seat_joined_logged_in_takes_the_account_name_once_per_match(server: S
     assert status == 409 and body["error"]["code"] == "one_seat"
     guest = server.client().ok("POST", f"/api/matches/{made['id']}/seats/1/join", json={"name": "Guest"})
     assert guest["match"]["seats"][1]["name"] == "Guest", "guests join as before"
+    seats = server.client().ok("GET", f"/api/matches/{made['id']}/accounts")
+    assert seats == {"rated": False, "seats": {"0": ann_name}}
 
 
 def test_a_rated_race_takes_accounts_only_and_never_a_cooperative_game(server: Server) -> None:

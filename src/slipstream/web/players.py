@@ -214,6 +214,14 @@ def add_routes(app: FastAPI, players: Players) -> None:
         token = await hub.new_token(room, seat)
         return {"seat": seat, "token": token, "match": room.match_info(seat)}
 
+    @app.get("/api/matches/{match_id}/accounts")
+    async def match_accounts(match_id: str) -> dict[str, Any]:
+        """Which seats of a race are players' accounts (by name), and whether it is rated (public: the
+        seat list shows the names anyway)."""
+        tied = await hub.db(accounts.seats_of_match, match_id)
+        rated = await hub.db(players.ratings.is_rated, match_id)
+        return {"rated": rated, "seats": {str(seat): account.name for seat, account in sorted(tied.items())}}
+
     @app.get("/api/players/{name}")
     async def player(name: str, request: Request) -> dict[str, Any]:
         """A player's page: ratings, finished matches and team results for anyone; their open and

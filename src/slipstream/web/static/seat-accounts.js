@@ -1,0 +1,25 @@
+// The match page's word on accounts: which seats are players' accounts (their names link to their
+// pages) and whether the race is rated. Asked once, and again when the seats change.
+import { api, esc } from "/static/common.js";
+
+let known = { rated: false, seats: {} };
+let askedFor = null; // the seats the last answer was for
+let asking = false;
+
+export function seatAccounts(matchId, match, redraw) {
+  const seats = match.seats.map((s) => `${s.kind}:${s.name}`).join("|");
+  if (seats !== askedFor && !asking) {
+    asking = true;
+    api("GET", `/api/matches/${encodeURIComponent(matchId)}/accounts`)
+      .then((answer) => { known = answer; })
+      .catch(() => {})
+      .finally(() => { askedFor = seats; asking = false; redraw(); });
+  }
+  return known;
+}
+
+// A seat's name as the seat list shows it: a link to the player's page when the seat is an account's.
+export function accountName(accounts, seat, html) {
+  const name = accounts.seats[String(seat.seat)];
+  return name && seat.kind !== "open" ? `<a class="account-link" href="/players/${esc(encodeURIComponent(name))}">${html}</a>` : html;
+}

@@ -11,9 +11,15 @@ export function seatAccounts(matchId, match, redraw) {
   if (seats !== askedFor && !asking) {
     asking = true;
     api("GET", `/api/matches/${encodeURIComponent(matchId)}/accounts`)
-      .then((answer) => { known = answer; })
+      .then((answer) => {
+        const changed = JSON.stringify(answer) !== JSON.stringify(known);
+        known = answer;
+        // drawn again at once only if it shows something new and nobody is typing a name to join
+        const typing = [...document.querySelectorAll("input.join-name")].some((el) => el.value || el === document.activeElement);
+        if (changed && !typing) redraw();
+      })
       .catch(() => {})
-      .finally(() => { askedFor = seats; asking = false; redraw(); });
+      .finally(() => { askedFor = seats; asking = false; });
   }
   return known;
 }

@@ -449,6 +449,11 @@ def test_the_new_endpoints_keep_the_limits(server: Server) -> None:
         assert status == 400 and body["error"]["code"] == "bad_request"
         status, body = api.call("POST", path, json={"name": "abc", "password": PASSWORD, "admin": True})
         assert status == 400 and "…" in body["error"]["message"], "an unknown field is not named back"
+    # a form of another site can send text/plain, not JSON: it neither signs anyone up nor logs them in
+    for path in ("/api/accounts", "/api/session"):
+        r = api.http.post(path, content=f'{{"name": "{fresh_name()}", "password": "{PASSWORD}"}}',
+                          headers={"Content-Type": "text/plain"})
+        assert r.status_code == 400 and "set-cookie" not in r.headers, r.text
     status, body = api.call("GET", "/api/players/" + "x" * 300)
     assert status == 404 and body["error"]["code"] == "not_found"
     status, body = api.call("GET", "/api/leaderboard/no-such-game")

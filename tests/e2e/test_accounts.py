@@ -117,3 +117,22 @@ def test_two_accounts_race_rated_and_see_it_on_their_pages(server: Server, brows
     assert not errors, errors
     for ctx in (ann_ctx, bob_ctx, phone_ctx):
         ctx.close()
+
+
+def test_a_logged_in_player_still_plays_hot_seat(server: Server, browser: Browser) -> None:
+    """Hot-seat joins every seat from one device: the first is the account's, the others guests'."""
+    errors: list[str] = []
+    ctx = browser.new_context()
+    page = watch(ctx.new_page(), errors)
+    name = f"Hot_{int(time.time() * 1000) % 10**6}"
+    sign_up(page, server, name)
+    open_lobby(page, server, "toy-dash", 2)
+    page.check("#hotseat")
+    page.click("#create-btn")
+    page.wait_for_url(re.compile(r".*/m/[\w-]+$"))
+    page.wait_for_selector(f"#seat-list a.account-link[href='/players/{name}']")
+    page.wait_for_selector("button.action")
+    seats = page.inner_text("#seat-list")
+    assert name in seats and "Seat 2: P2" in seats, seats
+    assert not errors, errors
+    ctx.close()

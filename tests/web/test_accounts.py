@@ -241,17 +241,21 @@ def test_a_player_takes_their_seat_to_another_device_and_nobody_else_can(server:
 # --- seats of accounts and rated races ---------------------------------------------------
 
 
-def test_a_seat_joined_logged_in_takes_the_account_name_once_per_match(server: Server) -> None:
+def test_a_seat_joined_logged_in_takes_the_account_name_and_hot_seat_still_works(server: Server) -> None:
     ann, ann_name = player(server)
     made = ann.ok("POST", "/api/matches", json={"game": "toy-dash", "players": 3})
     joined = ann.ok("POST", f"/api/matches/{made['id']}/seats/0/join", json={"name": "Somebody else"})
     assert joined["match"]["seats"][0]["name"] == ann_name
-    status, body = ann.call("POST", f"/api/matches/{made['id']}/seats/1/join", json={"name": "Second"})
-    assert status == 409 and body["error"]["code"] == "one_seat"
-    guest = server.client().ok("POST", f"/api/matches/{made['id']}/seats/1/join", json={"name": "Guest"})
-    assert guest["match"]["seats"][1]["name"] == "Guest", "guests join as before"
+    hot_seat = ann.ok("POST", f"/api/matches/{made['id']}/seats/1/join", json={"name": "Second"})
+    assert hot_seat["match"]["seats"][1]["name"] == "Second", "a second seat of one device joins as a guest"
+    guest = server.client().ok("POST", f"/api/matches/{made['id']}/seats/2/join", json={"name": "Guest"})
+    assert guest["match"]["seats"][2]["name"] == "Guest", "guests join as before"
     seats = server.client().ok("GET", f"/api/matches/{made['id']}/accounts")
     assert seats == {"rated": False, "seats": {"0": ann_name}}
+    rated = ann.ok("POST", "/api/matches", json={"game": "toy-dash", "players": 2, "rated": True})
+    ann.ok("POST", f"/api/matches/{rated['id']}/seats/0/join", json={})
+    status, body = ann.call("POST", f"/api/matches/{rated['id']}/seats/1/join", json={"name": "Second"})
+    assert status == 409 and body["error"]["code"] == "one_seat", "a rated race: one seat an account"
 
 
 def test_a_rated_race_takes_accounts_only_and_never_a_cooperative_game(server: Server) -> None:

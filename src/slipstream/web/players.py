@@ -84,15 +84,20 @@ class Players:
             await self.hub.db(self.ratings.mark_rated, match_id)
 
     async def joining(self, request: Request, match_id: str, name: str) -> tuple[Account | None, str]:
-        """Who joins and under which name: a logged-in player as their account (one seat a match), a
-        guest as the name they typed; a rated race takes accounts only."""
+        """Who joins and under which name: a logged-in player as their account, a guest as the name
+        they typed. An account holds one seat of a race: the device that joins more (hot-seat) joins
+        the others as guests, under the names typed for them. A rated race takes accounts only, one
+        seat each."""
         account = await self.account(request)
+        rated = await self.hub.db(self.ratings.is_rated, match_id)
         if account is None:
-            if await self.hub.db(self.ratings.is_rated, match_id):
+            if rated:
                 raise ApiError(401, "account_needed", "a rated race takes players with accounts: log in first")
             return None, name
         if await self.hub.db(self.accounts.holds_seat, match_id, account):
-            raise ApiError(409, "one_seat", "an account holds one seat of a match")
+            if rated:
+                raise ApiError(409, "one_seat", "an account holds one seat of a match")
+            return None, name
         return account, account.name
 
     async def joined(self, match_id: str, seat: int, account: Account | None) -> None:

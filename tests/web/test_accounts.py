@@ -288,6 +288,25 @@ def test_two_accounts_race_rated_and_both_ratings_move(server: Server) -> None:
     assert names.index((ann_name, bob_name)[winner]) < names.index((ann_name, bob_name)[1 - winner])
 
 
+def test_a_rematch_keeps_the_accounts_seats_and_is_not_rated(server: Server) -> None:
+    ann, ann_name = player(server)
+    bob, bob_name = player(server)
+    match_id, _host, tokens = rated_race(server, ann, bob)
+    ann.play_out(match_id, tokens)
+    rated = rating(settled(ann, ann_name, match_id))
+    again = [api.ok("POST", f"/api/matches/{match_id}/rematch", token, json={})
+             for api, token in ((ann, tokens[0]), (bob, tokens[1]))]
+    rematch_id = again[0]["id"]
+    assert again[1]["id"] == rematch_id
+    seats = ann.ok("GET", f"/api/matches/{rematch_id}/accounts")
+    assert seats == {"rated": False, "seats": {"0": ann_name, "1": bob_name}}
+    ann.play_out(rematch_id, [again[0]["token"], again[1]["token"]])
+    page = settled(ann, ann_name, rematch_id)
+    row = next(r for r in page["finished"] if r["id"] == rematch_id)
+    assert not row["rated"] and rating(page) == rated
+    assert any(r["id"] == rematch_id for r in settled(bob, bob_name, rematch_id)["finished"])
+
+
 def test_a_bot_is_an_anchor_and_an_unrated_race_changes_no_rating(server: Server) -> None:
     ann, ann_name = player(server)
     made = ann.ok("POST", "/api/matches", json={"game": "toy-dash", "players": 2, "rated": True,

@@ -420,6 +420,7 @@ def create_app(
         if body.seat is not None and body.seat != seat:
             raise ApiError(403, "bad_token", f"this token does not hold {seat_label(body.seat)}")
         nxt, joined, seat_token = await hub.rematch(room, seat)
+        await players.rematched(room.data.id, nxt.data.id, joined)
         return {"id": nxt.data.id, "seat": joined, "token": seat_token, "match": nxt.match_info(joined)}
 
     @app.get("/api/matches/{match_id}/record")

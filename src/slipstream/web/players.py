@@ -8,6 +8,7 @@ docs/web.md with their limits).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +109,17 @@ class Players:
         if await self.hub.db(self.ratings.is_rated, room.data.id):
             tied = await self.hub.db(self.accounts.seats_of_match, room.data.id)
             self.ratings.check_start(room, tied)
+
+    async def rematched(self, match_id: str, rematch_id: str, seat: int | None) -> None:
+        """A seat's player took their seat of the rematch (their seat's token proved who they are): an
+        account's seat is the account's again. A rematch is never rated (it starts by itself once its
+        players are back, before every seat could be checked)."""
+        if seat is None:
+            return
+        tied = await self.hub.db(self.accounts.seats_of_match, match_id)
+        if seat in tied and seat not in await self.hub.db(self.accounts.seats_of_match, rematch_id):
+            with contextlib.suppress(ApiError):  # asked twice at once: the first tie stands
+                await self.hub.db(self.accounts.tie, rematch_id, seat, tied[seat])
 
     async def seat_changed(self, room: Room, seat: int) -> None:
         """The host emptied a seat or gave it to a bot: before the start, the seat is no longer its

@@ -288,6 +288,21 @@ def test_two_accounts_race_rated_and_both_ratings_move(server: Server) -> None:
     assert names.index((ann_name, bob_name)[winner]) < names.index((ann_name, bob_name)[1 - winner])
 
 
+def test_a_player_who_resigns_a_rated_race_is_rated_last(server: Server) -> None:
+    """A resigned seat is ranked last in the result the server reports, and so in the ratings, even
+    when the bot that plays it on would have won."""
+    ann, ann_name = player(server)
+    bob, bob_name = player(server)
+    match_id, _host, tokens = rated_race(server, ann, bob, options={"length": 30})
+    ann.ok("POST", f"/api/matches/{match_id}/resign", tokens[0], json={})
+    final = ann.play_out(match_id, [tokens[1]], choose="walk")  # Bob walks: Ann's bot dashes ahead
+    assert final["result"]["details"]["race_order"][0] == 0, "the bot in Ann's seat crossed first"
+    ann_page, bob_page = settled(ann, ann_name, match_id), settled(bob, bob_name, match_id)
+    assert next(r for r in ann_page["finished"] if r["id"] == match_id)["place"] == 2
+    assert next(r for r in bob_page["finished"] if r["id"] == match_id)["place"] == 1
+    assert rating(ann_page)["mu"] < 25 < rating(bob_page)["mu"]
+
+
 def test_a_rematch_keeps_the_accounts_seats_and_is_not_rated(server: Server) -> None:
     ann, ann_name = player(server)
     bob, bob_name = player(server)

@@ -43,6 +43,7 @@ from .hub import (
 )
 from .limits import Limits
 from .lobby import Finished, catalog, rules_page
+from .players import Credentials, Players, add_routes
 from .protocol import ERROR_CODES, actor_info, describe, events_payload, replay_log, seat_payload
 from .storage import DEFAULT_SQLITE, Store
 
@@ -72,6 +73,7 @@ class CreateMatch(BaseModel):
     bots: dict[int, str] = Field(default_factory=dict, max_length=16)
     turn_seconds: int | None = None
     public: bool = False
+    rated: bool = False
 
 
 class JoinSeat(BaseModel):
@@ -116,7 +118,8 @@ class Rematch(BaseModel):
 
 KNOWN_NAMES = frozenset(
     {"body", "query", "path", "header", "[key]", "status", "limit", "ply", "seat", "match_id", "game_id"}
-    | {name for model in (CreateMatch, JoinSeat, SetBot, Act, Undo, Rematch) for name in model.model_fields}
+    | {name for model in (CreateMatch, JoinSeat, SetBot, Act, Undo, Rematch, Credentials)
+       for name in model.model_fields}
 )
 """The names a request's fields and parameters may have: a validation error names these, and only these."""
 
@@ -162,11 +165,14 @@ def create_app(
     peer_poll = float(os.environ.get(PEER_POLL_ENV, "0") or 0)
     hub = Hub(store, bot_delay=bot_delay, plugins=names, limits=limits, peer_poll=peer_poll)
     finished = Finished()
+    players = Players(hub, limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.startup()
+        players.ratings.start()
         yield
+        await players.ratings.stop()
         await hub.shutdown()
 
     app = FastAPI(
@@ -174,6 +180,7 @@ def create_app(
     )
     app.state.hub = hub
     app.state.limits = limits
+    app.state.players = players
     app.add_middleware(BodyGuard, limits=limits)
 
     @app.exception_handler(ApiError)
@@ -205,6 +212,7 @@ def create_app(
         return FileResponse(STATIC / "match.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    add_routes(app, players)
 
     @app.get("/boards/{game_id}.js", include_in_schema=False)
     async def board_script(game_id: str) -> FileResponse:
@@ -257,9 +265,11 @@ def create_app(
     async def create_match(body: CreateMatch, request: Request) -> dict[str, Any]:
         address = request.client.host if request.client else "?"
         hub.allow_creation(address)
+        await players.creating(body.game, body.rated)
         room, host_token = await hub.create(
             body.game, body.players, body.options, body.title, body.bots, body.turn_seconds, address, body.public
         )
+        await players.created(room.data.id, body.rated)
         return {
             "id": room.data.id,
             "host_token": host_token,
@@ -311,8 +321,10 @@ def create_app(
         return (await hub.room(match_id)).match_info()
 
     @app.post("/api/matches/{match_id}/seats/{seat}/join")
-    async def join(match_id: str, seat: int, body: JoinSeat) -> dict[str, Any]:
-        room, token = await hub.join(match_id, seat, body.name)
+    async def join(match_id: str, seat: int, body: JoinSeat, request: Request) -> dict[str, Any]:
+        account, name = await players.joining(request, match_id, body.name)
+        room, token = await hub.join(match_id, seat, name)
+        await players.joined(match_id, seat, account)
         return {"seat": seat, "token": token, "match": room.match_info()}
 
     @app.post("/api/matches/{match_id}/seats/{seat}/bot")
@@ -320,10 +332,12 @@ def create_app(
         match_id: str, seat: int, body: SetBot, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
         room = await hub.set_bot(match_id, seat, body.bot, bearer(authorization))
+        await players.seat_changed(room, seat)
         return room.match_info()
 
     @app.post("/api/matches/{match_id}/start")
     async def start(match_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        await players.starting(await hub.room(match_id))
         room = await hub.start(match_id, bearer(authorization))
         return room.match_info()
 
@@ -406,6 +420,7 @@ def create_app(
         if body.seat is not None and body.seat != seat:
             raise ApiError(403, "bad_token", f"this token does not hold {seat_label(body.seat)}")
         nxt, joined, seat_token = await hub.rematch(room, seat)
+        await players.rematched(room.data.id, nxt.data.id, joined)
         return {"id": nxt.data.id, "seat": joined, "token": seat_token, "match": nxt.match_info(joined)}
 
     @app.get("/api/matches/{match_id}/record")

@@ -18,7 +18,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from slipstream.bots.random_bot import RandomBot
@@ -1461,6 +1461,27 @@ class Hub:
             room.broadcast()
         return room, token
 
+    async def new_token(self, room: Room, seat: int) -> str:
+        """A new token for a player's seat (its player, known otherwise, moves to another device): the
+        old token stops working; the seat, its name and the race are as they were."""
+        token = secrets.token_urlsafe(24)
+        new = SeatData(seat=seat)
+
+        def decide() -> Write:
+            nonlocal new
+            current = self._seat(room, seat)
+            if current.kind not in ("human", "resigned"):
+                raise ApiError(409, "not_open", f"{seat_label(seat, room.data.seats)} is not a player's seat")
+            new = replace(current, token_hash=hash_token(token))
+            return self.store.set_seats, ([new],)
+
+        async with room.lock:
+            await self._conditional(room, decide)
+            room.data.seats[seat] = new
+        moved = f"Seat {seat + 1} is now played on another device; this page goes on watching the race."
+        self._close_seat(room, seat, encode({"type": "seat_lost", "seat": seat, "bot": None, "message": moved}))
+        return token
+
     async def set_bot(self, match_id: str, seat: int, bot: str | None, host_token: str | None) -> Room:
         """Put a bot in a seat, or (``bot=None``) empty the seat of an open match again.
 
@@ -1853,7 +1874,11 @@ class Hub:
             )
         else:
             message = f"The host took you out of Seat {seat + 1} before the race began; you can go on watching."
-        notice = encode({"type": "seat_lost", "seat": seat, "bot": bot, "message": message})
+        self._close_seat(room, seat, encode({"type": "seat_lost", "seat": seat, "bot": bot, "message": message}))
+
+    @staticmethod
+    def _close_seat(room: Room, seat: int, notice: str) -> None:
+        """Tell each of a seat's sockets ``notice`` and close it (its token no longer holds the seat)."""
         for sub in [sub for sub in room.subs if sub.seat == seat]:
             room.subs.discard(sub)
             sub.queue.put_nowait(notice)

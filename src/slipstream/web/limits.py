@@ -78,6 +78,14 @@ class Limits:
     """Seconds every other player of a running race must have been away (no open socket) before a
     player who is there may claim the win (the away seats then resign)."""
 
+    logins_per_minute_per_name: int = 5
+    """Login attempts for one account name in a minute, from anywhere (a burst of as many, refilled
+    evenly): more get 429 ``too_many``."""
+    logins_per_minute_per_address: int = 20
+    """Login attempts from one client address in a minute, whatever the names: more get 429 ``too_many``."""
+    signups_per_minute_per_address: int = 5
+    """Accounts made from one client address in a minute: more get 429 ``too_many``."""
+
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Limits:
         env = os.environ if environ is None else environ

@@ -49,6 +49,12 @@ ERROR_CODES: dict[str, str] = {
     "cannot_claim": "the win cannot be claimed: another player is still there, or has not been away long enough",
     "too_many_searches": "as many deep-search bots run as the server takes from one address, or in all; choose a "
     "quicker bot or wait",
+    "bad_login": "wrong name or password (the same answer for both)",
+    "bad_name": "an account name is 3 to 24 letters, digits, '_' or '-'",
+    "bad_password": "a password is 8 to 200 characters",
+    "name_taken": "this name has an account already",
+    "one_seat": "an account holds one seat of a match",
+    "account_needed": "a rated race takes players with accounts only",
 }
 
 

@@ -1,6 +1,7 @@
 // The lobby: choose a game (what it is, how to play it), its options in a player's words, the seats
 // with bots; the open, running and finished races. It remembers your name and last game.
 import { api, esc, saveTokens, toast } from "/static/common.js";
+import { accountBar } from "/static/account.js";
 
 let catalog = [];
 let listStatus = "open";
@@ -246,14 +247,19 @@ async function createRace(ev) {
   }
   const hotseat = mode() === "hotseat";
   const name = document.getElementById("my-name").value.trim();
+  const rated = document.getElementById("rated").checked;
+  if (rated && !document.getElementById("my-name").readOnly) return toast("A rated race is for players with accounts: log in or sign up first.");
+  if (rated && hotseat) return toast("A rated race needs each player's own account: play it with friends, each at their device.");
   const title = document.getElementById("title").value.trim();
   try {
     const options = readOptions();
-    remember({ name, game: g.id, mode: mode() });
+    const guest = !document.getElementById("my-name").readOnly;
+    remember({ ...(guest ? { name } : {}), game: g.id, mode: mode() });
     const made = await api("POST", "/api/matches", {
       game: g.id, players: players(), options,
       title, bots, turn_seconds: Number(document.getElementById("turn-seconds").value) || null,
       public: document.getElementById("listed").checked,
+      rated,
     });
     const tokens = { host: made.host_token, seats: {} };
     const mine = hotseat ? humans : humans.slice(0, 1);
@@ -302,12 +308,21 @@ async function refreshList() {
   }
 }
 
+// Logged in: the seats this browser joins take the account's name (the server uses it anyway).
+function showAccount(name) {
+  const input = document.getElementById("my-name");
+  if (!input) return;
+  input.readOnly = Boolean(name);
+  input.value = name || remembered().name || "";
+}
+
 async function main() {
+  accountBar(showAccount).then(showAccount);
   catalog = await api("GET", "/api/games");
   const sel = document.getElementById("game-select");
   if (!sel) return; // the page was replaced meanwhile (the first catalog takes a moment to build)
   const last = remembered();
-  if (last.name) document.getElementById("my-name").value = last.name;
+  if (last.name && !document.getElementById("my-name").readOnly) document.getElementById("my-name").value = last.name;
   if (last.mode && document.querySelector(`input[name='mode'][value='${last.mode}']`)) {
     document.querySelector(`input[name='mode'][value='${last.mode}']`).checked = true;
   }
@@ -324,7 +339,7 @@ async function main() {
     renderOptions(true);
     remember({ game: sel.value });
   });
-  document.getElementById("my-name").addEventListener("change", (e) => remember({ name: e.target.value.trim() }));
+  document.getElementById("my-name").addEventListener("change", (e) => { if (!e.target.readOnly) remember({ name: e.target.value.trim() }); });
   document.getElementById("players").addEventListener("change", () => { renderSeats(); renderPerSeat(); });
   for (const radio of document.querySelectorAll("input[name='mode']")) radio.addEventListener("change", () => renderSeats(false));
   document.getElementById("seats").addEventListener("change", (e) => { if (e.target.matches(".seat-kind")) renderSeats(); });

@@ -3,6 +3,7 @@
 // Nothing here knows a game: each game draws its board with its own board.js (match.board).
 import { api, boxTables, esc, installTips, loadTokens, named, saveTokens, seatColour, seatName, SEAT_COLOURS, term, toast } from "/static/common.js";
 import * as generic from "/static/board.js";
+import { accountName, seatAccounts } from "/static/seat-accounts.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
 let tokens = loadTokens(matchId);
@@ -654,8 +655,9 @@ function renderSeats(st) {
   const m = st.match;
   const held = heldSeats();
   const botOptions = m.bots.map((b) => `<option value="${esc(b)}">${esc((m.bot_labels || {})[b] || b)}</option>`).join("");
+  const accounts = seatAccounts(matchId, m, () => { const now = active(); if (now) renderSeats(now); });
   $("seat-list").innerHTML = m.seats.map((s) => {
-    let who = s.kind === "open" ? "<i>open</i>" : esc(s.name);
+    let who = s.kind === "open" ? "<i>open</i>" : accountName(accounts, s, esc(s.name));
     if (s.kind === "bot") who += ' <span class="tag">bot</span>';
     if (s.kind === "resigned") who += ' <span class="tag">resigned</span>';
     if (held.includes(s.seat) && s.kind === "human") who += ' <span class="tag you">you</span>';
@@ -668,7 +670,7 @@ function renderSeats(st) {
       bot = `<select class="bot-pick" data-seat="${s.seat}" title="if this player has left"><option value="">hand to a bot…</option>${botOptions}</select>`;
     }
     return `<li data-seat="${s.seat}"><span class="swatch" style="background:${seatColour(s.seat)}"></span>Seat ${s.seat + 1}: ${who} ${join} ${bot}</li>`;
-  }).join("");
+  }).join("") + (accounts.rated ? `<li class="muted rated-note">Rated race: players with accounts only</li>` : "");
   for (const b of document.querySelectorAll("button.join")) b.onclick = () => join(Number(b.dataset.seat));
   for (const sel of document.querySelectorAll("select.bot-pick")) {
     sel.onchange = () => {

@@ -1,0 +1,256 @@
+"""The HTTP side of accounts and ratings: sign up, log in and out, the player page and the leaderboard,
+and what the lobby's calls (create, join, start, a seat given to a bot) do for accounts.
+
+``Players`` is made by ``app.create_app`` beside the hub; ``add_routes`` adds its endpoints (listed in
+docs/web.md with their limits).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, Response
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from slipstream.engine.errors import UnknownGameError
+from slipstream.engine.game import CHANCE
+from slipstream.engine.registry import game_class, games
+
+from .accounts import COOKIE, SESSION_DAYS, Account, Accounts
+from .hub import ApiError, Hub, Room
+from .limits import Limits
+from .lobby import catalog
+from .ratings import TEAM_SETTING, Ratings, cooperative, off_loop
+
+STATIC = Path(__file__).parent / "static"
+
+
+class Credentials(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(max_length=64)
+    password: str = Field(max_length=256)
+
+
+def address_of(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+def your_turn(room: Room, seat: int) -> bool:
+    """Whether the match waits for ``seat`` (its turn, or a choice open to it)."""
+    if room.data.status != "running":
+        return False
+    actor = room.state.actor
+    if actor is None or actor == CHANCE:
+        return False
+    if isinstance(actor, int):
+        return actor == seat
+    return seat in actor
+
+
+def game_name(game_id: str) -> str:
+    try:
+        return game_class(game_id).name
+    except UnknownGameError:
+        return game_id
+
+
+class Players:
+    """Accounts and ratings for one app (``hub``'s store, ``limits``)."""
+
+    def __init__(self, hub: Hub, limits: Limits) -> None:
+        self.hub = hub
+        self.accounts = Accounts(hub.store, limits)
+        self.ratings = Ratings(hub, self.accounts)
+
+    async def account(self, request: Request) -> Account | None:
+        """The account the request's session cookie is logged in as (``None``: a guest)."""
+        cookie = request.cookies.get(COOKIE)
+        if not cookie:
+            return None
+        return await self.hub.db(self.accounts.account_of, cookie)
+
+    # --- what the lobby's calls do for accounts ------------------------------------------
+
+    async def creating(self, game_id: str, rated: bool) -> None:
+        if rated:
+            self.ratings.check_rated_game(game_id)
+
+    async def created(self, match_id: str, rated: bool) -> None:
+        if rated:
+            await self.hub.db(self.ratings.mark_rated, match_id)
+
+    async def joining(self, request: Request, match_id: str, name: str) -> tuple[Account | None, str]:
+        """Who joins and under which name: a logged-in player as their account, a guest as the name
+        they typed. An account holds one seat of a race: the device that joins more (hot-seat) joins
+        the others as guests, under the names typed for them. A rated race takes accounts only, one
+        seat each."""
+        account = await self.account(request)
+        rated = await self.hub.db(self.ratings.is_rated, match_id)
+        if account is None:
+            if rated:
+                raise ApiError(401, "account_needed", "a rated race takes players with accounts: log in first")
+            return None, name
+        if await self.hub.db(self.accounts.holds_seat, match_id, account):
+            if rated:
+                raise ApiError(409, "one_seat", "an account holds one seat of a match")
+            return None, name
+        return account, account.name
+
+    async def joined(self, match_id: str, seat: int, account: Account | None) -> None:
+        if account is not None:
+            await self.hub.db(self.accounts.tie, match_id, seat, account)
+
+    async def starting(self, room: Room) -> None:
+        if await self.hub.db(self.ratings.is_rated, room.data.id):
+            tied = await self.hub.db(self.accounts.seats_of_match, room.data.id)
+            self.ratings.check_start(room, tied)
+
+    async def rematched(self, match_id: str, rematch_id: str, seat: int | None) -> None:
+        """A seat's player took their seat of the rematch (their seat's token proved who they are): an
+        account's seat is the account's again. A rematch is never rated (it starts by itself once its
+        players are back, before every seat could be checked)."""
+        if seat is None:
+            return
+        tied = await self.hub.db(self.accounts.seats_of_match, match_id)
+        if seat in tied and seat not in await self.hub.db(self.accounts.seats_of_match, rematch_id):
+            with contextlib.suppress(ApiError):  # asked twice at once: the first tie stands
+                await self.hub.db(self.accounts.tie, rematch_id, seat, tied[seat])
+
+    async def seat_changed(self, room: Room, seat: int) -> None:
+        """The host emptied a seat or gave it to a bot: before the start, the seat is no longer its
+        account's (once the race runs, a player's seat handed to a bot still counts as theirs)."""
+        if room.data.status == "open":
+            await self.hub.db(self.accounts.untie, room.data.id, seat)
+
+    # --- the player page -----------------------------------------------------------------
+
+    async def player(self, name: str, viewer: Account | None) -> dict[str, Any]:
+        account = await self.hub.db(self.accounts.find, name)
+        if account is None:
+            raise ApiError(404, "not_found", "no player has this name")
+        owner = viewer is not None and viewer.key == account.key
+        page = await off_loop(self.hub, self.ratings.player_rows, account, owner)
+        for rating in page["ratings"]:
+            rating["game_name"] = game_name(rating["game"])
+        for row in page["finished"]:
+            row["game_name"] = game_name(row["game"])
+        if page["team_results"]:
+            settings = await asyncio.to_thread(
+                lambda: [self._setting(r["game"], r["scenario"], r["difficulty"]) for r in page["team_results"]]
+            )
+            for row, words in zip(page["team_results"], settings, strict=True):
+                row.update(words)
+        active = []
+        for row in page["active"]:
+            room = self.hub.rooms.get(row["id"])
+            row["game_name"] = game_name(row["game"])
+            row["your_turn"] = room is not None and your_turn(room, row["seat"])
+            active.append(row)
+        active.sort(key=lambda r: (not r["your_turn"], -r["updated_at"]))
+        page["active"] = active
+        return {"name": account.name, "you": owner, **page}
+
+    @staticmethod
+    def _setting(game_id: str, scenario: str, difficulty: str) -> dict[str, str]:
+        """A cooperative result's scenario and difficulty in the words the lobby offers them."""
+        entry = next((g for g in catalog() if g["id"] == game_id), None)
+        options = {o["name"]: o for o in entry["options"]} if entry else {}
+        words = {"game_name": game_name(game_id)}
+        for option, value in zip(TEAM_SETTING, (scenario, difficulty), strict=True):
+            labels = options.get(option, {}).get("choice_labels") or {}
+            words[f"{option}_name"] = labels.get(value) or value.replace("-", " ").capitalize()
+        return words
+
+
+def set_cookie(response: Response, request: Request, value: str) -> None:
+    response.set_cookie(
+        COOKIE, value, max_age=SESSION_DAYS * 86400, httponly=True, samesite="lax",
+        secure=request.url.scheme == "https", path="/",
+    )
+
+
+def add_routes(app: FastAPI, players: Players) -> None:
+    """The account, player page and leaderboard endpoints (docs/web.md, "Accounts and ratings")."""
+    hub = players.hub
+    accounts = players.accounts
+
+    @app.get("/players/{name}", include_in_schema=False)
+    async def player_page(name: str) -> FileResponse:
+        return FileResponse(STATIC / "player.html")
+
+    @app.get("/leaderboard/", include_in_schema=False)
+    @app.get("/leaderboard/{game_id}", include_in_schema=False)
+    async def leaderboard_page(game_id: str = "") -> FileResponse:
+        return FileResponse(STATIC / "leaderboard.html")
+
+    @app.post("/api/accounts", status_code=201)
+    async def sign_up(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+        """A new account, logged in at once (the session cookie is set)."""
+        accounts.signups.take(address_of(request))
+        account, cookie = await asyncio.to_thread(accounts.sign_up, body.name, body.password)
+        set_cookie(response, request, cookie)
+        return {"name": account.name}
+
+    @app.post("/api/session")
+    async def log_in(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+        accounts.per_address.take(address_of(request))
+        accounts.per_name.take(body.name.casefold())
+        account, cookie = await asyncio.to_thread(accounts.log_in, body.name, body.password)
+        set_cookie(response, request, cookie)
+        return {"name": account.name}
+
+    @app.get("/api/session")
+    async def who_am_i(request: Request) -> dict[str, Any]:
+        account = await players.account(request)
+        return {"name": account.name if account else None}
+
+    @app.delete("/api/session")
+    async def log_out(request: Request, response: Response) -> dict[str, Any]:
+        await hub.db(accounts.log_out, request.cookies.get(COOKIE))
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https")
+        return {"name": None}
+
+    @app.post("/api/matches/{match_id}/seats/{seat}/resume")
+    async def resume(match_id: str, seat: int, request: Request) -> dict[str, Any]:
+        """A logged-in player takes their seat to this device: a new token for it (the old one, on the
+        other device, stops working and its sockets are told and closed)."""
+        account = await players.account(request)
+        if account is None:
+            raise ApiError(401, "account_needed", "log in to play your seat on this device")
+        tied = await hub.db(accounts.seats_of_match, match_id)
+        if seat not in tied or tied[seat].key != account.key:
+            raise ApiError(403, "bad_token", "this seat is not your account's")
+        room = await hub.room(match_id)
+        if room.data.status not in ("open", "running"):
+            raise ApiError(409, "not_running", "the race is over: its page shows the result to everyone")
+        token = await hub.new_token(room, seat)
+        return {"seat": seat, "token": token, "match": room.match_info(seat)}
+
+    @app.get("/api/matches/{match_id}/accounts")
+    async def match_accounts(match_id: str) -> dict[str, Any]:
+        """Which seats of a race are players' accounts (by name), and whether it is rated (public: the
+        seat list shows the names anyway)."""
+        tied = await hub.db(accounts.seats_of_match, match_id)
+        rated = await hub.db(players.ratings.is_rated, match_id)
+        return {"rated": rated, "seats": {str(seat): account.name for seat, account in sorted(tied.items())}}
+
+    @app.get("/api/players/{name}")
+    async def player(name: str, request: Request) -> dict[str, Any]:
+        """A player's page: ratings, finished matches and team results for anyone; their open and
+        running matches (their turn first) and links to unlisted matches for the player alone."""
+        return await players.player(name, await players.account(request))
+
+    @app.get("/api/leaderboard/{game_id}")
+    async def leaderboard(game_id: str) -> dict[str, Any]:
+        if game_id not in games():
+            raise ApiError(404, "not_found", "no game has this id")
+        if cooperative(game_id):
+            raise ApiError(404, "not_found", f"{game_name(game_id)} is cooperative: no ratings; each player's page "
+                           "shows the team's results by scenario and difficulty")
+        rows = await off_loop(hub, players.ratings.leaderboard, game_id)
+        return {"game": game_id, "game_name": game_name(game_id), "rows": rows}

@@ -761,6 +761,7 @@ class Room:
             "turn_seconds": d.turn_seconds,
             "board": board_module(d.game_id),
             "text_board": hooks_of(self.game).board_text is not None,
+            "cooperative": self.game.cooperative,
         }
         if d.status == "finished":
             info["seed"] = d.seed

@@ -5,6 +5,8 @@
 let presence = null; // the last "presence" message, with the time it came
 let claimAt = null; // {at (ms), away: [seats]}: when this page's player may claim the win from whom
 
+const CLOCK_ICON = '<svg class="clock-icon" viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="9" r="6" fill="none" stroke="currentColor" stroke-width="1.8"/><path d="M8 5.5V9l2.3 1.6M6 1.5h4" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round"/></svg>';
+
 export function onPresence(msg) {
   presence = { ...msg, receivedAt: Date.now() };
 }
@@ -41,7 +43,7 @@ export function seatMarks(st, seat, receivedAt) {
   if (left !== undefined && m.status === "running") {
     const now = left - (Date.now() - receivedAt) / 1000;
     const low = now <= 10 ? " low" : "";
-    out.push(`<span class="seat-clock${low}" title="turn timer: ${m.turn_seconds} s a decision; out of time, a bot plays the move">⏱ ${clock(Math.ceil(now))}</span>`);
+    out.push(`<span class="seat-clock${low}" title="turn timer: ${m.turn_seconds} s a decision; out of time, a bot plays the move">${CLOCK_ICON}${clock(Math.ceil(now))}</span>`);
   }
   return out.join(" ");
 }

@@ -143,3 +143,54 @@ def test_chat_reaches_the_other_seat_and_the_spectator_and_survives_a_restart(
         for ctx in contexts:
             ctx.close()
         server.stop()
+
+
+def test_hot_seat_spectator_and_finished_views_at_both_sizes(server: Server, browser: Browser, shots: Path) -> None:
+    """Screenshots of the views issue 28 changed, at laptop and phone size: hot-seat (one browser, both
+    seats), a spectator, and the finished race with the rematch banner; and a seat whose race is run
+    (a game's view marks it finished) is offered no Resign."""
+    api = server.client()
+    mid, host, (ann, bob) = api.new_match(players=3, humans=2, length=6)
+    errors: list[str] = []
+    for size, viewport in (("desktop", {"width": 1280, "height": 800}), ("phone", PHONE)):
+        hot, spectator = browser.new_context(viewport=viewport), browser.new_context(viewport=viewport)
+        try:
+            holding(hot, mid, {0: ann, 1: bob}, host)
+            page, watcher = watch(hot.new_page(), errors), watch(spectator.new_page(), errors)
+            for p in (page, watcher):
+                p.goto(f"{server.url}/m/{mid}")
+            page.wait_for_selector("#seat-tabs button")
+            watcher.wait_for_selector("#audience >> text=Spectating")
+            page.wait_for_selector("#audience >> text=1 watching")
+            if size == "desktop":
+                finished = page.evaluate(
+                    """async () => { const m = await import('/static/presence.js');
+                    return [m.seatFinished({cars: [{seat: 0, finished: true}, {seat: 1, finished: false}]}, 0),
+                            m.seatFinished({cars: [{seat: 0, finished: true}, {seat: 1, finished: false}]}, 1),
+                            m.seatFinished({finished: [1]}, 1), m.seatFinished({}, 0)]; }"""
+                )
+                assert finished == [True, False, True, False]
+            page.wait_for_selector("#curtain-show")
+            if page.locator("#curtain-show").is_visible():
+                page.click("#curtain-show")
+            page.wait_for_selector("button.action")
+            page.screenshot(path=str(shots / f"hot-seat-{size}.png"), full_page=True)
+            watcher.screenshot(path=str(shots / f"spectator-{size}.png"), full_page=True)
+        finally:
+            hot.close()
+            spectator.close()
+    api.play_out(mid, [ann, bob])
+    api.ok("POST", f"/api/matches/{mid}/rematch", host, json={})
+    for size, viewport in (("desktop", {"width": 1280, "height": 800}), ("phone", PHONE)):
+        ctx = browser.new_context(viewport=viewport)
+        try:
+            holding(ctx, mid, {1: bob})
+            page = watch(ctx.new_page(), errors)
+            page.goto(f"{server.url}/m/{mid}")
+            page.wait_for_selector("#rematch-banner >> text=Join the rematch")
+            page.wait_for_selector("#result:not([hidden])")
+            assert page.locator("#rematch-btn").is_hidden(), "made already: the banner's button takes the seat"
+            page.screenshot(path=str(shots / f"finished-rematch-{size}.png"), full_page=True)
+        finally:
+            ctx.close()
+    assert not errors, errors

@@ -34,5 +34,13 @@ export function heldText(seat, received) {
   if (!seat.held_for) return null;
   const left = seat.held - (Date.now() - received) / 1000;
   if (left <= 0) return null;
-  return `<i>held for ${esc(seat.held_for)}</i> <span class="muted" title="a rematch keeps this seat for its player; then it is open">${clock(left)}</span>`;
+  return `<i>held for ${esc(seat.held_for)}</i> <span class="muted" data-held="${seat.seat}" title="a rematch keeps this seat for its player; then it is open">${clock(left)}</span>`;
+}
+
+// The held seats' countdowns in the seat list, each second.
+export function tickHeld(m, received) {
+  for (const el of document.querySelectorAll("#seat-list [data-held]")) {
+    const seat = m.seats[Number(el.dataset.held)];
+    if (seat?.held_for) el.textContent = clock(seat.held - (Date.now() - received) / 1000);
+  }
 }

@@ -4,7 +4,7 @@
 import { api, boxTables, esc, installTips, loadTokens, named, saveTokens, seatColour, seatName, SEAT_COLOURS, term, toast } from "/static/common.js";
 import * as generic from "/static/board.js";
 import { onChat, showReplayChat, viewerKey, wireChat } from "/static/chat.js";
-import { heldText, renderRematchBanner } from "/static/invites.js";
+import { heldText, renderRematchBanner, tickHeld } from "/static/invites.js";
 import { claimWords, noteClaimOffer, onPresence, renderAudience, renderMarks, seatFinished } from "/static/presence.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
@@ -299,6 +299,8 @@ function rawTurnText(st) {
   if (replayMode) return `Replay · move ${replayMode.ply} of ${replayMode.total}${replayMode.ply === replayMode.total && st.result ? ` · ${resultText(m, st.result)}` : ""}`;
   if (m.status === "open") {
     const open = m.seats.filter((s) => s.kind === "open").length;
+    const invited = m.seats.filter((s) => s.kind === "open" && s.held_for).map((s) => s.held_for);
+    if (invited.length) return `Rematch: waiting for ${invited.join(", ")} (invited; it starts when every player is back)`;
     return open ? `Waiting for players: ${open} open seat${open > 1 ? "s" : ""}` : "All seats filled: the host can start the race";
   }
   if (st.result) return `${st.result.team ? "Game over" : "Race over"} — ${resultText(m, st.result)}`;
@@ -534,6 +536,7 @@ function tickSeats() {
   const received = conn.receivedAt || Date.now();
   if (m.status === "open" && m.seats.some((s) => s.held_for && !heldText(s, received) && $("seat-list").querySelector(`li.held[data-seat="${s.seat}"]`))) renderSeats(st);
   renderMarks(replayMode ? { ...st, turn_left: {} } : st, received);
+  tickHeld(m, received);
   renderAudience(!heldSeats().length);
   renderRematchBanner(m, heldSeats().filter((s) => m.seats[s] && m.seats[s].kind !== "bot"), received, rematch);
 }
@@ -690,9 +693,14 @@ function renderSeats(st) {
   }
   const hc = $("host-controls");
   if (m.status === "open" && tokens.host) {
-    const empty = m.seats.filter((s) => s.kind === "open").map((s) => s.seat + 1);
-    hc.innerHTML = `<button id="start-btn" ${empty.length ? "disabled" : ""}>Start race</button>`
-      + (empty.length ? ` <span class="muted">Seat${empty.length > 1 ? "s" : ""} ${empty.join(", ")} ${empty.length > 1 ? "are" : "is"} empty: a player joins or you add a bot.</span>` : "");
+    const received = conns.get(activeKey)?.receivedAt || Date.now();
+    const invited = m.seats.filter((s) => s.kind === "open" && heldText(s, received)).map((s) => `${esc(s.held_for)} (seat ${s.seat + 1})`);
+    const empty = m.seats.filter((s) => s.kind === "open" && !heldText(s, received)).map((s) => s.seat + 1);
+    const waits = [];
+    if (invited.length) waits.push(`held for ${invited.join(", ")}, invited to this rematch: it starts by itself when they are back`);
+    if (empty.length) waits.push(`Seat${empty.length > 1 ? "s" : ""} ${empty.join(", ")} ${empty.length > 1 ? "are" : "is"} empty: a player joins or you add a bot`);
+    const why = waits.length ? ` <span class="muted">${waits.join("; ").replace(/^h/, "H")}.</span>` : "";
+    hc.innerHTML = `<button id="start-btn" ${empty.length || invited.length ? "disabled" : ""}>Start race</button>${why}`;
     $("start-btn").onclick = start;
   } else hc.innerHTML = "";
 }
@@ -743,7 +751,7 @@ function renderPlayControls(st, conn) {
   $("undo-btn").hidden = undoSeat === null || !!replayMode;
   $("undo-btn").textContent = undoSeat !== null && heldSeats().length > 1 ? `Undo ${seatName(m, undoSeat)}'s step` : "Undo";
   $("resign-btn").hidden = !playing || !!replayMode || seatFinished(st.view, seat); // a finished seat's race is run
-  $("rematch-btn").hidden = !(m.status === "finished" && (heldSeats().length || tokens.host));
+  $("rematch-btn").hidden = !(m.status === "finished" && (heldSeats().length || tokens.host)) || !!m.rematch; // made: the banner offers it
   renderClaim(m);
   box.hidden = $("undo-btn").hidden && $("resign-btn").hidden && $("rematch-btn").hidden && $("claim-btn").hidden;
 }

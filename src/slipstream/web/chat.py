@@ -117,9 +117,14 @@ class ChatDesk:
         return self.hub.limits
 
     async def table(self, room: Room) -> TableChat:
+        """The room's chat, read from the database the first time; a match this process created has
+        none to read while it is the only process (``room.address`` is set for those)."""
         table = self.tables.get(room)
         if table is None:
-            lines, muted = await self.hub.db(self.hub.store.chat, room.data.id)
+            lines: list[ChatLine] = []
+            muted: set[str] = set()
+            if room.address is None or self.hub.peer_poll > 0:
+                lines, muted = await self.hub.db(self.hub.store.chat, room.data.id)
             table = self.tables.setdefault(room, TableChat(lines, muted))
         return table
 

@@ -458,13 +458,16 @@ class Store:
         return mark.rev + 1
 
     def add_chat(self, match_id: str, line: ChatLine) -> int:
-        """Store a chat line (committed when this returns): its id."""
-        with Session(self.engine) as session, session.begin():
-            row = ChatRow(match_id=match_id, kind=line.kind, seat=line.seat, viewer=line.viewer, name=line.name,
-                          text=line.text, ply=line.ply, at=line.at)
-            session.add(row)
-            session.flush()
-            return int(row.id)
+        """Store a chat line (committed when this returns): its id. The driver's own SQL, one statement
+        (an ORM session cost a millisecond or two of the event loop a line on SQLite)."""
+        p = self._mark
+        with self._raw() as cursor:
+            cursor.execute(
+                "INSERT INTO chat_lines (match_id, kind, seat, viewer, name, text, ply, at) "
+                f"VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p}, {p}) RETURNING id",
+                (match_id, line.kind, line.seat, line.viewer, line.name, line.text, line.ply, line.at),
+            )
+            return int(cursor.fetchone()[0])
 
     def chat(self, match_id: str) -> tuple[list[ChatLine], set[str]]:
         """A match's chat lines in the order they were said, and the muted spectators."""

@@ -27,7 +27,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts setup.py
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict src/slipstream/engine src/slipstream/games src/slipstream/_native.py
+	$(BIN)/mypy --strict src
 
 pytest: $(NATIVE)
 	$(BIN)/pytest -n 2 --timeout=900

@@ -284,6 +284,24 @@ def test_a_spectator_is_told_so(server: Server, browser: Browser) -> None:
     eve_ctx.close()
 
 
+def test_a_race_is_listed_in_the_lobby_only_when_its_host_says_so(server: Server, browser: Browser) -> None:
+    """Issue 26: a race is listed publicly only if its host asks; the lobby asks with a box (before, the
+    lobby never sent it, so no race made in the lobby was ever listed)."""
+    errors: list[str] = []
+    ctx = browser.new_context()
+    page = watch(ctx.new_page(), errors)
+    listed = lobby_race(page, server, "toy-dash", 2, name="Ann", title="Open to all", listed=True).rsplit("/", 1)[1]
+    unlisted = lobby_race(page, server, "toy-dash", 2, name="Bo", title="Friends only").rsplit("/", 1)[1]
+    page.goto(server.url + "/")
+    page.locator(f"#match-list li:has(a[href='/m/{listed}'])").wait_for()
+    assert "Open to all" in page.inner_text("#match-list")
+    assert page.locator(f"#match-list a[href='/m/{unlisted}']").count() == 0, "reached by its link only"
+    page.goto(f"{server.url}/m/{unlisted}")
+    page.wait_for_selector("text=Friends only")
+    assert not errors, errors
+    ctx.close()
+
+
 def test_a_bad_match_link_says_so_and_leads_back(server: Server, browser: Browser) -> None:
     ctx = browser.new_context()
     page = watch(ctx.new_page(), [])

@@ -49,14 +49,21 @@ def lobby_race(
     hotseat: bool = False,
     name: str = "",
     options: dict[str, object] | None = None,
+    listed: bool = False,
+    title: str = "",
 ) -> str:
-    """Create a race in the lobby as a person would; the match page's URL."""
+    """Create a race in the lobby as a person would (``listed``: ticks "List this race in the lobby");
+    the match page's URL."""
     open_lobby(page, server, game, players)
+    if listed:
+        page.check("#listed")
     page.check("#hotseat" if hotseat else "#mode-friends")  # every other seat a person, then the bots asked for
     for seat, bot in (bots or {}).items():
         page.select_option(f".seat-kind[data-seat='{seat}']", bot)
     if name:
         page.fill("#my-name", name)
+    if title:
+        page.fill("#title", title)
     for option, value in (options or {}).items():
         page.fill(f"#opt-{option}", str(value))
     page.click("#create-btn")

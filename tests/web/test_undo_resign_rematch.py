@@ -150,6 +150,12 @@ def test_rules_pages_are_our_text_escaped(api: Api) -> None:
     assert "<table>" in r.text and "Rule coverage" in r.text and "<script>" not in r.text.replace(
         '<script type="module" src="/static/rules.js"></script>', ""
     )
+    tag = r.headers["etag"]
+    assert "max-age=" in r.headers["cache-control"] and tag.startswith('"')
+    again = api.http.get("/rules/scrap-racer", headers={"If-None-Match": tag})
+    assert again.status_code == 304 and again.content == b"", "unchanged: the browser's copy is good"
+    other = api.http.get("/rules/brc-grand-prix", headers={"If-None-Match": tag})
+    assert other.status_code == 200 and other.headers["etag"] != tag
     assert api.call("GET", "/rules/no-such-game")[0] == 404
     assert api.call("GET", "/rules/toy-dash")[0] == 404, "a game without a rules text"
     assert api.call("GET", "/rules/..%2F..%2Fpyproject")[0] == 404

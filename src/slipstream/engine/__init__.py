@@ -1,4 +1,6 @@
-"""The engine: the game contract, chance, errors, records and the registry. No I/O, stdlib only."""
+"""The engine: the game contract, chance, errors, records and the registry. No I/O; the standard library
+and two typing packages only (mypy-extensions for the compiled build, typing-extensions for the state's
+game type)."""
 
 from .errors import (
     ContentError,

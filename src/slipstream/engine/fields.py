@@ -119,14 +119,14 @@ def copy_declared(state: T) -> T:
 
 
 def declarations_in_source(source: str, base: str = "State") -> dict[str, list[tuple[str, bool]]]:
-    """For each class in ``source`` that derives from ``base`` directly: its declared fields, as
-    ``declared_fields`` reads them (for the compiled build, which generates the copy method)."""
+    """For each class in ``source`` that derives from ``base`` directly (``State`` or ``State["MyGame"]``):
+    its declared fields, as ``declared_fields`` reads them (for the compiled build, which generates the copy
+    method)."""
     out: dict[str, list[tuple[str, bool]]] = {}
     for node in ast.parse(source).body:
         if not isinstance(node, ast.ClassDef):
             continue
-        if not any((isinstance(b, ast.Name) and b.id == base) or (isinstance(b, ast.Attribute) and b.attr == base)
-                   for b in node.bases):
+        if not any(_names_class(b.value if isinstance(b, ast.Subscript) else b, base) for b in node.bases):
             continue
         fields: list[tuple[str, bool]] = []
         for item in node.body:
@@ -137,6 +137,10 @@ def declarations_in_source(source: str, base: str = "State") -> dict[str, list[t
                 fields.append((item.target.id, _is_list(annotation)))
         out[node.name] = fields
     return out
+
+
+def _names_class(node: ast.expr, name: str) -> bool:
+    return (isinstance(node, ast.Name) and node.id == name) or (isinstance(node, ast.Attribute) and node.attr == name)
 
 
 def install_clone(cls: type) -> None:

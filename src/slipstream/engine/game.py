@@ -15,13 +15,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, ClassVar, NamedTuple, TypeVar, cast
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar, cast
 
 from mypy_extensions import mypyc_attr
+from typing_extensions import TypeVar as TypeVarWithDefault
 
 from . import chance
 from .errors import IllegalActionError, OptionError, SeatError
 from .fields import copy_declared, install_clone, missing_fields
+from .hooks import GameHooks
 
 CHANCE = "chance"
 """The actor at a chance node."""
@@ -297,14 +299,12 @@ class Game(ABC):
         return f"P{seat + 1}"
 
     @classmethod
-    def hooks(cls) -> Any:
+    def hooks(cls) -> GameHooks:
         """The game's optional hooks (``engine.hooks.GameHooks``): board text, metrics, bots, web board.
 
         A game overrides this, importing its hook modules inside it (they are loaded on first use only);
         ``engine.hooks.hooks_of`` caches the answer. The default is a game with no hooks.
         """
-        from .hooks import GameHooks
-
         return GameHooks()
 
     def __repr__(self) -> str:
@@ -313,17 +313,25 @@ class Game(ABC):
 
 S = TypeVar("S", bound="State")
 
+GameType = TypeVarWithDefault("GameType", bound=Game, default=Game, covariant=True)
+"""The game a state belongs to: a game's state class names its own (``class MyState(State["MyGame"])``),
+so ``state.game`` has the game's type in its rules; a plain ``State`` is a state of any game."""
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class State(ABC):
-    """One position of a game. Treat it as immutable: ``apply`` returns a new state."""
+class State(ABC, Generic[GameType]):
+    """One position of a game. Treat it as immutable: ``apply`` returns a new state.
+
+    A game's state class derives from ``State["MyGame"]`` (a string: the game module imports the state
+    module), which types ``game`` as the game's own class: its rules read ``state.game.track``.
+    """
 
     __slots__ = ("_history", "_legal_cache", "events", "game", "ply", "seed")
 
     legal_is_sorted: ClassVar[bool] = False
     """A game whose ``_legal`` already returns sorted, unique actions sets this to skip the sort."""
 
-    game: Game
+    game: GameType
     seed: int
     ply: int
     _history: tuple[str, Any] | None
@@ -545,7 +553,3 @@ def split_seat_action(action: str) -> tuple[int, str]:
     """``"2:stop"`` -> ``(2, "stop")``."""
     head, _, rest = action.partition(":")
     return int(head), rest
-
-
-def sorted_unique(items: Sequence[str]) -> list[str]:
-    return sorted(set(items))

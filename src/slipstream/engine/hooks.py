@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from .game import JSON, Game, State
+if TYPE_CHECKING:  # the game module returns GameHooks from Game.hooks(): these are only its annotations
+    from .game import JSON, Game, State
 
 _CACHE: dict[type[Game], GameHooks] = {}
 

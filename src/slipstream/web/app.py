@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import importlib
 import json
 import logging
@@ -50,6 +51,8 @@ from .storage import DEFAULT_SQLITE, Store
 log = logging.getLogger("slipstream.web")
 STATUSES = ("open", "running", "finished", "expired", "abandoned")
 STATIC = Path(__file__).parent / "static"
+RULES_MAX_AGE = 600
+"""Seconds a browser keeps a game's rules page before asking again (with its ``ETag``)."""
 PLUGINS_ENV = "SLIPSTREAM_PLUGINS"
 PEER_POLL_ENV = "SLIPSTREAM_PEER_POLL"
 """Seconds between looks at the database for matches other server processes changed (0: one process)."""
@@ -224,10 +227,11 @@ def create_app(
         return FileResponse(script, media_type="text/javascript")
 
     @app.get("/rules/{game_id}", include_in_schema=False)
-    async def rules_page_of(game_id: str) -> Response:
+    async def rules_page_of(game_id: str, request: Request) -> Response:
         """A game's page for players: how to play, then the rules in full (Markdown rendered with raw HTML
         switched off, so nothing in it runs; kept once rendered); ``/static/rules.js`` scrolls to the
-        paragraph the link's ``?rule=`` names."""
+        paragraph the link's ``?rule=`` names. A browser may keep it for ``RULES_MAX_AGE`` seconds, then
+        asks again with its ``ETag`` and gets ``304 Not Modified`` while the text is unchanged."""
         try:
             cls = game_class(game_id)
         except UnknownGameError:
@@ -235,8 +239,14 @@ def create_app(
         page = await asyncio.to_thread(rules_page, cls)
         if page is None:
             raise ApiError(404, "not_found", f"no rules text for {cls.id!r}")
-        policy = "default-src 'self'; img-src 'self' data:"
-        return Response(page, media_type="text/html", headers={"Content-Security-Policy": policy})
+        headers = {
+            "Content-Security-Policy": "default-src 'self'; img-src 'self' data:",
+            "Cache-Control": f"public, max-age={RULES_MAX_AGE}",
+            "ETag": '"' + hashlib.blake2b(page.encode(), digest_size=12).hexdigest() + '"',
+        }
+        if headers["ETag"] in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        return Response(page, media_type="text/html", headers=headers)
 
     # --- lobby ---------------------------------------------------------------------------
 

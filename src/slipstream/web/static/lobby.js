@@ -253,6 +253,7 @@ async function createRace(ev) {
     const made = await api("POST", "/api/matches", {
       game: g.id, players: players(), options,
       title, bots, turn_seconds: Number(document.getElementById("turn-seconds").value) || null,
+      public: document.getElementById("listed").checked,
     });
     const tokens = { host: made.host_token, seats: {} };
     const mine = hotseat ? humans : humans.slice(0, 1);
@@ -295,7 +296,7 @@ async function refreshList() {
   try {
     const rows = await api("GET", `/api/matches?status=${listStatus}`);
     const ul = document.getElementById("match-list");
-    ul.innerHTML = rows.length ? rows.map(raceHtml).join("") : `<li class="muted">No ${listStatus} races.</li>`;
+    ul.innerHTML = rows.length ? rows.map(raceHtml).join("") : `<li class="muted">No ${listStatus} races listed. A race is listed here when its host ticks “List this race in the lobby”; others are reached by their link.</li>`;
   } catch (e) {
     toast(`${e.code || "error"}: ${e.message}`);
   }

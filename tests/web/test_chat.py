@@ -159,7 +159,7 @@ def test_a_viewer_key_keeps_the_spectator_s_id_and_its_mute(server: Server, api:
 
 def test_the_replay_shows_each_line_at_its_move(server: Server, api: Api) -> None:
     mid, _host, (ann, bob) = api.new_match(length=4)
-    said_at = api.state(mid, ann)["ply"]
+    said_at = api.wait(mid, ann, lambda st: bool(st["legal"]))["ply"]  # the deal is over: Ann chooses
     with ws_open(server, mid, ann) as a:
         ws_until(a, lambda m: m["type"] == "chat")
         a.send(json.dumps({"type": "chat", "text": "good luck"}))

@@ -66,3 +66,31 @@ def test_a_claim_is_a_log_line_for_everyone(tmp_path: Path) -> None:
                 assert ws_until(ws, lambda m: m["type"] == "log" and line in log_texts(m), timeout=5)
     finally:
         server.stop()
+
+
+def test_the_resignation_line_is_in_the_log_after_a_kill_and_restart(tmp_path: Path) -> None:
+    """The line is stored with the match: a server killed and started again puts it back in everyone's
+    log, once, after the steps that came before it."""
+    server = Server(str(tmp_path / "resign.sqlite3"), tmp_path / "server.log", env=ROOMY).start()
+    try:
+        api = server.client()
+        mid, _host, (_ann, bob) = api.new_match(length=30)
+        before = api.wait(mid, bob, lambda st: bool(st["legal"]))
+        with ws_open(server, mid, None) as spec:
+            ws_until(spec, presence)
+            api.ok("POST", f"/api/matches/{mid}/resign", bob, json={})
+            line = "P2 resigned: a bot plays their seat to the end, ranked last"
+            ws_until(spec, lambda m: m["type"] == "log" and line in log_texts(m))
+        time.sleep(0.3)  # the line is stored just after it is told
+        server.kill()
+        server.start()
+        with ws_open(server, mid, None) as spec:
+            kept = ws_until(spec, lambda m: m["type"] == "log")
+        texts = log_texts(kept)
+        assert texts.count(line) == 1
+        entry = next(e for e in kept["entries"] if any(ev["text"] == line for ev in e["events"]))
+        assert entry["ply"] == before["ply"], "at the position it was said"
+        plies = [e["ply"] for e in kept["entries"]]
+        assert plies == sorted(plies) and plies[-1] > entry["ply"], "after the deal, before the bot's steps"
+    finally:
+        server.stop()

@@ -15,7 +15,10 @@ socket without one gets a fresh id), so the host can mute that spectator in this
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import json
+import logging
 import re
 import secrets
 import time
@@ -25,11 +28,14 @@ from typing import TYPE_CHECKING, Any
 
 from slipstream.jsontext import encode
 
+from . import presence
 from .limits import Limits
 from .storage import ChatLine
 
 if TYPE_CHECKING:
     from .hub import Hub, Room, Subscriber
+
+log = logging.getLogger("slipstream.web")
 
 CHAT_FIELDS = frozenset({"type", "text", "id"})
 """The fields a chat message may have: the seat is the socket's, never the message's."""
@@ -44,6 +50,11 @@ def viewer_id(key: Any) -> str:
     if not isinstance(key, str) or not 0 < len(key) <= 64:
         key = secrets.token_hex(16)
     return hashlib.sha256(key.encode()).hexdigest()[:8]
+
+
+def _places(shown: str | None) -> dict[int | None, int]:
+    """A stored note's place in each seat's log (``ChatRow.shown``)."""
+    return {seat: int(ply) for seat, ply in json.loads(shown or "[]")}
 
 
 def clean(text: Any, limit: int) -> str:
@@ -125,7 +136,12 @@ class ChatDesk:
             muted: set[str] = set()
             if room.address is None or self.hub.peer_poll > 0:
                 lines, muted = await self.hub.db(self.hub.store.chat, room.data.id)
-            table = self.tables.setdefault(room, TableChat(lines, muted))
+            if room in self.tables:
+                return self.tables[room]
+            table = self.tables[room] = TableChat([line for line in lines if line.kind == "say"], muted)
+            if room.address is None:  # rebuilt from the database: its notes go back into its log
+                notes = [(line.viewer, line.text, _places(line.shown)) for line in lines if line.kind == "note"]
+                presence.restore_lines(room, notes)
         return table
 
     async def history(self, room: Room) -> str:
@@ -174,9 +190,21 @@ class ChatDesk:
         mine.spend()
         theirs.spend()
 
-    async def note(self, room: Room, text: str) -> None:
-        """A line the server says (a resignation, a claim), stored and sent like a player's."""
-        await self.post(room, ChatLine("note", None, "", "", text, room.state.ply, time.time()))
+    def keep_note(self, room: Room, kind: str, text: str, shown: dict[int | None, int]) -> None:
+        """Store a line of the log that the moves do not make (a resignation, a claim: ``kind``) with its
+        place in each seat's log, so a restart puts it back (``table``). Stored after the clients were
+        told (a note is no player's word: losing it with the process loses no one's line)."""
+        places = json.dumps([[seat, ply] for seat, ply in shown.items()])
+        line = ChatLine("note", None, kind, "", text, room.state.ply, time.time(), shown=places)
+        task = asyncio.get_running_loop().create_task(self._store_note(room, line))
+        self.hub.tasks.add(task)
+        task.add_done_callback(self.hub.tasks.discard)
+
+    async def _store_note(self, room: Room, line: ChatLine) -> None:
+        try:
+            await self.hub.db(self.hub.store.add_chat, room.data.id, line)
+        except Exception:
+            log.exception("match %s: a log line could not be stored", room.data.id)
 
     async def post(self, room: Room, line: ChatLine) -> None:
         from .hub import ApiError

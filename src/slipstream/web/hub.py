@@ -1702,7 +1702,8 @@ class Hub:
             )
         room.data.updated_at = time.time()
         room._make_bots()
-        presence.log_line(room, presence.resigned_text(seats, claimant), "claim" if claimant is not None else "resign")
+        kind, text = "claim" if claimant is not None else "resign", presence.resigned_text(seats, claimant)
+        self.chat.keep_note(room, kind, text, presence.log_line(room, text, kind))
         room.broadcast()
         room.presence()
 

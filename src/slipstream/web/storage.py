@@ -138,6 +138,8 @@ class ChatRow(Base):
     text: Mapped[str] = mapped_column(Text)
     ply: Mapped[int] = mapped_column(Integer)
     at: Mapped[float] = mapped_column(Float)
+    shown: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """A note's place in each seat's log: ``[[seat or null, ply as that seat was shown it], ...]`` (JSON)."""
 
 
 class MuteRow(Base):
@@ -245,6 +247,8 @@ class ChatLine:
     ply: int
     at: float
     id: int | None = None
+    shown: str | None = None
+    """A note's place in each seat's log (``ChatRow.shown``)."""
 
 
 @dataclass(frozen=True)
@@ -463,9 +467,9 @@ class Store:
         p = self._mark
         with self._raw() as cursor:
             cursor.execute(
-                "INSERT INTO chat_lines (match_id, kind, seat, viewer, name, text, ply, at) "
-                f"VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p}, {p}) RETURNING id",
-                (match_id, line.kind, line.seat, line.viewer, line.name, line.text, line.ply, line.at),
+                "INSERT INTO chat_lines (match_id, kind, seat, viewer, name, text, ply, at, shown) "
+                f"VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p}, {p}, {p}) RETURNING id",
+                (match_id, line.kind, line.seat, line.viewer, line.name, line.text, line.ply, line.at, line.shown),
             )
             return int(cursor.fetchone()[0])
 
@@ -474,7 +478,7 @@ class Store:
         with Session(self.engine) as session:
             rows = session.scalars(select(ChatRow).where(ChatRow.match_id == match_id).order_by(ChatRow.id)).all()
             muted = set(session.scalars(select(MuteRow.viewer).where(MuteRow.match_id == match_id)).all())
-        lines = [ChatLine(r.kind, r.seat, r.viewer, r.name, r.text, r.ply, r.at, r.id) for r in rows]
+        lines = [ChatLine(r.kind, r.seat, r.viewer, r.name, r.text, r.ply, r.at, r.id, r.shown) for r in rows]
         return lines, muted
 
     def set_mute(self, match_id: str, viewer: str, muted: bool) -> None:

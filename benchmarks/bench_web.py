@@ -77,6 +77,8 @@ class Plan:
     warmup: float
     duration: float
     seed: int
+    chat_every: int = 0
+    """Each seat says a table chat line after every this many of its moves (0: none)."""
 
 
 @dataclass
@@ -171,6 +173,8 @@ class Load:
                     action = self.rng.choice(latest["legal"])
                     sent[move_id] = time.perf_counter()
                     await ws.send(encode({"type": "act", "action": action, "ply": latest["ply"], "id": move_id}))
+                    if self.plan.chat_every and counter % self.plan.chat_every == 0:
+                        await ws.send(encode({"type": "chat", "text": f"move {counter}: <b>go</b> & win"}))
                 left = self.deadline - time.monotonic()
                 if left <= 0:
                     return
@@ -282,6 +286,7 @@ def run(
             warmup=args.warmup,
             duration=args.duration,
             seed=games * 1000 + i,
+            chat_every=args.chat_every,
         )
         first += share
         ready = context.Event()
@@ -347,6 +352,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--addresses", type=int, default=64, help="loopback addresses the load connects from (127.0.0.2 on)"
+    )
+    parser.add_argument(
+        "--chat-every", type=int, default=0, help="each seat says a table chat line after every N of its moves"
     )
     parser.add_argument("--json", default="", help="also append each row as a JSON line to this file")
     args = parser.parse_args()

@@ -397,8 +397,10 @@ def test_lobby_defaults_to_bots_with_options_in_words(server: Server, browser: B
     page.wait_for_url(re.compile(r".*/m/[\w-]+$"))
     page.wait_for_selector("button.action")
     assert page.inner_text("#match-title") == "BRC Grand Prix", "no title given: the game's name alone"
-    page.wait_for_selector("#clock:not([hidden])")
-    assert re.search(r"Turn timer \(60 s.*Ann (1:00|0:[56]\d)", page.inner_text("#clock")), page.inner_text("#clock")
+    clock = page.locator("#seat-list li[data-seat='0'] .seat-clock")  # the turn timer in Ann's row (issue 28)
+    clock.wait_for()
+    assert re.fullmatch(r"1:00|0:[56]\d", clock.inner_text().strip()), clock.inner_text()
+    assert "60 s a decision" in (clock.get_attribute("title") or "")
     assert page.title().endswith("BRC Grand Prix · Slipstream")
     seats = page.inner_text("#seat-list")
     assert "Heuristic bot 2" in seats and "Heuristic bot 3" in seats

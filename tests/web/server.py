@@ -253,3 +253,17 @@ def one_ending(a: Api, b: Api, match_id: str, timeout: float = 20.0) -> tuple[di
     assert record == b.ok("GET", f"/api/matches/{match_id}/record"), "one match, the same record in both"
     assert len(record["actions"]) == final_a["ply"]
     return final_a, record
+
+
+def ws_quiet(ws: ClientConnection, seconds: float = 1.0) -> None:
+    """Nothing reaches ``ws`` for ``seconds`` but what the table itself says when a client comes or goes
+    (``presence``, and the chat history sent on connecting): an ``AssertionError`` names anything else."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            msg = ws_recv(ws, max(0.01, deadline - time.monotonic()))
+        except TimeoutError:
+            return
+        if msg["type"] == "presence" or (msg["type"] == "chat" and msg.get("reset")):
+            continue
+        raise AssertionError(f"a {msg['type']} message came: {msg}")

@@ -91,7 +91,7 @@ def test_an_undone_hidden_step_is_as_if_nothing_had_happened_for_others(peers: l
     a spectator, connected to A (one process) or to B (which catches up from the database), are sent
     nothing at all, neither for the step nor for its undo, and their state is as before; Ann's own
     view is back to before the step."""
-    from tests.web.server import ws_open, ws_recv, ws_until
+    from tests.web.server import ws_open, ws_quiet, ws_until
     from tests.web.test_hidden_info import reach_buying
 
     a = peers[0].client()
@@ -113,8 +113,7 @@ def test_an_undone_hidden_step_is_as_if_nothing_had_happened_for_others(peers: l
         assert undone["ply"] == ann_before["ply"]
         time.sleep(0.5)  # several of B's looks at the database
         for ws in (ws_bob, ws_watcher):
-            with pytest.raises(TimeoutError):
-                ws_recv(ws, timeout=1.0)
+            ws_quiet(ws, 1.0)
     keys = ("ply", "view", "legal", "actor")
     for token, before in others_before.items():
         now = watched.client().state(mid, token)

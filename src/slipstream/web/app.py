@@ -30,6 +30,8 @@ from slipstream.engine.hooks import hooks_of
 from slipstream.engine.registry import game_class, games
 from slipstream.jsontext import encode
 
+from . import presence
+from .chat import viewer_id
 from .guard import CUT_KEY, BodyGuard, too_deep
 from .hub import (
     ApiError,
@@ -60,7 +62,7 @@ MESSAGE_COSTS = {"text_board": 5, "undo": 5}
 ``text_board`` request builds a whole state with the text board, an undo replays the match."""
 MAX_PLY = 10**9
 """The largest ply a client may name (a larger number is a ``bad_request``, never repeated back)."""
-MESSAGE_TYPES = "use 'act', 'undo', 'claim', 'text_board' or 'ping'"
+MESSAGE_TYPES = "use 'act', 'undo', 'claim', 'chat', 'text_board' or 'ping'"
 
 
 class CreateMatch(BaseModel):
@@ -116,9 +118,16 @@ class Rematch(BaseModel):
     seat: int | None = None
 
 
+class Mute(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    viewer: str = Field(max_length=16)
+    muted: bool = True
+
+
 KNOWN_NAMES = frozenset(
     {"body", "query", "path", "header", "[key]", "status", "limit", "ply", "seat", "match_id", "game_id"}
-    | {name for model in (CreateMatch, JoinSeat, SetBot, Act, Undo, Rematch, Credentials)
+    | {name for model in (CreateMatch, JoinSeat, SetBot, Act, Undo, Rematch, Credentials, Mute)
        for name in model.model_fields}
 )
 """The names a request's fields and parameters may have: a validation error names these, and only these."""
@@ -423,6 +432,15 @@ def create_app(
         await players.rematched(room.data.id, nxt.data.id, joined)
         return {"id": nxt.data.id, "seat": joined, "token": seat_token, "match": nxt.match_info(joined)}
 
+    @app.post("/api/matches/{match_id}/chat/mute")
+    async def post_mute(match_id: str, body: Mute, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """The host mutes (``muted: false``: unmutes) a spectator of the table chat, by the id it shows."""
+        room = await hub.room(match_id)
+        if not token_matches(bearer(authorization), room.data.host_hash):
+            raise ApiError(403, "not_host", "only the match's creator (with its host token) may mute a spectator")
+        await hub.chat.mute(room, body.viewer, body.muted)
+        return {"viewer": body.viewer, "muted": body.muted}
+
     @app.get("/api/matches/{match_id}/record")
     async def get_record(match_id: str) -> Response:
         room = await hub.room(match_id)
@@ -441,7 +459,10 @@ def create_app(
             raise ApiError(409, "not_finished", "a replay is available once the match is over")
         if seat is not None and seat not in room.game.seats:
             raise no_such_seat(seat, room.game.players)
-        return await asyncio.to_thread(replay_at, room, ply, seat)  # replaying takes milliseconds
+        chat = await hub.chat.replay(room)
+        answer = await asyncio.to_thread(replay_at, room, ply, seat)  # replaying takes milliseconds
+        answer["chat"] = [line for line in chat if line["ply"] <= ply]
+        return answer
 
     # --- live play -----------------------------------------------------------------------
 
@@ -494,9 +515,14 @@ def create_app(
         outbox = Outbox(limits.max_backlog, limits.max_backlog_chars)
         outbox.on_cut = _cutter(websocket)
         sub = Subscriber(seat, queue=outbox, text_board=hello.get("text_board") is True)
+        if seat is None:
+            sub.viewer = viewer_id(hello.get("viewer"))
+        chat = await hub.chat.history(room)  # then no line is said before the socket is counted in
         room.subs.add(sub)  # first: the state below says whether this seat, now here, may claim the win
         sub.queue.put_nowait(room.log_message(seat))
         sub.queue.put_nowait(room.message(seat, text_board=sub.text_board))
+        sub.queue.put_nowait(chat)
+        sub.queue.put_nowait(presence.message(room))
         sub.claim_key = room.claim_key(seat)
         room.presence()
         writer = asyncio.create_task(_writer(websocket, sub))
@@ -618,7 +644,7 @@ def parse_message(text: str, limits: Limits) -> Any:
 async def _handle(
     hub: Hub, room: Room, sub: Subscriber, text: str, limits: Limits
 ) -> tuple[dict[str, Any] | str | None, int]:
-    """One client message: ``act``, ``undo``, ``claim``, ``text_board`` or ``ping``; a bad one gets an
+    """One client message: ``act``, ``undo``, ``claim``, ``chat``, ``text_board`` or ``ping``; a bad one gets an
     error message, never a disconnect, and no error repeats what the client sent. The reply and what
     the message costs against the socket's rate (``MESSAGE_COSTS``)."""
     seat = sub.seat
@@ -640,6 +666,9 @@ async def _handle(
                 raise ApiError(400, "bad_request", "'on' must be true or false")
             sub.text_board = on
             return room.message(seat, text_board=on), cost
+        if kind == "chat":
+            await hub.chat.say(room, sub, msg)
+            return None, cost
         if kind in ("act", "undo", "claim"):
             if seat is None:
                 raise ApiError(401, "bad_token", "spectators cannot act; join a seat")

@@ -30,8 +30,9 @@ from slipstream.engine.play import pending_seats
 from slipstream.engine.registry import game_class, games, load
 from slipstream.jsontext import encode
 
-from . import dice
+from . import dice, invites, presence
 from .botwork import DEEP_SECONDS, BotBroke, BotFailed, BotLate, BotWork, is_deep, thinking_seconds
+from .chat import ChatDesk
 from .limits import Limits
 from .protocol import board_module, describe, events_payload, glossary, resigned_result, seat_payload
 from .storage import Mark, MatchData, MoveData, SeatData, Stale, Store
@@ -235,6 +236,8 @@ class Subscriber:
     text_board: bool = False
     claim_key: tuple[tuple[int, ...], float] | None = None
     """What this client was last told about claiming the win (``Room.claim_key``)."""
+    viewer: str = ""
+    """A spectator's public id in the table chat (``chat.viewer_id``)."""
 
 
 def played_by_timer(move: MoveData) -> bool:
@@ -725,6 +728,7 @@ class Room:
                 continue
             sub.claim_key = key
             sub.queue.put_nowait(encode({"type": "claim", "claim": self.claim_info(sub.seat)}))
+        presence.announce(self)
 
     def seat_for_token(self, token: str) -> int | None:
         for s in self.data.seats:
@@ -751,15 +755,17 @@ class Room:
             "players": self.game.players,
             "ply": self.shown(seat),
             "created_at": d.created_at,
-            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in d.seats],
+            "seats": invites.seat_info(d),
             "bots": self.bot_choices,
             "bot_labels": {b: BOT_WORDS.get(b, b) for b in self.bot_choices},
             "turn_seconds": d.turn_seconds,
             "board": board_module(d.game_id),
             "text_board": hooks_of(self.game).board_text is not None,
+            "cooperative": self.game.cooperative,
         }
         if d.status == "finished":
             info["seed"] = d.seed
+            info["rematch"] = invites.rematch_info(d)
         return info
 
     def result_json(self, state: State | None = None) -> dict[str, Any] | None:
@@ -952,6 +958,8 @@ class Hub:
         self._buckets: dict[str, tuple[float, float]] = {}
         self.writer = GroupCommit(self)
         self.peer_poll = peer_poll
+        self.chat = ChatDesk(self)
+        """Every match's table chat (``web/chat.py``)."""
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a storage call: on the database threads for PostgreSQL (network round trips), on the
@@ -1437,7 +1445,8 @@ class Hub:
         if not token_matches(host_token, room.data.host_hash):
             raise ApiError(403, "not_host", "only the match's creator (with its host token) may do this")
 
-    async def join(self, match_id: str, seat: int, name: str) -> tuple[Room, str]:
+    async def join(self, match_id: str, seat: int, name: str, invited: bool = False) -> tuple[Room, str]:
+        """A player takes an open seat; a seat a rematch holds only its ``invited`` player (``invites``)."""
         room = await self.room(match_id)
         token = secrets.token_urlsafe(24)
         new = SeatData(seat=seat)
@@ -1449,6 +1458,8 @@ class Hub:
             current = self._seat(room, seat)
             if current.kind != "open":
                 raise ApiError(409, "seat_taken", f"{seat_label(seat, room.data.seats)} is already taken")
+            if not invited:
+                invites.refuse_held(room.data, seat, "only that player may take it")
             new = SeatData(
                 seat=seat, kind="human", name=unique_name(name, seat, room.data.seats), token_hash=hash_token(token)
             )
@@ -1503,6 +1514,8 @@ class Hub:
             current = self._seat(room, seat)
             if running and bot is None:
                 raise ApiError(409, "not_open", "a seat cannot be emptied once the match runs; give it a bot")
+            if not running:
+                invites.refuse_held(room.data, seat, "no bot may take it meanwhile")
             if bot is None:
                 new = SeatData(seat=seat)
             else:
@@ -1681,7 +1694,7 @@ class Hub:
 
         async with room.lock:
             await self._conditional(room, decide, seat)
-            self._resigned(room, [seat])
+            self._resigned(room, [seat], None)
         self.kick(room)
         return room
 
@@ -1700,8 +1713,9 @@ class Hub:
         ]
         return self.store.set_seats, (new,)
 
-    def _resigned(self, room: Room, seats: list[int]) -> None:
-        """The room after ``_resignation`` was stored: the seats resigned, and every client is told."""
+    def _resigned(self, room: Room, seats: list[int], claimant: int | None) -> None:
+        """The room after ``_resignation`` was stored: the seats resigned (``claimant``: the player who
+        claimed the win from them), and every client is told, with a line in the log."""
         for seat in seats:
             current = room.data.seats[seat]
             room.data.seats[seat] = SeatData(
@@ -1709,6 +1723,8 @@ class Hub:
             )
         room.data.updated_at = time.time()
         room._make_bots()
+        kind, text = "claim" if claimant is not None else "resign", presence.resigned_text(seats, claimant)
+        self.chat.keep_note(room, kind, text, presence.log_line(room, text, kind))
         room.broadcast()
         room.presence()
 
@@ -1744,7 +1760,7 @@ class Hub:
                 seen = await self.db(self.store.presence, [room.data.id], self.process_id)
                 room.remote_seen = seen[room.data.id]
             await self._conditional(room, decide, seat)
-            self._resigned(room, away)
+            self._resigned(room, away, seat)
         self.kick(room)
         return away
 
@@ -1777,6 +1793,7 @@ class Hub:
                     created_at=now,
                     updated_at=now,
                     turn_seconds=old.turn_seconds,
+                    holds=invites.holds(old, self.limits.rematch_hold, now),
                     seats=[
                         SeatData(seat=s.seat, kind="bot", name=bot_seat_name(s.bot, s.seat), bot=s.bot)
                         if s.kind == "bot" and s.bot
@@ -1797,6 +1814,7 @@ class Hub:
                 else:
                     self.rooms[data.id] = self._new_room(data, room.game, room.address)
                     next_id = data.id
+                    invites.invited(room, data.id, now + self.limits.rematch_hold)
         nxt = await self.room(next_id)
         if seat is None:
             return nxt, None, None
@@ -1804,7 +1822,7 @@ class Hub:
         async with nxt.lock:
             if nxt.data.status != "open" or nxt.data.seats[seat].kind != "open":
                 raise ApiError(409, "seat_taken", f"{seat_label(seat)} of the rematch is already taken", id=next_id)
-        joined, token = await self.join(next_id, seat, name)
+        joined, token = await self.join(next_id, seat, name, invited=True)
         def ready() -> Write | None:
             if joined.data.status != "open" or any(s.kind == "open" for s in joined.data.seats):
                 return None

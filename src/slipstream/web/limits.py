@@ -77,6 +77,18 @@ class Limits:
     claim_grace: float = 120.0
     """Seconds every other player of a running race must have been away (no open socket) before a
     player who is there may claim the win (the away seats then resign)."""
+    chat_length: int = 500
+    """Characters in one table chat message (after trimming); longer gets ``bad_request`` (nothing stored)."""
+    chat_per_minute: int = 20
+    """Chat messages one socket may send a minute, and one seat (or spectator) over all its sockets, after a
+    burst of ``chat_burst``; faster gets ``too_many`` with ``wait`` (nothing stored)."""
+    chat_burst: int = 5
+    """Chat messages a socket or a seat may send at once before ``chat_per_minute`` holds it."""
+    chat_history: int = 200
+    """Chat messages a client is sent when it connects (the latest); the replay shows them all."""
+    rematch_hold: float = 300.0
+    """Seconds a rematch holds each player's seat for them (no stranger may join it, no bot be put in
+    it); then it is an open seat."""
 
     logins_per_minute_per_name: int = 5
     """Login attempts for one account name in a minute, from anywhere (a burst of as many, refilled

@@ -47,6 +47,8 @@ ERROR_CODES: dict[str, str] = {
     "busy": "the server holds as many matches waiting for players, or running, as it accepts; try again later",
     "cannot_undo": "nothing to take back: only a seat's own last step that revealed nothing",
     "cannot_claim": "the win cannot be claimed: another player is still there, or has not been away long enough",
+    "seat_held": "a rematch holds this seat for its player for a while; then it is open",
+    "muted": "the host muted this spectator in the table chat",
     "too_many_searches": "as many deep-search bots run as the server takes from one address, or in all; choose a "
     "quicker bot or wait",
     "bad_login": "wrong name or password (the same answer for both)",

@@ -122,6 +122,47 @@ class PresenceRow(Base):
     seen_at: Mapped[float] = mapped_column(Float)
 
 
+class ChatRow(Base):
+    """A line of a match's table chat (``web/chat.py``), stored before anyone is told of it: a player's or
+    a spectator's message, or the server's note of a resignation or a claim (``kind`` ``note``, shown in
+    the log). ``ply``: the match's real ply when it was said (the replay shows it there)."""
+
+    __tablename__ = "chat_lines"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    viewer: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(60))
+    text: Mapped[str] = mapped_column(Text)
+    ply: Mapped[int] = mapped_column(Integer)
+    at: Mapped[float] = mapped_column(Float)
+    shown: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """A note's place in each seat's log: ``[[seat or null, ply as that seat was shown it], ...]`` (JSON)."""
+
+
+class MuteRow(Base):
+    """A spectator (its ``viewer`` id) the host muted in a match's table chat."""
+
+    __tablename__ = "chat_mutes"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    viewer: Mapped[str] = mapped_column(String(16), primary_key=True)
+
+
+class SeatHoldRow(Base):
+    """A rematch's seat held for the player of that seat in the race before (``web/invites.py``) until
+    ``until`` (``time.time()``): no stranger joins it and no bot is put in it meanwhile."""
+
+    __tablename__ = "seat_holds"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    until: Mapped[float] = mapped_column(Float)
+
+
 class SeatRow(Base):
     __tablename__ = "seats"
 
@@ -186,6 +227,28 @@ class MatchData:
     """The match's revision as read (``RevisionRow``); ``None``: stored before revisions existed."""
     public: bool = False
     """Whether the host lists the match publicly (``ListingRow``)."""
+    holds: dict[int, tuple[str, float]] = field(default_factory=dict)
+    """Seats a rematch holds for their players: seat -> (name, until) (``SeatHoldRow``)."""
+    rematch_id: str | None = None
+    """The id of this match's rematch, once one was made (``RematchRow``) ..."""
+    rematch_until: float | None = None
+    """... and until when it holds its players' seats (``SeatHoldRow``)."""
+
+
+@dataclass
+class ChatLine:
+    """One line of a match's table chat (``ChatRow``)."""
+
+    kind: str
+    seat: int | None
+    viewer: str
+    name: str
+    text: str
+    ply: int
+    at: float
+    id: int | None = None
+    shown: str | None = None
+    """A note's place in each seat's log (``ChatRow.shown``)."""
 
 
 @dataclass(frozen=True)
@@ -309,6 +372,10 @@ class Store:
                 cursor.execute(f"INSERT INTO listings (match_id) VALUES ({p})", (data.id,))
             if rematch_of is not None:
                 cursor.execute(f"INSERT INTO rematches (match_id, next_id) VALUES ({p}, {p})", (rematch_of, data.id))
+            cursor.executemany(
+                f"INSERT INTO seat_holds (match_id, seat, name, until) VALUES ({p}, {p}, {p}, {p})",
+                [(data.id, seat, name, until) for seat, (name, until) in data.holds.items()],
+            )
 
     def rematch_of(self, match_id: str) -> str | None:
         """The id of a match's rematch, if one was made."""
@@ -393,6 +460,35 @@ class Store:
             )
         self._stamped.pop(match_id, None)  # dated just now; a finished match is no longer tracked
         return mark.rev + 1
+
+    def add_chat(self, match_id: str, line: ChatLine) -> int:
+        """Store a chat line (committed when this returns): its id. The driver's own SQL, one statement
+        (an ORM session cost a millisecond or two of the event loop a line on SQLite)."""
+        p = self._mark
+        with self._raw() as cursor:
+            cursor.execute(
+                "INSERT INTO chat_lines (match_id, kind, seat, viewer, name, text, ply, at, shown) "
+                f"VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p}, {p}, {p}) RETURNING id",
+                (match_id, line.kind, line.seat, line.viewer, line.name, line.text, line.ply, line.at, line.shown),
+            )
+            return int(cursor.fetchone()[0])
+
+    def chat(self, match_id: str) -> tuple[list[ChatLine], set[str]]:
+        """A match's chat lines in the order they were said, and the muted spectators."""
+        with Session(self.engine) as session:
+            rows = session.scalars(select(ChatRow).where(ChatRow.match_id == match_id).order_by(ChatRow.id)).all()
+            muted = set(session.scalars(select(MuteRow.viewer).where(MuteRow.match_id == match_id)).all())
+        lines = [ChatLine(r.kind, r.seat, r.viewer, r.name, r.text, r.ply, r.at, r.id, r.shown) for r in rows]
+        return lines, muted
+
+    def set_mute(self, match_id: str, viewer: str, muted: bool) -> None:
+        """Mute (or unmute) a spectator in a match's chat."""
+        with Session(self.engine) as session, session.begin():
+            row = session.get(MuteRow, (match_id, viewer))
+            if muted and row is None:
+                session.add(MuteRow(match_id=match_id, viewer=viewer))
+            elif not muted and row is not None:
+                session.delete(row)
 
     def store_presence(self, by: str, rows: Sequence[tuple[str, int, float]]) -> None:
         """Process ``by`` saw these ``(match id, seat, when)`` players (kept one row per process and seat)."""
@@ -624,6 +720,14 @@ class Store:
         data.chance_key = key.key if key is not None else None
         timer = session.get(TurnTimerRow, row.id)
         data.turn_seconds = timer.seconds if timer is not None else None
+        rematch = session.get(RematchRow, row.id)
+        if rematch is not None:
+            data.rematch_id = rematch.next_id
+            data.rematch_until = session.scalar(
+                select(func.max(SeatHoldRow.until)).where(SeatHoldRow.match_id == rematch.next_id)
+            )
+        for hold in session.scalars(select(SeatHoldRow).where(SeatHoldRow.match_id == row.id)):
+            data.holds[hold.seat] = (hold.name, hold.until)
         for s in session.scalars(select(SeatRow).where(SeatRow.match_id == row.id).order_by(SeatRow.seat)):
             data.seats.append(_seat(s))
         query = select(MoveRow).where(MoveRow.match_id == row.id).order_by(MoveRow.ply)

@@ -4,6 +4,9 @@
 import { api, boxTables, esc, installTips, loadTokens, named, saveTokens, seatColour, seatName, SEAT_COLOURS, term, toast } from "/static/common.js";
 import * as generic from "/static/board.js";
 import { accountName, seatAccounts } from "/static/seat-accounts.js";
+import { onChat, showReplayChat, viewerKey, wireChat } from "/static/chat.js";
+import { heldText, renderRematchBanner, tickHeld } from "/static/invites.js";
+import { claimWords, noteClaimOffer, onPresence, renderAudience, renderMarks, seatFinished } from "/static/presence.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
 let tokens = loadTokens(matchId);
@@ -43,7 +46,12 @@ function connect(key, token) {
   const conn = conns.get(key) || { state: null, queue: [], shownAt: 0, log: [], lastPly: -1, closed: false, busy: false, autoPly: null };
   conn.ws = ws;
   conns.set(key, conn);
-  ws.onopen = () => { ws.send(JSON.stringify({ type: "hello", token, text_board: $("board-text-box").open })); renderConn(); };
+  ws.onopen = () => {
+    const hello = { type: "hello", token, text_board: $("board-text-box").open };
+    if (key === "spectator") hello.viewer = viewerKey(); // the server knows this spectator again (its chat id)
+    ws.send(JSON.stringify(hello));
+    renderConn();
+  };
   ws.onmessage = (e) => onMessage(key, JSON.parse(e.data));
   ws.onclose = (e) => {
     renderConn();
@@ -101,6 +109,8 @@ function onMessage(key, msg) {
   const conn = conns.get(key);
   if (!conn) return;
   if (msg.type === "state" || msg.type === "claim") noteClaim(conn, msg.claim);
+  if (msg.type === "chat") { onChat(msg); return; }
+  if (msg.type === "presence") { onPresence(msg); tickSeats(); return; }
   if (msg.type === "log") {
     conn.log = msg.entries;
     conn.lastPly = msg.entries.length ? msg.entries[msg.entries.length - 1].ply : -1;
@@ -290,6 +300,8 @@ function rawTurnText(st) {
   if (replayMode) return `Replay · move ${replayMode.ply} of ${replayMode.total}${replayMode.ply === replayMode.total && st.result ? ` · ${resultText(m, st.result)}` : ""}`;
   if (m.status === "open") {
     const open = m.seats.filter((s) => s.kind === "open").length;
+    const invited = m.seats.filter((s) => s.kind === "open" && s.held_for).map((s) => s.held_for);
+    if (invited.length) return `Rematch: waiting for ${invited.join(", ")} (invited; it starts when every player is back)`;
     return open ? `Waiting for players: ${open} open seat${open > 1 ? "s" : ""}` : "All seats filled: the host can start the race";
   }
   if (st.result) return `${st.result.team ? "Game over" : "Race over"} — ${resultText(m, st.result)}`;
@@ -511,22 +523,23 @@ function render() {
   }
   renderPlayControls(st, conn);
   renderResult(st);
-  renderClock();
+  tickSeats();
 }
 
-// The turn timer: the time each player asked to act has left, counting down between messages.
-function renderClock() {
+// Every second: each seat row's marks (online or away, the time away, the claim countdown, the turn
+// timer's clock), a held seat whose hold ran out (it opens: the row is drawn again), the rematch banner.
+function tickSeats() {
   const conn = conns.get(activeKey);
   const st = conn?.state;
-  const box = $("clock");
-  const left = st && !replayMode ? st.turn_left || {} : {};
-  const seats = Object.keys(left).map(Number);
-  box.hidden = !seats.length;
-  if (!seats.length) return;
-  const gone = (Date.now() - (conn.receivedAt || Date.now())) / 1000;
-  const clock = (t) => { const s = Math.max(0, Math.ceil(t - gone)); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
-  box.textContent = `Turn timer (${st.match.turn_seconds} s; out of time, a bot plays the move): `
-    + seats.map((s) => `${seatName(st.match, s)} ${clock(left[s])}`).join(" · ");
+  if (!st || !glossaryReady) return;
+  noteClaimOffer(conn.claim || null);
+  const m = st.match;
+  const received = conn.receivedAt || Date.now();
+  if (m.status === "open" && m.seats.some((s) => s.held_for && !heldText(s, received) && $("seat-list").querySelector(`li.held[data-seat="${s.seat}"]`))) renderSeats(st);
+  renderMarks(replayMode ? { ...st, turn_left: {} } : st, received);
+  tickHeld(m, received);
+  renderAudience(!heldSeats().length);
+  renderRematchBanner(m, heldSeats().filter((s) => m.seats[s] && m.seats[s].kind !== "bot"), received, rematch);
 }
 
 // A player's buttons and hints come and go with their turn: the room they took stays (the most they have
@@ -657,19 +670,20 @@ function renderSeats(st) {
   const botOptions = m.bots.map((b) => `<option value="${esc(b)}">${esc((m.bot_labels || {})[b] || b)}</option>`).join("");
   const accounts = seatAccounts(matchId, m, () => { const now = active(); if (now) renderSeats(now); });
   $("seat-list").innerHTML = m.seats.map((s) => {
-    let who = s.kind === "open" ? "<i>open</i>" : accountName(accounts, s, esc(s.name));
+    const heldFor = m.status === "open" && s.kind === "open" ? heldText(s, conns.get(activeKey)?.receivedAt || Date.now()) : null;
+    let who = s.kind === "open" ? heldFor || "<i>open</i>" : accountName(accounts, s, esc(s.name));
     if (s.kind === "bot") who += ' <span class="tag">bot</span>';
     if (s.kind === "resigned") who += ' <span class="tag">resigned</span>';
     if (held.includes(s.seat) && s.kind === "human") who += ' <span class="tag you">you</span>';
-    const join = m.status === "open" && s.kind === "open"
+    const join = m.status === "open" && s.kind === "open" && !heldFor
       ? `<input class="join-name" data-seat="${s.seat}" placeholder="your name" maxlength="40" aria-label="name for seat ${s.seat + 1}"><button class="join" data-seat="${s.seat}">Join</button>` : "";
     let bot = "";
-    if (m.status === "open" && tokens.host && s.kind !== "human") {
+    if (m.status === "open" && tokens.host && s.kind !== "human" && !heldFor) {
       bot = `<select class="bot-pick" data-seat="${s.seat}" aria-label="bot for seat ${s.seat + 1}"><option value="">${s.kind === "bot" ? "remove bot" : "add bot…"}</option>${botOptions}</select>`;
     } else if (m.status === "running" && tokens.host && s.kind === "human" && !held.includes(s.seat)) {
       bot = `<select class="bot-pick" data-seat="${s.seat}" title="if this player has left"><option value="">hand to a bot…</option>${botOptions}</select>`;
     }
-    return `<li data-seat="${s.seat}"><span class="swatch" style="background:${seatColour(s.seat)}"></span>Seat ${s.seat + 1}: ${who} ${join} ${bot}</li>`;
+    return `<li data-seat="${s.seat}"${heldFor ? ' class="held"' : ""}><span class="swatch" style="background:${seatColour(s.seat)}"></span>Seat ${s.seat + 1}: ${who} <span class="marks" data-marks="${s.seat}"></span> ${join} ${bot}</li>`;
   }).join("") + (accounts.rated ? `<li class="muted rated-note">Rated race: players with accounts only</li>` : "");
   for (const b of document.querySelectorAll("button.join")) b.onclick = () => join(Number(b.dataset.seat));
   for (const sel of document.querySelectorAll("select.bot-pick")) {
@@ -681,9 +695,14 @@ function renderSeats(st) {
   }
   const hc = $("host-controls");
   if (m.status === "open" && tokens.host) {
-    const empty = m.seats.filter((s) => s.kind === "open").map((s) => s.seat + 1);
-    hc.innerHTML = `<button id="start-btn" ${empty.length ? "disabled" : ""}>Start race</button>`
-      + (empty.length ? ` <span class="muted">Seat${empty.length > 1 ? "s" : ""} ${empty.join(", ")} ${empty.length > 1 ? "are" : "is"} empty: a player joins or you add a bot.</span>` : "");
+    const received = conns.get(activeKey)?.receivedAt || Date.now();
+    const invited = m.seats.filter((s) => s.kind === "open" && heldText(s, received)).map((s) => `${esc(s.held_for)} (seat ${s.seat + 1})`);
+    const empty = m.seats.filter((s) => s.kind === "open" && !heldText(s, received)).map((s) => s.seat + 1);
+    const waits = [];
+    if (invited.length) waits.push(`held for ${invited.join(", ")}, invited to this rematch: it starts by itself when they are back`);
+    if (empty.length) waits.push(`Seat${empty.length > 1 ? "s" : ""} ${empty.join(", ")} ${empty.length > 1 ? "are" : "is"} empty: a player joins or you add a bot`);
+    const why = waits.length ? ` <span class="muted">${waits.join("; ").replace(/^h/, "H")}.</span>` : "";
+    hc.innerHTML = `<button id="start-btn" ${empty.length || invited.length ? "disabled" : ""}>Start race</button>${why}`;
     $("start-btn").onclick = start;
   } else hc.innerHTML = "";
 }
@@ -733,8 +752,8 @@ function renderPlayControls(st, conn) {
   const undoSeat = undoableSeat(m);
   $("undo-btn").hidden = undoSeat === null || !!replayMode;
   $("undo-btn").textContent = undoSeat !== null && heldSeats().length > 1 ? `Undo ${seatName(m, undoSeat)}'s step` : "Undo";
-  $("resign-btn").hidden = !playing || !!replayMode;
-  $("rematch-btn").hidden = !(m.status === "finished" && (heldSeats().length || tokens.host));
+  $("resign-btn").hidden = !playing || !!replayMode || seatFinished(st.view, seat); // a finished seat's race is run
+  $("rematch-btn").hidden = !(m.status === "finished" && (heldSeats().length || tokens.host)) || !!m.rematch; // made: the banner offers it
   renderClaim(m);
   box.hidden = $("undo-btn").hidden && $("resign-btn").hidden && $("rematch-btn").hidden && $("claim-btn").hidden;
 }
@@ -784,16 +803,16 @@ function renderClaim(m) {
   const btn = $("claim-btn");
   btn.hidden = seat === null;
   if (seat === null) return;
-  const away = conns.get(seat).claim.away.map((s) => seatName(m, s)).join(", ");
-  btn.title = `${away} left the race: a bot plays for them and they are ranked last (in a team game, the team plays on with the bot)`;
+  const words = claimWords(m, conns.get(seat).claim.away);
+  btn.textContent = words.label;
+  btn.title = words.explain;
 }
 
 async function claimWin() {
   const seat = claimableSeat();
   if (seat === null) return;
-  const m = active().match;
-  const away = conns.get(seat).claim.away.map((s) => seatName(m, s)).join(", ");
-  if (!confirm(`Claim the win? ${away} left the race: a bot plays for them to the end and they are ranked last.`)) return;
+  const words = claimWords(active().match, conns.get(seat).claim.away);
+  if (!confirm(`${words.label}? ${words.explain}.`)) return;
   try { await api("POST", `/api/matches/${matchId}/claim`, {}, tokens.seats[seat]); }
   catch (e) { toast(e.message); }
 }
@@ -886,6 +905,7 @@ async function showReplay(ply) {
     $("actions").innerHTML = r.events.map((e) => `<div class="replay-event">${esc(named(e.text, m))}${ruleHtml(e.rule, m)}</div>`).join("");
     $("hints").innerHTML = "";
     renderLog(r.log, m);
+    showReplayChat(r.chat);
     $("turn").textContent = turnText(r);
     $("turn").className = "turn";
   } catch (e) { toast(e.message); }
@@ -943,7 +963,17 @@ function main() {
   $("claim-btn").onclick = claimWin;
   setInterval(tickClaim, 1000);
   wireReplay();
-  setInterval(renderClock, 1000);
+  setInterval(tickSeats, 1000);
+  wireChat({
+    matchId,
+    hostToken: () => tokens.host,
+    send: (text) => { // through the shown seat's socket (a spectator's: as a spectator)
+      const conn = conns.get(activeKey);
+      if (!conn || conn.ws.readyState !== WebSocket.OPEN) return false;
+      conn.ws.send(JSON.stringify({ type: "chat", text }));
+      return true;
+    },
+  });
   $("curtain-show").onclick = () => { curtain = false; render(); };
   installTips();
   // The names and effects of the match's cards, items and racers: the boards show them (a spectator

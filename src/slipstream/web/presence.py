@@ -1,0 +1,98 @@
+"""Presence at the table: who is there, who is away and for how long, who watches (issue 28).
+
+Every client of a match is told, when someone comes or goes, which players are there (an open socket
+to the race, through any server process: ``Room.here``) and, for each player away, how long they have
+been away (the last sign of them: ``Room.away``), with the race's ``claim_grace``, so a page can count
+down to the moment a player who is there may claim the win; and how many spectators watch. A
+``presence`` message goes out only when this changes (its sockets come and go, not its moves).
+
+Resigning and claiming the win are told to everyone as log lines (a time-out already is: the turn
+timer's note), so nobody has to spot a small "resigned" tag.
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from slipstream.engine.game import Event
+from slipstream.jsontext import encode
+
+if TYPE_CHECKING:
+    from .hub import Room
+
+_told: weakref.WeakKeyDictionary[Room, tuple[Any, ...]] = weakref.WeakKeyDictionary()
+"""What each room's clients were last told (``announce``)."""
+
+
+def summary(room: Room) -> dict[str, Any]:
+    """The ``presence`` message: each player's seat ``here`` or ``away`` (seconds, counted from the last
+    sign of its player), the ``spectators`` watching and the race's ``claim_grace``."""
+    now = time.time()
+    here = room.here()
+    away = room.away() if room.data.status == "running" else {}
+    seats: dict[str, Any] = {}
+    for s in room.data.seats:
+        if s.kind != "human":
+            continue
+        gone = away.get(s.seat)
+        seats[str(s.seat)] = {"here": s.seat in here, "away": None if gone is None else round(max(0.0, now - gone), 1)}
+    spectators = sum(1 for sub in room.subs if sub.seat is None)
+    return {"type": "presence", "seats": seats, "spectators": spectators, "claim_grace": room.claim_grace}
+
+
+def _key(room: Room) -> tuple[Any, ...]:
+    """What a ``presence`` message says, but for the clocks (so an unchanged table tells nobody)."""
+    here = frozenset(room.here())
+    humans = tuple(s.seat for s in room.data.seats if s.kind == "human")
+    spectators = sum(1 for sub in room.subs if sub.seat is None)
+    return here, humans, spectators, room.data.status
+
+
+def announce(room: Room) -> None:
+    """A client came or went (``Room.presence``): if who is there changed, every client is told."""
+    key = _key(room)
+    if _told.get(room) == key:
+        return
+    _told[room] = key
+    message = encode(summary(room))
+    for sub in list(room.subs):
+        sub.queue.put_nowait(message)
+
+
+def message(room: Room) -> str:
+    """The ``presence`` message for a client that just connected."""
+    return encode(summary(room))
+
+
+def log_line(room: Room, text: str, kind: str) -> dict[int | None, int]:
+    """A line in everyone's log (``resign``, ``claim``) at the current position; each client gets its
+    log again (a ``log`` message) before the state that follows. Where it stands in each seat's log
+    (the ply each seat is shown), to store it (``ChatDesk.keep_note``)."""
+    shown = {t: room.shown(t) for t in (None, *room.game.seats)}
+    room.log.append((shown, (Event(kind, text, rule=""),)))
+    for sub in list(room.subs):
+        sub.queue.put_nowait(room.log_message(sub.seat))
+    return shown
+
+
+def restore_lines(room: Room, notes: list[tuple[str, str, dict[int | None, int]]]) -> None:
+    """Stored log lines (``kind``, ``text``, their place in each seat's log) back into a room rebuilt
+    from its moves (after a restart), each after the steps its spectators had been shown."""
+    for kind, text, shown in notes:
+        at = len(room.log)
+        while at > 0 and room.log[at - 1][0].get(None, 0) > shown.get(None, 0):
+            at -= 1
+        room.log.insert(at, (shown, (Event(kind, text, rule=""),)))
+
+
+def resigned_text(seats: list[int], claimant: int | None) -> str:
+    """The log line of a resignation or a claim, seats as the engine names them (``P2``; pages show names)."""
+    names = " and ".join(f"P{s + 1}" for s in seats)
+    if claimant is None:
+        return f"{names} resigned: a bot plays their seat to the end, ranked last"
+    return (
+        f"P{claimant + 1} claimed the win from {names}, away from the race: a bot plays "
+        f"{'their seats' if len(seats) > 1 else 'their seat'} to the end, ranked last"
+    )

@@ -34,7 +34,7 @@ def test_every_api_route_is_in_the_api_table(api: Api) -> None:
     for path, methods in routes.items():
         if not path.startswith("/api/") or path in ("/api/health", "/api/matches/{match_id}/glossary"):
             continue
-        shown = path.replace("{match_id}", "{id}")
+        shown = path.replace("{match_id}", "{id}").replace("{game_id}", "{game}")
         for method in methods:
             if f"`{method.upper()} {shown}`" not in table:
                 missing.append(f"{method.upper()} {shown}")

@@ -188,12 +188,7 @@ class ScrapRacer(Game):
         state.round = 1
         state.turns = 0
         state.end_round = 0
-        state.dice = ()
-        state.die = 0
-        state.passed = False
-        state.moved = ()
-        state.crossed = False
-        state.queue = ()
+        rules.clear_turn(state)
         state.need = NOTHING_NEEDED
         state.start_seat = int(self.options["start_seat"])
         state.crash_cards_drawn = (0,) * len(self.crash_decks)

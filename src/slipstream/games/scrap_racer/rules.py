@@ -178,17 +178,22 @@ def turn_event(round_number: int, name: str, seat_name: str) -> Event:
     return Event("turn", f"Round {round_number}: {name} ({seat_name}) to play", RULE_PLAYING)
 
 
-def begin_turn(state: ScrapState, events: list[Event]) -> None:
-    """Playing the Game: the racers take turns clockwise, starting with the start player."""
-    if state.turn >= len(state.order):
-        state.stage = Stage.ORDER
-        return
+def clear_turn(state: ScrapState) -> None:
+    """A new turn holds no dice, no move and nothing queued yet."""
     state.dice = ()
     state.die = 0
     state.passed = False
     state.moved = ()
     state.crossed = False
     state.queue = ()
+
+
+def begin_turn(state: ScrapState, events: list[Event]) -> None:
+    """Playing the Game: the racers take turns clockwise, starting with the start player."""
+    if state.turn >= len(state.order):
+        state.stage = Stage.ORDER
+        return
+    clear_turn(state)
     state.stage = Stage.ROLL
     racer = state.order[state.turn]
     events.append(turn_event(state.round, state.names[racer], state.game.seat_names[state.owner[racer]]))

@@ -1,8 +1,8 @@
 """Regenerate the golden playthroughs: one readable seeded race per game (with its default options, and
 one more for each option set the game lists in ``golden_options``), reviewed as a diff.
 
-    python scripts/make_golden.py            # every registered game
-    python scripts/make_golden.py GAME_ID    # one game
+    PYTHONPATH=src python scripts/make_golden.py              # every registered game
+    PYTHONPATH=src python scripts/make_golden.py GAME [GAME]  # only these games (an unknown id: exit 2)
 """
 
 from __future__ import annotations
@@ -57,14 +57,20 @@ def playthrough(game_id: str, options: dict[str, Any] | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(argv: list[str]) -> None:
-    ids = argv or list(slipstream.available_games())
+def main(argv: list[str]) -> int:
+    known = slipstream.available_games()
+    unknown = [gid for gid in argv if gid not in known]
+    if unknown:
+        print(f"make_golden: no game {unknown[0]!r}; the games are {', '.join(known)}", file=sys.stderr)
+        return 2
+    ids = argv or list(known)
     GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
     for gid, options, path in golden_cases():
         if gid in ids:
             path.write_text(playthrough(gid, options))
             print(f"wrote {path}")
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))

@@ -1,5 +1,6 @@
 """Regenerate the golden playthroughs: one readable seeded race per game (with its default options, and
-one more for each option set the game lists in ``golden_options``), reviewed as a diff.
+one more for each option set the game lists in ``golden_options``), reviewed as a diff; each in
+``tests/golden/<id>.txt`` (``<id>-<option values>.txt``).
 
     PYTHONPATH=src python scripts/make_golden.py              # every registered game
     PYTHONPATH=src python scripts/make_golden.py GAME [GAME]  # only these games (an unknown id: exit 2)
@@ -7,6 +8,7 @@ one more for each option set the game lists in ``golden_options``), reviewed as 
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,8 @@ import slipstream
 from slipstream.bots.random_bot import RandomBot
 from slipstream.engine.game import CHANCE, State
 
-GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
+GOLDEN_DIR = Path(os.environ.get("SLIPSTREAM_GOLDEN_DIR") or Path(__file__).resolve().parents[1] / "tests" / "golden")
+"""Where the transcripts live: ``tests/golden``, or ``SLIPSTREAM_GOLDEN_DIR`` (a test's scratch folder)."""
 GOLDEN_SEED = 2026
 
 

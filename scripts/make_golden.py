@@ -40,7 +40,7 @@ def playthrough(game_id: str, options: dict[str, Any] | None = None) -> str:
     state: State = game.start(seed=GOLDEN_SEED)
     bots = [RandomBot(GOLDEN_SEED + seat) for seat in game.seats]
     lines = [f"# {game.name} golden playthrough: seed {GOLDEN_SEED}, options {game.record_options()}"]
-    while state.actor is not None:
+    while state.actor is not None:  # not play(): every step is written with who acted
         actor = state.actor
         if actor == CHANCE:
             action = state.sample_chance()

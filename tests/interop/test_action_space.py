@@ -98,7 +98,7 @@ def check_playout(game: Game, space: ActionSpace, seed: int) -> int:
     tried: Counter[str] = Counter()
     state: State = game.start(seed=seed)
     positions = 0
-    while state.actor is not None and state.ply < PLIES:
+    while state.actor is not None and state.ply < PLIES:  # not play(): every position is checked
         positions += 1
         actor = state.actor
         if actor == CHANCE:

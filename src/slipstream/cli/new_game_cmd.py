@@ -82,6 +82,10 @@ def new_game_command(
         raise fail(exc) from None
     package = written[0].parent
     typer.echo(f"wrote {package} ({len(written)} files): {', '.join(path.name for path in written)}")
+    found = [Path(path).resolve() for path in slipstream.games.__path__]
+    if folder.resolve() not in found:
+        typer.echo(f"the registry finds games in {', '.join(map(str, found))}: move the package there, or add "
+                   "its folder to slipstream.games.__path__ before the games are listed")
     typer.echo(f"next: PYTHONPATH=src python scripts/make_golden.py {game_id}, then docs/adding-a-game.md")
 
 

@@ -13,9 +13,9 @@ Player counts come from the game (``players_near``): a 2-player game is never as
 from __future__ import annotations
 
 from dataclasses import fields
+from typing import Any
 
 import pytest
-from _pytest.mark.structures import ParameterSet
 
 from slipstream.engine import hooks_of, registry
 from slipstream.engine.hooks import GameHooks
@@ -48,7 +48,7 @@ def missing(game_id: str, needs: tuple[str, ...]) -> list[str]:
     return lacking
 
 
-def games_with(*needs: str) -> list[ParameterSet]:
+def games_with(*needs: str) -> list[Any]:
     """Every registered game as a test parameter; one lacking any of ``needs`` (optional hooks by their
     ``GameHooks`` name, or ``SHIPPED_SPEC``) is skipped, the reason naming what it lacks."""
     params = []

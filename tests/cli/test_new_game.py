@@ -29,6 +29,7 @@ PER_GAME_TESTS = (
     "tests/bots",
     "tests/web/test_real_games.py",
     "tests/web/test_hidden_info.py",
+    "tests/web/test_encoding.py",
 )
 """The per-game tests run on the new game (each parametrised over every registered game)."""
 

@@ -15,25 +15,26 @@ import time
 import slipstream
 from slipstream.bots.mcts import MCTSBot
 from slipstream.engine import registry
-from slipstream.engine.game import CHANCE, State
+from slipstream.engine.game import State
+from slipstream.engine.play import play
 
 
 def decision_points(game_id: str, count: int, seed: int = 1) -> list[tuple[State, int]]:
     """Up to ``count`` states spread over a random race where the actor has a real choice."""
     rng = random.Random(seed)
     game = slipstream.load(game_id)
-    state = game.start(seed=seed)
     found: list[tuple[State, int]] = []
-    while state.actor is not None:
-        actor = state.actor
-        if actor == CHANCE:
-            state = state.apply_chance()
-            continue
-        seat = min(actor) if isinstance(actor, frozenset) else int(actor)  # type: ignore[arg-type]
-        legal = state.legal_actions(seat)
-        if len(legal) > 1:
-            found.append((state, seat))
-        state = state.apply(rng.choice(legal))
+
+    class Collector:
+        """Plays at random, keeping each position where the seat has a real choice."""
+
+        def choose(self, state: State, seat: int) -> str:
+            legal = state.legal_actions(seat)
+            if len(legal) > 1:
+                found.append((state, seat))
+            return rng.choice(legal)
+
+    play(game.start(seed=seed), [Collector()] * game.players)
     step = max(1, len(found) // count)
     return found[::step][:count]
 

@@ -1,12 +1,14 @@
 """Regenerate the golden playthroughs: one readable seeded race per game (with its default options, and
-one more for each option set the game lists in ``golden_options``), reviewed as a diff.
+one more for each option set the game lists in ``golden_options``), reviewed as a diff; each in
+``tests/golden/<id>.txt`` (``<id>-<option values>.txt``).
 
-    python scripts/make_golden.py            # every registered game
-    python scripts/make_golden.py GAME_ID    # one game
+    PYTHONPATH=src python scripts/make_golden.py              # every registered game
+    PYTHONPATH=src python scripts/make_golden.py GAME [GAME]  # only these games (an unknown id: exit 2)
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,8 @@ import slipstream
 from slipstream.bots.random_bot import RandomBot
 from slipstream.engine.game import CHANCE, State
 
-GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
+GOLDEN_DIR = Path(os.environ.get("SLIPSTREAM_GOLDEN_DIR") or Path(__file__).resolve().parents[1] / "tests" / "golden")
+"""Where the transcripts live: ``tests/golden``, or ``SLIPSTREAM_GOLDEN_DIR`` (a test's scratch folder)."""
 GOLDEN_SEED = 2026
 
 
@@ -37,7 +40,7 @@ def playthrough(game_id: str, options: dict[str, Any] | None = None) -> str:
     state: State = game.start(seed=GOLDEN_SEED)
     bots = [RandomBot(GOLDEN_SEED + seat) for seat in game.seats]
     lines = [f"# {game.name} golden playthrough: seed {GOLDEN_SEED}, options {game.record_options()}"]
-    while state.actor is not None:
+    while state.actor is not None:  # not play(): every step is written with who acted
         actor = state.actor
         if actor == CHANCE:
             action = state.sample_chance()
@@ -57,14 +60,20 @@ def playthrough(game_id: str, options: dict[str, Any] | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(argv: list[str]) -> None:
-    ids = argv or list(slipstream.available_games())
+def main(argv: list[str]) -> int:
+    known = slipstream.available_games()
+    unknown = [gid for gid in argv if gid not in known]
+    if unknown:
+        print(f"make_golden: no game {unknown[0]!r}; the games are {', '.join(known)}", file=sys.stderr)
+        return 2
+    ids = argv or list(known)
     GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
     for gid, options, path in golden_cases():
         if gid in ids:
             path.write_text(playthrough(gid, options))
             print(f"wrote {path}")
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))

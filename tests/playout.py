@@ -18,10 +18,19 @@ def random_action(state: State, rng: random.Random) -> str:
     return rng.choice(state.legal_actions())
 
 
+class FirstLegal:
+    """An agent (``engine.play.Agent``) that always takes the seat's first legal action: a race whose
+    every decision is known in advance."""
+
+    def choose(self, state: State, seat: int) -> str:
+        return state.legal_actions(seat)[0]
+
+
 def random_states(state: State, rng: random.Random, max_plies: int = 49_998, must_end: bool = True) -> list[State]:
     """Every state from ``state`` to the end of a random playout (or ``max_plies`` actions later; with
     ``must_end`` a playout that has not ended by then is an error)."""
     states = [state]
+    # not engine.play.play: every state is kept, and a simultaneous choice goes to a random pending seat
     while state.actor is not None and len(states) <= max_plies:
         state = state.apply(random_action(state, rng))
         states.append(state)

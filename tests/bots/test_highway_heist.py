@@ -23,7 +23,7 @@ def test_mcts_chooses_legal_actions_through_a_turn_with_rolls_assists_and_choice
     bots = [MCTSBot(seat, playouts=3, horizon=8) for seat in range(2)]
     stages = set()
     decisions = 0
-    while state.actor is not None and decisions < 12:
+    while state.actor is not None and decisions < 12:  # not play(): each choice is checked, 12 only
         if state.actor == CHANCE:
             state = state.apply_chance()
             continue

@@ -165,7 +165,7 @@ def test_plays_a_registered_game_through_the_contract_only() -> None:
         game = slipstream.load(gid)
         state = game.start(seed=3)
         decisions = 0
-        while state.actor is not None and decisions < 3:
+        while state.actor is not None and decisions < 3:  # not play(): three checked choices only
             if state.actor == CHANCE:
                 state = state.apply_chance()
                 continue

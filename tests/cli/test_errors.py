@@ -16,8 +16,10 @@ from pathlib import Path
 import pytest
 
 import slipstream
+from slipstream.engine.play import play
 from slipstream.engine.record import dumps, parse
 from slipstream.sim import SimConfig, run
+from tests.playout import FirstLegal
 
 SRC = str(Path(slipstream.__file__).resolve().parents[1])
 ROOT = str(Path(__file__).resolve().parents[2])
@@ -51,10 +53,7 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for game_id, options in (("scrap-racer", {"short": True}), ("brc-grand-prix", {"laps": 1}), ("rev-it-up", {}),
                              ("rush-n-crush", {}), ("highway-heist", {})):
         game = slipstream.load(game_id, **options)
-        state = game.start(seed=1)
-        while state.actor is not None:
-            state = state.apply_chance() if state.actor == "chance" else state.apply(
-                state.legal_actions(min(state.actor) if isinstance(state.actor, frozenset) else state.actor)[0])
+        state = play(game.start(seed=1), [FirstLegal()] * game.players)
         (here / f"{game_id}.json").write_text(dumps(state))
     run(SimConfig("scrap-racer", 2, ("random",), n=3, seed=1, options={"short": "true"}), here / "run")
     (here / "dir.toml").mkdir()

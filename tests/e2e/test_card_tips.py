@@ -190,7 +190,7 @@ def a_brc_race(players: int, until: str, laps: int = 2) -> State:
     a car holds an effect) or "end" (every car has finished)."""
     rng = random.Random(7)
     state = slipstream.load("brc-grand-prix", players=players, laps=laps).start(seed=7)
-    while state.actor is not None:
+    while state.actor is not None:  # not play(): it stops at the first flag card
         state = state.apply(random_action(state, rng))
         if until == "flag" and any(e.kind == "card" for e in state.events) and any(state.perks):  # type: ignore[attr-defined]
             return state

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import sys
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -154,7 +156,9 @@ def test_no_game_writes_its_copy_by_hand(game_id: str) -> None:
     """One way to declare a state: no game's state class defines ``_clone``, and its ``__slots__`` (if
     any) are derived from its annotations (``slots(__annotations__)``), never listed by hand."""
     state_class = type(slipstream.load(game_id).start(seed=0))
-    source = _native.source_of(state_class.__module__).read_text()  # the .py file, in either build
+    module_file = Path(str(sys.modules[state_class.__module__].__file__))
+    # the .py file, in either build (a compiled module's file is its extension, beside the source)
+    source = (module_file if module_file.suffix == ".py" else _native.source_of(state_class.__module__)).read_text()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ClassDef) and node.name == state_class.__name__:
             names = {getattr(item, "name", None) for item in node.body}

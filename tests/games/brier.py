@@ -20,7 +20,7 @@ def brier_scores(game_id: str, players: int, races: int, sample_rate: float,
     for seed in range(races):
         bots = [make_bot("heuristic", game_id, seed * 10 + i) for i in range(players)]
         s, sampled = game.start(seed=seed), []
-        while s.actor is not None:
+        while s.actor is not None:  # not play(): positions are sampled before decisions, applied unchecked
             if s.actor == CHANCE:
                 s = s.apply_unchecked(s.sample_chance())
                 continue

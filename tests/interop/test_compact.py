@@ -13,28 +13,30 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test
 
-import slipstream
-import slipstream.interop.gymnasium  # registers slipstream/<game id>-v0
+import slipstream.interop.gymnasium  # noqa: F401 - registers slipstream/<game id>-v0
 from slipstream.interop.encoding import OMITTED, without_omitted
 from slipstream.interop.openspiel import register
 from slipstream.interop.pettingzoo import env, parallel_env
 from slipstream.interop.spec import library_name
 from slipstream.interop.table import Table
+from tests.per_game import game_ids, players_near
 
-GAMES = sorted(slipstream.available_games())
+GAMES = game_ids()
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_pettingzoo_suites_pass_with_the_compact_observation(game_id: str) -> None:
-    api_test(env(game_id, players=2, observation="compact"), num_cycles=200)
-    parallel_api_test(parallel_env(game_id, players=2, observation="compact"), num_cycles=200)
+    players = players_near(game_id, 2)
+    api_test(env(game_id, players=players, observation="compact"), num_cycles=200)
+    parallel_api_test(parallel_env(game_id, players=players, observation="compact"), num_cycles=200)
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_gymnasium_and_openspiel_suites_pass_with_the_compact_observation(game_id: str) -> None:
-    check_env(gymnasium.make(f"slipstream/{game_id}-v0", players=2, observation="compact").unwrapped)
+    players = players_near(game_id, 2)
+    check_env(gymnasium.make(f"slipstream/{game_id}-v0", players=players, observation="compact").unwrapped)
     register()
-    game = pyspiel.load_game(library_name(game_id), {"players": 2, "observation": "compact"})
+    game = pyspiel.load_game(library_name(game_id), {"players": players, "observation": "compact"})
     assert game.observation_tensor_shape() == [len(game.observation_names)]
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
@@ -88,15 +90,16 @@ def test_both_observations_change_whenever_a_seats_view_does(game_id: str) -> No
     """On a race the compact slots were not chosen from, every change of a seat's view (its events and
     terms aside, left out on purpose) changes that seat's full and compact observation: nothing visible
     is dropped. (Only when: the observations read nothing but the view.)"""
-    full = Table(game_id, 2)
-    compact = Table(game_id, 2, observation="compact")
+    players = players_near(game_id, 2)
+    full = Table(game_id, players)
+    compact = Table(game_id, players, observation="compact")
     rng = random.Random(2001)
     full.reset(2001)
     compact.reset(2001)
-    before: list[tuple[str, bytes, bytes] | None] = [None, None]
-    changes = 0
+    before: list[tuple[str, bytes, bytes] | None] = [None] * players
+    changes = decisions = 0
     while not full.is_over:
-        for seat in (0, 1):
+        for seat in range(players):
             view = json.dumps(without_omitted(full.state.view(seat), frozenset(OMITTED)), sort_keys=True)
             now = (view, full.observation(seat).tobytes(), compact.observation(seat).tobytes())
             earlier = before[seat]
@@ -110,4 +113,5 @@ def test_both_observations_change_whenever_a_seats_view_does(game_id: str) -> No
         action = rng.choice(full.legal_ids(seat))
         full.act(seat, action)
         compact.act(seat, action)
-    assert changes > 50
+        decisions += 1
+    assert changes >= min(50, decisions), "the race showed the seats enough changes to check"

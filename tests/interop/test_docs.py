@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import slipstream
+from slipstream.interop.spec import SHIPPED
 from slipstream.interop.table import Table
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "interop.md"
@@ -28,10 +29,12 @@ def test_code_block_runs(index: int) -> None:
 
 
 def test_the_compact_size_table_is_what_the_compact_observation_keeps() -> None:
-    """The page's table of full and compact slots at two players, measured again."""
+    """The page's table of full and compact slots at two players, measured again: a row for every game
+    with a shipped spec (the games the page documents; a new game's spec is built on first use)."""
     section = DOC.read_text().split("### The compact observation")[1].split("```")[0]
     rows = re.findall(r"^\| `([a-z-]+)` \| ([\d,]+) \| ([\d,]+) \|$", section, flags=re.MULTILINE)
-    assert len(rows) == len(slipstream.available_games())
+    assert sorted(game_id for game_id, _, _ in rows) == [
+        game_id for game_id in sorted(slipstream.available_games()) if (SHIPPED / f"{game_id}.json").exists()]
     for game_id, full, compact in rows:
         table = Table(game_id, 2, observation="compact")
         assert (int(full.replace(",", "")), int(compact.replace(",", ""))) == (

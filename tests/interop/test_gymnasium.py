@@ -7,16 +7,16 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-import slipstream
-import slipstream.interop.gymnasium  # registers slipstream/<game id>-v0
+import slipstream.interop.gymnasium  # noqa: F401 - registers slipstream/<game id>-v0
 from slipstream.engine import IllegalActionError
+from tests.per_game import game_ids, players_near
 
-GAMES = sorted(slipstream.available_games())
+GAMES = game_ids()
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_check_env(game_id: str) -> None:
-    env = gymnasium.make(f"slipstream/{game_id}-v0", players=2)
+    env = gymnasium.make(f"slipstream/{game_id}-v0", players=players_near(game_id, 2))
     check_env(env.unwrapped)
 
 

@@ -12,20 +12,21 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import outcome_sampling_mccfr
 
-import slipstream
 import slipstream.interop.openspiel as bridge
 from slipstream.interop.openspiel import register
 from slipstream.interop.recall import recall_of, view_text
 from slipstream.interop.spec import library_name
+from tests.per_game import game_ids, players_near
 
-GAMES = sorted(slipstream.available_games())
+GAMES = game_ids()
 TINY = ("slipstream_brc_grand_prix", {"players": 2, "laps": 1})
 """A one-lap, two-car BRC race: a dozen decisions a seat, small enough for a few CFR iterations."""
 
 
 def load(game_id: str, players: int = 2) -> Any:
+    """The game through OpenSpiel, with ``players`` seats or the nearest count the game takes."""
     register()
-    return pyspiel.load_game(library_name(game_id), {"players": players})
+    return pyspiel.load_game(library_name(game_id), {"players": players_near(game_id, players)})
 
 
 def random_step(state: Any, rng: random.Random) -> None:

@@ -7,13 +7,14 @@ from pettingzoo.test import api_test, parallel_api_test
 
 import slipstream
 from slipstream.interop.pettingzoo import env, parallel_env
+from tests.per_game import game_ids, players_near
 
-GAMES = sorted(slipstream.available_games())
+GAMES = game_ids()
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_aec_api(game_id: str) -> None:
-    api_test(env(game_id, players=2), num_cycles=400)
+    api_test(env(game_id, players=slipstream.available_games()[game_id].min_players), num_cycles=400)
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -24,7 +25,7 @@ def test_aec_api_with_the_most_players(game_id: str) -> None:
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_parallel_api(game_id: str) -> None:
-    parallel_api_test(parallel_env(game_id, players=3), num_cycles=400)
+    parallel_api_test(parallel_env(game_id, players=players_near(game_id, 3)), num_cycles=400)
 
 
 def test_a_full_game_ends_with_a_winner_and_the_same_seed_replays() -> None:

@@ -14,15 +14,13 @@ import pyspiel
 import pytest
 from rich.console import Console
 
-import slipstream
-import slipstream.interop.gymnasium  # registers slipstream/<game id>-v0
+import slipstream.interop.gymnasium  # noqa: F401 - registers slipstream/<game id>-v0
 from slipstream.cli import play
 from slipstream.engine import OptionError, State
 from slipstream.interop.openspiel import register
 from slipstream.interop.pettingzoo import env, parallel_env
 from slipstream.interop.spec import library_name
-
-GAMES = sorted(slipstream.available_games())
+from tests.per_game import games_with, players_near
 
 
 def play_aec(aec: Any, seed: int) -> dict[str, float]:
@@ -177,13 +175,14 @@ def cli_board(state: State, seat: int | None, monkeypatch: pytest.MonkeyPatch) -
     return out.getvalue()
 
 
-@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("game_id", games_with("board_text"))
 def test_render_is_the_terminal_board_in_plain_text(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    aec = env(game_id, players=2, render_mode="ansi")
+    players = players_near(game_id, 2)
+    aec = env(game_id, players=players, render_mode="ansi")
     aec.reset(seed=3)
-    gym = gymnasium.make(f"slipstream/{game_id}-v0", players=2, opponents="random", render_mode="ansi", seat=1)
+    gym = gymnasium.make(f"slipstream/{game_id}-v0", players=players, opponents="random", render_mode="ansi", seat=1)
     gym.reset(seed=3)
-    parallel = parallel_env(game_id, players=2, render_mode="ansi")
+    parallel = parallel_env(game_id, players=players, render_mode="ansi")
     parallel.reset(seed=3)
     for text, state, seat in ((aec.render(), aec.state_object, None), (parallel.render(), parallel.table.state, None),
                               (gym.render(), gym.unwrapped.table.state, 1)):
@@ -191,7 +190,7 @@ def test_render_is_the_terminal_board_in_plain_text(game_id: str, monkeypatch: p
             json.loads(text)
         printed = cli_board(state, seat, monkeypatch)
         lines = [line.rstrip() for line in text.splitlines() if line.strip()]
-        assert len(lines) >= 3
+        assert lines, "the board is drawn"
         for line in lines:
             assert line in printed, (line, printed)
 

@@ -16,8 +16,9 @@ from slipstream.sim.race import play_race
 from slipstream.sim.report import build
 from slipstream.sim.sweep import run_sweep
 from tests import toygame
+from tests.per_game import game_ids, games_with
 
-GAMES = sorted(registry.games())
+GAMES = game_ids()
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -42,7 +43,7 @@ def test_scrap_racer_track_a_against_the_short_race(tmp_path: Path) -> None:
     assert all(r["labels"] for r in full.races), "Scrap Racer names the racer of each seat"
 
 
-@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("game_id", games_with("race_metrics"))
 def test_the_metrics_counted_in_play_are_the_games_race_metrics(game_id: str) -> None:
     """The simulator's numbers of a race are the game's ``race_metrics`` of its final state, also where a
     ``metrics_tally`` counts them during play instead of replaying the race (Rush 'n' Crush)."""

@@ -14,17 +14,19 @@ from slipstream import jsontext
 from slipstream.engine.registry import games, load
 from slipstream.jsontext import COMPACT, decode, encode
 from slipstream.web.protocol import pending_seats, seat_payload
+from tests.per_game import players_near
 
 REAL_GAMES = sorted(g for g in games() if g != "toy-dash")
 
 
 def payloads(game_id: str, plies: int = 60) -> list[dict[str, Any]]:
-    """What each seat and a spectator were sent at each step of a random 2-player match."""
-    state = load(game_id, players=2).start(seed=11)
+    """What each seat and a spectator were sent at each step of a random 2-player match (or the fewest
+    players the game takes)."""
+    state = load(game_id, players=players_near(game_id, 2)).start(seed=11)
     rng = random.Random(11)
     out: list[dict[str, Any]] = []
     for _ in range(plies):
-        for seat in (None, 0, 1):
+        for seat in (None, *state.game.seats):
             out.append({"type": "state", "seat": seat, **seat_payload(state, seat), "turn_left": {0: 12.5}})
         if state.is_over:
             break

@@ -18,6 +18,7 @@ from slipstream.engine.registry import game_class, games
 from slipstream.web import lobby
 from slipstream.web.protocol import holds_private, seat_payload
 from tests import toykart
+from tests.per_game import players_near
 from tests.web.server import Server
 
 REAL_GAMES = sorted(g for g in games() if not g.startswith("toy-"))
@@ -106,7 +107,7 @@ def test_private_views_of_the_real_games(game_id: str) -> None:
     choice or cart is there (its simultaneous turns mostly show nothing private)."""
     import random
 
-    game = slipstream.load(game_id, players=2)
+    game = slipstream.load(game_id, players=players_near(game_id, 2))
     state = game.start(seed=11)
     rng = random.Random(11)
     private = steps = 0

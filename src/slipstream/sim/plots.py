@@ -87,17 +87,6 @@ def _bars_with_shares(keys: Sequence[str], centres: Sequence[float], err: Sequen
     return _png(fig)
 
 
-def position_bars(groups: Sequence[dict[str, Any]], title: str) -> bytes:
-    """Mean finishing position per group with 95% error bars (1 is first)."""
-    fig, ax = plt.subplots(figsize=(max(4.0, 0.8 * len(groups) + 2), 3.2))
-    centres, err = _errors([g["position"] for g in groups])
-    ax.bar([g["key"] for g in groups], centres, yerr=err, capsize=4, color="#55a868")
-    ax.set_ylabel("mean position")
-    ax.set_title(title)
-    ax.tick_params(axis="x", labelrotation=30 if len(groups) > 4 else 0)
-    return _png(fig)
-
-
 def histogram(values: Sequence[float], title: str, xlabel: str) -> bytes:
     """A histogram with whole-number bins when the values are whole numbers."""
     fig, ax = plt.subplots(figsize=(4.6, 3.0))

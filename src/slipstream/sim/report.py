@@ -305,13 +305,6 @@ def _triple(d: dict[str, float] | None) -> list[float]:
     return [math.nan] * 3 if d is None else [float(d["mean"]), float(d["lo"]), float(d["hi"])]
 
 
-def _group_win(groups: Sequence[dict[str, Any]], key: str) -> list[float]:
-    for g in groups:
-        if g["key"] == key:
-            return [float(x) for x in g["win"]]
-    return [math.nan] * 3
-
-
 def sweep_section(directory: Path) -> str:
     meta = store.read_json(directory / SWEEP_FILE)
     labels: list[str] = []

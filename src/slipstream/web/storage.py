@@ -517,11 +517,6 @@ class Store:
             out[match_id][int(seat)] = float(seen_at)
         return out
 
-    def append_moves(self, match_id: str, rev: int, moves: Sequence[MoveData], status: str | None = None) -> None:
-        """Commit moves (and a new status) in one transaction, if the match is still at revision ``rev``;
-        a ply stored twice, or a changed revision, fails."""
-        self.append_many([(match_id, moves, status, rev)])
-
     def append_many(
         self, batches: Sequence[tuple[str, Sequence[MoveData], str | None, int]], now: float | None = None
     ) -> None:

@@ -60,29 +60,29 @@ def _added(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
     return tuple(items)
 
 
-def _to_bag(state: RevState, seat: int, kind: int, n: int = 1) -> None:
-    """``n`` chips of ``kind`` into the seat's bag (out of it for a negative ``n``)."""
+def _to_bag(state: RevState, seat: int, kind: int, count: int = 1) -> None:
+    """``count`` chips of ``kind`` into the seat's bag (out of it for a negative ``count``)."""
     bag = list(state.bags[seat])
-    bag[kind] += n
+    bag[kind] += count
     state.bags = replaced(state.bags, seat, tuple(bag))
 
 
-def _to_discard(state: RevState, seat: int, kind: int, n: int = 1) -> None:
-    """``n`` chips of ``kind`` onto the seat's discard."""
+def _to_discard(state: RevState, seat: int, kind: int, count: int = 1) -> None:
+    """``count`` chips of ``kind`` onto the seat's discard."""
     discard = list(state.discards[seat])
-    discard[kind] += n
+    discard[kind] += count
     state.discards = replaced(state.discards, seat, tuple(discard))
 
 
-def _to_supply(state: RevState, kind: int, n: int = 1) -> None:
-    """``n`` chips of ``kind`` back to the supply (taken from it for a negative ``n``)."""
-    state.supply = _added(state.supply, kind, n)
+def _to_supply(state: RevState, kind: int, count: int = 1) -> None:
+    """``count`` chips of ``kind`` back to the supply (taken from it for a negative ``count``)."""
+    state.supply = _added(state.supply, kind, count)
 
 
-def _count(state: RevState, seat: int, stat: int, n: int = 1) -> None:
+def _count(state: RevState, seat: int, stat: int, count: int = 1) -> None:
     """Add to one of a seat's counters (``stats`` is a list: changed in place)."""
     counters = list(state.stats[seat])
-    counters[stat] += n
+    counters[stat] += count
     state.stats[seat] = tuple(counters)
 
 
@@ -119,8 +119,8 @@ def movement_order(state: RevState) -> tuple[tuple[int, ...], tuple[int, ...]]:
     of the first racer with the same movement from the same progress (RIU-A11).
     """
     game = state.game
-    keys = sorted((-(0 if state.emp_jams[seat] and game.code[k] in (ECOBOOST, NITROUS) else game.move[k]),
-                   -state.progress[seat], seat) for seat, k in enumerate(state.drawn) if k != NO_CHIP)
+    keys = sorted((-(0 if state.emp_jams[seat] and game.code[kind] in (ECOBOOST, NITROUS) else game.move[kind]),
+                   -state.progress[seat], seat) for seat, kind in enumerate(state.drawn) if kind != NO_CHIP)
     groups: list[int] = []
     for i, (movement, before, _) in enumerate(keys):
         tied = i > 0 and keys[i - 1][0] == movement and keys[i - 1][1] == before
@@ -187,23 +187,23 @@ def move_forward(state: RevState, seat: int, spaces: int, events: list[Event]) -
     game = state.game
     length = game.track_length
     start = state.progress[seat]
-    p = start
-    target = p + spaces
+    position = start
+    target = position + spaces
     item_spaces = 0
-    while p < target:
-        p += 1
-        space = p % length
+    while position < target:
+        position += 1
+        space = position % length
         if space in game.item_spaces:
             item_spaces += 1
         if state.traps and spring_traps(state, seat, space, events):
-            target = p
+            target = position
     if item_spaces:
         state.item_rolls_due = _added(state.item_rolls_due, seat, item_spaces)
-    moved = p - start
-    state.progress = replaced(state.progress, seat, p)
+    moved = position - start
+    state.progress = replaced(state.progress, seat, position)
     _count(state, seat, Stat.SPACES_MOVED, moved)
-    events.append(move_event(seat, moved, p, length, game.laps))
-    if p >= game.finish and state.status[seat] != FINISHED:
+    events.append(move_event(seat, moved, position, length, game.laps))
+    if position >= game.finish and state.status[seat] != FINISHED:
         finish(state, seat, events)
 
 
@@ -217,18 +217,18 @@ def move_event(seat: int, moved: int, progress: int, length: int, laps: int) -> 
 
 def move_back(state: RevState, seat: int, spaces: int, events: list[Event], rule: str) -> None:
     """Recalls (and Bombs) move the racer BACKWARDS; never behind the start, never onto item rolls."""
-    p = max(0, state.progress[seat] - spaces)
-    state.progress = replaced(state.progress, seat, p)
-    place = words.place(state.game.track_length, state.game.laps, p)
-    _ev(events, "move", f"{_name(state, seat)} moves back to {place}", rule, seat=seat, to=p)
+    position = max(0, state.progress[seat] - spaces)
+    state.progress = replaced(state.progress, seat, position)
+    place = words.place(state.game.track_length, state.game.laps, position)
+    _ev(events, "move", f"{_name(state, seat)} moves back to {place}", rule, seat=seat, to=position)
 
 
 # --- Turn Structure 3: items from the track -------------------------------------------------------
 
 def place_of(state: RevState, seat: int) -> int:
     """1 + the number of racers strictly ahead (RIU-A4: tied racers share a place)."""
-    p = state.progress[seat]
-    return 1 + sum(1 for q in state.progress if q > p)
+    position = state.progress[seat]
+    return 1 + sum(1 for other_position in state.progress if other_position > position)
 
 
 def rerolls_for(state: RevState, seat: int) -> int:
@@ -298,19 +298,21 @@ def _stop_go_event(seat: int, choice: str) -> Event:
 
 def rocket_targets(state: RevState, seat: int) -> list[int]:
     """The racer directly ahead that is still racing (stopped racers are immune, RIU-A13)."""
-    p = state.progress[seat]
-    ahead = [t for t in state.game.seats if t != seat and state.status[t] == RACING and state.progress[t] > p]
+    position = state.progress[seat]
+    ahead = [other for other in state.game.seats
+             if other != seat and state.status[other] == RACING and state.progress[other] > position]
     if not ahead:
         return []
-    nearest = min(state.progress[t] for t in ahead)
-    return [t for t in ahead if state.progress[t] == nearest]
+    nearest = min(state.progress[other] for other in ahead)
+    return [other for other in ahead if state.progress[other] == nearest]
 
 
 def shockwave_targets(state: RevState, seat: int) -> list[int]:
     """Items: Shockwave hits every racing racer 1-3 spaces ahead (RIU-G10; stopped racers are immune)."""
-    p = state.progress[seat]
-    return [t for t in state.game.seats
-            if t != seat and state.status[t] == RACING and p < state.progress[t] <= p + SHOCKWAVE_RANGE]
+    position = state.progress[seat]
+    return [other for other in state.game.seats
+            if other != seat and state.status[other] == RACING
+            and position < state.progress[other] <= position + SHOCKWAVE_RANGE]
 
 
 def use_options(state: RevState, seat: int) -> list[str]:
@@ -324,12 +326,13 @@ def use_options(state: RevState, seat: int) -> list[str]:
         if effect in ("oil_slick", "caltrops", "sponsor", "loose_change"):
             out.append(notation.use(item))
         elif effect == "rocket":
-            out.extend(notation.use(item, t) for t in rocket_targets(state, seat))
+            out.extend(notation.use(item, other) for other in rocket_targets(state, seat))
         elif effect == "shockwave":
             if shockwave_targets(state, seat):
                 out.append(notation.use(item))
         elif effect == "emp":
-            out.extend(notation.use(item, t) for t in state.game.seats if t != seat and state.status[t] == RACING)
+            out.extend(notation.use(item, other) for other in state.game.seats
+                       if other != seat and state.status[other] == RACING)
         elif effect == "heat_sink" and state.rev_chips[seat]:
             out.append(notation.use(item))
     return out
@@ -337,7 +340,7 @@ def use_options(state: RevState, seat: int) -> list[str]:
 
 def priority(state: RevState) -> list[int]:
     """Buying / items: "Furthest behind breaks disputes" (then seat order)."""
-    return sorted(state.game.seats, key=lambda t: (state.progress[t], t))
+    return sorted(state.game.seats, key=lambda seat: (state.progress[seat], seat))
 
 
 def resolve_items(state: RevState, events: list[Event]) -> None:
@@ -360,8 +363,8 @@ def resolve_items(state: RevState, events: list[Event]) -> None:
         elif effect in ("rocket", "emp"):
             _hit(state, choice.target if choice.target is not None else -1, effect, events)
         elif effect == "shockwave":
-            for t in shockwave_targets(state, seat):
-                _hit(state, t, effect, events)
+            for other in shockwave_targets(state, seat):
+                _hit(state, other, effect, events)
         elif effect == "sponsor":
             state.collected_coins = _added(state.collected_coins, seat, 2)
         elif effect == "loose_change":
@@ -415,19 +418,19 @@ def end_round(state: RevState, events: list[Event]) -> None:
     discards = state.discards
     if game.recall_to_supply:
         for seat in game.seats:
-            for k in game.recall_kinds:
-                n = discards[seat][k]
-                if n:
-                    discards = replaced(discards, seat, replaced(discards[seat], k, 0))
-                    _to_supply(state, k, n)
+            for kind in game.recall_kinds:
+                count = discards[seat][kind]
+                if count:
+                    discards = replaced(discards, seat, replaced(discards[seat], kind, 0))
+                    _to_supply(state, kind, count)
     bags: list[tuple[int, ...]] = []
     for seat in game.seats:
-        bag = [b + d for b, d in zip(state.bags[seat], discards[seat], strict=True)]
-        for k in state.rev_chips[seat]:
-            if game.code[k] in (DEBRIS, BOMB):
-                _to_supply(state, k)
+        bag = [in_bag + in_discard for in_bag, in_discard in zip(state.bags[seat], discards[seat], strict=True)]
+        for kind in state.rev_chips[seat]:
+            if game.code[kind] in (DEBRIS, BOMB):
+                _to_supply(state, kind)
             else:
-                bag[k] += 1
+                bag[kind] += 1
         bags.append(tuple(bag))
         if state.status[seat] != FINISHED:
             _set_status(state, seat, RACING)
@@ -493,31 +496,31 @@ def overheat_chance(state: RevState, seat: int) -> float:
     room = game.rev_length[seat] - rev_last(state, seat)
     total = bad = 0
     heat = game.heat
-    for k, n in enumerate(state.bags[seat]):
-        if n:
-            total += n
-            if heat[k] > room:
-                bad += n
+    for kind, count in enumerate(state.bags[seat]):
+        if count:
+            total += count
+            if heat[kind] > room:
+                bad += count
     return bad / total if total else 0.0
 
 
-def remove_recent(state: RevState, seat: int, n: int) -> list[str]:
-    """Take the most recent ``n`` chips off a Rev Track: to the bag, item chips to the supply (RIU-A6)."""
+def remove_recent(state: RevState, seat: int, count: int) -> list[str]:
+    """Take the most recent ``count`` chips off a Rev Track: to the bag, item chips to the supply (RIU-A6)."""
     game = state.game
     kinds = state.rev_chips[seat]
-    n = min(n, len(kinds))
-    if not n:
+    count = min(count, len(kinds))
+    if not count:
         return []
-    keep = len(kinds) - n
+    keep = len(kinds) - count
     removed = kinds[keep:]
     state.rev_chips = replaced(state.rev_chips, seat, kinds[:keep])
     state.rev_spaces = replaced(state.rev_spaces, seat, state.rev_spaces[seat][:keep])
-    for k in removed:
-        if game.code[k] in (DEBRIS, BOMB):
-            _to_supply(state, k)
+    for kind in removed:
+        if game.code[kind] in (DEBRIS, BOMB):
+            _to_supply(state, kind)
         else:
-            _to_bag(state, seat, k)
-    return [game.kinds.names[k] for k in removed]
+            _to_bag(state, seat, kind)
+    return [game.kinds.names[kind] for kind in removed]
 
 
 def _titles(game: RevItUp, chips: list[str]) -> str:
@@ -561,8 +564,8 @@ def gain_item(state: RevState, seat: int, item: str, events: list[Event]) -> boo
 def gain_options(state: RevState, seat: int, item: str) -> list[str]:
     """Items: a Sticky Bomb's victim (any unfinished opponent), or the item to drop (RIU-G13)."""
     if state.game.to_bag[item]:
-        return [notation.give(t) for t in state.game.seats if t != seat and state.status[t] != FINISHED]
-    return sorted({notation.drop(x) for x in (*state.ready[seat], item)})
+        return [notation.give(other) for other in state.game.seats if other != seat and state.status[other] != FINISHED]
+    return sorted({notation.drop(held) for held in (*state.ready[seat], item)})
 
 
 def resolve_gain(state: RevState, seat: int, item: str, choice: Action, events: list[Event]) -> None:
@@ -596,7 +599,8 @@ def boost_options(state: RevState, seat: int) -> list[str]:
     progress = state.progress
     for item in sorted(set(state.ready[seat])):
         effect = effect_of[item]
-        if effect == "turbo" or (effect == "slipstream" and any(q > progress[seat] for q in progress)):
+        if effect == "turbo" or (effect == "slipstream"
+                                 and any(other_position > progress[seat] for other_position in progress)):
             out.append(notation.boost(item))
     return out
 
@@ -610,7 +614,7 @@ def use_boost(state: RevState, seat: int, item: str, events: list[Event]) -> Non
         move_forward(state, seat, TURBO_SPACES, events)
     else:
         mine = state.progress[seat]
-        ahead = min(q for q in state.progress if q > mine)
+        ahead = min(other_position for other_position in state.progress if other_position > mine)
         move_forward(state, seat, ahead - mine, events)
 
 
@@ -688,8 +692,8 @@ def _discard_coins(state: RevState, seat: int) -> int:
     """Coins (Yellow): the coins in the discard (a Coin chip of level X is X coins)."""
     discard = state.discards[seat]
     coins = 0
-    for k, level in state.game.coin_levels:
-        coins += level * discard[k]
+    for kind, level in state.game.coin_levels:
+        coins += level * discard[kind]
     return coins
 
 
@@ -740,15 +744,15 @@ def cart_totals(state: RevState, seat: int) -> CartTotals:
     for step in state.carts[seat]:
         verb = step.verb
         if verb is Verb.BUY:
-            k = index[step.name]
-            left -= game.kinds.cost[k]
-            colours.add(game.kinds.colour[k])
+            kind = index[step.name]
+            left -= game.kinds.cost[kind]
+            colours.add(game.kinds.colour[kind])
             chips += 1
-            taken[k] = taken.get(k, 0) + 1
+            taken[kind] = taken.get(kind, 0) + 1
         elif verb is Verb.UPGRADE:
             upgrades += 1
-            k = game.kinds.up[index[step.name]]
-            taken[k] = taken.get(k, 0) + 1
+            kind = game.kinds.up[index[step.name]]
+            taken[kind] = taken.get(kind, 0) + 1
             upgraded.append(step.name)
         else:
             item = True
@@ -762,8 +766,8 @@ def upgrade_points(state: RevState, seat: int) -> int:
     discard = state.discards[seat]
     level = game.kinds.level
     points = 0
-    for k in game.upgrade_kinds:
-        points += level[k] * discard[k]
+    for kind in game.upgrade_kinds:
+        points += level[kind] * discard[kind]
     return points
 
 
@@ -773,12 +777,12 @@ def upgradable_pool(state: RevState, seat: int) -> list[int]:
     game = state.game
     discard = state.discards[seat]
     pool = [0] * game.kind_count
-    for k in range(game.kind_count):
-        if game.code[k] not in (UPGRADE, RECALL, DEBRIS, BOMB):
-            pool[k] = discard[k]
-    for k in state.rev_chips[seat]:
-        if game.code[k] not in (UPGRADE, RECALL, DEBRIS, BOMB):
-            pool[k] += 1
+    for kind in range(game.kind_count):
+        if game.code[kind] not in (UPGRADE, RECALL, DEBRIS, BOMB):
+            pool[kind] = discard[kind]
+    for kind in state.rev_chips[seat]:
+        if game.code[kind] not in (UPGRADE, RECALL, DEBRIS, BOMB):
+            pool[kind] += 1
     return pool
 
 
@@ -794,24 +798,24 @@ def cart_options(state: RevState, seat: int) -> list[str]:
     out: list[str] = []
     supply = state.supply
     if not game.max_chips or cart.chips < game.max_chips:
-        for k, colour, cost, action, recall in game.shop:
-            if cost > left or colour in cart.colours or supply[k] - taken.get(k, 0) <= 0:
+        for kind, colour, cost, action, recall in game.shop:
+            if cost > left or colour in cart.colours or supply[kind] - taken.get(kind, 0) <= 0:
                 continue
             if recall:
-                out.extend(notation.buy(kinds.names[k], t) for t in game.seats
-                           if t != seat and state.status[t] != FINISHED)
+                out.extend(notation.buy(kinds.names[kind], other) for other in game.seats
+                           if other != seat and state.status[other] != FINISHED)
             else:
                 out.append(action)
     if game.upgrade_kinds and cart.upgrades < upgrade_points(state, seat):
         pool = upgradable_pool(state, seat)
         for name in cart.upgraded:
-            k = kinds.index[name]
-            pool[k] -= 1
-            pool[kinds.up[k]] += 1
-        for k in range(game.kind_count):
-            higher = kinds.up[k]
-            if pool[k] > 0 and higher >= 0 and supply[higher] - taken.get(higher, 0) > 0:
-                out.append(notation.upgrade(kinds.names[k]))
+            kind = kinds.index[name]
+            pool[kind] -= 1
+            pool[kinds.up[kind]] += 1
+        for kind in range(game.kind_count):
+            higher = kinds.up[kind]
+            if pool[kind] > 0 and higher >= 0 and supply[higher] - taken.get(higher, 0) > 0:
+                out.append(notation.upgrade(kinds.names[kind]))
     if not cart.item:
         if left >= 1:
             out.append(notation.ROLL_ITEM_DIE)
@@ -820,24 +824,24 @@ def cart_options(state: RevState, seat: int) -> list[str]:
     return out
 
 
-def _upgrade(state: RevState, seat: int, k: int) -> bool:
+def _upgrade(state: RevState, seat: int, kind: int) -> bool:
     """Upgrades (Orange): one pulled chip (the discard first, else the latest on the Rev Track) one
     level up, the higher chip from the supply."""
     game = state.game
-    higher = game.kinds.up[k]
+    higher = game.kinds.up[kind]
     if not state.supply[higher]:
         return False
     discard = state.discards[seat]
-    if discard[k]:
-        state.discards = replaced(state.discards, seat, _added(_added(discard, k, -1), higher, 1))
-    elif k in state.rev_chips[seat]:
+    if discard[kind]:
+        state.discards = replaced(state.discards, seat, _added(_added(discard, kind, -1), higher, 1))
+    elif kind in state.rev_chips[seat]:
         kinds = list(state.rev_chips[seat])
-        kinds[len(kinds) - 1 - kinds[::-1].index(k)] = higher
+        kinds[len(kinds) - 1 - kinds[::-1].index(kind)] = higher
         state.rev_chips = replaced(state.rev_chips, seat, tuple(kinds))
     else:
         return False
     _to_supply(state, higher, -1)
-    _to_supply(state, k, 1)
+    _to_supply(state, kind, 1)
     return True
 
 
@@ -845,9 +849,9 @@ def sold_out_in_cart(state: RevState, seat: int) -> str:
     """The first chip a seat's cart takes from the supply (a buy, or an upgrade's higher chip) that the
     supply can no longer give, or "" when the whole cart can be filled."""
     names = state.game.kinds.names
-    for k, n in cart_totals(state, seat).kinds_taken.items():
-        if n > state.supply[k]:
-            return names[k]
+    for kind, count in cart_totals(state, seat).kinds_taken.items():
+        if count > state.supply[kind]:
+            return names[kind]
     return ""
 
 
@@ -884,19 +888,19 @@ def fill_cart(state: RevState, seat: int, events: list[Event]) -> None:
         verb = step.verb
         name = step.name
         if verb is Verb.BUY:
-            k = kinds.index[name]
-            _to_supply(state, k, -1)
+            kind = kinds.index[name]
+            _to_supply(state, kind, -1)
             owner = step.target if step.target is not None else seat
-            _to_bag(state, owner, k)
-            spent += kinds.cost[k]
+            _to_bag(state, owner, kind)
+            spent += kinds.cost[kind]
             _count(state, seat, Stat.CHIPS_BOUGHT)
             where = f" into {_name(state, owner)}'s bag" if step.target is not None else ""
-            _ev(events, "buy", f"{_name(state, seat)} buys {kinds.titles[k]}{where}", "Buying New Chips and Items",
+            _ev(events, "buy", f"{_name(state, seat)} buys {kinds.titles[kind]}{where}", "Buying New Chips and Items",
                 seat=seat, chip=name)
         elif verb is Verb.UPGRADE:
-            k = kinds.index[name]
-            ok = _upgrade(state, seat, k)
-            title = kinds.titles[k]
+            kind = kinds.index[name]
+            ok = _upgrade(state, seat, kind)
+            title = kinds.titles[kind]
             text = f"upgrades a {title}" if ok else f"cannot upgrade a {title} (none of the next level left)"
             _ev(events, "upgrade", f"{_name(state, seat)} {text}", "Upgrades (Orange)", seat=seat)
         elif verb is Verb.ROLL_ITEM_DIE:
@@ -938,15 +942,16 @@ def race_over(state: RevState) -> bool:
 def end_text(state: RevState) -> str:
     """Game End: who won."""
     result = final_result(state)
-    return f"race over: {', '.join(_name(state, w) for w in result.winners)} wins"
+    return f"race over: {', '.join(_name(state, winner) for winner in result.winners)} wins"
 
 
 def final_result(state: RevState) -> Result:
     """Finishers in the order they crossed (RIU-A11), then the rest by progress."""
     marks = state.finished_at
-    done = sorted((t for t in state.game.seats if marks[t] is not None), key=lambda t: (marks[t], t))
-    rest = sorted((t for t in state.game.seats if marks[t] is None), key=lambda t: (-state.progress[t], t))
-    winners = tuple(t for t in done if marks[t] == marks[done[0]]) if done else ()
+    done = sorted((seat for seat in state.game.seats if marks[seat] is not None), key=lambda seat: (marks[seat], seat))
+    rest = sorted((seat for seat in state.game.seats if marks[seat] is None),
+                  key=lambda seat: (-state.progress[seat], seat))
+    winners = tuple(seat for seat in done if marks[seat] == marks[done[0]]) if done else ()
     return Result(tuple(done + rest), winners, "first across the finish line on the final lap",
                   {"rounds": state.round, "turns": state.turn, "progress": list(state.progress)})
 
@@ -956,21 +961,21 @@ def conservation_problems(state: RevState) -> list[str]:
     game = state.game
     count = list(state.supply)
     for seat in game.seats:
-        for k in range(game.kind_count):
-            count[k] += state.bags[seat][k] + state.discards[seat][k]
-        for k in state.rev_chips[seat]:
-            count[k] += 1
+        for kind in range(game.kind_count):
+            count[kind] += state.bags[seat][kind] + state.discards[seat][kind]
+        for kind in state.rev_chips[seat]:
+            count[kind] += 1
         if state.drawn[seat] != NO_CHIP:
             count[state.drawn[seat]] += 1
-    problems = [f"{game.kinds.names[k]}: {count[k]} chips, expected {game.totals[k]}"
-                for k in range(game.kind_count) if count[k] != game.totals[k]]
+    problems = [f"{game.kinds.names[kind]}: {count[kind]} chips, expected {game.totals[kind]}"
+                for kind in range(game.kind_count) if count[kind] != game.totals[kind]]
     for seat in game.seats:
         if rev_last(state, seat) > game.rev_length[seat]:
             problems.append(f"P{seat + 1}: Rev Track over its length")
         if state.progress[seat] < 0:
             problems.append(f"P{seat + 1}: behind the start")
-    if any(v < 0 for v in state.supply) or any(v < 0 for bag in state.bags for v in bag) \
-            or any(v < 0 for discard in state.discards for v in discard):
+    if any(value < 0 for value in state.supply) or any(value < 0 for bag in state.bags for value in bag) \
+            or any(value < 0 for discard in state.discards for value in discard):
         problems.append("a negative chip count")
     return problems
 

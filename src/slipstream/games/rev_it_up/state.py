@@ -136,7 +136,7 @@ class RevState(State["RevItUp"]):
             legal = game.decide_legal.get(self.waiting)
             if legal is None:
                 legal = game.decide_legal[self.waiting] = tuple(
-                    a for seat in sorted(self.waiting) for a in game.decide_actions[seat])
+                    action for seat in sorted(self.waiting) for action in game.decide_actions[seat])
             return legal
         out: list[str] = []
         for seat in sorted(self.waiting):
@@ -175,7 +175,8 @@ class RevState(State["RevItUp"]):
         table = game.draw_cache.get(bag)
         if table is None:
             total = sum(bag)
-            table = ChanceTable([(a, n / total) for a, n in zip(game.chip_action, bag, strict=True) if n])
+            table = ChanceTable([(action, count / total)
+                                 for action, count in zip(game.chip_action, bag, strict=True) if count])
             if len(game.draw_cache) < 100_000:
                 game.draw_cache[bag] = table
         return table
@@ -207,10 +208,10 @@ class RevState(State["RevItUp"]):
                 "lap": min(self.progress[racer_seat] // game.track_length + 1, game.laps),
                 "space": self.progress[racer_seat] % game.track_length,
                 "status": STATUS_NAMES[self.status[racer_seat]],
-                "bag": {names[k]: bag[k] for k in kinds if bag[k]},
-                "discard": {names[k]: discard[k] for k in kinds if discard[k]},
-                "rev": [[names[k], space]
-                        for k, space in zip(self.rev_chips[racer_seat], self.rev_spaces[racer_seat], strict=True)],
+                "bag": {names[kind]: bag[kind] for kind in kinds if bag[kind]},
+                "discard": {names[kind]: discard[kind] for kind in kinds if discard[kind]},
+                "rev": [[names[kind], space]
+                        for kind, space in zip(self.rev_chips[racer_seat], self.rev_spaces[racer_seat], strict=True)],
                 "rev_length": game.rev_length[racer_seat],
                 "drawn": names[drawn] if drawn != NO_CHIP else None,
                 "ready": list(self.ready[racer_seat]),
@@ -231,7 +232,7 @@ class RevState(State["RevItUp"]):
                       "item_spaces": sorted(game.item_spaces)},
             "items_in_play": list(game.items_in_play),
             "racers": racers,
-            "supply": {names[k]: self.supply[k] for k in kinds},
+            "supply": {names[kind]: self.supply[kind] for kind in kinds},
             "traps": [[trap.space, trap.item, trap.owner] for trap in self.traps],
             "finished": [racer_seat for racer_seat in game.seats if self.status[racer_seat] == FINISHED],
             "terms": game.terms,

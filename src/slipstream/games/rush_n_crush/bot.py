@@ -195,7 +195,7 @@ class Planner:
     """The best way through one move: a search over single steps with the other cars standing still."""
 
     def __init__(self, state: RushState, car: int, rivals: Rivals | None = None) -> None:
-        self.s = state
+        self.state = state
         self.car = car
         self.rivals = rivals or Rivals(state, car)
         track = self.track = state.game.track
@@ -253,7 +253,7 @@ class Planner:
         found = self.crash_memo.get(node)
         if found is not None:
             return found
-        rule, dice = self.s.game.gear.steer[node]
+        rule, dice = self.state.game.gear.steer[node]
         if rule == UNLIMITED:
             values = [(1, 1.0)]
         elif dice == 0:
@@ -343,7 +343,7 @@ class Planner:
         ``left`` lane changes and ``steer`` Steering points and goes on, else it steps straight ahead
         (worth ``straight``); the table's damage to each car, and the Saw's own die (4-6: 1 Structure)."""
         track = self.track
-        there = rules.neighbour(self.s, square, direction)
+        there = rules.neighbour(self.state, square, direction)
         target = self.cars[there]
         far = track.beside_left[there] if direction < 0 else track.beside_right[there]
         clear = far >= 0 and not track.obstruction[far] and far not in self.cars and far not in self.wrecks
@@ -384,12 +384,12 @@ class Planner:
             return found
         rivals = self.rivals
         value = sum(p * (rivals.dealt(target, theirs) - self.hurt(own))
-                    for own, theirs, p in rush_outcomes(moves, self.s.dash[self.car].combat_bumper))
+                    for own, theirs, p in rush_outcomes(moves, self.state.dash[self.car].combat_bumper))
         self.rush_memo[key] = value
         return value
 
     def move(self, moves: int, changes: int, node: int) -> tuple[float, int]:
-        state = self.s
+        state = self.state
         steering = min(state.steering[self.car], 2)
         return self.best(state.square[self.car], state.lap[self.car], moves, changes, steering, node)
 

@@ -269,39 +269,44 @@ LOWEST: Final = -2
 def build_gear(content: ContentModel, lines: str) -> Gear:
     """The matrix of rules/rush-n-crush-content.md section 1: every white line, or with ``lines =
     "upshift-at-high-revs"`` only the diagonal lines from and to orange and red nodes."""
-    g = content.gear
-    zones = len(g.zones)
+    matrix = content.gear
+    zones = len(matrix.zones)
     names = ["zero"]
     gear = [0]
     zone = [-1]
     speed = [0]
-    for gg in range(1, g.gears + 1):
-        for c in range(zones):
-            names.append(f"g{gg}{g.zones[c][0]}")
-            gear.append(gg)
-            zone.append(c)
-            speed.append(g.speeds[gg + c])
+    for gear_number in range(1, matrix.gears + 1):
+        for zone_index in range(zones):
+            names.append(f"g{gear_number}{matrix.zones[zone_index][0]}")
+            gear.append(gear_number)
+            zone.append(zone_index)
+            speed.append(matrix.speeds[gear_number + zone_index])
 
-    def node(gg: int, c: int) -> int:
-        return 1 + (gg - 1) * zones + c if 1 <= gg <= g.gears and 0 <= c < zones else -1
+    def node(gear_number: int, zone_index: int) -> int:
+        inside = 1 <= gear_number <= matrix.gears and 0 <= zone_index < zones
+        return 1 + (gear_number - 1) * zones + zone_index if inside else -1
 
-    def diagonal_kept(c: int) -> bool:
-        return lines == "full" or c >= zones // 2
+    def diagonal_kept(zone_index: int) -> bool:
+        return lines == "full" or zone_index >= zones // 2
 
     up: list[list[int]] = [[node(1, 0)]]
     down: list[list[int]] = [[]]
-    for gg in range(1, g.gears + 1):
-        for c in range(zones):
-            up.append([n for n in (node(gg, c + 1), node(gg + 1, c) if diagonal_kept(c) else -1) if n >= 0])
-            down.append([n for n in (node(gg, c - 1), node(gg - 1, c) if diagonal_kept(c) else -1) if n >= 0])
+    for gear_number in range(1, matrix.gears + 1):
+        for zone_index in range(zones):
+            diagonal = diagonal_kept(zone_index)
+            up.append([index for index in (node(gear_number, zone_index + 1),
+                                           node(gear_number + 1, zone_index) if diagonal else -1) if index >= 0])
+            down.append([index for index in (node(gear_number, zone_index - 1),
+                                             node(gear_number - 1, zone_index) if diagonal else -1) if index >= 0])
     rows: dict[int, list[int]] = {}
-    for n in range(1, len(names)):
-        rows.setdefault(gear[n] + zone[n], []).append(n)
-    shift = [()] + [tuple(m for m in rows[gear[n] + zone[n]] if m != n) for n in range(1, len(names))]
+    for index in range(1, len(names)):
+        rows.setdefault(gear[index] + zone[index], []).append(index)
+    shift = [()] + [tuple(other for other in rows[gear[index] + zone[index]] if other != index)
+                    for index in range(1, len(names))]
     white = content.dice.white
     steer: list[tuple[int, int]] = [(0, 0)]
-    for n in range(1, len(names)):
-        rule = white[gear[n] + zone[n] - 1] if gear[n] + zone[n] - 1 < len(white) else "none"
+    for index in range(1, len(names)):
+        rule = white[gear[index] + zone[index] - 1] if gear[index] + zone[index] - 1 < len(white) else "none"
         if rule == "unlimited":
             steer.append((UNLIMITED, 0))
         elif rule == "none":
@@ -309,10 +314,11 @@ def build_gear(content: ContentModel, lines: str) -> Gear:
         else:
             steer.append((HIGHEST if rule[0] == "highest" else LOWEST, rule[1]))
     red = content.dice.red_per_zone
-    titles = tuple(gear_words(gear[n], g.zones[zone[n]] if n else None, speed[n]) for n in range(len(names)))
+    titles = tuple(gear_words(gear[index], matrix.zones[zone[index]] if index else None, speed[index])
+                   for index in range(len(names)))
     return Gear(tuple(names), tuple(gear), tuple(zone), tuple(speed), tuple(tuple(x) for x in up),
                 tuple(tuple(x) for x in down), tuple(shift), tuple(steer),
-                tuple(0 if z < 0 else red[z] for z in zone), tuple(g.zones), titles)
+                tuple(0 if z < 0 else red[z] for z in zone), tuple(matrix.zones), titles)
 
 
 # --- cars and drivers -----------------------------------------------------------------------------------

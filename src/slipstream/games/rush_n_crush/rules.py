@@ -57,8 +57,9 @@ _EVENTS = EventCache()
 
 def _table(word: str, weights: list[tuple[int, float]]) -> ChanceTable:
     """Outcomes ``word:N`` with their probabilities, zero weights dropped, sorted by the action string."""
-    total = sum(w for _, w in weights)
-    return ChanceTable(sorted((notation.numbered(word, n), w / total) for n, w in weights if w > 0))
+    total = sum(weight for _, weight in weights)
+    return ChanceTable(sorted((notation.numbered(word, number), weight / total)
+                              for number, weight in weights if weight > 0))
 
 
 _TABLES: dict[tuple[str, int, int], ChanceTable] = {}
@@ -70,8 +71,9 @@ def binomial_table(word: str, dice: int, hit_faces: int) -> ChanceTable:
     key = (word, hit_faces, dice)
     table = _TABLES.get(key)
     if table is None:
-        p = min(hit_faces, 6) / 6
-        weights = [(k, comb(dice, k) * p ** k * (1 - p) ** (dice - k)) for k in range(dice + 1)]
+        hit_chance = min(hit_faces, 6) / 6
+        weights = [(hits, comb(dice, hits) * hit_chance ** hits * (1 - hit_chance) ** (dice - hits))
+                   for hits in range(dice + 1)]
         table = _TABLES[key] = _table(word, weights)
     return table
 
@@ -82,9 +84,9 @@ def kept_die_table(word: str, rule: int, dice: int) -> ChanceTable:
     table = _TABLES.get(key)
     if table is None:
         if rule == HIGHEST:
-            weights = [(v, float(v ** dice - (v - 1) ** dice)) for v in range(1, 7)]
+            weights = [(face, float(face ** dice - (face - 1) ** dice)) for face in range(1, 7)]
         else:
-            weights = [(v, float((7 - v) ** dice - (6 - v) ** dice)) for v in range(1, 7)]
+            weights = [(face, float((7 - face) ** dice - (6 - face) ** dice)) for face in range(1, 7)]
         table = _TABLES[key] = _table(word, weights)
     return table
 
@@ -107,9 +109,9 @@ def chance_table(state: RushState, need: tuple[int, ...]) -> ChanceTable:
     return DIE_TABLE
 
 
-def counted(n: int, one: str, many: str = "") -> str:
+def counted(count: int, one: str, many: str = "") -> str:
     """``3 dice``, ``1 die``: a count with its noun (for event texts)."""
-    return f"{n} {one if n == 1 else many or one + 's'}"
+    return f"{count} {one if count == 1 else many or one + 's'}"
 
 
 # --- Setup ----------------------------------------------------------------------------------------------
@@ -129,29 +131,30 @@ def deal_dashboard(state: RushState, move: Move, events: list[Event]) -> None:
     events.append(Event("deal", f"{game.seat_name(seat)} takes the {kind} {title}", "Setup"))
     if len(state.dealt) < 2 * players:
         return
-    state.dash = tuple(content.dashboard(state.dealt[c], state.dealt[players + c]) for c in range(players))
+    state.dash = tuple(content.dashboard(state.dealt[index], state.dealt[players + index]) for index in range(players))
     set_dashboards(state)
 
 
 def set_dashboards(state: RushState) -> None:
     """Setup: the markers at the top of the Steering, Brake and Turbo tracks, on full Structure and zero
     Heat, every piece disarmed, four mines with a Minelayer (RC-A1)."""
-    n = len(state.dash)
-    state.structure = tuple(d.structure for d in state.dash)
-    state.heat = (0,) * n
-    state.steering = tuple(d.steering for d in state.dash)
-    state.brake = tuple(d.brake for d in state.dash)
-    state.turbo = tuple(d.turbo for d in state.dash)
-    state.armed = (0,) * n
-    state.mines_left = tuple(d.mines for d in state.dash)
+    cars = len(state.dash)
+    state.structure = tuple(dashboard.structure for dashboard in state.dash)
+    state.heat = (0,) * cars
+    state.steering = tuple(dashboard.steering for dashboard in state.dash)
+    state.brake = tuple(dashboard.brake for dashboard in state.dash)
+    state.turbo = tuple(dashboard.turbo for dashboard in state.dash)
+    state.armed = (0,) * cars
+    state.mines_left = tuple(dashboard.mines for dashboard in state.dash)
 
 
 def deal_outcomes(state: RushState) -> list[str]:
     """The cars (then the drivers) not dealt yet, as chance outcomes."""
     content = state.game.content
     if len(state.dealt) < state.game.players:
-        return [notation.dealt("car", c) for c in content.cars if c not in state.dealt]
-    return [notation.dealt("driver", d) for d in content.drivers if d not in state.dealt[state.game.players:]]
+        return [notation.dealt("car", car) for car in content.cars if car not in state.dealt]
+    return [notation.dealt("driver", driver) for driver in content.drivers
+            if driver not in state.dealt[state.game.players:]]
 
 
 def deal_grid_slot(state: RushState, seat: int, events: list[Event]) -> None:
@@ -165,7 +168,7 @@ def deal_grid_slot(state: RushState, seat: int, events: list[Event]) -> None:
                         f"{state.game.track.places[state.square[seat]]}", "Setup (RC-G7)"))
     left = state.game.players - len(state.grid_seats)
     if left == 1:
-        last = next(c for c in range(state.game.players) if c not in state.grid_seats)
+        last = next(other for other in range(state.game.players) if other not in state.grid_seats)
         deal_grid_slot(state, last, events)
     elif left == 0:
         state.clock = state.game.players
@@ -185,13 +188,13 @@ def progress(state: RushState, car: int) -> int:
 
 def running(state: RushState) -> list[int]:
     """The cars not destroyed, in seat order."""
-    return [c for c in range(state.game.players) if not state.destroyed[c]]
+    return [car for car in range(state.game.players) if not state.destroyed[car]]
 
 
 def start_round(state: RushState, events: list[Event]) -> None:
     """Round: "Establish an order for this round, front to back. If two cars are equally far forward,
     the one that arrived first is 'ahead'." A car destroyed before its turn is skipped."""
-    state.order = tuple(sorted(running(state), key=lambda c: (-progress(state, c), state.stamp[c])))
+    state.order = tuple(sorted(running(state), key=lambda other: (-progress(state, other), state.stamp[other])))
     state.rnc_rolled = ()
     state.turn = 0
     order = ", ".join(state.game.seat_name(car) for car in state.order)
@@ -269,9 +272,9 @@ def point_moves(state: RushState, car: int) -> list[tuple[Kind, int]]:
     node = state.node[car]
     out: list[tuple[Kind, int]] = []
     if state.turbo[car] > 0 and state.points_kind != BRAKE_POINTS:
-        out += [(Kind.TURBO, n) for n in gear.accelerate[node]]
+        out += [(Kind.TURBO, target) for target in gear.accelerate[node]]
     if state.brake[car] > 0 and state.points_kind != TURBO_POINTS:
-        out += [(Kind.BRAKE, n) for n in gear.brake[node]]
+        out += [(Kind.BRAKE, target) for target in gear.brake[node]]
     return out
 
 
@@ -329,9 +332,9 @@ def car_at(state: RushState, square: int) -> int:
     """The running car in ``square``, or -1."""
     if square not in state.square:
         return -1
-    for c in range(len(state.square)):
-        if state.square[c] == square and not state.destroyed[c]:
-            return c
+    for car in range(len(state.square)):
+        if state.square[car] == square and not state.destroyed[car]:
+            return car
     return -1
 
 
@@ -339,7 +342,7 @@ def wreck_at(state: RushState, square: int) -> bool:
     """Whether a wreck (a destroyed car, RC-G10) stands in ``square``."""
     if not state.destructions:
         return False
-    return any(state.square[c] == square and state.destroyed[c] for c in range(len(state.square)))
+    return any(state.square[car] == square and state.destroyed[car] for car in range(len(state.square)))
 
 
 def mine_owner(state: RushState, square: int) -> int:
@@ -381,8 +384,8 @@ def can_drop_mine(state: RushState, car: int) -> bool:
 
 
 STEP_ACTIONS: Final[dict[tuple[int, bool, bool, bool], str]] = {
-    (d, b, w, m): notation.step(d, b, w, m)
-    for d in Direction for b in (False, True) for w in (False, True) for m in (False, True)}
+    (direction, bumper, saw, mine): notation.step(direction, bumper, saw, mine)
+    for direction in Direction for bumper in (False, True) for saw in (False, True) for mine in (False, True)}
 """Every step's action string, made once."""
 AHEAD_STEPS: Final = ((notation.step(Direction.AHEAD),),
                       (notation.step(Direction.AHEAD), notation.step(Direction.AHEAD, mine=True)))
@@ -397,13 +400,14 @@ def step_actions(state: RushState, car: int) -> list[str]:
     out = list(AHEAD_STEPS[len(mines) - 1])
     if not can_change_lane(state, car):
         return out
-    for d, target in state.game.track.diagonals[state.square[car]]:
+    for direction, target in state.game.track.diagonals[state.square[car]]:
         if car_at(state, target) < 0:
-            out += [STEP_ACTIONS[d, False, False, m] for m in mines]
+            out += [STEP_ACTIONS[direction, False, False, mine] for mine in mines]
             continue
         bumpers = (False, True) if can_use(state, car, SIDE_BUMPER) else (False,)
         saws = (False, True) if can_use(state, car, CIRCULAR_SAW) else (False,)
-        out += [STEP_ACTIONS[d, b, w, m] for b in bumpers for w in saws for m in mines if b + w <= state.activations]
+        out += [STEP_ACTIONS[direction, bumper, saw, mine] for bumper in bumpers for saw in saws for mine in mines
+                if bumper + saw <= state.activations]
     return out
 
 
@@ -522,10 +526,10 @@ def swerve_sides(state: RushState, car: int) -> list[int]:
     """The open squares diagonally ahead (wrecks and mines count as open; RC-A4)."""
     track = state.game.track
     out = []
-    for d in (Direction.LEFT, Direction.RIGHT):
-        target = neighbour(state, state.square[car], d)
+    for direction in (Direction.LEFT, Direction.RIGHT):
+        target = neighbour(state, state.square[car], direction)
         if target >= 0 and not track.obstruction[target] and car_at(state, target) < 0:
-            out.append(int(d))
+            out.append(int(direction))
     return out
 
 
@@ -541,7 +545,7 @@ def forced_stop(state: RushState, car: int, events: list[Event]) -> None:
     """RC-A4: no open side: the move ends and the gearstick takes one free brake step (never to zero)."""
     gear = state.game.gear
     node = state.node[car]
-    down = [n for n in gear.brake[node] if gear.gear[n] == gear.gear[node]] or list(gear.brake[node])
+    down = [target for target in gear.brake[node] if gear.gear[target] == gear.gear[node]] or list(gear.brake[node])
     if down:
         state.node = replaced(state.node, car, down[0])
     state.movement = 0
@@ -577,18 +581,18 @@ def side_ram(state: RushState, need: tuple[int, ...], die: int, events: list[Eve
     One die decides both; the Side Bumper's +1 applies to both, at most 6 (RC-G8)."""
     _, car, target, direction, bumper, saw, mine = need
     track = state.game.track
-    m = min(6, die + bumper)
+    roll = min(6, die + bumper)
     t_square = state.square[target]
     far = track.beside_left[t_square] if direction < 0 else track.beside_right[t_square]
     clear = far >= 0 and not track.obstruction[far] and car_at(state, far) < 0 and not wreck_at(state, far)
     third = car_at(state, far) if far >= 0 else -1
-    displaced = clear and m >= 4
+    displaced = clear and roll >= 4
     if displaced:
         state.square[target] = far
         events.append(Event("displaced", f"{state.game.seat_name(target)} is shoved into {track.places[far]}",
                             "Movement: Side Ram"))
     damage: dict[int, int] = {}
-    for who in RAM_TABLE[not clear][m - 1]:
+    for who in RAM_TABLE[not clear][roll - 1]:
         hit = {"Y": car, "T": target, "3": third}[who]
         if hit >= 0:
             damage[hit] = damage.get(hit, 0) + 1
@@ -615,7 +619,7 @@ def rush_n_crush(state: RushState, car: int, target: int, booster: bool, events:
     """Movement: "If you hit another racer directly from behind, this is a 'Rush 'n' Crush'. End your
     move and roll a die for each point of movement allowance remaining" (the blocked step counts;
     RC-A3: nobody changes gear or square). ``rush_attacks`` sets how many roll each round (RC-G12)."""
-    dice = sum(1 for t in state.queue if t[0] == Task.BOOST_STEP) + 1 if booster else state.movement
+    dice = sum(1 for task in state.queue if task[0] == Task.BOOST_STEP) + 1 if booster else state.movement
     name, other = state.game.seat_name(car), state.game.seat_name(target)
     quota = state.game.options["rush_attacks"]
     spent = (quota == ONCE_PER_ROUND and bool(state.rnc_rolled)) or (quota == ONCE_PER_CAR and car in state.rnc_rolled)
@@ -667,7 +671,7 @@ def cross_finish(state: RushState, car: int, events: list[Event]) -> None:
 
 def piece_names(bits: int) -> list[str]:
     """The ids of the pieces whose bit is set in ``bits`` (``armed``, ``moved``, a driver's ``pieces``)."""
-    return [p for i, p in enumerate(PIECES) if bits >> i & 1]
+    return [piece for i, piece in enumerate(PIECES) if bits >> i & 1]
 
 
 def can_use(state: RushState, car: int, piece: int) -> bool:
@@ -706,11 +710,11 @@ def usable(state: RushState, car: int, piece: int) -> bool:
 
 BITS_SET: Final = tuple(tuple(i for i in range(len(PIECES)) if bits >> i & 1) for bits in range(1 << len(PIECES)))
 """``BITS_SET[bits]``: the piece indices whose bit is set, made once (a car's free pieces as a loop)."""
-ARM_ACTIONS: Final = tuple(notation.arm(p) for p in PIECES)
-USE_ACTIONS: Final = tuple(notation.use(p) for p in PIECES)
-BOOST_ACTIONS: Final = (tuple(notation.boost(n) for n in range(1, MAX_BOOST + 1)),
-                        tuple(notation.boost(n, m, k) for n in range(1, MAX_BOOST + 1) for m in (False, True)
-                              for k in range(1, n + 1 if m else 2)))
+ARM_ACTIONS: Final = tuple(notation.arm(piece) for piece in PIECES)
+USE_ACTIONS: Final = tuple(notation.use(piece) for piece in PIECES)
+BOOST_ACTIONS: Final = (tuple(notation.boost(squares) for squares in range(1, MAX_BOOST + 1)),
+                        tuple(notation.boost(squares, mine, mine_square) for squares in range(1, MAX_BOOST + 1)
+                              for mine in (False, True) for mine_square in range(1, squares + 1 if mine else 2)))
 """The equipment action strings, made once (``BOOST_ACTIONS[True]`` with the ``+mine`` and ``+mine@K``
 variants)."""
 
@@ -746,18 +750,18 @@ def booster_actions(state: RushState, car: int) -> list[str]:
         reach = 1
     track = state.game.track
     square = state.square[car]
-    for k in range(2, MAX_BOOST + 1):
+    for step in range(2, MAX_BOOST + 1):
         square = track.ahead[square]
         if square < 0 or track.obstruction[square] or car_at(state, square) >= 0:
             break
         if mine_owner(state, square) < 0 and not wreck_at(state, square):
-            reach |= 1 << (k - 1)
+            reach |= 1 << (step - 1)
     if not reach:
         return list(BOOST_ACTIONS[False])
     out = []
-    for n in range(1, MAX_BOOST + 1):
-        out.append(notation.boost(n))
-        out += [notation.boost(n, True, k) for k in range(1, n + 1) if reach >> (k - 1) & 1]
+    for squares in range(1, MAX_BOOST + 1):
+        out.append(notation.boost(squares))
+        out += [notation.boost(squares, True, step) for step in range(1, squares + 1) if reach >> (step - 1) & 1]
     return out
 
 
@@ -800,14 +804,14 @@ def rocket_booster(state: RushState, car: int, squares: int, mine_square: int, e
     booster = state.game.content.piece_names[ROCKET_BOOSTER]
     events.append(Event("booster", f"{state.game.seat_name(car)} fires the {booster}: {counted(squares, 'square')}",
                         "Movement: Rocket Booster"))
-    state.queue = (*((Task.BOOST_STEP, car, int(k == mine_square)) for k in range(1, squares + 1)),
+    state.queue = (*((Task.BOOST_STEP, car, int(step == mine_square)) for step in range(1, squares + 1)),
                (Task.BOOST_HEAT, car, 0))
     run_queue(state, events)
 
 
 def end_booster(state: RushState) -> None:
     """The Rocket Booster stops: its squares not yet moved are dropped from the queue."""
-    state.queue = tuple(t for t in state.queue if t[0] != Task.BOOST_STEP)
+    state.queue = tuple(task for task in state.queue if task[0] != Task.BOOST_STEP)
 
 
 # --- Damage, heat and destruction -----------------------------------------------------------------------
@@ -818,25 +822,25 @@ def damage_cars(state: RushState, structure: dict[int, int], heat: dict[int, int
     """Introduction: "Your car is destroyed if either the Structure or the Heat counter reaches the
     skull." All the damage of one roll is applied, then destruction is checked (content.md 5.9); a
     destroyed car becomes a wreck where it stands (RC-G10)."""
-    for car, n in structure.items():
-        if n:
-            state.structure = replaced(state.structure, car, max(0, state.structure[car] - n))
-            events.append(Event("damage", f"{state.game.seat_name(car)} takes {n} structure "
+    for car, amount in structure.items():
+        if amount:
+            state.structure = replaced(state.structure, car, max(0, state.structure[car] - amount))
+            events.append(Event("damage", f"{state.game.seat_name(car)} takes {amount} structure "
                                 f"({state.structure[car]} left)", rule))
-    for car, n in heat.items():
-        if n:
-            state.heat = replaced(state.heat, car, state.heat[car] + n)
-            events.append(Event("heat", f"{state.game.seat_name(car)} takes {n} heat ({state.heat[car]} of "
+    for car, amount in heat.items():
+        if amount:
+            state.heat = replaced(state.heat, car, state.heat[car] + amount)
+            events.append(Event("heat", f"{state.game.seat_name(car)} takes {amount} heat ({state.heat[car]} of "
                                 f"{state.dash[car].heat_capacity})", rule))
-    lost = [c for c in sorted({*structure, *heat}) if not state.destroyed[c] and (
-        state.structure[c] <= 0 or state.heat[c] > state.dash[c].heat_capacity)]
+    lost = [lost_car for lost_car in sorted({*structure, *heat}) if not state.destroyed[lost_car] and (
+        state.structure[lost_car] <= 0 or state.heat[lost_car] > state.dash[lost_car].heat_capacity)]
     if not lost:
         return
     state.destructions += 1
-    for c in lost:
-        state.destroyed = replaced(state.destroyed, c, state.destructions)
-        events.append(Event("destroyed", f"{state.game.seat_name(c)} is destroyed and becomes a wreck at "
-                            f"{state.game.track.places[state.square[c]]}", "Introduction"))
+    for lost_car in lost:
+        state.destroyed = replaced(state.destroyed, lost_car, state.destructions)
+        events.append(Event("destroyed", f"{state.game.seat_name(lost_car)} is destroyed and becomes a wreck at "
+                            f"{state.game.track.places[state.square[lost_car]]}", "Introduction"))
     left = running(state)
     if len(left) <= 1:
         state.winner = left[0] if left else -1
@@ -859,49 +863,49 @@ def resolve_roll(state: RushState, move: Move, events: list[Event]) -> None:
     task = need[0]
     car = need[1]
     name = state.game.seat_name(car)
-    n = move.number
+    number = move.number
     state.stage = state.phase
     if task == Task.HEAT:
         dice = counted(need[2], "red die", "red dice")
-        events.append(Event("red-dice", f"{name} rolls {dice} (heat on 1-{min(6, need[3])}): {n} heat", "Turn"))
-        damage_cars(state, {}, {car: n}, "Turn", events)
+        events.append(Event("red-dice", f"{name} rolls {dice} (heat on 1-{min(6, need[3])}): {number} heat", "Turn"))
+        damage_cars(state, {}, {car: number}, "Turn", events)
     elif task == Task.STEER:
-        state.lane_changes = n
-        events.append(Event("steer", f"{name} has {counted(n, 'lane change')}", "Movement"))
+        state.lane_changes = number
+        events.append(Event("steer", f"{name} has {counted(number, 'lane change')}", "Movement"))
     elif task == Task.CRASH:
-        crash_damage(state, car, n, bool(need[2]), events)
+        crash_damage(state, car, number, bool(need[2]), events)
     elif task in (Task.WRECK, Task.MINE):
-        hit = n <= 3
+        hit = number <= 3
         what = "a wreck" if task == Task.WRECK else "a mine"
-        events.append(Event("hazard", f"{name} crosses {what}: die {n}", "Movement: wreck"))
+        events.append(Event("hazard", f"{name} crosses {what}: die {number}", "Movement: wreck"))
         if hit and task == Task.MINE:
-            state.mines = tuple(m for m in state.mines if m[0] != need[2])
+            state.mines = tuple(mine for mine in state.mines if mine[0] != need[2])
             events.append(Event("mine-gone", "the mine is removed", "Movement: Minelayer"))
         if hit:
             damage_cars(state, {car: 1}, {}, "Movement: wreck", events)
     elif task == Task.RAM:
-        events.append(Event("ram-die", f"Side Ram die {n}" + (" +1" if need[4] else ""), "Movement: Side Ram"))
-        side_ram(state, need, n, events)
+        events.append(Event("ram-die", f"Side Ram die {number}" + (" +1" if need[4] else ""), "Movement: Side Ram"))
+        side_ram(state, need, number, events)
     elif task == Task.SAW:
-        events.append(Event("saw-die", f"{state.game.content.piece_names[CIRCULAR_SAW]} die {n}",
+        events.append(Event("saw-die", f"{state.game.content.piece_names[CIRCULAR_SAW]} die {number}",
                             "Movement: Lateral Circular Saw"))
-        circular_saw(state, car, n, events)
+        circular_saw(state, car, number, events)
     elif task == Task.GUN:
-        events.append(Event("hits", f"the {state.game.content.piece_names[MACHINE_GUN]}: {counted(n, 'hit')}",
+        events.append(Event("hits", f"the {state.game.content.piece_names[MACHINE_GUN]}: {counted(number, 'hit')}",
                             "Movement: Machine Gun"))
-        damage_cars(state, {car: n}, {}, "Movement: Machine Gun", events)
+        damage_cars(state, {car: number}, {}, "Movement: Machine Gun", events)
     elif task == Task.FLAME:
-        events.append(Event("hits", f"the {state.game.content.piece_names[FLAMER]}: {counted(n, 'hit')}",
+        events.append(Event("hits", f"the {state.game.content.piece_names[FLAMER]}: {counted(number, 'hit')}",
                             "Movement: Flamer"))
-        damage_cars(state, {}, {car: n}, "Movement: Flamer", events)
+        damage_cars(state, {}, {car: number}, "Movement: Flamer", events)
     elif task == Task.RNC:
-        rush_n_crush_die(state, need, n, events)
+        rush_n_crush_die(state, need, number, events)
     elif task == Task.BOOST_HEAT:
         dice = counted(need[2], "heat die", "heat dice")
         events.append(Event("booster-heat", f"{name} rolls {dice} for the "
-                            f"{state.game.content.piece_names[ROCKET_BOOSTER]}: {n} heat",
+                            f"{state.game.content.piece_names[ROCKET_BOOSTER]}: {number} heat",
                             "Movement: Rocket Booster"))
-        damage_cars(state, {}, {car: n}, "Movement: Rocket Booster", events)
+        damage_cars(state, {}, {car: number}, "Movement: Rocket Booster", events)
     run_queue(state, events)
 
 
@@ -962,19 +966,19 @@ def decisions(state: RushState) -> list[str]:
     gear = state.game.gear
     if stage is Stage.GEAR:
         node = state.node[car]
-        out = [notation.gear(gear.names[n]) for n in free_gear_targets(gear, node)]
+        out = [notation.gear(gear.names[target]) for target in free_gear_targets(gear, node)]
         if node:
             out.append(notation.KEEP)
         out += equipment_actions(state, car, False)
     elif stage is Stage.POINTS:
-        out = [notation.point(k, gear.names[n]) for k, n in point_moves(state, car)]
+        out = [notation.point(kind, gear.names[target]) for kind, target in point_moves(state, car)]
         out.append(notation.DONE)
         out += equipment_actions(state, car, False)
     elif stage is Stage.MOVE:
         out = step_actions(state, car) + equipment_actions(state, car, False)
     elif stage is Stage.SWERVE:
         mines = (False, True) if can_drop_mine(state, car) else (False,)
-        out = [notation.swerve(Direction(d), m) for d in swerve_sides(state, car) for m in mines]
+        out = [notation.swerve(Direction(direction), mine) for direction in swerve_sides(state, car) for mine in mines]
     else:
         out = [notation.END, *equipment_actions(state, car, True)]
     return sorted(out)
@@ -1018,10 +1022,10 @@ def finishing_order(state: RushState) -> tuple[int, ...]:
     """RC-A11: the winner; then the running cars by position (ties: the earlier arrival); then the
     destroyed cars, the latest destroyed first (ties: the further forward)."""
     cars = range(state.game.players)
-    alive = sorted((c for c in cars if not state.destroyed[c] and c != state.winner),
-                   key=lambda c: (-progress(state, c), state.stamp[c]))
-    dead = sorted((c for c in cars if state.destroyed[c] and c != state.winner),
-                  key=lambda c: (-state.destroyed[c], -progress(state, c), c))
+    alive = sorted((car for car in cars if not state.destroyed[car] and car != state.winner),
+                   key=lambda car: (-progress(state, car), state.stamp[car]))
+    dead = sorted((car for car in cars if state.destroyed[car] and car != state.winner),
+                  key=lambda car: (-state.destroyed[car], -progress(state, car), car))
     return ((state.winner,) if state.winner >= 0 else ()) + tuple(alive) + tuple(dead)
 
 
@@ -1034,9 +1038,9 @@ def lane_picture(state: RushState) -> list[list[list[str]]]:
     "<seat>" (a running car), e.g. ``"2"``; a wreck with a mine reads "W". """
     track = state.game.track
     marks: dict[int, str] = {sq: f"M{owner}" for sq, owner in state.mines}
-    for c in range(state.game.players):
-        if state.square[c] >= 0:
-            marks[state.square[c]] = "W" if state.destroyed[c] else str(c)
+    for car in range(state.game.players):
+        if state.square[car] >= 0:
+            marks[state.square[car]] = "W" if state.destroyed[car] else str(car)
     return [[["#" if track.obstruction[sq] else marks.get(sq, "") for sq in lane] for lane in tile]
             for tile in track.tile_squares]
 
@@ -1059,7 +1063,7 @@ def expected_lane_changes(gear: Gear, node: int) -> float:
     if dice == 0:
         return 0.0
     table = kept_die_table("steer", rule, dice)
-    return sum(int(a.split(":")[1]) * p for a, p in table.outcomes)
+    return sum(int(action.split(":")[1]) * probability for action, probability in table.outcomes)
 
 
 __all__ = ["expected_lane_changes", "heat_odds", "lane_picture", "progress"]

@@ -113,7 +113,7 @@ class RushState(State["RushNCrush"]):
     def _chance(self) -> list[tuple[str, float]]:
         if self.stage is Stage.DEAL:
             deal = rules.deal_outcomes(self)
-            return [(a, 1 / len(deal)) for a in sorted(deal)]
+            return [(action, 1 / len(deal)) for action in sorted(deal)]
         if self.stage is Stage.GRID:
             left = [seat for seat in range(self.game.players) if seat not in self.grid_seats]
             return [(notation.grid(seat), 1 / len(left)) for seat in left]
@@ -126,7 +126,7 @@ class RushState(State["RushNCrush"]):
         if stage is Stage.OVER:
             return ()
         if stage is Stage.GRID or stage is Stage.DEAL:
-            return [a for a, _ in self._chance()]
+            return [action for action, _ in self._chance()]
         return rules.decisions(self)
 
     def _do(self, action: str) -> list[Event]:
@@ -152,7 +152,7 @@ class RushState(State["RushNCrush"]):
         winners = (self.winner,) if self.winner >= 0 else ()
         return Result(order, winners, self.reason, {
             "structure": list(self.structure), "heat": list(self.heat),
-            "destroyed": [d > 0 for d in self.destroyed], "rounds": self.round,
+            "destroyed": [destruction > 0 for destruction in self.destroyed], "rounds": self.round,
         })
 
     def _view(self, seat: int | None) -> dict[str, Any]:
@@ -193,37 +193,37 @@ class RushState(State["RushNCrush"]):
         gear = game.gear
         cars = []
         dealt = self.stage is not Stage.DEAL
-        for c in range(game.players):
-            dash = self.dash[c]
-            sq = self.square[c]
-            n = self.node[c]
+        for car in range(game.players):
+            dash = self.dash[car]
+            sq = self.square[car]
+            node = self.node[car]
             cars.append({
-                "seat": c, "car": dash.car if dealt else None, "car_name": dash.car_name if dealt else None,
+                "seat": car, "car": dash.car if dealt else None, "car_name": dash.car_name if dealt else None,
                 "driver": dash.driver if dealt else None, "driver_name": dash.driver_name if dealt else None,
                 "team": game.content.cars[dash.car].team if dealt else None,
                 "square": track.name_of(sq) if sq >= 0 else None,
                 "lane": track.lane[sq] if sq >= 0 else None, "tile": track.tile[sq] if sq >= 0 else None,
-                "lap": self.lap[c], "progress": rules.progress(self, c) if sq >= 0 else None,
-                "structure": self.structure[c], "heat": self.heat[c], "heat_capacity": dash.heat_capacity,
-                "steering": self.steering[c], "brake": self.brake[c], "turbo": self.turbo[c],
-                "node": gear.names[n], "gear": gear.gear[n], "speed": gear.speed[n],
-                "zone": gear.zone_names[gear.zone[n]] if n else None,
+                "lap": self.lap[car], "progress": rules.progress(self, car) if sq >= 0 else None,
+                "structure": self.structure[car], "heat": self.heat[car], "heat_capacity": dash.heat_capacity,
+                "steering": self.steering[car], "brake": self.brake[car], "turbo": self.turbo[car],
+                "node": gear.names[node], "gear": gear.gear[node], "speed": gear.speed[node],
+                "zone": gear.zone_names[gear.zone[node]] if node else None,
                 "pieces": rules.piece_names(dash.pieces) if dealt else [],
-                "armed": rules.piece_names(self.armed[c]),
-                "fixed": list(game.content.cars[dash.car].fixed) if dealt else [], "mines_left": self.mines_left[c],
-                "destroyed": self.destroyed[c] > 0, "stamp": self.stamp[c],
+                "armed": rules.piece_names(self.armed[car]),
+                "fixed": list(game.content.cars[dash.car].fixed) if dealt else [], "mines_left": self.mines_left[car],
+                "destroyed": self.destroyed[car] > 0, "stamp": self.stamp[car],
             })
         actor = self._actor()
         running = self.stage not in (Stage.GRID, Stage.OVER, Stage.DEAL)
         return {
             "game": game.id,
             "seat": seat,
-            "seats": [game.seat_name(car) for car in range(game.players)],
+            "seats": [game.seat_name(index) for index in range(game.players)],
             "course": {"id": track.id, "name": track.name, "closed": track.closed, "laps": track.laps,
                        "faces": list(track.faces), "lap_ranks": track.lap_ranks, "line_rank": track.line_rank,
                        "tiles": track.tiles_view()},
             "cars": cars,
-            "wrecks": [track.name_of(self.square[c]) for c in range(game.players) if self.destroyed[c]],
+            "wrecks": [track.name_of(self.square[car]) for car in range(game.players) if self.destroyed[car]],
             "mines": [{"square": track.name_of(sq), "owner": owner} for sq, owner in self.mines],
             "obstructions": [track.name_of(square) for square in range(track.squares) if track.obstruction[square]],
             "terms": game.content.terms,
@@ -263,21 +263,21 @@ class RushState(State["RushNCrush"]):
         """Cars on distinct squares, mines conserved, the tracks within their bounds."""
         game = self.game
         problems = []
-        placed = [self.square[c] for c in range(game.players) if self.square[c] >= 0 and not self.destroyed[c]]
+        placed = [self.square[car] for car in range(game.players) if self.square[car] >= 0 and not self.destroyed[car]]
         if len(placed) != len(set(placed)):
             problems.append("two running cars share a square")
-        for c in range(game.players):
-            dash = self.dash[c]
-            laid = sum(1 for _, owner in self.mines if owner == c)
-            if self.mines_left[c] + laid > dash.mines:
-                problems.append(f"car {c} has more mines than it started with")
-            if not 0 <= self.steering[c] <= dash.steering or not 0 <= self.brake[c] <= dash.brake \
-                    or not 0 <= self.turbo[c] <= dash.turbo:
-                problems.append(f"car {c} has a Steering, Brake or Turbo count out of its track")
-            if self.structure[c] > dash.structure or self.heat[c] < 0:
-                problems.append(f"car {c} has Structure or Heat out of its track")
-            if not self.destroyed[c] and (self.structure[c] <= 0 or self.heat[c] > dash.heat_capacity):
-                problems.append(f"car {c} should have been destroyed")
+        for car in range(game.players):
+            dash = self.dash[car]
+            laid = sum(1 for _, owner in self.mines if owner == car)
+            if self.mines_left[car] + laid > dash.mines:
+                problems.append(f"car {car} has more mines than it started with")
+            if not 0 <= self.steering[car] <= dash.steering or not 0 <= self.brake[car] <= dash.brake \
+                    or not 0 <= self.turbo[car] <= dash.turbo:
+                problems.append(f"car {car} has a Steering, Brake or Turbo count out of its track")
+            if self.structure[car] > dash.structure or self.heat[car] < 0:
+                problems.append(f"car {car} has Structure or Heat out of its track")
+            if not self.destroyed[car] and (self.structure[car] <= 0 or self.heat[car] > dash.heat_capacity):
+                problems.append(f"car {car} should have been destroyed")
         if self.destructions != max(self.destroyed):
             problems.append("the destruction count does not match the destroyed cars")
         squares = [sq for sq, _ in self.mines]

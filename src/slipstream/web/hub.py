@@ -30,7 +30,7 @@ from slipstream.engine.play import pending_seats
 from slipstream.engine.registry import game_class, games, load
 from slipstream.jsontext import encode
 
-from . import dice, invites, presence
+from . import clock, dice, invites, presence
 from .botwork import DEEP_SECONDS, BotBroke, BotFailed, BotLate, BotWork, is_deep, thinking_seconds
 from .chat import ChatDesk
 from .limits import Limits
@@ -390,7 +390,7 @@ class Room:
         self.progress_at = time.monotonic()
         """When the automatic steps last moved on (a step, a bot's move asked or answered): the watchdog's
         clock (``Hub._watchdog``)."""
-        self.loaded_at = time.time()
+        self.loaded_at = clock.now()
         self.lock = asyncio.Lock()
         self.subs: set[Subscriber] = set()
         self.bots: dict[int, tuple[str, int]] = {}
@@ -441,7 +441,7 @@ class Room:
         self.accepted: dict[tuple[int, str], int] = {}
         self.states_cache: list[State] | None = None
         self.turn_started: dict[int, float] = {}
-        """For each seat asked to act: when (``time.time()``) its current decision began (the turn timer)."""
+        """For each seat asked to act: when (``clock.now()``) its current decision began (the turn timer)."""
         self.notes: dict[int, Event] = {}
         """What the server did that the engine's events do not say, by the ply after it (a seat out of
         time played by a bot)."""
@@ -561,7 +561,7 @@ class Room:
         else:
             self.last_public = new
             self.last_step = {}
-        started = time.time() if move.at is None else move.at
+        started = clock.now() if move.at is None else move.at
         events = new.events
         if move.seat is not None and played_by_timer(move):
             note = Event(
@@ -580,8 +580,8 @@ class Room:
         now = set(pending_seats(new))
         fresh = {s for s in now if s not in before or s == move.seat}
         # a hidden step goes on with its seat's decision: its clock, which others see, does not start again
-        clock = fresh - {move.seat} if hidden else fresh
-        self.turn_started = {s: started if s in clock else self.turn_started.get(s, started) for s in now}
+        restarted = fresh - {move.seat} if hidden else fresh
+        self.turn_started = {s: started if s in restarted else self.turn_started.get(s, started) for s in now}
         self.since = {s: new.ply if s in fresh else self.since.get(s, new.ply) for s in now}
         self.since_shown = {
             s: self.shown(s) if s in fresh else self.since_shown.get(s, self.shown(s)) for s in now
@@ -608,7 +608,7 @@ class Room:
         limit = self.data.turn_seconds
         if limit is None or self.data.status != "running":
             return {}
-        now = time.time()
+        now = clock.now()
         return {
             s: max(0.0, round(limit - (now - self.turn_started.get(s, now)), 1))
             for s in pending_seats(self.state)
@@ -632,14 +632,14 @@ class Room:
         """A client is gone: a seat left with no open socket here is away from now on."""
         self.subs.discard(sub)
         if sub.seat is not None and all(other.seat != sub.seat for other in self.subs):
-            self.last_seen[sub.seat] = time.time()
+            self.last_seen[sub.seat] = clock.now()
 
     def here(self) -> set[int]:
         """The seats whose player is there: an open socket to this server, or (several processes) one
         another process saw within ``remote_window``."""
         seats = {sub.seat for sub in self.subs if sub.seat is not None}
         if self.remote_window:
-            now = time.time()
+            now = clock.now()
             seats |= {s for s, at in self.remote_seen.items() if now - at <= self.remote_window}
         return seats
 
@@ -664,12 +664,12 @@ class Room:
 
     def seen(self, seat: int) -> None:
         """A request with the seat's token came here: its player is active (``away``)."""
-        self.active_at[seat] = time.time()
+        self.active_at[seat] = clock.now()
 
     def claim_key(self, seat: int | None) -> tuple[tuple[int, ...], float] | None:
         """Whether ``seat`` may claim the win, now or later: the race runs, the seat is a player's and is
         here (an open socket), there are other players and none of them is here. The away seats and the
-        time (``time.time()``) from which it may, when every one of them has been away ``claim_grace``
+        time (``clock.now()``) from which it may, when every one of them has been away ``claim_grace``
         seconds; ``None`` while no claim can come (``claim_check`` says why). Cheap: it is in every
         state message, and a seat is told again only when it changes."""
         if seat is None or self.data.status != "running" or self.data.seats[seat].kind != "human":
@@ -717,7 +717,7 @@ class Room:
         if key is None:
             return None
         away, ready_at = key
-        return {"in": round(max(0.0, ready_at - time.time()), 1), "away": list(away)}
+        return {"in": round(max(0.0, ready_at - clock.now()), 1), "away": list(away)}
 
     def presence(self) -> None:
         """A client came or went: each player's socket whose claim changed (``claim_key``) is told
@@ -1030,7 +1030,7 @@ class Hub:
 
     async def beat(self) -> None:
         """One look of ``_presence_beat``."""
-        now = time.time()
+        now = clock.now()
         rows: list[tuple[str, int, float]] = []
         watched: list[Room] = []
         for room in [r for r in self.rooms.values() if r.data.status == "running"]:
@@ -1103,7 +1103,7 @@ class Hub:
 
     async def sweep(self, now: float | None = None) -> list[str]:
         """Expire open matches nobody started and abandon running ones nobody plays or watches."""
-        now = time.time() if now is None else now
+        now = clock.now() if now is None else now
         done = []
         for room in list(self.rooms.values()):
             idle = now - room.data.updated_at
@@ -1303,7 +1303,7 @@ class Hub:
             load_game, game_id, {"players": players, **options} if players is not None else options
         )
         host_token = secrets.token_urlsafe(24)
-        now = time.time()
+        now = clock.now()
         data = MatchData(
             id=secrets.token_urlsafe(8),
             game_id=game.id,
@@ -1468,7 +1468,7 @@ class Hub:
         async with room.lock:
             await self._conditional(room, decide)
             room.data.seats[seat] = new
-            room.data.updated_at = time.time()
+            room.data.updated_at = clock.now()
             room.broadcast()
         return room, token
 
@@ -1529,7 +1529,7 @@ class Hub:
         async with room.lock:
             await self._conditional(room, decide)
             room.data.seats[seat] = new
-            room.data.updated_at = time.time()
+            room.data.updated_at = clock.now()
             room.bots.pop(seat, None)
             room._make_bots()
             room.broadcast()
@@ -1574,7 +1574,7 @@ class Hub:
         """The race starts (its status stored): its first decision's clock and every seat's presence
         begin now, and every client is told."""
         room.data.status = status
-        room.data.updated_at = time.time()
+        room.data.updated_at = clock.now()
         room.begin_turns(room.data.updated_at)
         room.last_seen = {s.seat: room.data.updated_at for s in room.data.seats}
         room.broadcast()
@@ -1677,7 +1677,7 @@ class Hub:
             await self._conditional(room, decide, seat)
             before = room.sights()
             room.rewind(room.moves[:index] + kept)
-            room.data.updated_at = time.time()
+            room.data.updated_at = clock.now()
             room.resend(before)
             return {"type": "undone", "ply": room.shown(seat)}
 
@@ -1721,7 +1721,7 @@ class Hub:
             room.data.seats[seat] = SeatData(
                 seat=seat, kind="resigned", name=current.name, bot=room.own_bot, token_hash=current.token_hash
             )
-        room.data.updated_at = time.time()
+        room.data.updated_at = clock.now()
         room._make_bots()
         kind, text = "claim" if claimant is not None else "resign", presence.resigned_text(seats, claimant)
         self.chat.keep_note(room, kind, text, presence.log_line(room, text, kind))
@@ -1743,7 +1743,7 @@ class Hub:
         def decide() -> Write:
             nonlocal away
             away, ready_at = room.claim_check(seat)
-            wait = ready_at - time.time()
+            wait = ready_at - clock.now()
             if wait > 0:
                 names = ", ".join(seat_label(s, room.data.seats) for s in away)
                 raise ApiError(
@@ -1779,7 +1779,7 @@ class Hub:
                 bots = [s.bot for s in room.data.seats if s.kind == "bot" and s.bot]
                 self._check_searches(room.address, sum(1 for bot in bots if is_deep(bot)))
                 old = room.data
-                now = time.time()
+                now = clock.now()
                 data = MatchData(
                     id=secrets.token_urlsafe(8),
                     game_id=old.game_id,
@@ -1917,7 +1917,7 @@ class Hub:
         """Store the steps in one transaction, then change the room and tell every client."""
         new = steps[-1][0]
         status = "finished" if new.is_over else None
-        at = time.time()
+        at = clock.now()
         for _state, move in steps:
             if move.at is None:
                 move.at = at
@@ -1930,7 +1930,7 @@ class Hub:
             raise ApiError(503, "unavailable", "the action could not be saved; nothing changed") from exc
         for state, move in steps:
             room.set_state(state, move)
-        room.data.updated_at = time.time()
+        room.data.updated_at = clock.now()
         if status:
             room.data.status = status
             self._evict()

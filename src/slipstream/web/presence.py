@@ -12,12 +12,13 @@ timer's note), so nobody has to spot a small "resigned" tag.
 
 from __future__ import annotations
 
-import time
 import weakref
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.game import Event
 from slipstream.jsontext import encode
+
+from . import clock
 
 if TYPE_CHECKING:
     from .hub import Room
@@ -29,7 +30,7 @@ _told: weakref.WeakKeyDictionary[Room, tuple[Any, ...]] = weakref.WeakKeyDiction
 def summary(room: Room) -> dict[str, Any]:
     """The ``presence`` message: each player's seat ``here`` or ``away`` (seconds, counted from the last
     sign of its player), the ``spectators`` watching and the race's ``claim_grace``."""
-    now = time.time()
+    now = clock.now()
     here = room.here()
     away = room.away() if room.data.status == "running" else {}
     seats: dict[str, Any] = {}

@@ -31,6 +31,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from . import clock
+
 DEFAULT_SQLITE = "slipstream.sqlite3"
 
 
@@ -153,7 +155,7 @@ class MuteRow(Base):
 
 class SeatHoldRow(Base):
     """A rematch's seat held for the player of that seat in the race before (``web/invites.py``) until
-    ``until`` (``time.time()``): no stranger joins it and no bot is put in it meanwhile."""
+    ``until`` (``clock.now()``): no stranger joins it and no bot is put in it meanwhile."""
 
     __tablename__ = "seat_holds"
 
@@ -201,7 +203,7 @@ class MoveData:
     seat: int | None = None
     client_id: str | None = None
     at: float | None = None
-    """When the move was stored (``time.time()``): a decision it began counts its turn timer from
+    """When the move was stored (``clock.now()``): a decision it began counts its turn timer from
     then, across restarts. ``None``: not stamped yet (stored with the commit's time)."""
 
 
@@ -410,7 +412,7 @@ class Store:
         """Delete the moves from ``from_ply`` on (an undo) and store ``kept`` in their place (other
         seats' secret steps taken after the undone one, each a ply earlier), in one transaction, if the
         stored moves are still those ``mark`` saw (else ``Stale``): the new revision."""
-        now = time.time()
+        now = clock.now()
         p = self._mark
         with self._guarded(match_id, mark) as cursor:
             cursor.execute(f"DELETE FROM moves WHERE match_id = {p} AND ply >= {p}", (match_id, from_ply))
@@ -435,7 +437,7 @@ class Store:
                 )
                 if cursor.rowcount == 0:
                     raise KeyError(f"no seat {seat.seat} in match {match_id}")
-            cursor.execute(f"UPDATE matches SET updated_at = {p} WHERE id = {p}", (time.time(), match_id))
+            cursor.execute(f"UPDATE matches SET updated_at = {p} WHERE id = {p}", (clock.now(), match_id))
         return mark.rev + 1
 
     def ensure_revision(self, match_id: str) -> None:
@@ -456,7 +458,7 @@ class Store:
         p = self._mark
         with self._guarded(match_id, mark) as cursor:
             cursor.execute(
-                f"UPDATE matches SET status = {p}, updated_at = {p} WHERE id = {p}", (status, time.time(), match_id)
+                f"UPDATE matches SET status = {p}, updated_at = {p} WHERE id = {p}", (status, clock.now(), match_id)
             )
         self._stamped.pop(match_id, None)  # dated just now; a finished match is no longer tracked
         return mark.rev + 1
@@ -539,7 +541,7 @@ class Store:
         and a match's ``updated_at`` is written with a new status, else at most once every
         ``STAMP_SECONDS`` (it only dates the match for the expiry of abandoned matches, hours long; each
         move has its own time)."""
-        now = time.time() if now is None else now
+        now = clock.now() if now is None else now
         p = self._mark
         moves = [
             (match_id, m.ply, m.action, m.seat, m.client_id, now if m.at is None else m.at, rev)

@@ -34,6 +34,7 @@ from . import clock, dice, invites, presence
 from .botwork import DEEP_SECONDS, BotBroke, BotFailed, BotLate, BotWork, is_deep, thinking_seconds
 from .chat import ChatDesk
 from .limits import Limits
+from .pace import PACES
 from .protocol import board_module, describe, events_payload, glossary, resigned_result, seat_payload
 from .storage import Mark, MatchData, MoveData, SeatData, Stale, Store
 
@@ -674,6 +675,8 @@ class Room:
         state message, and a seat is told again only when it changes."""
         if seat is None or self.data.status != "running" or self.data.seats[seat].kind != "human":
             return None
+        if self.data.pace != "live":  # offline is normal at a turn-based pace: the move limit rules
+            return None
         connected = {sub.seat for sub in self.subs}
         if seat not in connected:
             return None
@@ -694,6 +697,9 @@ class Room:
             return list(key[0]), key[1]
         if self.data.status != "running":
             raise ApiError(409, "not_running", f"the match is {self.data.status}")
+        if self.data.pace != "live":
+            raise ApiError(409, "cannot_claim", "a turn-based race has no claim of the win: a player who does "
+                           "not move within the move limit has that move played by a bot")
         if self.data.seats[seat].kind != "human":
             raise ApiError(409, "cannot_claim", f"{seat_label(seat, self.data.seats)} is not a player's seat now")
         away = self.away()
@@ -759,6 +765,8 @@ class Room:
             "bots": self.bot_choices,
             "bot_labels": {b: BOT_WORDS.get(b, b) for b in self.bot_choices},
             "turn_seconds": d.turn_seconds,
+            "pace": d.pace,
+            "pace_words": PACES[d.pace].words,
             "board": board_module(d.game_id),
             "text_board": hooks_of(self.game).board_text is not None,
             "cooperative": self.game.cooperative,
@@ -1107,9 +1115,10 @@ class Hub:
         done = []
         for room in list(self.rooms.values()):
             idle = now - room.data.updated_at
+            patience = self.limits.abandoned_expiry + (PACES[room.data.pace].seconds or 0)  # turn-based: its limit too
             if room.data.status == "open" and idle > self.limits.open_expiry:
                 status = "expired"
-            elif room.data.status == "running" and not room.subs and idle > self.limits.abandoned_expiry:
+            elif room.data.status == "running" and not room.subs and idle > patience:
                 status = "abandoned"
             else:
                 continue
@@ -1289,10 +1298,18 @@ class Hub:
         turn_seconds: int | None = None,
         address: str | None = None,
         public: bool = False,
+        pace: str = "live",
     ) -> tuple[Room, str]:
         """A new open match; ``address``: the creator's (the caps on deep searches count per address),
-        ``public``: listed in ``GET /api/matches`` (else it is reached by its link only)."""
-        if turn_seconds is not None and not TURN_SECONDS[0] <= turn_seconds <= TURN_SECONDS[1]:
+        ``public``: listed in ``GET /api/matches`` (else it is reached by its link only), ``pace``: live
+        or turn-based (``web/pace.py``: its move limit is the turn timer)."""
+        if pace not in PACES:
+            raise ApiError(400, "bad_request", f"pace must be one of {', '.join(PACES)}")
+        if PACES[pace].seconds is not None:
+            if turn_seconds is not None:
+                raise ApiError(400, "bad_request", "a turn-based pace is its own move limit: leave turn_seconds out")
+            turn_seconds = PACES[pace].seconds
+        elif turn_seconds is not None and not TURN_SECONDS[0] <= turn_seconds <= TURN_SECONDS[1]:
             raise ApiError(
                 400,
                 "bad_request",
@@ -1318,6 +1335,7 @@ class Hub:
             updated_at=now,
             seats=[SeatData(seat=s) for s in game.seats],
             turn_seconds=turn_seconds,
+            pace=pace,
             rev=0,
             public=public,
         )
@@ -1793,6 +1811,7 @@ class Hub:
                     created_at=now,
                     updated_at=now,
                     turn_seconds=old.turn_seconds,
+                    pace=old.pace,
                     holds=invites.holds(old, self.limits.rematch_hold, now),
                     seats=[
                         SeatData(seat=s.seat, kind="bot", name=bot_seat_name(s.bot, s.seat), bot=s.bot)

@@ -29,7 +29,8 @@ _told: weakref.WeakKeyDictionary[Room, tuple[Any, ...]] = weakref.WeakKeyDiction
 
 def summary(room: Room) -> dict[str, Any]:
     """The ``presence`` message: each player's seat ``here`` or ``away`` (seconds, counted from the last
-    sign of its player), the ``spectators`` watching and the race's ``claim_grace``."""
+    sign of its player), the ``spectators`` watching and the race's ``claim_grace`` (``None``: a turn-based
+    race, which has no claim of the win)."""
     now = clock.now()
     here = room.here()
     away = room.away() if room.data.status == "running" else {}
@@ -40,7 +41,8 @@ def summary(room: Room) -> dict[str, Any]:
         gone = away.get(s.seat)
         seats[str(s.seat)] = {"here": s.seat in here, "away": None if gone is None else round(max(0.0, now - gone), 1)}
     spectators = sum(1 for sub in room.subs if sub.seat is None)
-    return {"type": "presence", "seats": seats, "spectators": spectators, "claim_grace": room.claim_grace}
+    grace = room.claim_grace if room.data.pace == "live" else None  # turn-based: no claim of the win
+    return {"type": "presence", "seats": seats, "spectators": spectators, "claim_grace": grace}
 
 
 def _key(room: Room) -> tuple[Any, ...]:

@@ -88,6 +88,18 @@ class TurnTimerRow(Base):
     seconds: Mapped[int] = mapped_column(Integer)
 
 
+class PaceRow(Base):
+    """A turn-based match's pace (``web/pace.py``: ``1-day`` ...; no row: live). Its move limit is also
+    its turn timer (``TurnTimerRow``), so the timer needs no other look.
+
+    A table of its own, so a database made before it existed gains it by ``create_all``."""
+
+    __tablename__ = "paces"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    pace: Mapped[str] = mapped_column(String(16))
+
+
 class RevisionRow(Base):
     """A match's revision: how many times something other than a new move changed it (an undo, a seat,
     its status). Every write a server process makes is conditional on the revision it last read, so a
@@ -225,6 +237,8 @@ class MatchData:
     """256 secret bits (hex) the server draws this match's chance outcomes from."""
     turn_seconds: int | None = None
     """Seconds a player has for each decision before a bot plays it (``None``: no timer)."""
+    pace: str = "live"
+    """``live`` or a turn-based pace (``web/pace.py``; ``PaceRow``)."""
     rev: int | None = None
     """The match's revision as read (``RevisionRow``); ``None``: stored before revisions existed."""
     public: bool = False
@@ -364,6 +378,8 @@ class Store:
                 cursor.execute(
                     f"INSERT INTO turn_timers (match_id, seconds) VALUES ({p}, {p})", (data.id, data.turn_seconds)
                 )
+            if data.pace != "live":
+                cursor.execute(f"INSERT INTO paces (match_id, pace) VALUES ({p}, {p})", (data.id, data.pace))
             cursor.executemany(
                 "INSERT INTO seats (match_id, seat, kind, name, bot, token_hash) "
                 f"VALUES ({p}, {p}, {p}, {p}, {p}, {p})",
@@ -658,8 +674,8 @@ class Store:
             return [data for data in loaded if data is not None]
 
     def list_matches(self, status: str | None, limit: int) -> list[tuple[MatchData, int]]:
-        """The matches their hosts list publicly (``ListingRow``), newest first (seats, no moves), each
-        with its number of moves: three queries in all."""
+        """The matches their hosts list publicly (``ListingRow``), newest first (seats and pace, no moves),
+        each with its number of moves: four queries in all."""
         with Session(self.engine) as session:
             query = (
                 select(MatchRow)
@@ -678,6 +694,7 @@ class Store:
                     .group_by(MoveRow.match_id)
                 ).all()
             )
+            paces = dict(session.execute(select(PaceRow.match_id, PaceRow.pace).where(PaceRow.match_id.in_(ids))).all())
             seats: dict[str, list[SeatData]] = {i: [] for i in ids}
             for s in session.scalars(select(SeatRow).where(SeatRow.match_id.in_(ids)).order_by(SeatRow.seat)):
                 seats[s.match_id].append(_seat(s))
@@ -685,6 +702,7 @@ class Store:
             for r in rows:
                 data = _match(r)
                 data.seats = seats[r.id]
+                data.pace = paces.get(r.id, "live")
                 out.append((data, int(counts.get(r.id, 0))))
             return out
 
@@ -722,6 +740,8 @@ class Store:
         data.chance_key = key.key if key is not None else None
         timer = session.get(TurnTimerRow, row.id)
         data.turn_seconds = timer.seconds if timer is not None else None
+        pace = session.get(PaceRow, row.id)
+        data.pace = pace.pace if pace is not None else "live"
         rematch = session.get(RematchRow, row.id)
         if rematch is not None:
             data.rematch_id = rematch.next_id

@@ -156,14 +156,17 @@ class Api:
         humans: int = 2,
         bot: str = "random",
         public: bool = False,
+        pace: str | None = None,
         **options: Any,
     ) -> tuple[str, str, list[str]]:
         """Create, join ``humans`` seats, fill the rest with bots, start: (id, host token, seat tokens);
-        ``public``: listed in ``GET /api/matches``."""
+        ``public``: listed in ``GET /api/matches``; ``pace``: a turn-based pace (else live)."""
         bots = {str(s): bot for s in range(humans, players)}
         body: dict[str, Any] = {"game": game, "players": players, "options": options, "bots": bots}
         if public:
             body["public"] = True
+        if pace is not None:
+            body["pace"] = pace
         made = self.ok("POST", "/api/matches", json=body)
         tokens = [
             self.ok("POST", f"/api/matches/{made['id']}/seats/{s}/join", json={"name": f"seat{s}"})["token"]

@@ -40,8 +40,11 @@ class Server:
         plugins: str = PLUGIN,
         env: dict[str, str] | None = None,
         args: Sequence[str] = (),
+        module: str = "slipstream.web",
     ) -> None:
         self.env = env or {}
+        self.module = module
+        """The module run with ``-m`` (``tests.web.clockserve``: the server with its clock moved on)."""
         self.args = list(args)
         """More options for ``serve`` (``--forwarded-allow-ips ...``)."""
         self.database_url = database_url
@@ -73,7 +76,7 @@ class Server:
                 [
                     sys.executable,
                     "-m",
-                    "slipstream.web",
+                    self.module,
                     "serve",
                     "--port",
                     str(self.port),

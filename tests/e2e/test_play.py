@@ -458,7 +458,7 @@ def test_bot_moves_are_paced_animated_and_the_tab_title_calls_you(server: Server
     # dash of 6 could end it at once)
     lobby_race(page, server, "toy-dash", 3, bots={1: "random", 2: "random"}, name="Ann", options={"length": 60})
     page.wait_for_selector("button.action[data-act='0:dash']")
-    assert page.title().startswith("▶ Your turn")
+    assert page.title().startswith("(Your turn)")
     page.evaluate("""() => {
         window.shownAt = [];
         let count = document.querySelectorAll('#log li').length;

@@ -40,8 +40,11 @@ class Server:
         plugins: str = PLUGIN,
         env: dict[str, str] | None = None,
         args: Sequence[str] = (),
+        module: str = "slipstream.web",
     ) -> None:
         self.env = env or {}
+        self.module = module
+        """The module run with ``-m`` (``tests.web.clockserve``: the server with its clock moved on)."""
         self.args = list(args)
         """More options for ``serve`` (``--forwarded-allow-ips ...``)."""
         self.database_url = database_url
@@ -73,7 +76,7 @@ class Server:
                 [
                     sys.executable,
                     "-m",
-                    "slipstream.web",
+                    self.module,
                     "serve",
                     "--port",
                     str(self.port),
@@ -156,14 +159,17 @@ class Api:
         humans: int = 2,
         bot: str = "random",
         public: bool = False,
+        pace: str | None = None,
         **options: Any,
     ) -> tuple[str, str, list[str]]:
         """Create, join ``humans`` seats, fill the rest with bots, start: (id, host token, seat tokens);
-        ``public``: listed in ``GET /api/matches``."""
+        ``public``: listed in ``GET /api/matches``; ``pace``: a turn-based pace (else live)."""
         bots = {str(s): bot for s in range(humans, players)}
         body: dict[str, Any] = {"game": game, "players": players, "options": options, "bots": bots}
         if public:
             body["public"] = True
+        if pace is not None:
+            body["pace"] = pace
         made = self.ok("POST", "/api/matches", json=body)
         tokens = [
             self.ok("POST", f"/api/matches/{made['id']}/seats/{s}/join", json={"name": f"seat{s}"})["token"]

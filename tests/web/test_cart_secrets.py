@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from slipstream.engine.game import CHANCE
-from slipstream.web import hub as hub_module
+from slipstream.web import clock as web_clock
 from slipstream.web.hub import Hub, Room, Subscriber
 from slipstream.web.storage import Store
 from tests.web.server import Api, Server, ws_open, ws_until
@@ -24,16 +23,13 @@ from tests.web.test_hidden_info import reach_buying
 
 
 class Clock:
-    """``time`` as the hub reads it, with a wall clock the test moves by hand."""
+    """The server's clock (``web/clock.py``), a wall clock the test moves by hand."""
 
     def __init__(self) -> None:
         self.now = 1_800_000_000.0
 
     def time(self) -> float:
         return self.now
-
-    def monotonic(self) -> float:
-        return time.monotonic()
 
 
 def seen_by(room: Room, seat: int | None) -> dict[str, Any]:
@@ -62,7 +58,7 @@ def test_a_hidden_cart_step_and_its_undo_change_nothing_others_may_see(
     could be sent is the same with Ann's secret purchase as without it, and after its undo; Ann's own
     clock goes on counting from the start of her buying decision."""
     clock = Clock()
-    monkeypatch.setattr(hub_module, "time", clock)
+    monkeypatch.setattr(web_clock, "now", clock.time)
 
     async def scenario() -> None:
         hub = Hub(Store(str(tmp_path / "cart.sqlite3")))

@@ -45,7 +45,8 @@ from .hub import (
 )
 from .limits import Limits
 from .lobby import Finished, catalog, rules_page
-from .players import Credentials, Players, add_routes
+from .pace import PACES
+from .players import Credentials, MyRaces, Players, SeatToken, add_routes
 from .protocol import ERROR_CODES, actor_info, describe, events_payload, replay_log, seat_payload
 from .storage import DEFAULT_SQLITE, Store
 
@@ -76,6 +77,7 @@ class CreateMatch(BaseModel):
     turn_seconds: int | None = None
     public: bool = False
     rated: bool = False
+    pace: str = Field(default="live", max_length=16)
 
 
 class JoinSeat(BaseModel):
@@ -127,7 +129,7 @@ class Mute(BaseModel):
 
 KNOWN_NAMES = frozenset(
     {"body", "query", "path", "header", "[key]", "status", "limit", "ply", "seat", "match_id", "game_id"}
-    | {name for model in (CreateMatch, JoinSeat, SetBot, Act, Undo, Rematch, Credentials, Mute)
+    | {name for model in (CreateMatch, JoinSeat, SetBot, Act, Undo, Rematch, Credentials, Mute, MyRaces, SeatToken)
        for name in model.model_fields}
 )
 """The names a request's fields and parameters may have: a validation error names these, and only these."""
@@ -276,7 +278,8 @@ def create_app(
         hub.allow_creation(address)
         await players.creating(body.game, body.rated)
         room, host_token = await hub.create(
-            body.game, body.players, body.options, body.title, body.bots, body.turn_seconds, address, body.public
+            body.game, body.players, body.options, body.title, body.bots, body.turn_seconds, address, body.public,
+            body.pace,
         )
         await players.created(room.data.id, body.rated)
         return {
@@ -315,6 +318,8 @@ def create_app(
                 "game_name": names.get(d.game_id, d.game_id),
                 "title": d.title,
                 "status": d.status,
+                "pace": d.pace,
+                "pace_words": PACES[d.pace].words,
                 "players": len(d.seats),
                 "created_at": d.created_at,
                 "updated_at": d.updated_at,

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from slipstream.jsontext import encode
 
-from . import presence
+from . import clock, presence
 from .limits import Limits
 from .storage import ChatLine
 
@@ -185,7 +185,7 @@ class ChatDesk:
         else:
             name = f"Spectator {sub.viewer}"
         line = ChatLine("say", sub.seat, "" if sub.seat is not None else sub.viewer, name, text,
-                        room.state.ply, time.time())
+                        room.state.ply, clock.now())
         await self.post(room, line)
         mine.spend()
         theirs.spend()
@@ -195,7 +195,7 @@ class ChatDesk:
         place in each seat's log, so a restart puts it back (``table``). Stored after the clients were
         told (a note is no player's word: losing it with the process loses no one's line)."""
         places = json.dumps([[seat, ply] for seat, ply in shown.items()])
-        line = ChatLine("note", None, kind, "", text, room.state.ply, time.time(), shown=places)
+        line = ChatLine("note", None, kind, "", text, room.state.ply, clock.now(), shown=places)
         task = asyncio.get_running_loop().create_task(self._store_note(room, line))
         self.hub.tasks.add(task)
         task.add_done_callback(self.hub.tasks.discard)

@@ -30,10 +30,11 @@ from slipstream.engine.play import pending_seats
 from slipstream.engine.registry import game_class, games, load
 from slipstream.jsontext import encode
 
-from . import dice, invites, presence
+from . import clock, dice, invites, presence
 from .botwork import DEEP_SECONDS, BotBroke, BotFailed, BotLate, BotWork, is_deep, thinking_seconds
 from .chat import ChatDesk
 from .limits import Limits
+from .pace import PACES
 from .protocol import board_module, describe, events_payload, glossary, resigned_result, seat_payload
 from .storage import Mark, MatchData, MoveData, SeatData, Stale, Store
 
@@ -390,7 +391,7 @@ class Room:
         self.progress_at = time.monotonic()
         """When the automatic steps last moved on (a step, a bot's move asked or answered): the watchdog's
         clock (``Hub._watchdog``)."""
-        self.loaded_at = time.time()
+        self.loaded_at = clock.now()
         self.lock = asyncio.Lock()
         self.subs: set[Subscriber] = set()
         self.bots: dict[int, tuple[str, int]] = {}
@@ -441,7 +442,7 @@ class Room:
         self.accepted: dict[tuple[int, str], int] = {}
         self.states_cache: list[State] | None = None
         self.turn_started: dict[int, float] = {}
-        """For each seat asked to act: when (``time.time()``) its current decision began (the turn timer)."""
+        """For each seat asked to act: when (``clock.now()``) its current decision began (the turn timer)."""
         self.notes: dict[int, Event] = {}
         """What the server did that the engine's events do not say, by the ply after it (a seat out of
         time played by a bot)."""
@@ -561,7 +562,7 @@ class Room:
         else:
             self.last_public = new
             self.last_step = {}
-        started = time.time() if move.at is None else move.at
+        started = clock.now() if move.at is None else move.at
         events = new.events
         if move.seat is not None and played_by_timer(move):
             note = Event(
@@ -580,8 +581,8 @@ class Room:
         now = set(pending_seats(new))
         fresh = {s for s in now if s not in before or s == move.seat}
         # a hidden step goes on with its seat's decision: its clock, which others see, does not start again
-        clock = fresh - {move.seat} if hidden else fresh
-        self.turn_started = {s: started if s in clock else self.turn_started.get(s, started) for s in now}
+        restarted = fresh - {move.seat} if hidden else fresh
+        self.turn_started = {s: started if s in restarted else self.turn_started.get(s, started) for s in now}
         self.since = {s: new.ply if s in fresh else self.since.get(s, new.ply) for s in now}
         self.since_shown = {
             s: self.shown(s) if s in fresh else self.since_shown.get(s, self.shown(s)) for s in now
@@ -608,7 +609,7 @@ class Room:
         limit = self.data.turn_seconds
         if limit is None or self.data.status != "running":
             return {}
-        now = time.time()
+        now = clock.now()
         return {
             s: max(0.0, round(limit - (now - self.turn_started.get(s, now)), 1))
             for s in pending_seats(self.state)
@@ -632,14 +633,14 @@ class Room:
         """A client is gone: a seat left with no open socket here is away from now on."""
         self.subs.discard(sub)
         if sub.seat is not None and all(other.seat != sub.seat for other in self.subs):
-            self.last_seen[sub.seat] = time.time()
+            self.last_seen[sub.seat] = clock.now()
 
     def here(self) -> set[int]:
         """The seats whose player is there: an open socket to this server, or (several processes) one
         another process saw within ``remote_window``."""
         seats = {sub.seat for sub in self.subs if sub.seat is not None}
         if self.remote_window:
-            now = time.time()
+            now = clock.now()
             seats |= {s for s, at in self.remote_seen.items() if now - at <= self.remote_window}
         return seats
 
@@ -664,15 +665,17 @@ class Room:
 
     def seen(self, seat: int) -> None:
         """A request with the seat's token came here: its player is active (``away``)."""
-        self.active_at[seat] = time.time()
+        self.active_at[seat] = clock.now()
 
     def claim_key(self, seat: int | None) -> tuple[tuple[int, ...], float] | None:
         """Whether ``seat`` may claim the win, now or later: the race runs, the seat is a player's and is
         here (an open socket), there are other players and none of them is here. The away seats and the
-        time (``time.time()``) from which it may, when every one of them has been away ``claim_grace``
+        time (``clock.now()``) from which it may, when every one of them has been away ``claim_grace``
         seconds; ``None`` while no claim can come (``claim_check`` says why). Cheap: it is in every
         state message, and a seat is told again only when it changes."""
         if seat is None or self.data.status != "running" or self.data.seats[seat].kind != "human":
+            return None
+        if self.data.pace != "live":  # offline is normal at a turn-based pace: the move limit rules
             return None
         connected = {sub.seat for sub in self.subs}
         if seat not in connected:
@@ -694,6 +697,9 @@ class Room:
             return list(key[0]), key[1]
         if self.data.status != "running":
             raise ApiError(409, "not_running", f"the match is {self.data.status}")
+        if self.data.pace != "live":
+            raise ApiError(409, "cannot_claim", "a turn-based race has no claim of the win: a player who does "
+                           "not move within the move limit has that move played by a bot")
         if self.data.seats[seat].kind != "human":
             raise ApiError(409, "cannot_claim", f"{seat_label(seat, self.data.seats)} is not a player's seat now")
         away = self.away()
@@ -717,7 +723,7 @@ class Room:
         if key is None:
             return None
         away, ready_at = key
-        return {"in": round(max(0.0, ready_at - time.time()), 1), "away": list(away)}
+        return {"in": round(max(0.0, ready_at - clock.now()), 1), "away": list(away)}
 
     def presence(self) -> None:
         """A client came or went: each player's socket whose claim changed (``claim_key``) is told
@@ -759,6 +765,8 @@ class Room:
             "bots": self.bot_choices,
             "bot_labels": {b: BOT_WORDS.get(b, b) for b in self.bot_choices},
             "turn_seconds": d.turn_seconds,
+            "pace": d.pace,
+            "pace_words": PACES[d.pace].words,
             "board": board_module(d.game_id),
             "text_board": hooks_of(self.game).board_text is not None,
             "cooperative": self.game.cooperative,
@@ -1030,7 +1038,7 @@ class Hub:
 
     async def beat(self) -> None:
         """One look of ``_presence_beat``."""
-        now = time.time()
+        now = clock.now()
         rows: list[tuple[str, int, float]] = []
         watched: list[Room] = []
         for room in [r for r in self.rooms.values() if r.data.status == "running"]:
@@ -1103,13 +1111,14 @@ class Hub:
 
     async def sweep(self, now: float | None = None) -> list[str]:
         """Expire open matches nobody started and abandon running ones nobody plays or watches."""
-        now = time.time() if now is None else now
+        now = clock.now() if now is None else now
         done = []
         for room in list(self.rooms.values()):
             idle = now - room.data.updated_at
+            patience = self.limits.abandoned_expiry + (PACES[room.data.pace].seconds or 0)  # turn-based: its limit too
             if room.data.status == "open" and idle > self.limits.open_expiry:
                 status = "expired"
-            elif room.data.status == "running" and not room.subs and idle > self.limits.abandoned_expiry:
+            elif room.data.status == "running" and not room.subs and idle > patience:
                 status = "abandoned"
             else:
                 continue
@@ -1289,10 +1298,18 @@ class Hub:
         turn_seconds: int | None = None,
         address: str | None = None,
         public: bool = False,
+        pace: str = "live",
     ) -> tuple[Room, str]:
         """A new open match; ``address``: the creator's (the caps on deep searches count per address),
-        ``public``: listed in ``GET /api/matches`` (else it is reached by its link only)."""
-        if turn_seconds is not None and not TURN_SECONDS[0] <= turn_seconds <= TURN_SECONDS[1]:
+        ``public``: listed in ``GET /api/matches`` (else it is reached by its link only), ``pace``: live
+        or turn-based (``web/pace.py``: its move limit is the turn timer)."""
+        if pace not in PACES:
+            raise ApiError(400, "bad_request", f"pace must be one of {', '.join(PACES)}")
+        if PACES[pace].seconds is not None:
+            if turn_seconds is not None:
+                raise ApiError(400, "bad_request", "a turn-based pace is its own move limit: leave turn_seconds out")
+            turn_seconds = PACES[pace].seconds
+        elif turn_seconds is not None and not TURN_SECONDS[0] <= turn_seconds <= TURN_SECONDS[1]:
             raise ApiError(
                 400,
                 "bad_request",
@@ -1303,7 +1320,7 @@ class Hub:
             load_game, game_id, {"players": players, **options} if players is not None else options
         )
         host_token = secrets.token_urlsafe(24)
-        now = time.time()
+        now = clock.now()
         data = MatchData(
             id=secrets.token_urlsafe(8),
             game_id=game.id,
@@ -1318,6 +1335,7 @@ class Hub:
             updated_at=now,
             seats=[SeatData(seat=s) for s in game.seats],
             turn_seconds=turn_seconds,
+            pace=pace,
             rev=0,
             public=public,
         )
@@ -1468,7 +1486,7 @@ class Hub:
         async with room.lock:
             await self._conditional(room, decide)
             room.data.seats[seat] = new
-            room.data.updated_at = time.time()
+            room.data.updated_at = clock.now()
             room.broadcast()
         return room, token
 
@@ -1529,7 +1547,7 @@ class Hub:
         async with room.lock:
             await self._conditional(room, decide)
             room.data.seats[seat] = new
-            room.data.updated_at = time.time()
+            room.data.updated_at = clock.now()
             room.bots.pop(seat, None)
             room._make_bots()
             room.broadcast()
@@ -1574,7 +1592,7 @@ class Hub:
         """The race starts (its status stored): its first decision's clock and every seat's presence
         begin now, and every client is told."""
         room.data.status = status
-        room.data.updated_at = time.time()
+        room.data.updated_at = clock.now()
         room.begin_turns(room.data.updated_at)
         room.last_seen = {s.seat: room.data.updated_at for s in room.data.seats}
         room.broadcast()
@@ -1677,7 +1695,7 @@ class Hub:
             await self._conditional(room, decide, seat)
             before = room.sights()
             room.rewind(room.moves[:index] + kept)
-            room.data.updated_at = time.time()
+            room.data.updated_at = clock.now()
             room.resend(before)
             return {"type": "undone", "ply": room.shown(seat)}
 
@@ -1721,7 +1739,7 @@ class Hub:
             room.data.seats[seat] = SeatData(
                 seat=seat, kind="resigned", name=current.name, bot=room.own_bot, token_hash=current.token_hash
             )
-        room.data.updated_at = time.time()
+        room.data.updated_at = clock.now()
         room._make_bots()
         kind, text = "claim" if claimant is not None else "resign", presence.resigned_text(seats, claimant)
         self.chat.keep_note(room, kind, text, presence.log_line(room, text, kind))
@@ -1743,7 +1761,7 @@ class Hub:
         def decide() -> Write:
             nonlocal away
             away, ready_at = room.claim_check(seat)
-            wait = ready_at - time.time()
+            wait = ready_at - clock.now()
             if wait > 0:
                 names = ", ".join(seat_label(s, room.data.seats) for s in away)
                 raise ApiError(
@@ -1779,7 +1797,7 @@ class Hub:
                 bots = [s.bot for s in room.data.seats if s.kind == "bot" and s.bot]
                 self._check_searches(room.address, sum(1 for bot in bots if is_deep(bot)))
                 old = room.data
-                now = time.time()
+                now = clock.now()
                 data = MatchData(
                     id=secrets.token_urlsafe(8),
                     game_id=old.game_id,
@@ -1793,6 +1811,7 @@ class Hub:
                     created_at=now,
                     updated_at=now,
                     turn_seconds=old.turn_seconds,
+                    pace=old.pace,
                     holds=invites.holds(old, self.limits.rematch_hold, now),
                     seats=[
                         SeatData(seat=s.seat, kind="bot", name=bot_seat_name(s.bot, s.seat), bot=s.bot)
@@ -1917,7 +1936,7 @@ class Hub:
         """Store the steps in one transaction, then change the room and tell every client."""
         new = steps[-1][0]
         status = "finished" if new.is_over else None
-        at = time.time()
+        at = clock.now()
         for _state, move in steps:
             if move.at is None:
                 move.at = at
@@ -1930,7 +1949,7 @@ class Hub:
             raise ApiError(503, "unavailable", "the action could not be saved; nothing changed") from exc
         for state, move in steps:
             room.set_state(state, move)
-        room.data.updated_at = time.time()
+        room.data.updated_at = clock.now()
         if status:
             room.data.status = status
             self._evict()

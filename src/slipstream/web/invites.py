@@ -12,9 +12,9 @@ any other. Only the seat's player, with their token of the race before, takes a 
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Any
 
+from . import clock
 from .storage import MatchData
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def held_for(data: MatchData, seat: int, now: float | None = None) -> str | None
     if hold is None or data.status != "open" or data.seats[seat].kind != "open":
         return None
     name, until = hold
-    return name if until > (time.time() if now is None else now) else None
+    return name if until > (clock.now() if now is None else now) else None
 
 
 def refuse_held(data: MatchData, seat: int, doing: str) -> None:
@@ -45,7 +45,7 @@ def refuse_held(data: MatchData, seat: int, doing: str) -> None:
     name = held_for(data, seat)
     if name is None:
         return
-    left = data.holds[seat][1] - time.time()
+    left = data.holds[seat][1] - clock.now()
     raise ApiError(
         409,
         "seat_held",
@@ -56,7 +56,7 @@ def refuse_held(data: MatchData, seat: int, doing: str) -> None:
 
 def seat_info(data: MatchData) -> list[dict[str, Any]]:
     """The seats as ``match_info`` shows them, a held seat with ``held_for`` and ``held`` (seconds left)."""
-    now = time.time()
+    now = clock.now()
     out = []
     for s in data.seats:
         seat: dict[str, Any] = {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot}
@@ -72,7 +72,7 @@ def rematch_info(data: MatchData) -> dict[str, Any] | None:
     seconds its seats are still held (0: no longer)."""
     if data.rematch_id is None:
         return None
-    left = max(0.0, (data.rematch_until or 0.0) - time.time())
+    left = max(0.0, (data.rematch_until or 0.0) - clock.now())
     return {"id": data.rematch_id, "held": round(left, 1)}
 
 

@@ -24,9 +24,12 @@ from .accounts import COOKIE, SESSION_DAYS, Account, Accounts
 from .hub import ApiError, Hub, Room
 from .limits import Limits
 from .lobby import catalog
+from .pace import PACES
 from .ratings import TEAM_SETTING, Ratings, cooperative, off_loop
 
 STATIC = Path(__file__).parent / "static"
+MY_RACES = 50
+"""Seat tokens ``POST /api/races/mine`` takes at most (a browser's latest races)."""
 
 
 class Credentials(BaseModel):
@@ -34,6 +37,19 @@ class Credentials(BaseModel):
 
     name: str = Field(max_length=64)
     password: str = Field(max_length=256)
+
+
+class SeatToken(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    match: str = Field(max_length=32)
+    token: str = Field(max_length=64)
+
+
+class MyRaces(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seats: list[SeatToken] = Field(default_factory=list, max_length=MY_RACES)
 
 
 def address_of(request: Request) -> str:
@@ -50,6 +66,22 @@ def your_turn(room: Room, seat: int) -> bool:
     if isinstance(actor, int):
         return actor == seat
     return seat in actor
+
+
+def race_row(room: Room, seat: int) -> dict[str, Any]:
+    """One of a player's races as the lobby and the player page list it: their turn or not, the pace and
+    the time the seat has left to move (a turn-based race: hours or days; ``None``: no limit or not asked)."""
+    d = room.data
+    return {
+        "id": d.id, "seat": seat, "status": d.status, "title": d.title, "game": d.game_id,
+        "game_name": room.game.name, "updated_at": d.updated_at, "pace": d.pace, "pace_words": PACES[d.pace].words,
+        "your_turn": your_turn(room, seat), "turn_left": room.turn_left().get(seat),
+    }
+
+
+def turn_first(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The races where it is the player's turn first (the least time left first), then the latest moved."""
+    return sorted(rows, key=lambda r: (not r["your_turn"], r["turn_left"] or 0.0, -r["updated_at"]))
 
 
 def game_name(game_id: str) -> str:
@@ -148,12 +180,32 @@ class Players:
         active = []
         for row in page["active"]:
             room = self.hub.rooms.get(row["id"])
-            row["game_name"] = game_name(row["game"])
-            row["your_turn"] = room is not None and your_turn(room, row["seat"])
+            row.update(race_row(room, row["seat"]) if room is not None else {
+                "game_name": game_name(row["game"]), "your_turn": False, "turn_left": None, "pace": "live",
+                "pace_words": PACES["live"].words,
+            })
             active.append(row)
-        active.sort(key=lambda r: (not r["your_turn"], -r["updated_at"]))
-        page["active"] = active
+        page["active"] = turn_first(active)
         return {"name": account.name, "you": owner, **page}
+
+    async def mine(self, body: MyRaces, viewer: Account | None) -> list[dict[str, Any]]:
+        """The open and running races of the seats whose tokens this browser holds, and of the account
+        logged in (``viewer``): the lobby's "Your races", your turn first. A token that holds no seat is
+        left out (it says nothing of the race)."""
+        rows: dict[tuple[str, int], dict[str, Any]] = {}
+        for held in body.seats:
+            room = self.hub.rooms.get(held.match)
+            seat = room.seat_for_token(held.token) if room is not None else None
+            if room is not None and seat is not None and room.data.status in ("open", "running"):
+                room.seen(seat)
+                rows[(room.data.id, seat)] = race_row(room, seat)
+        if viewer is not None:
+            page = await off_loop(self.hub, self.ratings.player_rows, viewer, True)
+            for row in page["active"]:
+                room = self.hub.rooms.get(row["id"])
+                if room is not None:
+                    rows.setdefault((row["id"], row["seat"]), race_row(room, row["seat"]))
+        return turn_first(list(rows.values()))
 
     @staticmethod
     def _setting(game_id: str, scenario: str, difficulty: str) -> dict[str, str]:
@@ -244,6 +296,11 @@ def add_routes(app: FastAPI, players: Players) -> None:
         """A player's page: ratings, finished matches and team results for anyone; their open and
         running matches (their turn first) and links to unlisted matches for the player alone."""
         return await players.player(name, await players.account(request))
+
+    @app.post("/api/races/mine")
+    async def my_races(body: MyRaces, request: Request) -> list[dict[str, Any]]:
+        """The lobby's "Your races": the races of the seat tokens sent and of the account logged in."""
+        return await players.mine(body, await players.account(request))
 
     @app.get("/api/leaderboard/{game_id}")
     async def leaderboard(game_id: str) -> dict[str, Any]:

@@ -12,12 +12,13 @@ timer's note), so nobody has to spot a small "resigned" tag.
 
 from __future__ import annotations
 
-import time
 import weakref
 from typing import TYPE_CHECKING, Any
 
 from slipstream.engine.game import Event
 from slipstream.jsontext import encode
+
+from . import clock
 
 if TYPE_CHECKING:
     from .hub import Room
@@ -28,8 +29,9 @@ _told: weakref.WeakKeyDictionary[Room, tuple[Any, ...]] = weakref.WeakKeyDiction
 
 def summary(room: Room) -> dict[str, Any]:
     """The ``presence`` message: each player's seat ``here`` or ``away`` (seconds, counted from the last
-    sign of its player), the ``spectators`` watching and the race's ``claim_grace``."""
-    now = time.time()
+    sign of its player), the ``spectators`` watching and the race's ``claim_grace`` (``None``: a turn-based
+    race, which has no claim of the win)."""
+    now = clock.now()
     here = room.here()
     away = room.away() if room.data.status == "running" else {}
     seats: dict[str, Any] = {}
@@ -39,7 +41,8 @@ def summary(room: Room) -> dict[str, Any]:
         gone = away.get(s.seat)
         seats[str(s.seat)] = {"here": s.seat in here, "away": None if gone is None else round(max(0.0, now - gone), 1)}
     spectators = sum(1 for sub in room.subs if sub.seat is None)
-    return {"type": "presence", "seats": seats, "spectators": spectators, "claim_grace": room.claim_grace}
+    grace = room.claim_grace if room.data.pace == "live" else None  # turn-based: no claim of the win
+    return {"type": "presence", "seats": seats, "spectators": spectators, "claim_grace": grace}
 
 
 def _key(room: Room) -> tuple[Any, ...]:

@@ -31,6 +31,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from . import clock
+
 DEFAULT_SQLITE = "slipstream.sqlite3"
 
 
@@ -84,6 +86,18 @@ class TurnTimerRow(Base):
 
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
     seconds: Mapped[int] = mapped_column(Integer)
+
+
+class PaceRow(Base):
+    """A turn-based match's pace (``web/pace.py``: ``1-day`` ...; no row: live). Its move limit is also
+    its turn timer (``TurnTimerRow``), so the timer needs no other look.
+
+    A table of its own, so a database made before it existed gains it by ``create_all``."""
+
+    __tablename__ = "paces"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    pace: Mapped[str] = mapped_column(String(16))
 
 
 class RevisionRow(Base):
@@ -153,7 +167,7 @@ class MuteRow(Base):
 
 class SeatHoldRow(Base):
     """A rematch's seat held for the player of that seat in the race before (``web/invites.py``) until
-    ``until`` (``time.time()``): no stranger joins it and no bot is put in it meanwhile."""
+    ``until`` (``clock.now()``): no stranger joins it and no bot is put in it meanwhile."""
 
     __tablename__ = "seat_holds"
 
@@ -201,7 +215,7 @@ class MoveData:
     seat: int | None = None
     client_id: str | None = None
     at: float | None = None
-    """When the move was stored (``time.time()``): a decision it began counts its turn timer from
+    """When the move was stored (``clock.now()``): a decision it began counts its turn timer from
     then, across restarts. ``None``: not stamped yet (stored with the commit's time)."""
 
 
@@ -223,6 +237,8 @@ class MatchData:
     """256 secret bits (hex) the server draws this match's chance outcomes from."""
     turn_seconds: int | None = None
     """Seconds a player has for each decision before a bot plays it (``None``: no timer)."""
+    pace: str = "live"
+    """``live`` or a turn-based pace (``web/pace.py``; ``PaceRow``)."""
     rev: int | None = None
     """The match's revision as read (``RevisionRow``); ``None``: stored before revisions existed."""
     public: bool = False
@@ -362,6 +378,8 @@ class Store:
                 cursor.execute(
                     f"INSERT INTO turn_timers (match_id, seconds) VALUES ({p}, {p})", (data.id, data.turn_seconds)
                 )
+            if data.pace != "live":
+                cursor.execute(f"INSERT INTO paces (match_id, pace) VALUES ({p}, {p})", (data.id, data.pace))
             cursor.executemany(
                 "INSERT INTO seats (match_id, seat, kind, name, bot, token_hash) "
                 f"VALUES ({p}, {p}, {p}, {p}, {p}, {p})",
@@ -410,7 +428,7 @@ class Store:
         """Delete the moves from ``from_ply`` on (an undo) and store ``kept`` in their place (other
         seats' secret steps taken after the undone one, each a ply earlier), in one transaction, if the
         stored moves are still those ``mark`` saw (else ``Stale``): the new revision."""
-        now = time.time()
+        now = clock.now()
         p = self._mark
         with self._guarded(match_id, mark) as cursor:
             cursor.execute(f"DELETE FROM moves WHERE match_id = {p} AND ply >= {p}", (match_id, from_ply))
@@ -435,7 +453,7 @@ class Store:
                 )
                 if cursor.rowcount == 0:
                     raise KeyError(f"no seat {seat.seat} in match {match_id}")
-            cursor.execute(f"UPDATE matches SET updated_at = {p} WHERE id = {p}", (time.time(), match_id))
+            cursor.execute(f"UPDATE matches SET updated_at = {p} WHERE id = {p}", (clock.now(), match_id))
         return mark.rev + 1
 
     def ensure_revision(self, match_id: str) -> None:
@@ -456,7 +474,7 @@ class Store:
         p = self._mark
         with self._guarded(match_id, mark) as cursor:
             cursor.execute(
-                f"UPDATE matches SET status = {p}, updated_at = {p} WHERE id = {p}", (status, time.time(), match_id)
+                f"UPDATE matches SET status = {p}, updated_at = {p} WHERE id = {p}", (status, clock.now(), match_id)
             )
         self._stamped.pop(match_id, None)  # dated just now; a finished match is no longer tracked
         return mark.rev + 1
@@ -534,7 +552,7 @@ class Store:
         and a match's ``updated_at`` is written with a new status, else at most once every
         ``STAMP_SECONDS`` (it only dates the match for the expiry of abandoned matches, hours long; each
         move has its own time)."""
-        now = time.time() if now is None else now
+        now = clock.now() if now is None else now
         p = self._mark
         moves = [
             (match_id, m.ply, m.action, m.seat, m.client_id, now if m.at is None else m.at, rev)
@@ -651,8 +669,8 @@ class Store:
             return [data for data in loaded if data is not None]
 
     def list_matches(self, status: str | None, limit: int) -> list[tuple[MatchData, int]]:
-        """The matches their hosts list publicly (``ListingRow``), newest first (seats, no moves), each
-        with its number of moves: three queries in all."""
+        """The matches their hosts list publicly (``ListingRow``), newest first (seats and pace, no moves),
+        each with its number of moves: four queries in all."""
         with Session(self.engine) as session:
             query = (
                 select(MatchRow)
@@ -671,6 +689,7 @@ class Store:
                     .group_by(MoveRow.match_id)
                 ).all()
             )
+            paces = dict(session.execute(select(PaceRow.match_id, PaceRow.pace).where(PaceRow.match_id.in_(ids))).all())
             seats: dict[str, list[SeatData]] = {i: [] for i in ids}
             for s in session.scalars(select(SeatRow).where(SeatRow.match_id.in_(ids)).order_by(SeatRow.seat)):
                 seats[s.match_id].append(_seat(s))
@@ -678,6 +697,7 @@ class Store:
             for r in rows:
                 data = _match(r)
                 data.seats = seats[r.id]
+                data.pace = paces.get(r.id, "live")
                 out.append((data, int(counts.get(r.id, 0))))
             return out
 
@@ -715,6 +735,8 @@ class Store:
         data.chance_key = key.key if key is not None else None
         timer = session.get(TurnTimerRow, row.id)
         data.turn_seconds = timer.seconds if timer is not None else None
+        pace = session.get(PaceRow, row.id)
+        data.pace = pace.pace if pace is not None else "live"
         rematch = session.get(RematchRow, row.id)
         if rematch is not None:
             data.rematch_id = rematch.next_id

@@ -42,6 +42,48 @@ export function saveTokens(matchId, tokens) {
   localStorage.setItem(`slipstream:${matchId}`, JSON.stringify(tokens));
 }
 
+// Every seat token this browser holds (the lobby's "Your races"): [{match, token}], at most `limit`.
+export function seatTokens(limit = 50) {
+  const out = [];
+  for (let i = 0; i < localStorage.length && out.length < limit; i++) {
+    const key = localStorage.key(i);
+    const id = key && key.startsWith("slipstream:") ? key.slice("slipstream:".length) : "";
+    if (!/^[A-Za-z0-9_-]{1,32}$/.test(id)) continue;
+    for (const token of Object.values(loadTokens(id).seats)) {
+      if (typeof token === "string" && out.length < limit) out.push({ match: id, token });
+    }
+  }
+  return out;
+}
+
+// Time left to move, in words: "2 days 3 hours", "45 minutes", "30 seconds".
+export function timeLeft(seconds) {
+  const s = Math.max(0, Math.round(seconds));
+  const part = (n, unit) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+  if (s >= 86400) return [part(Math.floor(s / 86400), "day"), ...(s % 86400 >= 3600 ? [part(Math.floor((s % 86400) / 3600), "hour")] : [])].join(" ");
+  if (s >= 3600) return [part(Math.floor(s / 3600), "hour"), ...(s % 3600 >= 60 ? [part(Math.floor((s % 3600) / 60), "minute")] : [])].join(" ");
+  if (s >= 60) return part(Math.floor(s / 60), "minute");
+  return part(s, "second");
+}
+
+// Browser notifications of a turn (issue 28): asked for only when the player clicks `button`, which
+// shows while the browser can notify and has not been answered yet.
+export function offerNotifications(button) {
+  if (!button) return;
+  const show = () => { button.hidden = !("Notification" in window) || Notification.permission !== "default"; };
+  show();
+  button.addEventListener("click", async () => {
+    try { await Notification.requestPermission(); } catch { /* an old browser: no notifications */ }
+    show();
+  });
+}
+
+// A turn came while the page is open: a notification, if the player allowed them.
+export function notifyTurn(body, tag) {
+  if (!("Notification" in window) || Notification.permission !== "granted") return;
+  try { new Notification("Your turn · Slipstream", { body, tag }); } catch { /* a phone: notifications need a service worker */ }
+}
+
 export function toast(message, kind = "error") {
   let box = document.getElementById("toasts");
   if (!box) {

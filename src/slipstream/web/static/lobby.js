@@ -1,6 +1,6 @@
 // The lobby: choose a game (what it is, how to play it), its options in a player's words, the seats
 // with bots; the open, running and finished races. It remembers your name and last game.
-import { api, esc, saveTokens, toast } from "/static/common.js";
+import { api, esc, notifyTurn, offerNotifications, saveTokens, seatTokens, timeLeft, toast } from "/static/common.js";
 import { accountBar } from "/static/account.js";
 
 let catalog = [];
@@ -257,7 +257,8 @@ async function createRace(ev) {
     remember({ ...(guest ? { name } : {}), game: g.id, mode: mode() });
     const made = await api("POST", "/api/matches", {
       game: g.id, players: players(), options,
-      title, bots, turn_seconds: Number(document.getElementById("turn-seconds").value) || null,
+      title, bots, pace: document.getElementById("pace").value,
+      turn_seconds: document.getElementById("pace").value === "live" ? Number(document.getElementById("turn-seconds").value) || null : null,
       public: document.getElementById("listed").checked,
       rated,
     });
@@ -295,7 +296,7 @@ function raceHtml(m) {
     detail = `${won ? `${won}` : "finished"}${length} · ${esc(when(m.updated_at || m.created_at))}`;
   } else if (m.status === "open") detail = `made ${esc(when(m.created_at))}`;
   return `<li><a href="/m/${esc(m.id)}"><b>${esc(m.game_name || m.game)}</b></a>${titled}
-    <div class="muted">${seats} · ${detail}</div></li>`;
+    <div class="muted">${seats} · ${detail}${m.pace && m.pace !== "live" ? ` · ${esc(m.pace_words)}` : ""}</div></li>`;
 }
 
 async function refreshList() {
@@ -303,6 +304,35 @@ async function refreshList() {
     const rows = await api("GET", `/api/matches?status=${listStatus}`);
     const ul = document.getElementById("match-list");
     ul.innerHTML = rows.length ? rows.map(raceHtml).join("") : `<li class="muted">No ${listStatus} races listed. A race is listed here when its host ticks “List this race in the lobby”; others are reached by their link.</li>`;
+  } catch (e) {
+    toast(`${e.code || "error"}: ${e.message}`);
+  }
+}
+
+// "Your races": the races of the seats this browser holds and of the account logged in, your turn
+// first; the tab title says "(Your turn)", and a race whose turn comes to you is notified (if allowed).
+let myTurns = null; // the races where it was your turn at the last look (null: no look yet)
+
+function mineHtml(r) {
+  const titled = r.title && r.title !== r.game_name ? ` <span class="race-title">“${esc(r.title)}”</span>` : "";
+  const tag = r.your_turn ? `<span class="tag turn-now">Your turn</span>`
+    : `<span class="tag">${esc(r.status === "open" ? "waiting for players" : "waiting for the others")}</span>`;
+  const left = r.your_turn && r.turn_left !== null && r.pace !== "live" ? ` · ${esc(timeLeft(r.turn_left))} left to move` : "";
+  return `<li class="my-race${r.your_turn ? " my-turn" : ""}" data-match="${esc(r.id)}"><a href="/m/${esc(encodeURIComponent(r.id))}"><b>${esc(r.game_name)}</b></a>${titled} ${tag}
+    <div class="muted">${esc(r.pace_words)}${left}</div></li>`;
+}
+
+async function refreshMine() {
+  try {
+    const rows = await api("POST", "/api/races/mine", { seats: seatTokens() });
+    document.getElementById("mine-card").hidden = !rows.length;
+    document.getElementById("mine").innerHTML = rows.map(mineHtml).join("");
+    const now = new Set(rows.filter((r) => r.your_turn).map((r) => r.id));
+    document.title = `${now.size ? "(Your turn) " : ""}Slipstream · lobby`;
+    if (myTurns) {
+      for (const r of rows) if (r.your_turn && !myTurns.has(r.id)) notifyTurn(`${r.game_name}: it is your turn`, r.id);
+    }
+    myTurns = now;
   } catch (e) {
     toast(`${e.code || "error"}: ${e.message}`);
   }
@@ -355,8 +385,13 @@ async function main() {
       refreshList();
     });
   }
+  const pace = document.getElementById("pace");
+  pace.addEventListener("change", () => { document.getElementById("turn-seconds-row").hidden = pace.value !== "live"; });
+  offerNotifications(document.getElementById("notify-btn"));
   refreshList();
+  refreshMine();
   setInterval(refreshList, 5000);
+  setInterval(refreshMine, 5000);
 }
 
 main();

@@ -1,7 +1,7 @@
 // The match page: seats and lobby controls, live play over WebSocket, the board, the log, replays.
 // One WebSocket per seat this browser holds (hot-seat holds several), or one spectator connection.
 // Nothing here knows a game: each game draws its board with its own board.js (match.board).
-import { api, boxTables, esc, installTips, loadTokens, named, saveTokens, seatColour, seatName, SEAT_COLOURS, term, toast } from "/static/common.js";
+import { api, boxTables, esc, installTips, loadTokens, named, notifyTurn, offerNotifications, saveTokens, seatColour, seatName, SEAT_COLOURS, term, toast } from "/static/common.js";
 import * as generic from "/static/board.js";
 import { accountName, seatAccounts } from "/static/seat-accounts.js";
 import { onChat, showReplayChat, viewerKey, wireChat } from "/static/chat.js";
@@ -17,6 +17,7 @@ let replayMode = null; // {ply, total, seat, data}
 let curtain = false; // hot-seat: hide the board until the next player is ready
 const CURTAIN = `slipstream:curtain:${matchId}`; // this tab's hot-seat screen: {seat shown, curtain up}, kept across a reload
 let lastTurnAlert = null;
+let turnWatched = false; // whether a state was shown yet: a turn already yours when the page opens is not notified
 let curtainChecked = false; // the curtain kept from before a reload was looked at
 let diceShown = null; // the state whose dice are on screen
 let glossary = {}; // the match's things in words: {id: {name, text, kind}} (GET .../glossary)
@@ -487,9 +488,11 @@ function render() {
   const m = st.match;
   const conn = conns.get(activeKey);
   const myTurn = playingSeats(m).some((s) => mustChoose(s));
-  document.title = `${myTurn && !replayMode ? "▶ Your turn · " : ""}${m.title} · Slipstream`;
-  alertTurn(myTurn);
+  document.title = `${myTurn && !replayMode ? "(Your turn) " : ""}${m.title} · Slipstream`;
+  alertTurn(myTurn && !replayMode);
   $("match-title").textContent = m.title === m.game_name ? m.game_name : `${m.title} · ${m.game_name}`;
+  $("pace-words").hidden = !m.pace || m.pace === "live";
+  $("pace-words").textContent = m.pace_words || "";
   $("how-to-play").href = `/rules/${encodeURIComponent(m.game)}`;
   $("how-to-play").title = `how to play ${m.game_name} (opens a new tab)`;
   $("how-to-play").hidden = false;
@@ -567,11 +570,15 @@ function renderHints(hints, m) {
     : items.join("");
 }
 
-// The tab title says it, and (if the player asked for it) a short tone sounds, when a turn begins.
+// The tab title says it, and (if the player asked for them) a browser notification comes and a short
+// tone sounds, when a turn begins while the page is open.
 function alertTurn(myTurn) {
   const key = myTurn ? `${activeKey}:${active()?.ply}` : null;
+  const opening = !turnWatched;
+  turnWatched = true;
   if (!myTurn || key === lastTurnAlert) { if (!myTurn) lastTurnAlert = null; return; }
   lastTurnAlert = key;
+  if (!opening) notifyTurn(`${active().match.game_name}: it is your turn`, activeKey);
   if (!$("sound").checked) return;
   try {
     const audio = new AudioContext();
@@ -955,6 +962,7 @@ function main() {
   });
   $("speed").value = speed;
   $("speed").onchange = () => { speed = $("speed").value; localStorage.setItem("slipstream:speed", speed); };
+  offerNotifications($("notify-btn"));
   $("sound").checked = localStorage.getItem("slipstream:sound") === "on";
   $("sound").onchange = () => localStorage.setItem("slipstream:sound", $("sound").checked ? "on" : "off");
   $("undo-btn").onclick = undo;

@@ -1,6 +1,6 @@
 // A player's page (/players/NAME): ratings per game, their races now (their own page only, their turn
 // first), finished races with place and date, and team results of cooperative games.
-import { api, esc, loadTokens, saveTokens, toast } from "/static/common.js";
+import { api, esc, loadTokens, saveTokens, timeLeft, toast } from "/static/common.js";
 import { accountBar } from "/static/account.js";
 
 function when(seconds) {
@@ -22,7 +22,7 @@ function table(head, rows) {
 }
 
 function render(p) {
-  document.title = `Slipstream · ${p.name}`;
+  document.title = `${p.you && p.active.some((m) => m.your_turn) ? "(Your turn) " : ""}Slipstream · ${p.name}`;
   document.getElementById("player-sub").textContent = p.you ? `${p.name} (you)` : p.name;
   const ratings = document.getElementById("ratings");
   ratings.innerHTML = p.ratings.length
@@ -35,8 +35,8 @@ function render(p) {
   document.getElementById("active").innerHTML = p.active.length
     ? p.active.map((m) => `<li><a href="/m/${esc(encodeURIComponent(m.id))}"><b>${esc(m.game_name)}</b></a>
         ${m.title && m.title !== m.game_name ? `<span class="race-title">“${esc(m.title)}”</span>` : ""}
-        ${m.your_turn ? `<span class="tag turn-now">your turn</span>` : `<span class="tag">${esc(m.status === "open" ? "waiting for players" : "running")}</span>`}
-        <div class="muted">Seat ${esc(m.seat + 1)} · ${esc(when(m.updated_at))}
+        ${m.your_turn ? `<span class="tag turn-now">Your turn</span>` : `<span class="tag">${esc(m.status === "open" ? "waiting for players" : "running")}</span>`}
+        <div class="muted">Seat ${esc(m.seat + 1)} · ${esc(m.pace_words)}${m.your_turn && m.pace !== "live" && m.turn_left !== null ? ` · ${esc(timeLeft(m.turn_left))} left to move` : ""} · ${esc(when(m.updated_at))}
         ${loadTokens(m.id).seats[m.seat] ? "" : `<button type="button" class="play-here" data-match="${esc(m.id)}" data-seat="${esc(m.seat)}">Play here</button>`}</div></li>`).join("")
     : `<li class="muted">No race open or running.</li>`;
   for (const b of document.querySelectorAll("button.play-here")) b.onclick = () => playHere(b.dataset.match, Number(b.dataset.seat));

@@ -2,6 +2,8 @@
 // countdown to claiming, the turn timer as a clock in each player's row, "Spectating" for a spectator
 // and the spectator count for players. The server sends "presence" when someone comes or goes; the
 // clocks count on between messages (tickPresence, every second).
+import { esc, timeLeft } from "/static/common.js";
+
 let presence = null; // the last "presence" message, with the time it came
 let claimAt = null; // {at (ms), away: [seats]}: when this page's player may claim the win from whom
 
@@ -43,7 +45,10 @@ export function seatMarks(st, seat, receivedAt) {
   if (left !== undefined && m.status === "running") {
     const now = left - (Date.now() - receivedAt) / 1000;
     const low = now <= 10 ? " low" : "";
-    out.push(`<span class="seat-clock${low}" title="turn timer: ${m.turn_seconds} s a decision; out of time, a bot plays the move">${CLOCK_ICON}${clock(Math.ceil(now))}</span>`);
+    const turnBased = m.pace && m.pace !== "live";
+    const title = turnBased ? `${esc(m.pace_words)}; out of time, a bot plays the move` : `turn timer: ${m.turn_seconds} s a decision; out of time, a bot plays the move`;
+    const shown = turnBased && now >= 3600 ? `${timeLeft(now)} left` : clock(Math.ceil(now));
+    out.push(`<span class="seat-clock${low}" title="${title}">${CLOCK_ICON}${esc(shown)}</span>`);
   }
   return out.join(" ");
 }

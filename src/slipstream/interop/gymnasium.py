@@ -38,7 +38,6 @@ from slipstream.bots.registry import has_heuristic, make_bot
 from slipstream.engine import OptionError, available_games
 from slipstream.engine.play import Agent
 
-from .compact import FULL
 from .encoding import Vector
 from .spec import WIN, GameSpec
 from .table import Mask, Table
@@ -65,7 +64,7 @@ class SlipstreamEnv(gymnasium.Env[Vector, np.int64]):
         spec: GameSpec | None = None,
         render_mode: str | None = None,
         reward: str = WIN,
-        observation: str = FULL,
+        observation: str | None = None,
         **options: JSON,
     ) -> None:
         self.table = Table(game_id, players, options, spec, reward, observation)

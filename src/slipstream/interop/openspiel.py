@@ -39,8 +39,7 @@ import pyspiel  # type: ignore[import-not-found]
 from slipstream.engine import CHANCE, State, available_games, game_class, load
 from slipstream.engine.record import replay
 
-from .compact import FULL, CompactEncoder, check_observation, compact_encoder
-from .encoding import ViewEncoder
+from .compact import Encoder, check_observation, default_observation, make_encoder
 from .recall import InformationEncoder, Recall, information_string, recall_of, remember
 from .spec import (
     PLACE,
@@ -95,7 +94,8 @@ def _frozen_spec(game_id: str) -> _Frozen:
 
 def _parameters(game_id: str) -> dict[str, JSON]:
     cls = game_class(game_id)
-    params: dict[str, JSON] = {"players": cls.default_players, "reward": WIN, "observation": FULL}
+    params: dict[str, JSON] = {"players": cls.default_players, "reward": WIN,
+                               "observation": default_observation(cls)}
     for option in cls.option_specs:
         if isinstance(option.default, (bool, int, float, str)):
             params[option.name] = option.default
@@ -164,11 +164,9 @@ class SlipstreamGame(pyspiel.Game):  # type: ignore[misc]
         spec: GameSpec = self._spec.value
         return spec
 
-    def encoder(self) -> ViewEncoder | CompactEncoder:
-        """The observation encoder of the ``observation`` parameter: full (a fresh one) or compact."""
-        if self.observation == FULL:
-            return self.spec.encoder()
-        return compact_encoder(self.engine_game, self.spec)
+    def encoder(self) -> Encoder:
+        """The observation encoder of the ``observation`` parameter: declared, full (a fresh one) or compact."""
+        return make_encoder(self.engine_game, self.spec, self.observation)
 
     @cached_property
     def observation_names(self) -> tuple[str, ...]:
@@ -276,13 +274,19 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
 class SlipstreamObserver:
     """OpenSpiel's observer interface over ``view(seat)``: ``tensor`` is the encoded view."""
 
-    def __init__(self, encoder: ViewEncoder | CompactEncoder) -> None:
+    def __init__(self, encoder: Encoder) -> None:
         self.encoder = encoder
         self.tensor = np.zeros(encoder.size, np.float32)
         self.dict = {"observation": self.tensor}
+        fill = getattr(encoder, "fill", None)
+        self._fill = fill if callable(fill) else None
+        """The declared encoder writes into ``tensor`` in place; the others encode a view, then copy."""
 
     def set_from(self, state: SlipstreamState, player: int) -> None:
-        self.tensor[:] = self.encoder.encode(state.engine_state.view(player), player)
+        if self._fill is not None:
+            self._fill(self.tensor, state.engine_state, player)
+        else:
+            self.tensor[:] = self.encoder.observe(state.engine_state, player)
 
     def string_from(self, state: SlipstreamState, player: int) -> str:
         return json.dumps(state.engine_state.view(player), sort_keys=True)
@@ -298,7 +302,7 @@ class SlipstreamInformationObserver:
         self.dict = {"information_state": self.tensor}
 
     def set_from(self, state: SlipstreamState, player: int) -> None:
-        self.encoder.fill(self.tensor, player, state.recall()[player])
+        self.encoder.fill(self.tensor, player, state.recall()[player], state.engine_state)
 
     def string_from(self, state: SlipstreamState, player: int) -> str:
         return information_string(player, state.recall()[player])

@@ -32,7 +32,6 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
-from .compact import FULL
 from .spec import WIN, GameSpec, library_name
 from .table import Table
 
@@ -77,7 +76,7 @@ class SlipstreamAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         spec: GameSpec | None = None,
         render_mode: str | None = None,
         reward: str = WIN,
-        observation: str = FULL,
+        observation: str | None = None,
         **options: JSON,
     ) -> None:
         super().__init__()
@@ -174,7 +173,7 @@ class SlipstreamParallel(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc]
         spec: GameSpec | None = None,
         render_mode: str | None = None,
         reward: str = WIN,
-        observation: str = FULL,
+        observation: str | None = None,
         **options: JSON,
     ) -> None:
         self.table = Table(game_id, players, options, spec, reward, observation)
@@ -266,7 +265,7 @@ def env(
     players: int | None = None,
     spec: GameSpec | None = None,
     reward: str = WIN,
-    observation: str = FULL,
+    observation: str | None = None,
     **options: JSON,
 ) -> SlipstreamAEC:
     """An AEC environment for ``game_id`` (see the module docstring)."""
@@ -278,7 +277,7 @@ def parallel_env(
     players: int | None = None,
     spec: GameSpec | None = None,
     reward: str = WIN,
-    observation: str = FULL,
+    observation: str | None = None,
     **options: JSON,
 ) -> SlipstreamParallel:
     """A parallel environment for ``game_id`` (see the module docstring)."""

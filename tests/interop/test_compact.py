@@ -44,7 +44,7 @@ def test_the_compact_observation_is_the_moving_slots_scaled_in_order(game_id: st
     """Fewer slots than the full observation, each a full slot by name; every value in [0, 1]; and each
     kept slot orders positions as the full one does (the scaling is increasing), on seeds the playouts
     that chose the slots never met."""
-    full = Table(game_id, 3)
+    full = Table(game_id, 3, observation="full")
     compact = Table(game_id, 3, observation="compact")
     names = compact.observation_names
     assert 0 < len(names) < len(full.observation_names)
@@ -88,7 +88,7 @@ def test_both_observations_change_whenever_a_seats_view_does(game_id: str) -> No
     """On a race the compact slots were not chosen from, every change of a seat's view (its events and
     terms aside, left out on purpose) changes that seat's full and compact observation: nothing visible
     is dropped. (Only when: the observations read nothing but the view.)"""
-    full = Table(game_id, 2)
+    full = Table(game_id, 2, observation="full")
     compact = Table(game_id, 2, observation="compact")
     rng = random.Random(2001)
     full.reset(2001)

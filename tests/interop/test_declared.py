@@ -59,7 +59,9 @@ def configurations(game_id: str) -> st.SearchStrategy[tuple[int, dict[str, Any]]
 @pytest.mark.parametrize("game_id", DECLARING)
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
-def test_every_declared_value_is_finite_and_within_its_bounds_at_rare_positions(game_id: str, data: st.DataObject) -> None:
+def test_every_declared_value_is_finite_and_within_its_bounds_at_rare_positions(
+    game_id: str, data: st.DataObject
+) -> None:
     """Races played to the end by seats keen to prolong their turns (keep rolling to the sixth die, keep every
     bonus card in hand), at every player count and the conformance configurations: at every position,
     chance nodes included, every seat's observation is finite and inside [0, 1], and names every slot."""

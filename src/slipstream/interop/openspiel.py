@@ -143,6 +143,8 @@ class SlipstreamGame(pyspiel.Game):  # type: ignore[misc]
         reward = str(chosen.pop("reward"))
         observation = str(chosen.pop("observation"))
         self.engine_game = load(game_id, players=players, **chosen)
+        self.start = self.engine_game.start(seed=0)
+        """The initial engine state (immutable, so every initial OpenSpiel state shares it)."""
         self.reward = check_reward(self.engine_game, reward)
         self.observation = check_observation(self.engine_game, observation)
         spec = spec_for_game(self.engine_game)
@@ -175,7 +177,7 @@ class SlipstreamGame(pyspiel.Game):  # type: ignore[misc]
 
     def new_initial_state(self, seed: int = 0) -> SlipstreamState:
         """The start; ``seed`` only matters for what the game sets up without a chance node."""
-        return SlipstreamState(self, self.engine_game.start(seed=seed))
+        return SlipstreamState(self, self.start if seed == 0 else self.engine_game.start(seed=seed))
 
     @cached_property
     def information_state_names(self) -> tuple[str, ...]:
@@ -191,7 +193,7 @@ class SlipstreamGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"Slipstream observers take no parameters, not {params}")
         if iig_obs_type is not None and iig_obs_type.perfect_recall:
             return SlipstreamInformationObserver(InformationEncoder(self.spec, self.encoder()))
-        return SlipstreamObserver(self.encoder())
+        return SlipstreamObserver(self.encoder(), self.start)
 
 
 class SlipstreamState(pyspiel.State):  # type: ignore[misc]
@@ -272,21 +274,33 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
 
 
 class SlipstreamObserver:
-    """OpenSpiel's observer interface over ``view(seat)``: ``tensor`` is the encoded view."""
+    """OpenSpiel's observer interface: ``tensor`` is the seat's observation (declared, full or compact).
 
-    def __init__(self, encoder: Encoder) -> None:
+    ``state.observation_tensor(player)`` in pyspiel asks a Python game for its tensor's shape on every
+    call, by making a new initial state and observing it for player 0: the observations of the shared
+    initial state (``start``) are kept, so that costs a copy rather than an encoding."""
+
+    def __init__(self, encoder: Encoder, start: State | None = None) -> None:
         self.encoder = encoder
         self.tensor = np.zeros(encoder.size, np.float32)
         self.dict = {"observation": self.tensor}
+        self.start = start
+        self._at_start: dict[int, np.ndarray] = {}
         fill = getattr(encoder, "fill", None)
         self._fill = fill if callable(fill) else None
         """The declared encoder writes into ``tensor`` in place; the others encode a view, then copy."""
 
     def set_from(self, state: SlipstreamState, player: int) -> None:
-        if self._fill is not None:
-            self._fill(self.tensor, state.engine_state, player)
+        engine = state.engine_state
+        if engine is self.start:
+            kept = self._at_start.get(player)
+            if kept is None:
+                kept = self._at_start[player] = self.encoder.observe(engine, player)
+            self.tensor[:] = kept
+        elif self._fill is not None:
+            self._fill(self.tensor, engine, player)
         else:
-            self.tensor[:] = self.encoder.observe(state.engine_state, player)
+            self.tensor[:] = self.encoder.observe(engine, player)
 
     def string_from(self, state: SlipstreamState, player: int) -> str:
         return json.dumps(state.engine_state.view(player), sort_keys=True)

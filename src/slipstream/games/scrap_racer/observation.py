@@ -65,16 +65,20 @@ class ScrapObservation:
         boost_counts = dict(content.boost)
         self.boost_bounds = tuple(max(1, boost_counts[kind]) for kind in BOOST_TYPES)
         self.bonus_markers = max(1, content.bonus_markers)
-        self.racer_at: list[int] = []
+        slots: list[tuple[int, int, int]] = []
         for racer in range(racers):
             name = f"racer {racer}"
-            self.racer_at.append(layout.one_hot(f"{name}/is", game.racer_ids))
-            layout.count(f"{name}/progress")
+            is_at = layout.one_hot(f"{name}/is", game.racer_ids)
+            counts_at = layout.count(f"{name}/progress")
             for part in ("space", "laps", "bonus markers", *(f"boost markers {kind}" for kind in BOOST_TYPES)):
                 layout.slot(f"{name}/{part}")
-            layout.one_hot(f"{name}/turn", range(racers))
+            slots.append((is_at, counts_at, layout.one_hot(f"{name}/turn", range(racers))))
             layout.slot(f"{name}/active")
             layout.slot(f"{name}/place")
+        self.racer_slots = tuple(slots)
+        """Per racer slot: where its ``is`` block, its progress (then space, laps, markers) and its ``turn``
+        block (then ``active`` and ``place``) start."""
+        self.place_scale = 1 / (racers - 1) if racers > 1 else 1.0
         self.boost_spaces_at = len(layout)
         for space in game.track.boost:
             layout.slot(f"boost space {space + 1} filled")
@@ -164,29 +168,39 @@ class ScrapObservation:
                 out[self.result_at + winner * (players + 1) + players] = 1.0
 
     def _write_racers(self, state: ScrapState, out: Buffer) -> None:
-        racers = len(state.progress)
-        length = self.length
-        ids = self.racer_ids
-        shown = bool(state.order) and state.stage is not Stage.SETUP and state.stage is not Stage.ORDER
-        active = state.order[state.turn] if shown else -1
-        place_scale = 1 / (racers - 1) if racers > 1 else 1.0
+        stage = state.stage
+        order = state.order
+        active = order[state.turn] if order and stage is not Stage.SETUP and stage is not Stage.ORDER else -1
+        usual, length = self.usual_progress, self.length
+        space_scale = 1 / max(1, length - 1)
+        progress, racer_ids, laps, bonus_markers, boost_markers = (
+            state.progress, state.racer, state.laps, state.bonus_markers, state.boost_markers)
+        ids, slots = self.racer_ids, self.racer_slots
+        plus_minus, reroll, turn_marker = self.boost_bounds
+        place_scale = self.place_scale
         for place, racer in enumerate(rules.standings(state)):
-            at = self.racer_at[racer]
-            racer_id = state.racer[racer]
+            is_at, at, turn_at = slots[racer]
+            racer_id = racer_ids[racer]
             if racer_id:
-                out[at + ids[racer_id]] = 1.0
-            at += len(ids)
-            progress = state.progress[racer]
-            write_count(out, at, progress, self.usual_progress)
-            if progress:
-                out[at + 2] = ((progress - 1) % length) / max(1, length - 1)
-            out[at + 3] = state.laps[racer] / rules.LAPS_TO_FINISH
-            out[at + 4] = state.bonus_markers[racer] / self.bonus_markers
-            for kind, (held, bound) in enumerate(zip(state.boost_markers[racer], self.boost_bounds, strict=True)):
-                if held:
-                    out[at + 5 + kind] = held / bound
+                out[is_at + ids[racer_id]] = 1.0
+            moved = progress[racer]
+            if moved:
+                write_count(out, at, moved, usual)
+                out[at + 2] = ((moved - 1) % length) * space_scale
+            if laps[racer]:
+                out[at + 3] = laps[racer] / rules.LAPS_TO_FINISH
+            if bonus_markers[racer]:
+                out[at + 4] = bonus_markers[racer] / self.bonus_markers
+            held = boost_markers[racer]
+            if held[0]:
+                out[at + 5] = held[0] / plus_minus
+            if held[1]:
+                out[at + 6] = held[1] / reroll
+            if held[2]:
+                out[at + 7] = held[2] / turn_marker
             if racer == active:
-                out[at + 8 + racers] = 1.0
-            out[at + 9 + racers] = place * place_scale
-        for turn, racer in enumerate(state.order):
-            out[self.racer_at[racer] + len(ids) + 8 + turn] = 1.0
+                out[turn_at + len(slots)] = 1.0
+            if place:
+                out[turn_at + len(slots) + 1] = place * place_scale
+        for turn, racer in enumerate(order):
+            out[slots[racer][2] + turn] = 1.0

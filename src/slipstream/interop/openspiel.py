@@ -16,7 +16,8 @@
   information state (``information_state_string``/``information_state_tensor``) is what it saw happen:
   its views as they changed and its own actions (``slipstream.interop.recall``), so the CFR family runs.
   ``game.observation_names`` and ``game.information_state_names`` name every slot of the tensors. The
-  ``observation`` parameter picks the full observation (the default) or the compact one
+  ``observation`` parameter picks the declared observation (``slipstream.interop.declared``, the default
+  where the game declares one), the full one (the default otherwise) or the compact one
   (``slipstream.interop.compact``).
 - Utilities are terminal, by the ``reward`` parameter: ``"win"`` (the default) +1 for a winner, -1 for
   every other seat (``GENERAL_SUM``); ``"place"`` linear by finishing place, +1 first to -1 last

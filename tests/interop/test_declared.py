@@ -93,14 +93,23 @@ def test_every_declared_value_is_finite_and_within_its_bounds_at_rare_positions(
     assert highest.max() == 1.0
 
 
-@pytest.mark.parametrize("game_id", DECLARING)
-@pytest.mark.parametrize("players", [2, 3])
-def test_a_seats_declared_observation_changes_when_and_only_when_its_view_does(game_id: str, players: int) -> None:
+CONFIGURATIONS = [
+    (game_id, players, options)
+    for game_id in DECLARING
+    for players, options in [(2, {}), (3, {}), *slipstream.available_games()[game_id].conformance_options]
+]
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), CONFIGURATIONS)
+def test_a_seats_declared_observation_changes_when_and_only_when_its_view_does(
+    game_id: str, players: int, options: dict[str, Any]
+) -> None:
     """Over whole races (every action, chance outcomes included), a seat's declared observation changes
     exactly when its view does (events and terms aside): nothing the view shows is left out, and nothing it
     hides (another seat's cards, the deck's order) leaks in. Across races, one view always gives one
-    observation: the observation is a function of the view alone."""
-    game = slipstream.load(game_id, players=players)
+    observation: the observation is a function of the view alone. Two players, three, and each
+    configuration of the conformance suite."""
+    game = slipstream.load(game_id, players=players, **options)
     encoder = DeclaredEncoder(game)
     seen: dict[tuple[int, str], bytes] = {}
     changes = 0

@@ -1,6 +1,6 @@
 """Steps per second through each AI bridge, beside the public contract, in the same run.
 
-    .venv/bin/python -m benchmarks.bench_interop [GAME ...] [--players N] [--seconds S]
+    .venv/bin/python -m benchmarks.bench_interop [GAME ...] [--players N] [--seconds S] [--observation KIND]
 
 A step is one seat decision, random among the legal ones, with the chance nodes after it resolved
 (each is counted in the time, not as a step). Each figure is CPU time over about ``--seconds``:
@@ -14,7 +14,8 @@ A step is one seat decision, random among the legal ones, with the chance nodes 
   for the seat that acts.
 
 The ratio is the bridge's cost per step over the contract's: what the numbering and the observation
-encoding cost on top of the engine.
+encoding cost on top of the engine. ``--observation`` picks the bridges' observation (``declared``,
+``full`` or ``compact``); by default each game's own default (declared where the game declares one).
 """
 
 from __future__ import annotations
@@ -56,8 +57,8 @@ def contract(game_id: str, players: int) -> Runner:
     return run
 
 
-def pettingzoo(game_id: str, players: int) -> Runner:
-    aec = aec_env(game_id, players=players)
+def pettingzoo(game_id: str, players: int, observation: str | None) -> Runner:
+    aec = aec_env(game_id, players=players, observation=observation)
 
     def run(seed: int) -> int:
         rng = np.random.default_rng(seed)
@@ -76,8 +77,9 @@ def pettingzoo(game_id: str, players: int) -> Runner:
     return run
 
 
-def gym(game_id: str, players: int) -> Runner:
-    env = cast(SlipstreamEnv, gymnasium.make(f"slipstream/{game_id}-v0", players=players, opponents="random").unwrapped)
+def gym(game_id: str, players: int, observation: str | None) -> Runner:
+    env = cast(SlipstreamEnv, gymnasium.make(f"slipstream/{game_id}-v0", players=players, opponents="random",
+                                             observation=observation).unwrapped)
 
     def run(seed: int) -> int:
         rng = np.random.default_rng(seed)
@@ -93,8 +95,11 @@ def gym(game_id: str, players: int) -> Runner:
     return run
 
 
-def openspiel(game_id: str, players: int, observe: bool) -> Runner:
-    game = pyspiel.load_game(library_name(game_id), {"players": players})
+def openspiel(game_id: str, players: int, observe: bool, observation: str | None = None) -> Runner:
+    params: dict[str, int | str] = {"players": players}
+    if observation is not None:
+        params["observation"] = observation
+    game = pyspiel.load_game(library_name(game_id), params)
 
     def run(seed: int) -> int:
         rng = random.Random(seed)
@@ -130,18 +135,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("games", nargs="*")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--observation", choices=("declared", "full", "compact"), default=None)
     args = parser.parse_args(argv)
     register()
     games = args.games or sorted(slipstream.available_games())
-    print(f"decision steps per CPU second, {args.players} players, random play ({args.seconds:g} s each)")
+    kind = args.observation or "each game's default"
+    print(f"decision steps per CPU second, {args.players} players, random play ({args.seconds:g} s each), "
+          f"observation: {kind}")
     print(f"{'game':16} {'bridge':12} {'steps/s':>9} {'cost x':>7}")
     for game_id in games:
         runners: list[tuple[str, Runner]] = [
             ("contract", contract(game_id, args.players)),
-            ("pettingzoo", pettingzoo(game_id, args.players)),
-            ("gymnasium", gym(game_id, args.players)),
+            ("pettingzoo", pettingzoo(game_id, args.players, args.observation)),
+            ("gymnasium", gym(game_id, args.players, args.observation)),
             ("openspiel", openspiel(game_id, args.players, observe=False)),
-            ("openspiel+obs", openspiel(game_id, args.players, observe=True)),
+            ("openspiel+obs", openspiel(game_id, args.players, observe=True, observation=args.observation)),
         ]
         base = 0.0
         for name, runner in runners:

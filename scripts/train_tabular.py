@@ -95,7 +95,7 @@ Env = gymnasium.Env[Any, Any]
 
 
 def make_env(opponent: str, seat: int) -> Env:
-    return gymnasium.make(f"slipstream/{GAME}-v0", players=2, seat=seat, opponents=opponent)
+    return gymnasium.make(f"slipstream/{GAME}-v0", players=2, seat=seat, opponents=opponent, observation="full")
 
 
 def table_of(env: Env) -> Table:

@@ -197,7 +197,7 @@ def test_a_race_through_the_bridge_raises_no_unseen_action_and_warns_of_no_view_
     """A whole race through PettingZoo on default options: every legal action is numbered and every view
     path (Highway Heist's ``enemy_row_names``, Rush 'n' Crush's events) has slots or is left out on
     purpose, without a warning."""
-    aec = env(game_id)
+    aec = env(game_id, observation="full")  # the view's paths: the declared observation reads no view
     aec.reset(seed=11)
     rng = random.Random(11)
     for _agent in aec.agent_iter(50_000):

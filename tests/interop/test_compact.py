@@ -46,7 +46,7 @@ def test_the_compact_observation_is_the_moving_slots_scaled_in_order(game_id: st
     """Fewer slots than the full observation, each a full slot by name; every value in [0, 1]; and each
     kept slot orders positions as the full one does (the scaling is increasing), on seeds the playouts
     that chose the slots never met."""
-    full = Table(game_id, 3)
+    full = Table(game_id, 3, observation="full")
     compact = Table(game_id, 3, observation="compact")
     names = compact.observation_names
     assert 0 < len(names) < len(full.observation_names)
@@ -91,7 +91,7 @@ def test_both_observations_change_whenever_a_seats_view_does(game_id: str) -> No
     terms aside, left out on purpose) changes that seat's full and compact observation: nothing visible
     is dropped. (Only when: the observations read nothing but the view.)"""
     players = players_near(game_id, 2)
-    full = Table(game_id, players)
+    full = Table(game_id, players, observation="full")
     compact = Table(game_id, players, observation="compact")
     rng = random.Random(2001)
     full.reset(2001)

@@ -238,17 +238,17 @@ def check_names(names: tuple[str, ...], vector: np.ndarray, view: Any, seat: int
 @pytest.mark.parametrize("game_id", ["brc-grand-prix", "rush-n-crush"])
 def test_observation_names_read_the_view_on_every_bridge(game_id: str) -> None:
     register()
-    aec = env(game_id, players=2)
+    aec = env(game_id, players=2, observation="full")  # the full observation: its slots are view paths
     aec.reset(seed=1)
     observation = aec.observe("player_1")["observation"]
     check_names(aec.observation_names, observation, aec.state_object.view(1), 1)
-    parallel = parallel_env(game_id, players=2)
+    parallel = parallel_env(game_id, players=2, observation="full")
     observations, _ = parallel.reset(seed=1)
     check_names(parallel.observation_names, observations["player_0"]["observation"], parallel.table.state.view(0), 0)
-    gym = gymnasium.make(f"slipstream/{game_id}-v0", players=2, opponents="random")
+    gym = gymnasium.make(f"slipstream/{game_id}-v0", players=2, opponents="random", observation="full")
     observation, _ = gym.reset(seed=1)
     check_names(gym.unwrapped.observation_names, observation, gym.unwrapped.table.state.view(0), 0)
-    game = pyspiel.load_game(library_name(game_id), {"players": 2})
+    game = pyspiel.load_game(library_name(game_id), {"players": 2, "observation": "full"})
     state = play_openspiel_until_decision(game)
     check_names(game.observation_names, np.array(state.observation_tensor(0)), state.engine_state.view(0), 0)
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # the game module returns GameHooks from Game.hooks(): these are only its annotations
     from .game import JSON, Game, State
+    from .observation import Observation
 
 _CACHE: dict[type[Game], GameHooks] = {}
 
@@ -124,6 +125,10 @@ class GameHooks:
     action_space: Callable[[Game], ActionSpace] | None = None
     """Every action and chance outcome the loaded game can ever make legal, from its notation and content
     (``action_space.action_space``): the AI bridges number their action space from it."""
+    observation: Callable[[Game], Observation] | None = None
+    """The loaded game's declared observation (``observation.declare``, ``slipstream.engine.observation``):
+    named slots with true bounds in [0, 1], written for a seat from the state, showing only what that
+    seat's view shows; the AI bridges' default observation where a game declares one."""
     web_board: Path | None = None
     """The browser's board drawing, a JavaScript module in the game's package exporting ``draw(view, ctx)``
     (served as ``/boards/<game id>.js``)."""

@@ -5,8 +5,9 @@
   against bots);
 - ``slipstream.interop.openspiel``: ``register()`` makes ``slipstream_<game_id>`` loadable by ``pyspiel``.
 
-All three share a game's spec (``slipstream.interop.spec``: the numbered action space, chance outcomes
-and observation schema), its observation encoding of ``view(seat)`` (``slipstream.interop.encoding``, or
+All three share a game's spec (``slipstream.interop.spec``: the numbered action space, chance outcomes and
+observation schema), its observation (the game's declared one, ``slipstream.interop.declared``, where it
+declares one; else the encoding of ``view(seat)``, ``slipstream.interop.encoding``; or
 ``slipstream.interop.compact`` with ``observation="compact"``) and the ``reward`` option (by winning or by
 place). OpenSpiel's information states are in ``slipstream.interop.recall``.
 The libraries are imported only by the module that bridges to them (the ``interop`` extra installs

@@ -25,15 +25,17 @@ from typing import Any
 import numpy as np
 
 from slipstream.bots.registry import has_heuristic, make_bot
-from slipstream.engine import CHANCE, Game, OptionError
+from slipstream.engine import CHANCE, Game, OptionError, State
 
+from .declared import DeclaredEncoder, declares_observation
 from .encoding import Vector, ViewEncoder
 from .spec import GameSpec, acting_seat
 
 JSON = Any
 FULL = "full"
 COMPACT = "compact"
-OBSERVATIONS = (FULL, COMPACT)
+DECLARED = "declared"
+OBSERVATIONS = (FULL, COMPACT, DECLARED)
 
 COMPACT_PLAYOUTS = 24
 """Seeded playouts of the configuration whose views set the compact observation's slots and ranges."""
@@ -67,6 +69,10 @@ class CompactEncoder:
         """View paths the full schema never met (``ViewEncoder.unseen``)."""
         return self.full.unseen
 
+    def observe(self, state: State, seat: int) -> Vector:
+        """``seat``'s observation of ``state`` (``encode`` of its view)."""
+        return self.encode(state.view(seat), seat)
+
     def encode(self, view: JSON, seat: int) -> Vector:
         vector = self.full.encode(view, seat)[self.keep]
         vector -= self.offset
@@ -78,12 +84,36 @@ class CompactEncoder:
         return vector
 
 
-def check_observation(game: Game, observation: str) -> str:
-    """``observation`` if it is a known kind; an ``OptionError`` names the choices otherwise."""
+Encoder = ViewEncoder | CompactEncoder | DeclaredEncoder
+"""Any of the three observations: each has ``names``, ``size``, ``low``, ``high`` and ``observe(state, seat)``."""
+
+
+def default_observation(game: Game | type[Game]) -> str:
+    """The bridges' default: the declared observation where the game declares one, else the full one."""
+    return DECLARED if declares_observation(game) else FULL
+
+
+def check_observation(game: Game, observation: str | None) -> str:
+    """``observation`` if it is a known kind the game has (``None``: the game's default); an
+    ``OptionError`` names the choices otherwise."""
+    if observation is None:
+        return default_observation(game)
     if observation not in OBSERVATIONS:
         raise OptionError(
             f"{game.id}: observation must be one of {', '.join(map(repr, OBSERVATIONS))}, not {observation!r}")
+    if observation == DECLARED and not declares_observation(game):
+        raise OptionError(f"{game.id} declares no observation: choose {FULL!r} or {COMPACT!r}")
     return observation
+
+
+def make_encoder(game: Game, spec: GameSpec, observation: str) -> Encoder:
+    """The encoder of a checked ``observation`` kind for ``game`` under ``spec`` (a fresh full encoder, the
+    configuration's compact one, or the game's declared one)."""
+    if observation == DECLARED:
+        return DeclaredEncoder(game)
+    if observation == COMPACT:
+        return compact_encoder(game, spec)
+    return spec.encoder()
 
 
 def compact_encoder(game: Game, spec: GameSpec, playouts: int = COMPACT_PLAYOUTS) -> CompactEncoder:

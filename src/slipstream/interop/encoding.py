@@ -35,10 +35,13 @@ import warnings
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from slipstream.engine import State
 
 JSON = Any
 Vector = npt.NDArray[np.float32]
@@ -244,6 +247,10 @@ class ViewEncoder:
     @property
     def size(self) -> int:
         return len(self.names)
+
+    def observe(self, state: State, seat: int) -> Vector:
+        """``seat``'s observation of ``state`` (``encode`` of its view)."""
+        return self.encode(state.view(seat), seat)
 
     def encode(self, view: JSON, seat: int) -> Vector:
         """The vector for ``view``, the view of ``seat``."""

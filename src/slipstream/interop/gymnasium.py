@@ -6,7 +6,7 @@
 >>> env = gymnasium.make("slipstream/scrap-racer-v0", players=2, opponents="random")
 >>> observation, info = env.reset(seed=1)
 
-- The observation is the learner's view as a float32 vector (``slipstream.interop.encoding``); the
+- The observation is a float32 vector of what the learner's view shows; the
   action space is ``Discrete(len(spec.actions))`` (``slipstream.interop.spec``). ``info["action_mask"]``
   (and ``env.action_masks()``, the sb3-contrib convention) marks the legal actions;
   ``info["legal_actions"]`` names them in the game's notation.
@@ -16,8 +16,9 @@
 - Rewards come at the end, by ``reward``: ``"win"`` (the default) +1 if the learner is among the winners,
   -1 otherwise (in a cooperative game, the team's result); ``"place"`` linear by finishing place, +1 first
   to -1 last.
-- ``observation="compact"``: only the slots that change in this configuration, scaled to [0, 1]
-  (``slipstream.interop.compact``; ``"full"`` is the default).
+- ``observation``: ``"declared"`` (the game's own slots, each in [0, 1], ``slipstream.interop.declared``;
+  the default where the game declares them), ``"full"`` (the view flattened, ``slipstream.interop.encoding``;
+  the default otherwise) or ``"compact"`` (the full one's moving slots, scaled, ``slipstream.interop.compact``).
 - ``env.unwrapped.observation_names`` names every observation slot; ``render()`` (``render_mode="ansi"``)
   is the terminal board of the learner's view, plain text.
 - ``illegal="lose"`` (the default): an illegal action ends the episode with reward -1 and
@@ -38,7 +39,6 @@ from slipstream.bots.registry import has_heuristic, make_bot
 from slipstream.engine import OptionError, available_games
 from slipstream.engine.play import Agent
 
-from .compact import FULL
 from .encoding import Vector
 from .spec import WIN, GameSpec
 from .table import Mask, Table
@@ -65,7 +65,7 @@ class SlipstreamEnv(gymnasium.Env[Vector, np.int64]):
         spec: GameSpec | None = None,
         render_mode: str | None = None,
         reward: str = WIN,
-        observation: str = FULL,
+        observation: str | None = None,
         **options: JSON,
     ) -> None:
         self.table = Table(game_id, players, options, spec, reward, observation)

@@ -16,7 +16,8 @@
   information state (``information_state_string``/``information_state_tensor``) is what it saw happen:
   its views as they changed and its own actions (``slipstream.interop.recall``), so the CFR family runs.
   ``game.observation_names`` and ``game.information_state_names`` name every slot of the tensors. The
-  ``observation`` parameter picks the full observation (the default) or the compact one
+  ``observation`` parameter picks the declared observation (``slipstream.interop.declared``, the default
+  where the game declares one), the full one (the default otherwise) or the compact one
   (``slipstream.interop.compact``).
 - Utilities are terminal, by the ``reward`` parameter: ``"win"`` (the default) +1 for a winner, -1 for
   every other seat (``GENERAL_SUM``); ``"place"`` linear by finishing place, +1 first to -1 last
@@ -39,8 +40,7 @@ import pyspiel  # type: ignore[import-not-found]
 from slipstream.engine import CHANCE, State, available_games, game_class, load
 from slipstream.engine.record import replay
 
-from .compact import FULL, CompactEncoder, check_observation, compact_encoder
-from .encoding import ViewEncoder
+from .compact import Encoder, check_observation, default_observation, make_encoder
 from .recall import InformationEncoder, Recall, information_string, recall_of, remember
 from .spec import (
     PLACE,
@@ -95,7 +95,8 @@ def _frozen_spec(game_id: str) -> _Frozen:
 
 def _parameters(game_id: str) -> dict[str, JSON]:
     cls = game_class(game_id)
-    params: dict[str, JSON] = {"players": cls.default_players, "reward": WIN, "observation": FULL}
+    params: dict[str, JSON] = {"players": cls.default_players, "reward": WIN,
+                               "observation": default_observation(cls)}
     for option in cls.option_specs:
         if isinstance(option.default, (bool, int, float, str)):
             params[option.name] = option.default
@@ -143,6 +144,8 @@ class SlipstreamGame(pyspiel.Game):  # type: ignore[misc]
         reward = str(chosen.pop("reward"))
         observation = str(chosen.pop("observation"))
         self.engine_game = load(game_id, players=players, **chosen)
+        self.start = self.engine_game.start(seed=0)
+        """The initial engine state (immutable, so every initial OpenSpiel state shares it)."""
         self.reward = check_reward(self.engine_game, reward)
         self.observation = check_observation(self.engine_game, observation)
         spec = spec_for_game(self.engine_game)
@@ -164,11 +167,9 @@ class SlipstreamGame(pyspiel.Game):  # type: ignore[misc]
         spec: GameSpec = self._spec.value
         return spec
 
-    def encoder(self) -> ViewEncoder | CompactEncoder:
-        """The observation encoder of the ``observation`` parameter: full (a fresh one) or compact."""
-        if self.observation == FULL:
-            return self.spec.encoder()
-        return compact_encoder(self.engine_game, self.spec)
+    def encoder(self) -> Encoder:
+        """The observation encoder of the ``observation`` parameter: declared, full (a fresh one) or compact."""
+        return make_encoder(self.engine_game, self.spec, self.observation)
 
     @cached_property
     def observation_names(self) -> tuple[str, ...]:
@@ -177,7 +178,7 @@ class SlipstreamGame(pyspiel.Game):  # type: ignore[misc]
 
     def new_initial_state(self, seed: int = 0) -> SlipstreamState:
         """The start; ``seed`` only matters for what the game sets up without a chance node."""
-        return SlipstreamState(self, self.engine_game.start(seed=seed))
+        return SlipstreamState(self, self.start if seed == 0 else self.engine_game.start(seed=seed))
 
     @cached_property
     def information_state_names(self) -> tuple[str, ...]:
@@ -193,7 +194,7 @@ class SlipstreamGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"Slipstream observers take no parameters, not {params}")
         if iig_obs_type is not None and iig_obs_type.perfect_recall:
             return SlipstreamInformationObserver(InformationEncoder(self.spec, self.encoder()))
-        return SlipstreamObserver(self.encoder())
+        return SlipstreamObserver(self.encoder(), self.start)
 
 
 class SlipstreamState(pyspiel.State):  # type: ignore[misc]
@@ -274,15 +275,33 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
 
 
 class SlipstreamObserver:
-    """OpenSpiel's observer interface over ``view(seat)``: ``tensor`` is the encoded view."""
+    """OpenSpiel's observer interface: ``tensor`` is the seat's observation (declared, full or compact).
 
-    def __init__(self, encoder: ViewEncoder | CompactEncoder) -> None:
+    ``state.observation_tensor(player)`` in pyspiel asks a Python game for its tensor's shape on every
+    call, by making a new initial state and observing it for player 0: the observations of the shared
+    initial state (``start``) are kept, so that costs a copy rather than an encoding."""
+
+    def __init__(self, encoder: Encoder, start: State | None = None) -> None:
         self.encoder = encoder
         self.tensor = np.zeros(encoder.size, np.float32)
         self.dict = {"observation": self.tensor}
+        self.start = start
+        self._at_start: dict[int, np.ndarray] = {}
+        fill = getattr(encoder, "fill", None)
+        self._fill = fill if callable(fill) else None
+        """The declared encoder writes into ``tensor`` in place; the others encode a view, then copy."""
 
     def set_from(self, state: SlipstreamState, player: int) -> None:
-        self.tensor[:] = self.encoder.encode(state.engine_state.view(player), player)
+        engine = state.engine_state
+        if engine is self.start:
+            kept = self._at_start.get(player)
+            if kept is None:
+                kept = self._at_start[player] = self.encoder.observe(engine, player)
+            self.tensor[:] = kept
+        elif self._fill is not None:
+            self._fill(self.tensor, engine, player)
+        else:
+            self.tensor[:] = self.encoder.observe(engine, player)
 
     def string_from(self, state: SlipstreamState, player: int) -> str:
         return json.dumps(state.engine_state.view(player), sort_keys=True)
@@ -298,7 +317,7 @@ class SlipstreamInformationObserver:
         self.dict = {"information_state": self.tensor}
 
     def set_from(self, state: SlipstreamState, player: int) -> None:
-        self.encoder.fill(self.tensor, player, state.recall()[player])
+        self.encoder.fill(self.tensor, player, state.recall()[player], state.engine_state)
 
     def string_from(self, state: SlipstreamState, player: int) -> str:
         return information_string(player, state.recall()[player])

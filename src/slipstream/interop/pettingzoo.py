@@ -4,18 +4,19 @@
 >>> aec = env("scrap-racer", players=2)
 >>> aec.reset(seed=1)
 
-- ``env(game_id, players=None, spec=None, reward="win", observation="full", **options)``: an AEC
-  environment, one agent per seat (``player_0`` ...). Each agent's observation is ``{"observation":
-  float32 vector, "action_mask": int8 vector}``, built from ``view(seat)`` only
-  (``slipstream.interop.encoding``); the action space is ``Discrete(len(spec.actions))``
-  (``slipstream.interop.spec``). Chance is resolved inside, by the seed given to ``reset``. At a
-  simultaneous choice the seats act one after another in seat order; each sees only its own view, which
-  hides the choices already made. Rewards come at the end, by ``reward``: ``"win"`` (the default) +1 for
-  a winner, -1 for every other seat (in a cooperative game, every seat gets the team's +1 or -1);
-  ``"place"`` linear by finishing place, +1 first to -1 last. ``observation="compact"`` gives only the
-  slots that change in this configuration, scaled to [0, 1] (``slipstream.interop.compact``; ``"full"``
-  is the default). ``env.observation_names`` names every observation slot; ``render()``
-  (``render_mode="ansi"``) is the terminal board of a spectator's view, plain text.
+- ``env(game_id, players=None, spec=None, reward="win", observation=None, **options)``: an AEC environment,
+  one agent per seat (``player_0`` ...). Each agent's observation is ``{"observation": float32 vector,
+  "action_mask": int8 vector}``, showing only what ``view(seat)`` shows; the action space is
+  ``Discrete(len(spec.actions))`` (``slipstream.interop.spec``). Chance is resolved inside, by the seed given
+  to ``reset``. At a simultaneous choice the seats act one after another in seat order; each sees only its own
+  view, which hides the choices already made. Rewards come at the end, by ``reward``: ``"win"`` (the default)
+  +1 for a winner, -1 for every other seat (in a cooperative game, every seat gets the team's +1 or -1);
+  ``"place"`` linear by finishing place, +1 first to -1 last. ``observation``: ``"declared"`` (the game's own
+  slots, each in [0, 1], written from the state: ``slipstream.interop.declared``; the default where the game
+  declares them), ``"full"`` (the view flattened, ``slipstream.interop.encoding``; the default otherwise) or
+  ``"compact"`` (the full one's moving slots, scaled: ``slipstream.interop.compact``).
+  ``env.observation_names`` names every observation slot; ``render()`` (``render_mode="ansi"``) is the
+  terminal board of a spectator's view, plain text.
 - ``parallel_env(...)``: the same game as a ``ParallelEnv``. Each step, every seat that may act now
   (the seat whose turn it is, or every seat of a simultaneous choice) acts at once from the same
   position, in seat order (a choice that an earlier seat's choice made illegal, by closing the window,
@@ -32,7 +33,6 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
-from .compact import FULL
 from .spec import WIN, GameSpec, library_name
 from .table import Table
 
@@ -77,7 +77,7 @@ class SlipstreamAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         spec: GameSpec | None = None,
         render_mode: str | None = None,
         reward: str = WIN,
-        observation: str = FULL,
+        observation: str | None = None,
         **options: JSON,
     ) -> None:
         super().__init__()
@@ -174,7 +174,7 @@ class SlipstreamParallel(ParallelEnv[str, ObsDict, int]):  # type: ignore[misc]
         spec: GameSpec | None = None,
         render_mode: str | None = None,
         reward: str = WIN,
-        observation: str = FULL,
+        observation: str | None = None,
         **options: JSON,
     ) -> None:
         self.table = Table(game_id, players, options, spec, reward, observation)
@@ -266,7 +266,7 @@ def env(
     players: int | None = None,
     spec: GameSpec | None = None,
     reward: str = WIN,
-    observation: str = FULL,
+    observation: str | None = None,
     **options: JSON,
 ) -> SlipstreamAEC:
     """An AEC environment for ``game_id`` (see the module docstring)."""
@@ -278,7 +278,7 @@ def parallel_env(
     players: int | None = None,
     spec: GameSpec | None = None,
     reward: str = WIN,
-    observation: str = FULL,
+    observation: str | None = None,
     **options: JSON,
 ) -> SlipstreamParallel:
     """A parallel environment for ``game_id`` (see the module docstring)."""

@@ -37,8 +37,7 @@ import numpy.typing as npt
 
 from slipstream.engine import CHANCE, State
 
-from .compact import CompactEncoder
-from .encoding import ViewEncoder
+from .compact import Encoder
 from .spec import GameSpec
 
 JSON = Any
@@ -129,7 +128,7 @@ class InformationEncoder:
     """The information-state tensor (see the module docstring): the observation, the seat's count of
     each action it chose, and a one-hot of its last action."""
 
-    def __init__(self, spec: GameSpec, encoder: ViewEncoder | CompactEncoder) -> None:
+    def __init__(self, spec: GameSpec, encoder: Encoder) -> None:
         self.encoder = encoder
         self.spec = spec
         self.actions = spec.actions
@@ -142,10 +141,11 @@ class InformationEncoder:
         """Each slot's name: the observation's, then ``own actions/roll`` (a count), then
         ``last own action=roll`` (a one-hot)."""
 
-    def fill(self, out: npt.NDArray[np.float32], seat: int, seen: SeatRecall) -> None:
-        """Write ``seat``'s information-state tensor into ``out`` (length ``size``)."""
+    def fill(self, out: npt.NDArray[np.float32], seat: int, seen: SeatRecall, state: State) -> None:
+        """Write ``seat``'s information-state tensor at ``state`` into ``out`` (length ``size``); ``seen`` is
+        what the seat saw up to ``state`` (its latest view is its view of ``state``)."""
         observed = self.encoder.size
-        out[:observed] = self.encoder.encode(json.loads(seen.view), seat)
+        out[:observed] = self.encoder.observe(state, seat)
         out[observed:] = 0.0
         action_id = self.spec.action_id
         for action in seen.own:

@@ -12,8 +12,8 @@ from rich.text import Text
 
 from slipstream.engine import OptionError, State, hooks_of, load
 
-from .compact import FULL, CompactEncoder, check_observation, compact_encoder
-from .encoding import Vector, ViewEncoder
+from .compact import Encoder, check_observation, make_encoder
+from .encoding import Vector
 from .spec import (
     WIN,
     GameSpec,
@@ -43,21 +43,22 @@ class Table:
         options: Mapping[str, JSON] | None = None,
         spec: GameSpec | None = None,
         reward: str = WIN,
-        observation: str = FULL,
+        observation: str | None = None,
     ) -> None:
         self.game = load(game_id, players=players, **dict(options or {}))
         self.reward_kind = check_reward(self.game, reward)
         """``"win"`` or ``"place"`` (``slipstream.interop.spec.REWARDS``)."""
-        check_observation(self.game, observation)
+        self.observation_kind = check_observation(self.game, observation)
+        """``"declared"``, ``"compact"`` or ``"full"`` (``None`` picks the game's default)."""
         self.spec = spec if spec is not None else spec_for_game(self.game)
         if self.spec.game != game_id:
             raise OptionError(f"a spec for {self.spec.game} cannot drive {game_id}")
         if self.game.players > self.spec.max_players:
             raise OptionError(f"{game_id}: the spec covers at most {self.spec.max_players} players")
         self.players: int = self.game.players
-        self.encoder: ViewEncoder | CompactEncoder = (
-            self.spec.encoder() if observation == FULL else compact_encoder(self.game, self.spec))
-        """The full observation (the default) or the compact one (``slipstream.interop.compact``)."""
+        self.encoder: Encoder = make_encoder(self.game, self.spec, self.observation_kind)
+        """The declared observation (the default where the game has one), the full one (the default
+        otherwise) or the compact one (``slipstream.interop.compact``)."""
         self.state: State = settle(self.game.start(seed=0))
         self.decisions = 0
         """Seat decisions applied since the last reset."""
@@ -93,7 +94,7 @@ class Table:
         return out
 
     def observation(self, seat: int) -> Vector:
-        return self.encoder.encode(self.state.view(seat), seat)
+        return self.encoder.observe(self.state, seat)
 
     def action(self, seat: int, action_id: int) -> str:
         """The game's action string for ``seat`` choosing number ``action_id`` now."""

@@ -204,7 +204,7 @@ class BRCGrandPrix(Game):
 
     @classmethod
     def hooks(cls) -> GameHooks:
-        from . import action_space, bot, metrics, render
+        from . import action_space, bot, metrics, observation, render
 
         return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
                          glossary=render.glossary, scoreboard=render.scoreboard,
@@ -212,5 +212,5 @@ class BRCGrandPrix(Game):
                          standings=metrics.standings, start_positions=metrics.start_positions,
                          turn_order=metrics.turn_order, position_value=metrics.position_value,
                          heuristic_bot=bot.HeuristicBot, action_space=action_space.action_space,
-                         web_board=Path(__file__).with_name("board.js"))
+                         observation=observation.BRCObservation, web_board=Path(__file__).with_name("board.js"))
 

@@ -213,7 +213,7 @@ class ScrapRacer(Game):
 
     @classmethod
     def hooks(cls) -> GameHooks:
-        from . import action_space, bot, metrics, render
+        from . import action_space, bot, metrics, observation, render
 
         return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
                          glossary=render.glossary, scoreboard=render.scoreboard,
@@ -221,7 +221,7 @@ class ScrapRacer(Game):
                          standings=metrics.standings, start_positions=metrics.start_positions,
                          position_value=metrics.position_value,
                          heuristic_bot=bot.HeuristicBot, action_space=action_space.action_space,
-                         web_board=Path(__file__).with_name("board.js"))
+                         observation=observation.ScrapObservation, web_board=Path(__file__).with_name("board.js"))
 
 
 __all__ = ["ScrapRacer"]

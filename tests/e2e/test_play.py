@@ -385,6 +385,31 @@ def test_undo_with_the_keyboard_then_resign_and_rematch(server: Server, browser:
     ctx.close()
 
 
+def test_no_gap_between_the_results_and_rematch(server: Server, browser: Browser, shots: Path) -> None:
+    """After a race the room held for the buttons and the dice went empty between the results table and
+    the Rematch button (about 70 px): it goes with the race; a replay step shows its events there again."""
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = watch(ctx.new_page(), errors)
+    lobby_race(page, server, "toy-dash", 2, bots={1: "random"})
+    for _ in range(400):
+        if "Race over" in page.inner_text("#turn"):
+            break
+        click_action(page)
+        page.wait_for_timeout(50)
+    page.wait_for_selector("#rematch-btn:not([hidden])")
+    page.screenshot(path=str(shots / "results-and-rematch.png"))
+    results = page.locator("#result").bounding_box()
+    rematch = page.locator("#rematch-btn").bounding_box()
+    assert results and rematch
+    gap = rematch["y"] - (results["y"] + results["height"])
+    assert 0 <= gap < 30, f"{gap:.0f} px between the results and Rematch"
+    page.click("#rp-first")
+    page.wait_for_selector(".play-bar:not([hidden])")
+    assert not errors, errors
+    ctx.close()
+
+
 def test_a_rule_tag_opens_the_rules_paragraph(server: Server, browser: Browser) -> None:
     """Scrap Racer: a log entry's rule tag reads as a citation and opens our rules text at the paragraph
     it names."""

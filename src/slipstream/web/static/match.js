@@ -535,6 +535,9 @@ function render() {
   }
   renderPlayControls(st, conn);
   renderResult(st);
+  // the race is over: no buttons or dice come any more, so the room held for them goes too (it left a
+  // gap between the results and Rematch); a replay shows its steps' events there
+  document.querySelector(".play-bar").hidden = !!st.result && !replayMode;
   tickSeats();
 }
 
@@ -912,6 +915,7 @@ async function showReplay(ply) {
     await drawBoard(r, r.view, r.seat, []);
     $("board-text-box").hidden = !r.board_text;
     $("board-text").textContent = r.board_text;
+    document.querySelector(".play-bar").hidden = false;
     $("dice").innerHTML = chanceHtml(r.events, m);
     diceShown = null;
     $("actions").innerHTML = r.events.map((e) => `<div class="replay-event">${esc(named(e.text, m))}${ruleHtml(e.rule, m)}</div>`).join("");

@@ -133,8 +133,10 @@ def test_the_board_and_its_key_speak_names_and_effects() -> None:
 def test_the_scoreboard_counts_each_racers_race() -> None:
     s = draws(new(), "exhaust-3", "coin-1")
     assert render.scoreboard(s) == {
-        0: {"Character": "Nitro Nell", "Spaces moved": "3", "Overheats": "0", "Coins spent": "0", "Chips bought": "0", "Items used": "0"},
-        1: {"Character": "Frosty Finn", "Spaces moved": "0", "Overheats": "0", "Coins spent": "0", "Chips bought": "0", "Items used": "0"},
+        0: {"Character": "Nitro Nell",
+            "Spaces moved": "3", "Overheats": "0", "Coins spent": "0", "Chips bought": "0", "Items used": "0"},
+        1: {"Character": "Frosty Finn",
+            "Spaces moved": "0", "Overheats": "0", "Coins spent": "0", "Chips bought": "0", "Items used": "0"},
     }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -108,8 +109,21 @@ def test_hot_seat_team_picks_who_plays_next_in_a_cooperative_game() -> None:
     assert result.exit_code == 0, result.output
     out = result.output
     assert "The team's move (P1 (Dom) or P2 (Brian))" in out
-    assert "   1  P1 (Dom): take the next turn  0:play" in out and "   2  P2 (Brian): take the next turn  1:play" in out
+    assert "   1  P1 (Dom): take the next turn\n" in out and "   2  P2 (Brian): take the next turn\n" in out
     assert "P2 (Brian) takes a turn" in out and "P1 (Dom) takes a turn" not in out
     by_text = runner.invoke(app, ["play", "highway-heist", "-p", "2", "--humans", "2", "--seed", "3"],
                             input="1:play\nq\n")
     assert "P2 (Brian) takes a turn" in by_text.output
+
+
+def test_the_menu_speaks_words_not_action_strings() -> None:
+    """A new player's first menu in each game: each choice in words, without the action string
+    beside it ("P1: keep going  0:go" read as code); the prompt asks for a number."""
+    for game in ("scrap-racer", "brc-grand-prix", "rev-it-up", "rush-n-crush", "highway-heist"):
+        result = runner.invoke(app, ["play", game, "-p", "2", "--seed", "1"], input="q\n")
+        assert result.exit_code == 0, result.output
+        menu = [line for line in result.output.splitlines() if re.match(r"^ {1,3}\d{1,2}  \S", line)]
+        assert menu, (game, result.output[-2000:])
+        for line in menu:
+            assert not re.search(r"  \S+$", line.strip()) and ":" not in line.split("  ")[-1].split(" ")[-1], line
+        assert "(number; s save, q quit)" in result.output

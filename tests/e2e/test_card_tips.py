@@ -127,7 +127,7 @@ def test_rev_it_up_items_and_chips_show_their_effects_on_tap(server: Server, bro
     page.locator("#board .racer-card.me .chip[data-chip='exhaust-2']").first.tap()
     page.wait_for_selector("#tip", state="hidden")
     cards = page.inner_text("#board .racer-cards")
-    assert "Racer 1" in cards and "racer-1" not in cards
+    assert "Nitro Nell" in cards and "racer-1" not in cards
     no_racer_covers_another(page)
     page.screenshot(path=str(shots / "rev-it-up-tip-phone.png"), full_page=True)
     assert not errors, errors

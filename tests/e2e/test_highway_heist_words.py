@@ -78,3 +78,27 @@ def test_tapping_an_enemy_card_or_a_stunt_card_shows_its_effect(server: Server, 
     page.wait_for_timeout(100)
     assert not errors, errors
     ctx.close()
+
+
+def test_the_lobby_names_and_describes_the_scenario_and_the_difficulty(server: Server, browser: Browser) -> None:
+    """The lobby listed the difficulty as "beast" beside words: each scenario and difficulty is named,
+    and the picked one is described under its list."""
+    errors: list[str] = []
+    ctx = browser.new_context()
+    page = watch(ctx.new_page(), errors)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#game-select option[value='highway-heist']", state="attached")
+    page.select_option("#game-select", "highway-heist")
+    page.wait_for_selector("#opt-difficulty")
+    assert [t.strip() for t in page.locator("#opt-difficulty option").all_inner_texts()] == [
+        "Easy", "Standard", "Hard", "It's a Beast!"]
+    assert [t.strip() for t in page.locator("#opt-scenario option").all_inner_texts()] == [
+        "Tank Assault", "Semi Heist", "Chopper Takedown"]
+    page.select_option("#opt-difficulty", label="It's a Beast!")
+    page.select_option("#opt-scenario", label="Semi Heist")
+    assert page.inner_text("#opt-difficulty-text").startswith("It's a Beast!: 5 Stunt cards in the deck")
+    assert page.inner_text("#opt-scenario-text").startswith("Semi Heist: Rob the Semi")
+    options = page.inner_text("#options")
+    assert "beast" not in options and "tank-assault" not in options and "semi-heist" not in options
+    assert not errors, errors
+    ctx.close()

@@ -133,6 +133,43 @@ def test_hot_seat_banner_names_the_seat_whose_tab_shows_rev_it_up(server: Server
     ctx.close()
 
 
+def test_hot_seat_shows_the_seat_to_move_while_bot_steps_are_paced(server: Server, browser: Browser) -> None:
+    """Scrap Racer hot-seat, P1 and P3 at the device and a bot between them, at the normal pace: the
+    page shows (and acts as) the seat whose turn it is. It used to show the seat whose connection got
+    the step first, its board and no buttons under "Your turn, P1" on P3's tab, for seconds."""
+    errors: list[str] = []
+    ctx = browser.new_context()
+    page = watch(ctx.new_page(), errors, paced=True)
+    open_lobby(page, server, "scrap-racer", 3)
+    page.check("#hotseat")
+    page.select_option(".seat-kind[data-seat='1']", "greedy")
+    page.click("#create-btn")
+    page.wait_for_url(re.compile(r".*/m/[\w-]+$"))
+    page.wait_for_selector("#seat-tabs button >> nth=1")
+    seen: set[str] = set()
+    wrong: list[str] = []
+    deadline = time.monotonic() + 25  # several handovers between P1 and P3, the bot's steps between
+    while time.monotonic() < deadline:
+        pass_curtain(page)
+        turn = page.inner_text("#turn")
+        tabs = page.locator("#seat-tabs button.active")
+        tab = tabs.inner_text().strip() if tabs.count() else ""
+        asked = re.match(r"Your turn, (\S+)", turn)
+        if asked:
+            if asked.group(1) != tab:
+                wrong.append(f"{turn!r} on the tab of {tab}")
+            elif page.locator("button.action:not([disabled])").count():
+                seen.add(tab)
+                click_action(page, ("stop",))
+        if "Race over" in turn:
+            break
+        page.wait_for_timeout(100)
+    assert seen == {"P1", "P3"}, seen
+    assert not wrong, wrong[:5]
+    assert not errors, errors
+    ctx.close()
+
+
 def test_empty_seats_and_a_seat_handed_to_a_bot(server: Server, browser: Browser, shots: Path) -> None:
     """Seats are numbered as the page numbers them; the host cannot start with an empty seat nor hand
     their own seat to a bot; a player whose seat goes to a bot is told so in words (no raw
@@ -344,6 +381,31 @@ def test_undo_with_the_keyboard_then_resign_and_rematch(server: Server, browser:
     page.wait_for_selector("button.action")
     assert "Race over" not in page.inner_text("#turn")
     assert [t.strip() for t in page.locator("#seat-tabs button").all_inner_texts()] == ["P1", "P2"]
+    assert not errors, errors
+    ctx.close()
+
+
+def test_no_gap_between_the_results_and_rematch(server: Server, browser: Browser, shots: Path) -> None:
+    """After a race the room held for the buttons and the dice went empty between the results table and
+    the Rematch button (about 70 px): it goes with the race; a replay step shows its events there again."""
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = watch(ctx.new_page(), errors)
+    lobby_race(page, server, "toy-dash", 2, bots={1: "random"})
+    for _ in range(400):
+        if "Race over" in page.inner_text("#turn"):
+            break
+        click_action(page)
+        page.wait_for_timeout(50)
+    page.wait_for_selector("#rematch-btn:not([hidden])")
+    page.screenshot(path=str(shots / "results-and-rematch.png"))
+    results = page.locator("#result").bounding_box()
+    rematch = page.locator("#rematch-btn").bounding_box()
+    assert results and rematch
+    gap = rematch["y"] - (results["y"] + results["height"])
+    assert 0 <= gap < 30, f"{gap:.0f} px between the results and Rematch"
+    page.click("#rp-first")
+    page.wait_for_selector(".play-bar:not([hidden])")
     assert not errors, errors
     ctx.close()
 

@@ -31,7 +31,7 @@ def test_labels_become_the_glossarys_names_with_its_kinds() -> None:
     assert heist.label("dom/exotic-supercar + brian/street-drifter") == "Dom / Exotic Supercar + Brian / Street Drifter"
     assert heist.noun(["dom/exotic-supercar", "brian/street-drifter"]) == "character / vehicle"
     rev = Names.of("rev-it-up", {"players": 4})
-    assert rev.label("racer-3") == "Racer 3" and rev.noun(["racer-1", "racer-3"]) == "character"
+    assert rev.label("racer-3") == "Goldie Gears" and rev.noun(["racer-1", "racer-3"]) == "character"
     assert Names.of("scrap-racer", {}).noun(["Hover", "Steel Jacket"]) == "racer"
     assert Names.of("rush-n-crush", {}).noun(["Armour & Ram / Gun & Saw"]) == "car / driver"
     brc = Names.of("brc-grand-prix", {})
@@ -88,7 +88,7 @@ def check_words(texts: list[str]) -> None:
 def test_every_chart_of_a_run_is_in_words(tmp_path: Path, charted: list[str]) -> None:
     result = runner.invoke(app, ["simulate", "rev-it-up", "-n", "4", "--bots", "random", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert "by character" in result.output and "Racer 1" in result.output and "racer-1" not in result.output
+    assert "by character" in result.output and "Nitro Nell" in result.output and "racer-1" not in result.output
     assert "Draws per racer round" in result.output
     assert runner.invoke(app, ["report", str(tmp_path)]).exit_code == 0
     check_words(charted)

@@ -193,3 +193,29 @@ def test_every_scenario_and_character_is_named_not_only_the_defaults() -> None:
     assert names == ["Tank Assault", "Semi Heist", "Chopper Takedown"], names
     characters = options["characters"]["choice_labels"]
     assert {"Han", "Tej"} <= set(characters.values()) and "han" not in characters.values()
+
+
+@pytest.mark.parametrize("game_id", REAL_GAMES)
+def test_every_choice_a_player_picks_in_the_lobby_has_a_name(game_id: str) -> None:
+    """Each value offered in a list is named by the game (a picker's words or the glossary), never left
+    to the page to spell out its id ("beast", "tank-assault"); numbers are words already."""
+    for option in catalog_of(game_id)["options"]:
+        for value in option["choices"] or []:
+            if isinstance(value, int):
+                continue
+            label = option["choice_labels"].get(str(value))
+            assert label and label != value, (option["name"], value)
+
+
+def test_highway_heist_scenarios_and_difficulties_are_named_and_described() -> None:
+    """The lobby offered "beast" and no word on what a scenario or a difficulty is: each is named, and
+    the one picked is described under its list."""
+    options = {o["name"]: o for o in catalog_of("highway-heist")["options"]}
+    difficulty = options["difficulty"]
+    assert [difficulty["choice_labels"][v] for v in difficulty["choices"]] == ["Easy", "Standard", "Hard",
+                                                                               "It's a Beast!"]
+    assert difficulty["choice_texts"]["beast"].startswith("5 Stunt cards in the deck")
+    assert difficulty["choice_texts"]["easy"].startswith("9 Stunt cards in the deck")
+    scenario = options["scenario"]
+    assert scenario["choice_texts"]["semi-heist"].startswith("Rob the Semi")
+    assert all(scenario["choice_texts"][v] for v in scenario["choices"])

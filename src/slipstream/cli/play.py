@@ -77,7 +77,7 @@ class TerminalPlayer:
         self._show(state, [seat])
         legal = state.legal_actions(seat)
         for i, action in enumerate(legal, 1):
-            console.print(f"  [bold]{i:2d}[/]  {escape(describe(state.game, action))}  [dim]{escape(action)}[/]")
+            console.print(f"  [bold]{i:2d}[/]  {escape(describe(state.game, action))}")  # words, not the action
         return legal[self._ask(state, f"{state.game.seat_name(seat)}, your move", legal)]
 
     def choose_for_team(self, state: State, seats: list[int]) -> tuple[int, str]:
@@ -89,7 +89,7 @@ class TerminalPlayer:
         texts = [action if action.startswith(f"{seat}:") else f"{seat}:{action}" for seat, action in options]
         for i, ((seat, action), text) in enumerate(zip(options, texts, strict=True), 1):
             whose = "" if text == action else f"{game.seat_name(seat)}: "  # a seat's own action names it
-            console.print(f"  [bold]{i:2d}[/]  {escape(whose + describe(game, action))}  [dim]{escape(text)}[/]")
+            console.print(f"  [bold]{i:2d}[/]  {escape(whose + describe(game, action))}")
         names = " or ".join(game.seat_name(seat) for seat in seats)
         return options[self._ask(state, f"The team's move ({names})", texts)]
 
@@ -105,10 +105,11 @@ class TerminalPlayer:
                 console.print(f"[cyan]{escape(prefix + line)}[/]")
 
     def _ask(self, state: State, prompt: str, texts: list[str]) -> int:
-        """The index of the option picked by its number or its text (``s`` saves, ``q`` quits)."""
+        """The index of the option picked by its number, or by its action text for those who know the
+        notation (not shown: a player reads words); ``s`` saves, ``q`` quits."""
         while True:
             try:
-                answer = input(f"{prompt} (number or action; s save, q quit): ").strip()
+                answer = input(f"{prompt} (number; s save, q quit): ").strip()
             except EOFError:
                 raise Quit() from None
             if answer == "q":
@@ -362,7 +363,7 @@ def replay_command(
         console.print(Panel(escape(replay_header(path, first, record, known, seat)), title="Replay", expand=False))
         final: State = first
         for state in all_states:
-            console.print(f"[dim]{state.ply:4d}[/] {escape(state.actions[-1])}")
+            console.print(f"[dim]{state.ply:4d}[/] {escape(describe(state.game, state.actions[-1]))}")
             print_events(state, seat)
             if step:
                 try:

@@ -31,7 +31,7 @@ RECORD_NAME_KEYS = ("id", "name", "kind", "colour", "chip")
 
 
 Name = Annotated[str, Field(min_length=1, max_length=60, pattern=r"\S")]
-"""A display name, as a player reads it ("Oil Slick", "Racer 3")."""
+"""A display name, as a player reads it ("Oil Slick", "Goldie Gears")."""
 Text = Annotated[str, Field(min_length=1, max_length=400, pattern=r"\S")]
 """An effect text: what the thing does, in a sentence or two."""
 

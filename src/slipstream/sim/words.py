@@ -92,7 +92,7 @@ class Names:
         return self.terms.get(first), False
 
     def label(self, text: str) -> str:
-        """A label in words: each part that is a content id becomes its name (``racer-1`` -> "Racer 1"),
+        """A label in words: each part that is a content id becomes its name (``racer-1`` -> "Nitro Nell"),
         parts joined by `` / `` or `` + ``."""
         out = []
         for piece in SEPARATOR.split(str(text)):

@@ -57,6 +57,8 @@ def option_json(cls: type[Game], spec: OptionSpec, glossary: Mapping[str, Term])
             found = glossary.get(str(value))
             if found is not None and str(value) not in labels:
                 labels[str(value)] = found.name
+                if found.text:  # what it is, under the list (a scenario's goal, a difficulty's deck)
+                    texts.setdefault(str(value), found.text)
     if picker.per_seat:
         kind = "per-seat"
     elif picker.several and choices is not None:

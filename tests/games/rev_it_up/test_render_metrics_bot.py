@@ -18,7 +18,7 @@ def test_board_shows_rev_tracks_bags_coins_and_overheat_chance() -> None:
     s = new()
     force(s, 0, rev=["exhaust-3", "exhaust-3"], bag={"exhaust-3": 2, "exhaust-1": 2}, pos=4)
     text = render.board(s.view(0))
-    assert "P1 Racer 1: rev [. . E3 . . E3 . .$ .$ .$]" in text
+    assert "P1 Nitro Nell: rev [. . E3 . . E3 . .$ .$ .$]" in text
     assert "overheat next draw 0%" in text
     s = draws(s, "exhaust-3", "coin-1")
     text = render.board(s.view(0))

@@ -70,6 +70,7 @@ def test_the_glossary_names_and_explains_everything_a_player_meets() -> None:
     assert terms["emp"].name == "EMP" and terms["emp"].kind == "item" and terms["emp"].text.startswith("Weapon. ")
     assert terms["shield"].text.startswith("Held in the ready area")
     assert terms["racer-2"].text.endswith("the Rev Track is 9 spaces long.")
+    assert terms["racer-2"].name == "Frosty Finn" and terms["racer-2"].text.startswith("Blue board. ")
     assert terms["standard"].text == "30 spaces a lap, item spaces at 7, 15 and 23; 2 laps unless you choose otherwise."
 
 
@@ -90,7 +91,7 @@ def test_a_players_own_content_names_its_own_cards(tmp_path: Path) -> None:
     ("old", "new", "record", "field"),
     [
         ('name = "Oil Slick"', 'name = ""', "items oil-slick", "name"),
-        ('name = "Racer 3"\n', "", "characters racer-3", "name"),
+        ('name = "Goldie Gears"\n', "", "characters racer-3", "name"),
         ('text = "Worth X coins in this round\'s buying phase; goes to your discard."', 'text = "  "', "chips Coin",
          "text"),
         ('name = "Bomb"\n', 'name = " "\n', "item_chips bomb", "name"),
@@ -124,7 +125,7 @@ def test_the_board_and_its_key_speak_names_and_effects() -> None:
     s = force(new(), 0, ready=("rocket",), bag={"exhaust-1": 2, "nitrous-1": 1})
     text = " ".join(Text.from_markup(render.board(s.view(0))).plain.split())
     assert "Standard track: 30 spaces x 2 laps; the start line is space 0" in text
-    assert "P1 Racer 1: rev" in text and "bag (3): 2 Exhaust 1, 1 Nitrous 1" in text and "ready: Rocket" in text
+    assert "P1 Nitro Nell: rev" in text and "bag (3): 2 Exhaust 1, 1 Nitrous 1" in text and "ready: Rocket" in text
     assert "Nitrous: Move forward 2X spaces, then place the chip on the next space of your Rev Track." in text
     assert "Rocket: Attack. The racer directly ahead adds 1 Debris to its Rev Track." in text
 
@@ -132,10 +133,30 @@ def test_the_board_and_its_key_speak_names_and_effects() -> None:
 def test_the_scoreboard_counts_each_racers_race() -> None:
     s = draws(new(), "exhaust-3", "coin-1")
     assert render.scoreboard(s) == {
-        0: {"Spaces moved": "3", "Overheats": "0", "Coins spent": "0", "Chips bought": "0", "Items used": "0"},
-        1: {"Spaces moved": "0", "Overheats": "0", "Coins spent": "0", "Chips bought": "0", "Items used": "0"},
+        0: {"Character": "Nitro Nell",
+            "Spaces moved": "3", "Overheats": "0", "Coins spent": "0", "Chips bought": "0", "Items used": "0"},
+        1: {"Character": "Frosty Finn",
+            "Spaces moved": "0", "Overheats": "0", "Coins spent": "0", "Chips bought": "0", "Items used": "0"},
     }
 
 
 def test_the_game_describes_itself() -> None:
     assert "bag-building" in slipstream.load("rev-it-up").description
+
+
+def test_the_nine_characters_have_names_and_colours_of_their_own() -> None:
+    """RIU-G14: nine named, coloured boards (defaults, ``source = "default"``): a player reads the name
+    with their seat in the events and the text board, never "Racer 3" or the id."""
+    game = slipstream.load("rev-it-up", players=6, characters="racer-1,racer-3,racer-5,racer-6,racer-8,racer-9")
+    characters = game.content.model.characters  # type: ignore[attr-defined]
+    assert len(characters) == 9
+    assert len({c.name for c in characters}) == 9 and len({c.colour for c in characters}) == 9
+    assert all(c.source == "default" and not c.name.startswith("Racer") for c in characters)
+    assert game.seat_name(1) == "P2 (Goldie Gears)"
+    state = game.start(seed=3)
+    text = " ".join(Text.from_markup(render.board(state.view(0))).plain.split())
+    assert "P6 Second-Chance Sam: rev" in text and "Racer " not in text and "racer-" not in text
+    while state.actor is not None and state.round < 2:
+        state = state.apply(state.sample_chance() if state.actor == "chance" else state.legal_actions()[0])
+        said = " ".join(event.text for event in state.events)
+        assert "Racer " not in said and "racer-" not in said, said

@@ -52,8 +52,7 @@ class HighwayHeist(Game):
         OptionSpec("scenario", "tank-assault", "the scenario", choices=SCENARIOS,
                    lobby=Picker(words="the team's mission (Tank Assault is the one to learn with)")),
         OptionSpec("difficulty", "standard", "Stunt cards removed (Difficulty)", choices=DIFFICULTIES,
-                   lobby=Picker(words="fewer Stunt cards leave fewer rounds to win",
-                                labels=(("beast", "It's a Beast!"),))),
+                   lobby=Picker(words="fewer Stunt cards leave fewer rounds to win")),  # named by the glossary
         OptionSpec("characters", "", "comma-separated character ids, one per seat; empty = dom, brian, "
                    "letty, roman in seat order",
                    lobby=Picker(words="each player's character (left open: Dom, Brian, Letty, Roman)",

@@ -156,6 +156,14 @@ class Words:
         terms: dict[str, Term] = {}
         terms[game.scenario_id] = Term(scenario.name, text(scenario.text), "scenario")
         terms[scenario.track] = Term(scenario.track_name, f"The scenario's track: {fill['goal']} wins.", "track")
+        levels = [len(game.stunt_levels[0]), len(game.stunt_levels[1])]
+        for key, level_of in model.difficulties.items():  # the lobby names each level of the option
+            kept = [levels[0] - level_of.remove[0], levels[1] - level_of.remove[1]]
+            out = " and ".join(f"{n} Level {level + 1}" for level, n in enumerate(level_of.remove) if n)
+            terms[key] = Term(level_of.name, f"{sum(kept) + 1} Stunt cards in the deck ({kept[0]} Level 1, "
+                              f"{kept[1]} Level 2 and the Level 3): "
+                              + (f"{out} taken out, fewer rounds to win." if out else "every card, the most "
+                                 "rounds to win."), "difficulty")
         for character in game.characters:
             power = model.powers.get(character.power)
             ratings = ", ".join(f"{SKILL_WORDS[i]} {r}" for i, r in enumerate(character.ratings))

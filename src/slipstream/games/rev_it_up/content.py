@@ -161,6 +161,8 @@ class AsymmetricModel(StrictModel):
 class CharacterModel(StrictModel):
     id: str = Field(min_length=1)
     name: Name
+    colour: Name | None = None
+    """The board's colour in words ("Red"), said with its name; none in a file that leaves it out."""
     text: Text
     """What the board's Asymmetric side changes."""
     source: Source

@@ -169,17 +169,20 @@ def glossary(game: Game) -> dict[str, Term]:
     return words.glossary(_rev(game))
 
 
-SCOREBOARD = ("Spaces moved", "Overheats", "Coins spent", "Chips bought", "Items used")
+SCOREBOARD = ("Character", "Spaces moved", "Overheats", "Coins spent", "Chips bought", "Items used")
 
 
 def scoreboard(state: State) -> dict[int, dict[str, str]]:
-    """Each racer's race in numbers: spaces moved, overheats, coins spent, chips bought and items used."""
+    """Each racer's race: its character by name, then in numbers: spaces moved, overheats, coins spent,
+    chips bought and items used."""
     if not isinstance(state, RevState):
         raise TypeError(f"not a Rev it Up state: {type(state).__name__}")
+    game = state.game
     stats = (Stat.SPACES_MOVED, Stat.OVERHEATS, Stat.COINS_SPENT, Stat.CHIPS_BOUGHT,
              Stat.ITEMS_USED)
-    return {seat: {column: str(state.stats[seat][stat]) for column, stat in zip(SCOREBOARD, stats, strict=True)}
-            for seat in state.game.seats}
+    return {seat: {"Character": game.content.characters[game.characters[seat]].name,
+                   **{column: str(state.stats[seat][stat]) for column, stat in zip(SCOREBOARD[1:], stats, strict=True)}}
+            for seat in game.seats}
 
 
 def _rev(game: Game) -> RevItUp:

@@ -914,7 +914,8 @@ def fill_cart(state: RevState, seat: int, events: list[Event]) -> None:
     _count(state, seat, Stat.COINS_SPENT, spent)
     lost = state.coins_to_spend[seat] - spent
     if lost > 0:
-        _ev(events, "coins-lost", f"{_name(state, seat)} loses {lost} leftover coins", "Buying rule 3",
+        coins = "1 leftover coin" if lost == 1 else f"{lost} leftover coins"
+        _ev(events, "coins-lost", f"{_name(state, seat)} loses {coins}", "Buying rule 3",
             seat=seat)
     state.coins_to_spend = replaced(state.coins_to_spend, seat, 0)
     state.carts = replaced(state.carts, seat, ())

@@ -1,7 +1,7 @@
 """Rev it Up in words: what a player reads, said with the names and texts of the loaded content.
 
 The ids (``exhaust-2``, ``oil-slick``, ``racer-3``) stay in the notation, the records and the view; a
-player reads names ("Exhaust 2", "Oil Slick", "Racer 3") and effects. ``describe`` says an action,
+player reads names ("Exhaust 2", "Oil Slick", "Goldie Gears") and effects. ``describe`` says an action,
 ``glossary`` lists every chip, item, character and track with its effect, and ``place`` says where a
 racer stands as the board numbers the spaces (the start line is space 0).
 """
@@ -62,7 +62,8 @@ def glossary(game: RevItUp) -> dict[str, Term]:
         kind = "" if item.name.lower() == item.type else f"{item.type.capitalize()}. "  # no "Shield: Shield."
         terms[item.id] = Term(item.name, f"{kind}{item.text}", "item")
     for character in content.model.characters:
-        terms[character.id] = Term(character.name, character.text, "character")
+        board = f"{character.colour} board. " if character.colour else ""
+        terms[character.id] = Term(character.name, f"{board}{character.text}", "character")
     for track in content.model.tracks:
         spaces = ", ".join(map(str, track.item_spaces[:-1])) + f" and {track.item_spaces[-1]}" \
             if len(track.item_spaces) > 1 else ", ".join(map(str, track.item_spaces))

@@ -145,7 +145,9 @@ function pump(key) {
   const next = () => {
     if (!conns.has(key) || !conn.queue.length) { conn.pumping = false; render(); return; }
     const wait = conn.state ? conn.shownAt + SPEEDS[speed] - Date.now() : 0;
-    if (wait > 0 && !conn.mine) { conn.pumping = true; setTimeout(next, Math.min(wait, SPEEDS[speed])); return; }
+    // only the shown seat's steps are paced: another held seat's connection keeps up at once, so when
+    // the shown steps reach that seat's turn (hot-seat) its own state is there to show and act on
+    if (wait > 0 && !conn.mine && key === activeKey) { conn.pumping = true; setTimeout(next, Math.min(wait, SPEEDS[speed])); return; }
     conn.mine = false;
     const msg = conn.queue.shift();
     if (msg.ply > conn.lastPly && msg.events.length) {
@@ -167,7 +169,7 @@ function pump(key) {
     continueSequence(key);
     autoPlay(key);
     conn.pumping = conn.queue.length > 0;
-    if (conn.pumping) setTimeout(next, SPEEDS[speed]);
+    if (conn.pumping) setTimeout(next, key === activeKey ? SPEEDS[speed] : 0);
   };
   next();
 }
@@ -203,9 +205,13 @@ function decides(st) {
 }
 
 // Hot-seat: show the held seat that must act now (unless the user pinned a tab and it still must act).
+// While the shown seat's steps still play out (paced), the switch waits until they reach a turn of
+// another held seat: the page never shows one seat's board saying it is another seat's turn.
 function autoSwitch() {
   if (pinned && mustChoose(activeKey)) return;
   if ([...conns.values()].some((c) => c.undoing)) return;
+  const shown = conns.get(activeKey);
+  if (shown?.queue.length && shown.state && !mustChoose(activeKey) && !asksHeldSeat(shown.state)) return;
   const mine = heldSeats().filter(mustChoose);
   if (mine.length && !mine.includes(activeKey)) {
     const before = activeKey;
@@ -215,6 +221,12 @@ function autoSwitch() {
     // (a cooperative game with open cards, a choice with nothing secret yet) is simply shown
     if (before !== null && before !== "spectator" && heldSeats().length > 1 && conns.get(activeKey)?.state?.private) curtain = true;
   }
+}
+
+// Whether a state asks a seat this browser holds, other than the shown one, to act.
+function asksHeldSeat(st) {
+  const asked = st.actor && st.actor.seats ? st.actor.seats : [];
+  return playingSeats(st.match).some((s) => s !== activeKey && asked.includes(s));
 }
 
 // Hot-seat across a reload: the view of the seat shown stays hidden unless this tab showed it last,
@@ -526,6 +538,9 @@ function render() {
   }
   renderPlayControls(st, conn);
   renderResult(st);
+  // the race is over: no buttons or dice come any more, so the room held for them goes too (it left a
+  // gap between the results and Rematch); a replay shows its steps' events there
+  document.querySelector(".play-bar").hidden = !!st.result && !replayMode;
   tickSeats();
 }
 
@@ -907,6 +922,7 @@ async function showReplay(ply) {
     await drawBoard(r, r.view, r.seat, []);
     $("board-text-box").hidden = !r.board_text;
     $("board-text").textContent = r.board_text;
+    document.querySelector(".play-bar").hidden = false;
     $("dice").innerHTML = chanceHtml(r.events, m);
     diceShown = null;
     $("actions").innerHTML = r.events.map((e) => `<div class="replay-event">${esc(named(e.text, m))}${ruleHtml(e.rule, m)}</div>`).join("");

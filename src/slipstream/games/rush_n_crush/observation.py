@@ -22,7 +22,7 @@ observation differs from another's only in ``seat``. The slots:
 
 from __future__ import annotations
 
-from slipstream.engine.game import CHANCE, Game, State
+from slipstream.engine.game import Game, State
 from slipstream.engine.observation import Buffer, Layout, write_count
 
 from . import rules
@@ -121,7 +121,7 @@ class RushObservation:
         if roller is not None:
             out[self.roller_at + roller] = 1.0
         actor = state.actor
-        if isinstance(actor, int) and actor != CHANCE:
+        if isinstance(actor, int):
             out[self.actor_at + actor] = 1.0
         if stage not in (Stage.GRID, Stage.OVER, Stage.DEAL):
             out[self.active_at + state.order[state.turn]] = 1.0
@@ -149,7 +149,6 @@ class RushObservation:
     def _write_cars(self, state: RushState, out: Buffer) -> None:
         part = self.part
         track = self.game.track
-        gear = self.game.gear
         squares = self.squares
         dealt = state.stage is not Stage.DEAL
         mines: dict[int, list[int]] = {}

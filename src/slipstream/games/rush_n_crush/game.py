@@ -102,7 +102,7 @@ class RushNCrush(Game):
 
     @classmethod
     def hooks(cls) -> GameHooks:
-        from . import action_space, bot, metrics, plans, render
+        from . import action_space, bot, metrics, observation, plans, render
 
         return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
                          glossary=render.glossary, scoreboard=render.scoreboard,
@@ -111,6 +111,7 @@ class RushNCrush(Game):
                          seat_labels=metrics.seat_labels, start_positions=metrics.start_positions,
                          standings=metrics.standings, position_value=metrics.position_value,
                          heuristic_bot=bot.HeuristicBot, action_space=action_space.action_space,
+                         observation=observation.RushObservation,
                          web_board=Path(__file__).with_name("board.js"))
 
     def _initial_state(self) -> RushState:

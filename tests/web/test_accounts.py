@@ -258,6 +258,25 @@ def test_a_seat_joined_logged_in_takes_the_account_name_and_hot_seat_still_works
     assert status == 409 and body["error"]["code"] == "one_seat", "a rated race: one seat an account"
 
 
+def test_a_guest_may_not_pass_for_a_player_with_an_account(server: Server) -> None:
+    """A guest (or a second seat of one device) may not join under a name an account holds, in any
+    case: the join is refused and the seat stays open; a free name still joins."""
+    _ann, ann_name = player(server)
+    bob, _bob_name = player(server)
+    made = server.client().ok("POST", "/api/matches", json={"game": "toy-dash", "players": 3})
+    path = f"/api/matches/{made['id']}/seats"
+    for client, seat, name in ((server.client(), 0, ann_name), (server.client(), 0, ann_name.upper())):
+        status, body = client.call("POST", f"{path}/{seat}/join", json={"name": name})
+        assert status == 409 and body["error"]["code"] == "name_taken", body
+    bob.ok("POST", f"{path}/1/join", json={})
+    status, body = bob.call("POST", f"{path}/2/join", json={"name": f" {ann_name} "})
+    assert status == 409 and body["error"]["code"] == "name_taken", "a hot-seat guest seat too"
+    seats = server.client().ok("GET", f"/api/matches/{made['id']}")["seats"]
+    assert [seat["kind"] for seat in seats].count("open") == 2, "the refused seats stay open"
+    joined = server.client().ok("POST", f"{path}/0/join", json={"name": "Ann the guest"})
+    assert joined["match"]["seats"][0]["name"] == "Ann the guest"
+
+
 def test_a_rated_race_takes_accounts_only_and_never_a_cooperative_game(server: Server) -> None:
     ann, _ = player(server)
     made = ann.ok("POST", "/api/matches", json={"game": "toy-dash", "players": 2, "rated": True})

@@ -126,12 +126,19 @@ class Players:
         if account is None:
             if rated:
                 raise ApiError(401, "account_needed", "a rated race takes players with accounts: log in first")
-            return None, name
+            return None, await self.guest_name(name)
         if await self.hub.db(self.accounts.holds_seat, match_id, account):
             if rated:
                 raise ApiError(409, "one_seat", "an account holds one seat of a match")
-            return None, name
+            return None, await self.guest_name(name)
         return account, account.name
+
+    async def guest_name(self, name: str) -> str:
+        """A guest plays under the name typed, unless an account holds it (in any case): a guest may not
+        pass for a player with an account."""
+        if await self.hub.db(self.accounts.find, name.strip()) is not None:
+            raise ApiError(409, "name_taken", "this name belongs to an account: log in as it, or pick another")
+        return name
 
     async def joined(self, match_id: str, seat: int, account: Account | None) -> None:
         if account is not None:

@@ -50,20 +50,25 @@ def describe(game: Game, action: str) -> str:
 
 
 _ENUMERATOR = re.compile(r"(?:(?<=^)|(?<=\s))([A-Z]|\d{1,2})\)")
+_CODE = r"[A-Z]{1,4}-[A-Z]?\d+"
+_CODES = re.compile(rf"\s*\((?:{_CODE}(?:,\s*)?)+\)|^(?:{_CODE}(?:,\s*)?)+$")
 
 
 def cite(rule: str) -> str:
     """A rule citation as printed after an event: ``— Setup 7.`` for ``Setup 7)``.
 
     The rulebooks number their sections ``A)`` and ``1)``; wrapped in brackets those read as doubled
-    brackets (``(Setup 7))``), so the numbers end with a full stop and the citation follows a dash."""
-    return "\u2014 " + _ENUMERATOR.sub(r"\1.", rule)
+    brackets (``(Setup 7))``), so the numbers end with a full stop and the citation follows a dash.
+    Decision codes (``Setup (RC-G7)``, a bare ``RIU-G13``) are for programs, not players: the citation
+    names the rule in words only, and is empty when the rule has no words."""
+    words = _CODES.sub("", rule).strip()
+    return "\u2014 " + _ENUMERATOR.sub(r"\1.", words) if words else ""
 
 
 def print_events(state: State, seat: int | None) -> None:
     for event in state.events:
         if event.visible_to(seat):
-            rule = f" [dim]{escape(cite(event.rule))}[/]" if event.rule else ""
+            rule = f" [dim]{escape(cite(event.rule))}[/]" if cite(event.rule) else ""
             console.print(f"  {escape(event.text)}{rule}")
 
 

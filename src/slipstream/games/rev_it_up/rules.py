@@ -586,7 +586,7 @@ def resolve_gain(state: RevState, seat: int, item: str, choice: Action, events: 
     state.ready = replaced(state.ready, seat, tuple(held))
     names = game.item_names
     _ev(events, "drop", f"{_name(state, seat)} keeps {' and '.join(names[i] for i in held)} and lets "
-        f"{names[choice.name]} go", "RIU-G13",
+        f"{names[choice.name]} go", "Items: the ready area holds two (RIU-G13)",
         seat=seat, dropped=choice.name)
 
 

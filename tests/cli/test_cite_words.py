@@ -11,7 +11,7 @@ import slipstream
 from slipstream.cli.play import cite
 from tests.playout import random_states
 
-CODE = re.compile(r"[A-Z]{1,4}-[A-Z]?\d+")
+CODE = re.compile(r"[A-Z][A-Z0-9]{0,3}-[A-Z]?\d+")
 
 
 @pytest.mark.parametrize(("rule", "shown"), [

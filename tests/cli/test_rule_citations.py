@@ -15,7 +15,7 @@ runner = CliRunner()
     ("Setup 7)", "\u2014 Setup 7."),
     ("A) Move the Racer, 1) Dice results and bonus cards", "\u2014 A. Move the Racer, 1. Dice results and bonus cards"),
     ("Coolant (Blue)", "\u2014 Coolant (Blue)"),
-    ("The Mandatory Pit Window (F1-G9)", "\u2014 The Mandatory Pit Window (F1-G9)"),
+    ("The Mandatory Pit Window (F1-G9)", "\u2014 The Mandatory Pit Window"),
     ("Goal cards: All but first (+2)", "\u2014 Goal cards: All but first (+2)"),
 ])
 def test_cite_keeps_the_rule_and_drops_the_doubled_brackets(rule: str, shown: str) -> None:

@@ -50,7 +50,7 @@ def describe(game: Game, action: str) -> str:
 
 
 _ENUMERATOR = re.compile(r"(?:(?<=^)|(?<=\s))([A-Z]|\d{1,2})\)")
-_CODE = r"[A-Z]{1,4}-[A-Z]?\d+"
+_CODE = r"[A-Z][A-Z0-9]{0,3}-[A-Z]?\d+"
 _CODES = re.compile(rf"\s*\((?:{_CODE}(?:,\s*)?)+\)|^(?:{_CODE}(?:,\s*)?)+$")
 
 
@@ -68,7 +68,8 @@ def cite(rule: str) -> str:
 def print_events(state: State, seat: int | None) -> None:
     for event in state.events:
         if event.visible_to(seat):
-            rule = f" [dim]{escape(cite(event.rule))}[/]" if cite(event.rule) else ""
+            citation = cite(event.rule)
+            rule = f" [dim]{escape(citation)}[/]" if citation else ""
             console.print(f"  {escape(event.text)}{rule}")
 
 

@@ -757,7 +757,7 @@ function ruleHtml(rule, m) {
   // The rulebooks number sections "Setup 7)"; shown alone the bracket reads as a stray: "Setup 7."
   // A decision code ("Setup (RC-G7)", a bare "RIU-G13") stays in the link for the rules page; the
   // player reads the rule's words only.
-  const words = rule.replace(/\s*\((?:[A-Z]{1,4}-[A-Z]?\d+(?:,\s*)?)+\)|^(?:[A-Z]{1,4}-[A-Z]?\d+(?:,\s*)?)+$/g, "").trim();
+  const words = rule.replace(/\s*\((?:[A-Z][A-Z0-9]{0,3}-[A-Z]?\d+(?:,\s*)?)+\)|^(?:[A-Z][A-Z0-9]{0,3}-[A-Z]?\d+(?:,\s*)?)+$/g, "").trim();
   const label = (words || "the rule").replace(/(^|\s)([A-Z]|\d{1,2})\)/g, "$1$2.");
   return ` <a class="rule" href="${href}" target="_blank" rel="noopener" title="open the rule: ${esc(label)}">${esc(label)}</a>`;
 }

@@ -21,11 +21,13 @@ from slipstream.engine.game import CHANCE
 from slipstream.engine.registry import game_class, games
 
 from .accounts import COOKIE, SESSION_DAYS, Account, Accounts
-from .hub import ApiError, Hub, Room
+from .errors import ApiError
+from .hub import Hub
 from .limits import Limits
 from .lobby import catalog
 from .pace import PACES
 from .ratings import TEAM_SETTING, Ratings, cooperative, off_loop
+from .room import Room
 
 STATIC = Path(__file__).parent / "static"
 MY_RACES = 50

@@ -55,7 +55,7 @@ class Claims:
         return self.services.store.set_seats, (new,)
 
     def resigned(self, room: Room, seats: list[int], claimant: int | None) -> None:
-        """The room after ``_resignation`` was stored: the seats resigned (``claimant``: the player who
+        """The room after ``resignation`` was stored: the seats resigned (``claimant``: the player who
         claimed the win from them), and every client is told, with a line in the log."""
         for seat in seats:
             current = room.data.seats[seat]

@@ -77,7 +77,7 @@ class Hub:
         self.caps = Caps(self.limits, self.rooms)
         self.chat = ChatDesk(self.services)
         """Every match's table chat (``web/chat.py``)."""
-        # the bots are asked through ``_bot_choice``, looked up at each call
+        # a bot is asked through ``_bot_choice``, looked up at each call (so a test may watch or replace it)
         self.autoplay = Autoplay(
             self.services,
             self.cache,

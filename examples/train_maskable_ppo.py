@@ -1,15 +1,17 @@
 """Train MaskablePPO (sb3-contrib) on a two-player race through the Gymnasium bridge, and draw its learning curve.
 
     PYTHONPATH=src .venv/bin/python -m examples.train_maskable_ppo [--game brc-grand-prix] [--budget 200000]
-        [--points 10] [--races 200] [--seed 0] [--plot curve.png] [--save learner.zip]
+        [--points 10] [--races 200] [--against random] [--seed 0] [--plot curve.png] [--save learner.zip]
 
 The learner plays one seat of a two-player race of ``--game`` (``slipstream/<game>-v0``, the game's declared
-observation: every slot in [0, 1]) against the random bot, half its environments in seat 0 and half in
-seat 1; the action mask (``env.action_masks()``) keeps it to the legal actions. It learns from the +1/-1 at
-the end of each race only. Every ``--budget / --points`` learner decisions it plays ``--races`` races
-greedily (its most likely legal action) against the random bot and against the game's heuristic bot, half
-in each seat, on seeds it never trained on; the untrained policy is the curve's first point. The heuristic
-bot plays the same races, as the line to reach. Needs the ``rl`` extra (``pip install -e '.[rl]'``).
+observation: every slot in [0, 1]) against the random bot (``--against heuristic``: the game's heuristic bot;
+``both``: half its races against each), half its environments in seat 0 and half in seat 1; the action mask
+(``env.action_masks()``) keeps it to the legal actions. It learns from the +1/-1 at the end of each race only
+(``Settings`` holds the PPO settings: an update every 1,024 decisions). Every ``--budget / --points`` learner
+decisions it plays ``--races`` races greedily (its most likely legal action) against the random bot and
+against the game's heuristic bot, half in each seat, on seeds it never trained on; the untrained policy is the
+curve's first point. The heuristic bot plays the same races, as the line to reach. Needs the ``rl`` extra
+(``pip install -e '.[rl]'``).
 
 The run is deterministic for a given ``--seed``, game and budget (one torch thread; only the times vary).
 """
@@ -21,6 +23,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, cast
 
@@ -44,6 +47,9 @@ from slipstream.interop.gymnasium import SlipstreamEnv, env_id
 GAMES = {"brc-grand-prix": "BRC Grand Prix", "scrap-racer": "Scrap Racer"}
 """The two-player races this example trains on, with the names a reader sees."""
 OPPONENTS = ("random", "heuristic")
+TRAINING = {"random": "against the random bot", "heuristic": "against the heuristic bot",
+            "both": "half against each bot"}
+"""``--against``: the bots the learner trains against."""
 EVALUATION_SEED = 10**9
 """Evaluation races use seeds from here on: training never meets them (its seeds come from ``--seed``)."""
 
@@ -63,6 +69,8 @@ class Settings:
     entropy: float = 0.01
     gamma: float = 1.0
     layers: tuple[int, ...] = (64, 64)
+    against: tuple[str, ...] = ("random",)
+    """The bots it trains against: environment ``i`` plays seat ``i % 2`` against ``against[i // 2 % len]``."""
 
 
 @dataclass
@@ -79,10 +87,11 @@ def make_env(game: str, seat: int, opponent: str) -> gymnasium.Env[Any, Any]:
 
 
 def make_model(game: str, seed: int, settings: Settings | None = None) -> MaskablePPO:
-    """An untrained MaskablePPO learner for ``game``, its environments half in each seat against the random bot."""
+    """An untrained MaskablePPO learner for ``game``, its environments half in each seat (``Settings``)."""
     settings = settings or Settings()
     torch.set_num_threads(1)  # deterministic, and one core of a shared machine
-    vector = DummyVecEnv([lambda seat=index % 2: make_env(game, seat, "random")  # type: ignore[misc]
+    against = settings.against
+    vector = DummyVecEnv([partial(make_env, game, index % 2, against[index // 2 % len(against)])
                           for index in range(settings.environments)])
     return MaskablePPO(
         "MlpPolicy", vector, seed=seed, n_steps=settings.steps, batch_size=settings.batch,
@@ -169,7 +178,7 @@ def interval(rate: float, races: int) -> float:
     return 1.96 * math.sqrt(rate * (1 - rate) / races)
 
 
-def plot(curve: list[Point], references: dict[str, float], game: str, races: int, path: Path) -> None:
+def plot(curve: list[Point], references: dict[str, float], game: str, races: int, against: str, path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -185,7 +194,8 @@ def plot(curve: list[Point], references: dict[str, float], game: str, races: int
         axes.axhline(references[opponent], color=colour, linestyle="--",
                      label=f"the heuristic bot against the {opponent} bot")
     axes.set_ylim(0, 1)
-    axes.set_xlabel("learner decisions in training (against the random bot)")
+    axes.set_xlabel(f"learner decisions in training ({TRAINING[against]})")
+    axes.xaxis.set_major_formatter(lambda value, _: f"{value:,.0f}")
     axes.set_ylabel(f"win rate over {races} races")
     axes.set_title(f"MaskablePPO learning two-player {GAMES[game]}")
     axes.grid(alpha=0.3)
@@ -205,17 +215,21 @@ def main(
     budget: Annotated[int, typer.Option(min=1, help="learner decisions to train for")] = 200_000,
     points: Annotated[int, typer.Option(min=1, help="how many times to measure the learner while it trains")] = 10,
     races: Annotated[int, typer.Option(min=2, help="races per measurement against each bot")] = 200,
+    against: Annotated[str, typer.Option(help="train against the random bot, the heuristic bot or both")] = "random",
     seed: Annotated[int, typer.Option(help="seeds the network, the training races and the bots")] = 0,
     plot_path: Annotated[Path | None, typer.Option("--plot", help="write the learning curve here (PNG)")] = None,
     save: Annotated[Path | None, typer.Option(help="save the trained learner here (MaskablePPO.load reads it)")] = None,
 ) -> None:
-    """Train MaskablePPO on a two-player race against the random bot and print its learning curve."""
+    """Train MaskablePPO on a two-player race against bots and print its learning curve."""
     if game not in GAMES:
         raise fail(f"--game {game!r} is not one of {', '.join(GAMES)}")
+    if against not in TRAINING:
+        raise fail(f"--against {against!r} is not one of {', '.join(TRAINING)}")
     references = {opponent: win_rate("heuristic", game, opponent, races) for opponent in OPPONENTS}
-    model, curve = learning_curve(game, budget, points, races, seed)
-    print(f"two-player {GAMES[game]}, win rates over {races} races (half in each seat; "
-          f"a 95% interval is +- {interval(0.5, races):.3f} at 0.5)")
+    bots = OPPONENTS if against == "both" else (against,)
+    model, curve = learning_curve(game, budget, points, races, seed, Settings(against=bots))
+    print(f"two-player {GAMES[game]}, trained {TRAINING[against]}; win rates over {races} races "
+          f"(half in each seat; a 95% interval is +- {interval(0.5, races):.3f} at 0.5)")
     print(f"{'decisions':>10} {'CPU s':>7} {'vs random':>10} {'vs heuristic':>13}")
     for point in curve:
         print(f"{point.steps:>10,} {point.seconds:>7.0f} {point.win_rates['random']:>10.3f} "
@@ -225,7 +239,7 @@ def main(
         model.save(save)
         print(f"trained learner: {save}")
     if plot_path is not None:
-        plot(curve, references, game, races, plot_path)
+        plot(curve, references, game, races, against, plot_path)
         print(f"learning curve: {plot_path}")
 
 

@@ -70,7 +70,7 @@ def test_the_example_prints_its_curve_and_draws_it(tmp_path: Path, capsys: pytes
     plot = tmp_path / "curve.png"
     assert run(["--budget", "1024", "--points", "1", "--races", "4", "--plot", str(plot)]) == 0
     out = capsys.readouterr().out
-    assert "two-player BRC Grand Prix, win rates over 4 races" in out
+    assert "two-player BRC Grand Prix, trained against the random bot; win rates over 4 races" in out
     rows = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit()]
     assert [row[0] for row in rows] == ["0", "1,024"]
     assert all(0 <= float(rate) <= 1 for row in rows for rate in row[2:])

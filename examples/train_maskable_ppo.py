@@ -51,7 +51,8 @@ TRAINING = {"random": "against the random bot", "heuristic": "against the heuris
             "both": "half against each bot"}
 """``--against``: the bots the learner trains against."""
 EVALUATION_SEED = 10**9
-"""Evaluation races use seeds from here on: training never meets them (its seeds come from ``--seed``)."""
+"""Evaluation races are reset with seeds from here on; training's come from ``--seed`` (each race's game seed is
+then a 31-bit draw from its reset seed, so a race met in both is as unlikely as two equal draws)."""
 
 Policy = Callable[[np.ndarray, np.ndarray, SlipstreamEnv], int]
 """Chooses an action number from the observation, the action mask and the environment (for a bot)."""

@@ -12,7 +12,7 @@ NATIVE_SOURCES := setup.py src/slipstream/_native.py $(wildcard src/slipstream/e
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip==26.3 setuptools==80.9.0
-	$(BIN)/python -m pip install --quiet -e '.[dev,sim,web,ray,interop]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,sim,web,ray,interop,rl]'
 	touch $(STAMP)
 
 $(NATIVE): $(NATIVE_SOURCES) | $(STAMP)
@@ -24,7 +24,7 @@ run: $(NATIVE)
 test: lint typecheck pytest pytest-pure
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks scripts setup.py
+	$(BIN)/ruff check src tests benchmarks scripts examples setup.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src

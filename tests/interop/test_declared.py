@@ -4,6 +4,7 @@ with it and with the full observation."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Callable, Sequence
@@ -21,6 +22,9 @@ from pettingzoo.test import api_test, parallel_api_test
 import slipstream
 import slipstream.interop.gymnasium  # registers slipstream/<game id>-v0
 from slipstream.engine import CHANCE, Game, OptionError, State
+from slipstream.engine.hooks import GameHooks
+from slipstream.games.rev_it_up.game import RevItUp
+from slipstream.interop.compact import check_observation
 from slipstream.interop.declared import DeclaredEncoder, declares_observation
 from slipstream.interop.encoding import OMITTED, without_omitted
 from slipstream.interop.openspiel import register
@@ -29,7 +33,6 @@ from slipstream.interop.spec import acting_seat, library_name
 from slipstream.interop.table import Table
 
 DECLARING = sorted(game_id for game_id, cls in slipstream.available_games().items() if declares_observation(cls))
-OTHERS = sorted(set(slipstream.available_games()) - set(DECLARING))
 _OMITTED = frozenset(OMITTED)
 
 
@@ -207,11 +210,26 @@ def test_the_declared_observation_is_the_default_and_full_stays_an_option(game_i
     assert declared.observation(1)[1] == 1.0
 
 
-@pytest.mark.parametrize("game_id", OTHERS)
-def test_a_game_without_the_hook_keeps_the_full_default_and_refuses_declared(game_id: str) -> None:
-    assert Table(game_id, 2).observation_kind == "full"
+def test_each_of_the_five_games_declares_its_observation() -> None:
+    assert DECLARING == ["brc-grand-prix", "highway-heist", "rev-it-up", "rush-n-crush", "scrap-racer"]
+
+
+class Undeclared(RevItUp):
+    """Rev it Up without its ``observation`` hook: a game that declares none (as a game added later may)."""
+
+    @classmethod
+    def hooks(cls) -> GameHooks:
+        return dataclasses.replace(RevItUp.hooks(), observation=None)
+
+
+def test_a_game_without_the_hook_keeps_the_full_default_and_refuses_declared() -> None:
+    game = Undeclared(players=2)
+    assert not declares_observation(game) and declares_observation(RevItUp)
+    assert check_observation(game, None) == "full"
     with pytest.raises(OptionError, match="declares no observation"):
-        Table(game_id, 2, observation="declared")
+        check_observation(game, "declared")
+    with pytest.raises(ValueError, match="declares no observation"):
+        DeclaredEncoder(game)
 
 
 @pytest.mark.parametrize("game_id", DECLARING)

@@ -4,7 +4,6 @@ with it and with the full observation."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from collections.abc import Callable, Sequence
@@ -22,8 +21,6 @@ from pettingzoo.test import api_test, parallel_api_test
 import slipstream
 import slipstream.interop.gymnasium  # registers slipstream/<game id>-v0
 from slipstream.engine import CHANCE, Game, OptionError, State
-from slipstream.engine.hooks import GameHooks
-from slipstream.games.rev_it_up.game import RevItUp
 from slipstream.interop.compact import check_observation
 from slipstream.interop.declared import DeclaredEncoder, declares_observation
 from slipstream.interop.encoding import OMITTED, without_omitted
@@ -31,6 +28,8 @@ from slipstream.interop.openspiel import register
 from slipstream.interop.pettingzoo import env, parallel_env
 from slipstream.interop.spec import acting_seat, library_name
 from slipstream.interop.table import Table
+
+from .test_new_game import DiceDuel
 
 DECLARING = sorted(game_id for game_id, cls in slipstream.available_games().items() if declares_observation(cls))
 _OMITTED = frozenset(OMITTED)
@@ -214,17 +213,10 @@ def test_each_of_the_five_games_declares_its_observation() -> None:
     assert DECLARING == ["brc-grand-prix", "highway-heist", "rev-it-up", "rush-n-crush", "scrap-racer"]
 
 
-class Undeclared(RevItUp):
-    """Rev it Up without its ``observation`` hook: a game that declares none (as a game added later may)."""
-
-    @classmethod
-    def hooks(cls) -> GameHooks:
-        return dataclasses.replace(RevItUp.hooks(), observation=None)
-
-
 def test_a_game_without_the_hook_keeps_the_full_default_and_refuses_declared() -> None:
-    game = Undeclared(players=2)
-    assert not declares_observation(game) and declares_observation(RevItUp)
+    """A game added later that declares no observation (the tiny game of ``test_new_game``)."""
+    game = DiceDuel(players=2)
+    assert not declares_observation(game)
     assert check_observation(game, None) == "full"
     with pytest.raises(OptionError, match="declares no observation"):
         check_observation(game, "declared")

@@ -249,3 +249,29 @@ def test_openspiel_fills_its_observer_in_place_and_the_information_state_starts_
     assert observer.tensor is tensor and tensor.tolist() == state.observation_tensor(1)
     observed = len(game.observation_names)
     assert state.information_state_tensor(1)[:observed] == state.observation_tensor(1)
+
+
+@pytest.mark.parametrize("game_id", DECLARING)
+def test_openspiels_observation_tensor_made_in_python_is_pyspiels_own(game_id: str) -> None:
+    """``SlipstreamState.observation_tensor`` (made in Python, the game's observer filling its tensor) gives
+    what pyspiel's own C++ way gives, for every seat at every decision of a race, and refuses a player
+    who is not a seat as pyspiel does."""
+    register()
+    game = pyspiel.load_game(library_name(game_id), {"players": 2})
+    state = game.new_initial_state()
+    rng = random.Random(7)
+    compared = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, weights)[0])
+            continue
+        for player in (0, 1):
+            assert state.observation_tensor(player) == pyspiel.State.observation_tensor(state, player)
+        assert state.observation_tensor() == state.observation_tensor(state.current_player())
+        compared += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert compared > 20
+    for player in (-1, 2):
+        with pytest.raises(pyspiel.SpielError):
+            state.observation_tensor(player)

@@ -29,6 +29,7 @@ MODULES: tuple[str, ...] = (
     "slipstream.engine.chance",
     "slipstream.engine.fields",
     "slipstream.engine.game",
+    "slipstream.engine.observation",
     "slipstream.games.scrap_racer.game",
     "slipstream.games.scrap_racer.notation",
     "slipstream.games.scrap_racer.observation",

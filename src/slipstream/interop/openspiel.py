@@ -65,12 +65,15 @@ class _Frozen:
     """Holds a value that ``copy.deepcopy`` (OpenSpiel's clone of a Python state) shares instead of
     copying: an engine state is never changed once made, and a spec never is."""
 
-    __slots__ = ("recall", "value")
+    __slots__ = ("player", "recall", "value")
 
     def __init__(self, value: Any) -> None:
         self.value = value
         self.recall: Recall | None = None
         """For an engine state: every seat's information state there, once asked for (shared by clones)."""
+        self.player: int | None = None
+        """For an engine state: OpenSpiel's current player there, once asked for (pyspiel asks it several
+        times a step)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Frozen:
         return self
@@ -226,14 +229,11 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
         return state
 
     def current_player(self) -> int:
-        state = self.engine_state
-        actor = state.actor
-        if actor is None:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if actor == CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
-        seat = acting_seat(state)
-        return int(pyspiel.PlayerId.INVALID) if seat is None else seat
+        engine = self._engine
+        player = engine.player
+        if player is None:
+            player = engine.player = _player(engine.value)
+        return player
 
     def _legal_actions(self, player: int) -> list[int]:
         state = self.engine_state
@@ -291,6 +291,17 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return json.dumps(self.engine_state.view(None), sort_keys=True)
+
+
+def _player(state: State) -> int:
+    """OpenSpiel's current player of an engine state: a seat, or the terminal, chance or invalid id."""
+    actor = state.actor
+    if actor is None:
+        return int(pyspiel.PlayerId.TERMINAL)
+    if actor == CHANCE:
+        return int(pyspiel.PlayerId.CHANCE)
+    seat = acting_seat(state)
+    return int(pyspiel.PlayerId.INVALID) if seat is None else seat
 
 
 class SlipstreamObserver:

@@ -56,13 +56,15 @@ MODULES: tuple[str, ...] = (
     "slipstream.games.rush_n_crush.state",
     "slipstream.games.rush_n_crush.types",
     "slipstream.games.highway_heist.game",
+    "slipstream.games.highway_heist.metrics",
     "slipstream.games.highway_heist.notation",
     "slipstream.games.highway_heist.observation",
     "slipstream.games.highway_heist.rules",
     "slipstream.games.highway_heist.state",
 )
 """The hot modules: the engine's state machinery, each game's rules and its declared observation (written
-for every step an AI bridge takes), not content, views or bots."""
+for every step an AI bridge takes), and the position scores its bot calls thousands of times a move (Rush
+'n' Crush's, Highway Heist's metrics); not content, views or the bots themselves."""
 
 RECORD = "_native_build.json"
 """Written beside this file by a successful compiled build."""

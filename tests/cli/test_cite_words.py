@@ -41,3 +41,11 @@ def test_the_code_stays_in_the_events_data() -> None:
         for state in random_states(game.start(seed=1), random.Random(1)):
             coded.update(event.rule for event in state.events if CODE.search(event.rule))
     assert coded, "no event of any game carried a decision code in its rule"
+
+
+def test_the_page_gets_the_same_words_as_the_terminal() -> None:
+    """The browser shows ``rule_words`` from the event's JSON: the terminal's citation, without its dash."""
+    for rule in ("Main Enemy Moves (HH-A9)", "Setup 7)", "RIU-G13", "Racer abilities: Jackal (SR-A2, SR-A3)"):
+        shown = slipstream.Event("note", "text", rule).to_json()
+        assert shown["rule"] == rule
+        assert shown["rule_words"] == cite(rule).removeprefix("\u2014 ")

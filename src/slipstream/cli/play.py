@@ -7,7 +7,6 @@ and ``hints(state, seat)``; without it the view is shown as plain data.
 from __future__ import annotations
 
 import json
-import re
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -19,6 +18,7 @@ from rich.panel import Panel
 
 import slipstream
 from slipstream.bots.registry import bot_names, make_bot
+from slipstream.engine.citation import rule_words
 from slipstream.engine.errors import SlipstreamError
 from slipstream.engine.game import CHANCE, Game, State
 from slipstream.engine.hooks import hooks_of
@@ -49,20 +49,11 @@ def describe(game: Game, action: str) -> str:
     return str(describe_action(game, action)) if describe_action is not None else action
 
 
-_ENUMERATOR = re.compile(r"(?:(?<=^)|(?<=\s))([A-Z]|\d{1,2})\)")
-_CODE = r"[A-Z][A-Z0-9]{0,3}-[A-Z]?\d+"
-_CODES = re.compile(rf"\s*\((?:{_CODE}(?:,\s*)?)+\)|^(?:{_CODE}(?:,\s*)?)+$")
-
-
 def cite(rule: str) -> str:
-    """A rule citation as printed after an event: ``— Setup 7.`` for ``Setup 7)``.
-
-    The rulebooks number their sections ``A)`` and ``1)``; wrapped in brackets those read as doubled
-    brackets (``(Setup 7))``), so the numbers end with a full stop and the citation follows a dash.
-    Decision codes (``Setup (RC-G7)``, a bare ``RIU-G13``) are for programs, not players: the citation
-    names the rule in words only, and is empty when the rule has no words."""
-    words = _CODES.sub("", rule).strip()
-    return "\u2014 " + _ENUMERATOR.sub(r"\1.", words) if words else ""
+    """A rule citation as printed after an event: ``— Setup 7.`` for ``Setup 7)``, the rule in words
+    (``slipstream.engine.citation.rule_words``: no decision code), empty when the rule has no words."""
+    words = rule_words(rule)
+    return "\u2014 " + words if words else ""
 
 
 def print_events(state: State, seat: int | None) -> None:

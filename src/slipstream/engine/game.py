@@ -21,6 +21,7 @@ from mypy_extensions import mypyc_attr
 from typing_extensions import TypeVar as TypeVarWithDefault
 
 from . import chance
+from .citation import rule_words
 from .errors import IllegalActionError, OptionError, SeatError
 from .fields import copy_declared, install_clone, missing_fields
 from .hooks import GameHooks
@@ -51,7 +52,9 @@ class Event(NamedTuple):
         return self.seats is None or (seat is not None and seat in self.seats)
 
     def to_json(self) -> dict[str, JSON]:
-        return {"kind": self.kind, "text": self.text, "rule": self.rule, "data": dict(self.data)}
+        """The event for a page: ``rule`` as given (a link's key), ``rule_words`` as a player reads it."""
+        return {"kind": self.kind, "text": self.text, "rule": self.rule, "rule_words": rule_words(self.rule),
+                "data": dict(self.data)}
 
 
 MakeEvent = TypeVar("MakeEvent", bound=Callable[..., Event])

@@ -33,7 +33,7 @@ from sqlalchemy import Float, ForeignKey, Integer, String, UniqueConstraint, del
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from .hub import ApiError
+from .errors import ApiError
 from .limits import Limits
 from .storage import Base, Store
 

@@ -32,22 +32,16 @@ from slipstream.jsontext import encode
 
 from . import presence
 from .chat import viewer_id
+from .errors import ApiError
 from .guard import CUT_KEY, BodyGuard, too_deep
-from .hub import (
-    ApiError,
-    Hub,
-    Outbox,
-    Room,
-    Subscriber,
-    no_such_seat,
-    seat_label,
-    token_matches,
-)
+from .hub import Hub
 from .limits import Limits
 from .lobby import Finished, catalog, rules_page
 from .pace import PACES
 from .players import Credentials, MyRaces, Players, SeatToken, add_routes
 from .protocol import ERROR_CODES, actor_info, describe, events_payload, replay_log, seat_payload
+from .room import Outbox, Room, Subscriber
+from .seats import no_such_seat, seat_label, token_matches
 from .storage import DEFAULT_SQLITE, Store
 
 log = logging.getLogger("slipstream.web")
@@ -529,7 +523,7 @@ def create_app(
         sub.queue.put_nowait(chat)
         sub.queue.put_nowait(presence.message(room))
         sub.claim_key = room.claim_key(seat)
-        room.presence()
+        presence.tell(room)
         writer = asyncio.create_task(_writer(websocket, sub))
         rate = MessageRate(limits.messages_per_second, limits.message_burst)
         try:
@@ -550,7 +544,7 @@ def create_app(
             pass
         finally:
             room.leave(sub)
-            room.presence()
+            presence.tell(room)
             writer.cancel()
 
     return app

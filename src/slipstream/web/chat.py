@@ -29,11 +29,13 @@ from typing import TYPE_CHECKING, Any
 from slipstream.jsontext import encode
 
 from . import clock, presence
+from .errors import ApiError
 from .limits import Limits
 from .storage import ChatLine
 
 if TYPE_CHECKING:
-    from .hub import Hub, Room, Subscriber
+    from .room import Room, Subscriber
+    from .services import Services
 
 log = logging.getLogger("slipstream.web")
 
@@ -60,8 +62,6 @@ def _places(shown: str | None) -> dict[int | None, int]:
 def clean(text: Any, limit: int) -> str:
     """A chat line as stored: trimmed, control characters as spaces; an ``ApiError`` if it is not text,
     empty, or longer than ``limit`` characters (the error never repeats it)."""
-    from .hub import ApiError
-
     if not isinstance(text, str):
         raise ApiError(400, "bad_request", "'text' must be the message, as a string")
     line = CONTROL.sub(" ", text).strip()
@@ -118,14 +118,14 @@ def line_json(line: ChatLine, with_ply: bool = False) -> dict[str, Any]:
 class ChatDesk:
     """Every room's chat (``Hub.chat``): loaded from the database when a room's first client comes."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, services: Services) -> None:
+        self.services = services
         self.tables: weakref.WeakKeyDictionary[Room, TableChat] = weakref.WeakKeyDictionary()
         self.sockets: weakref.WeakKeyDictionary[Subscriber, Bucket] = weakref.WeakKeyDictionary()
 
     @property
     def limits(self) -> Limits:
-        return self.hub.limits
+        return self.services.limits
 
     async def table(self, room: Room) -> TableChat:
         """The room's chat, read from the database the first time; a match this process created has
@@ -134,8 +134,8 @@ class ChatDesk:
         if table is None:
             lines: list[ChatLine] = []
             muted: set[str] = set()
-            if room.address is None or self.hub.peer_poll > 0:
-                lines, muted = await self.hub.db(self.hub.store.chat, room.data.id)
+            if room.address is None or self.services.several:
+                lines, muted = await self.services.db(self.services.store.chat, room.data.id)
             if room in self.tables:
                 return self.tables[room]
             table = self.tables[room] = TableChat([line for line in lines if line.kind == "say"], muted)
@@ -156,8 +156,6 @@ class ChatDesk:
 
     async def say(self, room: Room, sub: Subscriber, message: dict[str, Any]) -> None:
         """A client's chat message: checked, stored, then sent to every client of the match."""
-        from .hub import ApiError
-
         if not set(message) <= CHAT_FIELDS:
             raise ApiError(
                 400, "bad_request", "a chat message has only 'text' (and 'id'): it speaks as its socket's seat"
@@ -197,21 +195,19 @@ class ChatDesk:
         places = json.dumps([[seat, ply] for seat, ply in shown.items()])
         line = ChatLine("note", None, kind, "", text, room.state.ply, clock.now(), shown=places)
         task = asyncio.get_running_loop().create_task(self._store_note(room, line))
-        self.hub.tasks.add(task)
-        task.add_done_callback(self.hub.tasks.discard)
+        self.services.tasks.add(task)
+        task.add_done_callback(self.services.tasks.discard)
 
     async def _store_note(self, room: Room, line: ChatLine) -> None:
         try:
-            await self.hub.db(self.hub.store.add_chat, room.data.id, line)
+            await self.services.db(self.services.store.add_chat, room.data.id, line)
         except Exception:
             log.exception("match %s: a log line could not be stored", room.data.id)
 
     async def post(self, room: Room, line: ChatLine) -> None:
-        from .hub import ApiError
-
         table = await self.table(room)
         try:
-            line.id = await self.hub.db(self.hub.store.add_chat, room.data.id, line)
+            line.id = await self.services.db(self.services.store.add_chat, room.data.id, line)
         except Exception as exc:
             raise ApiError(503, "unavailable", "the message could not be saved; nothing was sent") from exc
         table.lines.append(line)
@@ -221,12 +217,10 @@ class ChatDesk:
 
     async def mute(self, room: Room, viewer: Any, muted: bool) -> None:
         """The host mutes (or unmutes) a spectator: their messages are refused from now on."""
-        from .hub import ApiError
-
         if not isinstance(viewer, str) or not VIEWER_ID.fullmatch(viewer):
             raise ApiError(400, "bad_request", "'viewer' must be a spectator's id as the chat shows it (8 hex digits)")
         table = await self.table(room)
-        await self.hub.db(self.hub.store.set_mute, room.data.id, viewer, muted)
+        await self.services.db(self.services.store.set_mute, room.data.id, viewer, muted)
         if muted:
             table.muted.add(viewer)
         else:

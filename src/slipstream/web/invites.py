@@ -7,18 +7,17 @@ and their seat in the rematch is held for them for ``rematch_hold`` seconds (sto
 ``storage.SeatHoldRow``): meanwhile no stranger may join it and the host may not put a bot in it
 (``seat_held``). Bots keep their seats as they were. Once the hold runs out the seat is an open seat as
 any other. Only the seat's player, with their token of the race before, takes a held seat
-(``Hub.rematch``).
+(``Rematches.rematch``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import clock
+from .errors import ApiError
+from .seats import seat_label
 from .storage import MatchData
-
-if TYPE_CHECKING:
-    from .hub import Room
 
 PLAYER_KINDS = ("human", "resigned")
 """The seats of a finished race whose players a rematch invites."""
@@ -40,8 +39,6 @@ def held_for(data: MatchData, seat: int, now: float | None = None) -> str | None
 
 def refuse_held(data: MatchData, seat: int, doing: str) -> None:
     """An ``ApiError`` (``seat_held``) if the seat is held for its player: ``doing`` says what is refused."""
-    from .hub import ApiError, seat_label
-
     name = held_for(data, seat)
     if name is None:
         return
@@ -75,9 +72,3 @@ def rematch_info(data: MatchData) -> dict[str, Any] | None:
     left = max(0.0, (data.rematch_until or 0.0) - clock.now())
     return {"id": data.rematch_id, "held": round(left, 1)}
 
-
-def invited(room: Room, next_id: str, until: float) -> None:
-    """The rematch was made: the finished race's every page is told (its state names the rematch)."""
-    room.data.rematch_id = next_id
-    room.data.rematch_until = until
-    room.broadcast()

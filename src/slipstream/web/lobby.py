@@ -20,8 +20,9 @@ from slipstream.engine.game import JSON, Game, OptionSpec
 from slipstream.engine.hooks import Term, hooks_of
 from slipstream.engine.registry import games
 
-from .hub import BOT_WORDS, FORBIDDEN_OPTIONS, bot_menu, stored_game
+from .options import FORBIDDEN_OPTIONS, stored_game
 from .protocol import resigned_result
+from .seats import BOT_WORDS, bot_menu
 from .storage import MatchData
 
 log = logging.getLogger("slipstream.web")

@@ -21,11 +21,13 @@ from slipstream.engine.game import CHANCE
 from slipstream.engine.registry import game_class, games
 
 from .accounts import COOKIE, SESSION_DAYS, Account, Accounts
-from .hub import ApiError, Hub, Room
+from .errors import ApiError
+from .hub import Hub
 from .limits import Limits
 from .lobby import catalog
 from .pace import PACES
 from .ratings import TEAM_SETTING, Ratings, cooperative, off_loop
+from .room import Room
 
 STATIC = Path(__file__).parent / "static"
 MY_RACES = 50
@@ -185,8 +187,9 @@ class Players:
             for row, words in zip(page["team_results"], settings, strict=True):
                 row.update(words)
         active = []
+        rooms = await self.rooms_of([row["id"] for row in page["active"]])
         for row in page["active"]:
-            room = self.hub.rooms.get(row["id"])
+            room = rooms.get(row["id"])
             row.update(race_row(room, row["seat"]) if room is not None else {
                 "game_name": game_name(row["game"]), "your_turn": False, "turn_left": None, "pace": "live",
                 "pace_words": PACES["live"].words,
@@ -200,19 +203,33 @@ class Players:
         logged in (``viewer``): the lobby's "Your races", your turn first. A token that holds no seat is
         left out (it says nothing of the race)."""
         rows: dict[tuple[str, int], dict[str, Any]] = {}
+        rooms = await self.rooms_of([held.match for held in body.seats])
         for held in body.seats:
-            room = self.hub.rooms.get(held.match)
+            room = rooms.get(held.match)
             seat = room.seat_for_token(held.token) if room is not None else None
             if room is not None and seat is not None and room.data.status in ("open", "running"):
                 room.seen(seat)
                 rows[(room.data.id, seat)] = race_row(room, seat)
         if viewer is not None:
             page = await off_loop(self.hub, self.ratings.player_rows, viewer, True)
+            rooms = await self.rooms_of([row["id"] for row in page["active"]])
             for row in page["active"]:
-                room = self.hub.rooms.get(row["id"])
+                room = rooms.get(row["id"])
                 if room is not None:
                     rows.setdefault((row["id"], row["seat"]), race_row(room, row["seat"]))
         return turn_first(list(rows.values()))
+
+    async def rooms_of(self, match_ids: list[str]) -> dict[str, Room]:
+        """The rooms of these matches, by id: those in memory, and those the database holds open or
+        running that this process does not (another server process on the same database holds them, or
+        they began before a restart), loaded from it (``Hub.room``). A finished match not in memory is
+        not loaded (it has no row here), nor is an id the database does not know."""
+        rooms = {match_id: room for match_id in match_ids if (room := self.hub.rooms.get(match_id)) is not None}
+        missing = sorted({match_id for match_id in match_ids if match_id not in rooms})
+        for match_id in await self.hub.db(self.hub.store.active_among, missing):
+            with contextlib.suppress(ApiError):  # gone meanwhile, or it cannot be loaded: no row
+                rooms[match_id] = await self.hub.room(match_id)
+        return rooms
 
     @staticmethod
     def _setting(game_id: str, scenario: str, difficulty: str) -> dict[str, str]:

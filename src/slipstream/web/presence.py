@@ -21,7 +21,7 @@ from slipstream.jsontext import encode
 from . import clock
 
 if TYPE_CHECKING:
-    from .hub import Room
+    from .room import Room
 
 _told: weakref.WeakKeyDictionary[Room, tuple[Any, ...]] = weakref.WeakKeyDictionary()
 """What each room's clients were last told (``announce``)."""
@@ -53,8 +53,21 @@ def _key(room: Room) -> tuple[Any, ...]:
     return here, humans, spectators, room.data.status
 
 
+def tell(room: Room) -> None:
+    """A client came or went, or the seats changed: each player's socket whose claim changed
+    (``Room.claim_key``) is told whether and when it may claim the win (a ``claim`` message), and every
+    client who is there now (``announce``)."""
+    for sub in list(room.subs):
+        key = room.claim_key(sub.seat)
+        if sub.seat is None or key == sub.claim_key:
+            continue
+        sub.claim_key = key
+        sub.queue.put_nowait(encode({"type": "claim", "claim": room.claim_info(sub.seat)}))
+    announce(room)
+
+
 def announce(room: Room) -> None:
-    """A client came or went (``Room.presence``): if who is there changed, every client is told."""
+    """A client came or went (``tell``): if who is there changed, every client is told."""
     key = _key(room)
     if _told.get(room) == key:
         return

@@ -35,7 +35,9 @@ from slipstream.engine.errors import UnknownGameError
 from slipstream.engine.registry import game_class
 
 from .accounts import Account, AccountRow, Accounts, SeatAccountRow
-from .hub import ApiError, Hub, Room
+from .errors import ApiError
+from .hub import Hub
+from .room import Room
 from .storage import Base, ListingRow, MatchRow
 
 log = logging.getLogger("slipstream.web")

@@ -668,6 +668,17 @@ class Store:
             loaded = [self._full(session, i) for i in ids]
             return [data for data in loaded if data is not None]
 
+    def active_among(self, ids: Sequence[str]) -> list[str]:
+        """Those of these match ids that are open or running (one query; an unknown id is left out)."""
+        if not ids:
+            return []
+        with Session(self.engine) as session:
+            return list(
+                session.scalars(
+                    select(MatchRow.id).where(MatchRow.id.in_(ids), MatchRow.status.in_(("open", "running")))
+                ).all()
+            )
+
     def list_matches(self, status: str | None, limit: int) -> list[tuple[MatchData, int]]:
         """The matches their hosts list publicly (``ListingRow``), newest first (seats and pace, no moves),
         each with its number of moves: four queries in all."""

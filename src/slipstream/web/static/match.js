@@ -750,22 +750,20 @@ async function start() {
   catch (e) { toast(e.message); }
 }
 
-// The rule tag of a log entry links to the paragraph of our rules text it names.
-function ruleHtml(rule, m) {
-  if (!rule) return "";
-  const href = `/rules/${encodeURIComponent(m.game)}?rule=${encodeURIComponent(rule)}`;
-  // The rulebooks number sections "Setup 7)"; shown alone the bracket reads as a stray: "Setup 7."
-  // A decision code ("Setup (RC-G7)", a bare "RIU-G13") stays in the link for the rules page; the
-  // player reads the rule's words only.
-  const words = rule.replace(/\s*\((?:[A-Z][A-Z0-9]{0,3}-[A-Z]?\d+(?:,\s*)?)+\)|^(?:[A-Z][A-Z0-9]{0,3}-[A-Z]?\d+(?:,\s*)?)+$/g, "").trim();
-  const label = (words || "the rule").replace(/(^|\s)([A-Z]|\d{1,2})\)/g, "$1$2.");
+// The rule tag of a log entry links to the paragraph of our rules text it names (its key, event.rule);
+// the player reads the rule in words (event.rule_words: the server drops decision codes such as RC-G7
+// and ends a section number with a full stop, as the terminal does).
+function ruleHtml(event, m) {
+  if (!event.rule) return "";
+  const href = `/rules/${encodeURIComponent(m.game)}?rule=${encodeURIComponent(event.rule)}`;
+  const label = event.rule_words || "the rule";
   return ` <a class="rule" href="${href}" target="_blank" rel="noopener" title="open the rule: ${esc(label)}">${esc(label)}</a>`;
 }
 
 function renderLog(log, m) {
   const box = $("log");
   box.innerHTML = log.slice(-200).map((entry) => entry.events.map((e) =>
-    `<li${e.local ? ' class="auto-played"' : ""}><span class="ply">${entry.ply}</span> ${esc(named(e.text, m))}${ruleHtml(e.rule, m)}</li>`).join("")).join("");
+    `<li${e.local ? ' class="auto-played"' : ""}><span class="ply">${entry.ply}</span> ${esc(named(e.text, m))}${ruleHtml(e, m)}</li>`).join("")).join("");
   box.scrollTop = box.scrollHeight;
 }
 
@@ -928,7 +926,7 @@ async function showReplay(ply) {
     document.querySelector(".play-bar").hidden = false;
     $("dice").innerHTML = chanceHtml(r.events, m);
     diceShown = null;
-    $("actions").innerHTML = r.events.map((e) => `<div class="replay-event">${esc(named(e.text, m))}${ruleHtml(e.rule, m)}</div>`).join("");
+    $("actions").innerHTML = r.events.map((e) => `<div class="replay-event">${esc(named(e.text, m))}${ruleHtml(e, m)}</div>`).join("");
     $("hints").innerHTML = "";
     renderLog(r.log, m);
     showReplayChat(r.chat);

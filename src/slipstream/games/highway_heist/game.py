@@ -240,14 +240,14 @@ class HighwayHeist(Game):
 
     @classmethod
     def hooks(cls) -> GameHooks:
-        from . import action_space, bot, metrics, render
+        from . import action_space, bot, metrics, observation, render
 
         return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
                          glossary=render.glossary, scoreboard=render.scoreboard,
                          race_metrics=metrics.race_metrics, seat_labels=metrics.seat_labels,
                          standings=metrics.standings, position_value=metrics.position_value,
                          heuristic_bot=bot.HeuristicBot, action_space=action_space.action_space,
-                         web_board=Path(__file__).with_name("board.js"))
+                         observation=observation.HeistObservation, web_board=Path(__file__).with_name("board.js"))
 
 
 def effort_outcomes(faces: list[str], dice: int) -> list[tuple[str, float]]:

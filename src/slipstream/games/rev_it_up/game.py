@@ -318,7 +318,7 @@ class RevItUp(Game):
 
     @classmethod
     def hooks(cls) -> GameHooks:
-        from . import action_space, bot, metrics, render
+        from . import action_space, bot, metrics, observation, render
 
         return GameHooks(board_text=render.board, describe_action=render.describe_action, hints=render.hints,
                          glossary=render.glossary, scoreboard=render.scoreboard,
@@ -326,7 +326,7 @@ class RevItUp(Game):
                          standings=metrics.standings, start_positions=metrics.start_positions,
                          turn_order=metrics.turn_order, position_value=metrics.position_value,
                          heuristic_bot=bot.HeuristicBot, action_space=action_space.action_space,
-                         web_board=Path(__file__).with_name("board.js"))
+                         observation=observation.RevObservation, web_board=Path(__file__).with_name("board.js"))
 
     def say(self, action: str) -> str:
         """An action string in words, each said once per game (the events of a race repeat them)."""

@@ -93,6 +93,16 @@ def log_line(room: Room, text: str, kind: str) -> dict[int | None, int]:
     return shown
 
 
+def add_line(room: Room, kind: str, text: str, shown: dict[int | None, int]) -> None:
+    """A log line another server process wrote (``ChatDesk.catch_up``) into the room's log, once (the
+    same line at the same place is there already: this process wrote it), and every client is told."""
+    if any(at == shown and event.text == text for at, event in room.lines):
+        return
+    room.add_line(shown, Event(kind, text, rule=""))
+    for sub in list(room.subs):
+        sub.queue.put_nowait(room.log_message(sub.seat))
+
+
 def restore_lines(room: Room, notes: list[tuple[str, str, dict[int | None, int]]]) -> None:
     """Stored log lines (``kind``, ``text``, their place in each seat's log) back into a room rebuilt
     from its moves (after a restart), each after the steps its spectators had been shown (``Room.add_line``:

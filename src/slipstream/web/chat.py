@@ -44,6 +44,9 @@ CHAT_FIELDS = frozenset({"type", "text", "id"})
 VIEWER_ID = re.compile(r"[0-9a-f]{8}")
 """What a spectator's public id looks like (``viewer_id``)."""
 CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
+LOOK_BACK = 64
+"""Ids below the highest read that a poll reads again (``ChatDesk.catch_up``): on PostgreSQL a line whose
+id was drawn first may be committed after a later one; the lines already known are skipped."""
 
 
 def viewer_id(key: Any) -> str:
@@ -241,7 +244,7 @@ class ChatDesk:
         tables = {r.data.id: (r, t) for r in rooms if (t := self.tables.get(r)) is not None}
         if not tables:
             return
-        after = min(t.polled for _room, t in tables.values())
+        after = max(0, min(t.polled for _room, t in tables.values()) - LOOK_BACK)
         found = await self.services.db(self.services.store.chat_after, list(tables), after)
         for match_id, line in found:
             room, table = tables[match_id]

@@ -95,3 +95,29 @@ def test_the_resignation_line_is_in_the_log_after_a_kill_and_restart(tmp_path: P
         assert texts.index(line) > max(i for i, text in enumerate(texts) if "dealt" in text), "after the deal"
     finally:
         server.stop()
+
+
+def test_a_resignation_line_stays_in_the_log_after_an_undo(server: Server, api: Api) -> None:
+    """An undo takes back a step, not a resignation: the line stays in every client's log, the one the
+    undo sends again from the start (``reset``) and the one a client gets when it connects."""
+    mid, _host, (ann, _bob, cat) = api.new_match(players=3, humans=3, length=30)
+    api.wait(mid, ann, lambda st: st["view"]["phase"] == "choose" and bool(st["legal"]))
+    line = "P3 resigned: a bot plays their seat to the end, ranked last"
+    with ws_open(server, mid, None) as spec, ws_open(server, mid, ann) as a:
+        ws_until(spec, presence)
+        ws_until(a, presence)
+        api.ok("POST", f"/api/matches/{mid}/resign", cat, json={})
+        ws_until(spec, lambda m: m["type"] == "log" and line in log_texts(m))
+        ply = ws_until(a, lambda m: m["type"] == "state" and m["view"]["chosen"][2])["ply"]
+        a.send(json.dumps({"type": "act", "action": "0:dash", "ply": ply, "id": "a1"}))
+        ws_until(a, lambda m: m["type"] == "ack")
+        a.send(json.dumps({"type": "undo", "ply": ply + 1}))
+        seen: list[dict[str, Any]] = []
+        ws_until(a, lambda m: m["type"] == "undone", seen=seen)
+        resets = [m for m in seen if m["type"] == "log" and m["reset"]]
+        resets.append(ws_until(spec, lambda m: m["type"] == "log" and m["reset"]))
+        for again in resets:
+            assert log_texts(again).count(line) == 1, log_texts(again)
+        assert len(resets) == 2, "Ann was sent her log again"
+    with ws_open(server, mid, ann) as a:
+        assert log_texts(ws_until(a, lambda m: m["type"] == "log")).count(line) == 1

@@ -44,6 +44,9 @@ CHAT_FIELDS = frozenset({"type", "text", "id"})
 VIEWER_ID = re.compile(r"[0-9a-f]{8}")
 """What a spectator's public id looks like (``viewer_id``)."""
 CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
+LOOK_BACK = 64
+"""Ids below the highest read that a poll reads again (``ChatDesk.catch_up``): on PostgreSQL a line whose
+id was drawn first may be committed after a later one; the lines already known are skipped."""
 
 
 def viewer_id(key: Any) -> str:
@@ -101,6 +104,10 @@ class TableChat:
     lines: list[ChatLine]
     muted: set[str]
     speakers: dict[int | str, Bucket] = field(default_factory=dict)
+    known: set[int] = field(default_factory=set)
+    """The ids of the stored lines this process has (said here, or read: ``ChatDesk.catch_up``)."""
+    polled: int = 0
+    """The highest id read from the database (with several processes, the next poll reads above it)."""
 
 
 def line_json(line: ChatLine, with_ply: bool = False) -> dict[str, Any]:
@@ -139,6 +146,8 @@ class ChatDesk:
             if room in self.tables:
                 return self.tables[room]
             table = self.tables[room] = TableChat([line for line in lines if line.kind == "say"], muted)
+            table.known = {line.id for line in lines if line.id is not None}
+            table.polled = max(table.known, default=0)
             if room.address is None:  # rebuilt from the database: its notes go back into its log
                 notes = [(line.viewer, line.text, _places(line.shown)) for line in lines if line.kind == "note"]
                 presence.restore_lines(room, notes)
@@ -200,9 +209,13 @@ class ChatDesk:
 
     async def _store_note(self, room: Room, line: ChatLine) -> None:
         try:
-            await self.services.db(self.services.store.add_chat, room.data.id, line)
+            line.id = await self.services.db(self.services.store.add_chat, room.data.id, line)
         except Exception:
             log.exception("match %s: a log line could not be stored", room.data.id)
+            return
+        table = self.tables.get(room)
+        if table is not None:
+            table.known.add(line.id)
 
     async def post(self, room: Room, line: ChatLine) -> None:
         table = await self.table(room)
@@ -210,10 +223,38 @@ class ChatDesk:
             line.id = await self.services.db(self.services.store.add_chat, room.data.id, line)
         except Exception as exc:
             raise ApiError(503, "unavailable", "the message could not be saved; nothing was sent") from exc
+        self._tell(room, table, line)
+
+    def _tell(self, room: Room, table: TableChat, line: ChatLine) -> None:
+        """A stored line goes to every client of the match, once (a poll may read it first)."""
+        if line.id in table.known:
+            return
+        if line.id is not None:
+            table.known.add(line.id)
         table.lines.append(line)
         text = encode({"type": "chat", "lines": [line_json(line)]})
         for other in list(room.subs):
             other.queue.put_nowait(text)
+
+    async def catch_up(self, rooms: list[Room]) -> None:
+        """With several processes on one database (``Peers.peer_watch``): the lines said through the
+        others since the last look, in the rooms whose chat was read here (kept for a client who comes
+        back while the room is in memory): each chat line goes to every client here, and each note (a
+        resignation, a claim) into the log (``presence.add_line``). One query for all the rooms."""
+        tables = {r.data.id: (r, t) for r in rooms if (t := self.tables.get(r)) is not None}
+        if not tables:
+            return
+        after = max(0, min(t.polled for _room, t in tables.values()) - LOOK_BACK)
+        found = await self.services.db(self.services.store.chat_after, list(tables), after)
+        for match_id, line in found:
+            room, table = tables[match_id]
+            table.polled = max(table.polled, line.id or 0)
+            if line.kind == "say":
+                self._tell(room, table, line)
+            elif line.kind == "note" and line.id not in table.known:
+                if line.id is not None:
+                    table.known.add(line.id)
+                presence.add_line(room, line.viewer, line.text, _places(line.shown))
 
     async def mute(self, room: Room, viewer: Any, muted: bool) -> None:
         """The host mutes (or unmutes) a spectator: their messages are refused from now on."""

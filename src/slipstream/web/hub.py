@@ -88,7 +88,7 @@ class Hub:
         )
         self.bots.on_dispatch = self.autoplay.dispatched
         self.timers = Timers(self.services, self.cache, self.writer, self.autoplay, self.autoplay.choose)
-        self.peers = Peers(self.services, self.cache, self.autoplay)
+        self.peers = Peers(self.services, self.cache, self.autoplay, self.chat)
         self.seating = Seating(self.services, self.cache, self.writer, self.caps)
         self.claims = Claims(self.services, self.writer, self.chat)
         self.rematches = Rematches(self.services, self.cache, self.writer, self.caps, self.seating)

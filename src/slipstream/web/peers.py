@@ -10,6 +10,7 @@ import logging
 
 from . import clock, presence
 from .autoplay import Autoplay
+from .chat import ChatDesk
 from .room import ACTIVE, Room
 from .rooms import RoomCache
 from .services import Services
@@ -20,15 +21,17 @@ log = logging.getLogger("slipstream.web")
 class Peers:
     """This process's watch over the others sharing its database."""
 
-    def __init__(self, services: Services, cache: RoomCache, autoplay: Autoplay) -> None:
+    def __init__(self, services: Services, cache: RoomCache, autoplay: Autoplay, chat: ChatDesk) -> None:
         self.services = services
         self.cache = cache
         self.autoplay = autoplay
+        self.chat = chat
 
     async def peer_watch(self) -> None:
         """With several server processes on one database (``peer_poll`` > 0): every ``peer_poll``
         seconds, catch up the open and running matches another process changed, so clients connected
-        here see its moves and lobby changes too."""
+        here see its moves and lobby changes too, and the chat lines and log notes said through it
+        (``ChatDesk.catch_up``)."""
         while True:
             await asyncio.sleep(self.services.peer_poll)
             try:
@@ -40,6 +43,7 @@ class Peers:
                         async with room.lock:
                             await self.cache.refresh(room)
                         self.autoplay.kick(room)
+                await self.chat.catch_up(list(self.cache.rooms.values()))
             except Exception:
                 log.exception("catching up with the other server processes failed")
 

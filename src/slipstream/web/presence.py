@@ -87,20 +87,28 @@ def log_line(room: Room, text: str, kind: str) -> dict[int | None, int]:
     log again (a ``log`` message) before the state that follows. Where it stands in each seat's log
     (the ply each seat is shown), to store it (``ChatDesk.keep_note``)."""
     shown = {t: room.shown(t) for t in (None, *room.game.seats)}
-    room.log.append((shown, (Event(kind, text, rule=""),)))
+    room.add_line(shown, Event(kind, text, rule=""))
     for sub in list(room.subs):
         sub.queue.put_nowait(room.log_message(sub.seat))
     return shown
 
 
+def add_line(room: Room, kind: str, text: str, shown: dict[int | None, int]) -> None:
+    """A log line another server process wrote (``ChatDesk.catch_up``) into the room's log, once (the
+    same line at the same place is there already: this process wrote it), and every client is told."""
+    if any(at == shown and event.text == text for at, event in room.lines):
+        return
+    room.add_line(shown, Event(kind, text, rule=""))
+    for sub in list(room.subs):
+        sub.queue.put_nowait(room.log_message(sub.seat))
+
+
 def restore_lines(room: Room, notes: list[tuple[str, str, dict[int | None, int]]]) -> None:
     """Stored log lines (``kind``, ``text``, their place in each seat's log) back into a room rebuilt
-    from its moves (after a restart), each after the steps its spectators had been shown."""
+    from its moves (after a restart), each after the steps its spectators had been shown (``Room.add_line``:
+    an undo keeps them too)."""
     for kind, text, shown in notes:
-        at = len(room.log)
-        while at > 0 and room.log[at - 1][0].get(None, 0) > shown.get(None, 0):
-            at -= 1
-        room.log.insert(at, (shown, (Event(kind, text, rule=""),)))
+        room.add_line(shown, Event(kind, text, rule=""))
 
 
 def resigned_text(seats: list[int], claimant: int | None) -> str:

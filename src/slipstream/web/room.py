@@ -151,6 +151,10 @@ class Room:
         self.first_turn_at: float | None = None
         """When the race's first decision began (an undo back to it keeps its count)."""
         self.bot_choices = bot_menu(data.game_id)
+        self.lines: list[tuple[dict[int | None, int], Event]] = []
+        """The log's lines that no move makes (a resignation, a claim), with the ply each seat (``None``:
+        spectators) was shown when it was written: an undo rebuilds the log from the moves and puts these
+        back (``rewind``), for a resignation is not undone."""
         self._fresh()
         self.make_bots()
 
@@ -202,8 +206,22 @@ class Room:
         """Rebuild the match from these moves (an undo took back the last ones)."""
         self._fresh()
         self.restore(moves)
+        for shown, event in self.lines:
+            self._place_line(shown, event)
         if self.first_turn_at is not None:
             self.begin_turns(self.first_turn_at)
+
+    def add_line(self, shown: dict[int | None, int], event: Event) -> None:
+        """A line of the log that no move makes (``lines``), placed after the steps its spectators had been
+        shown when it was written."""
+        self.lines.append((shown, event))
+        self._place_line(shown, event)
+
+    def _place_line(self, shown: dict[int | None, int], event: Event) -> None:
+        at = len(self.log)
+        while at > 0 and self.log[at - 1][0].get(None, 0) > shown.get(None, 0):
+            at -= 1
+        self.log.insert(at, (shown, (event,)))
 
     def undo_index(self, seat: int) -> int | None:
         """The index in ``moves`` of the step ``seat`` may take back, if any: the match runs, the seat

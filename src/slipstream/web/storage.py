@@ -499,6 +499,18 @@ class Store:
         lines = [ChatLine(r.kind, r.seat, r.viewer, r.name, r.text, r.ply, r.at, r.id, r.shown) for r in rows]
         return lines, muted
 
+    def chat_after(self, ids: Sequence[str], after: int) -> list[tuple[str, ChatLine]]:
+        """The chat lines of these matches stored with an id above ``after``, in the order stored, each
+        with its match id (a process's poll for the lines said through the others: ``ChatDesk.catch_up``)."""
+        if not ids:
+            return []
+        with Session(self.engine) as session:
+            rows = session.scalars(
+                select(ChatRow).where(ChatRow.match_id.in_(ids), ChatRow.id > after).order_by(ChatRow.id)
+            ).all()
+        return [(r.match_id, ChatLine(r.kind, r.seat, r.viewer, r.name, r.text, r.ply, r.at, r.id, r.shown))
+                for r in rows]
+
     def set_mute(self, match_id: str, viewer: str, muted: bool) -> None:
         """Mute (or unmute) a spectator in a match's chat."""
         with Session(self.engine) as session, session.begin():

@@ -61,6 +61,9 @@ SPARSE_FROM = 256
 """``SlipstreamObserver.as_list`` builds the list of a tensor this long or longer from its nonzero slots."""
 GAME_LENGTH_MARGIN = 4
 """``max_game_length`` is this many times the longest game met while the spec was built."""
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_INVALID = int(pyspiel.PlayerId.INVALID)
 
 
 class _Frozen:
@@ -253,6 +256,27 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
             player = engine.player = _player(engine.value)
         return player
 
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """pyspiel's ``legal_actions`` (of ``player``, by default the one to act), the same list answered in
+        Python: pyspiel's own calls back into this state five times through C++ (the current player thrice,
+        ``is_terminal``, ``_legal_actions``). OpenSpiel's C++ algorithms still take pyspiel's way."""
+        current = self.current_player()
+        if player is None:
+            player = current
+        if current == _TERMINAL:
+            return []
+        if current == _CHANCE:
+            return [outcome for outcome, _ in self.chance_outcomes()]
+        if player == current:
+            return self._legal_actions(player)
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
+    def is_chance_node(self) -> bool:
+        """pyspiel's ``is_chance_node``, answered in Python (the same answer, without a call through C++)."""
+        return self.current_player() == _CHANCE
+
     def _legal_actions(self, player: int) -> list[int]:
         state: State = self._engine.value
         actor = state.actor
@@ -321,11 +345,6 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return json.dumps(self.engine_state.view(None), sort_keys=True)
-
-
-_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-_CHANCE = int(pyspiel.PlayerId.CHANCE)
-_INVALID = int(pyspiel.PlayerId.INVALID)
 
 
 def _player(state: State) -> int:

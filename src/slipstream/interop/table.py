@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 from rich.text import Text
 
-from slipstream.engine import OptionError, State, hooks_of, load
+from slipstream.engine import CHANCE, Actor, OptionError, State, hooks_of, load
 
 from .compact import Encoder, check_observation, make_encoder
 from .encoding import Vector
@@ -72,8 +72,12 @@ class Table:
 
     @state.setter
     def state(self, state: State) -> None:
+        self._settled(state, state.actor)
+
+    def _settled(self, state: State, actor: Actor) -> None:
+        """Hold ``state`` (a decision or the end), whose actor is ``actor``."""
         self._state = state
-        self._actor = actor = state.actor
+        self._actor = actor
         self.seat: int | None = (
             min(actor) if isinstance(actor, frozenset) else actor if isinstance(actor, int) else None)
         """The seat that decides now (``acting_seat``), ``None`` at the end."""
@@ -115,7 +119,7 @@ class Table:
         return mask.copy()
 
     def observation(self, seat: int) -> Vector:
-        return self.encoder.observe(self.state, seat)
+        return self.encoder.observe(self._state, seat)
 
     def action(self, seat: int, action_id: int) -> str:
         """The game's action string for ``seat`` choosing number ``action_id`` now."""
@@ -127,12 +131,16 @@ class Table:
 
     def act(self, seat: int, action_id: int) -> None:
         """Apply ``seat``'s numbered action (checked: an illegal one raises and changes nothing)."""
-        self.state = settle(self._state.apply(self.action(seat, action_id)))
-        self.decisions += 1
+        self.apply(self.action(seat, action_id))
 
     def apply(self, action: str) -> None:
-        """Apply an action in the game's notation (a bot's choice)."""
-        self.state = settle(self._state.apply(action))
+        """Apply an action in the game's notation (a bot's choice), then chance by the seed (``settle``)."""
+        state = self._state.apply(action)
+        actor = state.actor
+        while actor == CHANCE:
+            state = state.apply_chance()
+            actor = state.actor
+        self._settled(state, actor)
         self.decisions += 1
 
     def reward(self, seat: int) -> float:

@@ -14,7 +14,9 @@ A step is one seat decision, random among the legal ones, with the chance nodes 
   for the seat that acts.
 
 The ratio is the bridge's cost per step over the contract's: what the numbering and the observation
-encoding cost on top of the engine. ``--observation`` picks the bridges' observation (``declared``,
+encoding cost on top of the engine. Every runner picks its random action the same way
+(``random.Random``, the legal numbers read from the mask with ``nonzero``), so the picking costs each
+bridge what it costs the contract. ``--observation`` picks the bridges' observation (``declared``,
 ``full`` or ``compact``); by default each game's own default (declared where the game declares one).
 """
 
@@ -27,7 +29,6 @@ from collections.abc import Callable, Sequence
 from typing import cast
 
 import gymnasium
-import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 import slipstream
@@ -61,7 +62,7 @@ def pettingzoo(game_id: str, players: int, observation: str | None) -> Runner:
     aec = aec_env(game_id, players=players, observation=observation)
 
     def run(seed: int) -> int:
-        rng = np.random.default_rng(seed)
+        rng = random.Random(seed)
         aec.reset(seed=seed)
         steps = 0
         for _ in aec.agent_iter():
@@ -69,8 +70,8 @@ def pettingzoo(game_id: str, players: int, observation: str | None) -> Runner:
             if terminated or truncated:
                 aec.step(None)
                 continue
-            legal = np.flatnonzero(observation["action_mask"])
-            aec.step(int(legal[rng.integers(len(legal))]))
+            legal = observation["action_mask"].nonzero()[0]
+            aec.step(int(legal[int(rng.random() * len(legal))]))
             steps += 1
         return steps
 
@@ -82,12 +83,12 @@ def gym(game_id: str, players: int, observation: str | None) -> Runner:
                                              observation=observation).unwrapped)
 
     def run(seed: int) -> int:
-        rng = np.random.default_rng(seed)
+        rng = random.Random(seed)
         _, info = env.reset(seed=seed)
         done = False
         while not done:
-            legal = np.flatnonzero(info["action_mask"])
-            _, _, terminated, truncated, info = env.step(int(legal[rng.integers(len(legal))]))
+            legal = info["action_mask"].nonzero()[0]
+            _, _, terminated, truncated, info = env.step(int(legal[int(rng.random() * len(legal))]))
             done = terminated or truncated
         decisions: int = env.table.decisions
         return decisions

@@ -47,3 +47,33 @@ def test_openspiel_mcts_plays_a_race() -> None:
     assert moves > 0
     assert sorted(state.returns()) == [-1.0, 1.0]
     assert state.engine_state.record()["game"] == "brc-grand-prix"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_python_answers_match_pyspiels_own(game_id: str) -> None:
+    """The states answer ``legal_actions`` and ``is_chance_node`` in Python, without pyspiel's calls back
+    through C++: at every position of a random race (chance nodes and the end included), for the player to
+    act and every seat, the answers are pyspiel's own (``pyspiel.State``'s methods, the C++ way)."""
+    register()
+    game = pyspiel.load_game(library_name(game_id), {"players": players_near(game_id, 2)})
+    rng = np.random.default_rng(5)
+    state = game.new_initial_state()
+    positions = 0
+    while True:
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        if not state.is_chance_node():
+            for seat in range(game.num_players()):
+                assert state.legal_actions(seat) == pyspiel.State.legal_actions(state, seat), seat
+        positions += 1
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply_action(int(legal[rng.integers(len(legal))]))
+    assert positions > 10
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    for legal_actions in (state.legal_actions, lambda player: pyspiel.State.legal_actions(state, player)):
+        with pytest.raises(pyspiel.SpielError, match="pseudo-player"):  # a decision's, for chance's id
+            legal_actions(int(pyspiel.PlayerId.CHANCE))

@@ -32,33 +32,38 @@ from __future__ import annotations
 
 import json
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from slipstream.engine import CHANCE, State, available_games, game_class, load
+from slipstream.engine.observation import Buffer
 from slipstream.engine.record import replay
 
 from .compact import Encoder, check_observation, default_observation, make_encoder
+from .declared import DeclaredEncoder
 from .recall import InformationEncoder, Recall, information_string, recall_of, remember
 from .spec import (
     PLACE,
     WIN,
     GameSpec,
-    acting_seat,
+    Numbering,
     check_reward,
-    game_action,
     library_name,
-    seat_actions,
     seat_reward,
     spec_for,
     spec_for_game,
 )
 
 JSON = Any
+SPARSE_FROM = 256
+"""``SlipstreamObserver.as_list`` builds the list of a tensor this long or longer from its nonzero slots."""
 GAME_LENGTH_MARGIN = 4
 """``max_game_length`` is this many times the longest game met while the spec was built."""
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_INVALID = int(pyspiel.PlayerId.INVALID)
 
 
 class _Frozen:
@@ -83,8 +88,10 @@ class _Frozen:
         replayed; a game's own spec as its game's id (a spec extended for other options, whole)."""
         if isinstance(self.value, State):
             return _frozen_replay, (self.value.record(),)
-        if isinstance(self.value, GameSpec) and self.value is spec_for(self.value.game):
-            return _frozen_spec, (self.value.game,)
+        if isinstance(self.value, GameSpec):
+            if self.value is spec_for(self.value.game):
+                return _frozen_spec, (self.value.game,)
+            return _SharedSpec, (self.value,)
         return _Frozen, (self.value,)
 
 
@@ -93,7 +100,21 @@ def _frozen_replay(record: dict[str, JSON]) -> _Frozen:
 
 
 def _frozen_spec(game_id: str) -> _Frozen:
-    return _Frozen(spec_for(game_id))
+    return _SharedSpec(spec_for(game_id))
+
+
+class _SharedSpec(_Frozen):
+    """A game's spec as its states share it, with what they read every step: the spec's ``Numbering``,
+    the game's observer and its number of players (both taken from the game on first use: a state unpickled
+    by OpenSpiel gets a new one, filled again)."""
+
+    __slots__ = ("numbering", "observer", "players")
+
+    def __init__(self, value: GameSpec) -> None:
+        super().__init__(value)
+        self.numbering = Numbering(value)
+        self.observer: SlipstreamObserver | None = None
+        self.players = 0
 
 
 def _parameters(game_id: str) -> dict[str, JSON]:
@@ -152,7 +173,7 @@ class SlipstreamGame(pyspiel.Game):  # type: ignore[misc]
         self.reward = check_reward(self.engine_game, reward)
         self.observation = check_observation(self.engine_game, observation)
         spec = spec_for_game(self.engine_game)
-        self._spec = _Frozen(spec)
+        self._spec = _SharedSpec(spec)
         game_type = _game_type(game_id, reward)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(spec.actions),
@@ -235,29 +256,58 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
             player = engine.player = _player(engine.value)
         return player
 
-    def _legal_actions(self, player: int) -> list[int]:
-        state = self.engine_state
-        if player != acting_seat(state):
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """pyspiel's ``legal_actions`` (of ``player``, by default the one to act), the same list answered in
+        Python: pyspiel's own calls back into this state five times through C++ (the current player thrice,
+        ``is_terminal``, ``_legal_actions``). OpenSpiel's C++ algorithms still take pyspiel's way."""
+        current = self.current_player()
+        if player is None:
+            player = current
+        if current == _TERMINAL:
             return []
-        action_id = self._spec.value.action_id
-        return sorted(action_id(a) for a in seat_actions(state, player))
+        if current == _CHANCE:
+            return [outcome for outcome, _ in self.chance_outcomes()]
+        if player == current:
+            return self._legal_actions(player)
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
+    def is_chance_node(self) -> bool:
+        """pyspiel's ``is_chance_node``, answered in Python (the same answer, without a call through C++)."""
+        return self.current_player() == _CHANCE
+
+    def _legal_actions(self, player: int) -> list[int]:
+        state: State = self._engine.value
+        actor = state.actor
+        if isinstance(actor, frozenset):
+            if player != min(actor):
+                return []
+            numbers = self._spec.numbering.legal(state.legal_actions(player), len(str(player)) + 1)
+        elif player == actor and isinstance(actor, int):
+            numbers = self._spec.numbering.legal(state.legal_actions(), 0)
+        else:
+            return []
+        return list(numbers[1])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        chance_id = self._spec.value.chance_id
-        return sorted((chance_id(a), p) for a, p in self.engine_state.chance_outcomes())
+        return self._spec.numbering.chance_outcomes(self._engine.value.chance_outcomes())
 
     def _apply_action(self, action: int) -> None:
-        state = self.engine_state
-        spec: GameSpec = self._spec.value
-        if state.actor == CHANCE:
-            move = spec.chance[action]
+        before = self._engine
+        state: State = before.value
+        numbering: Numbering = self._spec.numbering
+        actor = state.actor
+        if actor == CHANCE:
+            move = numbering.chance[action]
+        elif isinstance(actor, frozenset):
+            move = f"{min(actor)}:{numbering.actions[action]}"
+        elif isinstance(actor, int):
+            move = numbering.actions[action]
         else:
-            seat = acting_seat(state)
-            if seat is None:
-                raise ValueError(f"no seat acts in {state!r}")
-            move = game_action(state, seat, spec.actions[action])
+            raise ValueError(f"no seat acts in {state!r}")
         engine = _Frozen(state.apply(move))
-        recall = self._engine.recall
+        recall = before.recall
         if recall is not None:
             engine.recall = remember(recall, state, move, engine.value)
         self._engine = engine
@@ -268,13 +318,16 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
         for the tensor's shape by observing a new initial state, then copies the tensor through C++; this
         costs about half as much. OpenSpiel's C++ algorithms still take pyspiel's way, to the same values."""
         seat = self.current_player() if player is None else int(player)
-        players = self.num_players()
-        if not 0 <= seat < players:
-            raise pyspiel.SpielError(f"observation_tensor: player {seat} is not a seat from 0 to {players - 1}")
-        observer: SlipstreamObserver = self.get_game().default_observer
+        shared: _SharedSpec = self._spec
+        observer = shared.observer
+        if observer is None:
+            observer = shared.observer = self.get_game().default_observer
+            shared.players = self.num_players()
+        if not 0 <= seat < shared.players:
+            raise pyspiel.SpielError(
+                f"observation_tensor: player {seat} is not a seat from 0 to {shared.players - 1}")
         observer.set_from(self, seat)
-        tensor: list[float] = observer.tensor.tolist()
-        return tensor
+        return observer.as_list()
 
     def _action_to_string(self, player: int, action: int) -> str:
         spec: GameSpec = self._spec.value
@@ -283,7 +336,8 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
         return spec.actions[action]
 
     def is_terminal(self) -> bool:
-        return self.engine_state.is_over
+        over: bool = self._engine.value.is_over
+        return over
 
     def returns(self) -> list[float]:
         state = self.engine_state
@@ -296,12 +350,15 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
 def _player(state: State) -> int:
     """OpenSpiel's current player of an engine state: a seat, or the terminal, chance or invalid id."""
     actor = state.actor
+    if isinstance(actor, int):
+        return actor
     if actor is None:
-        return int(pyspiel.PlayerId.TERMINAL)
+        return _TERMINAL
     if actor == CHANCE:
-        return int(pyspiel.PlayerId.CHANCE)
-    seat = acting_seat(state)
-    return int(pyspiel.PlayerId.INVALID) if seat is None else seat
+        return _CHANCE
+    if isinstance(actor, frozenset):
+        return min(actor)  # the lowest seat of a simultaneous choice acts first (``acting_seat``)
+    return _INVALID
 
 
 class SlipstreamObserver:
@@ -317,9 +374,12 @@ class SlipstreamObserver:
         self.dict = {"observation": self.tensor}
         self.start = start
         self._at_start: dict[int, np.ndarray] = {}
-        fill = getattr(encoder, "fill", None)
-        self._fill = fill if callable(fill) else None
-        """The declared encoder writes into ``tensor`` in place; the others encode a view, then copy."""
+        self._write = encoder.declaration.write if isinstance(encoder, DeclaredEncoder) else None
+        """The declared observation is written into ``tensor`` in place, through one ``memoryview`` of it
+        kept here; the others encode a view, then copy."""
+        self._buffer = cast(Buffer, self.tensor.data)
+        self._zeros = [0.0] * encoder.size
+        self._sparse = encoder.size >= SPARSE_FROM
 
     def set_from(self, state: SlipstreamState, player: int) -> None:
         engine = state.engine_state
@@ -328,10 +388,24 @@ class SlipstreamObserver:
             if kept is None:
                 kept = self._at_start[player] = self.encoder.observe(engine, player)
             self.tensor[:] = kept
-        elif self._fill is not None:
-            self._fill(self.tensor, engine, player)
+        elif self._write is not None:
+            self.tensor.fill(0.0)
+            self._write(engine, player, self._buffer)
         else:
             self.tensor[:] = self.encoder.observe(engine, player)
+
+    def as_list(self) -> list[float]:
+        """``tensor`` as a new list (``tensor.tolist()``, the same values). A long tensor is mostly zeros:
+        its list is a copy of a list of zeros with the other slots set, which costs less."""
+        tensor = self.tensor
+        if not self._sparse:
+            whole: list[float] = tensor.tolist()
+            return whole
+        out = self._zeros.copy()
+        slots = tensor.nonzero()[0]
+        for slot, value in zip(slots.tolist(), tensor[slots].tolist(), strict=True):
+            out[slot] = value
+        return out
 
     def string_from(self, state: SlipstreamState, player: int) -> str:
         return json.dumps(state.engine_state.view(player), sort_keys=True)

@@ -118,7 +118,7 @@ class SlipstreamAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     def _select(self) -> None:
         seat = self.table.seat
         if seat is not None:
-            self.agent_selection = agent_name(seat)
+            self.agent_selection = self.possible_agents[seat]
         elif self.agents:
             self.agent_selection = self.agents[0]
 
@@ -138,15 +138,18 @@ class SlipstreamAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} must choose an action: None is only for an agent whose game is over")
-        self.table.act(self._seats[agent], int(action))
+        table = self.table
+        table.act(self._seats[agent], int(action))
         self._cumulative_rewards[agent] = 0.0
-        if self.table.is_over:
+        if table.is_over:
             for other in self.agents:
-                self.rewards[other] = self.table.reward(self._seats[other])
+                self.rewards[other] = table.reward(self._seats[other])
                 self.terminations[other] = True
-                self.infos[other] = {"result": self.table.state.result.to_json()}  # type: ignore[union-attr]
-        self._select()
-        self._accumulate_rewards()
+                self.infos[other] = {"result": table.state.result.to_json()}  # type: ignore[union-attr]
+            self._select()
+            self._accumulate_rewards()
+        else:
+            self._select()  # the rewards stay 0 until the end: nothing to add up
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

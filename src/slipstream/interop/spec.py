@@ -201,6 +201,56 @@ class GameSpec:
 # --- the seat's side of the contract, shared by every bridge ------------------------------------
 
 
+class Numbering:
+    """A spec's numbers as the bridges read them every step: the numbers of a seat's legal actions, kept by
+    the legal list they came from (a race meets the same few lists again and again), and the chance
+    outcomes' numbers. One per bridge (a table, an OpenSpiel game), never pickled with a state."""
+
+    LIMIT = 4096
+    """Legal lists kept at most; past that the kept ones are dropped and kept anew."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.game = spec.game
+        self.actions = spec.actions
+        self.chance = spec.chance
+        self.action_index = spec.action_index
+        self.chance_index = spec.chance_index
+        self._plain: dict[tuple[str, ...], tuple[tuple[int, ...], list[int]]] = {}
+        self._prefixed: dict[tuple[str, ...], tuple[tuple[int, ...], list[int]]] = {}
+
+    def legal(self, legal: Sequence[str], cut: int) -> tuple[tuple[int, ...], list[int]]:
+        """For a seat's legal actions (as ``state.legal_actions(seat)`` lists them; ``cut``: the length of
+        the simultaneous ``"<seat>:"`` prefix, 0 for none): their numbers in that order, and sorted. Both
+        are shared: copy before changing. An action the spec does not number raises
+        ``UnseenActionError``."""
+        known = self._prefixed if cut else self._plain
+        key = tuple(legal)
+        found = known.get(key)
+        if found is None:
+            action_id = self.action_index.get
+            ids = []
+            for action in key:
+                number = action_id(action[cut:] if cut else action)
+                if number is None:
+                    raise UnseenActionError(self.game, action[cut:])
+                ids.append(number)
+            if len(known) >= self.LIMIT:
+                known.clear()
+            found = known[key] = (tuple(ids), sorted(ids))
+        return found
+
+    def chance_outcomes(self, outcomes: Sequence[tuple[str, float]]) -> list[tuple[int, float]]:
+        """``[(number, probability)]`` sorted by number, for ``state.chance_outcomes()``."""
+        index = self.chance_index
+        try:
+            numbered = [(index[outcome], probability) for outcome, probability in outcomes]
+        except KeyError as missing:
+            raise UnseenActionError(self.game, str(missing.args[0])) from None
+        numbered.sort()  # in order already where the spec's numbers follow the outcomes' order: one pass
+        return numbered
+
+
+
 
 def library_name(game_id: str) -> str:
     """The game's name in the AI libraries, which take identifiers: ``slipstream_<id with underscores>``

@@ -10,17 +10,15 @@ import numpy as np
 import numpy.typing as npt
 from rich.text import Text
 
-from slipstream.engine import OptionError, State, hooks_of, load
+from slipstream.engine import CHANCE, Actor, OptionError, State, hooks_of, load
 
 from .compact import Encoder, check_observation, make_encoder
 from .encoding import Vector
 from .spec import (
     WIN,
     GameSpec,
-    acting_seat,
+    Numbering,
     check_reward,
-    game_action,
-    seat_actions,
     seat_reward,
     settle,
     spec_for_game,
@@ -59,58 +57,90 @@ class Table:
         self.encoder: Encoder = make_encoder(self.game, self.spec, self.observation_kind)
         """The declared observation (the default where the game has one), the full one (the default
         otherwise) or the compact one (``slipstream.interop.compact``)."""
-        self.state: State = settle(self.game.start(seed=0))
+        self.num_actions: int = len(self.spec.actions)
+        self._numbering = Numbering(self.spec)
+        self._masks: dict[tuple[int, ...], Mask] = {}
+        """A mask by the numbers of its legal actions (copied out: a race meets the same few again and again)."""
         self.decisions = 0
         """Seat decisions applied since the last reset."""
+        self.state = settle(self.game.start(seed=0))
 
     @property
-    def num_actions(self) -> int:
-        return len(self.spec.actions)
+    def state(self) -> State:
+        """The engine state: a decision or the end."""
+        return self._state
+
+    @state.setter
+    def state(self, state: State) -> None:
+        self._settled(state, state.actor)
+
+    def _settled(self, state: State, actor: Actor) -> None:
+        """Hold ``state`` (a decision or the end), whose actor is ``actor``."""
+        self._state = state
+        self._actor = actor
+        self.seat: int | None = (
+            min(actor) if isinstance(actor, frozenset) else actor if isinstance(actor, int) else None)
+        """The seat that decides now (``acting_seat``), ``None`` at the end."""
 
     def reset(self, seed: int) -> None:
         self.state = settle(self.game.start(seed=seed))
         self.decisions = 0
 
     @property
-    def seat(self) -> int | None:
-        return acting_seat(self.state)
-
-    @property
     def is_over(self) -> bool:
-        return self.state.is_over
+        return self._actor is None
+
+    def _numbers(self, seat: int) -> tuple[int, ...] | None:
+        """The numbers of ``seat``'s legal actions in their order, ``None`` unless it decides now."""
+        actor = self._actor
+        if isinstance(actor, frozenset):
+            if seat not in actor:
+                return None
+            return self._numbering.legal(self._state.legal_actions(seat), len(str(seat)) + 1)[0]
+        if seat != self.seat:
+            return None
+        return self._numbering.legal(self._state.legal_actions(), 0)[0]
 
     def legal_ids(self, seat: int) -> list[int]:
         """The numbers of ``seat``'s legal actions (empty unless it decides now)."""
-        if acting_seat(self.state) != seat and not (
-            isinstance(self.state.actor, frozenset) and seat in self.state.actor
-        ):
-            return []
-        action_id = self.spec.action_id
-        return [action_id(a) for a in seat_actions(self.state, seat)]
+        numbers = self._numbers(seat)
+        return [] if numbers is None else list(numbers)
 
     def mask(self, seat: int) -> Mask:
-        out = np.zeros(len(self.spec.actions), dtype=np.int8)
-        out[self.legal_ids(seat)] = 1
-        return out
+        numbers = self._numbers(seat)
+        if numbers is None:
+            return np.zeros(self.num_actions, dtype=np.int8)
+        mask = self._masks.get(numbers)
+        if mask is None:
+            if len(self._masks) >= Numbering.LIMIT:
+                self._masks.clear()
+            mask = self._masks[numbers] = np.zeros(self.num_actions, dtype=np.int8)
+            mask[list(numbers)] = 1
+        return mask.copy()
 
     def observation(self, seat: int) -> Vector:
-        return self.encoder.observe(self.state, seat)
+        return self.encoder.observe(self._state, seat)
 
     def action(self, seat: int, action_id: int) -> str:
         """The game's action string for ``seat`` choosing number ``action_id`` now."""
         index = int(action_id)
         if not 0 <= index < len(self.spec.actions):
             raise ValueError(f"{self.game.id}: action number {action_id} is outside 0..{len(self.spec.actions) - 1}")
-        return game_action(self.state, seat, self.spec.actions[index])
+        action = self.spec.actions[index]
+        return f"{seat}:{action}" if isinstance(self._actor, frozenset) else action
 
     def act(self, seat: int, action_id: int) -> None:
         """Apply ``seat``'s numbered action (checked: an illegal one raises and changes nothing)."""
-        self.state = settle(self.state.apply(self.action(seat, action_id)))
-        self.decisions += 1
+        self.apply(self.action(seat, action_id))
 
     def apply(self, action: str) -> None:
-        """Apply an action in the game's notation (a bot's choice)."""
-        self.state = settle(self.state.apply(action))
+        """Apply an action in the game's notation (a bot's choice), then chance by the seed (``settle``)."""
+        state = self._state.apply(action)
+        actor = state.actor
+        while actor == CHANCE:
+            state = state.apply_chance()
+            actor = state.actor
+        self._settled(state, actor)
         self.decisions += 1
 
     def reward(self, seat: int) -> float:

@@ -10,6 +10,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from slipstream.web.errors import ApiError
 from slipstream.web.hub import Hub
 from slipstream.web.room import Room, Subscriber
 from slipstream.web.storage import Store
@@ -100,3 +103,42 @@ def drain(sub: Subscriber) -> list[str]:
         if item is not None:
             out.append(item)
     return out
+
+
+def test_a_mute_set_through_one_process_holds_on_another(tmp_path: Path, toy: str) -> None:
+    """The host mutes a spectator through one process: the spectator's next line through another process
+    on the same database is refused (and nothing is stored or told); the unmute holds there the same way."""
+
+    async def scenario() -> None:
+        database = str(tmp_path / "shared.sqlite3")
+        first = Hub(Store(database), plugins=PLUGINS, peer_poll=POLL)
+        second = Hub(Store(database), plugins=PLUGINS, peer_poll=POLL)
+        await first.startup()
+        await second.startup()
+        try:
+            room, host = await first.create(toy, 3, {}, "", {})
+            for seat, name in enumerate(("Ann", "Bob", "Cat")):
+                await first.join(room.data.id, seat, name)
+            await first.start(room.data.id, host)
+            there = await second.room(room.data.id)
+            spectator = await connect(second, there, None)
+            bob = await connect(second, there, 1)
+            await second.chat.say(there, spectator, {"type": "chat", "text": "before the mute"})
+
+            await first.chat.mute(room, spectator.viewer, True)
+            with pytest.raises(ApiError) as refused:
+                await second.chat.say(there, spectator, {"type": "chat", "text": "after the mute"})
+            assert refused.value.code == "muted"
+            stored, _muted = second.services.store.chat(room.data.id)
+            assert [line.text for line in stored] == ["before the mute"], "nothing stored"
+            told = [line["text"] for m in map(json.loads, drain(bob)) if m["type"] == "chat" for line in m["lines"]]
+            assert told == ["before the mute"], "nothing told"
+
+            await first.chat.mute(room, spectator.viewer, False)
+            await second.chat.say(there, spectator, {"type": "chat", "text": "after the unmute"})
+            assert [line.text for line in second.chat.tables[there].lines] == ["before the mute", "after the unmute"]
+        finally:
+            await first.shutdown()
+            await second.shutdown()
+
+    asyncio.run(scenario())

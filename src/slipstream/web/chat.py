@@ -173,7 +173,7 @@ class ChatDesk:
             raise ApiError(409, "not_running", f"the match is {room.data.status}: its chat is closed")
         text = clean(message.get("text"), self.limits.chat_length)
         table = await self.table(room)
-        if sub.seat is None and sub.viewer in table.muted:
+        if sub.seat is None and await self._muted(room, table, sub.viewer):
             raise ApiError(403, "muted", "the host muted you in this race's chat; you can still watch")
         limits = self.limits
         mine = self.sockets.setdefault(sub, Bucket(limits.chat_per_minute, limits.chat_burst))
@@ -255,6 +255,18 @@ class ChatDesk:
                 if line.id is not None:
                     table.known.add(line.id)
                 presence.add_line(room, line.viewer, line.text, _places(line.shown))
+
+    async def _muted(self, room: Room, table: TableChat, viewer: str) -> bool:
+        """Whether a spectator is muted. With several processes the host may have muted (or unmuted) them
+        through another one, so the database answers (a spectator's line is rare: one small query)."""
+        if not self.services.several:
+            return viewer in table.muted
+        muted = await self.services.db(self.services.store.is_muted, room.data.id, viewer)
+        if muted:
+            table.muted.add(viewer)
+        else:
+            table.muted.discard(viewer)
+        return muted
 
     async def mute(self, room: Room, viewer: Any, muted: bool) -> None:
         """The host mutes (or unmutes) a spectator: their messages are refused from now on."""

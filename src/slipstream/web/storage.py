@@ -511,6 +511,11 @@ class Store:
         return [(r.match_id, ChatLine(r.kind, r.seat, r.viewer, r.name, r.text, r.ply, r.at, r.id, r.shown))
                 for r in rows]
 
+    def is_muted(self, match_id: str, viewer: str) -> bool:
+        """Whether the host muted this spectator in this match's chat (through any process)."""
+        with Session(self.engine) as session:
+            return session.get(MuteRow, (match_id, viewer)) is not None
+
     def set_mute(self, match_id: str, viewer: str, muted: bool) -> None:
         """Mute (or unmute) a spectator in a match's chat."""
         with Session(self.engine) as session, session.begin():

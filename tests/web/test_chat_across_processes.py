@@ -16,6 +16,7 @@ from slipstream.web.errors import ApiError
 from slipstream.web.hub import Hub
 from slipstream.web.room import Room, Subscriber
 from slipstream.web.storage import Store
+from tests.web.test_postgres import pg_database  # noqa: F401 - the fixture
 
 PLUGINS = ["tests.web.toyplugin"]
 POLL = 0.05
@@ -40,15 +41,21 @@ async def connect(hub: Hub, room: Room, seat: int | None) -> Subscriber:
     return sub
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The one database both processes share: a SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "shared.sqlite3")
+    url: str = request.getfixturevalue("pg_database")
+    return url
+
+
 def log_texts(message: dict[str, Any]) -> list[str]:
     return [e["text"] for entry in message["entries"] for e in entry["events"]]
 
 
-def test_chat_and_a_resignation_reach_a_page_on_another_process_with_the_next_poll(
-    tmp_path: Path, toy: str
-) -> None:
+def test_chat_and_a_resignation_reach_a_page_on_another_process_with_the_next_poll(database: str, toy: str) -> None:
     async def scenario() -> None:
-        database = str(tmp_path / "shared.sqlite3")
         first = Hub(Store(database), plugins=PLUGINS, peer_poll=POLL)
         second = Hub(Store(database), plugins=PLUGINS, peer_poll=POLL)
         await first.startup()
@@ -105,12 +112,11 @@ def drain(sub: Subscriber) -> list[str]:
     return out
 
 
-def test_a_mute_set_through_one_process_holds_on_another(tmp_path: Path, toy: str) -> None:
+def test_a_mute_set_through_one_process_holds_on_another(database: str, toy: str) -> None:
     """The host mutes a spectator through one process: the spectator's next line through another process
     on the same database is refused (and nothing is stored or told); the unmute holds there the same way."""
 
     async def scenario() -> None:
-        database = str(tmp_path / "shared.sqlite3")
         first = Hub(Store(database), plugins=PLUGINS, peer_poll=POLL)
         second = Hub(Store(database), plugins=PLUGINS, peer_poll=POLL)
         await first.startup()

@@ -90,6 +90,8 @@ class Hub:
         self.timers = Timers(self.services, self.cache, self.writer, self.autoplay, self.autoplay.choose)
         self.peers = Peers(self.services, self.cache, self.autoplay, self.chat)
         self.seating = Seating(self.services, self.cache, self.writer, self.caps)
+        self.create = self.seating.create
+        """A new open match and its host token (``Seating.create``)."""
         self.claims = Claims(self.services, self.writer, self.chat)
         self.rematches = Rematches(self.services, self.cache, self.writer, self.caps, self.seating)
 
@@ -136,21 +138,6 @@ class Hub:
 
     def census(self, address: str | None) -> Census:
         return self.caps.census(address)
-
-    async def create(
-        self,
-        game_id: str,
-        players: int | None,
-        options: dict[str, Any],
-        title: str,
-        bots: dict[int, str],
-        turn_seconds: int | None = None,
-        address: str | None = None,
-        public: bool = False,
-        pace: str = "live",
-    ) -> tuple[Room, str]:
-        """A new open match and its host token (``Seating.create``)."""
-        return await self.seating.create(game_id, players, options, title, bots, turn_seconds, address, public, pace)
 
     async def join(self, match_id: str, seat: int, name: str, invited: bool = False) -> tuple[Room, str]:
         """A player takes an open seat (``Seating.join``): the room and the seat's token."""

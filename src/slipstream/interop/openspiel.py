@@ -314,9 +314,10 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """pyspiel's ``observation_tensor`` (of ``player``, by default the one to act), the same list made in
-        Python: the game's observer fills its tensor. pyspiel's own, called from Python, first asks the game
-        for the tensor's shape by observing a new initial state, then copies the tensor through C++; this
-        costs about half as much. OpenSpiel's C++ algorithms still take pyspiel's way, to the same values."""
+        Python by the game's observer (``SlipstreamObserver.list_of``). pyspiel's own, called from Python,
+        first asks the game for the tensor's shape by observing a new initial state, then copies the tensor
+        through C++; this costs about half as much. OpenSpiel's C++ algorithms still take pyspiel's way, to
+        the same values."""
         seat = self.current_player() if player is None else int(player)
         shared: _SharedSpec = self._spec
         observer = shared.observer
@@ -326,8 +327,7 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
         if not 0 <= seat < shared.players:
             raise pyspiel.SpielError(
                 f"observation_tensor: player {seat} is not a seat from 0 to {shared.players - 1}")
-        observer.set_from(self, seat)
-        return observer.as_list()
+        return observer.list_of(self._engine.value, seat)
 
     def _action_to_string(self, player: int, action: int) -> str:
         spec: GameSpec = self._spec.value
@@ -377,12 +377,28 @@ class SlipstreamObserver:
         self._write = encoder.declaration.write if isinstance(encoder, DeclaredEncoder) else None
         """The declared observation is written into ``tensor`` in place, through one ``memoryview`` of it
         kept here; the others encode a view, then copy."""
+        self._write_list = self._write if isinstance(encoder, DeclaredEncoder) and encoder.writes_float32 else None
+        """A declaration whose every value is a float32 also writes ``list_of``'s list itself."""
         self._buffer = cast(Buffer, self.tensor.data)
         self._zeros = [0.0] * encoder.size
         self._sparse = encoder.size >= SPARSE_FROM
 
     def set_from(self, state: SlipstreamState, player: int) -> None:
-        engine = state.engine_state
+        self._set(state.engine_state, player)
+
+    def list_of(self, engine: State, player: int) -> list[float]:
+        """``player``'s observation of ``engine`` as a new list, what ``set_from`` then ``as_list`` give
+        (``tensor`` is left as it was when the game writes the list itself): a declaration whose every value is
+        a float32 (Rev it Up's, Rush 'n' Crush's) fills a copy of a list of zeros, with no array in between."""
+        write = self._write_list
+        if write is not None and engine is not self.start:
+            out = self._zeros.copy()
+            write(engine, player, out)
+            return out
+        self._set(engine, player)
+        return self.as_list()
+
+    def _set(self, engine: State, player: int) -> None:
         if engine is self.start:
             kept = self._at_start.get(player)
             if kept is None:

@@ -260,7 +260,17 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
         """pyspiel's ``legal_actions`` (of ``player``, by default the one to act), the same list answered in
         Python: pyspiel's own calls back into this state five times through C++ (the current player thrice,
         ``is_terminal``, ``_legal_actions``). OpenSpiel's C++ algorithms still take pyspiel's way."""
-        current = self.current_player()
+        engine = self._engine
+        current = engine.player
+        if current is None:
+            current = engine.player = _player(engine.value)
+        if current >= 0 and (player is None or player == current):  # the seat to act (the usual question)
+            state: State = engine.value
+            if isinstance(state.actor, frozenset):
+                numbers = self._spec.numbering.legal(state.legal_actions(current), len(str(current)) + 1)
+            else:
+                numbers = self._spec.numbering.legal(state.legal_actions(), 0)
+            return list(numbers[1])
         if player is None:
             player = current
         if current == _TERMINAL:
@@ -275,7 +285,11 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
 
     def is_chance_node(self) -> bool:
         """pyspiel's ``is_chance_node``, answered in Python (the same answer, without a call through C++)."""
-        return self.current_player() == _CHANCE
+        engine = self._engine
+        player = engine.player
+        if player is None:
+            player = engine.player = _player(engine.value)
+        return player == _CHANCE
 
     def _legal_actions(self, player: int) -> list[int]:
         state: State = self._engine.value
@@ -297,15 +311,19 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
         before = self._engine
         state: State = before.value
         numbering: Numbering = self._spec.numbering
-        actor = state.actor
-        if actor == CHANCE:
+        player = before.player  # pyspiel has just asked for it
+        if player is None:
+            player = _player(state)
+        if player == _CHANCE:
             move = numbering.chance[action]
-        elif isinstance(actor, frozenset):
-            move = f"{min(actor)}:{numbering.actions[action]}"
-        elif isinstance(actor, int):
-            move = numbering.actions[action]
         else:
-            raise ValueError(f"no seat acts in {state!r}")
+            actor = state.actor
+            if isinstance(actor, frozenset):
+                move = f"{min(actor)}:{numbering.actions[action]}"
+            elif isinstance(actor, int):
+                move = numbering.actions[action]
+            else:
+                raise ValueError(f"no seat acts in {state!r}")
         engine = _Frozen(state.apply(move))
         recall = before.recall
         if recall is not None:

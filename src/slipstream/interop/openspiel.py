@@ -345,7 +345,13 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
         if not 0 <= seat < shared.players:
             raise pyspiel.SpielError(
                 f"observation_tensor: player {seat} is not a seat from 0 to {shared.players - 1}")
-        return observer.list_of(self._engine.value, seat)
+        engine = self._engine.value
+        write = observer.write_list  # ``list_of``'s usual way, written out here (a call less a step)
+        if write is not None and engine is not observer.start:
+            out = observer.zeros.copy()
+            write(engine, seat, out)
+            return out
+        return observer.list_of(engine, seat)
 
     def _action_to_string(self, player: int, action: int) -> str:
         spec: GameSpec = self._spec.value
@@ -395,10 +401,11 @@ class SlipstreamObserver:
         self._write = encoder.declaration.write if isinstance(encoder, DeclaredEncoder) else None
         """The declared observation is written into ``tensor`` in place, through one ``memoryview`` of it
         kept here; the others encode a view, then copy."""
-        self._write_list = self._write if isinstance(encoder, DeclaredEncoder) and encoder.writes_float32 else None
-        """A declaration whose every value is a float32 also writes ``list_of``'s list itself."""
+        self.write_list = self._write if isinstance(encoder, DeclaredEncoder) and encoder.writes_float32 else None
+        """A declaration whose every value is a float32 also writes ``list_of``'s list itself, into a copy of
+        ``zeros``."""
         self._buffer = cast(Buffer, self.tensor.data)
-        self._zeros = [0.0] * encoder.size
+        self.zeros = [0.0] * encoder.size
         self._sparse = encoder.size >= SPARSE_FROM
 
     def set_from(self, state: SlipstreamState, player: int) -> None:
@@ -408,9 +415,9 @@ class SlipstreamObserver:
         """``player``'s observation of ``engine`` as a new list, what ``set_from`` then ``as_list`` give
         (``tensor`` is left as it was when the game writes the list itself): a declaration whose every value is
         a float32 (Rev it Up's, Rush 'n' Crush's) fills a copy of a list of zeros, with no array in between."""
-        write = self._write_list
+        write = self.write_list
         if write is not None and engine is not self.start:
-            out = self._zeros.copy()
+            out = self.zeros.copy()
             write(engine, player, out)
             return out
         self._set(engine, player)
@@ -435,7 +442,7 @@ class SlipstreamObserver:
         if not self._sparse:
             whole: list[float] = tensor.tolist()
             return whole
-        out = self._zeros.copy()
+        out = self.zeros.copy()
         slots = tensor.nonzero()[0]
         for slot, value in zip(slots.tolist(), tensor[slots].tolist(), strict=True):
             out[slot] = value

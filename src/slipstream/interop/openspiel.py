@@ -70,7 +70,7 @@ class _Frozen:
     """Holds a value that ``copy.deepcopy`` (OpenSpiel's clone of a Python state) shares instead of
     copying: an engine state is never changed once made, and a spec never is."""
 
-    __slots__ = ("player", "recall", "value")
+    __slots__ = ("player", "prefix", "recall", "value")
 
     def __init__(self, value: Any) -> None:
         self.value = value
@@ -78,7 +78,10 @@ class _Frozen:
         """For an engine state: every seat's information state there, once asked for (shared by clones)."""
         self.player: int | None = None
         """For an engine state: OpenSpiel's current player there, once asked for (pyspiel asks it several
-        times a step)."""
+        times a step; ``_known``)."""
+        self.prefix = ""
+        """For an engine state, once ``player`` is known: ``"<seat>:"`` at a simultaneous choice (the prefix
+        of that seat's actions in the game's notation), else empty."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Frozen:
         return self
@@ -253,7 +256,7 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
         engine = self._engine
         player = engine.player
         if player is None:
-            player = engine.player = _player(engine.value)
+            player = _known(engine)
         return player
 
     def legal_actions(self, player: int | None = None) -> list[int]:
@@ -263,11 +266,12 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
         engine = self._engine
         current = engine.player
         if current is None:
-            current = engine.player = _player(engine.value)
+            current = _known(engine)
         if current >= 0 and (player is None or player == current):  # the seat to act (the usual question)
             state: State = engine.value
-            if isinstance(state.actor, frozenset):
-                numbers = self._spec.numbering.legal(state.legal_actions(current), len(str(current)) + 1)
+            prefix = engine.prefix
+            if prefix:
+                numbers = self._spec.numbering.legal(state.legal_actions(current), len(prefix))
             else:
                 numbers = self._spec.numbering.legal(state.legal_actions(), 0)
             return list(numbers[1])
@@ -288,7 +292,7 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
         engine = self._engine
         player = engine.player
         if player is None:
-            player = engine.player = _player(engine.value)
+            player = _known(engine)
         return player == _CHANCE
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -313,17 +317,13 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
         numbering: Numbering = self._spec.numbering
         player = before.player  # pyspiel has just asked for it
         if player is None:
-            player = _player(state)
+            player = _known(before)
         if player == _CHANCE:
             move = numbering.chance[action]
+        elif player >= 0:
+            move = before.prefix + numbering.actions[action]
         else:
-            actor = state.actor
-            if isinstance(actor, frozenset):
-                move = f"{min(actor)}:{numbering.actions[action]}"
-            elif isinstance(actor, int):
-                move = numbering.actions[action]
-            else:
-                raise ValueError(f"no seat acts in {state!r}")
+            raise ValueError(f"no seat acts in {state!r}")
         engine = _Frozen(state.apply(move))
         recall = before.recall
         if recall is not None:
@@ -371,18 +371,24 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
         return json.dumps(self.engine_state.view(None), sort_keys=True)
 
 
-def _player(state: State) -> int:
-    """OpenSpiel's current player of an engine state: a seat, or the terminal, chance or invalid id."""
-    actor = state.actor
+def _known(engine: _Frozen) -> int:
+    """OpenSpiel's current player at ``engine``'s state: a seat, or the terminal, chance or invalid id; kept on
+    it (``player``) with the prefix of that seat's actions (``prefix``: ``"<seat>:"`` at a simultaneous
+    choice)."""
+    actor = engine.value.actor
     if isinstance(actor, int):
-        return actor
-    if actor is None:
-        return _TERMINAL
-    if actor == CHANCE:
-        return _CHANCE
-    if isinstance(actor, frozenset):
-        return min(actor)  # the lowest seat of a simultaneous choice acts first (``acting_seat``)
-    return _INVALID
+        player = actor
+    elif actor is None:
+        player = _TERMINAL
+    elif actor == CHANCE:
+        player = _CHANCE
+    elif isinstance(actor, frozenset):
+        player = min(actor)  # the lowest seat of a simultaneous choice acts first (``acting_seat``)
+        engine.prefix = f"{player}:"
+    else:
+        player = _INVALID
+    engine.player = player
+    return player
 
 
 class SlipstreamObserver:

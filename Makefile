@@ -27,7 +27,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts examples setup.py
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict src
+	$(BIN)/mypy --strict src examples
 
 pytest: $(NATIVE)
 	$(BIN)/pytest -n 2 --timeout=900

@@ -67,7 +67,8 @@ def test_every_declared_value_is_finite_and_within_its_bounds_at_rare_positions(
 ) -> None:
     """Races played to the end by seats keen to prolong their turns (keep rolling to the sixth die, keep every
     bonus card in hand), at every player count and the conformance configurations: at every position,
-    chance nodes included, every seat's observation is finite and inside [0, 1], and names every slot."""
+    chance nodes included, every seat's observation is finite and inside [0, 1], and names every slot; a
+    game that says it writes only float32 values (``writes_float32``) fills a list with the vector's values."""
     players, options = data.draw(configurations(game_id), label="configuration")
     keen = data.draw(st.sampled_from([0.0, 0.7, 0.95, 1.0]), label="keen")
     seed = data.draw(st.integers(0, 10_000), label="seed")
@@ -85,6 +86,10 @@ def test_every_declared_value_is_finite_and_within_its_bounds_at_rare_positions(
             outside = np.flatnonzero((vector < 0.0) | (vector > 1.0))
             assert not len(outside), [(encoder.names[i], float(vector[i])) for i in outside]
             np.maximum(highest, vector, out=highest)
+            if encoder.writes_float32:  # a list it fills holds what the float32 vector does
+                listed = [0.0] * encoder.size
+                encoder.declaration.write(state, seat, listed)
+                assert listed == vector.tolist()
         if state.is_over:
             break
         if state.actor == CHANCE:
@@ -211,6 +216,13 @@ def test_the_declared_observation_is_the_default_and_full_stays_an_option(game_i
 
 def test_each_of_the_five_games_declares_its_observation() -> None:
     assert DECLARING == ["brc-grand-prix", "highway-heist", "rev-it-up", "rush-n-crush", "scrap-racer"]
+
+
+def test_rev_it_up_and_rush_n_crush_write_only_float32_values() -> None:
+    """The two declarations that OpenSpiel's ``observation_tensor`` lets fill its list directly (checked at rare
+    positions above, and against pyspiel's own below)."""
+    writing = {game_id for game_id in DECLARING if DeclaredEncoder(slipstream.load(game_id)).writes_float32}
+    assert writing == {"rev-it-up", "rush-n-crush"}
 
 
 def test_a_game_without_the_hook_keeps_the_full_default_and_refuses_declared() -> None:

@@ -8,11 +8,14 @@ position can fall outside it. The game writes a seat's observation straight from
 zeroed buffer (a numpy array in the bridges), reading only what ``view(seat)`` shows that seat.
 
 Standard library only, like the rest of the engine: the buffer is anything that takes
-``out[index] = value``.
+``out[index] = value``. A declaration whose every value is a float32 (``float32``, ``Scale``) says so with
+a true ``writes_float32`` attribute: a Python list it fills then holds what a float32 array would, with no
+array in between (OpenSpiel's ``observation_tensor`` is such a list).
 """
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
@@ -77,3 +80,55 @@ def write_count(out: Buffer, index: int, value: int, usual: int) -> None:
     out[index] = 1.0
     out[index + 1] = excess / (excess + usual)
 
+
+
+FLOAT32_KEPT = 4096
+"""``float32`` keeps at most this many rounded values; past that the kept ones are dropped and kept anew."""
+_float32_kept: dict[float, float] = {}
+
+
+def float32(value: float) -> float:
+    """``value`` rounded to the nearest float32, the value a float32 array stores for it (kept: an observation
+    meets the same few fractions again and again)."""
+    rounded = _float32_kept.get(value)
+    if rounded is None:
+        if len(_float32_kept) >= FLOAT32_KEPT:
+            _float32_kept.clear()
+        rounded = _float32_kept[value] = float(struct.unpack("f", struct.pack("f", value))[0])
+    return rounded
+
+
+class Scale:
+    """A count's value in [0, 1] as a float32 (``float32``): ``count / bound``, or ``count * factor`` when a
+    factor is given, read from a table made once for every count from 0 to ``bound`` (computed when met
+    outside it), so a writer neither divides nor makes a new float for it."""
+
+    def __init__(self, bound: int, factor: float | None = None) -> None:
+        self.bound = bound
+        self.factor = factor
+        self.values: tuple[float, ...] = tuple(self._computed(count) for count in range(bound + 1))
+
+    def _computed(self, count: int) -> float:
+        if count == 0:
+            return 0.0
+        if self.factor is not None:
+            return float32(count * self.factor)
+        return float32(count / self.bound)
+
+    def of(self, count: int) -> float:
+        """``count``'s value (its float32)."""
+        if 0 <= count <= self.bound:
+            return self.values[count]
+        return self._computed(count)
+
+    def write_count(self, out: Buffer, index: int, value: int) -> None:
+        """``write_count(out, index, value, bound)`` (a count laid out by ``Layout.count``, ``bound`` its usual
+        bound), every value a float32."""
+        usual = self.bound
+        if value <= usual:
+            if value > 0:
+                out[index] = self.values[value]
+            return
+        excess = value - usual
+        out[index] = 1.0
+        out[index + 1] = float32(excess / (excess + usual))

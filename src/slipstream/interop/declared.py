@@ -40,6 +40,9 @@ class DeclaredEncoder:
         self.low: Vector = np.zeros(self.size, np.float32)
         self.high: Vector = np.ones(self.size, np.float32)
         self._write = self.declaration.write
+        self.writes_float32 = bool(getattr(self.declaration, "writes_float32", False))
+        """Whether every value the game writes is a float32 (``slipstream.engine.observation``): then a list
+        of zeros it fills holds the float32 vector's ``tolist()``, with no array in between."""
 
     def observe(self, state: State, seat: int) -> Vector:
         out = np.zeros(self.size, np.float32)

@@ -70,7 +70,7 @@ class _Frozen:
     """Holds a value that ``copy.deepcopy`` (OpenSpiel's clone of a Python state) shares instead of
     copying: an engine state is never changed once made, and a spec never is."""
 
-    __slots__ = ("player", "recall", "value")
+    __slots__ = ("player", "prefix", "recall", "value")
 
     def __init__(self, value: Any) -> None:
         self.value = value
@@ -78,7 +78,10 @@ class _Frozen:
         """For an engine state: every seat's information state there, once asked for (shared by clones)."""
         self.player: int | None = None
         """For an engine state: OpenSpiel's current player there, once asked for (pyspiel asks it several
-        times a step)."""
+        times a step; ``_known``)."""
+        self.prefix = ""
+        """For an engine state, once ``player`` is known: ``"<seat>:"`` at a simultaneous choice (the prefix
+        of that seat's actions in the game's notation), else empty."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Frozen:
         return self
@@ -253,14 +256,25 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
         engine = self._engine
         player = engine.player
         if player is None:
-            player = engine.player = _player(engine.value)
+            player = _known(engine)
         return player
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """pyspiel's ``legal_actions`` (of ``player``, by default the one to act), the same list answered in
         Python: pyspiel's own calls back into this state five times through C++ (the current player thrice,
         ``is_terminal``, ``_legal_actions``). OpenSpiel's C++ algorithms still take pyspiel's way."""
-        current = self.current_player()
+        engine = self._engine
+        current = engine.player
+        if current is None:
+            current = _known(engine)
+        if current >= 0 and (player is None or player == current):  # the seat to act (the usual question)
+            state: State = engine.value
+            prefix = engine.prefix
+            if prefix:
+                numbers = self._spec.numbering.legal(state.legal_actions(current), len(prefix))
+            else:
+                numbers = self._spec.numbering.legal(state.legal_actions(), 0)
+            return list(numbers[1])
         if player is None:
             player = current
         if current == _TERMINAL:
@@ -275,7 +289,11 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
 
     def is_chance_node(self) -> bool:
         """pyspiel's ``is_chance_node``, answered in Python (the same answer, without a call through C++)."""
-        return self.current_player() == _CHANCE
+        engine = self._engine
+        player = engine.player
+        if player is None:
+            player = _known(engine)
+        return player == _CHANCE
 
     def _legal_actions(self, player: int) -> list[int]:
         state: State = self._engine.value
@@ -297,13 +315,13 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
         before = self._engine
         state: State = before.value
         numbering: Numbering = self._spec.numbering
-        actor = state.actor
-        if actor == CHANCE:
+        player = before.player  # pyspiel has just asked for it
+        if player is None:
+            player = _known(before)
+        if player == _CHANCE:
             move = numbering.chance[action]
-        elif isinstance(actor, frozenset):
-            move = f"{min(actor)}:{numbering.actions[action]}"
-        elif isinstance(actor, int):
-            move = numbering.actions[action]
+        elif player >= 0:
+            move = before.prefix + numbering.actions[action]
         else:
             raise ValueError(f"no seat acts in {state!r}")
         engine = _Frozen(state.apply(move))
@@ -314,9 +332,10 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """pyspiel's ``observation_tensor`` (of ``player``, by default the one to act), the same list made in
-        Python: the game's observer fills its tensor. pyspiel's own, called from Python, first asks the game
-        for the tensor's shape by observing a new initial state, then copies the tensor through C++; this
-        costs about half as much. OpenSpiel's C++ algorithms still take pyspiel's way, to the same values."""
+        Python by the game's observer (``SlipstreamObserver.list_of``). pyspiel's own, called from Python,
+        first asks the game for the tensor's shape by observing a new initial state, then copies the tensor
+        through C++; this costs about half as much. OpenSpiel's C++ algorithms still take pyspiel's way, to
+        the same values."""
         seat = self.current_player() if player is None else int(player)
         shared: _SharedSpec = self._spec
         observer = shared.observer
@@ -326,8 +345,13 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
         if not 0 <= seat < shared.players:
             raise pyspiel.SpielError(
                 f"observation_tensor: player {seat} is not a seat from 0 to {shared.players - 1}")
-        observer.set_from(self, seat)
-        return observer.as_list()
+        engine = self._engine.value
+        write = observer.write_list  # ``list_of``'s usual way, written out here (a call less a step)
+        if write is not None and engine is not observer.start:
+            out = observer.zeros.copy()
+            write(engine, seat, out)
+            return out
+        return observer.list_of(engine, seat)
 
     def _action_to_string(self, player: int, action: int) -> str:
         spec: GameSpec = self._spec.value
@@ -347,18 +371,24 @@ class SlipstreamState(pyspiel.State):  # type: ignore[misc]
         return json.dumps(self.engine_state.view(None), sort_keys=True)
 
 
-def _player(state: State) -> int:
-    """OpenSpiel's current player of an engine state: a seat, or the terminal, chance or invalid id."""
-    actor = state.actor
+def _known(engine: _Frozen) -> int:
+    """OpenSpiel's current player at ``engine``'s state: a seat, or the terminal, chance or invalid id; kept on
+    it (``player``) with the prefix of that seat's actions (``prefix``: ``"<seat>:"`` at a simultaneous
+    choice)."""
+    actor = engine.value.actor
     if isinstance(actor, int):
-        return actor
-    if actor is None:
-        return _TERMINAL
-    if actor == CHANCE:
-        return _CHANCE
-    if isinstance(actor, frozenset):
-        return min(actor)  # the lowest seat of a simultaneous choice acts first (``acting_seat``)
-    return _INVALID
+        player = actor
+    elif actor is None:
+        player = _TERMINAL
+    elif actor == CHANCE:
+        player = _CHANCE
+    elif isinstance(actor, frozenset):
+        player = min(actor)  # the lowest seat of a simultaneous choice acts first (``acting_seat``)
+        engine.prefix = f"{player}:"
+    else:
+        player = _INVALID
+    engine.player = player
+    return player
 
 
 class SlipstreamObserver:
@@ -377,12 +407,29 @@ class SlipstreamObserver:
         self._write = encoder.declaration.write if isinstance(encoder, DeclaredEncoder) else None
         """The declared observation is written into ``tensor`` in place, through one ``memoryview`` of it
         kept here; the others encode a view, then copy."""
+        self.write_list = self._write if isinstance(encoder, DeclaredEncoder) and encoder.writes_float32 else None
+        """A declaration whose every value is a float32 also writes ``list_of``'s list itself, into a copy of
+        ``zeros``."""
         self._buffer = cast(Buffer, self.tensor.data)
-        self._zeros = [0.0] * encoder.size
+        self.zeros = [0.0] * encoder.size
         self._sparse = encoder.size >= SPARSE_FROM
 
     def set_from(self, state: SlipstreamState, player: int) -> None:
-        engine = state.engine_state
+        self._set(state.engine_state, player)
+
+    def list_of(self, engine: State, player: int) -> list[float]:
+        """``player``'s observation of ``engine`` as a new list, what ``set_from`` then ``as_list`` give
+        (``tensor`` is left as it was when the game writes the list itself): a declaration whose every value is
+        a float32 (Rev it Up's, Rush 'n' Crush's) fills a copy of a list of zeros, with no array in between."""
+        write = self.write_list
+        if write is not None and engine is not self.start:
+            out = self.zeros.copy()
+            write(engine, player, out)
+            return out
+        self._set(engine, player)
+        return self.as_list()
+
+    def _set(self, engine: State, player: int) -> None:
         if engine is self.start:
             kept = self._at_start.get(player)
             if kept is None:
@@ -401,7 +448,7 @@ class SlipstreamObserver:
         if not self._sparse:
             whole: list[float] = tensor.tolist()
             return whole
-        out = self._zeros.copy()
+        out = self.zeros.copy()
         slots = tensor.nonzero()[0]
         for slot, value in zip(slots.tolist(), tensor[slots].tolist(), strict=True):
             out[slot] = value

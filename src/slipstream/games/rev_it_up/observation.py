@@ -20,12 +20,15 @@ chosen; its own choice or cart it sees. The slots, in order:
 
 The view's lap, place in the finish list and the constant track, items and characters are left out:
 each is read from the slots above or the same in every position of the loaded game.
+
+Every value written is a float32 (``Scale``, ``float32``: ``writes_float32``), so a Python list filled
+by ``write`` holds what a float32 array would.
 """
 
 from __future__ import annotations
 
 from slipstream.engine.game import Game, State
-from slipstream.engine.observation import Buffer, Layout, write_count
+from slipstream.engine.observation import Buffer, Layout, Scale, float32
 
 from . import notation, rules
 from .action_space import action_space
@@ -58,6 +61,9 @@ CART_STEPS = (Verb.BUY, Verb.UPGRADE, Verb.ROLL_ITEM_DIE, Verb.ITEM)
 class RevObservation:
     """The declared observation of one loaded Rev it Up game (see the module docstring)."""
 
+    writes_float32 = True
+    """Every value ``write`` writes is a float32 (``slipstream.engine.observation``)."""
+
     def __init__(self, game: Game) -> None:
         if not isinstance(game, RevItUp):
             raise TypeError(f"not a Rev it Up game: {type(game).__name__}")
@@ -65,14 +71,22 @@ class RevObservation:
         players = game.players
         names = game.kinds.names
         kinds = range(game.kind_count)
-        self.kind_scale = tuple(1 / max(1, total) for total in game.totals)
+        self.kind_scale = tuple(Scale(max(1, total), 1 / max(1, total)) for total in game.totals)
+        """Each chip kind's count over all the chips of that kind in the game."""
         self.rev_kinds = tuple(kind for kind in kinds if game.heat[kind] > 0)
         rev_index = {kind: index for index, kind in enumerate(self.rev_kinds)}
         self.rev_index = tuple(rev_index.get(kind, -1) for kind in kinds)
         self.items = {item: index for index, item in enumerate(game.items_in_play)}
         self.track_length = game.track_length
-        self.space_scale = 1 / max(1, game.track_length - 1)
-        self.rerolls = 2 + max(game.reroll_bonus)
+        self.space_scale = Scale(game.track_length, 1 / max(1, game.track_length - 1))
+        """A space on the track (``progress % track_length``) over the last space."""
+        self.rerolls = Scale(2 + max(game.reroll_bonus))
+        self.rounds = Scale(USUAL_ROUNDS)
+        self.turns = Scale(USUAL_TURNS)
+        self.coins = Scale(USUAL_COINS)
+        self.jams = Scale(USUAL_JAMS)
+        self.finish = Scale(game.finish)
+        self.one = Scale(1)
         layout = Layout()
         self.seat_at = layout.one_hot("seat", range(players))
         self.phase_at = layout.one_hot("phase", (STAGE_NAMES[stage] for stage in RESTING))
@@ -99,7 +113,16 @@ class RevObservation:
                 layout.one_hot(f"{name}/ready {position}", game.items_in_play)
             for space in range(1, game.rev_length[racer] + 1):
                 layout.one_hot(f"{name}/rev {space}", (names[kind] for kind in self.rev_kinds))
-        self.part = {part: index for index, part in enumerate(RACER_PARTS)}
+        part_at = {part: index for index, part in enumerate(RACER_PARTS)}
+        self.progress_part = part_at["progress"]
+        self.space_part = part_at["space"]
+        self.overheat_part = part_at["overheat chance"]
+        self.emp_part = part_at["emp"]
+        self.collected_part = part_at["collected coins"]
+        self.next_round_part = part_at["next round coins"]
+        self.to_spend_part = part_at["coins to spend"]
+        self.choosing_part = part_at["choosing"]
+        self.chosen_part = part_at["chosen"]
         self.status_part = len(RACER_PARTS)
         self.bag_part = self.status_part + len(STATUS_NAMES)
         self.discard_part = self.bag_part + game.kind_count
@@ -137,14 +160,14 @@ class RevObservation:
         if stage in ROLLED:
             out[self.rolled_at + self.items[state.rolled_item]] = 1.0
             if state.rerolls_left:
-                out[self.rerolls_at] = state.rerolls_left / self.rerolls
-        write_count(out, self.round_at, state.round, USUAL_ROUNDS)
-        write_count(out, self.turn_at, state.turn, USUAL_TURNS)
+                out[self.rerolls_at] = self.rerolls.of(state.rerolls_left)
+        self.rounds.write_count(out, self.round_at, state.round)
+        self.turns.write_count(out, self.turn_at, state.turn)
         scale = self.kind_scale
         at = self.supply_at
         for kind, count in enumerate(state.supply):
             if count:
-                out[at + kind] = count * scale[kind]
+                out[at + kind] = scale[kind].of(count)
         self._write_racers(state, out)
         length = self.track_length
         players = self.game.players
@@ -154,7 +177,7 @@ class RevObservation:
                 index = trap.space % length * players + trap.owner
                 counts[index] = counts.get(index, 0) + 1
             for index, count in counts.items():
-                write_count(out, self.traps_at + 2 * index, count, 1)
+                self.one.write_count(out, self.traps_at + 2 * index, count)
         if stage in SIMULTANEOUS:
             if stage is Stage.BUY:
                 cart = self.cart
@@ -166,48 +189,47 @@ class RevObservation:
                     else:
                         out[at] = 1.0
                 for at, count in upgrades.items():
-                    write_count(out, at, count, 1)
+                    self.one.write_count(out, at, count)
             else:
                 mine = state.choices[seat]
                 if mine is not None:
                     out[self.choice_at + self.choices[notation.text(mine)]] = 1.0
 
     def _write_racers(self, state: RevState, out: Buffer) -> None:
-        game = self.game
-        part = self.part
         scale = self.kind_scale
         rev_index = self.rev_index
         rev_kinds = len(self.rev_kinds)
         items = self.items
         item_count = len(items)
         length = self.track_length
+        coins = self.coins
         simultaneous = state.stage in SIMULTANEOUS
         buying = state.stage is Stage.BUY
-        for racer in range(game.players):
+        for racer in range(self.game.players):
             at = self.racer_at[racer]
             progress = state.progress[racer]
             if progress:
-                write_count(out, at + part["progress"], progress, game.finish)
-                out[at + part["space"]] = progress % length * self.space_scale
-            out[at + part["overheat chance"]] = rules.overheat_chance(state, racer)
-            write_count(out, at + part["emp"], state.emp_jams[racer], USUAL_JAMS)
-            write_count(out, at + part["collected coins"], state.collected_coins[racer], USUAL_COINS)
-            write_count(out, at + part["next round coins"], state.next_round_coins[racer], USUAL_COINS)
+                self.finish.write_count(out, at + self.progress_part, progress)
+                out[at + self.space_part] = self.space_scale.of(progress % length)
+            out[at + self.overheat_part] = float32(rules.overheat_chance(state, racer))
+            self.jams.write_count(out, at + self.emp_part, state.emp_jams[racer])
+            coins.write_count(out, at + self.collected_part, state.collected_coins[racer])
+            coins.write_count(out, at + self.next_round_part, state.next_round_coins[racer])
             if buying:
-                write_count(out, at + part["coins to spend"], state.coins_to_spend[racer], USUAL_COINS)
+                coins.write_count(out, at + self.to_spend_part, state.coins_to_spend[racer])
             if simultaneous and racer in state.asked:
-                out[at + part["choosing"]] = 1.0
+                out[at + self.choosing_part] = 1.0
                 if state.choices[racer] is not None:
-                    out[at + part["chosen"]] = 1.0
+                    out[at + self.chosen_part] = 1.0
             out[at + self.status_part + state.status[racer]] = 1.0
             bag_at = at + self.bag_part
             for kind, count in enumerate(state.bags[racer]):
                 if count:
-                    out[bag_at + kind] = count * scale[kind]
+                    out[bag_at + kind] = scale[kind].of(count)
             discard_at = at + self.discard_part
             for kind, count in enumerate(state.discards[racer]):
                 if count:
-                    out[discard_at + kind] = count * scale[kind]
+                    out[discard_at + kind] = scale[kind].of(count)
             drawn = state.drawn[racer]
             if drawn != NO_CHIP:
                 out[at + self.drawn_part + drawn] = 1.0

@@ -18,12 +18,15 @@ observation differs from another's only in ``seat``. The slots:
   then ``heat beyond``), ``steering``, ``brake``, ``turbo``, ``mines left`` (each of its largest),
   ``gear=<node>`` (the gearstick node), each piece ``armed``, ``destroyed``, ``arrival`` (its arrival
   stamp, a count), and ``mine K`` ((square + 1) / squares of the K-th of its mines on the track, by square).
+
+Every value written is a float32 (``Scale``: ``writes_float32``), so a Python list filled by ``write``
+holds what a float32 array would.
 """
 
 from __future__ import annotations
 
 from slipstream.engine.game import Game, State
-from slipstream.engine.observation import Buffer, Layout, write_count
+from slipstream.engine.observation import Buffer, Layout, Scale
 
 from . import rules
 from .content import PIECES, Dashboard
@@ -45,6 +48,9 @@ CAR_PARTS = ("placed", "square", "progress", "progress beyond", "lap", "lap beyo
 
 class RushObservation:
     """The declared observation of one loaded Rush 'n' Crush game (see the module docstring)."""
+
+    writes_float32 = True
+    """Every value ``write`` writes is a float32 (``slipstream.engine.observation``)."""
 
     def __init__(self, game: Game) -> None:
         if not isinstance(game, RushNCrush):
@@ -71,6 +77,21 @@ class RushObservation:
         self.mines = max(dash.mines for dash in dashboards)
         self.usual_speed = max(1, *game.gear.speed)
         self.usual_stamps = USUAL_STAMPS * players
+        self.lane_of: tuple[int, ...] = tuple(track.lane)
+        self.square_scale = Scale(track.squares)
+        """A square as (square + 1) / squares: read for the square plus one."""
+        self.rounds = Scale(USUAL_ROUNDS)
+        self.counts = Scale(USUAL_COUNT)
+        self.speeds = Scale(self.usual_speed)
+        self.progresses = Scale(self.usual_progress)
+        self.lap_scale = Scale(self.laps)
+        self.structures = Scale(self.structure)
+        self.heats = Scale(self.heat)
+        self.steerings = Scale(self.steering)
+        self.brakes = Scale(self.brake)
+        self.turbos = Scale(self.turbo)
+        self.mine_counts = Scale(self.mines)
+        self.stamps = Scale(self.usual_stamps)
         layout = Layout()
         self.seat_at = layout.one_hot("seat", range(players))
         self.phase_at = layout.one_hot("phase", (STAGE_NAMES[stage] for stage in Stage))
@@ -102,7 +123,21 @@ class RushObservation:
             for mine in range(1, self.mines + 1):
                 layout.slot(f"car {car}/mine {mine}")
         dealt = len(self.car_ids) + len(self.driver_ids) if self.random_seats else 0
-        self.part = {part: dealt + index for index, part in enumerate(CAR_PARTS)}
+        part_at = {part: dealt + index for index, part in enumerate(CAR_PARTS)}
+        self.placed_part = part_at["placed"]
+        self.square_part = part_at["square"]
+        self.progress_part = part_at["progress"]
+        self.lap_part = part_at["lap"]
+        self.structure_part = part_at["structure"]
+        self.below_zero_part = part_at["structure below zero"]
+        self.heat_part = part_at["heat"]
+        self.steering_part = part_at["steering"]
+        self.brake_part = part_at["brake"]
+        self.turbo_part = part_at["turbo"]
+        self.mines_left_part = part_at["mines left"]
+        self.armed_parts = tuple(part_at[f"{piece} armed"] for piece in PIECES)
+        self.destroyed_part = part_at["destroyed"]
+        self.arrival_part = part_at["arrival"]
         self.lane_part = dealt + len(CAR_PARTS)
         self.gear_part = self.lane_part + self.lanes
         self.mine_part = self.gear_part + len(game.gear.names)
@@ -129,14 +164,14 @@ class RushObservation:
             out[self.order_at[place] + car] = 1.0
         if state.winner >= 0:
             out[self.winner_at + state.winner] = 1.0
-        write_count(out, self.round_at, state.round, USUAL_ROUNDS)
-        write_count(out, self.activations_at, state.activations, USUAL_COUNT)
-        write_count(out, self.turbo_spent_at, state.turbo_spent, USUAL_COUNT)
-        write_count(out, self.movement_at, state.movement, self.usual_speed)
+        self.rounds.write_count(out, self.round_at, state.round)
+        self.counts.write_count(out, self.activations_at, state.activations)
+        self.counts.write_count(out, self.turbo_spent_at, state.turbo_spent)
+        self.speeds.write_count(out, self.movement_at, state.movement)
         if state.lane_changes < 0:
             out[self.unlimited_at] = 1.0
         else:
-            write_count(out, self.lane_changes_at, state.lane_changes, USUAL_COUNT)
+            self.counts.write_count(out, self.lane_changes_at, state.lane_changes)
         if state.mine_dropped:
             out[self.mine_dropped_at] = 1.0
         if state.boosted:
@@ -147,9 +182,9 @@ class RushObservation:
         self._write_cars(state, out)
 
     def _write_cars(self, state: RushState, out: Buffer) -> None:
-        part = self.part
-        track = self.game.track
-        squares = self.squares
+        square_scale = self.square_scale
+        lane_of = self.lane_of
+        armed_parts = self.armed_parts
         dealt = state.stage is not Stage.DEAL
         mines: dict[int, list[int]] = {}
         for square, owner in state.mines:
@@ -162,29 +197,31 @@ class RushObservation:
                 out[at + len(self.car_ids) + self.driver_ids.index(dash.driver)] = 1.0
             square = state.square[car]
             if square >= 0:
-                out[at + part["placed"]] = 1.0
-                out[at + part["square"]] = (square + 1) / squares
-                out[at + self.lane_part + track.lane[square]] = 1.0
-                write_count(out, at + part["progress"], rules.progress(state, car), self.usual_progress)
-            write_count(out, at + part["lap"], state.lap[car], self.laps)
+                out[at + self.placed_part] = 1.0
+                out[at + self.square_part] = square_scale.of(square + 1)
+                out[at + self.lane_part + lane_of[square]] = 1.0
+                self.progresses.write_count(out, at + self.progress_part, rules.progress(state, car))
+            self.lap_scale.write_count(out, at + self.lap_part, state.lap[car])
             structure = state.structure[car]
             if structure >= 0:
-                out[at + part["structure"]] = structure / self.structure
+                out[at + self.structure_part] = self.structures.of(structure)
             else:
-                write_count(out, at + part["structure below zero"], -structure, self.structure)
-            write_count(out, at + part["heat"], state.heat[car], self.heat)
-            out[at + part["steering"]] = state.steering[car] / self.steering
-            out[at + part["brake"]] = state.brake[car] / self.brake
-            out[at + part["turbo"]] = state.turbo[car] / self.turbo
+                self.structures.write_count(out, at + self.below_zero_part, -structure)
+            self.heats.write_count(out, at + self.heat_part, state.heat[car])
+            out[at + self.steering_part] = self.steerings.of(state.steering[car])
+            out[at + self.brake_part] = self.brakes.of(state.brake[car])
+            out[at + self.turbo_part] = self.turbos.of(state.turbo[car])
             if self.mines:
-                out[at + part["mines left"]] = state.mines_left[car] / self.mines
+                out[at + self.mines_left_part] = self.mine_counts.of(state.mines_left[car])
             armed = state.armed[car]
-            for bit, piece in enumerate(PIECES):
-                if armed >> bit & 1:
-                    out[at + part[f"{piece} armed"]] = 1.0
+            if armed:
+                for bit, armed_part in enumerate(armed_parts):
+                    if armed >> bit & 1:
+                        out[at + armed_part] = 1.0
             if state.destroyed[car]:
-                out[at + part["destroyed"]] = 1.0
-            write_count(out, at + part["arrival"], state.stamp[car], self.usual_stamps)
+                out[at + self.destroyed_part] = 1.0
+            self.stamps.write_count(out, at + self.arrival_part, state.stamp[car])
             out[at + self.gear_part + state.node[car]] = 1.0
-            for index, square in enumerate(sorted(mines.get(car, ()))):
-                out[at + self.mine_part + index] = (square + 1) / squares
+            if mines:
+                for index, square in enumerate(sorted(mines.get(car, ()))):
+                    out[at + self.mine_part + index] = square_scale.of(square + 1)

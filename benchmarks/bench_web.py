@@ -2,6 +2,8 @@
 
     python -m benchmarks.bench_web [--games 100] [--duration 20] [--think 1.0] [--scan 100,200,400]
                                    [--clients 2] [--processes 1] [--game scrap-racer] [--addresses 64]
+                                   [--chat-every 5] [--presence] [--spectators 1]
+                                   [--compare chat|presence [--repeat 5]]
 
 Starts ``slipstream serve`` in its own process on a SQLite file (or ``--database-url``), then
 ``--clients`` load processes (each driving its share of the matches) keep ``--games`` matches running
@@ -24,6 +26,19 @@ The server runs with its default limits, per-address ones included: the load com
 loopback addresses (``127.0.0.2`` on; Linux answers every ``127.x.y.z``), each match slot always from
 the same one, as that many players' machines would, so no address passes its share (at 500 games and 64
 addresses: 8 running matches and 16 sockets each).
+
+Chat and presence (issue 28): ``--chat-every N`` has each seat say a chat line after every N of its
+moves. Presence is the server's own work, on whatever connects: who is there (a socket open) or away
+and for how long, and the spectator count, told in a ``presence`` message when sockets come and go,
+and each seat's claim of the win in its state messages. The match page sends nothing for it: no pings
+or polls of its own (``static/match.js``: a hello, then moves and chat lines; it fetches the glossary and
+the seats' accounts once on opening). ``--presence`` makes the players' sockets do what the page does
+(its hello, those two requests, no WebSocket pings of their own); ``--spectators N`` opens N spectator
+pages per match, each reading every message. ``--compare chat`` runs row A (no chat, no presence) and
+row B (``--chat-every``, 5 by default, and ``--presence``) alternately, ``--repeat`` times each, each
+row on a fresh server (and SQLite file), the spectators in both, and reports the median p99 of each side
+and B over A (``--compare presence``: row B without the chat), so a busy minute of a shared machine
+does not decide the comparison.
 """
 
 from __future__ import annotations
@@ -80,10 +95,10 @@ class Plan:
     chat_every: int = 0
     """Each seat says a table chat line after every this many of its moves (0: none)."""
     presence: bool = False
-    """Each socket behaves as the match page does (``--presence``): the page's hello and its two
-    requests on opening, no WebSocket pings of its own, and ``spectators`` watching each match."""
+    """Each player's socket behaves as the match page does (``--presence``): the page's hello and
+    its two requests on opening, no WebSocket pings of its own."""
     spectators: int = 0
-    """Spectator sockets per match (with ``presence``), each reading everything the match sends."""
+    """Spectator sockets per match (``--spectators``), each a match page reading everything it is sent."""
 
 
 @dataclass
@@ -112,7 +127,7 @@ class Seat:
 
 @dataclass
 class Table:
-    """A match's sockets: its players' seats and (``--presence``) its spectators."""
+    """A match's sockets: its players' seats and (``--spectators``) its spectators."""
 
     seats: list[Seat]
     watchers: list[ClientConnection] = field(default_factory=list)
@@ -132,8 +147,8 @@ class Load:
     async def create(self, clients: list[httpx.AsyncClient], address: str) -> Table:
         """A new match with both seats joined and started, on the next server process in turn (every
         request of the match then goes to that process, as a proxy routing by match id would), with
-        each seat's WebSocket open and its first state received (and, ``--presence``, its spectators'
-        sockets and the pages' requests on opening); ``clients``: one per server process, connecting
+        each seat's WebSocket open and its first state received (and its spectators' sockets; with
+        ``--presence`` the pages' requests on opening); ``clients``: one per server process, connecting
         from ``address`` as the seats' sockets do."""
         index = self.created % len(clients)
         self.created += 1
@@ -150,7 +165,7 @@ class Load:
         await http.post(f"/api/matches/{mid}/start", headers={"Authorization": f"Bearer {made['host_token']}"})
         url = f"{self.plan.urls[index].replace('http://', 'ws://')}/ws/matches/{mid}"
         # a browser sends no WebSocket pings of its own (it answers the server's): the page-like load neither
-        ping = None if self.plan.presence else 20.0
+        ping = None if self.plan.presence else 20.0  # (websockets' own default: every 20 s)
         seats = []
         for token in tokens:
             ws = await connect(url, max_queue=None, open_timeout=60, local_addr=(address, 0), ping_interval=ping)
@@ -160,7 +175,7 @@ class Load:
             await ws.send(encode(hello))
             seats.append(Seat(url, token, ws, await self.first_state(ws)))
         watchers = []
-        for n in range(self.plan.spectators if self.plan.presence else 0):
+        for n in range(self.plan.spectators):  # a spectator's page, as match.js opens it
             ws = await connect(url, max_queue=None, open_timeout=60, local_addr=(address, 0), ping_interval=ping)
             viewer = f"{self.created:08x}{n:08x}{self.plan.seed:016x}"[-32:]  # the page's 32 hex digits
             await ws.send(encode({"type": "hello", "token": None, "text_board": False, "viewer": viewer}))
@@ -396,7 +411,7 @@ def run(
             errors[code] = errors.get(code, 0) + n
     row: dict[str, Any] = {"game": args.game, "games": games, "clients": clients, "processes": len(servers),
                            "addresses": args.addresses, "chat_every": setup.chat_every,
-                           "presence": setup.presence, "spectators": setup.spectators if setup.presence else 0,
+                           "presence": setup.presence, "spectators": setup.spectators,
                            "row": setup.label,
                            "moves": len(lat), "errors": errors, "load_average": round(load_average, 1)}
     if not lat:
@@ -450,11 +465,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--presence",
         action="store_true",
-        help="sockets behave as the match page: its hello and requests on opening, no pings of their own, "
-        "--spectators spectator sockets per match",
+        help="players' sockets behave as the match page: its hello and its requests on opening, no pings of "
+        "their own (presence itself is the server's: sockets coming and going)",
     )
     parser.add_argument(
-        "--spectators", type=int, default=1, help="spectator sockets per match with --presence (default 1)"
+        "--spectators",
+        type=int,
+        default=0,
+        help="spectator sockets per match, each a match page reading everything (with --compare: in both rows)",
     )
     parser.add_argument(
         "--compare",
@@ -477,7 +495,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def compare_setups(args: argparse.Namespace) -> list[Setup]:
     """The rows of ``--compare``, in the order they run: A, B, A, B, ... (``--repeat`` of each)."""
-    plain = Setup("A")
+    plain = Setup("A", spectators=args.spectators)
     if args.compare == "chat":
         other = Setup("B", args.chat_every or 5, True, args.spectators)
     else:

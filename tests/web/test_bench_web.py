@@ -15,12 +15,15 @@ def test_compare_alternates_plain_and_chat_with_presence() -> None:
     setups = bench_web.compare_setups(args)
     assert [s.label for s in setups] == ["A", "B"] * 3
     plain, loaded = setups[0], setups[1]
-    assert (plain.chat_every, plain.presence) == (0, False)
-    assert (loaded.chat_every, loaded.presence, loaded.spectators) == (5, True, 1)
+    assert (plain.chat_every, plain.presence, plain.spectators) == (0, False, 0)
+    assert (loaded.chat_every, loaded.presence, loaded.spectators) == (5, True, 0)
+    watched = bench_web.compare_setups(bench_web.parse_args(["--compare", "chat", "--spectators", "1"]))
+    assert [s.spectators for s in watched[:2]] == [1, 1]  # the same audience on both sides
     chat_given = bench_web.compare_setups(bench_web.parse_args(["--compare", "chat", "--chat-every", "10"]))
     assert chat_given[1].chat_every == 10
     alone = bench_web.compare_setups(bench_web.parse_args(["--compare", "presence", "--spectators", "2"]))
     assert (alone[1].chat_every, alone[1].presence, alone[1].spectators) == (0, True, 2)
+    assert alone[0].spectators == 2
 
 
 @pytest.mark.parametrize(
@@ -58,20 +61,20 @@ def test_the_verdict_is_the_median_of_each_side_and_each_pair() -> None:
 
 
 def test_a_tiny_compare_run_measures_both_rows(capsys: pytest.CaptureFixture[str]) -> None:
-    """Two Toy Dash matches, 2 s measured a row: row A says no chat, row B's seats get chat lines and its
-    spectators read the race."""
+    """Two Toy Dash matches watched by a spectator each, 2 s measured a row: row A says no chat, row B's
+    seats get chat lines; the spectators read the race in both."""
     rows = bench_web.main(
         [
             "--games", "2", "--duration", "2", "--warmup", "0.5", "--think", "0.2", "--clients", "1",
-            "--compare", "chat", "--chat-every", "4", "--repeat", "1",
+            "--compare", "chat", "--chat-every", "4", "--repeat", "1", "--spectators", "1",
         ]
     )  # fmt: skip
     assert [r["row"] for r in rows] == ["A", "B"]
     plain, loaded = rows
     assert plain["moves"] > 0 and loaded["moves"] > 0
-    assert plain["chat_lines_received"] == 0 and plain["spectator_messages"] == 0
-    assert loaded["chat_lines_received"] > 0
-    assert loaded["spectator_messages"] > 0
-    assert loaded["presence"] is True and loaded["spectators"] == 1
+    assert plain["chat_lines_received"] == 0 and loaded["chat_lines_received"] > 0
+    assert plain["spectator_messages"] > 0 and loaded["spectator_messages"] > 0
+    assert plain["presence"] is False and loaded["presence"] is True
+    assert plain["spectators"] == loaded["spectators"] == 1
     assert plain["errors"] == {} and loaded["errors"] == {}
     assert "B/A" in capsys.readouterr().out

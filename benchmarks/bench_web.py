@@ -133,6 +133,19 @@ class Table:
     watchers: list[ClientConnection] = field(default_factory=list)
 
 
+async def request(http: httpx.AsyncClient, method: str, path: str, **kwargs: Any) -> httpx.Response:
+    """An HTTP request, sent again (up to twice) when its kept-alive connection turns out closed: the
+    server closes one idle for its keep-alive time, which an address's connection may be while the
+    other addresses' matches are made (a closed connection read nothing: the request was not served)."""
+    for attempt in range(3):
+        try:
+            return await http.request(method, path, **kwargs)
+        except (httpx.ReadError, httpx.RemoteProtocolError):
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 class Load:
     """One load process's matches (``Plan``), each kept running until the deadline."""
 
@@ -154,15 +167,16 @@ class Load:
         self.created += 1
         http = clients[index]
         body = {"game": self.plan.game, "players": PLAYERS, "options": self.plan.options}
-        made = (await http.post("/api/matches", json=body)).json()
+        made = (await request(http, "POST", "/api/matches", json=body)).json()
         if "id" not in made:
             raise RuntimeError(f"could not create a match: {made}")
         mid = made["id"]
         tokens = []
         for seat in range(PLAYERS):
-            r = await http.post(f"/api/matches/{mid}/seats/{seat}/join", json={"name": f"load{seat}"})
+            r = await request(http, "POST", f"/api/matches/{mid}/seats/{seat}/join", json={"name": f"load{seat}"})
             tokens.append(r.json()["token"])
-        await http.post(f"/api/matches/{mid}/start", headers={"Authorization": f"Bearer {made['host_token']}"})
+        host = {"Authorization": f"Bearer {made['host_token']}"}
+        await request(http, "POST", f"/api/matches/{mid}/start", headers=host)
         url = f"{self.plan.urls[index].replace('http://', 'ws://')}/ws/matches/{mid}"
         # a browser sends no WebSocket pings of its own (it answers the server's): the page-like load neither
         ping = None if self.plan.presence else 20.0  # (websockets' own default: every 20 s)
@@ -183,8 +197,8 @@ class Load:
             watchers.append(ws)
         if self.plan.presence:  # each page, on opening, asks for the match's glossary and its seats' accounts
             for _ in range(len(seats) + len(watchers)):
-                await http.get(f"/api/matches/{mid}/glossary")
-                await http.get(f"/api/matches/{mid}/accounts")
+                await request(http, "GET", f"/api/matches/{mid}/glossary")
+                await request(http, "GET", f"/api/matches/{mid}/accounts")
         return Table(seats, watchers)
 
     @staticmethod
@@ -447,7 +461,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a player thinks (0: flat out)")
     parser.add_argument("--game", default="toy-dash")
     parser.add_argument("--option", action="append", default=[], help="game option name=value (repeatable)")
-    parser.add_argument("--database-url", default="", help="default: a SQLite file in a temporary directory")
+    parser.add_argument(
+        "--database-url",
+        default="",
+        help="default: a SQLite file in a temporary directory; {row} in it: the row's number (from 1)",
+    )
     parser.add_argument("--port", type=int, default=0, help="drive a server already running on this port")
     parser.add_argument("--clients", type=int, default=2, help="load processes, each driving a share of the matches")
     parser.add_argument(
@@ -506,9 +524,9 @@ def compare_setups(args: argparse.Namespace) -> list[Setup]:
 def measure(
     args: argparse.Namespace, games: int, options: dict[str, Any], tmp: Path, name: str, setup: Setup | None = None
 ) -> dict[str, Any]:
-    """One row on its own fresh server(s) and database (a SQLite file ``name`` in ``tmp``, or
-    ``--database-url``)."""
-    db = args.database_url or str(tmp / f"{name}.sqlite3")
+    """One row on its own fresh server(s) and database: a SQLite file ``name`` in ``tmp``, or
+    ``--database-url`` (where ``{row}`` stands for the row's number from 1, for a fresh database each)."""
+    db = args.database_url.replace("{row}", name.split("-")[1]) if args.database_url else str(tmp / f"{name}.sqlite3")
     env = {"SLIPSTREAM_PEER_POLL": "0.2"} if args.processes > 1 else {}
     servers = [Server(db, tmp / f"{name}-server-{i}.log", env=env) for i in range(args.processes)]
     try:
@@ -556,7 +574,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     with tempfile.TemporaryDirectory() as tmp:
         rows = []
         for i, (n, setup) in enumerate(plan):
-            row = measure(args, n, options, Path(tmp), f"bench-{i}-{n}", setup)
+            row = measure(args, n, options, Path(tmp), f"bench-{i + 1}-{n}", setup)
             rows.append(row)
             print(json.dumps(row), flush=True)
             if args.json:

@@ -203,3 +203,21 @@ def test_a_move_waits_for_an_undo_in_progress_and_is_then_refused(store: Store) 
         assert moves_and_revision(store, "w2") == ([(0, "a")], 1)
     finally:
         slow.close()
+
+
+def test_chat_lines_and_moves_share_the_commit_connection(store: Store) -> None:
+    """A chat line is stored (on PostgreSQL on the connection kept for commits, ``Store._kept``) between
+    commits of moves, in order, with its id; a line the database refuses (no such match) raises and
+    leaves the next line and the next commit unharmed."""
+    new_match(store, "m1")
+    first = store.add_chat("m1", storage.ChatLine("say", 0, "", "Ann", "hello <b>", 0, 2000.0))
+    assert store.is_sqlite or store._commit_conn is not None, "PostgreSQL: the line took the kept connection"
+    store.append_many([("m1", [MoveData(0, "a", 0)], None, 0)], now=2001.0)
+    with pytest.raises(Exception):  # noqa: B017 - the driver's foreign-key error, whichever the database
+        store.add_chat("nowhere", storage.ChatLine("say", 0, "", "Ann", "lost", 0, 2001.5))
+    second = store.add_chat("m1", storage.ChatLine("say", 1, "", "Bob", "hi", 1, 2002.0))
+    store.append_many([("m1", [MoveData(1, "b", 1)], None, 0)], now=2003.0)
+    lines, muted = store.chat("m1")
+    assert [(line.id, line.name, line.text) for line in lines] == [(first, "Ann", "hello <b>"), (second, "Bob", "hi")]
+    assert second > first and muted == set()
+    assert moves_of(store, "m1") == [(0, "a"), (1, "b")]

@@ -214,12 +214,15 @@ def seat_payload(state: State, seat: int | None, live: bool = True, text_board: 
     message to draw, and a live client asks for it only while it shows it.
     """
     game_id = state.game.id
-    view = state.view(seat)
+    hooks = hooks_of(state.game)
+    board_fn = hooks.board_text
+    # a spectator's message shares the view every seat's message of the step compares with (``holds_private``)
+    shared = seat is None and not (text_board and board_fn is not None)
+    view: dict[str, Any] = dict(public_view(state)) if shared else state.view(seat)
     pending = pending_seats(state)
     legal: list[str] = []
     hints: list[str] = []
     plans: Any = None
-    hooks = hooks_of(state.game)
     if live and seat is not None and seat in pending:
         legal = state.legal_actions(seat)
         hint_fn = hooks.hints
@@ -235,7 +238,6 @@ def seat_payload(state: State, seat: int | None, live: bool = True, text_board: 
             except Exception:
                 log.exception("%s: move_plans failed", game_id)
     board_text = ""
-    board_fn = hooks.board_text
     if board_fn is not None and text_board:
         try:
             board_text = plain(str(board_fn(view)))

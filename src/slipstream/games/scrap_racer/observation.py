@@ -20,12 +20,15 @@ slots, in order:
   copies);
 - ``legal=<action>``: the observer's legal actions, over the game's declared action space;
 - at the end, ``seat S/place=K`` and ``seat S/wins``.
+
+Every value written is a float32 (``Scale``, ``float32``: ``writes_float32``), so a Python list filled by
+``write`` holds what a float32 array would.
 """
 
 from __future__ import annotations
 
 from slipstream.engine.game import Game, State
-from slipstream.engine.observation import Buffer, Layout, write_count
+from slipstream.engine.observation import Buffer, Layout, Scale
 
 from . import rules
 from .action_space import action_space
@@ -41,6 +44,9 @@ USUAL_ROUNDS = 30
 class ScrapObservation:
     """The declared observation of one loaded Scrap Racer game (see the module docstring)."""
 
+    writes_float32 = True
+    """Every value ``write`` writes is a float32 (``slipstream.engine.observation``)."""
+
     def __init__(self, game: Game) -> None:
         if not isinstance(game, ScrapRacer):
             raise TypeError(f"not a Scrap Racer game: {type(game).__name__}")
@@ -49,7 +55,13 @@ class ScrapObservation:
         players = game.players
         racers = len(game.owner)
         self.length = game.length
-        self.usual_progress = (rules.LAPS_TO_FINISH + 1) * game.length
+        self.progress = Scale((rules.LAPS_TO_FINISH + 1) * game.length)
+        self.space = Scale(game.length, 1 / max(1, game.length - 1))
+        """A space on the track (``(progress - 1) % length``) over the last space."""
+        self.laps = Scale(rules.LAPS_TO_FINISH)
+        self.rounds = Scale(USUAL_ROUNDS)
+        self.dice_kept = Scale(2)
+        self.faces = Scale(6)
         layout = Layout()
         self.seat_at = layout.one_hot("seat", range(players))
         self.phase_at = layout.one_hot("phase", (STAGE_NAMES[stage] for stage in Stage))
@@ -63,8 +75,8 @@ class ScrapObservation:
         self.double_at = layout.slot("double chance")
         self.racer_ids = {racer_id: index for index, racer_id in enumerate(game.racer_ids)}
         boost_counts = dict(content.boost)
-        self.boost_bounds = tuple(max(1, boost_counts[kind]) for kind in BOOST_TYPES)
-        self.bonus_markers = max(1, content.bonus_markers)
+        self.boost_bounds = tuple(Scale(max(1, boost_counts[kind])) for kind in BOOST_TYPES)
+        self.bonus_markers = Scale(max(1, content.bonus_markers))
         slots: list[tuple[int, int, int]] = []
         for racer in range(racers):
             name = f"racer {racer}"
@@ -78,23 +90,23 @@ class ScrapObservation:
         self.racer_slots = tuple(slots)
         """Per racer slot: where its ``is`` block, its progress (then space, laps, markers) and its ``turn``
         block (then ``active`` and ``place``) start."""
-        self.place_scale = 1 / (racers - 1) if racers > 1 else 1.0
+        self.place = Scale(max(1, racers - 1), 1 / (racers - 1) if racers > 1 else 1.0)
         self.boost_spaces_at = len(layout)
         for space in game.track.boost:
             layout.slot(f"boost space {space + 1} filled")
         self.supply_at = layout.slot("supply/bonus markers")
         layout.slot("supply/boost markers")
-        self.boost_total = max(1, sum(boost_counts.values()))
-        self.decks = [(deck.index, max(1, deck.total)) for _, deck in game.deck_table()]
+        self.boost_total = Scale(max(1, sum(boost_counts.values())))
+        self.decks = [(deck.index, Scale(max(1, deck.total))) for _, deck in game.deck_table()]
         self.decks_at = len(layout)
         for deck_name, _ in game.deck_table():
             layout.slot(f"deck {deck_name}/draw pile")
         self.hands_at = len(layout)
-        self.bonus_total = max(1, game.bonus_deck.total)
+        self.bonus_total = Scale(max(1, game.bonus_deck.total))
         for seat in range(players):
             layout.slot(f"seat {seat}/bonus cards held")
         bonus_counts = dict(content.bonus)
-        self.card_bounds = tuple(max(1, bonus_counts.get(card, 1)) for card in game.bonus_deck.cards)
+        self.card_bounds = tuple(Scale(max(1, bonus_counts.get(card, 1))) for card in game.bonus_deck.cards)
         self.mine_at = len(layout)
         for card in game.bonus_deck.cards:
             layout.slot(f"my bonus cards/{card}")
@@ -125,37 +137,37 @@ class ScrapObservation:
         elif roller is not None:
             out[self.roller_at + roller[0]] = 1.0
             out[self.second_roller_at + roller[1]] = 1.0
-        write_count(out, self.round_at, state.round, USUAL_ROUNDS)
+        self.rounds.write_count(out, self.round_at, state.round)
         if state.end_round:
             out[self.last_round_at] = 1.0
         if state.die:
             out[self.die_at + state.die] = 1.0
         kept = set(state.dice)
         for face in kept:
-            out[self.dice_at + face] = state.dice.count(face) / 2
+            out[self.dice_at + face] = self.dice_kept.of(state.dice.count(face))
         if state.die:
             kept.add(state.die)
         if kept:
-            out[self.double_at] = len(kept) / 6
+            out[self.double_at] = self.faces.of(len(kept))
         self._write_racers(state, out)
         at = self.boost_spaces_at
         for filled in state.boost_spaces_filled:
             if filled:
                 out[at] = 1.0
             at += 1
-        out[self.supply_at] = state.bonus_supply / self.bonus_markers
-        out[self.supply_at + 1] = state.boost_supply / self.boost_total
+        out[self.supply_at] = self.bonus_markers.of(state.bonus_supply)
+        out[self.supply_at + 1] = self.boost_total.of(state.boost_supply)
         at = self.decks_at
         for index, total in self.decks:
-            out[at] = sum(state.decks[index].draw) / total
+            out[at] = total.of(sum(state.decks[index].draw))
             at += 1
         for other in range(players):
             held = sum(state.bonus_cards[other])
             if held:
-                out[self.hands_at + other] = held / self.bonus_total
+                out[self.hands_at + other] = self.bonus_total.of(held)
         for card, (count, bound) in enumerate(zip(state.bonus_cards[seat], self.card_bounds, strict=True)):
             if count:
-                out[self.mine_at + card] = count / bound
+                out[self.mine_at + card] = bound.of(count)
         if actor == seat:
             legal, at = self.legal, self.legal_at
             for action in state.legal_actions():
@@ -171,13 +183,14 @@ class ScrapObservation:
         stage = state.stage
         order = state.order
         active = order[state.turn] if order and stage is not Stage.SETUP and stage is not Stage.ORDER else -1
-        usual, length = self.usual_progress, self.length
-        space_scale = 1 / max(1, length - 1)
+        length = self.length
+        progress_scale, space_scale = self.progress, self.space
+        laps_scale, markers_scale = self.laps, self.bonus_markers
         progress, racer_ids, laps, bonus_markers, boost_markers = (
             state.progress, state.racer, state.laps, state.bonus_markers, state.boost_markers)
         ids, slots = self.racer_ids, self.racer_slots
         plus_minus, reroll, turn_marker = self.boost_bounds
-        place_scale = self.place_scale
+        place_scale = self.place
         for place, racer in enumerate(rules.standings(state)):
             is_at, at, turn_at = slots[racer]
             racer_id = racer_ids[racer]
@@ -185,22 +198,22 @@ class ScrapObservation:
                 out[is_at + ids[racer_id]] = 1.0
             moved = progress[racer]
             if moved:
-                write_count(out, at, moved, usual)
-                out[at + 2] = ((moved - 1) % length) * space_scale
+                progress_scale.write_count(out, at, moved)
+                out[at + 2] = space_scale.of((moved - 1) % length)
             if laps[racer]:
-                out[at + 3] = laps[racer] / rules.LAPS_TO_FINISH
+                out[at + 3] = laps_scale.of(laps[racer])
             if bonus_markers[racer]:
-                out[at + 4] = bonus_markers[racer] / self.bonus_markers
+                out[at + 4] = markers_scale.of(bonus_markers[racer])
             held = boost_markers[racer]
             if held[0]:
-                out[at + 5] = held[0] / plus_minus
+                out[at + 5] = plus_minus.of(held[0])
             if held[1]:
-                out[at + 6] = held[1] / reroll
+                out[at + 6] = reroll.of(held[1])
             if held[2]:
-                out[at + 7] = held[2] / turn_marker
+                out[at + 7] = turn_marker.of(held[2])
             if racer == active:
                 out[turn_at + len(slots)] = 1.0
             if place:
-                out[turn_at + len(slots) + 1] = place * place_scale
+                out[turn_at + len(slots) + 1] = place_scale.of(place)
         for turn, racer in enumerate(order):
             out[slots[racer][2] + turn] = 1.0

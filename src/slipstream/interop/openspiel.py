@@ -420,7 +420,8 @@ class SlipstreamObserver:
     def list_of(self, engine: State, player: int) -> list[float]:
         """``player``'s observation of ``engine`` as a new list, what ``set_from`` then ``as_list`` give
         (``tensor`` is left as it was when the game writes the list itself): a declaration whose every value is
-        a float32 (Rev it Up's, Rush 'n' Crush's) fills a copy of a list of zeros, with no array in between."""
+        a float32 (Rev it Up's, Rush 'n' Crush's, Scrap Racer's) fills a copy of a list of zeros, with no array in
+        between."""
         write = self.write_list
         if write is not None and engine is not self.start:
             out = self.zeros.copy()

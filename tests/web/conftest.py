@@ -9,6 +9,7 @@ import pytest
 
 from tests import toygame
 from tests.web.server import Api, Server
+from tests.web.test_postgres import pg_database  # noqa: F401 - the fixture, asked for by database_url
 
 ROOMY = {
     "SLIPSTREAM_LIMIT_CREATIONS_PER_MINUTE": "100000",
@@ -43,3 +44,12 @@ def toy() -> Iterator[str]:
     toygame.install()
     yield toygame.ToyDash.id
     toygame.uninstall()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database: a SQLite file, or one on the test PostgreSQL server (``pg_database``)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "shared.sqlite3")
+    url: str = request.getfixturevalue("pg_database")
+    return url

@@ -22,7 +22,6 @@ from slipstream.web.ratings import Finish, Ratings
 from slipstream.web.storage import MatchData, SeatData, Store
 from tests.web.conftest import ROOMY
 from tests.web.server import Api, Server, ws_open, ws_until
-from tests.web.test_postgres import pg_database  # noqa: F401 - the fixture, asked for by database_url
 
 LIMITS = {
     **ROOMY,
@@ -425,15 +424,6 @@ def test_two_server_processes_on_one_database_rate_a_race_once(tmp_path: Path) -
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT count(*) FROM settled_matches WHERE match_id = ?", (match_id,)).fetchone() == (1,)
         assert conn.execute("SELECT count(*) FROM account_results WHERE match_id = ?", (match_id,)).fetchone() == (2,)
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh database: a SQLite file, or one on the test PostgreSQL server (test_postgres's)."""
-    if request.param == "sqlite":
-        return str(tmp_path / "two.sqlite3")
-    url: str = request.getfixturevalue("pg_database")
-    return url
 
 
 def test_settling_is_once_when_two_processes_race_for_a_new_match(database_url: str) -> None:

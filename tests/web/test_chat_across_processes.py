@@ -5,9 +5,10 @@ a page connected to another process on the same database with that process's nex
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -16,7 +17,6 @@ from slipstream.web.errors import ApiError
 from slipstream.web.hub import Hub
 from slipstream.web.room import Room, Subscriber
 from slipstream.web.storage import Store
-from tests.web.test_postgres import pg_database  # noqa: F401 - the fixture
 
 PLUGINS = ["tests.web.toyplugin"]
 POLL = 0.05
@@ -41,31 +41,34 @@ async def connect(hub: Hub, room: Room, seat: int | None) -> Subscriber:
     return sub
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """The one database both processes share: a SQLite file, or a fresh PostgreSQL database."""
-    if request.param == "sqlite":
-        return str(tmp_path / "shared.sqlite3")
-    url: str = request.getfixturevalue("pg_database")
-    return url
+@contextlib.asynccontextmanager
+async def two_processes(database_url: str, toy: str) -> AsyncIterator[tuple[Hub, Hub, Room, Room]]:
+    """Two hubs on one database (each watching the other every ``POLL``), a running three-seat match
+    created through the first, and that match's room in each; both hubs shut down after."""
+    first = Hub(Store(database_url), plugins=PLUGINS, peer_poll=POLL)
+    second = Hub(Store(database_url), plugins=PLUGINS, peer_poll=POLL)
+    await first.startup()
+    await second.startup()
+    try:
+        room, host = await first.create(toy, 3, {}, "", {})
+        for seat, name in enumerate(("Ann", "Bob", "Cat")):
+            await first.join(room.data.id, seat, name)
+        await first.start(room.data.id, host)
+        yield first, second, room, await second.room(room.data.id)
+    finally:
+        await first.shutdown()
+        await second.shutdown()
 
 
 def log_texts(message: dict[str, Any]) -> list[str]:
     return [e["text"] for entry in message["entries"] for e in entry["events"]]
 
 
-def test_chat_and_a_resignation_reach_a_page_on_another_process_with_the_next_poll(database: str, toy: str) -> None:
+def test_chat_and_a_resignation_reach_a_page_on_another_process_with_the_next_poll(
+    database_url: str, toy: str
+) -> None:
     async def scenario() -> None:
-        first = Hub(Store(database), plugins=PLUGINS, peer_poll=POLL)
-        second = Hub(Store(database), plugins=PLUGINS, peer_poll=POLL)
-        await first.startup()
-        await second.startup()
-        try:
-            room, host = await first.create(toy, 3, {}, "", {})
-            for seat, name in enumerate(("Ann", "Bob", "Cat")):
-                await first.join(room.data.id, seat, name)
-            await first.start(room.data.id, host)
-            there = await second.room(room.data.id)
+        async with two_processes(database_url, toy) as (first, second, room, there):
             ann = await connect(first, room, 0)
             spectator = await connect(second, there, None)
             bob = await connect(second, there, 1)
@@ -95,9 +98,6 @@ def test_chat_and_a_resignation_reach_a_page_on_another_process_with_the_next_po
             for hub, here in ((first, room), (second, there)):
                 said = [line.text for line in hub.chat.tables[here].lines]
                 assert said == ["good luck, both of you", "thanks"], said
-        finally:
-            await first.shutdown()
-            await second.shutdown()
 
     asyncio.run(scenario())
 
@@ -112,21 +112,12 @@ def drain(sub: Subscriber) -> list[str]:
     return out
 
 
-def test_a_mute_set_through_one_process_holds_on_another(database: str, toy: str) -> None:
+def test_a_mute_set_through_one_process_holds_on_another(database_url: str, toy: str) -> None:
     """The host mutes a spectator through one process: the spectator's next line through another process
     on the same database is refused (and nothing is stored or told); the unmute holds there the same way."""
 
     async def scenario() -> None:
-        first = Hub(Store(database), plugins=PLUGINS, peer_poll=POLL)
-        second = Hub(Store(database), plugins=PLUGINS, peer_poll=POLL)
-        await first.startup()
-        await second.startup()
-        try:
-            room, host = await first.create(toy, 3, {}, "", {})
-            for seat, name in enumerate(("Ann", "Bob", "Cat")):
-                await first.join(room.data.id, seat, name)
-            await first.start(room.data.id, host)
-            there = await second.room(room.data.id)
+        async with two_processes(database_url, toy) as (first, second, room, there):
             spectator = await connect(second, there, None)
             bob = await connect(second, there, 1)
             await second.chat.say(there, spectator, {"type": "chat", "text": "before the mute"})
@@ -143,8 +134,5 @@ def test_a_mute_set_through_one_process_holds_on_another(database: str, toy: str
             await first.chat.mute(room, spectator.viewer, False)
             await second.chat.say(there, spectator, {"type": "chat", "text": "after the unmute"})
             assert [line.text for line in second.chat.tables[there].lines] == ["before the mute", "after the unmute"]
-        finally:
-            await first.shutdown()
-            await second.shutdown()
 
     asyncio.run(scenario())

@@ -109,6 +109,20 @@ class TableChat:
     polled: int = 0
     """The highest id read from the database (with several processes, the next poll reads above it)."""
 
+    def first_sight(self, line_id: int | None) -> bool:
+        """Whether a stored line is new to this process (from now on it is ``known``)."""
+        if line_id in self.known:
+            return False
+        if line_id is not None:
+            self.known.add(line_id)
+        return True
+
+    def set_muted(self, viewer: str, muted: bool) -> None:
+        if muted:
+            self.muted.add(viewer)
+        else:
+            self.muted.discard(viewer)
+
 
 def line_json(line: ChatLine, with_ply: bool = False) -> dict[str, Any]:
     """A line as clients get it; ``with_ply`` (a finished match's replay): the move it was said at (live,
@@ -227,10 +241,8 @@ class ChatDesk:
 
     def _tell(self, room: Room, table: TableChat, line: ChatLine) -> None:
         """A stored line goes to every client of the match, once (a poll may read it first)."""
-        if line.id in table.known:
+        if not table.first_sight(line.id):
             return
-        if line.id is not None:
-            table.known.add(line.id)
         table.lines.append(line)
         text = encode({"type": "chat", "lines": [line_json(line)]})
         for other in list(room.subs):
@@ -251,9 +263,7 @@ class ChatDesk:
             table.polled = max(table.polled, line.id or 0)
             if line.kind == "say":
                 self._tell(room, table, line)
-            elif line.kind == "note" and line.id not in table.known:
-                if line.id is not None:
-                    table.known.add(line.id)
+            elif line.kind == "note" and table.first_sight(line.id):
                 presence.add_line(room, line.viewer, line.text, _places(line.shown))
 
     async def _muted(self, room: Room, table: TableChat, viewer: str) -> bool:
@@ -262,10 +272,7 @@ class ChatDesk:
         if not self.services.several:
             return viewer in table.muted
         muted = await self.services.db(self.services.store.is_muted, room.data.id, viewer)
-        if muted:
-            table.muted.add(viewer)
-        else:
-            table.muted.discard(viewer)
+        table.set_muted(viewer, muted)
         return muted
 
     async def mute(self, room: Room, viewer: Any, muted: bool) -> None:
@@ -274,7 +281,4 @@ class ChatDesk:
             raise ApiError(400, "bad_request", "'viewer' must be a spectator's id as the chat shows it (8 hex digits)")
         table = await self.table(room)
         await self.services.db(self.services.store.set_mute, room.data.id, viewer, muted)
-        if muted:
-            table.muted.add(viewer)
-        else:
-            table.muted.discard(viewer)
+        table.set_muted(viewer, muted)

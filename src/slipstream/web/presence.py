@@ -87,17 +87,19 @@ def log_line(room: Room, text: str, kind: str) -> dict[int | None, int]:
     log again (a ``log`` message) before the state that follows. Where it stands in each seat's log
     (the ply each seat is shown), to store it (``ChatDesk.keep_note``)."""
     shown = {t: room.shown(t) for t in (None, *room.game.seats)}
-    room.add_line(shown, Event(kind, text, rule=""))
-    for sub in list(room.subs):
-        sub.queue.put_nowait(room.log_message(sub.seat))
+    _add_and_tell(room, kind, text, shown)
     return shown
 
 
 def add_line(room: Room, kind: str, text: str, shown: dict[int | None, int]) -> None:
     """A log line another server process wrote (``ChatDesk.catch_up``) into the room's log, once (the
     same line at the same place is there already: this process wrote it), and every client is told."""
-    if any(at == shown and event.text == text for at, event in room.lines):
-        return
+    if not any(at == shown and event.text == text for at, event in room.lines):
+        _add_and_tell(room, kind, text, shown)
+
+
+def _add_and_tell(room: Room, kind: str, text: str, shown: dict[int | None, int]) -> None:
+    """The line into the room's log at ``shown``, and every client gets its log again."""
     room.add_line(shown, Event(kind, text, rule=""))
     for sub in list(room.subs):
         sub.queue.put_nowait(room.log_message(sub.seat))

@@ -10,6 +10,7 @@ browser both show ``rule_words``, so the two never disagree.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 DECISION_CODE = r"[A-Z][A-Z0-9]{0,3}-[A-Z]?\d+"
 """A decision code of ``docs/rules/<game>.md``: ``RC-G7``, ``RIU-G13``, ``F1-13``, ``HH-A9``."""
@@ -18,7 +19,10 @@ _CODES = re.compile(rf"\s*\((?:{DECISION_CODE}(?:,\s*)?)+\)|^(?:{DECISION_CODE}(
 _ENUMERATOR = re.compile(r"(?:(?<=^)|(?<=\s))([A-Z]|\d{1,2})\)")
 
 
+@lru_cache(maxsize=4096)
 def rule_words(rule: str) -> str:
     """``rule`` without its decision codes, section numbers ending in a full stop: ``Setup 7.`` for
-    ``Setup 7)``, ``Main Enemy Moves`` for ``Main Enemy Moves (HH-A9)``, empty for a bare ``RIU-G13``."""
+    ``Setup 7)``, ``Main Enemy Moves`` for ``Main Enemy Moves (HH-A9)``, empty for a bare ``RIU-G13``.
+    Cached: a game names a few dozen rules, and every event a page is sent carries one (the server
+    turned each one's two regular expressions thousands of times a second)."""
     return _ENUMERATOR.sub(r"\1.", _CODES.sub("", rule).strip())

@@ -35,7 +35,8 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from .errors import ApiError
 from .limits import Limits
-from .storage import Base, Store
+from .storage import Store
+from .tables import Base
 
 COOKIE = "slipstream_session"
 SESSION_DAYS = 30

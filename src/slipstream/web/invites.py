@@ -4,7 +4,7 @@ When the first player (or the host) asks for a rematch of a finished race, every
 (a person's seat, a resigned one too) is invited: the finished race's state names the rematch
 (``match.rematch``), so each player's open page shows a banner with one button that takes their seat,
 and their seat in the rematch is held for them for ``rematch_hold`` seconds (stored with the rematch,
-``storage.SeatHoldRow``): meanwhile no stranger may join it and the host may not put a bot in it
+``tables.SeatHoldRow``): meanwhile no stranger may join it and the host may not put a bot in it
 (``seat_held``). Bots keep their seats as they were. Once the hold runs out the seat is an open seat as
 any other. Only the seat's player, with their token of the race before, takes a held seat
 (``Rematches.rematch``).

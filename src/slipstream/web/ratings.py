@@ -38,7 +38,7 @@ from .accounts import Account, AccountRow, Accounts, SeatAccountRow
 from .errors import ApiError
 from .hub import Hub
 from .room import Room
-from .storage import Base, ListingRow, MatchRow
+from .tables import Base, ListingRow, MatchRow
 
 log = logging.getLogger("slipstream.web")
 T = TypeVar("T")

@@ -84,7 +84,7 @@ class RoomCache:
 
     async def _keyed(self, data: MatchData) -> None:
         """A match stored before chance keys existed gets one now, before it draws again; one stored
-        before revisions existed gets its revision (``storage.RevisionRow``)."""
+        before revisions existed gets its revision (``tables.RevisionRow``)."""
         store = self.services.store
         if data.chance_key is None and data.status in ACTIVE:
             key = dice.new_key()

@@ -57,10 +57,10 @@ class FailingStore(Store):
 
     fail = False
 
-    def append_many(self, *args: Any, **kwargs: Any) -> None:
+    def append_many(self, *args: Any, **kwargs: Any) -> list[int]:
         if self.fail:
             raise OSError("disk full")
-        super().append_many(*args, **kwargs)
+        return super().append_many(*args, **kwargs)
 
 
 def test_an_action_the_database_refuses_changes_nothing(tmp_path: Path, toy: str) -> None:
@@ -291,5 +291,55 @@ def test_a_match_read_between_its_last_move_and_its_status_is_finished(tmp_path:
         assert behind.state.record() == room.state.record() and behind.data.status == "finished"
         await hub.shutdown()
         await peer.shutdown()
+
+    asyncio.run(scenario())
+
+
+class CountingStore(Store):
+    """A store that counts its commits: (matches' moves, chat lines) in each."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.commits: list[tuple[int, int]] = []
+
+    def append_many(self, batches: Any, now: float | None = None, lines: Any = ()) -> list[int]:
+        self.commits.append((len(batches), len(lines)))
+        return super().append_many(batches, now, lines)
+
+
+def test_chat_lines_join_the_moves_group_commit(tmp_path: Path) -> None:
+    """A chat line said while moves wait goes to the database in their commit (``GroupCommit``); when a
+    batch is refused, each move and line is tried alone, so only the failing line fails."""
+    from slipstream.web.commits import GroupCommit
+    from slipstream.web.services import Services
+    from slipstream.web.storage import ChatLine, MoveData
+    from tests.web.test_storage import moves_of, new_match
+
+    async def scenario() -> None:
+        store = CountingStore(str(tmp_path / "group.sqlite3"))
+        services = Services(store, Limits())
+        try:
+            new_match(store, "m1")
+            new_match(store, "m2")
+            batches = GroupCommit(services)
+            _stored, line_id = await asyncio.gather(
+                batches.append("m1", [MoveData(0, "a", 0)], None, 0),
+                batches.add_line("m2", ChatLine("say", 0, "", "Ann", "good luck", 0, 1000.0)),
+            )
+            assert store.commits == [(1, 1)]
+            assert [(line.id, line.text) for line in store.chat("m2")[0]] == [(line_id, "good luck")]
+            store.commits.clear()
+            results = await asyncio.gather(
+                batches.append("m1", [MoveData(1, "b", 1)], None, 0),
+                batches.add_line("nowhere", ChatLine("say", 0, "", "Ann", "lost", 1, 1001.0)),
+                batches.add_line("m2", ChatLine("say", 1, "", "Bob", "thanks", 1, 1001.0)),
+                return_exceptions=True,
+            )
+            assert store.commits == [(1, 2), (1, 0), (0, 1), (0, 1)]
+            assert results[0] is None and isinstance(results[1], Exception) and isinstance(results[2], int)
+            assert moves_of(store, "m1") == [(0, "a"), (1, "b")]
+            assert [line.text for line in store.chat("m2")[0]] == ["good luck", "thanks"]
+        finally:
+            services.close()
 
     asyncio.run(scenario())

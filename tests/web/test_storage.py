@@ -221,3 +221,21 @@ def test_chat_lines_and_moves_share_the_commit_connection(store: Store) -> None:
     assert [(line.id, line.name, line.text) for line in lines] == [(first, "Ann", "hello <b>"), (second, "Bob", "hi")]
     assert second > first and muted == set()
     assert moves_of(store, "m1") == [(0, "a"), (1, "b")]
+
+
+def test_moves_and_chat_lines_commit_together_all_or_none(store: Store) -> None:
+    """``append_many`` stores moves and chat lines in one transaction and gives the lines' ids in their
+    order; a line the database refuses (no such match) leaves nothing stored, the moves included."""
+    new_match(store, "m1")
+    new_match(store, "m2")
+    said = [("m1", storage.ChatLine("say", 0, "", "Ann", "go", 0, 2000.0)),
+            ("m2", storage.ChatLine("note", None, "resign", "", "Bob resigned", 0, 2000.0, shown="[[0, 0]]"))]
+    ids = store.append_many([("m1", [MoveData(0, "a", 0)], None, 0)], now=2000.0, lines=said)
+    assert len(ids) == 2 and ids[0] < ids[1]
+    assert [(line.id, line.text) for line in store.chat("m1")[0]] == [(ids[0], "go")]
+    assert [(line.id, line.kind, line.shown) for line in store.chat("m2")[0]] == [(ids[1], "note", "[[0, 0]]")]
+    lost = [("nowhere", storage.ChatLine("say", 0, "", "Ann", "lost", 1, 2001.0))]
+    with pytest.raises(Exception):  # noqa: B017 - the driver's foreign-key error, whichever the database
+        store.append_many([("m1", [MoveData(1, "b", 1)], None, 0)], now=2001.0, lines=lost)
+    assert moves_of(store, "m1") == [(0, "a")]
+    assert [line.text for line in store.chat("m1")[0]] == ["go"]

@@ -34,6 +34,7 @@ from .limits import Limits
 from .storage import ChatLine
 
 if TYPE_CHECKING:
+    from .commits import GroupCommit
     from .room import Room, Subscriber
     from .services import Services
 
@@ -139,8 +140,10 @@ def line_json(line: ChatLine, with_ply: bool = False) -> dict[str, Any]:
 class ChatDesk:
     """Every room's chat (``Hub.chat``): loaded from the database when a room's first client comes."""
 
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: Services, batches: GroupCommit) -> None:
         self.services = services
+        self.batches = batches
+        """Where lines are stored: with the moves' next commit."""
         self.tables: weakref.WeakKeyDictionary[Room, TableChat] = weakref.WeakKeyDictionary()
         self.sockets: weakref.WeakKeyDictionary[Subscriber, Bucket] = weakref.WeakKeyDictionary()
 
@@ -223,7 +226,7 @@ class ChatDesk:
 
     async def _store_note(self, room: Room, line: ChatLine) -> None:
         try:
-            line.id = await self.services.db(self.services.store.add_chat, room.data.id, line)
+            line.id = await self.batches.add_line(room.data.id, line)
         except Exception:
             log.exception("match %s: a log line could not be stored", room.data.id)
             return
@@ -234,7 +237,7 @@ class ChatDesk:
     async def post(self, room: Room, line: ChatLine) -> None:
         table = await self.table(room)
         try:
-            line.id = await self.services.db(self.services.store.add_chat, room.data.id, line)
+            line.id = await self.batches.add_line(room.data.id, line)
         except Exception as exc:
             raise ApiError(503, "unavailable", "the message could not be saved; nothing was sent") from exc
         self._tell(room, table, line)

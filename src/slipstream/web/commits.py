@@ -21,7 +21,7 @@ from .errors import ApiError
 from .room import Room
 from .rooms import RoomCache
 from .services import Services
-from .storage import MoveData, Stale
+from .storage import ChatLine, MoveData, Stale
 
 log = logging.getLogger("slipstream.web")
 Write = tuple[Callable[..., int], tuple[Any, ...]]
@@ -140,9 +140,10 @@ def moved_on(room: Room, seat: int | None = None) -> ApiError:
 
 
 class GroupCommit:
-    """Moves from many rooms that arrive while a commit runs go to the database together in the next
-    one: a busy server makes a few large commits instead of one per move. A batch the database
-    refuses is retried one room at a time, so one room's failure is only that room's.
+    """Moves from many rooms, and chat lines, that arrive while a commit runs go to the database
+    together in the next one: a busy server makes a few large commits instead of one per move or
+    line. A batch the database refuses is retried one room (or line) at a time, so one room's failure
+    is only that room's.
 
     Where the commit runs is ``Services.db``'s choice: on the event loop for SQLite (in WAL mode with
     ``synchronous=NORMAL`` a commit does not wait for the disk, about 0.25 ms), on the database threads
@@ -151,45 +152,69 @@ class GroupCommit:
     def __init__(self, services: Services) -> None:
         self.services = services
         self.pending: list[tuple[str, list[MoveData], str | None, int, asyncio.Future[None]]] = []
+        self.lines: list[tuple[str, ChatLine, asyncio.Future[int]]] = []
         self.running = False
 
     async def append(self, match_id: str, moves: list[MoveData], status: str | None, rev: int) -> None:
         """Store ``moves`` (and a new ``status``) if the match is still at revision ``rev``."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.pending.append((match_id, moves, status, rev, future))
+        self._start()
+        await future
+
+    async def add_line(self, match_id: str, line: ChatLine) -> int:
+        """Store a chat line (or a note of the log) of a match: its id."""
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self.lines.append((match_id, line, future))
+        self._start()
+        return await future
+
+    def _start(self) -> None:
         if not self.running:
             self.running = True
             self.services.spawn(self._run())
-        await future
 
     async def _run(self) -> None:
         store = self.services.store
         try:
-            while self.pending:
-                await asyncio.sleep(0)  # let the moves that are ready join this commit
+            while self.pending or self.lines:
+                await asyncio.sleep(0)  # let the moves and lines that are ready join this commit
                 batch, self.pending = self.pending, []
+                lines, self.lines = self.lines, []
+                rows = [(m, moves, st, rev) for m, moves, st, rev, _f in batch]
+                said = [(m, line) for m, line, _f in lines]
                 try:
-                    rows = [(m, moves, st, rev) for m, moves, st, rev, _f in batch]
-                    await self.services.db(store.append_many, rows)
+                    ids = await self.services.db(store.append_many, rows, None, said)
                     outcomes: list[BaseException | None] = [None] * len(batch)
+                    found: list[int | BaseException] = list(ids)
                 except Exception as exc:
-                    if len(batch) == 1:
-                        outcomes = [exc]
+                    if len(batch) + len(lines) == 1:
+                        outcomes, found = [exc] * len(batch), [exc] * len(lines)
                     else:
-                        outcomes = []
-                        for m, moves, st, rev, _f in batch:
-                            try:
-                                await self.services.db(store.append_many, [(m, moves, st, rev)])
-                                outcomes.append(None)
-                            except Exception as one:
-                                outcomes.append(one)
+                        outcomes, found = [], []
+                        for row in rows:
+                            stored = await self._alone(store.append_many, [row])
+                            outcomes.append(stored if isinstance(stored, BaseException) else None)
+                        for one in said:
+                            found.append(await self._alone(store.add_chat, *one))
                 for (_m, _moves, _st, _rev, future), outcome in zip(batch, outcomes, strict=True):
-                    if future.done():
-                        continue
-                    if outcome is None:
-                        future.set_result(None)
-                    else:
-                        future.set_exception(outcome)
+                    if not future.done():
+                        if outcome is None:
+                            future.set_result(None)
+                        else:
+                            future.set_exception(outcome)
+                for (_m, _line, line_future), line_id in zip(lines, found, strict=True):
+                    if not line_future.done():
+                        if isinstance(line_id, BaseException):
+                            line_future.set_exception(line_id)
+                        else:
+                            line_future.set_result(line_id)
         finally:
             self.running = False
 
+    async def _alone(self, write: Callable[..., Any], *args: Any) -> Any:
+        """One write of a refused batch on its own: what it returned, or why it failed."""
+        try:
+            return await self.services.db(write, *args)
+        except Exception as exc:
+            return exc

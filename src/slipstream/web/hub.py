@@ -75,7 +75,7 @@ class Hub:
         self._loading = self.cache.loading
         self.writer = Writer(self.services, self.cache)
         self.caps = Caps(self.limits, self.rooms)
-        self.chat = ChatDesk(self.services)
+        self.chat = ChatDesk(self.services, self.writer.batches)
         """Every match's table chat (``web/chat.py``)."""
         # a bot is asked through ``_bot_choice``, looked up at each call (so a test may watch or replace it)
         self.autoplay = Autoplay(

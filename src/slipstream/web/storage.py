@@ -162,6 +162,13 @@ whole. The revision is read ``FOR SHARE``: a conditional write (``Store._guarded
 locked makes it wait, and then read the new revision."""
 
 
+INSERT_CHAT = (
+    "INSERT INTO chat_lines (match_id, kind, seat, viewer, name, text, ply, at, shown) "
+    "VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p}, {p}, {p}) RETURNING id"
+)
+"""A chat line (``ChatLine``'s fields after its match id; ``p``: the driver's placeholder), and its id."""
+
+
 def _run(cursor: Any, statements: Sequence[tuple[str, Sequence[Any], bool]]) -> None:
     """Execute ``(sql, parameters, many)`` statements on a driver cursor (``many``: ``executemany``)."""
     for sql, params, many in statements:
@@ -324,31 +331,9 @@ class Store:
         return mark.rev + 1
 
     def add_chat(self, match_id: str, line: ChatLine) -> int:
-        """Store a chat line (committed when this returns): its id. The driver's own SQL, one statement
-        (an ORM session cost a millisecond or two of the event loop a line on SQLite); on PostgreSQL on
-        the connection the commits of moves keep (``_kept``): one round trip, where a connection from
-        the pool cost a ping, the statement, the commit and the pool's reset (at 500 games with a chat
-        line every 5 moves a seat, the lines' round trips held up the commits of moves)."""
-        p = self._mark
-        sql = (
-            "INSERT INTO chat_lines (match_id, kind, seat, viewer, name, text, ply, at, shown) "
-            f"VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p}, {p}, {p}) RETURNING id"
-        )
-        values = (match_id, line.kind, line.seat, line.viewer, line.name, line.text, line.ply, line.at, line.shown)
-
-        def insert(cursor: Any) -> int:
-            cursor.execute(sql, values)
-            return int(cursor.fetchone()[0])
-
-        if self.is_sqlite:
-            with self._raw() as cursor:
-                return insert(cursor)
-
-        def on_kept(driver: Any) -> int:
-            with driver.cursor() as cursor:
-                return insert(cursor)
-
-        return self._kept(on_kept)
+        """Store a chat line (committed when this returns): its id (``append_many`` with a line and no
+        moves; the server's lines go with the moves' next commit: ``commits.GroupCommit``)."""
+        return self.append_many((), lines=[(match_id, line)])[0]
 
     def chat(self, match_id: str) -> tuple[list[ChatLine], set[str]]:
         """A match's chat lines in the order they were said, and the muted spectators."""
@@ -412,9 +397,13 @@ class Store:
         return out
 
     def append_many(
-        self, batches: Sequence[tuple[str, Sequence[MoveData], str | None, int]], now: float | None = None
-    ) -> None:
-        """Commit several matches' moves (and new statuses) in one transaction: all or none.
+        self,
+        batches: Sequence[tuple[str, Sequence[MoveData], str | None, int]],
+        now: float | None = None,
+        lines: Sequence[tuple[str, ChatLine]] = (),
+    ) -> list[int]:
+        """Commit several matches' moves (and new statuses) and chat ``lines`` (``(match id, line)``) in
+        one transaction, all or none: the lines' ids, in their order.
 
         Each batch is ``(match id, moves, new status or None, revision)``: its moves are stored only if
         the match is still at that revision (``RevisionRow``) and no move has their plies: a process
@@ -427,7 +416,10 @@ class Store:
         SQLite in chunks of ``INSERT_ROWS``, on PostgreSQL from arrays: ``INSERT_MOVES_FROM_ARRAYS``),
         and a match's ``updated_at`` is written with a new status, else at most once every
         ``STAMP_SECONDS`` (it only dates the match for the expiry of abandoned matches, hours long; each
-        move has its own time)."""
+        move has its own time). A chat line is one ``INSERT ... RETURNING id`` more in the same
+        transaction: on SQLite, where commits run on the event loop, a line of its own cost a commit and a
+        pooled connection, and at 500 games with a line every 5 moves a seat the lines made the moves
+        wait."""
         now = clock.now() if now is None else now
         p = self._mark
         moves = [
@@ -453,7 +445,8 @@ class Store:
             statements.append((f"UPDATE matches SET updated_at = {p} WHERE id = {p}", stamps, True))
         if statuses:
             statements.append((f"UPDATE matches SET updated_at = {p}, status = {p} WHERE id = {p}", statuses, True))
-        self._commit(statements)
+        ids = self._commit(statements, [(match_id, line.kind, line.seat, line.viewer, line.name, line.text,
+                                         line.ply, line.at, line.shown) for match_id, line in lines])
         for _now, match_id in stamps:
             stamped[match_id] = now
         for _now, status, match_id in statuses:
@@ -461,9 +454,12 @@ class Store:
                 stamped[match_id] = now
             else:
                 stamped.pop(match_id, None)
+        return ids
 
-    def _commit(self, statements: Sequence[tuple[str, Sequence[Any], bool]]) -> None:
-        """Run ``(sql, parameters, many)`` statements in one transaction, for ``append_many``.
+    def _commit(self, statements: Sequence[tuple[str, Sequence[Any], bool]],
+                lines: Sequence[tuple[Any, ...]] = ()) -> list[int]:
+        """Run ``(sql, parameters, many)`` statements, then insert chat ``lines`` (``INSERT_CHAT``'s
+        values), in one transaction, for ``append_many``: the lines' ids.
 
         On PostgreSQL on a connection of its own, kept open between commits (a connection taken from
         the pool is pinged first: one more round trip a commit) and pinged only after ``PING_AFTER``
@@ -471,19 +467,28 @@ class Store:
         trip (several statements go in one transaction). If a commit fails the connection is dropped
         (the next commit opens a new one) and the error raised: the moves were not stored, and the
         caller says so to their senders."""
+        insert_chat = INSERT_CHAT.format(p=self._mark)
+
+        def run_all(cursor: Any) -> list[int]:
+            _run(cursor, statements)
+            ids = []
+            for values in lines:
+                cursor.execute(insert_chat, values)
+                ids.append(int(cursor.fetchone()[0]))
+            return ids
+
         if self.is_sqlite:
             with self._raw() as cursor:
-                _run(cursor, statements)
-            return
+                return run_all(cursor)
 
-        def run(driver: Any) -> None:
+        def run(driver: Any) -> list[int]:
             with contextlib.ExitStack() as stack:
-                if len(statements) > 1:
+                if len(statements) + len(lines) > 1:
                     stack.enter_context(driver.transaction())
                 with driver.cursor() as cursor:
-                    _run(cursor, statements)
+                    return run_all(cursor)
 
-        self._kept(run)
+        return self._kept(run)
 
     def _kept(self, work: Callable[[Any], T]) -> T:
         """PostgreSQL: ``work(driver connection)`` on the connection kept for commits (``_commit``), in

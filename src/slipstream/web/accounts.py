@@ -259,9 +259,8 @@ class Accounts:
     def find(self, name: str) -> Account | None:
         if NAME_PATTERN.fullmatch(name) is None:
             return None
-        with Session(self.store.engine) as session:
-            row = session.get(AccountRow, name_key(name))
-            return Account(row.key, row.name) if row is not None else None
+        row = self.store.first_row("SELECT key, name FROM accounts WHERE key = {p}", (name_key(name),))
+        return Account(row[0], row[1]) if row is not None else None
 
     # --- seats ---------------------------------------------------------------------------
 

@@ -181,8 +181,7 @@ class Ratings:
             session.add(RatedMatchRow(match_id=match_id))
 
     def is_rated(self, match_id: str) -> bool:
-        with Session(self.engine) as session:
-            return session.get(RatedMatchRow, match_id) is not None
+        return self.hub.store.first_row("SELECT 1 FROM rated_matches WHERE match_id = {p}", (match_id,)) is not None
 
     def check_start(self, room: Room, tied: dict[int, Account]) -> None:
         """A rated race starts only when every player's seat is an account's."""

@@ -19,7 +19,7 @@ def test_every_legal_action_reads_and_writes_back(options: dict[str, object]) ->
     seen: set[str] = set()
     for seed in range(10):
         state = game.start(seed=seed)
-        while state.actor is not None:
+        while state.actor is not None:  # not play(): every legal action of every position is read back
             legal = state.legal_actions()
             seen.update(legal)
             state = state.apply(legal[int(rng.random() * len(legal))])

@@ -156,7 +156,7 @@ def test_the_nine_characters_have_names_and_colours_of_their_own() -> None:
     state = game.start(seed=3)
     text = " ".join(Text.from_markup(render.board(state.view(0))).plain.split())
     assert "P6 Second-Chance Sam: rev" in text and "Racer " not in text and "racer-" not in text
-    while state.actor is not None and state.round < 2:
+    while state.actor is not None and state.round < 2:  # not play(): each step's words are checked
         state = state.apply(state.sample_chance() if state.actor == "chance" else state.legal_actions()[0])
         said = " ".join(event.text for event in state.events)
         assert "Racer " not in said and "racer-" not in said, said

@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from slipstream.engine.estimate import win_chances
-from slipstream.engine.game import CHANCE, State
+from slipstream.engine.game import State
+from slipstream.engine.play import play as play_to_end
 from slipstream.games.scrap_racer.metrics import position_value
 from tests.games.brier import brier_scores
+from tests.playout import FirstLegal
 
 from .helpers import play, position, race
 
@@ -47,8 +49,7 @@ def test_a_finished_race_is_won_or_lost() -> None:
     length = game.track.length
     s = position(game, pos={0: 3 * length - 2, 1: 5, 2: 6, 3: 7}, turn=3, order=[1, 2, 3, 0])
     s = play(s, "die:3", "stop")
-    while s.actor is not None:
-        s = s.apply_chance() if s.actor == CHANCE else s.apply(s.legal_actions()[0])
+    s = play_to_end(s, [FirstLegal()] * 4)
     assert s.result is not None
     winner = s.result.winners[0]
     assert values(s) == [1.0 if seat == winner else 0.0 for seat in range(4)]

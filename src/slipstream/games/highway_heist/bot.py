@@ -16,8 +16,8 @@ from slipstream.engine.game import State
 
 from . import metrics, notation, rules
 from .notation import Verb
-from .rules import RollKind
-from .state import HeistState, Stage
+from .state import HeistState
+from .types import RollKind, Stage
 
 PLANNED = 4
 """First moves of a turn looked at together with the best second action they open."""
@@ -124,7 +124,7 @@ class HeuristicBot:
         destroyed, else the Strength slots."""
         left = metrics.strength_left(s, victim)
         token = s.boost[victim] > 0
-        piece = s.pv[victim]
+        piece = s.vehicle[victim]
         stake = metrics.VEHICLE + (s.pieces[piece].cargo * metrics.TRACK if piece >= 0 else 0.0)
         if piece >= 0 and s.ramsey == piece:
             stake += 10 * metrics.TRACK

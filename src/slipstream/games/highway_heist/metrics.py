@@ -14,8 +14,22 @@ from slipstream.engine.game import State
 
 from . import rules
 from .content import Action, Line
-from .rules import ABANDONED, BEHIND_WHEEL, CAB, HIJACKED, PLAYER, SHAW, SUV, TANK, TRAILER, WRECK, RollKind
-from .state import HeistState, Phase, Stage
+from .state import HeistState
+from .types import (
+    ABANDONED,
+    BEHIND_WHEEL,
+    CAB,
+    HIJACKED,
+    PLAYER,
+    SHAW,
+    SUV,
+    TANK,
+    TRAILER,
+    WRECK,
+    Phase,
+    RollKind,
+    Stage,
+)
 
 
 def _heist(state: State) -> HeistState:
@@ -40,7 +54,7 @@ def race_metrics(final_state: State) -> dict[str, float]:
         "lost_on_the_clock": float(not won and "Level 3" in reason),
         "lost_cargo": float(s.lost_cargo),
         "lost_ramsey": float(not won and "Ramsey" in reason),
-        "player_vehicles_left": float(sum(1 for seat in g.seats if s.pv[seat] >= 0)),
+        "player_vehicles_left": float(sum(1 for seat in g.seats if s.vehicle[seat] >= 0)),
         "hijacked_vehicles": float(sum(1 for p in s.pieces if p.kind == HIJACKED and p.space >= 0)),
         "boost_tokens_left": float(sum(s.boost)),
         "enemy_suvs_on_road": float(sum(1 for p in s.pieces if p.kind == SUV and p.space >= 0)),
@@ -183,7 +197,7 @@ def opportunities(s: HeistState) -> float:
 
 
 def _vehicle_score(s: HeistState, seat: int) -> float:
-    piece = s.pv[seat]
+    piece = s.vehicle[seat]
     if piece < 0:
         return 0.0
     left = strength_left(s, seat)
@@ -212,7 +226,7 @@ def _threats(s: HeistState) -> float:
     enemies = [(*divmod(p.space, lanes), slam if p.kind == SUV else shaw) for p in s.pieces
                if p.space >= 0 and p.kind in (SUV, SHAW)]
     for seat in g.seats:
-        piece = s.pv[seat]
+        piece = s.vehicle[seat]
         if piece < 0:
             continue
         col, lane = divmod(s.pieces[piece].space, lanes)
@@ -238,7 +252,7 @@ def _threats(s: HeistState) -> float:
 
 def _stake(s: HeistState, seat: int) -> float:
     """What the team loses with ``seat``'s Player Vehicle: the vehicle, its Cargo, Ramsey."""
-    piece = s.pv[seat]
+    piece = s.vehicle[seat]
     stake = VEHICLE + s.pieces[piece].cargo * TRACK * 1.5
     if s.ramsey == piece:
         stake += RAMSEY
@@ -314,7 +328,7 @@ def _scenario_shaping(s: HeistState) -> float:
         spots = [divmod(t, g.lanes) for t in targets]
         for seat in g.seats:
             if rules.manned(s, seat):
-                col, lane = divmod(s.pieces[s.pv[seat]].space, g.lanes)
+                col, lane = divmod(s.pieces[s.vehicle[seat]].space, g.lanes)
                 d = min(max(abs(col - c), abs(lane - ln)) for c, ln in spots)
                 score -= APPROACH * max(0, d - 1)
     return score

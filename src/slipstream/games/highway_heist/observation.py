@@ -38,8 +38,8 @@ from . import notation, rules
 from .action_space import action_space
 from .game import HighwayHeist
 from .notation import NO_SPACE, WHEEL, Verb
-from .rules import BEHIND_WHEEL, KIND_NAMES, NOWHERE, ChoiceKind, RollKind
-from .state import HeistState, Phase, Stage
+from .state import HeistState
+from .types import BEHIND_WHEEL, KIND_NAMES, NOWHERE, ChoiceKind, Phase, RollKind, Stage
 
 USUAL_ROUNDS = 9
 """``round`` is linear up to the Standard game's last round, then squashed."""
@@ -249,7 +249,7 @@ class HeistObservation:
         pieces = state.pieces
         for seat in range(self.game.players):
             at = self.seats_at + seat * self.seat_size
-            vehicle = state.pv[seat]
+            vehicle = state.vehicle[seat]
             if vehicle >= 0:
                 out[at + part["has vehicle"]] = 1.0
                 space = pieces[vehicle].space

@@ -20,7 +20,7 @@ from slipstream.engine.hooks import Term
 from . import notation, rules
 from .game import HighwayHeist
 from .notation import Verb
-from .rules import RollKind
+from .types import RollKind
 from .words import describe
 
 WIDTH = 76
@@ -287,7 +287,7 @@ def _decision(s: Any, seat: int) -> list[str]:
     """What the decision ``seat`` faces does, in one line (content ``[decisions]``, the powers' texts): a
     choice inside an action or an enemy effect and a power's window every time (they are rare), the
     turn, the actions, the Assist and the Boost in the first round (they come every turn)."""
-    from .state import Stage
+    from .types import Stage
 
     g = s.g
     told = g.words.decisions
@@ -312,7 +312,8 @@ def hints(state: State, seat: int) -> list[str]:
     from the team's tokens); in an Assist window, the roll's chance and what one or two of the seat's
     tokens would add (in a Defense roll, per point of damage blocked); and the Enemy card about to
     activate, with its Activated effect in words."""
-    from .state import HeistState, Stage
+    from .state import HeistState
+    from .types import Stage
 
     if not isinstance(state, HeistState):
         return []
@@ -351,8 +352,8 @@ def hints(state: State, seat: int) -> list[str]:
 
 
 def _skill_of(s: Any, action: str) -> int:
-    """The Skill Category an action's roll uses (``state._roll_of``: the content's actions and cards)."""
-    skill: int = s._roll_of(notation.parse(action))[0]
+    """The Skill Category an action's roll uses (``rules.roll_of``: the content's actions and cards)."""
+    skill: int = rules.roll_of(s, notation.parse(action))[0]
     return skill
 
 

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 def apply_action(state: HeistState, action: str) -> list[Event]:
     events: list[Event] = []
-    act = notation.parse(action)
+    act = notation.PARSED[action]
     verb = act.verb
     stage = state.stage
     state.stage = Stage.AUTO
@@ -213,9 +213,9 @@ def use_power(state: HeistState, act: Action, events: list[Event]) -> None:
     if power == "wheelman":
         if act.verb is Verb.REROLL:
             state.wheelman_used = True
-            s, b, x = roll.faces
-            faces = (s, b - 1, x) if act.name == "boost" else (s, b, x - 1)
-            state.roll = roll._replace(faces=faces, rerolled=True)
+            successes, boosts, blanks = roll.faces
+            kept = (successes, boosts - 1, blanks) if act.name == "boost" else (successes, boosts, blanks - 1)
+            state.roll = roll._replace(faces=kept, rerolled=True)
             events.append(Event("power", f"{state.g.seat_name(seat)} rerolls a die showing a {act.name} "
                                 f"({state.g.words.power_names['wheelman']})", "Special Powers"))
             state.stage = Stage.REROLL
@@ -223,8 +223,8 @@ def use_power(state: HeistState, act: Action, events: list[Event]) -> None:
         state.roll = roll._replace(rerolled=True)
     elif act.verb is Verb.TECH:
         state.tej_tokens -= 1
-        s, b, x = roll.faces
-        state.roll = roll._replace(faces=(s + 1, b, x - 1), teched=True)
+        successes, boosts, blanks = roll.faces
+        state.roll = roll._replace(faces=(successes + 1, boosts, blanks - 1), teched=True)
         events.append(Event("power", f"{state.g.seat_name(seat)} spends a Tej token: a blank die becomes a "
                             f"success ({state.g.words.power_names['tech_support']})", "Special Powers"))
     else:

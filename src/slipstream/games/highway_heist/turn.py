@@ -46,6 +46,9 @@ if TYPE_CHECKING:
     from .state import HeistState
 
 
+# --- one action (Playing the Game; Take Two Actions) --------------------------------------------------------
+
+
 def apply_action(state: HeistState, action: str) -> list[Event]:
     events: list[Event] = []
     act = notation.PARSED[action]
@@ -115,6 +118,9 @@ def take_action(state: HeistState, text: str, act: Action, events: list[Event]) 
     perform(state, act, events)
 
 
+# --- Skill Rolls: the Assist, Special Power and Boost windows (Skill Rolls; HH-G6) --------------------------
+
+
 def begin_roll(state: HeistState, kind: RollKind, seat: int, dice: int, need: int, action: str = "",
                damage: int = 0, skill: int = DEFENSE, declared: Action | None = None) -> None:
     """Skill Rolls: the dice of the rating (at most five), then the Assist window. ``declared`` is the
@@ -135,13 +141,13 @@ def open_assist(state: HeistState) -> None:
     state.stage = Stage.ASSIST if state.waiting else Stage.ROLL
 
 
-def assist(state: HeistState, seat: int, assist: bool, events: list[Event]) -> None:
+def assist(state: HeistState, seat: int, assisting: bool, events: list[Event]) -> None:
     """Assist (team member): each token discarded before the roll adds two dice, never above five."""
     roll = state.roll
     if roll is None:
         return
     waiting = state.waiting - {seat}
-    if assist:
+    if assisting:
         state.boost = replaced(state.boost, seat, state.boost[seat] - 1)
         state.boost_supply += 1
         dice = min(roll.dice + 2, state.g.max_dice)
@@ -287,6 +293,9 @@ def resolve_roll(state: HeistState, events: list[Event]) -> None:
         perform(state, roll.declared, events)
 
 
+# --- the action performed (Take Two Actions; Stunt Actions) -------------------------------------------------
+
+
 def perform(state: HeistState, act: Action, events: list[Event]) -> None:
     """The action itself, once any Skill Roll succeeded (Take Two Actions; Stunt Actions)."""
     seat, verb = state.active, act.verb
@@ -363,6 +372,9 @@ def hijack(state: HeistState, seat: int, events: list[Event]) -> None:
                         f"{rules.name(state, state.pieces[piece].space)}", "Hijack Enemy SUV"))
 
 
+# --- a choice inside an action or an enemy effect answered --------------------------------------------------
+
+
 def answer_choice(state: HeistState, act: Action, events: list[Event]) -> None:
     choice = state.choice
     if choice is None:
@@ -425,6 +437,12 @@ def answer_choice(state: HeistState, act: Action, events: list[Event]) -> None:
         state.ramsey = taken[space]
         events.append(Event("ramsey", f"Ramsey moves to {rules.piece_words(state, taken[space])}",
                             "Chopper Takedown: Ramsey"))
+
+
+def can_follow(state: HeistState, seat: int, space: int) -> bool:
+    """Force: the vacated space is free for the Active Player Vehicle to follow into."""
+    here = state.pieces[state.vehicle[seat]].space
+    return space not in rules.occupancy(state) and rules.dist(state, here, space) == 1
 
 
 # --- the queue and the round (Roll the Enemy Die; End of Round) -------------------------------------
@@ -516,9 +534,3 @@ def run_task(state: HeistState, task: Task, events: list[Event]) -> None:
             open_power(state, "family", dom, (task.seat, task.amount))
         else:
             rules.push_front(state, Task(TaskKind.DAMAGE, task.seat, amount=task.amount))
-
-
-def can_follow(state: HeistState, seat: int, space: int) -> bool:
-    """Force: the vacated space is free for the Active Player Vehicle to follow into."""
-    here = state.pieces[state.vehicle[seat]].space
-    return space not in rules.occupancy(state) and rules.dist(state, here, space) == 1

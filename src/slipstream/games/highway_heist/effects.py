@@ -13,7 +13,7 @@ from slipstream.engine.game import Event
 
 from . import notation, rules
 from .content import Line
-from .types import OFF, SHAW, SUV, WRECK, Choice, ChoiceKind, Piece, Task, TaskKind
+from .types import SHAW, WRECK, Choice, ChoiceKind, Task, TaskKind
 
 if TYPE_CHECKING:
     from .state import HeistState
@@ -130,8 +130,7 @@ def run_effect(state: HeistState, line: Line, seat: int, target: int, events: li
     elif verb == "remove_wreck":
         if target >= 0 and state.pieces[target].kind == WRECK and state.pieces[target].space >= 0:
             p = state.pieces[target]
-            rules.set_piece(state, target, Piece(SUV if p.suv else WRECK, OFF, -1 if p.suv else p.owner, False, 0,
-                                                 p.suv))
+            rules.set_piece(state, target, rules.off_the_road(p))
     elif verb == "move":
         move_effect(state, line, seat, target)
     elif verb == "remove_peg":

@@ -160,6 +160,12 @@ def peg_space(state: HeistState, seat: int) -> int:
     return state.pieces[on].space if on >= 0 else OFF
 
 
+def off_the_road(p: Piece) -> Piece:
+    """A piece leaving the road for good: an Enemy SUV miniature goes back to the SUV supply, anything else
+    is kept off the road as a Wreck, its owner's if it had one (Wrecks; Destroyed Player Vehicles)."""
+    return Piece(SUV if p.suv else WRECK, OFF, -1 if p.suv else p.owner, False, 0, p.suv)
+
+
 def set_piece(state: HeistState, index: int, piece: Piece) -> None:
     state.pieces = replaced(state.pieces, index, piece)
 
@@ -634,7 +640,7 @@ def remove_vehicle(state: HeistState, piece: int, events: list[Event]) -> None:
     """A vehicle destroyed and removed (a Wreck's path, crushed, or off the road): its pegs move."""
     p = state.pieces[piece]
     lose_vehicle(state, piece, events)
-    set_piece(state, piece, Piece(SUV if p.suv else WRECK, OFF, -1 if p.suv else p.owner, False, 0, p.suv))
+    set_piece(state, piece, off_the_road(p))
     displace_pegs(state, piece, p, events)
 
 
@@ -1129,7 +1135,7 @@ def shove(state: HeistState, space: int, dc: int, dl: int, events: list[Event]) 
         return
     p = state.pieces[piece]
     if p.kind == WRECK:
-        set_piece(state, piece, Piece(SUV if p.suv else WRECK, OFF, -1 if p.suv else p.owner, False, 0, p.suv))
+        set_piece(state, piece, off_the_road(p))
         events.append(Event("shove", f"the Wreck in {name(state, space)} is smashed aside", "Main Enemy Moves"))
         if state.g.scenario.main_enemy == "tank":
             state.track += 1
@@ -1216,7 +1222,7 @@ def move_wreck(state: HeistState, piece: int, events: list[Event]) -> None:
     while True:
         nxt = step(state, space, -1, 0)
         if nxt < 0:
-            set_piece(state, piece, Piece(SUV if p.suv else WRECK, OFF, -1 if p.suv else p.owner, False, 0, p.suv))
+            set_piece(state, piece, off_the_road(p))
             events.append(Event("wreck", f"the Wreck from {name(state, p.space)} falls off the road",
                                 "Road Maintenance: Wrecks"))
             return
@@ -1224,7 +1230,7 @@ def move_wreck(state: HeistState, piece: int, events: list[Event]) -> None:
         if other >= 0 and other != piece:
             kind = state.pieces[other].kind
             if kind in (TANK, CAB, TRAILER, SHAW):
-                set_piece(state, piece, Piece(SUV if p.suv else WRECK, OFF, -1 if p.suv else p.owner, False, 0, p.suv))
+                set_piece(state, piece, off_the_road(p))
                 if kind == TANK:
                     state.track += 1
                     events.append(Event("track", f"the Wreck from {name(state, p.space)} slams into the Tank: "

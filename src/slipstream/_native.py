@@ -55,12 +55,15 @@ MODULES: tuple[str, ...] = (
     "slipstream.games.rush_n_crush.rules",
     "slipstream.games.rush_n_crush.state",
     "slipstream.games.rush_n_crush.types",
+    "slipstream.games.highway_heist.effects",
     "slipstream.games.highway_heist.game",
     "slipstream.games.highway_heist.metrics",
     "slipstream.games.highway_heist.notation",
     "slipstream.games.highway_heist.observation",
     "slipstream.games.highway_heist.rules",
     "slipstream.games.highway_heist.state",
+    "slipstream.games.highway_heist.turn",
+    "slipstream.games.highway_heist.types",
 )
 """The hot modules: the engine's state machinery, each game's rules and its declared observation (written
 for every step an AI bridge takes), and the position scores its bot calls thousands of times a move (Rush

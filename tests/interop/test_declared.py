@@ -218,11 +218,11 @@ def test_each_of_the_five_games_declares_its_observation() -> None:
     assert DECLARING == ["brc-grand-prix", "highway-heist", "rev-it-up", "rush-n-crush", "scrap-racer"]
 
 
-def test_rev_it_up_rush_n_crush_and_scrap_racer_write_only_float32_values() -> None:
-    """The three declarations that OpenSpiel's ``observation_tensor`` lets fill its list directly (checked at
-    rare positions above, and against pyspiel's own below)."""
+def test_every_declaration_writes_only_float32_values() -> None:
+    """The declarations that OpenSpiel's ``observation_tensor`` lets fill its list directly (checked at rare
+    positions above, and against pyspiel's own below): all five."""
     writing = {game_id for game_id in DECLARING if DeclaredEncoder(slipstream.load(game_id)).writes_float32}
-    assert writing == {"rev-it-up", "rush-n-crush", "scrap-racer"}
+    assert writing == {"brc-grand-prix", "highway-heist", "rev-it-up", "rush-n-crush", "scrap-racer"}
 
 
 def test_a_game_without_the_hook_keeps_the_full_default_and_refuses_declared() -> None:

@@ -60,26 +60,13 @@ class Layout:
 
     def count(self, name: str) -> int:
         """Two slots for a count with no true maximum (a round number): ``name``, linear up to a usual
-        bound, then ``name beyond``, the excess squashed into [0, 1) (``write_count``)."""
+        bound, then ``name beyond``, the excess squashed into [0, 1) (``Scale.write_count``)."""
         start = self.slot(name)
         self.slot(f"{name} beyond")
         return start
 
     def __len__(self) -> int:
         return len(self.names)
-
-
-def write_count(out: Buffer, index: int, value: int, usual: int) -> None:
-    """Write a count laid out by ``Layout.count``: ``value / usual`` up to ``usual``; above it the first slot
-    holds 1 and the second ``excess / (excess + usual)``, so every count has its own value, in [0, 1]."""
-    if value <= usual:
-        if value > 0:
-            out[index] = value / usual
-        return
-    excess = value - usual
-    out[index] = 1.0
-    out[index + 1] = excess / (excess + usual)
-
 
 
 FLOAT32_KEPT = 4096
@@ -122,8 +109,9 @@ class Scale:
         return self._computed(count)
 
     def write_count(self, out: Buffer, index: int, value: int) -> None:
-        """``write_count(out, index, value, bound)`` (a count laid out by ``Layout.count``, ``bound`` its usual
-        bound), every value a float32."""
+        """Write a count laid out by ``Layout.count`` (``bound`` its usual bound): ``value / bound`` up to
+        ``bound``; above it the first slot holds 1 and the second ``excess / (excess + bound)``, so every
+        count has its own value, in [0, 1], every value a float32."""
         usual = self.bound
         if value <= usual:
             if value > 0:

@@ -7,9 +7,9 @@ from typing import Any
 
 import slipstream
 from slipstream.engine.fields import replaced
-from slipstream.games.highway_heist import rules
-from slipstream.games.highway_heist.rules import OFF, SUV, WRECK, Piece
-from slipstream.games.highway_heist.state import HeistState, Stage
+from slipstream.games.highway_heist import rules, turn
+from slipstream.games.highway_heist.state import HeistState
+from slipstream.games.highway_heist.types import CAB, OFF, SHAW, SUV, TANK, TRAILER, WRECK, Piece, Stage
 
 Space = tuple[int, int]
 
@@ -38,7 +38,7 @@ def arrange(s: HeistState, *, vehicles: dict[int, Space] | None = None, suvs: Se
     pieces = list(s.pieces)
     n = s.g.players
     for seat, (c, ln) in (vehicles or {}).items():
-        pieces[s.pv[seat]] = pieces[s.pv[seat]]._replace(space=sp(c, ln))
+        pieces[s.vehicle[seat]] = pieces[s.vehicle[seat]]._replace(space=sp(c, ln))
     if strip:
         for i, p in enumerate(pieces):
             if p.suv:
@@ -51,7 +51,7 @@ def arrange(s: HeistState, *, vehicles: dict[int, Space] | None = None, suvs: Se
             while pieces[slot].space != OFF:
                 slot += 1
             pieces[slot] = Piece(kind, sp(c, ln), -1, False, 0, True)
-    names = {"tank": rules.TANK, "semi_cab": rules.CAB, "semi_trailer": rules.TRAILER, "shaw_car": rules.SHAW}
+    names = {"tank": TANK, "semi_cab": CAB, "semi_trailer": TRAILER, "shaw_car": SHAW}
     for key, where in (main or {}).items():
         if key == "chopper":
             s.chopper = sp(*where) if where else -1
@@ -110,14 +110,13 @@ def damage(s: HeistState, seat: int) -> int:
 def end_round(s: HeistState) -> HeistState:
     """A copy of ``s`` taken through End of Round (every character Exhausted): Road Maintenance, then
     Stunt Card Maintenance up to the next Stunt card draw (or the end of the game)."""
-    from slipstream.games.highway_heist.rules import Task, TaskKind
-    from slipstream.games.highway_heist.state import Phase
+    from slipstream.games.highway_heist.types import Phase, Task, TaskKind
 
     s = s.copy()
     s.phase, s.stage, s.active = Phase.END_ROUND, Stage.AUTO, -1
     s.exhausted = (True,) * s.g.players
     s.queue = (Task(TaskKind.ROAD_MAINTENANCE), Task(TaskKind.STUNT_MAINTENANCE))
-    s._advance([])
+    turn.advance(s, [])
     return s
 
 

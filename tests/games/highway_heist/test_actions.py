@@ -6,8 +6,7 @@ import pytest
 
 from slipstream.engine.errors import IllegalActionError
 from slipstream.games.highway_heist import rules
-from slipstream.games.highway_heist.rules import ABANDONED, HIJACKED, SUV, WRECK
-from slipstream.games.highway_heist.state import Stage
+from slipstream.games.highway_heist.types import ABANDONED, ATHLETICS, HIJACKED, SPEED, SUV, TANK, WRECK, Stage
 
 from .helpers import arrange, enemy_die, index_at, new, no_assist, piece_at, roll, sp
 
@@ -27,7 +26,7 @@ def test_without_a_vehicle_only_the_character_board_counts() -> None:
     """Skill Categories, NOTE: with no Player Vehicle, Ratings come from the Character Board alone."""
     s = new(**BRIAN_EXOTIC)
     s = s.copy()
-    s.pv = (-1, s.pv[1])
+    s.vehicle = (-1, s.vehicle[1])
     s.board = (-1, s.board[1])
     assert [rules.rating(s, 0, k) for k in range(4)] == [2, 2, 2, 1]
 
@@ -37,7 +36,7 @@ def test_drive_example_up_to_speed_spaces() -> None:
     directions, never ending on a vehicle or Wreck."""
     s = arrange(new(**HAN_DRIFTER), vehicles={0: (2, 3), 1: (1, 6)}, suvs=[(3, 3)], wrecks=[(3, 2)],
                 main={"tank": (12, 1)})
-    assert rules.rating(s, 0, rules.SPEED) == 4
+    assert rules.rating(s, 0, SPEED) == 4
     legal = s.legal_actions()
     assert "drive:c6l3" in legal and "drive:c6l6" in legal   # four spaces, diagonals included
     assert "drive:c7l3" not in legal                        # five
@@ -94,7 +93,7 @@ def test_leap_back_behind_the_wheel_or_on_top() -> None:
     legal = s.legal_actions()
     assert "leap:wheel" in legal and "leap:c2l3" in legal
     top = s.apply("leap:c2l3")
-    assert top.peg_on[0] == top.pv[0] and not rules.manned(top, 0)
+    assert top.peg_on[0] == top.vehicle[0] and not rules.manned(top, 0)
     assert "leap:wheel" in top.legal_actions()
     assert rules.manned(top.apply("leap:wheel"), 0)
 
@@ -104,7 +103,7 @@ def test_han_leaps_only_within_his_athletics() -> None:
     Athletics 3): Enemy SUV B four spaces away is out of reach, so Parkour adds no Leap range (HH-G6)."""
     s = arrange(new(**HAN_DRIFTER), vehicles={0: (1, 3), 1: (8, 6)}, suvs=[(5, 3), (4, 2)],
                 main={"tank": (12, 1)})
-    assert rules.rating(s, 0, rules.ATHLETICS) == 3
+    assert rules.rating(s, 0, ATHLETICS) == 3
     leaps = [a for a in s.legal_actions() if a.startswith("leap:")]
     assert "leap:c5l3" not in leaps
     assert "leap:c4l2" in leaps
@@ -163,7 +162,7 @@ def test_force_example_one_stay_to_ram_next() -> None:
     assert piece_at(s, 10, 3).kind == SUV and piece_at(s, 11, 4).owner == 0
     assert s.stage is Stage.ACTION and s.actions_left == 1 and "ram:c10l3" in s.legal_actions()
     s = roll(s.apply("ram:c10l3"), 3)
-    assert piece_at(s, 10, 3).kind == WRECK and piece_at(s, 9, 3).kind == rules.TANK
+    assert piece_at(s, 10, 3).kind == WRECK and piece_at(s, 9, 3).kind == TANK
 
 
 def test_force_example_two_push_a_team_mate_and_follow() -> None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 import slipstream
-from slipstream.games.highway_heist import rules
-from slipstream.games.highway_heist.rules import SUV, TANK
-from slipstream.games.highway_heist.state import HeistState, Stage
+from slipstream.games.highway_heist import turn
+from slipstream.games.highway_heist.content import Line
+from slipstream.games.highway_heist.state import HeistState
+from slipstream.games.highway_heist.types import SUV, TANK, Stage, Task, TaskKind
 
 from .helpers import arrange, new, passive_step, piece_at, play_passively
 
@@ -25,11 +26,11 @@ def settle(s: HeistState) -> HeistState:
     raise AssertionError("the effect did not settle")
 
 
-def run_lines(s: HeistState, lines: tuple[rules.Line, ...]) -> HeistState:
+def run_lines(s: HeistState, lines: tuple[Line, ...]) -> HeistState:
     s = s.copy()
-    s.queue = tuple(rules.Task(rules.TaskKind.EFFECT, line=line, seat=s.active) for line in lines)
+    s.queue = tuple(Task(TaskKind.EFFECT, line=line, seat=s.active) for line in lines)
     s.stage = Stage.AUTO
-    s._advance([])
+    turn.advance(s, [])
     return settle(s)
 
 
@@ -85,11 +86,11 @@ def test_cargo_snatch_takes_cargo_back_from_boarded_vehicles() -> None:
     card = game.enemy_cards["sh-e11"]  # type: ignore[attr-defined]
     s = arrange(new(scenario="semi-heist"), vehicles={0: (2, 1), 1: (2, 6)}).copy()
     s.cargo_in_semi = 3
-    s.pieces = tuple(p._replace(cargo=1) if i == s.pv[0] else p for i, p in enumerate(s.pieces))
+    s.pieces = tuple(p._replace(cargo=1) if i == s.vehicle[0] else p for i, p in enumerate(s.pieces))
     s = run_lines(s, card.reveal)
-    assert s.pieces[s.pv[0]].enemy_peg and not s.pieces[s.pv[1]].enemy_peg
+    assert s.pieces[s.vehicle[0]].enemy_peg and not s.pieces[s.vehicle[1]].enemy_peg
     s = run_lines(s, card.activated)
-    assert s.pieces[s.pv[0]].cargo == 0 and s.cargo_in_semi == 4
+    assert s.pieces[s.vehicle[0]].cargo == 0 and s.cargo_in_semi == 4
 
 
 def test_turret_traverse_moves_the_tank_toward_the_active_lane() -> None:

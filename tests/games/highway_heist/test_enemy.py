@@ -4,10 +4,9 @@
 from __future__ import annotations
 
 import slipstream
-from slipstream.games.highway_heist import rules
+from slipstream.games.highway_heist import effects, rules
 from slipstream.games.highway_heist.content import EFFECT_FORMS, parse_line
-from slipstream.games.highway_heist.rules import SUV, WRECK
-from slipstream.games.highway_heist.state import Stage
+from slipstream.games.highway_heist.types import DEFENSE, NOWHERE, OFF, SUV, TANK, WRECK, Stage
 
 from .helpers import arrange, end_round, enemy_die, index_at, new, no_assist, piece_at, roll, sp
 
@@ -61,8 +60,8 @@ def test_destroyed_player_vehicle_becomes_a_wreck_and_the_driver_moves_on_top() 
     s.damage = (0, 5)
     s = roll(enemy_die(s, "suv"), 0)
     assert piece_at(s, 6, 3).kind == WRECK
-    assert s.pv[1] == -1 and s.peg_on[1] == index_at(s, 7, 3)
-    assert rules.rating(s, 1, rules.DEFENSE) == 2
+    assert s.vehicle[1] == -1 and s.peg_on[1] == index_at(s, 7, 3)
+    assert rules.rating(s, 1, DEFENSE) == 2
     assert s.view(None)["seats"][1]["vehicle"] is None
 
 
@@ -122,7 +121,7 @@ def test_place_suv_example_nearest_empty_space_further_on() -> None:
     so the Enemy SUV goes three spaces in front."""
     s = arrange(new(**DOM_DRIFTER), vehicles={0: (3, 3), 1: (4, 3)}, suvs=[(5, 3)], main={"tank": (12, 1)})
     s = s.copy()
-    rules.run_effect(s, parse_line("place_suv in_front each_pv", EFFECT_FORMS), 0, -1, [])
+    effects.run_effect(s, parse_line("place_suv in_front each_pv", EFFECT_FORMS), 0, -1, [])
     assert piece_at(s, 6, 3).kind == SUV     # in front of P1: (4,3) and (5,3) taken
     assert rules.occupancy(s).get(sp(7, 3)) is None or piece_at(s, 7, 3).kind == SUV
 
@@ -166,8 +165,8 @@ def test_enemy_suvs_do_not_move_when_the_active_player_has_no_vehicle() -> None:
     """Move: if the Active Player has no Player Vehicle, Enemy SUVs don't move."""
     s = arrange(new(**DOM_DRIFTER), vehicles={0: (6, 2), 1: (1, 6)}, suvs=[(3, 1)], main={"tank": (12, 6)})
     s = s.copy()
-    s.pieces = tuple(p._replace(kind=WRECK) if i == s.pv[0] else p for i, p in enumerate(s.pieces))
-    s.pv, s.board, s.peg_on = (-1, s.pv[1]), (-1, s.board[1]), (index_at(s, 3, 1), -1)
+    s.pieces = tuple(p._replace(kind=WRECK) if i == s.vehicle[0] else p for i, p in enumerate(s.pieces))
+    s.vehicle, s.board, s.peg_on = (-1, s.vehicle[1]), (-1, s.board[1]), (index_at(s, 3, 1), -1)
     s = enemy_die(s, "suv")
     assert piece_at(s, 3, 1).kind == SUV
 
@@ -208,7 +207,7 @@ def test_enemy_card_reveal_then_activate_two_triggers_later_then_discard() -> No
     s = enemy_die(s, "card")
     assert s.stage is Stage.ENEMY_CARD
     s = s.apply("enemy-card:ta-e12")          # Tank Lurches: reveal main_move east
-    assert piece_at(s, 10, 3).kind == rules.TANK and s.enemy_row == ("ta-e12", "", "")
+    assert piece_at(s, 10, 3).kind == TANK and s.enemy_row == ("ta-e12", "", "")
     s = enemy_die(s.apply("1:play"), "card").apply("enemy-card:ta-e10")
     assert s.enemy_row == ("ta-e10", "ta-e12", "")
 
@@ -221,7 +220,7 @@ def test_enemy_card_row_moves_to_activate_and_discard() -> None:
     s.enemy_row = ("ta-e10", "ta-e12", "")
     s.enemy_deck = tuple(c for c in s.enemy_deck if c not in s.enemy_row)
     s = enemy_die(s, "card")
-    assert piece_at(s, 8, 3).kind == rules.TANK        # Tank Lurches, Activated: main_move west
+    assert piece_at(s, 8, 3).kind == TANK        # Tank Lurches, Activated: main_move west
     assert s.enemy_row == ("", "ta-e10", "ta-e12") and s.stage is Stage.ENEMY_CARD
     s = s.apply("enemy-card:ta-e01")
     assert s.enemy_row == ("ta-e01", "ta-e10", "ta-e12")
@@ -245,7 +244,7 @@ def test_main_enemy_moves_then_enemy_card() -> None:
     card step."""
     s = arrange(new(**DOM_DRIFTER), vehicles={0: (3, 3), 1: (3, 5)}, main={"tank": (9, 3)})
     s = enemy_die(s, "main_left")
-    assert piece_at(s, 9, 2).kind == rules.TANK and s.stage is Stage.ENEMY_CARD
+    assert piece_at(s, 9, 2).kind == TANK and s.stage is Stage.ENEMY_CARD
 
 
 def test_player_pegs_example_either_player_vehicle_but_the_enemy_peg_only_to_the_exotic() -> None:
@@ -287,10 +286,10 @@ def test_a_driver_with_no_free_slot_anywhere_waits_off_the_road_until_their_turn
     s = arrange(new(**DOM_DRIFTER), vehicles={0: (5, 3), 1: (10, 1)}, wrecks=[(8, 3)], pegs=[(10, 1)],
                 on_top={1: (10, 1)}, main={"tank": None})
     s = _next_round(s)
-    assert s.pv[0] == -1 and s.peg_on[0] == rules.NOWHERE and s.stranded[0] == sp(5, 3)
+    assert s.vehicle[0] == -1 and s.peg_on[0] == NOWHERE and s.stranded[0] == sp(5, 3)
     assert s.view(0)["seats"][0]["peg"] is None
     waiting = s.apply("0:play")
-    assert waiting.peg_on[0] == rules.NOWHERE and waiting.stage is Stage.ACTION
+    assert waiting.peg_on[0] == NOWHERE and waiting.stage is Stage.ACTION
     assert any(e.rule == "HH-X7" for e in waiting.events)
     assert not [a for a in waiting.legal_actions() if a.startswith(("leap", "hijack", "brawl"))]
     assert {"end-turn", "take-boost"} <= set(waiting.legal_actions())
@@ -299,7 +298,7 @@ def test_a_driver_with_no_free_slot_anywhere_waits_off_the_road_until_their_turn
     s = s.apply("0:play")
     assert s.stage is Stage.CHOICE and s.actor == 0 and s.legal_actions() == ["peg:c3l3", "peg:c7l4"]
     s = s.apply("peg:c7l4")
-    assert s.peg_on[0] == index_at(s, 7, 4) and s.stranded[0] == rules.OFF
+    assert s.peg_on[0] == index_at(s, 7, 4) and s.stranded[0] == OFF
     assert s.stage is Stage.ACTION and s.actions_left == 2 and "hijack" in s.legal_actions()
 
 
@@ -311,16 +310,16 @@ def test_a_brawled_peg_with_nowhere_to_go_comes_back_at_the_next_turn_never_onto
     (the nearer, with a free slot too), and P1 may Leap back behind the wheel."""
     s = arrange(new(**DOM_DRIFTER), vehicles={0: (5, 3), 1: (1, 6)}, pegs=[(5, 3), (7, 3)],
                 on_top={0: (7, 3), 1: (5, 3)}, main={"tank": (7, 3)}).copy()
-    exotic = s.pv[1]
-    s.pieces = tuple(p._replace(kind=WRECK, space=rules.OFF) if i == exotic else p for i, p in enumerate(s.pieces))
-    s.pv, s.board = (s.pv[0], -1), (s.board[0], -1)
+    exotic = s.vehicle[1]
+    s.pieces = tuple(p._replace(kind=WRECK, space=OFF) if i == exotic else p for i, p in enumerate(s.pieces))
+    s.vehicle, s.board = (s.vehicle[0], -1), (s.board[0], -1)
     s = roll(enemy_die(s, "peg"), 1)          # the Drifter's Enemy Peg deals 2 (1 blocked), then the Brawl
-    assert s.damage[0] == 1 and s.peg_on[0] == rules.NOWHERE and s.stranded[0] == sp(7, 3)
+    assert s.damage[0] == 1 and s.peg_on[0] == NOWHERE and s.stranded[0] == sp(7, 3)
     assert piece_at(s, 7, 3).enemy_peg and rules.pegs_on(s, index_at(s, 7, 3)) == 0
     s = roll(s.apply("1:play").apply("brawl"), 2)
-    assert not piece_at(s, 5, 3).enemy_peg and s.peg_on[0] == rules.NOWHERE
+    assert not piece_at(s, 5, 3).enemy_peg and s.peg_on[0] == NOWHERE
     s = _next_round(s).apply("0:play")        # the unmanned Drifter has drifted to (4,3)
-    assert s.peg_on[0] == index_at(s, 4, 3) == s.pv[0] and not rules.manned(s, 0)
+    assert s.peg_on[0] == index_at(s, 4, 3) == s.vehicle[0] and not rules.manned(s, 0)
     assert "leap:wheel" in s.legal_actions()
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from slipstream.engine.errors import IllegalActionError
-from slipstream.games.highway_heist import rules
+from slipstream.games.highway_heist import effects, rules
 from slipstream.games.highway_heist.content import EFFECT_FORMS, parse_line
-from slipstream.games.highway_heist.state import Stage
+from slipstream.games.highway_heist.types import OFF, WRECK, Stage
 
 from .helpers import arrange, end_round, enemy_die, index_at, new, no_assist, piece_at, roll
 
@@ -33,12 +33,12 @@ def test_no_hijacking_or_driving_a_team_mates_vehicle() -> None:
     assert "hijack" not in legal
     assert "leap:wheel" in legal                      # his own Drifter, one space away
     back = s.apply("leap:wheel")
-    assert rules.manned(back, 0) and back.pv == s.pv and piece_at(back, 4, 3).owner == 1
+    assert rules.manned(back, 0) and back.vehicle == s.vehicle and piece_at(back, 4, 3).owner == 1
     s = s.copy()
-    drifter = s.pv[0]
-    s.pieces = tuple(p._replace(kind=rules.WRECK, space=rules.OFF) if i == drifter else p
+    drifter = s.vehicle[0]
+    s.pieces = tuple(p._replace(kind=WRECK, space=OFF) if i == drifter else p
                      for i, p in enumerate(s.pieces))
-    s.pv, s.board = (-1, s.pv[1]), (-1, s.board[1])
+    s.vehicle, s.board = (-1, s.vehicle[1]), (-1, s.board[1])
     legal = s.legal_actions()
     assert "leap:wheel" not in legal and "hijack" not in legal   # on a Player Vehicle, but not his
 
@@ -49,7 +49,7 @@ def test_a_peg_moved_by_an_effect_lands_on_top_never_behind_the_wheel() -> None:
     s = arrange(new(**DOM_DRIFTER), vehicles={0: (4, 4), 1: (1, 6)}, suvs=[(5, 3)], pegs=[(5, 3)],
                 on_top={0: (5, 3)}, main={"tank": (12, 1)})
     s = enemy_die(s, "peg")
-    assert s.peg_on[0] == s.pv[0] and not rules.manned(s, 0)
+    assert s.peg_on[0] == s.vehicle[0] and not rules.manned(s, 0)
 
 
 def test_pegs_stay_on_a_forced_vehicle() -> None:
@@ -65,7 +65,7 @@ def test_enemy_card_never_stacks_enemy_pegs() -> None:
     s = arrange(new(**DOM_DRIFTER), vehicles={0: (1, 3), 1: (1, 6)}, suvs=[(5, 3), (6, 3)], pegs=[(5, 3)],
                 main={"tank": (12, 1)}).copy()
     supply = s.enemy_pegs_in_supply()
-    rules.run_effect(s, parse_line("place_peg each_enemy_suv", EFFECT_FORMS), 0, -1, [])
+    effects.run_effect(s, parse_line("place_peg each_enemy_suv", EFFECT_FORMS), 0, -1, [])
     assert s.enemy_pegs_in_supply() == supply - 1 and piece_at(s, 6, 3).enemy_peg
 
 
@@ -86,7 +86,7 @@ def test_player_peg_moves_first_and_can_leave_the_enemy_peg_nowhere() -> None:
     saved = s.apply("first:enemy")
     assert piece_at(saved, 6, 4).enemy_peg and saved.enemy_pegs_in_supply() == supply
     assert saved.actor == 1 and saved.legal_actions() == ["peg:c10l1", "peg:c10l6"]   # the slot is taken:
-    assert saved.apply("peg:c10l1").peg_on[1] == saved.pv[1]                          # P2 goes further
+    assert saved.apply("peg:c10l1").peg_on[1] == saved.vehicle[1]                          # P2 goes further
 
 
 def test_no_assist_after_the_roll_and_no_boosting_a_team_mates_roll() -> None:
@@ -122,7 +122,7 @@ def test_assisted_then_still_boost() -> None:
     s = s.apply("effort:2s2b1x")
     assert s.stage is Stage.BOOST and s.actor == 0 and s.legal_actions() == ["boost", "keep"]
     s = s.apply("boost")
-    assert piece_at(s, 4, 3).kind == rules.WRECK and s.boost == (1, 1)
+    assert piece_at(s, 4, 3).kind == WRECK and s.boost == (1, 1)
 
 
 def test_boosting_takes_no_action() -> None:
@@ -139,7 +139,7 @@ def test_a_failed_stunt_can_be_retried_with_the_second_action() -> None:
                 main={"tank": (2, 2)})
     s = roll(s.apply("stunt:ta-s1a@c4l2"), 0)
     s = roll(s.apply("stunt:ta-s1a@c4l2"), 2)
-    assert piece_at(s, 4, 2).kind == rules.WRECK
+    assert piece_at(s, 4, 2).kind == WRECK
 
 
 def test_enemies_favour_the_active_player_vehicle() -> None:

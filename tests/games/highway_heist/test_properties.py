@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 import slipstream
 from slipstream.games.highway_heist import rules
-from slipstream.games.highway_heist.state import HeistState, Stage
+from slipstream.games.highway_heist.state import HeistState
+from slipstream.games.highway_heist.types import Stage
 from tests.playout import random_states
 
 OPTIONS = st.fixed_dictionaries({

@@ -19,7 +19,7 @@ import slipstream
 from slipstream.engine.hooks import hooks_of
 from slipstream.games.highway_heist.render import board, describe_action, hints
 from slipstream.games.highway_heist.render import glossary as glossary_of
-from slipstream.games.highway_heist.state import Stage
+from slipstream.games.highway_heist.types import Stage
 from tests.playout import random_states
 from tests.words import Vocabulary
 

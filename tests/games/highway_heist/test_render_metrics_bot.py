@@ -8,7 +8,8 @@ from slipstream.bots.registry import make_bot
 from slipstream.engine.play import play
 from slipstream.games.highway_heist import metrics
 from slipstream.games.highway_heist.bot import HeuristicBot
-from slipstream.games.highway_heist.state import HeistState, Stage
+from slipstream.games.highway_heist.state import HeistState
+from slipstream.games.highway_heist.types import Stage
 
 from .helpers import arrange, new, no_assist, play_passively
 

@@ -6,6 +6,7 @@ import pytest
 
 from slipstream.engine.game import Result
 from slipstream.games.highway_heist import rules
+from slipstream.games.highway_heist.types import SPEED
 
 from .helpers import arrange, new
 
@@ -25,7 +26,7 @@ def test_roll_odds_with_boost_and_assists() -> None:
     """rules.roll_odds: the chance of a roll plain, Boosted and with one or two Assists (two dice each,
     at most five): Han + Street Drifter Ram, Speed 4 needing 3 (content 2: 0.31 plain, 0.59 boosted)."""
     s = arrange(new(characters="han,dom", vehicles="street-drifter,exotic-supercar"), vehicles={0: (3, 3), 1: (9, 6)})
-    odds = rules.roll_odds(s, 0, rules.SPEED, 3)
+    odds = rules.roll_odds(s, 0, SPEED, 3)
     assert odds["plain"] == pytest.approx(0.3125)
     assert odds["boosted"] == pytest.approx(0.5926, abs=1e-4)
     assert odds["assisted"] == pytest.approx(0.5)          # five dice

@@ -7,8 +7,8 @@ import pytest
 
 import slipstream
 from slipstream.games.highway_heist import rules
-from slipstream.games.highway_heist.rules import SUV, WRECK
-from slipstream.games.highway_heist.state import HeistState, Stage
+from slipstream.games.highway_heist.state import HeistState
+from slipstream.games.highway_heist.types import OFF, SUV, TANK, WRECK, Stage
 
 from .helpers import arrange, end_round, enemy_die, index_at, new, piece_at, play_passively, roll, sp
 
@@ -26,9 +26,9 @@ def test_setup() -> None:
     s = state.apply("stunt-card:ta-s1c")
     assert s.stunt_row == ("ta-s1c", "", "") and s.stunt_tokens == (1, 0, 0)
     assert s.boost == (2, 2, 2) and s.boost_supply == 20 - 6 - 1
-    assert [rules.col(s, s.pieces[i].space) for i in s.pv] == [0, 0, 0]
+    assert [rules.col(s, s.pieces[i].space) for i in s.vehicle] == [0, 0, 0]
     assert all(rules.manned(s, seat) for seat in range(3)) and s.damage == (0, 0, 0)
-    assert piece_at(s, 9, 3).kind == rules.TANK
+    assert piece_at(s, 9, 3).kind == TANK
     assert piece_at(s, 9, 2).enemy_peg and piece_at(s, 9, 4).enemy_peg
     assert len(s.enemy_deck) == 12 and s.enemy_row == ("", "", "")
     assert s.stage is Stage.CHOOSE_TURN and s.actor == frozenset({0, 1, 2})
@@ -70,12 +70,12 @@ def test_road_maintenance_example() -> None:
     move their pegs to the nearest vehicle with a free slot."""
     s = arrange(new(**DOM_DRIFTER), vehicles={0: (3, 2), 1: (7, 5)}, suvs=[(7, 4), (2, 4)],
                 wrecks=[(6, 2), (9, 4)], pegs=[(7, 4)], on_top={1: (3, 2)}, main={"tank": (12, 1)})
-    drifter = s.pv[0]
+    drifter = s.vehicle[0]
     s = end_round(s)
     assert piece_at(s, 6, 5).owner == 1 and piece_at(s, 6, 5).enemy_peg        # drifted, then boarded
     assert piece_at(s, 5, 4).kind == WRECK and piece_at(s, 2, 2).kind == WRECK    # B and C moved four
     assert sp(7, 4) not in rules.occupancy(s)                                    # the SUV is gone
-    assert s.pieces[drifter].space == rules.OFF and s.pv[0] == -1                # destroyed and removed
+    assert s.pieces[drifter].space == OFF and s.vehicle[0] == -1                # destroyed and removed
     assert s.peg_on[0] == index_at(s, 2, 4) and s.peg_on[1] == index_at(s, 2, 4)
 
 
@@ -96,7 +96,7 @@ def test_unmanned_vehicle_drifts_unless_something_is_directly_behind() -> None:
                 on_top={0: (8, 6), 1: (8, 6)}, main={"tank": (12, 1)})
     s = end_round(s)
     assert piece_at(s, 5, 2).owner == 0        # blocked by the SUV behind
-    assert s.pv[1] == -1                        # P2's fell off the road
+    assert s.vehicle[1] == -1                        # P2's fell off the road
 
 
 def test_manned_vehicles_do_not_drift() -> None:

@@ -10,8 +10,8 @@ import pytest
 import slipstream
 from slipstream.engine.errors import IllegalActionError
 from slipstream.games.highway_heist import rules
-from slipstream.games.highway_heist.rules import SUV, WRECK
-from slipstream.games.highway_heist.state import HeistState, Stage
+from slipstream.games.highway_heist.state import HeistState
+from slipstream.games.highway_heist.types import ABANDONED, DEFENSE, OFF, SPEED, SUV, WRECK, Stage
 
 from .helpers import arrange, end_round, enemy_die, index_at, new, no_assist, piece_at, roll, sp
 
@@ -70,7 +70,7 @@ def test_unmanned_defense_counts_the_vehicle_board_only_and_may_be_boosted() -> 
     the Player Vehicle is unmanned."""
     s = arrange(new(**DOM_DRIFTER), vehicles={0: (5, 3), 1: (1, 6)}, suvs=[(6, 3), (9, 5)],
                 on_top={0: (9, 5)}, main={"tank": (12, 1)})
-    assert rules.rating(s, 0, rules.DEFENSE) == 1
+    assert rules.rating(s, 0, DEFENSE) == 1
     s = enemy_die(s, "suv")
     s = no_assist(s)
     assert s.roll is not None and s.roll.seat == 0 and s.roll.dice == 1 and s.roll.damage == 3
@@ -174,7 +174,7 @@ def test_team_orders_pegs_and_can_strand_the_enemy_peg() -> None:
     # the neighbours of (4,3): the SUV at (5,4) with Letty on top (one slot left) and the Drifter, which
     # gets an Enemy Peg below so that no Enemy Peg may join it
     s = s.copy()
-    drifter = s.pv[0]
+    drifter = s.vehicle[0]
     s.pieces = tuple(p._replace(enemy_peg=True) if i == drifter else p for i, p in enumerate(s.pieces))
     supply = s.enemy_pegs_in_supply()
     s = roll(s.apply("ram:c4l3"), 3)
@@ -187,7 +187,7 @@ def test_team_orders_pegs_and_can_strand_the_enemy_peg() -> None:
     assert stranded.enemy_pegs_in_supply() == supply + 1
     saved = s.apply("first:enemy")
     assert piece_at(saved, 5, 4).enemy_peg
-    assert saved.peg_on[1] == saved.pv[0]          # the only slot left near: on top of the Drifter
+    assert saved.peg_on[1] == saved.vehicle[0]          # the only slot left near: on top of the Drifter
 
 
 def test_destroyed_drivers_peg_goes_to_the_nearest_vehicle() -> None:
@@ -197,9 +197,9 @@ def test_destroyed_drivers_peg_goes_to_the_nearest_vehicle() -> None:
                 main={"tank": (12, 1)}).copy()
     s.damage = (5, 0)                             # one slot left on the Drifter (Strength 6)
     s = roll(no_assist(enemy_die(s, "suv")), 0)
-    assert s.pv[0] == -1 and piece_at(s, 5, 3).kind == WRECK
+    assert s.vehicle[0] == -1 and piece_at(s, 5, 3).kind == WRECK
     assert s.peg_on[0] == index_at(s, 6, 3)
-    assert rules.rating(s, 0, rules.SPEED) == 2 and rules.rating(s, 0, rules.DEFENSE) == 2
+    assert rules.rating(s, 0, SPEED) == 2 and rules.rating(s, 0, DEFENSE) == 2
 
 
 # --- Enemy Die ------------------------------------------------------------------------------------
@@ -233,7 +233,7 @@ def test_enemy_peg_brawls_a_player_peg_off_the_tank() -> None:
     tank = index_at(s, 7, 3)
     s.pieces = tuple(p._replace(enemy_peg=True) if i == tank else p for i, p in enumerate(s.pieces))
     s = enemy_die(s, "peg")
-    assert s.peg_on[0] == s.pv[0]                 # on top of his own Drifter, the nearest vehicle
+    assert s.peg_on[0] == s.vehicle[0]                 # on top of his own Drifter, the nearest vehicle
     assert not rules.manned(s, 0)                 # on top, never behind the wheel (FAQ)
     assert piece_at(s, 7, 3).enemy_peg            # the Enemy Peg stays
 
@@ -246,7 +246,7 @@ def test_enemy_peg_damage_first_then_nothing_else() -> None:
     s = no_assist(enemy_die(s, "peg"))
     assert s.roll is not None and s.roll.seat == 1 and s.roll.damage == 2
     s = roll(s, 0)
-    assert s.damage[1] == 2 and s.peg_on[0] == s.pv[1]
+    assert s.damage[1] == 2 and s.peg_on[0] == s.vehicle[1]
 
 
 def test_no_suv_on_the_road_places_behind_each_player_vehicle_while_the_supply_lasts() -> None:
@@ -269,7 +269,7 @@ def test_suvs_stop_moving_once_the_active_player_has_no_vehicle() -> None:
                 main={"tank": (12, 1)}).copy()
     s.damage = (5, 0)
     s = roll(no_assist(enemy_die(s, "suv")), 0)
-    assert s.pv[0] == -1
+    assert s.vehicle[0] == -1
     assert piece_at(s, 9, 3).kind == SUV
 
 
@@ -295,7 +295,7 @@ def test_unmanned_vehicle_off_the_road_is_destroyed() -> None:
     s = arrange(new(**DOM_DRIFTER), vehicles={0: (1, 3), 1: (9, 6)}, suvs=[(6, 3)], on_top={0: (6, 3)},
                 main={"tank": (12, 1)})
     s = end_round(s)
-    assert s.pv[0] == -1 and s.peg_on[0] == index_at(s, 6, 3)
+    assert s.vehicle[0] == -1 and s.peg_on[0] == index_at(s, 6, 3)
     assert sp(1, 3) not in rules.occupancy(s)
 
 
@@ -304,9 +304,9 @@ def test_wreck_path_removes_a_manned_vehicle_and_its_driver_moves_on_top() -> No
     goes on top of the nearest vehicle with an available slot."""
     s = arrange(new(**DOM_DRIFTER), vehicles={0: (4, 3), 1: (11, 6)}, suvs=[(2, 4)], wrecks=[(6, 3)],
                 main={"tank": (12, 1)})
-    drifter = s.pv[0]
+    drifter = s.vehicle[0]
     s = end_round(s)
-    assert s.pieces[drifter].space == rules.OFF and s.pv[0] == -1
+    assert s.pieces[drifter].space == OFF and s.vehicle[0] == -1
     assert s.peg_on[0] == index_at(s, 2, 4)
     assert piece_at(s, 2, 3).kind == WRECK
 
@@ -335,7 +335,7 @@ def test_semi_one_lost_cargo_is_not_yet_a_loss() -> None:
     s = arrange(new(scenario="semi-heist", **DOM_DRIFTER), vehicles={0: (1, 1), 1: (6, 3)}, suvs=[(7, 3)],
                 main={"semi_cab": (11, 5), "semi_trailer": (10, 5)}).copy()
     s.damage = (0, 4)
-    s.pieces = tuple(p._replace(cargo=1) if i == s.pv[1] else p for i, p in enumerate(s.pieces))
+    s.pieces = tuple(p._replace(cargo=1) if i == s.vehicle[1] else p for i, p in enumerate(s.pieces))
     s = roll(no_assist(enemy_die(s, "suv")), 0)
     assert s.lost_cargo == 1 and not s.is_over
 
@@ -346,7 +346,7 @@ def test_tank_assault_has_no_loss_but_the_clock() -> None:
                 main={"tank": (12, 1)}).copy()
     s.damage = (5, 0)
     s = roll(no_assist(enemy_die(s, "suv")), 0)
-    assert s.pv[0] == -1 and not s.is_over
+    assert s.vehicle[0] == -1 and not s.is_over
 
 
 # --- Exhausted characters -------------------------------------------------------------------------
@@ -399,18 +399,18 @@ def test_public_contract_start() -> None:
     s = slipstream.load("highway-heist", players=2).start(seed=5)
     assert isinstance(s, HeistState)
     assert all(rules.manned(s, seat) for seat in range(2)) and s.boost == (2, 2)
-    assert all(rules.col(s, s.pieces[s.pv[seat]].space) == 0 for seat in range(2))   # the West column
+    assert all(rules.col(s, s.pieces[s.vehicle[seat]].space) == 0 for seat in range(2))   # the West column
 
 
 def test_a_wreck_left_in_front_destroys_the_rammer_at_the_end_of_the_round() -> None:
     """Ram Enemy SUV: the rammer does not move; a Wreck still directly in front at the end of the round
     moves four spaces West through it and the Player Vehicle is destroyed (End of Round, Wrecks)."""
     s = arrange(new(**DOM_DRIFTER), vehicles={0: (4, 3), 1: (11, 6)}, suvs=[(5, 3)], main={"tank": (12, 1)})
-    drifter = s.pv[0]
+    drifter = s.vehicle[0]
     s = roll(s.apply("ram:c5l3"), 3)
     assert piece_at(s, 4, 3).owner == 0 and piece_at(s, 5, 3).kind == WRECK
     s = end_round(s)
-    assert s.pieces[drifter].space == rules.OFF and s.pv[0] == -1
+    assert s.pieces[drifter].space == OFF and s.vehicle[0] == -1
     assert piece_at(s, 1, 3).kind == WRECK
 
 
@@ -423,10 +423,10 @@ def test_two_player_pegs_for_one_slot_the_team_orders_them() -> None:
     s = roll(s.apply("ram:c4l3"), 3)
     assert s.stage is Stage.CHOICE and s.actor == 0 and s.legal_actions() == ["first:1", "first:2"]
     s = s.apply("first:2")
-    assert s.peg_on[2] == s.pv[0]                 # the Drifter: one slot beside its Enemy Peg
+    assert s.peg_on[2] == s.vehicle[0]                 # the Drifter: one slot beside its Enemy Peg
     assert s.legal_actions() == ["peg:c9l1", "peg:c9l6"]    # Brian: the next nearest, equally far
     s = s.apply("peg:c9l6")
-    assert s.peg_on[1] == s.pv[1]
+    assert s.peg_on[1] == s.vehicle[1]
 
 
 def test_an_enemy_peg_on_an_abandoned_vehicle_does_not_brawl() -> None:
@@ -438,7 +438,7 @@ def test_an_enemy_peg_on_an_abandoned_vehicle_does_not_brawl() -> None:
     s = roll(s.apply("hijack"), 2)
     s = s.copy()
     old = index_at(s, 5, 3)
-    assert s.pieces[old].kind == rules.ABANDONED
+    assert s.pieces[old].kind == ABANDONED
     s.pieces = tuple(p._replace(enemy_peg=True) if i == old else p for i, p in enumerate(s.pieces))
     s.peg_on = (s.peg_on[0], old)
     s = enemy_die(s, "peg")

@@ -3,10 +3,10 @@ docs/rules/highway-heist.md): the Tank, the Semi with its Cargo, the Chopper, Sh
 
 from __future__ import annotations
 
-from slipstream.games.highway_heist import rules
+from slipstream.games.highway_heist import effects, turn
 from slipstream.games.highway_heist.content import EFFECT_FORMS, parse_line
-from slipstream.games.highway_heist.rules import CAB, SHAW, SUV, TANK, TRAILER, WRECK
-from slipstream.games.highway_heist.state import HeistState, Stage
+from slipstream.games.highway_heist.state import HeistState
+from slipstream.games.highway_heist.types import CAB, SHAW, SUV, TANK, TRAILER, WRECK, Stage
 
 from .helpers import arrange, end_round, enemy_die, index_at, new, piece_at, roll, sp
 
@@ -17,10 +17,10 @@ def effect(s, text: str, seat: int = 0):  # type: ignore[no-untyped-def]
     """Run one line of the effect language on a copy of ``s``, then the queue it leaves."""
     s = s.copy()
     events: list = []
-    rules.run_effect(s, parse_line(text, EFFECT_FORMS), seat, -1, events)
+    effects.run_effect(s, parse_line(text, EFFECT_FORMS), seat, -1, events)
     if s.stage is Stage.ACTION:
         s.stage = Stage.AUTO
-        s._advance(events)
+        turn.advance(s, events)
     return s
 
 
@@ -140,7 +140,7 @@ def test_three_cargo_on_player_vehicles_wins() -> None:
                 main={"semi_cab": (9, 3), "semi_trailer": (8, 3)}).copy()
     s.door_open = True
     s.cargo_in_semi = 2
-    s.pieces = tuple(p._replace(cargo=2) if i == s.pv[1] else p for i, p in enumerate(s.pieces))
+    s.pieces = tuple(p._replace(cargo=2) if i == s.vehicle[1] else p for i, p in enumerate(s.pieces))
     s = throw(s.apply("act:throw-cargo@c7l4"))
     assert s.is_over and s.result is not None and s.result.winners == (0, 1)
 
@@ -151,7 +151,7 @@ def test_lost_cargo_loses() -> None:
                 main={"semi_cab": (11, 5), "semi_trailer": (10, 5)}).copy()
     s.cargo_in_semi = 2
     s.damage = (0, 4)
-    s.pieces = tuple(p._replace(cargo=2) if i == s.pv[1] else p for i, p in enumerate(s.pieces))
+    s.pieces = tuple(p._replace(cargo=2) if i == s.vehicle[1] else p for i, p in enumerate(s.pieces))
     s = roll(enemy_die(s, "suv"), 0)
     assert s.is_over and s.result is not None and s.result.winners == ()
     assert s.lost_cargo == 2
@@ -213,7 +213,7 @@ def test_chopper_setup_and_it_fills_no_space() -> None:
     """Chopper Takedown (content 7.1-7.2): the Chopper hovers, Ramsey rides in the chosen seat's vehicle,
     Shaw's Car carries an Enemy Peg; a vehicle may drive under the Chopper."""
     s = new(**CHOPPER)
-    assert s.chopper == sp(10, 3) and s.ramsey == s.pv[0]
+    assert s.chopper == sp(10, 3) and s.ramsey == s.vehicle[0]
     assert piece_at(s, 8, 4).kind == SHAW and piece_at(s, 8, 4).enemy_peg
     s = arrange(s, vehicles={0: (9, 3), 1: (1, 6)}, main={"chopper": (10, 3), "shaw_car": (12, 6)})
     assert "drive:c10l3" in s.legal_actions()
@@ -237,7 +237,7 @@ def test_transfer_ramsey() -> None:
     """Transfer Ramsey (content 7.4): Control 2, to an adjacent Player Vehicle; her carrier may not Hijack."""
     s = arrange(new(**CHOPPER), vehicles={0: (5, 3), 1: (6, 3)}, main={"chopper": (10, 3), "shaw_car": (1, 6)})
     s = roll(s.apply("act:transfer-ramsey@c6l3"), 2)
-    assert s.ramsey == s.pv[1]
+    assert s.ramsey == s.vehicle[1]
 
 
 def test_ramsey_lost_with_no_vehicle_beside_loses() -> None:
@@ -254,7 +254,7 @@ def test_ramsey_lost_with_no_vehicle_beside_loses() -> None:
     s = roll(enemy_die(s, "suv"), 0)
     assert s.legal_actions() == ["peg:c4l4", "peg:c6l3"]     # Dom's peg first: the nearest, his choice
     s = s.apply("peg:c4l4")
-    assert s.ramsey == s.pv[1] and not s.is_over
+    assert s.ramsey == s.vehicle[1] and not s.is_over
 
 
 def test_shaw_car_slams_ramsey_first() -> None:
@@ -274,7 +274,7 @@ def test_a_peg_brawled_off_a_semi_roof_does_not_land_on_the_other() -> None:
     s = arrange(new(**SEMI), vehicles={0: (5, 3), 1: (1, 6)}, pegs=[(9, 3)], on_top={0: (9, 3)},
                 main={"semi_cab": (9, 3), "semi_trailer": (8, 3)})
     s = enemy_die(s, "peg")
-    assert s.peg_on[0] == s.pv[0]       # the Street Drifter at c5l3, not the trailer next door
+    assert s.peg_on[0] == s.vehicle[0]       # the Street Drifter at c5l3, not the trailer next door
 
 
 def test_shaw_car_activates_on_the_suv_face_even_with_no_enemy_suv() -> None:

@@ -16,7 +16,7 @@ from slipstream.engine.hooks import hooks_of
 from slipstream.games.highway_heist.content import CONDITION_FORMS, EFFECT_FORMS, Line, parse_line
 from slipstream.games.highway_heist.game import HighwayHeist
 from slipstream.games.highway_heist.render import glossary, hints, scoreboard
-from slipstream.games.highway_heist.state import Stage
+from slipstream.games.highway_heist.types import Stage
 from slipstream.games.highway_heist.words import numbers
 from tests.playout import random_action
 

@@ -17,12 +17,15 @@ they are being chosen (only whether each has chosen) and the flag deck's face-do
   in rolls, a count), ``finish=K`` (its finishing place);
 - the flag deck: ``unseen`` (of all its cards), ``used`` (a count), ``order known`` and each card's
   ``place in the known order``; the last ``flag card=<id>`` and its ``flag colour=<colour>``.
+
+Every value written is a float32 (``Scale``: ``writes_float32``), so a Python list filled by ``write``
+holds what a float32 array would.
 """
 
 from __future__ import annotations
 
 from slipstream.engine.game import Game, State
-from slipstream.engine.observation import Buffer, Layout, write_count
+from slipstream.engine.observation import Buffer, Layout, Scale
 
 from . import rules
 from .game import BRCGrandPrix
@@ -44,6 +47,9 @@ CAR_PARTS = ("distance", "distance beyond", "behind the line", "behind the line 
 class BRCObservation:
     """The declared observation of one loaded BRC Grand Prix game (see the module docstring)."""
 
+    writes_float32 = True
+    """Every value ``write`` writes is a float32 (``slipstream.engine.observation``)."""
+
     def __init__(self, game: Game) -> None:
         if not isinstance(game, BRCGrandPrix):
             raise TypeError(f"not a BRC Grand Prix game: {type(game).__name__}")
@@ -55,6 +61,20 @@ class BRCObservation:
         self.usual_rounds = max(10, game.finish_distance // 2)
         self.cards = len(content.card_ids)
         self.colours = tuple(sorted({colour for colour in content.flag_colour if colour}))
+        self.rounds = Scale(self.usual_rounds)
+        self.card_scale = Scale(self.cards)
+        known_places = max(1, self.cards - 1)
+        self.known_place_scale = Scale(known_places, 1 / known_places)
+        self.distances = Scale(self.usual_distance)
+        self.behind_scale = Scale(cars)
+        self.lap_scale = Scale(game.laps)
+        pit_places = game.content.pit_spaces + 1
+        self.pit_scale = Scale(pit_places, 1 / pit_places)
+        self.space_scale = Scale(self.length)
+        self.counts = Scale(USUAL_COUNT)
+        places = max(1, cars - 1)
+        self.place_scale = Scale(places, 1 / places)
+        self.hot_laps = Scale(USUAL_HOT_LAP)
         layout = Layout()
         self.seat_at = layout.one_hot("seat", range(cars))
         self.step_at = layout.one_hot("step", (STAGE_NAMES[stage] for stage in Stage))
@@ -108,28 +128,25 @@ class BRCObservation:
             out[self.pending_at + roller] = 1.0
         if state.weather == rules.WET_TRACK:
             out[self.wet_at] = 1.0
-        write_count(out, self.round_at, state.round_number, self.usual_rounds)
+        self.rounds.write_count(out, self.round_at, state.round_number)
         self._write_cars(state, seat, out)
         unseen = sum(state.unseen_cards)
-        out[self.unseen_at] = unseen / self.cards
-        write_count(out, self.unseen_at + 1, len(state.bottom_cards), self.cards)
+        out[self.unseen_at] = self.card_scale.of(unseen)
+        self.card_scale.write_count(out, self.unseen_at + 1, len(state.bottom_cards))
         if not unseen:
             out[self.known_at] = 1.0
-            scale = 1 / max(1, self.cards - 1)
             for place, card in enumerate(state.bottom_cards):
-                out[self.known_at + 1 + card] = place * scale
+                out[self.known_at + 1 + card] = self.known_place_scale.of(place)
         if state.bottom_cards:
             out[self.card_at + state.bottom_cards[-1]] = 1.0
             out[self.colour_at + self.colours.index(state.flag_colour)] = 1.0
 
     def _write_cars(self, state: BRCState, seat: int, out: Buffer) -> None:
         part = self.part
-        cars = len(state.distance)
         hide_tyres = state.stage == Stage.TYRES
         length = self.length
-        pit_scale = 1 / (state.game.content.pit_spaces + 1)
         laps = state.game.laps
-        place_scale = 1 / max(1, cars - 1)
+        counts = self.counts
         for place, car in enumerate(rules.standings(state)):
             at = self.car_at[car]
             tyre = state.tyres[car]
@@ -137,36 +154,36 @@ class BRCObservation:
                 out[at + (3 if hide_tyres and car != seat else tyre)] = 1.0
             distance = state.distance[car]
             if distance >= 0:
-                write_count(out, at + part["distance"], distance, self.usual_distance)
+                self.distances.write_count(out, at + part["distance"], distance)
             else:
-                write_count(out, at + part["behind the line"], -distance, cars)
-            out[at + part["lap"]] = min(rules.lap(state, car), laps) / laps
+                self.behind_scale.write_count(out, at + part["behind the line"], -distance)
+            out[at + part["lap"]] = self.lap_scale.of(min(rules.lap(state, car), laps))
             pit = state.pit_space[car]
             if pit >= 0:
-                out[at + part["pit"]] = (pit + 1) * pit_scale
+                out[at + part["pit"]] = self.pit_scale.of(pit + 1)
             elif state.grid:
-                out[at + part["space"]] = (distance % length + 1) / length
+                out[at + part["space"]] = self.space_scale.of(distance % length + 1)
             if state.off_track[car]:
                 out[at + part["off track"]] = 1.0
-            write_count(out, at + part["turns to miss"], state.turns_to_miss[car], USUAL_COUNT)
-            write_count(out, at + part["window stops"], state.window_stops[car], USUAL_COUNT)
+            counts.write_count(out, at + part["turns to miss"], state.turns_to_miss[car])
+            counts.write_count(out, at + part["window stops"], state.window_stops[car])
             if state.penalised[car]:
                 out[at + part["penalty"]] = 1.0
             modifier = state.roll_modifier[car]
             if modifier > 0:
-                write_count(out, at + part["roll bonus"], modifier, USUAL_COUNT)
+                counts.write_count(out, at + part["roll bonus"], modifier)
             elif modifier < 0:
-                write_count(out, at + part["roll malus"], -modifier, USUAL_COUNT)
+                counts.write_count(out, at + part["roll malus"], -modifier)
             perks = state.perks[car]
             for bit, perk in rules.PERK_NAMES:
                 if perks & bit:
                     out[at + part[f"perk {perk}"]] = 1.0
             if state.finished[car]:
                 out[at + part["finished"]] = 1.0
-            out[at + part["position"]] = place * place_scale
+            out[at + part["position"]] = self.place_scale.of(place)
         for slot, car in enumerate(state.grid):
             out[self.car_at[car] + self.grid_part + slot] = 1.0
         for index, rolls in enumerate(state.qualifying_results):
-            write_count(out, self.car_at[index] + part["qualifying"], rolls, USUAL_HOT_LAP)
+            self.hot_laps.write_count(out, self.car_at[index] + part["qualifying"], rolls)
         for place, car in enumerate(state.finishing_order):
             out[self.car_at[car] + self.finish_part + place] = 1.0

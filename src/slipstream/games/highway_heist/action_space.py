@@ -10,7 +10,7 @@ from . import notation
 from .content import Action
 from .game import HighwayHeist
 from .notation import Verb
-from .rules import DIRECTION_STEPS, NO_DIRECTION
+from .types import DIRECTION_STEPS, NO_DIRECTION
 
 WORDS = (Verb.PLAY, Verb.ASSIST, Verb.PASS, Verb.SHAKE, Verb.BRAWL, Verb.HIJACK, Verb.TAKE_BOOST, Verb.END_TURN,
          Verb.BOOST, Verb.KEEP, Verb.FOLLOW, Verb.STAY, Verb.TECH, Verb.TAKE_SLAM)

@@ -16,8 +16,8 @@ from slipstream.engine.game import State
 
 from . import metrics, notation, rules
 from .notation import Verb
-from .rules import RollKind
-from .state import HeistState, Stage
+from .state import HeistState
+from .types import RollKind, Stage
 
 PLANNED = 4
 """First moves of a turn looked at together with the best second action they open."""
@@ -38,15 +38,14 @@ class HeuristicBot:
         legal = state.legal_actions(seat)
         if len(legal) == 1 or not isinstance(state, HeistState):
             return legal[0] if len(legal) == 1 else self.rng.choice(legal)
-        s = state
-        if s.stage is Stage.ASSIST:
-            return self._assist(s, seat)
-        if s.stage is Stage.ACTION:
-            values = [self._action_value(s, a) for a in legal]
-            if s.actions_left > 1:
-                self._plan_two(s, legal, values)
+        if state.stage is Stage.ASSIST:
+            return self._assist(state, seat)
+        if state.stage is Stage.ACTION:
+            values = [self._action_value(state, a) for a in legal]
+            if state.actions_left > 1:
+                self._plan_two(state, legal, values)
             return self._best(legal, values)
-        return self._best(legal, [self._after(s.apply_unchecked(a), CHOICE_DEPTH) for a in legal])
+        return self._best(legal, [self._after(state.apply_unchecked(a), CHOICE_DEPTH) for a in legal])
 
     def _best(self, legal: list[str], values: list[float]) -> str:
         top = max(values)
@@ -55,59 +54,59 @@ class HeuristicBot:
 
     # --- scoring what an action leads to ------------------------------------------------------------
 
-    def _after(self, s: HeistState, depth: int, plan: int = -1) -> float:
+    def _after(self, state: HeistState, depth: int, plan: int = -1) -> float:
         """The team's score once ``s`` settles: an Assist window passes, a choice takes its best option;
         with ``plan`` (the Active Player) a turn with an action left takes its best next action."""
-        s = _pass_assists(s)
-        if depth > 0 and not s.outcome:
-            if s.stage is Stage.CHOICE or s.stage is Stage.BOOST:
-                return max(self._after(s.apply_unchecked(a), depth - 1, plan) for a in s.legal_actions())
-            if s.stage is Stage.ROLL and s.roll is not None and s.roll.kind is RollKind.ACTION:
-                return self._roll_value(s, depth - 1, plan)
-        if plan >= 0 and s.stage is Stage.ACTION and s.active == plan:
-            return max(self._action_value(s, a) for a in s.legal_actions())
-        return metrics.team_score(s)
+        state = _pass_assists(state)
+        if depth > 0 and not state.outcome:
+            if state.stage is Stage.CHOICE or state.stage is Stage.BOOST:
+                return max(self._after(state.apply_unchecked(a), depth - 1, plan) for a in state.legal_actions())
+            if state.stage is Stage.ROLL and state.roll is not None and state.roll.kind is RollKind.ACTION:
+                return self._roll_value(state, depth - 1, plan)
+        if plan >= 0 and state.stage is Stage.ACTION and state.active == plan:
+            return max(self._action_value(state, a) for a in state.legal_actions())
+        return metrics.team_score(state)
 
-    def _action_value(self, s: HeistState, action: str, plan: int = -1) -> float:
-        return self._after(s.apply_unchecked(action), CHOICE_DEPTH + 1, plan)
+    def _action_value(self, state: HeistState, action: str, plan: int = -1) -> float:
+        return self._after(state.apply_unchecked(action), CHOICE_DEPTH + 1, plan)
 
-    def _plan_two(self, s: HeistState, legal: list[str], values: list[float]) -> None:
+    def _plan_two(self, state: HeistState, legal: list[str], values: list[float]) -> None:
         """The first action of a turn: the ``PLANNED`` best are scored again with the best second action
         each opens (drive next to an Enemy SUV, then Ram it; Ram, then take a Boost token)."""
         for i in sorted(range(len(legal)), key=lambda i: -values[i])[:PLANNED]:
-            values[i] = self._action_value(s, legal[i], plan=s.active)
+            values[i] = self._action_value(state, legal[i], plan=state.active)
 
-    def _roll_value(self, s: HeistState, depth: int, plan: int = -1) -> float:
+    def _roll_value(self, state: HeistState, depth: int, plan: int = -1) -> float:
         """A Skill Roll about to be made: success and failure by their chances, the roller Boosting
         (and paying the token) when that turns a failure into a success."""
-        roll = s.roll
+        roll = state.roll
         if roll is None:
-            return metrics.team_score(s)
-        faces = rules.effort_faces(s)
-        dice, need, bonus = roll.dice, roll.need, rules.roll_bonus(s, roll.seat)
+            return metrics.team_score(state)
+        faces = rules.effort_faces(state)
+        dice, need, bonus = roll.dice, roll.need, rules.roll_bonus(state, roll.seat)
         raw = rules.success_chance(faces, dice, need, bonus=bonus)
-        boosted = rules.success_chance(faces, dice, need, boost=True, bonus=bonus) if s.boost[roll.seat] else raw
-        fail = self._after(s.apply_unchecked(notation.effort(0, 0, dice)), 0, plan)
+        boosted = rules.success_chance(faces, dice, need, boost=True, bonus=bonus) if state.boost[roll.seat] else raw
+        fail = self._after(state.apply_unchecked(notation.effort(0, 0, dice)), 0, plan)
         if dice + bonus < need:
             return fail
-        success = self._after(s.apply_unchecked(notation.effort(dice, 0, 0)), depth, plan)
+        success = self._after(state.apply_unchecked(notation.effort(dice, 0, 0)), depth, plan)
         return raw * success + (boosted - raw) * (success - metrics.TOKEN) + (1 - boosted) * fail
 
     # --- Assist -----------------------------------------------------------------------------------
 
-    def _assist(self, s: HeistState, seat: int) -> str:
+    def _assist(self, state: HeistState, seat: int) -> str:
         """Assist when two more dice raise the roll's expected worth to the team by more than a token."""
-        roll = s.roll
+        roll = state.roll
         if roll is None:
             return notation.seated(seat, Verb.PASS)
-        faces = rules.effort_faces(s)
-        more = min(roll.dice + 2, s.g.max_dice)
+        faces = rules.effort_faces(state)
+        more = min(roll.dice + 2, state.g.max_dice)
         if roll.kind is RollKind.DEFENSE:
-            gain = self._defense_gain(s, roll.seat, roll.damage, roll.dice, more, faces)
+            gain = self._defense_gain(state, roll.seat, roll.damage, roll.dice, more, faces)
         else:
-            waiting = _pass_assists(s)
-            bonus = rules.roll_bonus(s, roll.seat)
-            token = s.boost[roll.seat] > 0
+            waiting = _pass_assists(state)
+            bonus = rules.roll_bonus(state, roll.seat)
+            token = state.boost[roll.seat] > 0
             now = rules.success_chance(faces, roll.dice, roll.need, boost=token, bonus=bonus)
             then = rules.success_chance(faces, more, roll.need, boost=token, bonus=bonus)
             if then - now < 0.05:
@@ -118,15 +117,15 @@ class HeuristicBot:
             gain = (then - now) * (success - fail)
         return notation.seated(seat, Verb.ASSIST if gain > metrics.TOKEN * 1.5 else Verb.PASS)
 
-    def _defense_gain(self, s: HeistState, victim: int, damage: int, dice: int, more: int,
+    def _defense_gain(self, state: HeistState, victim: int, damage: int, dice: int, more: int,
                       faces: tuple[int, int, int]) -> float:
         """What two more Defense dice save: the vehicle (and its Cargo or Ramsey) when it would be
         destroyed, else the Strength slots."""
-        left = metrics.strength_left(s, victim)
-        token = s.boost[victim] > 0
-        piece = s.pv[victim]
-        stake = metrics.VEHICLE + (s.pieces[piece].cargo * metrics.TRACK if piece >= 0 else 0.0)
-        if piece >= 0 and s.ramsey == piece:
+        left = metrics.strength_left(state, victim)
+        token = state.boost[victim] > 0
+        piece = state.vehicle[victim]
+        stake = metrics.VEHICLE + (state.pieces[piece].cargo * metrics.TRACK if piece >= 0 else 0.0)
+        if piece >= 0 and state.ramsey == piece:
             stake += 10 * metrics.TRACK
         saving = damage - left + 1
         # the blocks that keep the vehicle on the road (none is needed when it survives anyway)
@@ -138,8 +137,8 @@ class HeuristicBot:
         return gain
 
 
-def _pass_assists(s: HeistState) -> HeistState:
+def _pass_assists(state: HeistState) -> HeistState:
     """``s`` with every open Assist window passed (the scores assume no one Assists)."""
-    while s.stage is Stage.ASSIST and s.waiting:
-        s = s.apply_unchecked(notation.seated(min(s.waiting), Verb.PASS))
-    return s
+    while state.stage is Stage.ASSIST and state.waiting:
+        state = state.apply_unchecked(notation.seated(min(state.waiting), Verb.PASS))
+    return state

@@ -20,9 +20,10 @@ Spaces are written ``c<column>l<lane>`` (column 1 is the West end, lane 1 the No
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from slipstream.engine.game import split_seat_action
+from slipstream.engine.notation import ParseCache
 
 
 class Verb(enum.Enum):
@@ -84,7 +85,6 @@ class Action(NamedTuple):
 
 
 _BY_WORD = {v.value: v for v in Verb}
-_CACHE: dict[str, Action] = {}
 
 
 def space_text(column: int, lane: int) -> str:
@@ -101,11 +101,8 @@ def parse_space(text: str) -> tuple[int, int]:
     return int(col), int(lane)
 
 
-def parse(action: str) -> Action:
-    """The typed action of a string the state offered (the state checks legality first)."""
-    cached = _CACHE.get(action)
-    if cached is not None:
-        return cached
+def _parse(action: str) -> Action:
+    """``parse`` for a string not met before."""
     seat = -1
     text = action
     if text[:1].isdigit():
@@ -120,14 +117,21 @@ def parse(action: str) -> Action:
         name, _, at = rest.partition("@")
         parsed = Action(verb, parse_space(at) if at else NO_SPACE, name, seat)
     elif verb is Verb.EFFORT:
-        s, _, rest2 = rest.partition("s")
-        b, _, x = rest2.partition("b")
-        parsed = Action(verb, dice=(int(s), int(b), int(x.rstrip("x"))))
+        successes, _, rest2 = rest.partition("s")
+        boosts, _, blanks = rest2.partition("b")
+        parsed = Action(verb, dice=(int(successes), int(boosts), int(blanks.rstrip("x"))))
     else:
         parsed = Action(verb, name=rest, seat=seat)
-    if len(_CACHE) < 100_000:
-        _CACHE[action] = parsed
     return parsed
+
+
+PARSED: Final = ParseCache(_parse)
+"""Every action string parsed so far, with its typed value (the engine's bounded ``ParseCache``)."""
+
+
+def parse(action: str) -> Action:
+    """The typed action of a string the state offered (the state checks legality first), parsed once."""
+    return PARSED[action]
 
 
 def at(verb: Verb, column: int, lane: int) -> str:

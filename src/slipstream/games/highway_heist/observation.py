@@ -27,19 +27,22 @@ is three things: ``on road``, ``column`` ((column + 1) / columns) and ``lane=L``
 
 The names, texts, labels and key of the view are words for what these slots hold, and the scenario,
 difficulty, characters and road are the same in every position of the loaded game: they are left out.
+
+Every value written is a float32 (``Scale``: ``writes_float32``), so a Python list filled by ``write``
+holds what a float32 array would.
 """
 
 from __future__ import annotations
 
 from slipstream.engine.game import Game, State
-from slipstream.engine.observation import Buffer, Layout, write_count
+from slipstream.engine.observation import Buffer, Layout, Scale
 
 from . import notation, rules
 from .action_space import action_space
 from .game import HighwayHeist
 from .notation import NO_SPACE, WHEEL, Verb
-from .rules import BEHIND_WHEEL, KIND_NAMES, NOWHERE, ChoiceKind, RollKind
-from .state import HeistState, Phase, Stage
+from .state import HeistState
+from .types import BEHIND_WHEEL, KIND_NAMES, NOWHERE, ChoiceKind, Phase, RollKind, Stage
 
 USUAL_ROUNDS = 9
 """``round`` is linear up to the Standard game's last round, then squashed."""
@@ -69,6 +72,9 @@ def head(action: notation.Action) -> str:
 class HeistObservation:
     """The declared observation of one loaded Highway Heist game (see the module docstring)."""
 
+    writes_float32 = True
+    """Every value ``write`` writes is a float32 (``slipstream.engine.observation``)."""
+
     def __init__(self, game: Game) -> None:
         if not isinstance(game, HighwayHeist):
             raise TypeError(f"not a Highway Heist game: {type(game).__name__}")
@@ -80,7 +86,10 @@ class HeistObservation:
             raise TypeError(f"not a Highway Heist state: {type(start).__name__}")
         self.pieces = len(start.pieces)
         self.lanes = game.lanes
-        self.column_scale = 1 / game.columns
+        self.columns = Scale(game.columns, 1 / game.columns)
+        """A column's value, (column + 1) / columns."""
+        self.actions = Scale(2)
+        self.rounds = Scale(USUAL_ROUNDS)
         self.space_size = 2 + game.lanes
         self.cargo = max(1, game.scenario.cargo)
         self.boost_tokens = max(1, model.supply.boost_tokens)
@@ -93,6 +102,18 @@ class HeistObservation:
         self.stunt_cards = {card: index for index, card in enumerate(sorted(game.stunt_cards))}
         self.stunt_total = max(1, sum(game.stunts_kept))
         self.goal = max(1, game.scenario.goal)
+        self.cargo_scale = Scale(self.cargo)
+        self.boost_token_scale = Scale(self.boost_tokens)
+        self.tej_token_scale = Scale(self.tej_tokens)
+        self.strength_scale = Scale(self.strength)
+        self.boost_cap_scales = tuple(Scale(cap) for cap in game.boost_caps)
+        self.rating_scales = tuple(Scale(bound) for bound in self.ratings)
+        self.track_scale = Scale(self.goal)
+        self.enemy_deck_scale = Scale(max(1, len(self.enemy_cards)))
+        self.stunt_token_scale = Scale(USUAL_TOKENS)
+        self.stunt_deck_scale = Scale(self.stunt_total)
+        self.dice_scale = Scale(self.max_dice)
+        self.bonus_scale = Scale(1)
         actions = [notation.parse(action) for action in action_space(game).actions]
         rolled = sorted({head(action) for action in actions if action.verb in ROLLED})
         self.rolled = {name: index for index, name in enumerate(rolled)}
@@ -184,7 +205,7 @@ class HeistObservation:
         if space >= 0:
             column, lane = divmod(space, self.lanes)
             out[at] = 1.0
-            out[at + 1] = (column + 1) * self.column_scale
+            out[at + 1] = self.columns.of(column + 1)
             out[at + 2 + lane] = 1.0
 
     def write(self, state: State, seat: int, out: Buffer) -> None:
@@ -200,22 +221,22 @@ class HeistObservation:
         if roller is not None:
             out[self.roller_at + roller] = 1.0
         if state.actions_left:
-            out[self.actions_left_at] = state.actions_left / 2
-        write_count(out, self.round_at, state.round, USUAL_ROUNDS)
+            out[self.actions_left_at] = self.actions.of(state.actions_left)
+        self.rounds.write_count(out, self.round_at, state.round)
         self._write_pieces(state, out)
         self._write_place(out, self.chopper_at, state.chopper)
         if state.ramsey >= 0:
             self._write_place(out, self.ramsey_at, state.pieces[state.ramsey].space)
         self._write_seats(state, out)
         if state.boost_supply:
-            out[self.boost_supply_at] = state.boost_supply / self.boost_tokens
+            out[self.boost_supply_at] = self.boost_token_scale.of(state.boost_supply)
         if state.tej_tokens:
-            out[self.tej_at] = state.tej_tokens / self.tej_tokens
-        write_count(out, self.track_at, rules.track_value(state), self.goal)
+            out[self.tej_at] = self.tej_token_scale.of(state.tej_tokens)
+        self.track_scale.write_count(out, self.track_at, rules.track_value(state))
         if state.cargo_in_semi:
-            out[self.cargo_in_semi_at] = state.cargo_in_semi / self.cargo
+            out[self.cargo_in_semi_at] = self.cargo_scale.of(state.cargo_in_semi)
         if state.lost_cargo:
-            out[self.lost_cargo_at] = state.lost_cargo / self.cargo
+            out[self.lost_cargo_at] = self.cargo_scale.of(state.lost_cargo)
         if state.door_open:
             out[self.door_at] = 1.0
         self._write_cards(state, out)
@@ -241,7 +262,7 @@ class HeistObservation:
             if piece.enemy_peg:
                 out[at + peg_at] = 1.0
             if piece.cargo:
-                out[at + peg_at + 1] = piece.cargo / self.cargo
+                out[at + peg_at + 1] = self.cargo_scale.of(piece.cargo)
             at += self.piece_size
 
     def _write_seats(self, state: HeistState, out: Buffer) -> None:
@@ -249,29 +270,29 @@ class HeistObservation:
         pieces = state.pieces
         for seat in range(self.game.players):
             at = self.seats_at + seat * self.seat_size
-            vehicle = state.pv[seat]
+            vehicle = state.vehicle[seat]
             if vehicle >= 0:
                 out[at + part["has vehicle"]] = 1.0
                 space = pieces[vehicle].space
                 if space >= 0:
                     column, lane = divmod(space, self.lanes)
                     out[at + part["on road"]] = 1.0
-                    out[at + part["column"]] = (column + 1) * self.column_scale
+                    out[at + part["column"]] = self.columns.of(column + 1)
                     out[at + self.lane_part + lane] = 1.0
             board = state.board[seat]
             if board >= 0:
                 out[at + self.board_part + board] = 1.0
-            write_count(out, at + part["damage"], state.damage[seat], self.strength)
+            self.strength_scale.write_count(out, at + part["damage"], state.damage[seat])
             if state.boost[seat]:
-                out[at + part["boost"]] = state.boost[seat] / self.game.boost_caps[seat]
+                out[at + part["boost"]] = self.boost_cap_scales[seat].of(state.boost[seat])
             if state.exhausted[seat]:
                 out[at + part["exhausted"]] = 1.0
             if seat in state.waiting:
                 out[at + part["assisting"]] = 1.0
             on = state.peg_on[seat]
             out[at + self.peg_part + (0 if on == BEHIND_WHEEL else 1 if on == NOWHERE else 2 + on)] = 1.0
-            for skill, bound in enumerate(self.ratings):
-                out[at + part["speed"] + skill] = rules.rating(state, seat, skill) / bound
+            for skill, scale in enumerate(self.rating_scales):
+                out[at + part["speed"] + skill] = scale.of(rules.rating(state, seat, skill))
 
     def _write_cards(self, state: HeistState, out: Buffer) -> None:
         enemy = self.enemy_cards
@@ -280,14 +301,14 @@ class HeistObservation:
                 out[self.enemy_row_at[spot] + enemy[card]] = 1.0
         for card in state.enemy_discard:
             out[self.enemy_discard_at + enemy[card]] = 1.0
-        out[self.enemy_deck_at] = len(state.enemy_deck) / max(1, len(enemy))
+        out[self.enemy_deck_at] = self.enemy_deck_scale.of(len(state.enemy_deck))
         stunt = self.stunt_cards
         for spot, card in enumerate(state.stunt_row):
             at = self.stunt_row_at[spot]
             if card:
                 out[at + stunt[card]] = 1.0
-            write_count(out, at + len(stunt), state.stunt_tokens[spot], USUAL_TOKENS)
-        out[self.stunt_deck_at] = sum(state.stunts_left) / self.stunt_total
+            self.stunt_token_scale.write_count(out, at + len(stunt), state.stunt_tokens[spot])
+        out[self.stunt_deck_at] = self.stunt_deck_scale.of(sum(state.stunts_left))
 
     def _write_roll(self, state: HeistState, out: Buffer) -> None:
         roll = state.roll
@@ -295,9 +316,9 @@ class HeistObservation:
             return
         out[self.roll_kind_at + int(roll.kind)] = 1.0
         out[self.roll_seat_at + roll.seat] = 1.0
-        out[self.roll_dice_at] = roll.dice / self.max_dice
-        write_count(out, self.roll_need_at, roll.need, self.max_dice)
-        write_count(out, self.roll_damage_at, roll.damage, self.max_dice)
+        out[self.roll_dice_at] = self.dice_scale.of(roll.dice)
+        self.dice_scale.write_count(out, self.roll_need_at, roll.need)
+        self.dice_scale.write_count(out, self.roll_damage_at, roll.damage)
         if roll.action:
             action = notation.parse(roll.action)
             out[self.roll_action_at + self.rolled[head(action)]] = 1.0
@@ -306,8 +327,8 @@ class HeistObservation:
                 self._write_place(out, self.roll_target_at, (column - 1) * self.lanes + lane - 1)
         for index, count in enumerate(roll.faces):
             if count:
-                out[self.roll_faces_at + index] = count / self.max_dice
-        write_count(out, self.roll_bonus_at, roll.bonus, 1)
+                out[self.roll_faces_at + index] = self.dice_scale.of(count)
+        self.bonus_scale.write_count(out, self.roll_bonus_at, roll.bonus)
         if roll.boosted:
             out[self.roll_boosted_at] = 1.0
 

@@ -20,7 +20,7 @@ from slipstream.engine.hooks import Term
 from . import notation, rules
 from .game import HighwayHeist
 from .notation import Verb
-from .rules import RollKind
+from .types import RollKind
 from .words import describe
 
 WIDTH = 76
@@ -254,21 +254,21 @@ def _dice(n: int) -> str:
     return f"{n} die" if n == 1 else f"{n} dice"
 
 
-def _assist_window(s: Any, seat: int) -> list[str]:
+def _assist_window(state: Any, seat: int) -> list[str]:
     """Assist (Team Member), for every seat: the roll's chance now, plain and Boosted (the roller's own
     token, after the roll); for a seat still deciding, with one and with two of its tokens (two dice
     each, never above five). Defense rolls: the chance to block 1, 2, ... points of the damage."""
-    roll = s.roll
-    faces = rules.effort_faces(s)
-    bonus = rules.roll_bonus(s, roll.seat)
-    tokens = s.boost[roll.seat] > 0
-    extra = f" + {bonus} success ({s.g.boards[s.board[roll.seat]].name})" if bonus else ""
-    deciding = seat != roll.seat and seat in s.waiting
-    options = _assisted(roll.dice, min(s.boost[seat], 2) if deciding else 0, s.g.max_dice)
-    who = s.g.seat_name(roll.seat)
+    roll = state.roll
+    faces = rules.effort_faces(state)
+    bonus = rules.roll_bonus(state, roll.seat)
+    tokens = state.boost[roll.seat] > 0
+    extra = f" + {bonus} success ({state.g.boards[state.board[roll.seat]].name})" if bonus else ""
+    deciding = seat != roll.seat and seat in state.waiting
+    options = _assisted(roll.dice, min(state.boost[seat], 2) if deciding else 0, state.g.max_dice)
+    who = state.g.seat_name(roll.seat)
     if roll.kind is RollKind.ACTION:
         odds = [_chance(faces, n, roll.need, bonus, tokens) for _, n in options]
-        lines = [f"{who} rolls {_dice(roll.dice)}{extra} for {s.g.words.attempt(s.g, roll.action)}, "
+        lines = [f"{who} rolls {_dice(roll.dice)}{extra} for {state.g.words.attempt(state.g, roll.action)}, "
                  f"needing {roll.need}: {odds[0]}"]
     else:
         odds = [_blocks(faces, n, roll.damage, bonus, tokens) for _, n in options]
@@ -279,29 +279,29 @@ def _assist_window(s: Any, seat: int) -> list[str]:
     return lines
 
 
-def _helper_tokens(s: Any, seat: int) -> int:
-    return sum(s.boost[t] for t in s.g.seats if t != seat)
+def _helper_tokens(state: Any, seat: int) -> int:
+    return sum(state.boost[t] for t in state.g.seats if t != seat)
 
 
-def _decision(s: Any, seat: int) -> list[str]:
+def _decision(state: Any, seat: int) -> list[str]:
     """What the decision ``seat`` faces does, in one line (content ``[decisions]``, the powers' texts): a
     choice inside an action or an enemy effect and a power's window every time (they are rare), the
     turn, the actions, the Assist and the Boost in the first round (they come every turn)."""
-    from .state import Stage
+    from .types import Stage
 
-    g = s.g
-    told = g.words.decisions
-    if s.stage is Stage.CHOICE and s.choice is not None and s.choice.seat == seat:
-        return [told[s.choice.kind.name.lower()]]
-    if s.stage is Stage.POWER and s.power_seat == seat:
-        power = {"wheelman": "wheelman", "tech": "tech_support", "family": "family_first"}[s.power]
-        return [f"{g.words.power_names[power]}: {g.words.power_texts[power]}"]
-    if s.round != 1:
+    game = state.g
+    told = game.words.decisions
+    if state.stage is Stage.CHOICE and state.choice is not None and state.choice.seat == seat:
+        return [told[state.choice.kind.name.lower()]]
+    if state.stage is Stage.POWER and state.power_seat == seat:
+        power = {"wheelman": "wheelman", "tech": "tech_support", "family": "family_first"}[state.power]
+        return [f"{game.words.power_names[power]}: {game.words.power_texts[power]}"]
+    if state.round != 1:
         return []
     first = {Stage.CHOOSE_TURN: "choose_turn", Stage.ACTION: "action", Stage.ASSIST: "assist", Stage.BOOST: "boost"}
-    kind = first.get(s.stage)
-    if kind is None or (s.stage is Stage.ACTION and s.active != seat) or (s.stage is Stage.ASSIST and seat
-                                                                          not in s.waiting):
+    kind = first.get(state.stage)
+    if kind is None or (state.stage is Stage.ACTION and state.active != seat) or (state.stage is Stage.ASSIST and seat
+                                                                          not in state.waiting):
         return []
     return [told[kind]]
 
@@ -312,47 +312,47 @@ def hints(state: State, seat: int) -> list[str]:
     from the team's tokens); in an Assist window, the roll's chance and what one or two of the seat's
     tokens would add (in a Defense roll, per point of damage blocked); and the Enemy card about to
     activate, with its Activated effect in words."""
-    from .state import HeistState, Stage
+    from .state import HeistState
+    from .types import Stage
 
     if not isinstance(state, HeistState):
         return []
-    s = state
-    g = s.g
-    faces = rules.effort_faces(s)
-    out: list[str] = _decision(s, seat)
-    if s.stage is Stage.ACTION and s.active == seat:
-        helpers = _helper_tokens(s, seat)
-        token = s.boost[seat] > 0
+    game = state.g
+    faces = rules.effort_faces(state)
+    out: list[str] = _decision(state, seat)
+    if state.stage is Stage.ACTION and state.active == seat:
+        helpers = _helper_tokens(state, seat)
+        token = state.boost[seat] > 0
         rolls = []
-        for action in s.legal_actions():
-            after = s.apply_unchecked(action)
+        for action in state.legal_actions():
+            after = state.apply_unchecked(action)
             roll = after.roll
             if roll is None or roll.kind is not RollKind.ACTION or roll.seat != seat:
                 continue
-            bonus = rules.roll_bonus(s, seat)
-            skill = SKILL_NAMES[_skill_of(s, action)]
-            rolls.append(f"{describe(g, action)} ({skill} {roll.dice} dice, needs {roll.need}): "
-                         + _odds(faces, roll.dice, roll.need, bonus, g.max_dice, token, helpers))
+            bonus = rules.roll_bonus(state, seat)
+            skill = SKILL_NAMES[_skill_of(state, action)]
+            rolls.append(f"{describe(game, action)} ({skill} {roll.dice} dice, needs {roll.need}): "
+                         + _odds(faces, roll.dice, roll.need, bonus, game.max_dice, token, helpers))
         out += rolls or ["no Skill Roll is open to you now: Drive, Leap, take a Boost token or end your actions"]
-    elif s.roll is not None and s.stage in (Stage.ASSIST, Stage.ROLL):
-        out += _assist_window(s, seat)
-    elif s.stage is Stage.BOOST and s.roll is not None:
-        roll = s.roll
+    elif state.roll is not None and state.stage in (Stage.ASSIST, Stage.ROLL):
+        out += _assist_window(state, seat)
+    elif state.stage is Stage.BOOST and state.roll is not None:
+        roll = state.roll
         plain, boosted = rules.roll_successes(roll), rules.roll_successes(roll._replace(boosted=True))
         target = roll.need if roll.kind is RollKind.ACTION else roll.damage
         goal = "needed" if roll.kind is RollKind.ACTION else "of the damage to block"
         out.append(f"you rolled {plain} success(es) of {target} {goal}; with a Boost token: {boosted}")
-    waiting = s.enemy_row[-2] if len(s.enemy_row) > 1 else ""
-    if waiting and not s.outcome:
-        card = g.enemy_cards[waiting]
-        effect = g.words.activated[waiting] or "it has no Activated effect"
+    waiting = state.enemy_row[-2] if len(state.enemy_row) > 1 else ""
+    if waiting and not state.outcome:
+        card = game.enemy_cards[waiting]
+        effect = game.words.activated[waiting] or "it has no Activated effect"
         out.append(f"next to reach ACTIVATE! (at the next Enemy Card face): {card.name}: {effect}")
     return out
 
 
-def _skill_of(s: Any, action: str) -> int:
-    """The Skill Category an action's roll uses (``state._roll_of``: the content's actions and cards)."""
-    skill: int = s._roll_of(notation.parse(action))[0]
+def _skill_of(state: Any, action: str) -> int:
+    """The Skill Category an action's roll uses (``rules.roll_of``: the content's actions and cards)."""
+    skill: int = rules.roll_of(state, notation.parse(action))[0]
     return skill
 
 

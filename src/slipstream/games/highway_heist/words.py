@@ -21,14 +21,14 @@ from slipstream.engine.hooks import Term
 from . import notation
 from .content import SKILLS, ContentModel, ScenarioModel
 from .notation import NO_SPACE, WHEEL, Verb
-from .rules import KIND_NAMES
+from .types import KIND_NAMES
 
 if TYPE_CHECKING:
     from .game import HighwayHeist
 
 KIND_TERMS = {"enemy-suv": "suv", "wreck": "wreck", "abandoned": "abandoned", "tank": "tank", "semi-cab": "semi_cab",
               "semi-trailer": "semi_trailer", "shaw-car": "shaw_car"}
-"""The view's piece kinds (``rules.KIND_NAMES``) and the content's ``[pieces]`` record of each."""
+"""The view's piece kinds (``KIND_NAMES``) and the content's ``[pieces]`` record of each."""
 SKILL_WORDS = ("Speed", "Control", "Athletics", "Defense")
 DIRECTION_WORDS = {"north": "North", "south": "South", "east": "East", "west": "West", "north-east": "North-East",
                    "north-west": "North-West", "south-east": "South-East", "south-west": "South-West"}
@@ -86,7 +86,7 @@ class Words:
     piece_names: dict[str, str]
     """Each of the view's piece kinds (``enemy-suv``, ``tank``, ...) by name."""
     kind_names: tuple[str, ...]
-    """The same by the rules' piece kind (``rules.KIND_NAMES`` order), for the events."""
+    """The same by the rules' piece kind (``KIND_NAMES`` order), for the events."""
     main_enemy: str
     """The scenario's Main Enemy by name ("Tank", "Semi", "Chopper")."""
     scenario_name: str

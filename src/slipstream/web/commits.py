@@ -183,32 +183,28 @@ class GroupCommit:
                 lines, self.lines = self.lines, []
                 rows = [(m, moves, st, rev) for m, moves, st, rev, _f in batch]
                 said = [(m, line) for m, line, _f in lines]
+                futures: list[asyncio.Future[Any]] = [f for *_row, f in batch] + [f for _m, _line, f in lines]
+                outcomes: list[object]
                 try:
                     ids = await self.services.db(store.append_many, rows, None, said)
-                    outcomes: list[BaseException | None] = [None] * len(batch)
-                    found: list[int | BaseException] = list(ids)
+                    outcomes = [None] * len(batch) + list(ids)
                 except Exception as exc:
-                    if len(batch) + len(lines) == 1:
-                        outcomes, found = [exc] * len(batch), [exc] * len(lines)
+                    if len(futures) == 1:
+                        outcomes = [exc]
                     else:
-                        outcomes, found = [], []
+                        outcomes = []
                         for row in rows:
                             stored = await self._alone(store.append_many, [row])
                             outcomes.append(stored if isinstance(stored, BaseException) else None)
                         for one in said:
-                            found.append(await self._alone(store.add_chat, *one))
-                for (_m, _moves, _st, _rev, future), outcome in zip(batch, outcomes, strict=True):
-                    if not future.done():
-                        if outcome is None:
-                            future.set_result(None)
-                        else:
-                            future.set_exception(outcome)
-                for (_m, _line, line_future), line_id in zip(lines, found, strict=True):
-                    if not line_future.done():
-                        if isinstance(line_id, BaseException):
-                            line_future.set_exception(line_id)
-                        else:
-                            line_future.set_result(line_id)
+                            outcomes.append(await self._alone(store.add_chat, *one))
+                for future, outcome in zip(futures, outcomes, strict=True):
+                    if future.done():
+                        continue
+                    if isinstance(outcome, BaseException):
+                        future.set_exception(outcome)
+                    else:
+                        future.set_result(outcome)
         finally:
             self.running = False
 

@@ -151,9 +151,11 @@ def test_hot_seat_shows_the_seat_to_move_while_bot_steps_are_paced(server: Serve
     deadline = time.monotonic() + 25  # several handovers between P1 and P3, the bot's steps between
     while time.monotonic() < deadline:
         pass_curtain(page)
-        turn = page.inner_text("#turn")
-        tabs = page.locator("#seat-tabs button.active")
-        tab = tabs.inner_text().strip() if tabs.count() else ""
+        # the banner and the active tab read in one go: two reads could straddle a handover
+        turn, tab = page.evaluate(
+            "() => [document.querySelector('#turn').innerText,"
+            " (document.querySelector('#seat-tabs button.active')?.innerText || '').trim()]"
+        )
         asked = re.match(r"Your turn, (\S+)", turn)
         if asked:
             if asked.group(1) != tab:

@@ -309,8 +309,9 @@ class CountingStore(Store):
 
 def test_chat_lines_join_the_moves_group_commit(tmp_path: Path) -> None:
     """A chat line said while moves wait goes to the database in their commit (``GroupCommit``); when a
-    batch is refused, each move and line is tried alone, so only the failing line fails."""
-    from slipstream.web.commits import GroupCommit
+    batch is refused, each move and line is tried alone, so only the failing line fails. A line said
+    while no move waits waits for the next one, at most ``LINE_WAIT`` seconds."""
+    from slipstream.web.commits import LINE_WAIT, GroupCommit
     from slipstream.web.services import Services
     from slipstream.web.storage import ChatLine, MoveData
     from tests.web.test_storage import moves_of, new_match
@@ -339,6 +340,20 @@ def test_chat_lines_join_the_moves_group_commit(tmp_path: Path) -> None:
             assert results[0] is None and isinstance(results[1], Exception) and isinstance(results[2], int)
             assert moves_of(store, "m1") == [(0, "a"), (1, "b")]
             assert [line.text for line in store.chat("m2")[0]] == ["good luck", "thanks"]
+            # a line said before any move waits for the next move's commit (no commit of its own) ...
+            store.commits.clear()
+            waiting = asyncio.ensure_future(batches.add_line("m2", ChatLine("say", 0, "", "Ann", "go", 2, 1002.0)))
+            await asyncio.sleep(0)
+            assert store.commits == [] and not waiting.done()
+            await batches.append("m1", [MoveData(2, "c", 2)], None, 0)
+            assert store.commits == [(1, 1)] and isinstance(await waiting, int)
+            # ... and with no move coming, it is committed on its own after LINE_WAIT seconds
+            store.commits.clear()
+            loop = asyncio.get_running_loop()
+            said_at = loop.time()
+            await batches.add_line("m2", ChatLine("say", 1, "", "Bob", "alone", 3, 1003.0))
+            assert store.commits == [(0, 1)] and loop.time() - said_at >= LINE_WAIT
+            assert [line.text for line in store.chat("m2")[0]] == ["good luck", "thanks", "go", "alone"]
         finally:
             services.close()
 

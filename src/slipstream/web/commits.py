@@ -30,6 +30,10 @@ MAX_BATCH = 200
 """Chance steps committed and sent together with the step before them, at most."""
 RETRIES = 3
 """Times a write is decided again after another server process changed the match first."""
+LINE_WAIT = 0.05
+"""Seconds a chat line (or a note of the log) waits for the moves' next commit before it is committed
+on its own (``GroupCommit.add_line``): a line costs no commit of its own while moves flow, and at most
+this much delay, which nobody reading a chat notices, when none do."""
 
 
 class Conflict(Exception):
@@ -142,8 +146,9 @@ def moved_on(room: Room, seat: int | None = None) -> ApiError:
 class GroupCommit:
     """Moves from many rooms, and chat lines, that arrive while a commit runs go to the database
     together in the next one: a busy server makes a few large commits instead of one per move or
-    line. A batch the database refuses is retried one room (or line) at a time, so one room's failure
-    is only that room's.
+    line. A line waits up to ``LINE_WAIT`` for a move to commit with, so while moves flow it costs one
+    more INSERT in their commit, not a commit of its own. A batch the database refuses is retried one
+    room (or line) at a time, so one room's failure is only that room's.
 
     Where the commit runs is ``Services.db``'s choice: on the event loop for SQLite (in WAL mode with
     ``synchronous=NORMAL`` a commit does not wait for the disk, about 0.25 ms), on the database threads
@@ -154,6 +159,8 @@ class GroupCommit:
         self.pending: list[tuple[str, list[MoveData], str | None, int, asyncio.Future[None]]] = []
         self.lines: list[tuple[str, ChatLine, asyncio.Future[int]]] = []
         self.running = False
+        self.line_timer: asyncio.TimerHandle | None = None
+        """When the waiting lines are committed on their own if no move came first (``LINE_WAIT``)."""
 
     async def append(self, match_id: str, moves: list[MoveData], status: str | None, rev: int) -> None:
         """Store ``moves`` (and a new ``status``) if the match is still at revision ``rev``."""
@@ -164,12 +171,17 @@ class GroupCommit:
 
     async def add_line(self, match_id: str, line: ChatLine) -> int:
         """Store a chat line (or a note of the log) of a match: its id."""
-        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[int] = loop.create_future()
         self.lines.append((match_id, line, future))
-        self._start()
+        if not self.running and self.line_timer is None:
+            self.line_timer = loop.call_later(LINE_WAIT, self._start)
         return await future
 
     def _start(self) -> None:
+        if self.line_timer is not None:  # this commit takes the waiting lines
+            self.line_timer.cancel()
+            self.line_timer = None
         if not self.running:
             self.running = True
             self.services.spawn(self._run())

@@ -158,7 +158,7 @@ def test_a_turn_is_told_through_the_service_worker_with_the_race_to_open(
         ann.wait_for_function(f"({SHOWN})().then((shown) => shown.length > 0)")
         told = {"title": "Your turn · Slipstream", "body": "Toy Dash: it is your turn", "tag": match_id, "url": link}
         assert ann.evaluate(SHOWN) == [told]
-        assert ann.evaluate("navigator.serviceWorker.controller") is None, "the worker stands between no page and the server"
+        assert ann.evaluate("navigator.serviceWorker.controller") is None, "no page goes through the worker"
 
         # a round on: Bob chooses first and waits in the lobby; Ann's choice brings him a new turn
         act(ann, "0:dash")

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.e2e.browser import CHROMIUM, watch
-from tests.e2e.test_play import PHONE, lobby_race
+from tests.e2e.test_play import PHONE, lobby_race, open_lobby
 from tests.web.server import Server
 
 pytestmark = pytest.mark.e2e
@@ -92,5 +92,17 @@ def test_phone_rules_tables_scroll_in_their_own_box(server: Server, browser: Bro
     check_tables(page, "#rules table")
     boxes = "[...document.querySelectorAll('#rules .table-scroll')]"
     assert page.evaluate(f"{boxes}.some(b => b.scrollWidth > b.clientWidth)"), "a wide table scrolls in its box"
+    assert not errors, errors
+    ctx.close()
+
+
+def test_the_lobby_keeps_the_phones_width(server: Server, browser: Browser) -> None:
+    """The lobby at 390 px: its menus (the games with their seat counts, the paces) fit the screen."""
+    errors: list[str] = []
+    ctx = browser.new_context(viewport=PHONE)
+    page = watch(ctx.new_page(), errors)
+    open_lobby(page, server, "toy-dash", 2)
+    width = page.evaluate("document.documentElement.clientWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1, "nothing is wider than the phone"
     assert not errors, errors
     ctx.close()

@@ -1,7 +1,9 @@
 """Issue 28 in a real browser: a turn-based race resumes the next day. Ann makes a race of a move within
 3 days in the lobby, Bob joins, Ann moves and both leave; the server comes back with its clock a day on
 (``tests/web/clockserve.py``), Bob's lobby shows "Your turn" on that race, he plays, and Ann, whose page
-is open and who allowed notifications, is told it is her turn and plays on."""
+is open and who allowed notifications, is told it is her turn and plays on. Then the notifications as
+the browser shows them, through the service worker (``static/sw.js``), from the match page and the
+lobby."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ if not Path(CHROMIUM).exists() and os.environ.get("CI") != "true":
 
 DAY = 86400
 FAKE_NOTIFICATIONS = """
+delete Navigator.prototype.serviceWorker;
 window.shownNotifications = [];
 window.Notification = class {
   static permission = "default";
@@ -30,7 +33,19 @@ window.Notification = class {
   constructor(title, options) { window.shownNotifications.push([title, options && options.body]); }
 };
 """
-"""The browser's notifications, recorded (a headless browser shows none), allowed when asked."""
+"""The notifications of a browser without service workers (``new Notification``), recorded, allowed
+when asked."""
+SHOWN = """async () => {
+  const registration = await navigator.serviceWorker.getRegistration("/static/sw.js");
+  const shown = registration ? await registration.getNotifications() : [];
+  return shown.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url }));
+}"""
+"""The notifications the service worker shows for this page's origin (an async function to evaluate)."""
+PUT_AWAY = """async () => {
+  const registration = await navigator.serviceWorker.getRegistration("/static/sw.js");
+  for (const shown of await registration.getNotifications()) shown.close();
+}"""
+"""The shown notifications closed, as a player puts them away."""
 
 
 def act(page: Page, action: str) -> None:
@@ -109,3 +124,64 @@ def test_a_turn_based_race_resumes_the_next_day_with_the_turn_shown_in_the_lobby
         ann_ctx.close()
         bob_ctx.close()
         server.stop()
+
+
+def test_a_turn_is_told_through_the_service_worker_with_the_race_to_open(
+    browser: Browser, server: Server, shots: Path
+) -> None:
+    """Ann and Bob allowed notifications: the real service worker shows them (headless Chromium lists
+    them though it draws none), one per race, each with the race's page to open on a click. Ann's comes
+    from her match page, Bob's from the lobby, where he waits while Ann chooses."""
+    errors: list[str] = []
+    ann_ctx, bob_ctx = browser.new_context(), browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        for context in (ann_ctx, bob_ctx):
+            context.grant_permissions(["notifications"], origin=server.url)
+        ann, bob = watch(ann_ctx.new_page(), errors), watch(bob_ctx.new_page(), errors)
+        open_lobby(ann, server, "toy-dash", 2)
+        assert ann.locator("#notify-btn").is_hidden(), "no button once notifications are allowed"
+        ann.fill("#my-name", "Ann")
+        ann.check("#mode-friends")
+        ann.select_option("#pace", "3-days")
+        ann.fill("#opt-length", "30")
+        ann.click("#create-btn")
+        ann.wait_for_url(re.compile(r".*/m/[\w-]+$"))
+        link = ann.url
+        match_id = link.rsplit("/", 1)[1]
+        bob.goto(link)
+        bob.fill("input.join-name[data-seat='1']", "Bob")
+        bob.click("button.join[data-seat='1']")
+        ann.wait_for_selector("text=All seats filled")
+        assert ann.evaluate(SHOWN) == [], "no turn yet"
+        ann.click("#start-btn")
+        ann.wait_for_selector("button.action[data-act='0:dash']")
+        ann.wait_for_function(f"({SHOWN})().then((shown) => shown.length > 0)")
+        told = {"title": "Your turn · Slipstream", "body": "Toy Dash: it is your turn", "tag": match_id, "url": link}
+        assert ann.evaluate(SHOWN) == [told]
+        assert ann.evaluate("navigator.serviceWorker.controller") is None, "no page goes through the worker"
+
+        # a round on: Bob chooses first and waits in the lobby; Ann's choice brings him a new turn
+        act(ann, "0:dash")
+        act(bob, "1:walk")
+        for page in (ann, bob):  # her roll played itself: a new round
+            page.wait_for_selector("#dice .die")
+        ann.wait_for_selector("button.action[data-act='0:dash']")
+        act(bob, "1:walk")
+        bob.wait_for_selector("button.action[data-act='1:walk']", state="detached")
+        assert bob.evaluate(SHOWN) == [told], "Bob's match page told him of his first turn"
+        bob.evaluate(PUT_AWAY)
+        assert bob.evaluate(SHOWN) == [], "Bob's notifications put away"
+        bob.goto(server.url + "/")
+        race = bob.locator(f"#mine li[data-match='{match_id}']")
+        race.wait_for()
+        assert "Your turn" not in race.inner_text(), "Ann has still to choose"
+        act(ann, "0:dash")
+        race.locator("text=Your turn").wait_for()
+        bob.wait_for_function(f"({SHOWN})().then((shown) => shown.length > 0)")
+        assert bob.evaluate(SHOWN) == [told], "the lobby tells of the race with its page to open"
+        assert ann.evaluate(SHOWN) == [told], "Ann's second turn replaced her first's notification"
+        bob.screenshot(path=str(shots / "turn-notified-lobby-phone.png"), full_page=True)
+        assert not errors, errors
+    finally:
+        ann_ctx.close()
+        bob_ctx.close()

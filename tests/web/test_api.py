@@ -199,6 +199,14 @@ def test_bots_play_a_whole_match_by_themselves(api: Api) -> None:
     assert set(st["view"]["gems"]) <= set(toygame.GEMS)
 
 
+def test_the_service_worker_of_notifications_is_served_as_javascript_and_reads_no_requests(api: Api) -> None:
+    """A browser registers a worker only from a JavaScript response; this one shows notifications only:
+    no fetch handler (the app is online only)."""
+    script = api.http.get("/static/sw.js")
+    assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript")
+    assert '"notificationclick"' in script.text and '"fetch"' not in script.text
+
+
 def test_spectator_state_has_no_hand_and_no_actions(api: Api) -> None:
     mid, _host, (t0, _t1) = api.new_match()
     mine = api.wait(mid, t0, lambda s: s["legal"])

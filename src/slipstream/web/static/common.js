@@ -67,10 +67,14 @@ export function timeLeft(seconds) {
 }
 
 // Browser notifications of a turn (issue 28): asked for only when the player clicks `button`, which
-// shows while the browser can notify and has not been answered yet.
+// shows while the browser can notify and has not been answered yet. Once they are allowed, the service
+// worker that shows them is registered.
 export function offerNotifications(button) {
-  if (!button) return;
-  const show = () => { button.hidden = !("Notification" in window) || Notification.permission !== "default"; };
+  if (!button || !("Notification" in window)) { if (button) button.hidden = true; return; }
+  const show = () => {
+    button.hidden = Notification.permission !== "default";
+    if (Notification.permission === "granted") turnWorker();
+  };
   show();
   button.addEventListener("click", async () => {
     try { await Notification.requestPermission(); } catch { /* an old browser: no notifications */ }
@@ -78,10 +82,42 @@ export function offerNotifications(button) {
   });
 }
 
-// A turn came while the page is open: a notification, if the player allowed them.
-export function notifyTurn(body, tag) {
+let turnWorkerReady = null;
+
+// The service worker that shows turn notifications (/static/sw.js; a phone's browser shows them only
+// through one), registered once: a promise of its registration once active, or of null where the
+// browser has no service workers or would not take this one. It never rejects.
+function turnWorker() {
+  turnWorkerReady ??= (async () => {
+    if (!("serviceWorker" in navigator)) return null;
+    const registration = await navigator.serviceWorker.register("/static/sw.js");
+    const worker = registration.installing || registration.waiting;
+    if (!registration.active && worker) {
+      await new Promise((resolve) => {
+        const settled = () => { if (worker.state === "activated" || worker.state === "redundant") resolve(); };
+        worker.addEventListener("statechange", settled);
+        settled();
+      });
+    }
+    return registration.active ? registration : null;
+  })().catch(() => null);
+  return turnWorkerReady;
+}
+
+// A turn came while the page is open: a notification, if the player allowed them, through the service
+// worker where there is one (a click on it opens or brings up `url`, the race's page), else the page's
+// own. `tag` names the race: one turn gives one notification, however many pages tell it.
+export function notifyTurn(body, tag, url) {
   if (!("Notification" in window) || Notification.permission !== "granted") return;
-  try { new Notification("Your turn · Slipstream", { body, tag }); } catch { /* a phone: notifications need a service worker */ }
+  const title = "Your turn · Slipstream";
+  const options = { body, tag, data: { url: new URL(url, location.href).href } };
+  turnWorker()
+    .then((registration) => registration && registration.showNotification(title, options).then(() => true))
+    .catch(() => false)
+    .then((shown) => {
+      if (shown) return;
+      try { new Notification(title, options); } catch { /* a phone without service workers: none shown */ }
+    });
 }
 
 export function toast(message, kind = "error") {

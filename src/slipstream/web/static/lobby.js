@@ -330,7 +330,7 @@ async function refreshMine() {
     const now = new Set(rows.filter((r) => r.your_turn).map((r) => r.id));
     document.title = `${now.size ? "(Your turn) " : ""}Slipstream · lobby`;
     if (myTurns) {
-      for (const r of rows) if (r.your_turn && !myTurns.has(r.id)) notifyTurn(`${r.game_name}: it is your turn`, r.id);
+      for (const r of rows) if (r.your_turn && !myTurns.has(r.id)) notifyTurn(`${r.game_name}: it is your turn`, r.id, `/m/${encodeURIComponent(r.id)}`);
     }
     myTurns = now;
   } catch (e) {

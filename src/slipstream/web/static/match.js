@@ -593,7 +593,7 @@ function alertTurn(myTurn) {
   turnWatched = true;
   if (!myTurn || key === lastTurnAlert) { if (!myTurn) lastTurnAlert = null; return; }
   lastTurnAlert = key;
-  if (!opening) notifyTurn(`${active().match.game_name}: it is your turn`, activeKey);
+  if (!opening) notifyTurn(`${active().match.game_name}: it is your turn`, matchId, location.pathname);
   if (!$("sound").checked) return;
   try {
     const audio = new AudioContext();

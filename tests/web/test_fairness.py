@@ -131,6 +131,27 @@ def test_the_host_takes_a_stranger_out_of_a_seat_before_the_race(api: Api, serve
     assert api.call("GET", f"/api/matches/{mid}/state", bob)[0] == 403
 
 
+def test_a_seat_handed_to_a_bot_is_told_before_any_state_of_the_bot(api: Api, server: Server) -> None:
+    """While the race runs the host hands Bob's seat to a bot: Bob's socket is told and closed before
+    the room tells anyone the new seat, so his page never gets a state of the seat as a bot's (with
+    the bot's moves as buttons; a browser test saw them before the notice came)."""
+    made = api.ok("POST", "/api/matches", json={"game": "toy-dash", "players": 2})
+    mid, host = made["id"], made["host_token"]
+    api.ok("POST", f"/api/matches/{mid}/seats/0/join", json={"name": "Ann"})
+    bob = api.ok("POST", f"/api/matches/{mid}/seats/1/join", json={"name": "Bob"})["token"]
+    api.ok("POST", f"/api/matches/{mid}/start", host, json={})
+    with ws_open(server, mid, bob) as ws:
+        ws_until(ws, lambda m: m["type"] == "state")
+        api.ok("POST", f"/api/matches/{mid}/seats/1/bot", host, json={"bot": "random"})
+        seen: list[dict[str, Any]] = []
+        lost = ws_until(ws, lambda m: m["type"] == "seat_lost", seen=seen)
+        assert lost["seat"] == 1 and "handed your seat (Seat 2)" in lost["message"]
+        as_bot = [m for m in seen if m["type"] == "state" and m["match"]["seats"][1]["kind"] == "bot"]
+        assert not as_bot, "a state of the seat as the bot's came before the notice"
+        with pytest.raises(ConnectionClosed):
+            ws_recv(ws, timeout=5)
+
+
 def test_matches_are_listed_only_when_the_host_says_so(api: Api) -> None:
     """An invite (a match made without ``public``) and its rematch are reached by their link only; a match
     made ``public`` is listed, and so is its rematch."""

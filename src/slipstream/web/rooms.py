@@ -137,6 +137,9 @@ class RoomCache:
             s.seat for s in room.data.seats
             if s.kind == "human" and data.seats[s.seat].token_hash != s.token_hash
         ]
+        for seat in lost:  # first: the seat's sockets get no state of the seat as it is now (a bot's)
+            now = data.seats[seat]
+            room.seat_lost(seat, now.bot if now.kind == "bot" else None, was == "running")
         if data.rev is not None:
             room.data.rev = data.rev
         ours = [(m.ply, m.action) for m in room.moves]
@@ -167,7 +170,4 @@ class RoomCache:
         if was == "open" and room.data.status == "running":  # another process started the race
             room.begin_turns(data.updated_at)
             room.last_seen = {s.seat: data.updated_at for s in room.data.seats}
-        for seat in lost:
-            current = room.data.seats[seat]
-            room.seat_lost(seat, current.bot if current.kind == "bot" else None, was == "running")
         return changed

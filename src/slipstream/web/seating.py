@@ -196,14 +196,14 @@ class Seating:
 
         async with room.lock:
             await self.writer.conditional(room, decide)
+            if current.kind == "human":  # first: the player's sockets never get the seat as a bot's
+                room.seat_lost(seat, bot, running)
             room.data.seats[seat] = new
             room.data.updated_at = clock.now()
             room.bots.pop(seat, None)
             room.make_bots()
             room.broadcast()
             presence.tell(room)
-        if current.kind == "human":
-            room.seat_lost(seat, bot, running)
         return room
 
     async def start(self, match_id: str, host_token: str | None) -> Room:

@@ -27,6 +27,7 @@ const modules = new Map();
 const loadedBoards = new Map(); // board module URL -> the module, once imported
 const AUTO_DELAY = 500; // ms before a seat's only legal action is taken for it
 const SPEEDS = { slow: 1400, normal: 700, fast: 250, instant: 0 }; // ms each step stays on screen at least
+const HANDOVER_WAIT = 2000; // hot-seat: ms a step asking another held seat waits for that seat's own copy
 let speed = localStorage.getItem("slipstream:speed") || "normal";
 if (!(speed in SPEEDS)) speed = "normal";
 
@@ -84,6 +85,7 @@ function dropSeat(key, message) {
   saveTokens(matchId, tokens);
   const conn = conns.get(key);
   if (conn) { conn.closed = true; conn.ws.close(); conns.delete(key); }
+  $("actions").innerHTML = ""; // the seat's moves go now, not when the watching view's first state comes
   toast(message, "info");
   setupConnections();
   render();
@@ -148,6 +150,14 @@ function pump(key) {
     // only the shown seat's steps are paced: another held seat's connection keeps up at once, so when
     // the shown steps reach that seat's turn (hot-seat) its own state is there to show and act on
     if (wait > 0 && !conn.mine && key === activeKey) { conn.pumping = true; setTimeout(next, Math.min(wait, SPEEDS[speed])); return; }
+    // hot-seat: a step that asks another seat held here waits (at most HANDOVER_WAIT ms) until that
+    // seat's own connection has it too, so the switch to its tab comes with it (the two sockets' copies
+    // arrive apart): the shown board never says it is another seat's turn
+    if (key === activeKey && conn.state && asksSeatBehind(conn.queue[0])) {
+      conn.heldSince ??= Date.now();
+      if (Date.now() - conn.heldSince < HANDOVER_WAIT) { conn.pumping = true; setTimeout(next, 25); return; }
+    }
+    conn.heldSince = null;
     conn.mine = false;
     const msg = conn.queue.shift();
     if (msg.ply > conn.lastPly && msg.events.length) {
@@ -221,6 +231,14 @@ function autoSwitch() {
     // (a cooperative game with open cards, a choice with nothing secret yet) is simply shown
     if (before !== null && before !== "spectator" && heldSeats().length > 1 && conns.get(activeKey)?.state?.private) curtain = true;
   }
+}
+
+// Whether a state asks a seat this browser holds, other than the shown one, whose own connection has
+// not got that far yet.
+function asksSeatBehind(st) {
+  const asked = st.actor && st.actor.seats ? st.actor.seats : [];
+  return playingSeats(st.match).some((s) => s !== activeKey && asked.includes(s) && conns.has(s)
+    && (conns.get(s).state?.ply ?? -1) < st.ply);
 }
 
 // Whether a state asks a seat this browser holds, other than the shown one, to act.
@@ -622,7 +640,9 @@ function renderTabs(st) {
 
 function renderActions(st, conn) {
   const box = $("actions");
-  if (!st.legal.length || !ready(conn) || (curtain && !replayMode)) { box.innerHTML = ""; return; }
+  // no buttons but a player's own: never a bot's moves, even on a state sent before its seat went to it
+  const own = playingSeats(st.match).includes(st.seat);
+  if (!st.legal.length || !own || !ready(conn) || (curtain && !replayMode)) { box.innerHTML = ""; return; }
   const auto = st.legal.length === 1 && !decides(st);
   const buttons = st.legal.map((a, i) => {
     const key = i < 9 ? ` data-key="${i + 1}" aria-keyshortcuts="${i + 1}"` : "";

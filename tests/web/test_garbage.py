@@ -79,12 +79,13 @@ def test_uninstall_gives_everything_back_to_the_collector() -> None:
     assert alive() is None
 
 
-def test_full_passes_come_rarely_and_uninstall_restores_the_default() -> None:
+def test_middle_passes_come_often_full_ones_rarely_and_uninstall_restores_the_default() -> None:
     before = gc.get_threshold()
     policy = GarbagePolicy(reset_seconds=600.0, full_every=500)
     policy.install()
     try:
-        assert gc.get_threshold() == (before[0], before[1], 500)
+        assert gc.get_threshold() == (before[0], GarbagePolicy.MIDDLE_EVERY, 500)
+        assert before[1] > GarbagePolicy.MIDDLE_EVERY, "each middle pass walks less than by default"
     finally:
         policy.uninstall()
     assert gc.get_threshold() == before

@@ -166,7 +166,7 @@ def create_app(
     load_plugins(names)
     games()  # discover every game now: discovery is not thread-safe, and games are loaded in threads
     limits = Limits.from_env()
-    store = Store(database_url or DEFAULT_SQLITE)
+    store = Store(database_url or DEFAULT_SQLITE, checkpoint_thread=True)
     peer_poll = float(os.environ.get(PEER_POLL_ENV, "0") or 0)
     hub = Hub(store, bot_delay=bot_delay, plugins=names, limits=limits, peer_poll=peer_poll)
     finished = Finished()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -39,6 +40,7 @@ from .tables import (
 )
 
 T = TypeVar("T")
+log = logging.getLogger("slipstream.web")
 
 DEFAULT_SQLITE = "slipstream.sqlite3"
 
@@ -178,10 +180,48 @@ def _run(cursor: Any, statements: Sequence[tuple[str, Sequence[Any], bool]]) -> 
             cursor.execute(sql, params)
 
 
+CHECKPOINT_EVERY = 0.5
+"""Seconds between the ``Checkpointer``'s copies of SQLite's write-ahead log into the database file."""
+
+
+class Checkpointer(threading.Thread):
+    """SQLite: copies the write-ahead log into the database file (a passive checkpoint) every
+    ``CHECKPOINT_EVERY`` seconds on its own thread and connection, while the server's connections do no
+    checkpoint of their own (``wal_autocheckpoint=0``). SQLite's own checkpoint runs inside the commit
+    that fills the log to 1,000 pages, and the server commits on its event loop (``Services.db``): at
+    500 games that was a commit of 5-8 ms once a second, every move waiting on the loop held up by it. A
+    passive checkpoint never waits for the writer, nor the writer for it; the log is written over from
+    its start once a checkpoint has copied all of it."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(name="slipstream-checkpoint", daemon=True)
+        self.path = path
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        import sqlite3
+
+        connection = sqlite3.connect(self.path)
+        try:
+            while not self.stopped.wait(CHECKPOINT_EVERY):
+                try:
+                    connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.Error:
+                    log.exception("a checkpoint of %s failed; the next one tries again", self.path)
+        finally:
+            connection.close()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.join(timeout=5)
+
+
 class Store:
     """The database behind the server."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, checkpoint_thread: bool = False) -> None:
+        """``checkpoint_thread``: SQLite in a file checkpoints on a thread of its own (``Checkpointer``),
+        never in a commit."""
         self.url = normalize_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
         self._mark = "?" if self.is_sqlite else "%s"
@@ -198,11 +238,19 @@ class Store:
         self._commit_used = 0.0
         self._stamped: dict[str, float] = {}
         """When ``append_many`` last wrote each live match's ``updated_at``."""
+        path = self.engine.url.database if self.is_sqlite else None
+        self.checkpointer = Checkpointer(path) if checkpoint_thread and path and path != ":memory:" else None
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            if self.checkpointer is not None:
+                event.listen(self.engine, "connect", _no_auto_checkpoint)
         Base.metadata.create_all(self.engine)
+        if self.checkpointer is not None:
+            self.checkpointer.start()
 
     def close(self) -> None:
+        if self.checkpointer is not None:
+            self.checkpointer.stop()
         with self._commit_lock:
             if self._commit_conn is not None:
                 with contextlib.suppress(Exception):
@@ -681,6 +729,13 @@ def _match(row: MatchRow) -> MatchData:
 
 def _seat(s: SeatRow) -> SeatData:
     return SeatData(seat=s.seat, kind=s.kind, name=s.name, bot=s.bot, token_hash=s.token_hash)
+
+
+def _no_auto_checkpoint(dbapi_connection: Any, _record: Any) -> None:
+    """The connection never checkpoints in a commit: the ``Checkpointer`` does it."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
+    cursor.close()
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -28,7 +28,8 @@ the same one, as that many players' machines would, so no address passes its sha
 addresses: 8 running matches and 16 sockets each).
 
 Chat and presence (issue 28): ``--chat-every N`` has each seat say a chat line after every N of its
-moves. Presence is the server's own work, on whatever connects: who is there (a socket open) or away
+moves, the first after a random 1 to N (so the seats' lines do not come in bursts: every match starts at
+once). Presence is the server's own work, on whatever connects: who is there (a socket open) or away
 and for how long, and the spectator count, told in a ``presence`` message when sockets come and go,
 and each seat's claim of the win in its state messages. The match page sends nothing for it: no pings
 or polls of its own (``static/match.js``: a hello, then moves and chat lines; it fetches the glossary and
@@ -246,6 +247,9 @@ class Load:
         sent: dict[str, float] = {}
         acted_at = -1
         counter = 0
+        # each seat's lines start after a random 1..N moves: every match starts at once, and lines said at
+        # every seat's Nth move came in bursts (a second's worth of lines in a few hundred milliseconds)
+        chat_phase = self.rng.randrange(self.plan.chat_every) if self.plan.chat_every else 0
         latest: dict[str, Any] | None = seat.first
         errors = self.outcome.errors
         try:
@@ -261,7 +265,7 @@ class Load:
                     action = self.rng.choice(latest["legal"])
                     sent[move_id] = time.perf_counter()
                     await ws.send(encode({"type": "act", "action": action, "ply": latest["ply"], "id": move_id}))
-                    if self.plan.chat_every and counter % self.plan.chat_every == 0:
+                    if self.plan.chat_every and (counter + chat_phase) % self.plan.chat_every == 0:
                         await ws.send(encode({"type": "chat", "text": f"move {counter}: <b>go</b> & win"}))
                 left = self.deadline - time.monotonic()
                 if left <= 0:

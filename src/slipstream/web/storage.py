@@ -8,6 +8,7 @@ the app calls them on its database thread so the event loop never waits on disk.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import threading
@@ -241,9 +242,8 @@ class Store:
         path = self.engine.url.database if self.is_sqlite else None
         self.checkpointer = Checkpointer(path) if checkpoint_thread and path and path != ":memory:" else None
         if self.is_sqlite:
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-            if self.checkpointer is not None:
-                event.listen(self.engine, "connect", _no_auto_checkpoint)
+            pragmas = functools.partial(_sqlite_pragmas, auto_checkpoint=self.checkpointer is None)
+            event.listen(self.engine, "connect", pragmas)
         Base.metadata.create_all(self.engine)
         if self.checkpointer is not None:
             self.checkpointer.start()
@@ -731,17 +731,13 @@ def _seat(s: SeatRow) -> SeatData:
     return SeatData(seat=s.seat, kind=s.kind, name=s.name, bot=s.bot, token_hash=s.token_hash)
 
 
-def _no_auto_checkpoint(dbapi_connection: Any, _record: Any) -> None:
-    """The connection never checkpoints in a commit: the ``Checkpointer`` does it."""
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA wal_autocheckpoint=0")
-    cursor.close()
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """WAL: readers do not block the writer; a commit survives the process being killed."""
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any, auto_checkpoint: bool = True) -> None:
+    """WAL: readers do not block the writer; a commit survives the process being killed. Without
+    ``auto_checkpoint`` no commit checkpoints: the ``Checkpointer`` does."""
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
+    if not auto_checkpoint:
+        cursor.execute("PRAGMA wal_autocheckpoint=0")
     cursor.close()

@@ -233,18 +233,20 @@ function autoSwitch() {
   }
 }
 
-// Whether a state asks a seat this browser holds, other than the shown one, whose own connection has
-// not got that far yet.
-function asksSeatBehind(st) {
+// The seats this browser holds, other than the shown one, that a state asks to act.
+function otherHeldSeatsAsked(st) {
   const asked = st.actor && st.actor.seats ? st.actor.seats : [];
-  return playingSeats(st.match).some((s) => s !== activeKey && asked.includes(s) && conns.has(s)
-    && (conns.get(s).state?.ply ?? -1) < st.ply);
+  return playingSeats(st.match).filter((s) => s !== activeKey && asked.includes(s));
 }
 
 // Whether a state asks a seat this browser holds, other than the shown one, to act.
 function asksHeldSeat(st) {
-  const asked = st.actor && st.actor.seats ? st.actor.seats : [];
-  return playingSeats(st.match).some((s) => s !== activeKey && asked.includes(s));
+  return otherHeldSeatsAsked(st).length > 0;
+}
+
+// Whether a state asks such a seat whose own connection has not got that far yet.
+function asksSeatBehind(st) {
+  return otherHeldSeatsAsked(st).some((s) => conns.has(s) && (conns.get(s).state?.ply ?? -1) < st.ply);
 }
 
 // Hot-seat across a reload: the view of the seat shown stays hidden unless this tab showed it last,
